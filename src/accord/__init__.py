@@ -1,0 +1,53 @@
+"""accord: inter-annotator agreement, exact and honest.
+
+Every coefficient returns an :class:`AgreementResult` with its estimate, the
+observed and chance agreement behind it, a standard error where the literature
+gives one, and ``confidence_interval()``.
+
+>>> import accord
+>>> res = accord.cohen_kappa(["yes", "no", "yes", "yes"], ["yes", "no", "no", "yes"])
+>>> round(res.estimate, 3)
+0.5
+"""
+
+from accord.annotations import Annotations, Audit
+from accord.coefficients import (
+    REGISTRY,
+    brennan_prediger,
+    category_agreement,
+    cohen_kappa,
+    gwet_ac1,
+    kappa_max,
+    pabak,
+    percent_agreement,
+    scott_pi,
+)
+from accord.errors import AccordError, DataError, DegenerateDataWarning, FormatError
+from accord.inference import Bootstrap
+from accord.results import AgreementResult, ConfidenceInterval
+from accord.tables import ContingencyTable
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "REGISTRY",
+    "AccordError",
+    "AgreementResult",
+    "Annotations",
+    "Audit",
+    "Bootstrap",
+    "ConfidenceInterval",
+    "ContingencyTable",
+    "DataError",
+    "DegenerateDataWarning",
+    "FormatError",
+    "__version__",
+    "brennan_prediger",
+    "category_agreement",
+    "cohen_kappa",
+    "gwet_ac1",
+    "kappa_max",
+    "pabak",
+    "percent_agreement",
+    "scott_pi",
+]

@@ -1,0 +1,56 @@
+"""One message format for every bad argument (after scikit-learn's).
+
+``The 'weights' parameter of cohen_kappa must be one of {...}. Got 'quadratc' instead.``
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+from accord.errors import DegenerateDataWarning, InvalidParameterError
+
+T = TypeVar("T")
+
+
+def choice(value: T, allowed: Iterable[T], *, param: str, func: str) -> T:
+    """Return ``value`` if it is one of ``allowed``, else raise one clear sentence."""
+    options = list(allowed)
+    if value not in options:
+        shown = ", ".join(repr(o) for o in options)
+        raise InvalidParameterError(
+            f"The '{param}' parameter of {func} must be one of {{{shown}}}. Got {value!r} instead."
+        )
+    return value
+
+
+def fail(param: str, func: str, expected: str, got: Any) -> InvalidParameterError:
+    """Build the standard error for a parameter that is not what was expected."""
+    return InvalidParameterError(
+        f"The '{param}' parameter of {func} must be {expected}. Got {got!r} instead."
+    )
+
+
+def confidence_level(value: Any, *, func: str) -> float:
+    """Validate a confidence level in the open interval (0, 1)."""
+    try:
+        level = float(value)
+    except (TypeError, ValueError):
+        raise fail("confidence_level", func, "a number in (0, 1)", value) from None
+    if not 0.0 < level < 1.0 or math.isnan(level):
+        raise fail("confidence_level", func, "a number in (0, 1)", value)
+    return level
+
+
+def positive_int(value: Any, *, param: str, func: str) -> int:
+    """Validate a strictly positive integer."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise fail(param, func, "a positive integer", value)
+    return value
+
+
+def warn_undefined(coefficient: str, reason: str) -> None:
+    """Emit the one warning accord gives when a coefficient is undefined."""
+    warnings.warn(f"{coefficient} is undefined: {reason}", DegenerateDataWarning, stacklevel=3)

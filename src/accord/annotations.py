@@ -1,0 +1,526 @@
+"""The canonical long table every coefficient reads: (unit, rater, value).
+
+Values are held as integer codes into an ordered tuple of ``categories``;
+units and raters as codes into their labels. Missing values (None, NaN, the
+empty string and markers the user names) are counted and dropped, never turned
+into a category. What was read, used and dropped, and why, is kept in
+:attr:`Annotations.audit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from accord import _encoding as enc
+from accord import _validation as v
+from accord._frames import columns_of
+from accord.errors import DataError, DuplicateRatingError, InsufficientDataError
+
+Level = Literal["nominal", "ordinal", "interval", "ratio"]
+LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
+RaterKind = Literal["human", "model", "llm", "gold"]
+RATER_KINDS: tuple[str, ...] = ("human", "model", "llm", "gold")
+Duplicates = Literal["error", "last"]
+
+__all__ = ["Annotations", "Audit", "LEVELS", "RATER_KINDS"]
+
+
+@dataclass(frozen=True)
+class Audit:
+    """What a conversion read, used and dropped, and why.
+
+    Attributes
+    ----------
+    source : str
+        Where the data came from (a constructor name or a file path).
+    rows_read : int
+        Records read (rows of a long table, cells of a wide one, answers in an export).
+    ratings_used : int
+        Ratings kept in the annotations.
+    dropped : mapping of str to int
+        Records not used, by reason (``"missing value"``, ``"skipped"``, ...).
+    notes : tuple of str
+        Other things worth knowing (duplicates resolved, offsets converted, ...).
+    parts : tuple of Audit
+        Per-file audits when several files were read.
+    """
+
+    source: str
+    rows_read: int
+    ratings_used: int
+    dropped: Mapping[str, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    parts: tuple[Audit, ...] = ()
+
+    def lines(self) -> list[str]:
+        """Human-readable lines, one per fact."""
+        out = [f"{self.source}: {self.rows_read} read, {self.ratings_used} used"]
+        out += [f"  dropped {n}: {why}" for why, n in self.dropped.items() if n]
+        out += [f"  note: {note}" for note in self.notes]
+        for part in self.parts:
+            out += ["  " + line for line in part.lines()]
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready mapping."""
+        return {
+            "source": self.source,
+            "rows_read": self.rows_read,
+            "ratings_used": self.ratings_used,
+            "dropped": dict(self.dropped),
+            "notes": list(self.notes),
+            "parts": [p.to_dict() for p in self.parts],
+        }
+
+
+class Annotations:
+    """Ratings as a long table of integer codes, with their labels.
+
+    Build one with :meth:`from_long`, :meth:`from_wide` or :meth:`from_pairs`, or
+    read a file with :func:`accord.read`.
+
+    Examples
+    --------
+    >>> ann = Annotations.from_wide([["a", "a"], ["b", "a"], ["b", None]])
+    >>> ann.n_units, ann.raters, ann.categories
+    (3, ('rater_1', 'rater_2'), ('a', 'b'))
+    >>> list(ann.records())[:2]
+    [(0, 'rater_1', 'a'), (0, 'rater_2', 'a')]
+    >>> ann.audit.dropped["missing value"]
+    1
+    """
+
+    __slots__ = (
+        "_unit_codes", "_rater_codes", "_value_codes", "units", "raters", "categories",
+        "level", "kinds", "field", "audit", "spans", "meta",
+    )
+
+    def __init__(
+        self,
+        unit_codes: NDArray[np.int64],
+        rater_codes: NDArray[np.int64],
+        value_codes: NDArray[np.int64],
+        *,
+        units: Sequence[Any],
+        raters: Sequence[Any],
+        categories: Sequence[Any],
+        level: Level | None = None,
+        kinds: Mapping[Any, str] | None = None,
+        field: str | None = None,
+        audit: Audit | None = None,
+        spans: Any = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        self._unit_codes = np.asarray(unit_codes, dtype=np.int64)
+        self._rater_codes = np.asarray(rater_codes, dtype=np.int64)
+        self._value_codes = np.asarray(value_codes, dtype=np.int64)
+        self.units: tuple[Any, ...] = tuple(units)
+        self.raters: tuple[Any, ...] = tuple(raters)
+        self.categories: tuple[Any, ...] = tuple(categories)
+        self.level: Level | None = level
+        self.kinds: dict[Any, str] = {r: (kinds or {}).get(r, "human") for r in self.raters}
+        self.field = field
+        n = self._value_codes.shape[0]
+        self.audit = audit or Audit("Annotations", n, n)
+        self.spans = spans
+        self.meta: dict[str, Any] = dict(meta or {})
+
+    # ----------------------------------------------------------------- constructors
+    @classmethod
+    def from_long(
+        cls,
+        data: Any,
+        *,
+        unit: str | int = "unit",
+        rater: str | int = "rater",
+        value: str | int = "value",
+        categories: Sequence[Any] | None = None,
+        level: Level | None = None,
+        missing: Sequence[Any] = (),
+        duplicates: Duplicates = "error",
+    ) -> Annotations:
+        """Annotations from a long table: one row per (unit, rater, value).
+
+        Parameters
+        ----------
+        data : mapping of columns, list of records, 2-D array, or a pandas/polars/pyarrow frame
+            The table. For a list of tuples or a 2-D array, ``unit``, ``rater`` and
+            ``value`` may be column positions.
+        unit, rater, value : str or int
+            The columns holding the unit id, the rater id and the label.
+        categories : sequence, optional
+            The category order; unused categories are kept. Default: sorted observed values.
+        level : {"nominal", "ordinal", "interval", "ratio"}, optional
+            The level of measurement; interval and ratio require numeric values.
+        missing : sequence, optional
+            Extra markers of a missing value (None, NaN and "" always are), e.g. ``["NA", "."]``.
+        duplicates : {"error", "last"}
+            What to do when a rater gave one unit two different values: raise, or keep
+            the last one (recorded in the audit). Identical repeats always collapse.
+
+        Examples
+        --------
+        >>> rows = [("u1", "ann", "pos"), ("u1", "bob", "neg"), ("u2", "ann", "pos"),
+        ...         ("u2", "bob", "pos")]
+        >>> ann = Annotations.from_long(rows, unit=0, rater=1, value=2)
+        >>> ann.units, ann.categories
+        (('u1', 'u2'), ('neg', 'pos'))
+        """
+        func = "Annotations.from_long"
+        cols = columns_of(data, [unit, rater, value], func=func)
+        return build(
+            cols[0], cols[1], cols[2], categories=categories, level=level, missing=missing,
+            duplicates=duplicates, source=func,
+        ).require_pairable()
+
+    @classmethod
+    def from_wide(
+        cls,
+        data: Any,
+        *,
+        raters: Sequence[str | int] | None = None,
+        unit: str | int | None = None,
+        categories: Sequence[Any] | None = None,
+        level: Level | None = None,
+        missing: Sequence[Any] = (),
+    ) -> Annotations:
+        """Annotations from a wide table: one row per unit, one column per rater.
+
+        Parameters
+        ----------
+        data : list of rows, 2-D array, mapping of columns, or a pandas/polars/pyarrow frame
+            ``None``/``NaN``/"" cells are not rated.
+        raters : sequence of column names or positions, optional
+            The rater columns; other columns are ignored. Default: every column
+            except ``unit``.
+        unit : column name or position, optional
+            A column of unit ids; default: the row number.
+        categories, level, missing
+            As in :meth:`from_long`.
+        """
+        func = "Annotations.from_wide"
+        names, columns, unit_ids = _wide_columns(data, raters, unit, func)
+        n = unit_ids.shape[0]
+        r = len(names)
+        units = np.repeat(unit_ids, r) if unit_ids.dtype != object else _repeat_obj(unit_ids, r)
+        rater_arr = np.empty(n * r, dtype=object)
+        rater_arr[:] = [names[j] for _ in range(n) for j in range(r)] if n else []
+        values = _interleave(columns)
+        return build(
+            units, rater_arr, values, categories=categories, level=level, missing=missing,
+            duplicates="error", source=func, rater_order=list(names),
+        ).require_pairable()
+
+    @classmethod
+    def from_pairs(
+        cls,
+        y1: Any,
+        y2: Any,
+        *,
+        categories: Sequence[Any] | None = None,
+        level: Level | None = None,
+        missing: Sequence[Any] = (),
+        raters: tuple[str, str] = ("rater_1", "rater_2"),
+    ) -> Annotations:
+        """Annotations from two equally long label sequences (unit i = position i)."""
+        a = enc.to_array(y1, name="y1")
+        b = enc.to_array(y2, name="y2")
+        if a.shape[0] != b.shape[0]:
+            raise DataError(
+                f"y1 and y2 must have the same length (one label per unit); "
+                f"got {a.shape[0]} and {b.shape[0]}."
+            )
+        return cls.from_wide({raters[0]: a, raters[1]: b}, categories=categories, level=level,
+                             missing=missing)
+
+    # ----------------------------------------------------------------- views
+    @property
+    def n_units(self) -> int:
+        """Number of units with at least one rating."""
+        return len(self.units)
+
+    @property
+    def n_raters(self) -> int:
+        """Number of raters."""
+        return len(self.raters)
+
+    @property
+    def n_ratings(self) -> int:
+        """Number of (unit, rater, value) ratings."""
+        return int(self._value_codes.shape[0])
+
+    @property
+    def codes(self) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+        """The unit, rater and value code arrays (read-only views)."""
+        out = (self._unit_codes.view(), self._rater_codes.view(), self._value_codes.view())
+        for a in out:
+            a.flags.writeable = False
+        return out
+
+    def wide(self) -> NDArray[np.int64]:
+        """The units x raters matrix of value codes, ``-1`` where not rated."""
+        m = np.full((self.n_units, self.n_raters), -1, dtype=np.int64)
+        m[self._unit_codes, self._rater_codes] = self._value_codes
+        return m
+
+    def numeric_values(self) -> NDArray[np.float64]:
+        """The numeric value of each category (raises for non-numeric labels)."""
+        try:
+            return np.asarray(self.categories, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise DataError(
+                "numeric values are needed but the categories are not all numbers: "
+                f"{list(self.categories)[:5]!r}"
+            ) from None
+
+    def records(self) -> Iterator[tuple[Any, Any, Any]]:
+        """Yield ``(unit, rater, value)`` with the original labels, in stored order."""
+        for u, r, c in zip(self._unit_codes, self._rater_codes, self._value_codes):
+            yield self.units[u], self.raters[r], self.categories[c]
+
+    def select(self, raters: Sequence[Any]) -> Annotations:
+        """The annotations of the named raters only (in that order)."""
+        missing = [r for r in raters if r not in self.raters]
+        if missing:
+            raise DataError(
+                f"rater(s) {missing!r} not found; the raters are {list(self.raters)!r}."
+            )
+        idx = [self.raters.index(r) for r in raters]
+        remap = np.full(self.n_raters, -1, dtype=np.int64)
+        remap[idx] = np.arange(len(idx))
+        keep = remap[self._rater_codes] >= 0
+        return self._subset(keep, remap[self._rater_codes[keep]], tuple(raters))
+
+    def humans(self) -> Annotations:
+        """Only the raters of kind ``"human"``."""
+        return self.select([r for r in self.raters if self.kinds.get(r) == "human"])
+
+    def _subset(self, keep: NDArray[np.bool_], rater_codes: NDArray[np.int64],
+                raters: tuple[Any, ...]) -> Annotations:
+        unit_codes = self._unit_codes[keep]
+        used = np.unique(unit_codes)
+        remap = np.full(self.n_units, -1, dtype=np.int64)
+        remap[used] = np.arange(used.shape[0])
+        return Annotations(
+            remap[unit_codes], rater_codes, self._value_codes[keep],
+            units=[self.units[u] for u in used], raters=raters, categories=self.categories,
+            level=self.level, kinds={r: self.kinds[r] for r in raters}, field=self.field,
+            audit=self.audit, spans=self.spans, meta=self.meta,
+        )
+
+    def with_categories(self, categories: Sequence[Any], *, level: Level | None = None) -> Annotations:
+        """The same ratings with a declared category order (unused categories kept)."""
+        labels = np.empty(len(self.categories), dtype=object)
+        labels[:] = list(self.categories)
+        mapped = enc.encode_declared(labels, categories, name="the data")
+        return Annotations(
+            self._unit_codes, self._rater_codes, mapped[self._value_codes], units=self.units,
+            raters=self.raters, categories=categories, level=level or self.level,
+            kinds=self.kinds, field=self.field, audit=self.audit, spans=self.spans, meta=self.meta,
+        )
+
+    def require_pairable(self) -> Annotations:
+        """Raise unless there are two raters and at least one unit rated by two of them."""
+        if self.n_raters < 2:
+            raise InsufficientDataError(
+                f"agreement needs at least two raters; found {self.n_raters} "
+                f"({list(self.raters)!r})."
+            )
+        per_unit = np.bincount(self._unit_codes, minlength=self.n_units)
+        if not np.any(per_unit >= 2):
+            raise InsufficientDataError(
+                "no unit was rated by two or more raters, so there is nothing to compare."
+            )
+        return self
+
+    def __repr__(self) -> str:
+        return (
+            f"Annotations(n_units={self.n_units}, raters={list(self.raters)!r}, "
+            f"categories={list(self.categories)[:8]!r}{'...' if len(self.categories) > 8 else ''}, "
+            f"level={self.level!r}, n_ratings={self.n_ratings})"
+        )
+
+
+# --------------------------------------------------------------------- building
+def build(
+    units: NDArray[Any],
+    raters: NDArray[Any],
+    values: NDArray[Any],
+    *,
+    categories: Sequence[Any] | None = None,
+    level: Level | None = None,
+    missing: Sequence[Any] = (),
+    duplicates: Duplicates = "error",
+    source: str = "Annotations",
+    rater_order: Sequence[Any] | None = None,
+    kinds: Mapping[Any, str] | None = None,
+    field: str | None = None,
+    dropped: Mapping[str, int] | None = None,
+    notes: Sequence[str] = (),
+    rows_read: int | None = None,
+) -> Annotations:
+    """Encode three aligned columns into :class:`Annotations`, recording the audit.
+
+    This does not require two raters (readers use it to show what a file holds);
+    the public constructors call :meth:`Annotations.require_pairable` afterwards.
+    """
+    func = source
+    if level is not None:
+        v.choice(level, LEVELS, param="level", func=func)
+    v.choice(duplicates, ("error", "last"), param="duplicates", func=func)
+    n_read = int(values.shape[0]) if rows_read is None else rows_read
+    drop: dict[str, int] = dict(dropped or {})
+    keep = ~enc.missing_mask(values, tuple(enc.DEFAULT_MISSING) + tuple(missing))
+    drop["missing value"] = drop.get("missing value", 0) + int((~keep).sum())
+    id_missing = enc.missing_mask(units) | enc.missing_mask(raters)
+    if id_missing[keep].any():
+        drop["missing unit or rater id"] = int((id_missing & keep).sum())
+        keep &= ~id_missing
+    units, raters, values = units[keep], raters[keep], values[keep]
+    for arr, name in ((units, "the unit column"), (raters, "the rater column"), (values, "the values")):
+        enc.check_hashable(arr, name=name)
+    values = _numeric_if_needed(values, level)
+    value_codes, cats = _encode_values(values, categories)
+    unit_codes, unit_labels = enc.factorize(units, order="appearance")
+    rater_codes, rater_labels = _encode_raters(raters, rater_order)
+    unit_codes, rater_codes, value_codes, dup_notes = _resolve_duplicates(
+        unit_codes, rater_codes, value_codes, len(rater_labels), duplicates,
+        unit_labels, rater_labels, cats,
+    )
+    audit = Audit(source, n_read, int(value_codes.shape[0]),
+                  {k: n for k, n in drop.items() if n}, tuple(notes) + tuple(dup_notes))
+    return Annotations(unit_codes, rater_codes, value_codes, units=unit_labels,
+                       raters=rater_labels, categories=cats, level=level, kinds=kinds,
+                       field=field, audit=audit)
+
+
+def _numeric_if_needed(values: NDArray[Any], level: Level | None) -> NDArray[Any]:
+    if level not in ("interval", "ratio") or values.dtype.kind in "iuf":
+        return values
+    out = np.empty(values.shape[0], dtype=np.float64)
+    for i, x in enumerate(values):
+        try:
+            if isinstance(x, bool):
+                raise ValueError
+            out[i] = float(x)
+        except (TypeError, ValueError):
+            raise DataError(
+                f"level={level!r} needs numeric values, but value {x!r} (rating {i + 1}) "
+                "is not a number."
+            ) from None
+    return out
+
+
+def _encode_values(values: NDArray[Any], categories: Sequence[Any] | None) -> tuple[NDArray[np.int64], list[Any]]:
+    if categories is None:
+        return enc.factorize(values)
+    cats = list(categories)
+    if len(set(map(_hashable_key, cats))) != len(cats):
+        raise DataError(f"declared categories must be distinct; got {cats!r}.")
+    return enc.encode_declared(values, cats, name="the data"), cats
+
+
+def _hashable_key(x: Any) -> Any:
+    try:
+        hash(x)
+        return x
+    except TypeError:
+        raise DataError(f"declared category {x!r} is not hashable.") from None
+
+
+def _encode_raters(raters: NDArray[Any], order: Sequence[Any] | None) -> tuple[NDArray[np.int64], list[Any]]:
+    if order is None:
+        return enc.factorize(raters, order="appearance")
+    lookup = {r: i for i, r in enumerate(order)}
+    codes = np.fromiter((lookup[r] for r in raters), dtype=np.int64, count=raters.shape[0])
+    return codes, list(order)
+
+
+def _resolve_duplicates(
+    u: NDArray[np.int64], r: NDArray[np.int64], c: NDArray[np.int64], n_raters: int,
+    mode: Duplicates, unit_labels: list[Any], rater_labels: list[Any], cats: list[Any],
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], list[str]]:
+    if u.shape[0] == 0:
+        return u, r, c, []
+    key = u * max(n_raters, 1) + r
+    order = np.argsort(key, kind="stable")
+    ks, cs = key[order], c[order]
+    same_as_next = ks[1:] == ks[:-1]
+    if not same_as_next.any():
+        return u, r, c, []
+    conflict = same_as_next & (cs[1:] != cs[:-1])
+    notes: list[str] = []
+    if conflict.any() and mode == "error":
+        pairs = sorted({int(k) for k in ks[1:][conflict]})
+        shown = ", ".join(
+            f"unit {unit_labels[k // max(n_raters, 1)]!r} by rater {rater_labels[k % max(n_raters, 1)]!r}"
+            for k in pairs[:3]
+        )
+        more = f" and {len(pairs) - 3} more" if len(pairs) > 3 else ""
+        raise DuplicateRatingError(
+            f"{len(pairs)} unit(s) were rated twice by the same rater with different values "
+            f"({shown}{more}); pass duplicates='last' to keep the last value."
+        )
+    last = np.ones(ks.shape[0], dtype=bool)
+    last[:-1] = ~same_as_next
+    n_conflict = int(np.unique(ks[1:][conflict]).shape[0])
+    n_exact = int(same_as_next.sum()) - int(conflict.sum())
+    if n_exact:
+        notes.append(f"{n_exact} identical repeated rating(s) collapsed")
+    if n_conflict:
+        notes.append(f"{n_conflict} (unit, rater) pair(s) rated differently more than once: kept the last value")
+    keep = np.sort(order[last])
+    return u[keep], r[keep], c[keep], notes
+
+
+def _wide_columns(
+    data: Any, raters: Sequence[str | int] | None, unit: str | int | None, func: str
+) -> tuple[list[Any], list[NDArray[Any]], NDArray[Any]]:
+    from accord._frames import wide_table
+
+    names, columns = wide_table(data, func=func)
+    if unit is not None and unit not in names:
+        raise DataError(f"unit column {unit!r} not found; the columns are {names!r}.")
+    if raters is None:
+        chosen = [n for n in names if n != unit]
+    else:
+        chosen = [names[r] if isinstance(r, int) and r not in names and 0 <= r < len(names) else r
+                  for r in raters]
+        absent = [r for r in chosen if r not in names]
+        if absent:
+            raise DataError(f"rater column(s) {absent!r} not found; the columns are {names!r}.")
+    if len(set(chosen)) != len(chosen):
+        raise DataError(f"rater columns must be distinct; got {chosen!r}.")
+    cols = [columns[names.index(n)] for n in chosen]
+    n = cols[0].shape[0] if cols else 0
+    ids = columns[names.index(unit)] if unit is not None else np.arange(n, dtype=np.int64)
+    return chosen, cols, ids
+
+
+def _repeat_obj(arr: NDArray[Any], r: int) -> NDArray[Any]:
+    out = np.empty(arr.shape[0] * r, dtype=object)
+    for j in range(r):
+        out[j::r] = arr
+    return out
+
+
+def _interleave(columns: list[NDArray[Any]]) -> NDArray[Any]:
+    """Row-major values of the units x raters table without coercing types."""
+    r = len(columns)
+    n = columns[0].shape[0] if columns else 0
+    kinds = {c.dtype.kind for c in columns}
+    if kinds <= {"i", "u"}:
+        dtype: Any = np.int64
+    elif kinds <= {"i", "u", "f"}:
+        dtype = np.float64
+    else:
+        dtype = object
+    out = np.empty(n * r, dtype=dtype)
+    for j, col in enumerate(columns):
+        out[j::r] = col
+    return out

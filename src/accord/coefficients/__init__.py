@@ -1,0 +1,27 @@
+"""Agreement coefficients; :data:`REGISTRY` lists every one by name."""
+
+from accord.coefficients._registry import REGISTRY, CoefficientInfo, register
+from accord.coefficients.two_raters import (
+    brennan_prediger,
+    category_agreement,
+    cohen_kappa,
+    gwet_ac1,
+    kappa_max,
+    pabak,
+    percent_agreement,
+    scott_pi,
+)
+
+__all__ = [
+    "REGISTRY",
+    "CoefficientInfo",
+    "brennan_prediger",
+    "category_agreement",
+    "cohen_kappa",
+    "gwet_ac1",
+    "kappa_max",
+    "pabak",
+    "percent_agreement",
+    "register",
+    "scott_pi",
+]

@@ -1,0 +1,553 @@
+"""Two-rater agreement coefficients computed from the contingency table.
+
+Notation (Gwet 2014, *Handbook of Inter-Rater Reliability*, 4th ed., ch. 2-3;
+Fleiss, Levin & Paik 2003, ch. 18): ``p_kl = n_kl / n``, marginals ``p_k+``
+(first rater) and ``p_+l``, agreement weights ``w_kl``, weighted observed
+agreement ``p_o = sum_kl w_kl p_kl`` and a coefficient-specific chance
+agreement ``p_e``; every chance-corrected coefficient is
+``(p_o - p_e) / (1 - p_e)`` and is undefined (``nan``) when ``p_e = 1``.
+
+Standard errors: Fleiss, Cohen & Everitt (1969) for Cohen's kappa (with the
+null SE for the z test); Gwet (2014) design-based variances, as in R's irrCAC
+``*.table`` functions, for Scott's pi, Gwet's AC1/AC2, Brennan-Prediger and
+percent agreement.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import stats
+
+from accord import _validation as v
+from accord.coefficients._chance import Chance, chance_corrected, p_e
+from accord.coefficients._data import as_table, is_two_rater
+from accord.coefficients._registry import register
+from accord.inference.resampling import Resampling
+from accord.results import AgreementResult
+from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
+from accord.weights import agreement_weights, is_identity
+
+Arr = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class _Cells:
+    """The non-empty cells of a table as proportions, with their weights."""
+
+    i: NDArray[np.int64]
+    j: NDArray[np.int64]
+    p: Arr
+    w: Arr
+    r: Arr
+    c: Arr
+    n: float
+
+
+def _cells(table: ContingencyTable, w: Arr | None) -> _Cells:
+    n = table.n
+    if table.is_sparse:
+        coo = table._sparse.tocoo()  # noqa: SLF001
+        i, j, counts = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
+    else:
+        i, j = np.nonzero(table.counts)
+        counts = table.counts[i, j]
+    keep = counts > 0
+    i, j, counts = i[keep], j[keep], counts[keep]
+    wij = (i == j).astype(np.float64) if w is None else w[i, j]
+    return _Cells(i, j, counts / n, wij, table.row_totals / n, table.col_totals / n, n)
+
+
+def _weights(weights: Any, table: ContingencyTable, func: str) -> Arr | None:
+    """The weight matrix, or None for unweighted agreement (sparse-friendly)."""
+    if weights is None or (isinstance(weights, str) and weights == "identity"):
+        return None
+    if table.k > DENSE_LIMIT:
+        raise v.fail("weights", func, f"None for a table with more than {DENSE_LIMIT} categories",
+                     weights)
+    w = agreement_weights(weights, table.k, func=func)
+    return None if is_identity(w) else w
+
+
+def _empty_reason(table: ContingencyTable) -> str | None:
+    return "the table is empty (no unit was rated by both raters)" if table.n <= 0 else None
+
+
+# --------------------------------------------------------------------------- core
+def _coefficient(
+    name: str,
+    table: ContingencyTable,
+    w: Arr | None,
+    chance: Chance,
+    *,
+    bounds: tuple[float, float] = (-1.0, 1.0),
+) -> tuple[float, float, float, _Cells | None, str | None]:
+    """Estimate, p_o, p_e, the cells and the undefined reason."""
+    reason = _empty_reason(table)
+    if reason:
+        return math.nan, math.nan, math.nan, None, reason
+    cells = _cells(table, w)
+    po = float(np.sum(cells.w * cells.p))
+    pe = float(p_e(chance, cells.r[None, :], cells.c[None, :], w)[0])
+    if chance == "none":
+        return po, po, math.nan, cells, None
+    est = float(chance_corrected(np.array([po]), np.array([pe]))[0])
+    if math.isnan(est):
+        reason = _pe_one_reason(table, chance)
+    return est, po, pe, cells, reason
+
+
+def _pe_one_reason(table: ContingencyTable, chance: Chance) -> str:
+    used = int(np.count_nonzero(table.row_totals + table.col_totals))
+    if chance == "gwet" and table.k < 2:
+        return "Gwet's chance agreement needs at least two categories; only one is declared"
+    if used <= 1:
+        return ("both raters used a single category throughout, so chance agreement p_e = 1 "
+                "and the coefficient is 0/0")
+    return "chance agreement p_e = 1, so the coefficient is 0/0"
+
+
+def _result(
+    name: str, table: ContingencyTable, w: Arr | None, chance: Chance, se: float,
+    details: dict[str, Any], *, bounds: tuple[float, float] = (-1.0, 1.0),
+    estimate: float | None = None, reason: str | None = None,
+) -> AgreementResult:
+    est0, po, pe, _, why = _coefficient(name, table, w, chance, bounds=bounds)
+    est = est0 if estimate is None else estimate
+    why = why or reason
+    if why:
+        v.warn_undefined(name, why)
+        est, se = math.nan, math.nan
+    if w is not None and not np.allclose(w, w.T):
+        details = {**details, "weights_symmetric": False}
+    return AgreementResult(
+        coefficient=name, estimate=est, observed=po, expected=pe, se=se,
+        n_units=int(round(table.n)) if table.unit_weights is None else int(table.n),
+        n_raters=2, undefined_reason=why, details=details, bounds=bounds,
+        resampling=_resampler(table, w, chance, name),
+    )
+
+
+def _resampler(table: ContingencyTable, w: Arr | None, chance: Chance, name: str) -> Any:
+    if table.k > DENSE_LIMIT or table.n <= 0:
+        return None
+
+    def make() -> Resampling:
+        return table_resampling(table, w, chance, name)
+
+    return make
+
+
+def table_resampling(table: ContingencyTable, w: Arr | None, chance: Chance | str,
+                     name: str = "") -> Resampling:
+    """Resampling over units for a two-rater coefficient (patterns = table cells)."""
+    k = table.k
+    counts = table.counts
+    cells = table.unit_cells
+    weights = table.unit_weights
+    if weights is not None and cells is not None:
+        pairs = np.stack([cells.astype(np.float64), weights], axis=1)
+        uniq, inverse, n_per = np.unique(pairs, axis=0, return_inverse=True, return_counts=True)
+        flat, unit_w = uniq[:, 0].astype(np.int64), uniq[:, 1]
+        patterns = inverse.reshape(-1)
+    else:
+        flat = np.flatnonzero(counts.reshape(-1) > 0)
+        n_per = counts.reshape(-1)[flat]
+        unit_w = np.ones(flat.shape[0])
+        patterns = None
+        if cells is not None:
+            lookup = np.full(k * k, -1, dtype=np.int64)
+            lookup[flat] = np.arange(flat.shape[0])
+            patterns = lookup[cells]
+    i, j = flat // k, flat % k
+    wij = (i == j).astype(np.float64) if w is None else w[i, j]
+    m = flat.shape[0]
+    feats = np.zeros((m, 2 + 2 * k))
+    feats[:, 0] = 1.0
+    feats[:, 1] = wij
+    feats[np.arange(m), 2 + i] = 1.0
+    feats[np.arange(m), 2 + k + j] = 1.0
+    feats *= unit_w[:, None]
+
+    def statistic(s: Arr) -> Arr:
+        n = s[:, 0]
+        po = s[:, 1] / n
+        r = s[:, 2:2 + k] / n[:, None]
+        c = s[:, 2 + k:] / n[:, None]
+        return _statistic_from(name, chance, po, r, c, w)  # type: ignore[arg-type]
+
+    return Resampling(
+        features=feats, counts=np.asarray(np.rint(n_per), dtype=np.int64), statistic=statistic,
+        unit_patterns=None if patterns is None else np.asarray(patterns, dtype=np.int64),
+        unit_ids=table.unit_ids,
+    )
+
+
+def _statistic_from(name: str, chance: Chance, po: Arr, r: Arr, c: Arr, w: Arr | None) -> Arr:
+    if name == "kappa_max":
+        pe = p_e("cohen", r, c, None)
+        return chance_corrected(np.minimum(r, c).sum(axis=1), pe)
+    if chance == "none":
+        return po
+    return chance_corrected(po, p_e(chance, r, c, w))
+
+
+# --------------------------------------------------------------------------- SEs
+def _se_cohen(cells: _Cells, w: Arr | None, kappa: float, pe: float) -> tuple[float, float]:
+    """Fleiss, Cohen & Everitt (1969): large-sample SE and the SE under kappa = 0."""
+    r, c, n = cells.r, cells.c, cells.n
+    wbar_row = c if w is None else w @ c  # w_bar_i. = sum_j w_ij p_+j
+    wbar_col = r if w is None else w.T @ r  # w_bar_.j = sum_i w_ij p_i+
+    dev = cells.w - (wbar_row[cells.i] + wbar_col[cells.j]) * (1.0 - kappa)
+    var = (np.sum(cells.p * dev**2) - (kappa - pe * (1.0 - kappa)) ** 2) / (n * (1.0 - pe) ** 2)
+    if w is None:
+        s0 = pe + pe**2 - float(np.sum(r * c * (r + c)))
+    else:
+        s0 = float(np.sum(np.outer(r, c) * (w - (wbar_row[:, None] + wbar_col[None, :])) ** 2)) - pe**2
+    var0 = s0 / (n * (1.0 - pe) ** 2)
+    return math.sqrt(max(var, 0.0)), math.sqrt(max(var0, 0.0))
+
+
+def _se_gwet(chance: Chance, cells: _Cells, w: Arr | None, est: float, po: float, pe: float) -> float:
+    """Gwet (2014) variance of the two-rater table coefficients (irrCAC ``*.table``)."""
+    n, q = cells.n, cells.r.shape[0]
+    if chance == "none":
+        return math.sqrt(max(np.sum(cells.p * cells.w**2) - po**2, 0.0) / n)
+    if chance == "bp":
+        var = (np.sum(cells.p * cells.w**2) - po**2) / (n * (1.0 - pe) ** 2)
+        return math.sqrt(max(var, 0.0))
+    pi = (cells.r + cells.c) / 2.0
+    if chance == "scott":
+        wbar = pi if w is None else w @ pi
+        wbar_t = pi if w is None else w.T @ pi
+        dev = cells.w - (1.0 - est) * (wbar[cells.i] + wbar_t[cells.j])
+    else:  # gwet
+        total_w = float(q) if w is None else float(w.sum())
+        dev = cells.w - 2.0 * (1.0 - est) * total_w * (
+            1.0 - (pi[cells.i] + pi[cells.j]) / 2.0) / (q * (q - 1.0))
+    var = (np.sum(cells.p * dev**2) - (po - 2.0 * (1.0 - est) * pe) ** 2) / (n * (1.0 - pe) ** 2)
+    return math.sqrt(max(var, 0.0))
+
+
+# --------------------------------------------------------------------------- public
+_CITE_COHEN = (
+    "Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and "
+    "Psychological Measurement 20(1), 37-46; weighted: Cohen, J. (1968), Psychological "
+    "Bulletin 70(4), 213-220; SE: Fleiss, Cohen & Everitt (1969), Psychological Bulletin 72(5), 323-327."
+)
+
+
+@register("cohen_kappa", title="Cohen's kappa", family="two_raters", citation=_CITE_COHEN,
+          weighted=True, levels=("nominal", "ordinal", "interval", "ratio"))
+def cohen_kappa(
+    data: Any,
+    y2: Any = None,
+    /,
+    *,
+    weights: Any = None,
+    categories: Sequence[Any] | None = None,
+    sample_weight: Any = None,
+    raters: Sequence[Any] | None = None,
+) -> AgreementResult:
+    r"""Cohen's kappa, unweighted or weighted, for two raters.
+
+    .. math:: \kappa = \frac{p_o - p_e}{1 - p_e}, \quad
+              p_o = \sum_{kl} w_{kl} p_{kl}, \quad p_e = \sum_{kl} w_{kl} p_{k+} p_{+l}
+
+    Parameters
+    ----------
+    data, y2 : label sequences, or a two-rater table
+        ``cohen_kappa(y1, y2)`` as in scikit-learn, a units x 2 table, an
+        :class:`~accord.Annotations` object (name two raters with ``raters=``
+        when there are more) or a :class:`~accord.ContingencyTable`.
+    weights : None, str or (k, k) array
+        ``None``/``"identity"`` (unweighted), ``"linear"``, ``"quadratic"``,
+        ``"ordinal"``, ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``
+        (Gwet 2014, on category positions), or an agreement-weight matrix.
+    categories : sequence, optional
+        Category order for the weights; unused categories are kept.
+    sample_weight : sequence of float, optional
+        One weight per unit, as in scikit-learn.
+
+    Returns
+    -------
+    AgreementResult
+        ``se`` is the Fleiss, Cohen & Everitt (1969) large-sample SE (used for
+        intervals); ``details`` has ``se0`` (SE under kappa = 0), ``z = kappa / se0``
+        and the two-sided ``pvalue``. ``per_category`` holds one-vs-rest kappa and
+        specific agreement for each category (unweighted tables up to 200 categories).
+        The estimate is ``nan`` (with a reason) when ``p_e = 1``.
+
+    Examples
+    --------
+    Cohen (1960, p. 45): kappa = 0.4915, SE (Fleiss, Cohen & Everitt 1969) 0.0510.
+
+    >>> import accord
+    >>> t = accord.ContingencyTable([[88, 14, 18], [10, 40, 10], [2, 6, 12]])
+    >>> res = accord.cohen_kappa(t)
+    >>> round(res.estimate, 4), round(res.se, 4), round(res.details["se0"], 4)
+    (0.4915, 0.051, 0.052)
+    >>> accord.cohen_kappa(["a", "b", "a", "a"], ["a", "b", "b", "a"]).estimate
+    0.5
+    """
+    func = "cohen_kappa"
+    table = as_table(data, y2, categories=categories, sample_weight=sample_weight,
+                     raters=raters, func=func)
+    w = _weights(weights, table, func)
+    est, po, pe, cells, why = _coefficient(func, table, w, "cohen")
+    details: dict[str, Any] = {"weights": _weights_label(weights)}
+    se = math.nan
+    if cells is not None and not why:
+        se, se0 = _se_cohen(cells, w, est, pe)
+        z = est / se0 if se0 > 0 else math.nan
+        details.update(se0=se0, z=z, pvalue=float(2.0 * stats.norm.sf(abs(z))) if math.isfinite(z) else math.nan)
+    res = _result(func, table, w, "cohen", se, details)
+    if w is None and not why and table.k <= 200:
+        res = _with_per_category(res, table)
+    return res
+
+
+def _weights_label(weights: Any) -> str:
+    if weights is None:
+        return "identity"
+    return weights if isinstance(weights, str) else "custom"
+
+
+def _with_per_category(res: AgreementResult, table: ContingencyTable) -> AgreementResult:
+    from dataclasses import replace
+
+    return replace(res, per_category=category_agreement(table))
+
+
+def _simple(func: str, chance: Chance, data: Any, y2: Any, weights: Any,
+            categories: Sequence[Any] | None, raters: Sequence[Any] | None,
+            bounds: tuple[float, float] = (-1.0, 1.0)) -> AgreementResult:
+    table = as_table(data, y2, categories=categories, raters=raters, func=func)
+    w = _weights(weights, table, func)
+    est, po, pe, cells, why = _coefficient(func, table, w, chance)
+    se = math.nan if (cells is None or why) else _se_gwet(chance, cells, w, est, po, pe)
+    return _result(func, table, w, chance, se, {"weights": _weights_label(weights)}, bounds=bounds)
+
+
+def _many(name: str) -> Any:
+    from accord.coefficients import many_raters
+
+    return getattr(many_raters, name)
+
+
+@register("scott_pi", title="Scott's pi", family="two_raters", weighted=True,
+          citation="Scott, W. A. (1955). Reliability of content analysis: the case of nominal "
+          "scale coding. Public Opinion Quarterly 19(3), 321-325.",
+          levels=("nominal", "ordinal", "interval", "ratio"))
+def scott_pi(data: Any, y2: Any = None, /, *, weights: Any = None,
+             categories: Sequence[Any] | None = None,
+             raters: Sequence[Any] | None = None) -> AgreementResult:
+    """Scott's pi for two raters: chance from the pooled marginals ``pi_k``.
+
+    ``p_e = sum_kl w_kl pi_k pi_l`` with ``pi_k = (p_k+ + p_+k) / 2``; SE from Gwet (2014).
+    For more raters use :func:`fleiss_kappa` (its multi-rater generalisation).
+
+    Examples
+    --------
+    Artstein & Poesio (2008), Table 1: pi = 0.3407.
+
+    >>> import accord
+    >>> t = accord.ContingencyTable([[46, 6, 0], [0, 10, 0], [6, 12, 20]])
+    >>> round(accord.scott_pi(t).estimate, 4)
+    0.3407
+    """
+    return _simple("scott_pi", "scott", data, y2, weights, categories, raters)
+
+
+@register("brennan_prediger", title="Brennan-Prediger coefficient (Bennett's S)",
+          family="two_raters", raters="many", weighted=True,
+          citation="Brennan, R. L. & Prediger, D. J. (1981). Coefficient kappa: some uses, misuses, "
+          "and alternatives. Educational and Psychological Measurement 41, 687-699; Bennett, Alpert "
+          "& Goldstein (1954).", levels=("nominal", "ordinal", "interval", "ratio"))
+def brennan_prediger(data: Any, y2: Any = None, /, *, weights: Any = None,
+                     categories: Sequence[Any] | None = None,
+                     raters: Sequence[Any] | None = None) -> AgreementResult:
+    """Brennan-Prediger coefficient (Bennett's S, Randolph's free-marginal kappa).
+
+    Chance agreement assumes the q categories equally likely:
+    ``p_e = sum_kl w_kl / q^2`` (``1/q`` unweighted); SE from Gwet (2014).
+    With more than two raters this is Randolph's (2005) free-marginal kappa.
+
+    Examples
+    --------
+    >>> import accord
+    >>> t = accord.ContingencyTable([[46, 6, 0], [0, 10, 0], [6, 12, 20]])
+    >>> round(accord.brennan_prediger(t).estimate, 4)
+    0.4
+    """
+    if not is_two_rater(data, y2, raters):
+        return _many("brennan_prediger")(data, weights=weights, categories=categories)
+    return _simple("brennan_prediger", "bp", data, y2, weights, categories, raters)
+
+
+@register("gwet_ac1", title="Gwet's AC1 / AC2", family="two_raters", raters="many", weighted=True,
+          citation="Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the "
+          "presence of high agreement. British Journal of Mathematical and Statistical Psychology "
+          "61, 29-48; Gwet (2014), Handbook of Inter-Rater Reliability, 4th ed.",
+          levels=("nominal", "ordinal", "interval", "ratio"))
+def gwet_ac1(data: Any, y2: Any = None, /, *, weights: Any = None,
+             categories: Sequence[Any] | None = None,
+             raters: Sequence[Any] | None = None) -> AgreementResult:
+    """Gwet's AC1 (unweighted) or AC2 (with ``weights``).
+
+    ``p_e = T_w / (q (q - 1)) * sum_k pi_k (1 - pi_k)`` with ``T_w = sum_kl w_kl``;
+    SE from Gwet (2014). Less sensitive than kappa to skewed prevalence; undefined
+    when fewer than two categories are declared. Any number of raters.
+
+    Examples
+    --------
+    Gwet (2008) paradox table: p_o = 0.85 but kappa is low; AC1 = 0.808.
+
+    >>> import accord
+    >>> round(accord.gwet_ac1(accord.ContingencyTable([[80, 10], [5, 5]])).estimate, 4)
+    0.808
+    """
+    if not is_two_rater(data, y2, raters):
+        return _many("gwet_ac1")(data, weights=weights, categories=categories)
+    return _simple("gwet_ac1", "gwet", data, y2, weights, categories, raters)
+
+
+@register("percent_agreement", title="Percent agreement", family="two_raters", raters="many",
+          chance_corrected=False, weighted=True, bounds=(0.0, 1.0),
+          citation="Observed (raw) agreement; SE from Gwet (2014), Handbook of Inter-Rater "
+          "Reliability, 4th ed.", levels=("nominal", "ordinal", "interval", "ratio"))
+def percent_agreement(data: Any, y2: Any = None, /, *, weights: Any = None,
+                      categories: Sequence[Any] | None = None,
+                      raters: Sequence[Any] | None = None,
+                      definition: str = "pairwise", tolerance: float = 0) -> AgreementResult:
+    """The share of agreeing ratings (weighted: ``sum_kl w_kl p_kl``); no chance correction.
+
+    For two raters this is ``p_o``. With more raters, ``definition="pairwise"``
+    averages the agreeing share of rater pairs and ``"unanimous"`` counts units on
+    which all raters agree within ``tolerance`` category positions (R's ``irr::agree``).
+    Agreement is not accuracy, and high agreement on a skewed scale can be chance.
+
+    Examples
+    --------
+    >>> import accord
+    >>> accord.percent_agreement([1, 2, 3, 3], [1, 2, 3, 1]).estimate
+    0.75
+    """
+    v.choice(definition, ("pairwise", "unanimous"), param="definition", func="percent_agreement")
+    if not is_two_rater(data, y2, raters) or tolerance != 0 or definition != "pairwise":
+        if y2 is not None:
+            data = {"rater_1": data, "rater_2": y2}
+        return _many("percent_agreement")(data, weights=weights, categories=categories,
+                                          definition=definition, tolerance=tolerance)
+    return _simple("percent_agreement", "none", data, y2, weights, categories, raters,
+                   bounds=(0.0, 1.0))
+
+
+@register("pabak", title="Prevalence- and bias-adjusted kappa (PABAK)", family="two_raters",
+          citation="Byrt, T., Bishop, J. & Carlin, J. B. (1993). Bias, prevalence and kappa. "
+          "Journal of Clinical Epidemiology 46(5), 423-429.")
+def pabak(data: Any, y2: Any = None, /, *, categories: Sequence[Any] | None = None,
+          raters: Sequence[Any] | None = None) -> AgreementResult:
+    """PABAK = (k p_o - 1) / (k - 1) (``2 p_o - 1`` for two categories).
+
+    ``details`` carries, for a 2 x 2 table with categories (a, b) rows and columns,
+    the signed ``prevalence_index = (n_11 - n_22) / n`` and ``bias_index = (n_12 - n_21) / n``
+    (Byrt et al. report absolute values) and Cohen's ``kappa`` for comparison.
+
+    Examples
+    --------
+    >>> import accord
+    >>> res = accord.pabak(accord.ContingencyTable([[41, 9], [9, 41]]))
+    >>> round(res.estimate, 4), res.details["prevalence_index"]
+    (0.64, 0.0)
+    """
+    func = "pabak"
+    table = as_table(data, y2, categories=categories, raters=raters, func=func)
+    est, po, pe, cells, why = _coefficient(func, table, None, "bp")
+    details: dict[str, Any] = {}
+    if not _empty_reason(table):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            kap = _coefficient(func, table, None, "cohen")[0]
+        details["kappa"] = kap
+        if table.k == 2:
+            n = table.n
+            m = table.counts
+            details["prevalence_index"] = float((m[0, 0] - m[1, 1]) / n)
+            details["bias_index"] = float((m[0, 1] - m[1, 0]) / n)
+    se = math.nan if (cells is None or why) else _se_gwet("bp", cells, None, est, po, pe)
+    return _result(func, table, None, "bp", se, details)
+
+
+@register("kappa_max", title="Maximum attainable kappa", family="two_raters",
+          citation="Cohen, J. (1960), p. 42; Sim, J. & Wright, C. C. (2005). The kappa statistic "
+          "in reliability studies. Physical Therapy 85(3), 257-268.")
+def kappa_max(data: Any, y2: Any = None, /, *, categories: Sequence[Any] | None = None,
+              raters: Sequence[Any] | None = None) -> AgreementResult:
+    """The largest Cohen's kappa the two raters' marginals allow.
+
+    ``kappa_max = (p_o,max - p_e) / (1 - p_e)`` with ``p_o,max = sum_k min(p_k+, p_+k)``.
+    A kappa far below kappa_max reflects disagreement; a low kappa_max reflects
+    different marginal distributions (bias). ``observed`` is ``p_o,max``.
+
+    Examples
+    --------
+    >>> import accord
+    >>> round(accord.kappa_max(accord.ContingencyTable([[20, 5], [10, 15]])).estimate, 4)
+    0.8
+    """
+    func = "kappa_max"
+    table = as_table(data, y2, categories=categories, raters=raters, func=func)
+    reason = _empty_reason(table)
+    if reason:
+        return _result(func, table, None, "cohen", math.nan, {}, reason=reason)
+    r, c = table.row_totals / table.n, table.col_totals / table.n
+    po_max = float(np.minimum(r, c).sum())
+    pe = float(r @ c)
+    est = float(chance_corrected(np.array([po_max]), np.array([pe]))[0])
+    res = _result(func, table, None, "cohen", math.nan, {"p_o_max": po_max}, estimate=est)
+    from dataclasses import replace
+
+    return replace(res, observed=po_max) if res.defined else res
+
+
+def category_agreement(data: Any, y2: Any = None, /, *, categories: Sequence[Any] | None = None,
+                       raters: Sequence[Any] | None = None) -> dict[Any, dict[str, float]]:
+    """Per category: one-vs-rest kappa and specific positive and negative agreement.
+
+    For category c, collapse the table to c vs not-c (cells a, b, c', d):
+    ``kappa`` is Cohen's kappa of that 2 x 2 table, ``positive_agreement =
+    2a / (2a + b + c')`` and ``negative_agreement = 2d / (2d + b + c')``
+    (Spitzer & Fleiss 1974; Cicchetti & Feinstein 1990). ``nan`` where undefined.
+
+    Examples
+    --------
+    >>> import accord
+    >>> out = accord.category_agreement(accord.ContingencyTable([[20, 5], [10, 15]], ["y", "n"]))
+    >>> round(out["y"]["positive_agreement"], 4), round(out["y"]["kappa"], 4)
+    (0.7273, 0.4)
+    """
+    table = as_table(data, y2, categories=categories, raters=raters, func="category_agreement")
+    n = table.n
+    a = table.diagonal
+    rows, cols = table.row_totals, table.col_totals
+    b, c = rows - a, cols - a
+    d = n - a - b - c
+    out: dict[Any, dict[str, float]] = {}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        po = (a + d) / n
+        pe = (rows * cols + (n - rows) * (n - cols)) / n**2
+        kap = np.where(1.0 - pe > 1e-12, (po - pe) / (1.0 - pe), np.nan)
+        pos = np.where(2 * a + b + c > 0, 2 * a / (2 * a + b + c), np.nan)
+        neg = np.where(2 * d + b + c > 0, 2 * d / (2 * d + b + c), np.nan)
+    for idx, cat in enumerate(table.categories):
+        out[cat] = {
+            "kappa": float(kap[idx]), "positive_agreement": float(pos[idx]),
+            "negative_agreement": float(neg[idx]), "n_rater1": float(rows[idx]),
+            "n_rater2": float(cols[idx]), "n_both": float(a[idx]),
+        }
+    return out

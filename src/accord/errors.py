@@ -1,0 +1,68 @@
+"""Exceptions and warnings raised by accord.
+
+Every error accord raises on purpose derives from :class:`AccordError`, so a
+caller (or the command line) can catch one type and print one sentence::
+
+    AccordError (ValueError)
+     ├── InvalidParameterError      an argument is not one of the accepted values
+     ├── DataError                  the data cannot be analysed as given
+     │    ├── DuplicateRatingError  a rater gave one unit two different values
+     │    ├── UnknownCategoryError  a value lies outside the declared categories
+     │    └── InsufficientDataError fewer than two raters, no unit rated twice, ...
+     ├── FormatError                a file is malformed or of an unknown layout
+     └── StudyError                 a study protocol file is invalid
+
+    DegenerateDataWarning (UserWarning)
+                                    the data are valid but a coefficient is undefined
+                                    (0/0); the estimate is nan with a reason
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AccordError",
+    "DataError",
+    "DegenerateDataWarning",
+    "DuplicateRatingError",
+    "FormatError",
+    "InsufficientDataError",
+    "InvalidParameterError",
+    "StudyError",
+    "UnknownCategoryError",
+]
+
+
+class AccordError(ValueError):
+    """Base class of every error accord raises on purpose."""
+
+
+class InvalidParameterError(AccordError):
+    """An argument is not one of the values accepted for it."""
+
+
+class DataError(AccordError):
+    """The data cannot be analysed as given."""
+
+
+class DuplicateRatingError(DataError):
+    """A rater gave the same unit two different values."""
+
+
+class UnknownCategoryError(DataError):
+    """A value lies outside the declared categories."""
+
+
+class InsufficientDataError(DataError):
+    """Too little data to compute anything: one rater, no unit rated twice, ..."""
+
+
+class FormatError(AccordError):
+    """A file is malformed, or its layout is not one accord knows."""
+
+
+class StudyError(AccordError):
+    """A study protocol is invalid."""
+
+
+class DegenerateDataWarning(UserWarning):
+    """The data are valid but a coefficient is undefined on them (0/0)."""

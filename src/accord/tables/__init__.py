@@ -1,0 +1,5 @@
+"""Sufficient statistics: every coefficient is computed from one of these."""
+
+from accord.tables.contingency import ContingencyTable
+
+__all__ = ["ContingencyTable"]
