@@ -1,0 +1,89 @@
+"""The click group behind ``accord``; commands register themselves on :data:`main`."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from accord import __version__
+from accord.errors import AccordError
+
+# Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
+MULTI_VALUE = ("--raters", "--categories", "--coefficient", "--missing")
+
+
+def expand_multi(args: Sequence[str]) -> list[str]:
+    """Let multi-value options take space-separated values, as in ``--raters A B``.
+
+    Values run until the next option (a token starting with ``-`` that is not a
+    number); commas also separate.
+    """
+    out: list[str] = []
+    current: str | None = None
+    for tok in args:
+        if _is_option(tok):
+            name, eq, val = tok.partition("=")
+            current = name if name in MULTI_VALUE else None
+            if current and eq:
+                out += [x for v in val.split(",") if v for x in (current, v)]
+                continue
+            if current:
+                continue
+            out.append(tok)
+        elif current is not None:
+            out += [x for v in tok.split(",") if v for x in (current, v)]
+        else:
+            out.append(tok)
+    return out
+
+
+def _is_option(tok: str) -> bool:
+    if not tok.startswith("-") or tok == "-":
+        return False
+    try:
+        float(tok)
+    except ValueError:
+        return True
+    return False
+
+
+class AccordGroup(click.Group):
+    """A click group that expands multi-value options and turns AccordError into one line."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, expand_multi(args))
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except AccordError as exc:
+            click.echo(f"accord: error: {exc}", err=True)
+            sys.exit(1)
+        except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+            click.echo(f"accord: error: {exc.strerror}: {exc.filename}", err=True)
+            sys.exit(1)
+
+
+@click.group(cls=AccordGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="accord")
+def main() -> None:
+    """accord: how far annotators agree, with the evidence behind the number.
+
+    \b
+    Commands read a CSV/TSV file or a tool export (Label Studio, Prodigy, doccano, ...):
+      compute        coefficients with SE, confidence interval and interpretation
+      table          the two-rater worksheet (contingency table with marginals)
+      inspect        what accord read from a file: raters, units, categories, audit
+      report         the full agreement report (console, HTML, Markdown, JSON)
+      check          pass/fail against a declared threshold (exit 0 / 1)
+      disagreements  every unit where raters differ, for adjudication
+
+    \b
+    Wide data: one column per rater      accord compute pilot.csv --raters ann_a ann_b
+    Long data: unit, rater, value rows   accord compute long.csv --unit item --rater coder --value label
+
+    Errors print one line on stderr; exit status 1 for bad data, 2 for bad usage.
+    """

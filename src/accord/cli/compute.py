@@ -1,0 +1,127 @@
+"""``accord compute``: coefficients with SE, confidence interval and interpretation."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from accord.cli._app import main
+from accord.cli._common import ci_options, data_options, interval_method, load
+from accord.coefficients import REGISTRY
+from accord.weights import WEIGHT_NAMES
+
+
+@main.command()
+@data_options
+@click.option("--coefficient", "coefficients", multiple=True,
+              type=click.Choice(sorted(REGISTRY)), metavar="NAME...",
+              help="Coefficients to compute (default: a sensible set for the data). "
+              f"One or more of: {', '.join(sorted(REGISTRY))}.")
+@click.option("--weights", default=None, type=click.Choice(WEIGHT_NAMES),
+              help="Agreement weights for ordered categories (weighted kappa, AC2, ...).")
+@click.option("--form", default=None, metavar="FORM",
+              help="ICC form: ICC1, ICC2, ICC3, ICC1k, ICC2k, ICC3k or ICC(A,1)-style names.")
+@ci_options
+@click.option("--scale", default="landis_koch", show_default=True,
+              help="Interpretation scale for the estimates.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of results instead.")
+def compute(data: str, coefficients: tuple[str, ...], weights: str | None, form: str | None,
+            confidence_level: float, ci_method: str, n_resamples: int, bootstrap_kind: str,
+            seed: int | None, scale: str, as_json: bool, **selection: Any) -> None:
+    """Compute agreement coefficients for DATA.
+
+    \b
+    Examples:
+      accord compute pilot.csv --raters annotator_a annotator_b
+      accord compute pilot.csv --raters annotator_a annotator_b --coefficient cohen_kappa --weights quadratic
+      accord compute long.csv --unit item --rater coder --value label --ci bootstrap --seed 1
+      accord compute scores.csv --level interval --coefficient icc --form ICC2k --json
+    """
+    from accord.selection import compute as run
+
+    ann = load(data, **selection).require_pairable()
+    results = run(ann, list(coefficients) or None, weights=weights, form=form)
+    method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
+    intervals = _intervals(results, confidence_level, method)
+    if as_json:
+        click.echo(json.dumps([_json_row(r, ci) for r, ci in zip(results, intervals)], indent=2))
+        return
+    _print(ann, results, intervals, scale, data)
+
+
+def _intervals(results: list[Any], level: float, method: Any) -> list[Any]:
+    from rich.progress import Progress
+
+    if isinstance(method, str):
+        return [_interval(r, level, method) for r in results]
+    with Progress(transient=True, console=Console(stderr=True)) as progress:
+        task = progress.add_task("bootstrap", total=len(results))
+        out = []
+        for r in results:
+            out.append(_interval(r, level, method))
+            progress.advance(task)
+    return out
+
+
+def _interval(result: Any, level: float, method: Any) -> Any:
+    from accord.errors import InvalidParameterError
+
+    try:
+        return result.confidence_interval(level, method=method)
+    except InvalidParameterError:
+        if method == "asymptotic":
+            return None  # no analytic SE: shown as "-", and --ci jackknife/bootstrap gives one
+        raise
+
+
+def _json_row(result: Any, ci: Any) -> dict[str, Any]:
+    row = result.to_dict()
+    row["confidence_interval"] = None if ci is None else ci.to_dict()
+    return row
+
+
+def _fmt(x: float, digits: int = 4) -> str:
+    return "-" if x is None or x != x else f"{x:.{digits}f}"
+
+
+def _print(ann: Any, results: list[Any], intervals: list[Any], scale: str, source: str) -> None:
+    from accord.interpretation import interpret
+
+    console = Console()
+    console.print(Text(f"{source}: {ann.n_units} units, {ann.n_raters} raters, "
+                       f"{len(ann.categories)} categories ({ann.level or 'nominal'})"))
+    level = next((ci.confidence_level for ci in intervals if ci is not None), 0.95)
+    table = Table(show_header=True)
+    for head in ("coefficient", "estimate", "SE", f"{level:.0%} CI", "interpretation"):
+        table.add_column(head, justify="left" if head in ("coefficient", "interpretation") else "right")
+    notes = []
+    for r, ci in zip(results, intervals):
+        ci_text = "-" if ci is None or ci.low != ci.low else f"[{ci.low:.4f}, {ci.high:.4f}]"
+        band = interpret(r, scale=scale) if REGISTRY[r.coefficient].chance_corrected else None
+        table.add_row(Text(REGISTRY[r.coefficient].title), "undefined" if not r.defined else _fmt(r.estimate),
+                      _fmt(r.se), ci_text, Text(band.label if band else ""))
+        if r.undefined_reason:
+            notes.append(f"{r.coefficient}: undefined: {r.undefined_reason}")
+        if ci is not None and ci.n_excluded:
+            notes.append(f"{r.coefficient}: {ci.n_excluded} resamples undefined and excluded")
+    console.print(table)
+    for note in notes:
+        console.print(Text(note))
+    if intervals and any(ci is not None for ci in intervals):
+        method = next(ci.method for ci in intervals if ci is not None)
+        console.print(Text(f"intervals: {method}"))
+    caveat = interpret(results[0], scale=scale).caveat if results else ""
+    if caveat:
+        console.print(Text(f"note: {caveat}"), style="dim")
+    for line in ann.audit.lines():
+        console.print(Text(line), style="dim")
+    if ann.n_raters == 2:
+        from accord.tables.contingency import ContingencyTable
+
+        wtable = ContingencyTable.from_annotations(ann)
+        console.print(Text(wtable.worksheet(rater_names=(str(ann.raters[0]), str(ann.raters[1])))))

@@ -1,0 +1,38 @@
+"""``accord table``: the two-rater worksheet."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from accord.cli._app import main
+from accord.cli._common import data_options, load
+
+
+@main.command()
+@data_options
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON instead.")
+def table(data: str, as_json: bool, **selection: Any) -> None:
+    """Print the contingency table of two raters with totals, p_o, p_e and kappa.
+
+    \b
+    Example:
+      accord table pilot.csv --raters annotator_a annotator_b
+    """
+    from accord.tables.contingency import ContingencyTable
+
+    ann = load(data, **selection).require_pairable()
+    if ann.n_raters != 2:
+        raise click.UsageError(
+            f"the data have {ann.n_raters} raters ({', '.join(map(str, ann.raters))}); "
+            "name two with --raters A B."
+        )
+    t = ContingencyTable.from_annotations(ann)
+    names = (str(ann.raters[0]), str(ann.raters[1]))
+    if as_json:
+        click.echo(json.dumps({"raters": names, "categories": [str(c) for c in t.categories],
+                               "counts": t.counts.tolist(), "n": t.n, "p_o": t.p_o, "p_e": t.p_e}))
+        return
+    click.echo(t.worksheet(rater_names=names))
