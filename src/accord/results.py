@@ -18,6 +18,7 @@ from scipy import stats
 from accord import _validation as v
 from accord.errors import InvalidParameterError
 from accord.inference.bootstrap import Bootstrap, bootstrap_interval
+from accord.inference.finite_population import fpc_factor, shrink
 from accord.inference.jackknife import jackknife_se
 from accord.inference.resampling import FloatArray, Resampling
 
@@ -43,6 +44,9 @@ class ConfidenceInterval:
         and which were therefore left out.
     replicates : numpy.ndarray or None
         The finite bootstrap replicates, for plots; ``None`` for other methods.
+        (Without the finite-population correction.)
+    population_size : int or None
+        The population size ``N`` of a finite-population correction, if one was applied.
     """
 
     low: float
@@ -51,16 +55,23 @@ class ConfidenceInterval:
     method: str
     n_excluded: int = 0
     replicates: FloatArray | None = field(default=None, repr=False, compare=False)
+    population_size: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping; undefined limits are ``None``."""
-        return {
+        """JSON-ready mapping; undefined limits are ``None``.
+
+        ``population_size`` appears only when a finite-population correction was applied.
+        """
+        out: dict[str, Any] = {
             "low": _num(self.low),
             "high": _num(self.high),
             "confidence_level": self.confidence_level,
             "method": self.method,
             "n_excluded": self.n_excluded,
         }
+        if self.population_size is not None:
+            out["population_size"] = self.population_size
+        return out
 
 
 @dataclass(frozen=True)
@@ -112,7 +123,11 @@ class AgreementResult:
         return self.undefined_reason is None and math.isfinite(self.estimate)
 
     def confidence_interval(
-        self, confidence_level: float = 0.95, *, method: IntervalMethod = "asymptotic"
+        self,
+        confidence_level: float = 0.95,
+        *,
+        method: IntervalMethod = "asymptotic",
+        population_size: int | None = None,
     ) -> ConfidenceInterval:
         """A confidence interval at ``confidence_level``.
 
@@ -125,6 +140,11 @@ class AgreementResult:
             ``se`` (or the coefficient's own analytic interval, e.g. the F-based ICC
             interval), clipped to the coefficient's range. ``"jackknife"``: the same
             with the leave-one-unit-out SE. ``Bootstrap(...)``: a bootstrap over units.
+        population_size : int, optional
+            The number ``N`` of units in the finite population the rated units were
+            sampled from. The variance is multiplied by ``1 - n_units / N`` (Gwet 2014,
+            ch. 5): both limits move toward the estimate by ``sqrt(1 - n_units / N)``.
+            Not defined for the F-based ICC interval (use the jackknife or bootstrap).
 
         Returns
         -------
@@ -133,18 +153,27 @@ class AgreementResult:
         """
         level = v.confidence_level(confidence_level, func="confidence_interval")
         label = _method_label(method)
+        fpc, pop = 1.0, population_size
+        if pop is not None:
+            fpc = fpc_factor(self.n_units, pop, func="confidence_interval")
         if not self.defined:
-            return ConfidenceInterval(math.nan, math.nan, level, label)
+            return ConfidenceInterval(math.nan, math.nan, level, label, population_size=pop)
         if isinstance(method, Bootstrap):
             low, high, reps, excluded = bootstrap_interval(
                 self._resampling("a bootstrap interval"), self.estimate, level, method
             )
-            return ConfidenceInterval(*self._clip(low, high), level, label, excluded, reps)
+            low, high = self._clip(*shrink(self.estimate, low, high, fpc))
+            return ConfidenceInterval(low, high, level, label, excluded, reps, pop)
         if method == "jackknife":
             se, excluded = jackknife_se(self._resampling("a jackknife interval"))
-            low, high = self._normal(se, level)
-            return ConfidenceInterval(low, high, level, label, excluded)
+            low, high = self._normal(se * fpc, level)
+            return ConfidenceInterval(low, high, level, label, excluded, population_size=pop)
         if self.analytic_interval is not None:
+            if pop is not None:
+                raise InvalidParameterError(
+                    f"population_size is not defined for the {self.coefficient} analytic "
+                    "interval; use method='jackknife' or method=accord.Bootstrap(...)."
+                )
             low, high = self.analytic_interval(level)
             return ConfidenceInterval(low, high, level, str(self.details.get("ci_method", "F")))
         if not math.isfinite(self.se):
@@ -152,7 +181,8 @@ class AgreementResult:
                 f"{self.coefficient} has no analytic standard error; use "
                 "method='jackknife' or method=accord.Bootstrap(...) instead."
             )
-        return ConfidenceInterval(*self._normal(self.se, level), level, label)
+        low, high = self._normal(self.se * fpc, level)
+        return ConfidenceInterval(low, high, level, label, population_size=pop)
 
     def _normal(self, se: float, level: float) -> tuple[float, float]:
         z = float(stats.norm.ppf(0.5 + level / 2.0))
