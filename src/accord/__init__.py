@@ -24,6 +24,14 @@ from accord.coefficients import (
 )
 from accord.errors import AccordError, DataError, DegenerateDataWarning, FormatError
 from accord.inference import Bootstrap
+from accord.interpretation import (
+    SCALES,
+    BenchmarkResult,
+    Interpretation,
+    Scale,
+    benchmark,
+    interpret,
+)
 from accord.results import AgreementResult, ConfidenceInterval
 from accord.tables import ContingencyTable
 
@@ -31,21 +39,27 @@ __version__ = "0.1.0"
 
 __all__ = [
     "REGISTRY",
+    "SCALES",
     "AccordError",
     "AgreementResult",
     "Annotations",
     "Audit",
+    "BenchmarkResult",
     "Bootstrap",
     "ConfidenceInterval",
     "ContingencyTable",
     "DataError",
     "DegenerateDataWarning",
     "FormatError",
+    "Interpretation",
+    "Scale",
     "__version__",
+    "benchmark",
     "brennan_prediger",
     "category_agreement",
     "cohen_kappa",
     "gwet_ac1",
+    "interpret",
     "kappa_max",
     "pabak",
     "percent_agreement",
