@@ -61,7 +61,9 @@ def missing_mask(arr: NDArray[Any], markers: Sequence[Any] = DEFAULT_MISSING) ->
         return np.zeros(arr.shape[0], dtype=bool)
     if arr.dtype.kind in "fc":
         mask = np.isnan(arr)
-        numeric_markers = [m for m in markers if isinstance(m, (int, float)) and not isinstance(m, bool)]
+        numeric_markers = [
+            m for m in markers if isinstance(m, (int, float)) and not isinstance(m, bool)
+        ]
         return mask | np.isin(arr, numeric_markers) if numeric_markers else mask
     if arr.dtype.kind in "US":
         return np.isin(arr, [str(m) for m in markers])
@@ -136,7 +138,9 @@ def _factorize_mixed(arr: NDArray[Any]) -> tuple[NDArray[np.int64], list[Any]]:
     try:
         order = sorted(range(len(uniques)), key=lambda j: uniques[j])
     except TypeError:
-        order = sorted(range(len(uniques)), key=lambda j: (type(uniques[j]).__name__, str(uniques[j])))
+        order = sorted(
+            range(len(uniques)), key=lambda j: (type(uniques[j]).__name__, str(uniques[j]))
+        )
     remap = np.empty(len(uniques), dtype=np.int64)
     remap[order] = np.arange(len(uniques))
     return remap[codes], [uniques[j] for j in order]

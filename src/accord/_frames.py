@@ -33,8 +33,9 @@ def wide_table(data: Any, *, func: str) -> tuple[list[Any], list[NDArray[Any]]]:
         names = list(dict.fromkeys(k for row in rows for k in row))
         return names, [to_array([row.get(k) for row in rows], name=f"column {k!r}") for k in names]
     width = _width(rows, func)
-    return _default_names(width), [to_array([row[j] for row in rows], name=f"column {j + 1}")
-                                   for j in range(width)]
+    return _default_names(width), [
+        to_array([row[j] for row in rows], name=f"column {j + 1}") for j in range(width)
+    ]
 
 
 def columns_of(data: Any, keys: Sequence[Any], *, func: str) -> list[NDArray[Any]]:
@@ -79,14 +80,25 @@ def _width(rows: list[Any], func: str) -> int:
             raise DataError(f"{func} needs rows of values; row {i + 1} is {row!r}.")
         widths.add(len(row))
     if len(widths) != 1:
-        raise DataError(f"every row must have the same number of columns; got lengths {sorted(widths)}.")
+        raise DataError(
+            f"every row must have the same number of columns; got lengths {sorted(widths)}."
+        )
     return widths.pop()
 
 
 def _is_frame(data: Any) -> bool:
     module = type(data).__module__.split(".")[0]
-    return module in {"pandas", "polars", "pyarrow", "modin", "cudf", "dask", "pyspark", "duckdb", "ibis"} \
-        and hasattr(data, "columns" if module != "pyarrow" else "column_names")
+    return module in {
+        "pandas",
+        "polars",
+        "pyarrow",
+        "modin",
+        "cudf",
+        "dask",
+        "pyspark",
+        "duckdb",
+        "ibis",
+    } and hasattr(data, "columns" if module != "pyarrow" else "column_names")
 
 
 def _frame_columns(data: Any) -> tuple[list[Any], list[NDArray[Any]]]:

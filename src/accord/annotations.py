@@ -96,8 +96,18 @@ class Annotations:
     """
 
     __slots__ = (
-        "_unit_codes", "_rater_codes", "_value_codes", "units", "raters", "categories",
-        "level", "kinds", "field", "audit", "spans", "meta",
+        "_unit_codes",
+        "_rater_codes",
+        "_value_codes",
+        "units",
+        "raters",
+        "categories",
+        "level",
+        "kinds",
+        "field",
+        "audit",
+        "spans",
+        "meta",
     )
 
     def __init__(
@@ -174,8 +184,14 @@ class Annotations:
         func = "Annotations.from_long"
         cols = columns_of(data, [unit, rater, value], func=func)
         return build(
-            cols[0], cols[1], cols[2], categories=categories, level=level, missing=missing,
-            duplicates=duplicates, source=func,
+            cols[0],
+            cols[1],
+            cols[2],
+            categories=categories,
+            level=level,
+            missing=missing,
+            duplicates=duplicates,
+            source=func,
         ).require_pairable()
 
     @classmethod
@@ -212,8 +228,15 @@ class Annotations:
         rater_arr[:] = [names[j] for _ in range(n) for j in range(r)] if n else []
         values = _interleave(columns)
         return build(
-            units, rater_arr, values, categories=categories, level=level, missing=missing,
-            duplicates="error", source=func, rater_order=list(names),
+            units,
+            rater_arr,
+            values,
+            categories=categories,
+            level=level,
+            missing=missing,
+            duplicates="error",
+            source=func,
+            rater_order=list(names),
         ).require_pairable()
 
     @classmethod
@@ -235,8 +258,9 @@ class Annotations:
                 f"y1 and y2 must have the same length (one label per unit); "
                 f"got {a.shape[0]} and {b.shape[0]}."
             )
-        return cls.from_wide({raters[0]: a, raters[1]: b}, categories=categories, level=level,
-                             missing=missing)
+        return cls.from_wide(
+            {raters[0]: a, raters[1]: b}, categories=categories, level=level, missing=missing
+        )
 
     # ----------------------------------------------------------------- views
     @property
@@ -300,28 +324,48 @@ class Annotations:
         """Only the raters of kind ``"human"``."""
         return self.select([r for r in self.raters if self.kinds.get(r) == "human"])
 
-    def _subset(self, keep: NDArray[np.bool_], rater_codes: NDArray[np.int64],
-                raters: tuple[Any, ...]) -> Annotations:
+    def _subset(
+        self, keep: NDArray[np.bool_], rater_codes: NDArray[np.int64], raters: tuple[Any, ...]
+    ) -> Annotations:
         unit_codes = self._unit_codes[keep]
         used = np.unique(unit_codes)
         remap = np.full(self.n_units, -1, dtype=np.int64)
         remap[used] = np.arange(used.shape[0])
         return Annotations(
-            remap[unit_codes], rater_codes, self._value_codes[keep],
-            units=[self.units[u] for u in used], raters=raters, categories=self.categories,
-            level=self.level, kinds={r: self.kinds[r] for r in raters}, field=self.field,
-            audit=self.audit, spans=self.spans, meta=self.meta,
+            remap[unit_codes],
+            rater_codes,
+            self._value_codes[keep],
+            units=[self.units[u] for u in used],
+            raters=raters,
+            categories=self.categories,
+            level=self.level,
+            kinds={r: self.kinds[r] for r in raters},
+            field=self.field,
+            audit=self.audit,
+            spans=self.spans,
+            meta=self.meta,
         )
 
-    def with_categories(self, categories: Sequence[Any], *, level: Level | None = None) -> Annotations:
+    def with_categories(
+        self, categories: Sequence[Any], *, level: Level | None = None
+    ) -> Annotations:
         """The same ratings with a declared category order (unused categories kept)."""
         labels = np.empty(len(self.categories), dtype=object)
         labels[:] = list(self.categories)
         mapped = enc.encode_declared(labels, categories, name="the data")
         return Annotations(
-            self._unit_codes, self._rater_codes, mapped[self._value_codes], units=self.units,
-            raters=self.raters, categories=categories, level=level or self.level,
-            kinds=self.kinds, field=self.field, audit=self.audit, spans=self.spans, meta=self.meta,
+            self._unit_codes,
+            self._rater_codes,
+            mapped[self._value_codes],
+            units=self.units,
+            raters=self.raters,
+            categories=categories,
+            level=level or self.level,
+            kinds=self.kinds,
+            field=self.field,
+            audit=self.audit,
+            spans=self.spans,
+            meta=self.meta,
         )
 
     def require_pairable(self) -> Annotations:
@@ -382,21 +426,45 @@ def build(
         drop["missing unit or rater id"] = int((id_missing & keep).sum())
         keep &= ~id_missing
     units, raters, values = units[keep], raters[keep], values[keep]
-    for arr, name in ((units, "the unit column"), (raters, "the rater column"), (values, "the values")):
+    for arr, name in (
+        (units, "the unit column"),
+        (raters, "the rater column"),
+        (values, "the values"),
+    ):
         enc.check_hashable(arr, name=name)
     values = _numeric_if_needed(values, level)
     value_codes, cats = _encode_values(values, categories)
     unit_codes, unit_labels = enc.factorize(units, order="appearance")
     rater_codes, rater_labels = _encode_raters(raters, rater_order)
     unit_codes, rater_codes, value_codes, dup_notes = _resolve_duplicates(
-        unit_codes, rater_codes, value_codes, len(rater_labels), duplicates,
-        unit_labels, rater_labels, cats,
+        unit_codes,
+        rater_codes,
+        value_codes,
+        len(rater_labels),
+        duplicates,
+        unit_labels,
+        rater_labels,
+        cats,
     )
-    audit = Audit(source, n_read, int(value_codes.shape[0]),
-                  {k: n for k, n in drop.items() if n}, tuple(notes) + tuple(dup_notes))
-    return Annotations(unit_codes, rater_codes, value_codes, units=unit_labels,
-                       raters=rater_labels, categories=cats, level=level, kinds=kinds,
-                       field=field, audit=audit)
+    audit = Audit(
+        source,
+        n_read,
+        int(value_codes.shape[0]),
+        {k: n for k, n in drop.items() if n},
+        tuple(notes) + tuple(dup_notes),
+    )
+    return Annotations(
+        unit_codes,
+        rater_codes,
+        value_codes,
+        units=unit_labels,
+        raters=rater_labels,
+        categories=cats,
+        level=level,
+        kinds=kinds,
+        field=field,
+        audit=audit,
+    )
 
 
 def _numeric_if_needed(values: NDArray[Any], level: Level | None) -> NDArray[Any]:
@@ -416,7 +484,9 @@ def _numeric_if_needed(values: NDArray[Any], level: Level | None) -> NDArray[Any
     return out
 
 
-def _encode_values(values: NDArray[Any], categories: Sequence[Any] | None) -> tuple[NDArray[np.int64], list[Any]]:
+def _encode_values(
+    values: NDArray[Any], categories: Sequence[Any] | None
+) -> tuple[NDArray[np.int64], list[Any]]:
     if categories is None:
         return enc.factorize(values)
     cats = list(categories)
@@ -433,7 +503,9 @@ def _hashable_key(x: Any) -> Any:
         raise DataError(f"declared category {x!r} is not hashable.") from None
 
 
-def _encode_raters(raters: NDArray[Any], order: Sequence[Any] | None) -> tuple[NDArray[np.int64], list[Any]]:
+def _encode_raters(
+    raters: NDArray[Any], order: Sequence[Any] | None
+) -> tuple[NDArray[np.int64], list[Any]]:
     if order is None:
         return enc.factorize(raters, order="appearance")
     lookup = {r: i for i, r in enumerate(order)}
@@ -442,8 +514,14 @@ def _encode_raters(raters: NDArray[Any], order: Sequence[Any] | None) -> tuple[N
 
 
 def _resolve_duplicates(
-    u: NDArray[np.int64], r: NDArray[np.int64], c: NDArray[np.int64], n_raters: int,
-    mode: Duplicates, unit_labels: list[Any], rater_labels: list[Any], cats: list[Any],
+    u: NDArray[np.int64],
+    r: NDArray[np.int64],
+    c: NDArray[np.int64],
+    n_raters: int,
+    mode: Duplicates,
+    unit_labels: list[Any],
+    rater_labels: list[Any],
+    cats: list[Any],
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], list[str]]:
     if u.shape[0] == 0:
         return u, r, c, []
@@ -455,10 +533,11 @@ def _resolve_duplicates(
         return u, r, c, []
     conflict = same_as_next & (cs[1:] != cs[:-1])
     notes: list[str] = []
+    width = max(n_raters, 1)
     if conflict.any() and mode == "error":
         pairs = sorted({int(k) for k in ks[1:][conflict]})
         shown = ", ".join(
-            f"unit {unit_labels[k // max(n_raters, 1)]!r} by rater {rater_labels[k % max(n_raters, 1)]!r}"
+            f"unit {unit_labels[k // width]!r} by rater {rater_labels[k % width]!r}"
             for k in pairs[:3]
         )
         more = f" and {len(pairs) - 3} more" if len(pairs) > 3 else ""
@@ -473,7 +552,10 @@ def _resolve_duplicates(
     if n_exact:
         notes.append(f"{n_exact} identical repeated rating(s) collapsed")
     if n_conflict:
-        notes.append(f"{n_conflict} (unit, rater) pair(s) rated differently more than once: kept the last value")
+        notes.append(
+            f"{n_conflict} (unit, rater) pair(s) rated differently more than once: "
+            "kept the last value"
+        )
     keep = np.sort(order[last])
     return u[keep], r[keep], c[keep], notes
 
@@ -489,8 +571,10 @@ def _wide_columns(
     if raters is None:
         chosen = [n for n in names if n != unit]
     else:
-        chosen = [names[r] if isinstance(r, int) and r not in names and 0 <= r < len(names) else r
-                  for r in raters]
+        chosen = [
+            names[r] if isinstance(r, int) and r not in names and 0 <= r < len(names) else r
+            for r in raters
+        ]
         absent = [r for r in chosen if r not in names]
         if absent:
             raise DataError(f"rater column(s) {absent!r} not found; the columns are {names!r}.")

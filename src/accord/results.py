@@ -230,9 +230,7 @@ class AgreementResult:
 def _method_label(method: object) -> str:
     if isinstance(method, Bootstrap):
         return f"bootstrap-{method.kind}"
-    return v.choice(
-        method, ("asymptotic", "jackknife"), param="method", func="confidence_interval"
-    )  # type: ignore[return-value]
+    return v.choice(method, ("asymptotic", "jackknife"), param="method", func="confidence_interval")  # type: ignore[return-value]
 
 
 def _num(x: float) -> float | None:

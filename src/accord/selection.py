@@ -73,7 +73,11 @@ def compute(
     ['cohen_kappa', 'percent_agreement']
     """
     explicit = coefficients is not None
-    names = list(coefficients) if explicit else default_coefficients(annotations, weights=weights)
+    names = (
+        list(coefficients)
+        if coefficients is not None
+        else default_coefficients(annotations, weights=weights)
+    )
     for name in names:
         v.choice(name, sorted(REGISTRY), param="coefficient", func="compute")
     if raters is not None:

@@ -49,7 +49,9 @@ Weights = WeightName | NDArray[np.floating] | Sequence[Sequence[float]] | None
 __all__ = ["WEIGHT_NAMES", "agreement_weights", "is_identity"]
 
 
-def agreement_weights(weights: Any, q: int, *, func: str = "agreement_weights") -> NDArray[np.float64]:
+def agreement_weights(
+    weights: Any, q: int, *, func: str = "agreement_weights"
+) -> NDArray[np.float64]:
     """The q x q agreement-weight matrix for ``weights``.
 
     Parameters
@@ -85,8 +87,8 @@ def _named(name: str, q: int) -> NDArray[np.float64]:
     if q == 1 or name == "identity":
         return np.eye(q)
     pos = np.arange(1, q + 1, dtype=np.float64)
-    k, l = pos[:, None], pos[None, :]
-    diff = np.abs(k - l)
+    k, m = pos[:, None], pos[None, :]
+    diff = np.abs(k - m)
     span = float(q - 1)
     if name == "linear":
         return 1.0 - diff / span
@@ -95,17 +97,17 @@ def _named(name: str, q: int) -> NDArray[np.float64]:
     if name == "radical":
         return 1.0 - np.sqrt(diff) / np.sqrt(span)
     if name == "ratio":
-        return 1.0 - ((k - l) / (k + l)) ** 2 / ((q - 1.0) / (q + 1.0)) ** 2
+        return 1.0 - ((k - m) / (k + m)) ** 2 / ((q - 1.0) / (q + 1.0)) ** 2
     if name == "ordinal":
         n_kl = diff + 1.0
-        m = n_kl * (n_kl - 1.0) / 2.0
-        return 1.0 - m / m.max()
+        pairs = n_kl * (n_kl - 1.0) / 2.0
+        return 1.0 - pairs / pairs.max()
     if name == "circular":
-        d = np.sin(np.pi * (k - l) / q) ** 2
+        d = np.sin(np.pi * (k - m) / q) ** 2
         return 1.0 - d / d.max()
     # bipolar
     with np.errstate(divide="ignore", invalid="ignore"):
-        d = (k - l) ** 2 / ((k + l - 2.0) * (2.0 * q - k - l))
+        d = (k - m) ** 2 / ((k + m - 2.0) * (2.0 * q - k - m))
     d[diff == 0] = 0.0
     return 1.0 - d / d.max()
 
@@ -114,14 +116,25 @@ def _validate_matrix(weights: Any, q: int, func: str) -> NDArray[np.float64]:
     try:
         w = np.asarray(weights, dtype=np.float64)
     except (TypeError, ValueError):
-        raise v.fail("weights", func, f"a weight name or a {q} x {q} numeric matrix", weights) from None
+        raise v.fail(
+            "weights", func, f"a weight name or a {q} x {q} numeric matrix", weights
+        ) from None
     if w.shape != (q, q):
         raise v.fail(
-            "weights", func, f"a {q} x {q} matrix (one row and column per category)",
+            "weights",
+            func,
+            f"a {q} x {q} matrix (one row and column per category)",
             f"an array of shape {w.shape}",
         )
     if not np.all(np.isfinite(w)) or w.min() < 0 or w.max() > 1:
-        raise v.fail("weights", func, "a matrix of agreement weights in [0, 1]", "values outside [0, 1]")
+        raise v.fail(
+            "weights", func, "a matrix of agreement weights in [0, 1]", "values outside [0, 1]"
+        )
     if not np.allclose(np.diag(w), 1.0):
-        raise v.fail("weights", func, "an agreement-weight matrix with 1 on the diagonal", np.diag(w).tolist())
+        raise v.fail(
+            "weights",
+            func,
+            "an agreement-weight matrix with 1 on the diagonal",
+            np.diag(w).tolist(),
+        )
     return w

@@ -83,7 +83,7 @@ def main() -> None:
 
     \b
     Wide data: one column per rater      accord compute pilot.csv --raters ann_a ann_b
-    Long data: unit, rater, value rows   accord compute long.csv --unit item --rater coder --value label
+    Long data: one row per rating      accord compute long.csv --unit item --rater coder --value y
 
     Errors print one line on stderr; exit status 1 for bad data, 2 for bad usage.
     """

@@ -16,44 +16,93 @@ def data_options(func: F) -> F:
     """DATA plus the one vocabulary for selecting data (see ARCHITECTURE.md)."""
     options = [
         click.argument("data", type=click.Path(exists=True, dir_okay=True, path_type=str)),
-        click.option("--format", "fmt", default=None, metavar="NAME",
-                     help="File format (default: detected). See `accord inspect --help`."),
-        click.option("--field", default=None, metavar="NAME",
-                     help="The question / control tag to analyse, for exports with several."),
-        click.option("--unit", default=None, metavar="COL", help="Long data: the unit (item) id column."),
+        click.option(
+            "--format",
+            "fmt",
+            default=None,
+            metavar="NAME",
+            help="File format (default: detected). See `accord inspect --help`.",
+        ),
+        click.option(
+            "--field",
+            default=None,
+            metavar="NAME",
+            help="The question / control tag to analyse, for exports with several.",
+        ),
+        click.option(
+            "--unit", default=None, metavar="COL", help="Long data: the unit (item) id column."
+        ),
         click.option("--rater", default=None, metavar="COL", help="Long data: the rater column."),
         click.option("--value", default=None, metavar="COL", help="Long data: the label column."),
-        click.option("--raters", multiple=True, metavar="COL...",
-                     help="Wide data: the rater columns (other columns are ignored); "
-                     "with long data or exports: the raters to compare."),
-        click.option("--categories", multiple=True, metavar="LABEL...",
-                     help="Declare the categories and their order (unused ones are kept)."),
-        click.option("--level", type=click.Choice(LEVELS), default=None,
-                     help="Level of measurement of the labels."),
-        click.option("--missing", multiple=True, metavar="MARKER...",
-                     help="Extra markers of a missing rating (always: empty, NA, NaN, null, '.', '-')."),
-        click.option("--duplicates", type=click.Choice(["error", "last"]), default="error",
-                     show_default=True,
-                     help="A rater who rated a unit twice with different labels: stop, or keep the last."),
+        click.option(
+            "--raters",
+            multiple=True,
+            metavar="COL...",
+            help="Wide data: the rater columns (other columns are ignored); "
+            "with long data or exports: the raters to compare.",
+        ),
+        click.option(
+            "--categories",
+            multiple=True,
+            metavar="LABEL...",
+            help="Declare the categories and their order (unused ones are kept).",
+        ),
+        click.option(
+            "--level",
+            type=click.Choice(LEVELS),
+            default=None,
+            help="Level of measurement of the labels.",
+        ),
+        click.option(
+            "--missing",
+            multiple=True,
+            metavar="MARKER...",
+            help="Extra markers of a missing rating (always: empty, NA, NaN, null, '.', '-').",
+        ),
+        click.option(
+            "--duplicates",
+            type=click.Choice(["error", "last"]),
+            default="error",
+            show_default=True,
+            help="A rater who rated a unit twice with different labels: stop, or keep the last.",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
     return func
 
 
-def load(data: str, *, fmt: str | None, field: str | None, unit: str | None, rater: str | None,
-         value: str | None, raters: tuple[str, ...], categories: tuple[str, ...],
-         level: str | None, missing: tuple[str, ...], duplicates: str,
-         select_raters: bool = True) -> Annotations:
+def load(
+    data: str,
+    *,
+    fmt: str | None,
+    field: str | None,
+    unit: str | None,
+    rater: str | None,
+    value: str | None,
+    raters: tuple[str, ...],
+    categories: tuple[str, ...],
+    level: str | None,
+    missing: tuple[str, ...],
+    duplicates: str,
+    select_raters: bool = True,
+) -> Annotations:
     """Read DATA with the shared options; with ``select_raters``, keep only ``--raters``."""
     from accord.readers import read
 
     long_form = any(x is not None for x in (unit, rater, value))
     ann = read(
-        data, format=fmt, field=field, unit=unit, rater=rater, value=value,
+        data,
+        format=fmt,
+        field=field,
+        unit=unit,
+        rater=rater,
+        value=value,
         raters=list(raters) if raters and not long_form else None,
-        categories=_typed_categories(categories) if categories else None, level=level,
-        missing=tuple(missing), duplicates=duplicates,
+        categories=_typed_categories(categories) if categories else None,
+        level=level,
+        missing=tuple(missing),
+        duplicates=duplicates,
     )
     if raters and (long_form or ann.raters != tuple(raters)) and select_raters:
         ann = ann.select(list(raters))
@@ -68,15 +117,31 @@ def _typed_categories(categories: tuple[str, ...]) -> list[Any]:
 def ci_options(func: F) -> F:
     """Confidence-interval options: level and method."""
     options = [
-        click.option("--confidence-level", default=0.95, show_default=True, type=float,
-                     help="Nominal coverage of the confidence intervals, in (0, 1)."),
-        click.option("--ci", "ci_method", type=click.Choice(["asymptotic", "jackknife", "bootstrap"]),
-                     default="asymptotic", show_default=True,
-                     help="Interval method; asymptotic uses the analytic SE (F-based for ICC)."),
-        click.option("--n-resamples", default=9999, show_default=True, type=int,
-                     help="Bootstrap resamples."),
-        click.option("--bootstrap-kind", type=click.Choice(["percentile", "bca", "basic"]),
-                     default="percentile", show_default=True, help="Bootstrap interval type."),
+        click.option(
+            "--confidence-level",
+            default=0.95,
+            show_default=True,
+            type=float,
+            help="Nominal coverage of the confidence intervals, in (0, 1).",
+        ),
+        click.option(
+            "--ci",
+            "ci_method",
+            type=click.Choice(["asymptotic", "jackknife", "bootstrap"]),
+            default="asymptotic",
+            show_default=True,
+            help="Interval method; asymptotic uses the analytic SE (F-based for ICC).",
+        ),
+        click.option(
+            "--n-resamples", default=9999, show_default=True, type=int, help="Bootstrap resamples."
+        ),
+        click.option(
+            "--bootstrap-kind",
+            type=click.Choice(["percentile", "bca", "basic"]),
+            default="percentile",
+            show_default=True,
+            help="Bootstrap interval type.",
+        ),
         click.option("--seed", default=None, type=int, help="Seed for a reproducible bootstrap."),
     ]
     for option in reversed(options):

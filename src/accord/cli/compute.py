@@ -18,27 +18,55 @@ from accord.weights import WEIGHT_NAMES
 
 @main.command()
 @data_options
-@click.option("--coefficient", "coefficients", multiple=True,
-              type=click.Choice(sorted(REGISTRY)), metavar="NAME...",
-              help="Coefficients to compute (default: a sensible set for the data). "
-              f"One or more of: {', '.join(sorted(REGISTRY))}.")
-@click.option("--weights", default=None, type=click.Choice(WEIGHT_NAMES),
-              help="Agreement weights for ordered categories (weighted kappa, AC2, ...).")
-@click.option("--form", default=None, metavar="FORM",
-              help="ICC form: ICC1, ICC2, ICC3, ICC1k, ICC2k, ICC3k or ICC(A,1)-style names.")
+@click.option(
+    "--coefficient",
+    "coefficients",
+    multiple=True,
+    type=click.Choice(sorted(REGISTRY)),
+    metavar="NAME...",
+    help="Coefficients to compute (default: a sensible set for the data). "
+    f"One or more of: {', '.join(sorted(REGISTRY))}.",
+)
+@click.option(
+    "--weights",
+    default=None,
+    type=click.Choice(WEIGHT_NAMES),
+    help="Agreement weights for ordered categories (weighted kappa, AC2, ...).",
+)
+@click.option(
+    "--form",
+    default=None,
+    metavar="FORM",
+    help="ICC form: ICC1, ICC2, ICC3, ICC1k, ICC2k, ICC3k or ICC(A,1)-style names.",
+)
 @ci_options
-@click.option("--scale", default="landis_koch", show_default=True,
-              help="Interpretation scale for the estimates.")
+@click.option(
+    "--scale",
+    default="landis_koch",
+    show_default=True,
+    help="Interpretation scale for the estimates.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of results instead.")
-def compute(data: str, coefficients: tuple[str, ...], weights: str | None, form: str | None,
-            confidence_level: float, ci_method: str, n_resamples: int, bootstrap_kind: str,
-            seed: int | None, scale: str, as_json: bool, **selection: Any) -> None:
+def compute(
+    data: str,
+    coefficients: tuple[str, ...],
+    weights: str | None,
+    form: str | None,
+    confidence_level: float,
+    ci_method: str,
+    n_resamples: int,
+    bootstrap_kind: str,
+    seed: int | None,
+    scale: str,
+    as_json: bool,
+    **selection: Any,
+) -> None:
     """Compute agreement coefficients for DATA.
 
     \b
     Examples:
       accord compute pilot.csv --raters annotator_a annotator_b
-      accord compute pilot.csv --raters annotator_a annotator_b --coefficient cohen_kappa --weights quadratic
+      accord compute pilot.csv --raters annotator_a annotator_b --weights quadratic
       accord compute long.csv --unit item --rater coder --value label --ci bootstrap --seed 1
       accord compute scores.csv --level interval --coefficient icc --form ICC2k --json
     """
@@ -93,18 +121,29 @@ def _print(ann: Any, results: list[Any], intervals: list[Any], scale: str, sourc
     from accord.interpretation import interpret
 
     console = Console()
-    console.print(Text(f"{source}: {ann.n_units} units, {ann.n_raters} raters, "
-                       f"{len(ann.categories)} categories ({ann.level or 'nominal'})"))
+    console.print(
+        Text(
+            f"{source}: {ann.n_units} units, {ann.n_raters} raters, "
+            f"{len(ann.categories)} categories ({ann.level or 'nominal'})"
+        )
+    )
     level = next((ci.confidence_level for ci in intervals if ci is not None), 0.95)
     table = Table(show_header=True)
     for head in ("coefficient", "estimate", "SE", f"{level:.0%} CI", "interpretation"):
-        table.add_column(head, justify="left" if head in ("coefficient", "interpretation") else "right")
+        table.add_column(
+            head, justify="left" if head in ("coefficient", "interpretation") else "right"
+        )
     notes = []
     for r, ci in zip(results, intervals):
         ci_text = "-" if ci is None or ci.low != ci.low else f"[{ci.low:.4f}, {ci.high:.4f}]"
         band = interpret(r, scale=scale) if REGISTRY[r.coefficient].chance_corrected else None
-        table.add_row(Text(REGISTRY[r.coefficient].title), "undefined" if not r.defined else _fmt(r.estimate),
-                      _fmt(r.se), ci_text, Text(band.label if band else ""))
+        table.add_row(
+            Text(REGISTRY[r.coefficient].title),
+            "undefined" if not r.defined else _fmt(r.estimate),
+            _fmt(r.se),
+            ci_text,
+            Text(band.band if band else ""),
+        )
         if r.undefined_reason:
             notes.append(f"{r.coefficient}: undefined: {r.undefined_reason}")
         if ci is not None and ci.n_excluded:

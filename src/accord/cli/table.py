@@ -32,7 +32,17 @@ def table(data: str, as_json: bool, **selection: Any) -> None:
     t = ContingencyTable.from_annotations(ann)
     names = (str(ann.raters[0]), str(ann.raters[1]))
     if as_json:
-        click.echo(json.dumps({"raters": names, "categories": [str(c) for c in t.categories],
-                               "counts": t.counts.tolist(), "n": t.n, "p_o": t.p_o, "p_e": t.p_e}))
+        click.echo(
+            json.dumps(
+                {
+                    "raters": names,
+                    "categories": [str(c) for c in t.categories],
+                    "counts": t.counts.tolist(),
+                    "n": t.n,
+                    "p_o": t.p_o,
+                    "p_e": t.p_e,
+                }
+            )
+        )
         return
     click.echo(t.worksheet(rater_names=names))

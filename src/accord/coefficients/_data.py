@@ -49,8 +49,12 @@ def _width(data: Any) -> int:
 
 
 def as_annotations(
-    data: Any, *, categories: Sequence[Any] | None = None, level: Any = None,
-    raters: Sequence[Any] | None = None, func: str,
+    data: Any,
+    *,
+    categories: Sequence[Any] | None = None,
+    level: Any = None,
+    raters: Sequence[Any] | None = None,
+    func: str,
 ) -> Annotations:
     """Annotations from an Annotations object or a units x raters table."""
     if isinstance(data, Annotations):
@@ -98,7 +102,8 @@ def table_from_pairs(
     b = enc.to_array(y2, name="y2")
     if a.shape[0] != b.shape[0]:
         raise DataError(
-            f"y1 and y2 must have the same length (one label per unit); got {a.shape[0]} and {b.shape[0]}."
+            f"y1 and y2 must have the same length (one label per unit); "
+            f"got {a.shape[0]} and {b.shape[0]}."
         )
     w = _sample_weight(sample_weight, a.shape[0])
     if categories is None and w is None:
@@ -110,7 +115,9 @@ def table_from_pairs(
         a, b = a[keep], b[keep]
         w = None if w is None else w[keep]
     if a.shape[0] == 0:
-        raise InsufficientDataError("no unit has a label from both raters (every pair has a missing value).")
+        raise InsufficientDataError(
+            "no unit has a label from both raters (every pair has a missing value)."
+        )
     enc.check_hashable(a, name="y1")
     enc.check_hashable(b, name="y2")
     both = _concat(a, b)
@@ -149,7 +156,7 @@ def _concat(a: NDArray[Any], b: NDArray[Any]) -> NDArray[Any]:
         return np.concatenate([a, b])
     out = np.empty(a.shape[0] + b.shape[0], dtype=object)
     out[: a.shape[0]] = a
-    out[a.shape[0]:] = b
+    out[a.shape[0] :] = b
     return out
 
 

@@ -68,8 +68,9 @@ def _weights(weights: Any, table: ContingencyTable, func: str) -> Arr | None:
     if weights is None or (isinstance(weights, str) and weights == "identity"):
         return None
     if table.k > DENSE_LIMIT:
-        raise v.fail("weights", func, f"None for a table with more than {DENSE_LIMIT} categories",
-                     weights)
+        raise v.fail(
+            "weights", func, f"None for a table with more than {DENSE_LIMIT} categories", weights
+        )
     w = agreement_weights(weights, table.k, func=func)
     return None if is_identity(w) else w
 
@@ -107,15 +108,24 @@ def _pe_one_reason(table: ContingencyTable, chance: Chance) -> str:
     if chance == "gwet" and table.k < 2:
         return "Gwet's chance agreement needs at least two categories; only one is declared"
     if used <= 1:
-        return ("both raters used a single category throughout, so chance agreement p_e = 1 "
-                "and the coefficient is 0/0")
+        return (
+            "both raters used a single category throughout, so chance agreement p_e = 1 "
+            "and the coefficient is 0/0"
+        )
     return "chance agreement p_e = 1, so the coefficient is 0/0"
 
 
 def _result(
-    name: str, table: ContingencyTable, w: Arr | None, chance: Chance, se: float,
-    details: dict[str, Any], *, bounds: tuple[float, float] = (-1.0, 1.0),
-    estimate: float | None = None, reason: str | None = None,
+    name: str,
+    table: ContingencyTable,
+    w: Arr | None,
+    chance: Chance,
+    se: float,
+    details: dict[str, Any],
+    *,
+    bounds: tuple[float, float] = (-1.0, 1.0),
+    estimate: float | None = None,
+    reason: str | None = None,
 ) -> AgreementResult:
     est0, po, pe, _, why = _coefficient(name, table, w, chance, bounds=bounds)
     est = est0 if estimate is None else estimate
@@ -126,9 +136,16 @@ def _result(
     if w is not None and not np.allclose(w, w.T):
         details = {**details, "weights_symmetric": False}
     return AgreementResult(
-        coefficient=name, estimate=est, observed=po, expected=pe, se=se,
+        coefficient=name,
+        estimate=est,
+        observed=po,
+        expected=pe,
+        se=se,
         n_units=int(round(table.n)) if table.unit_weights is None else int(table.n),
-        n_raters=2, undefined_reason=why, details=details, bounds=bounds,
+        n_raters=2,
+        undefined_reason=why,
+        details=details,
+        bounds=bounds,
         resampling=_resampler(table, w, chance, name),
     )
 
@@ -143,8 +160,9 @@ def _resampler(table: ContingencyTable, w: Arr | None, chance: Chance, name: str
     return make
 
 
-def table_resampling(table: ContingencyTable, w: Arr | None, chance: Chance | str,
-                     name: str = "") -> Resampling:
+def table_resampling(
+    table: ContingencyTable, w: Arr | None, chance: Chance | str, name: str = ""
+) -> Resampling:
     """Resampling over units for a two-rater coefficient (patterns = table cells)."""
     k = table.k
     counts = table.counts
@@ -157,7 +175,7 @@ def table_resampling(table: ContingencyTable, w: Arr | None, chance: Chance | st
         patterns = inverse.reshape(-1)
     else:
         flat = np.flatnonzero(counts.reshape(-1) > 0)
-        n_per = counts.reshape(-1)[flat]
+        n_per = np.asarray(counts.reshape(-1)[flat], dtype=np.int64)
         unit_w = np.ones(flat.shape[0])
         patterns = None
         if cells is not None:
@@ -177,12 +195,14 @@ def table_resampling(table: ContingencyTable, w: Arr | None, chance: Chance | st
     def statistic(s: Arr) -> Arr:
         n = s[:, 0]
         po = s[:, 1] / n
-        r = s[:, 2:2 + k] / n[:, None]
-        c = s[:, 2 + k:] / n[:, None]
+        r = s[:, 2 : 2 + k] / n[:, None]
+        c = s[:, 2 + k :] / n[:, None]
         return _statistic_from(name, chance, po, r, c, w)  # type: ignore[arg-type]
 
     return Resampling(
-        features=feats, counts=np.asarray(np.rint(n_per), dtype=np.int64), statistic=statistic,
+        features=feats,
+        counts=np.asarray(np.rint(n_per), dtype=np.int64),
+        statistic=statistic,
         unit_patterns=None if patterns is None else np.asarray(patterns, dtype=np.int64),
         unit_ids=table.unit_ids,
     )
@@ -208,12 +228,17 @@ def _se_cohen(cells: _Cells, w: Arr | None, kappa: float, pe: float) -> tuple[fl
     if w is None:
         s0 = pe + pe**2 - float(np.sum(r * c * (r + c)))
     else:
-        s0 = float(np.sum(np.outer(r, c) * (w - (wbar_row[:, None] + wbar_col[None, :])) ** 2)) - pe**2
+        s0 = (
+            float(np.sum(np.outer(r, c) * (w - (wbar_row[:, None] + wbar_col[None, :])) ** 2))
+            - pe**2
+        )
     var0 = s0 / (n * (1.0 - pe) ** 2)
     return math.sqrt(max(var, 0.0)), math.sqrt(max(var0, 0.0))
 
 
-def _se_gwet(chance: Chance, cells: _Cells, w: Arr | None, est: float, po: float, pe: float) -> float:
+def _se_gwet(
+    chance: Chance, cells: _Cells, w: Arr | None, est: float, po: float, pe: float
+) -> float:
     """Gwet (2014) variance of the two-rater table coefficients (irrCAC ``*.table``)."""
     n, q = cells.n, cells.r.shape[0]
     if chance == "none":
@@ -228,8 +253,9 @@ def _se_gwet(chance: Chance, cells: _Cells, w: Arr | None, est: float, po: float
         dev = cells.w - (1.0 - est) * (wbar[cells.i] + wbar_t[cells.j])
     else:  # gwet
         total_w = float(q) if w is None else float(w.sum())
-        dev = cells.w - 2.0 * (1.0 - est) * total_w * (
-            1.0 - (pi[cells.i] + pi[cells.j]) / 2.0) / (q * (q - 1.0))
+        dev = cells.w - 2.0 * (1.0 - est) * total_w * (1.0 - (pi[cells.i] + pi[cells.j]) / 2.0) / (
+            q * (q - 1.0)
+        )
     var = (np.sum(cells.p * dev**2) - (po - 2.0 * (1.0 - est) * pe) ** 2) / (n * (1.0 - pe) ** 2)
     return math.sqrt(max(var, 0.0))
 
@@ -238,12 +264,19 @@ def _se_gwet(chance: Chance, cells: _Cells, w: Arr | None, est: float, po: float
 _CITE_COHEN = (
     "Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and "
     "Psychological Measurement 20(1), 37-46; weighted: Cohen, J. (1968), Psychological "
-    "Bulletin 70(4), 213-220; SE: Fleiss, Cohen & Everitt (1969), Psychological Bulletin 72(5), 323-327."
+    "Bulletin 70(4), 213-220; SE: Fleiss, Cohen & Everitt (1969), Psychological Bulletin "
+    "72(5), 323-327."
 )
 
 
-@register("cohen_kappa", title="Cohen's kappa", family="two_raters", citation=_CITE_COHEN,
-          weighted=True, levels=("nominal", "ordinal", "interval", "ratio"))
+@register(
+    "cohen_kappa",
+    title="Cohen's kappa",
+    family="two_raters",
+    citation=_CITE_COHEN,
+    weighted=True,
+    levels=("nominal", "ordinal", "interval", "ratio"),
+)
 def cohen_kappa(
     data: Any,
     y2: Any = None,
@@ -296,8 +329,9 @@ def cohen_kappa(
     0.5
     """
     func = "cohen_kappa"
-    table = as_table(data, y2, categories=categories, sample_weight=sample_weight,
-                     raters=raters, func=func)
+    table = as_table(
+        data, y2, categories=categories, sample_weight=sample_weight, raters=raters, func=func
+    )
     w = _weights(weights, table, func)
     est, po, pe, cells, why = _coefficient(func, table, w, "cohen")
     details: dict[str, Any] = {"weights": _weights_label(weights)}
@@ -305,7 +339,11 @@ def cohen_kappa(
     if cells is not None and not why:
         se, se0 = _se_cohen(cells, w, est, pe)
         z = est / se0 if se0 > 0 else math.nan
-        details.update(se0=se0, z=z, pvalue=float(2.0 * stats.norm.sf(abs(z))) if math.isfinite(z) else math.nan)
+        details.update(
+            se0=se0,
+            z=z,
+            pvalue=float(2.0 * stats.norm.sf(abs(z))) if math.isfinite(z) else math.nan,
+        )
     res = _result(func, table, w, "cohen", se, details)
     if w is None and not why and table.k <= 200:
         res = _with_per_category(res, table)
@@ -324,9 +362,16 @@ def _with_per_category(res: AgreementResult, table: ContingencyTable) -> Agreeme
     return replace(res, per_category=category_agreement(table))
 
 
-def _simple(func: str, chance: Chance, data: Any, y2: Any, weights: Any,
-            categories: Sequence[Any] | None, raters: Sequence[Any] | None,
-            bounds: tuple[float, float] = (-1.0, 1.0)) -> AgreementResult:
+def _simple(
+    func: str,
+    chance: Chance,
+    data: Any,
+    y2: Any,
+    weights: Any,
+    categories: Sequence[Any] | None,
+    raters: Sequence[Any] | None,
+    bounds: tuple[float, float] = (-1.0, 1.0),
+) -> AgreementResult:
     table = as_table(data, y2, categories=categories, raters=raters, func=func)
     w = _weights(weights, table, func)
     est, po, pe, cells, why = _coefficient(func, table, w, chance)
@@ -340,13 +385,24 @@ def _many(name: str) -> Any:
     return getattr(many_raters, name)
 
 
-@register("scott_pi", title="Scott's pi", family="two_raters", weighted=True,
-          citation="Scott, W. A. (1955). Reliability of content analysis: the case of nominal "
-          "scale coding. Public Opinion Quarterly 19(3), 321-325.",
-          levels=("nominal", "ordinal", "interval", "ratio"))
-def scott_pi(data: Any, y2: Any = None, /, *, weights: Any = None,
-             categories: Sequence[Any] | None = None,
-             raters: Sequence[Any] | None = None) -> AgreementResult:
+@register(
+    "scott_pi",
+    title="Scott's pi",
+    family="two_raters",
+    weighted=True,
+    citation="Scott, W. A. (1955). Reliability of content analysis: the case of nominal "
+    "scale coding. Public Opinion Quarterly 19(3), 321-325.",
+    levels=("nominal", "ordinal", "interval", "ratio"),
+)
+def scott_pi(
+    data: Any,
+    y2: Any = None,
+    /,
+    *,
+    weights: Any = None,
+    categories: Sequence[Any] | None = None,
+    raters: Sequence[Any] | None = None,
+) -> AgreementResult:
     """Scott's pi for two raters: chance from the pooled marginals ``pi_k``.
 
     ``p_e = sum_kl w_kl pi_k pi_l`` with ``pi_k = (p_k+ + p_+k) / 2``; SE from Gwet (2014).
@@ -364,14 +420,26 @@ def scott_pi(data: Any, y2: Any = None, /, *, weights: Any = None,
     return _simple("scott_pi", "scott", data, y2, weights, categories, raters)
 
 
-@register("brennan_prediger", title="Brennan-Prediger coefficient (Bennett's S)",
-          family="two_raters", raters="many", weighted=True,
-          citation="Brennan, R. L. & Prediger, D. J. (1981). Coefficient kappa: some uses, misuses, "
-          "and alternatives. Educational and Psychological Measurement 41, 687-699; Bennett, Alpert "
-          "& Goldstein (1954).", levels=("nominal", "ordinal", "interval", "ratio"))
-def brennan_prediger(data: Any, y2: Any = None, /, *, weights: Any = None,
-                     categories: Sequence[Any] | None = None,
-                     raters: Sequence[Any] | None = None) -> AgreementResult:
+@register(
+    "brennan_prediger",
+    title="Brennan-Prediger coefficient (Bennett's S)",
+    family="two_raters",
+    raters="many",
+    weighted=True,
+    citation="Brennan, R. L. & Prediger, D. J. (1981). Coefficient kappa: some uses, misuses, "
+    "and alternatives. Educational and Psychological Measurement 41, 687-699; Bennett, Alpert "
+    "& Goldstein (1954).",
+    levels=("nominal", "ordinal", "interval", "ratio"),
+)
+def brennan_prediger(
+    data: Any,
+    y2: Any = None,
+    /,
+    *,
+    weights: Any = None,
+    categories: Sequence[Any] | None = None,
+    raters: Sequence[Any] | None = None,
+) -> AgreementResult:
     """Brennan-Prediger coefficient (Bennett's S, Randolph's free-marginal kappa).
 
     Chance agreement assumes the q categories equally likely:
@@ -390,14 +458,26 @@ def brennan_prediger(data: Any, y2: Any = None, /, *, weights: Any = None,
     return _simple("brennan_prediger", "bp", data, y2, weights, categories, raters)
 
 
-@register("gwet_ac1", title="Gwet's AC1 / AC2", family="two_raters", raters="many", weighted=True,
-          citation="Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the "
-          "presence of high agreement. British Journal of Mathematical and Statistical Psychology "
-          "61, 29-48; Gwet (2014), Handbook of Inter-Rater Reliability, 4th ed.",
-          levels=("nominal", "ordinal", "interval", "ratio"))
-def gwet_ac1(data: Any, y2: Any = None, /, *, weights: Any = None,
-             categories: Sequence[Any] | None = None,
-             raters: Sequence[Any] | None = None) -> AgreementResult:
+@register(
+    "gwet_ac1",
+    title="Gwet's AC1 / AC2",
+    family="two_raters",
+    raters="many",
+    weighted=True,
+    citation="Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the "
+    "presence of high agreement. British Journal of Mathematical and Statistical Psychology "
+    "61, 29-48; Gwet (2014), Handbook of Inter-Rater Reliability, 4th ed.",
+    levels=("nominal", "ordinal", "interval", "ratio"),
+)
+def gwet_ac1(
+    data: Any,
+    y2: Any = None,
+    /,
+    *,
+    weights: Any = None,
+    categories: Sequence[Any] | None = None,
+    raters: Sequence[Any] | None = None,
+) -> AgreementResult:
     """Gwet's AC1 (unweighted) or AC2 (with ``weights``).
 
     ``p_e = T_w / (q (q - 1)) * sum_k pi_k (1 - pi_k)`` with ``T_w = sum_kl w_kl``;
@@ -417,14 +497,29 @@ def gwet_ac1(data: Any, y2: Any = None, /, *, weights: Any = None,
     return _simple("gwet_ac1", "gwet", data, y2, weights, categories, raters)
 
 
-@register("percent_agreement", title="Percent agreement", family="two_raters", raters="many",
-          chance_corrected=False, weighted=True, bounds=(0.0, 1.0),
-          citation="Observed (raw) agreement; SE from Gwet (2014), Handbook of Inter-Rater "
-          "Reliability, 4th ed.", levels=("nominal", "ordinal", "interval", "ratio"))
-def percent_agreement(data: Any, y2: Any = None, /, *, weights: Any = None,
-                      categories: Sequence[Any] | None = None,
-                      raters: Sequence[Any] | None = None,
-                      definition: str = "pairwise", tolerance: float = 0) -> AgreementResult:
+@register(
+    "percent_agreement",
+    title="Percent agreement",
+    family="two_raters",
+    raters="many",
+    chance_corrected=False,
+    weighted=True,
+    bounds=(0.0, 1.0),
+    citation="Observed (raw) agreement; SE from Gwet (2014), Handbook of Inter-Rater "
+    "Reliability, 4th ed.",
+    levels=("nominal", "ordinal", "interval", "ratio"),
+)
+def percent_agreement(
+    data: Any,
+    y2: Any = None,
+    /,
+    *,
+    weights: Any = None,
+    categories: Sequence[Any] | None = None,
+    raters: Sequence[Any] | None = None,
+    definition: str = "pairwise",
+    tolerance: float = 0,
+) -> AgreementResult:
     """The share of agreeing ratings (weighted: ``sum_kl w_kl p_kl``); no chance correction.
 
     For two raters this is ``p_o``. With more raters, ``definition="pairwise"``
@@ -442,17 +537,29 @@ def percent_agreement(data: Any, y2: Any = None, /, *, weights: Any = None,
     if not is_two_rater(data, y2, raters) or tolerance != 0 or definition != "pairwise":
         if y2 is not None:
             data = {"rater_1": data, "rater_2": y2}
-        return _many("percent_agreement")(data, weights=weights, categories=categories,
-                                          definition=definition, tolerance=tolerance)
-    return _simple("percent_agreement", "none", data, y2, weights, categories, raters,
-                   bounds=(0.0, 1.0))
+        return _many("percent_agreement")(
+            data, weights=weights, categories=categories, definition=definition, tolerance=tolerance
+        )
+    return _simple(
+        "percent_agreement", "none", data, y2, weights, categories, raters, bounds=(0.0, 1.0)
+    )
 
 
-@register("pabak", title="Prevalence- and bias-adjusted kappa (PABAK)", family="two_raters",
-          citation="Byrt, T., Bishop, J. & Carlin, J. B. (1993). Bias, prevalence and kappa. "
-          "Journal of Clinical Epidemiology 46(5), 423-429.")
-def pabak(data: Any, y2: Any = None, /, *, categories: Sequence[Any] | None = None,
-          raters: Sequence[Any] | None = None) -> AgreementResult:
+@register(
+    "pabak",
+    title="Prevalence- and bias-adjusted kappa (PABAK)",
+    family="two_raters",
+    citation="Byrt, T., Bishop, J. & Carlin, J. B. (1993). Bias, prevalence and kappa. "
+    "Journal of Clinical Epidemiology 46(5), 423-429.",
+)
+def pabak(
+    data: Any,
+    y2: Any = None,
+    /,
+    *,
+    categories: Sequence[Any] | None = None,
+    raters: Sequence[Any] | None = None,
+) -> AgreementResult:
     """PABAK = (k p_o - 1) / (k - 1) (``2 p_o - 1`` for two categories).
 
     ``details`` carries, for a 2 x 2 table with categories (a, b) rows and columns,
@@ -483,11 +590,21 @@ def pabak(data: Any, y2: Any = None, /, *, categories: Sequence[Any] | None = No
     return _result(func, table, None, "bp", se, details)
 
 
-@register("kappa_max", title="Maximum attainable kappa", family="two_raters",
-          citation="Cohen, J. (1960), p. 42; Sim, J. & Wright, C. C. (2005). The kappa statistic "
-          "in reliability studies. Physical Therapy 85(3), 257-268.")
-def kappa_max(data: Any, y2: Any = None, /, *, categories: Sequence[Any] | None = None,
-              raters: Sequence[Any] | None = None) -> AgreementResult:
+@register(
+    "kappa_max",
+    title="Maximum attainable kappa",
+    family="two_raters",
+    citation="Cohen, J. (1960), p. 42; Sim, J. & Wright, C. C. (2005). The kappa statistic "
+    "in reliability studies. Physical Therapy 85(3), 257-268.",
+)
+def kappa_max(
+    data: Any,
+    y2: Any = None,
+    /,
+    *,
+    categories: Sequence[Any] | None = None,
+    raters: Sequence[Any] | None = None,
+) -> AgreementResult:
     """The largest Cohen's kappa the two raters' marginals allow.
 
     ``kappa_max = (p_o,max - p_e) / (1 - p_e)`` with ``p_o,max = sum_k min(p_k+, p_+k)``.
@@ -515,8 +632,14 @@ def kappa_max(data: Any, y2: Any = None, /, *, categories: Sequence[Any] | None 
     return replace(res, observed=po_max) if res.defined else res
 
 
-def category_agreement(data: Any, y2: Any = None, /, *, categories: Sequence[Any] | None = None,
-                       raters: Sequence[Any] | None = None) -> dict[Any, dict[str, float]]:
+def category_agreement(
+    data: Any,
+    y2: Any = None,
+    /,
+    *,
+    categories: Sequence[Any] | None = None,
+    raters: Sequence[Any] | None = None,
+) -> dict[Any, dict[str, float]]:
     """Per category: one-vs-rest kappa and specific positive and negative agreement.
 
     For category c, collapse the table to c vs not-c (cells a, b, c', d):
@@ -546,8 +669,11 @@ def category_agreement(data: Any, y2: Any = None, /, *, categories: Sequence[Any
         neg = np.where(2 * d + b + c > 0, 2 * d / (2 * d + b + c), np.nan)
     for idx, cat in enumerate(table.categories):
         out[cat] = {
-            "kappa": float(kap[idx]), "positive_agreement": float(pos[idx]),
-            "negative_agreement": float(neg[idx]), "n_rater1": float(rows[idx]),
-            "n_rater2": float(cols[idx]), "n_both": float(a[idx]),
+            "kappa": float(kap[idx]),
+            "positive_agreement": float(pos[idx]),
+            "negative_agreement": float(neg[idx]),
+            "n_rater1": float(rows[idx]),
+            "n_rater2": float(cols[idx]),
+            "n_both": float(a[idx]),
         }
     return out

@@ -23,7 +23,9 @@ def worksheet_rows(table: ContingencyTable, names: tuple[str, str]) -> list[list
     rows = [header]
     rt, ct = table.row_totals, table.col_totals
     for i in range(k):
-        rows.append([str(table.categories[i])] + [_fmt_count(x) for x in counts[i]] + [_fmt_count(rt[i])])
+        rows.append(
+            [str(table.categories[i])] + [_fmt_count(x) for x in counts[i]] + [_fmt_count(rt[i])]
+        )
     rows.append(["total"] + [_fmt_count(x) for x in ct] + [_fmt_count(table.n)])
     return rows
 

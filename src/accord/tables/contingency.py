@@ -59,7 +59,9 @@ class ContingencyTable:
             self._dense, self._sparse = arr, None
             shape, values = arr.shape, arr
         if len(shape) != 2 or shape[0] != shape[1]:
-            raise DataError(f"a contingency table must be square (k x k); got shape {tuple(shape)}.")
+            raise DataError(
+                f"a contingency table must be square (k x k); got shape {tuple(shape)}."
+            )
         if not np.all(np.isfinite(values)) or (values.size and values.min() < 0):
             raise DataError("contingency table counts must be finite and non-negative.")
         k = shape[0]
@@ -136,8 +138,9 @@ class ContingencyTable:
                 )
             weights = weights[both]
         units = [u for u, keep in zip(pair.units, both) if keep]
-        return cls.from_codes(wide[both, 0], wide[both, 1], ann.categories,
-                              sample_weight=weights, unit_ids=units)
+        return cls.from_codes(
+            wide[both, 0], wide[both, 1], ann.categories, sample_weight=weights, unit_ids=units
+        )
 
     def set_unit_cells(self, source: Callable[[], NDArray[np.int64]]) -> None:
         """Attach a (lazy) source of each unit's cell index ``i * k + j``."""
@@ -219,12 +222,16 @@ class ContingencyTable:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ContingencyTable):
             return NotImplemented
-        return self.categories == other.categories and bool(np.array_equal(self.counts, other.counts))
+        return self.categories == other.categories and bool(
+            np.array_equal(self.counts, other.counts)
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"ContingencyTable(k={self.k}, n={self.n:g}, categories={list(self.categories)[:6]!r})"
+        return (
+            f"ContingencyTable(k={self.k}, n={self.n:g}, categories={list(self.categories)[:6]!r})"
+        )
 
     # ----------------------------------------------------------------- worksheet
     def worksheet(self, *, rater_names: tuple[str, str] = ("rater 1", "rater 2")) -> str:
