@@ -1,0 +1,117 @@
+"""The command line: a thin adapter with one-line errors and documented commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from accord.cli import main
+from accord.cli._app import expand_multi
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+# Cohen (1960, p. 45) table [[88, 14, 18], [10, 40, 10], [2, 6, 12]] as 200 units.
+COHEN_1960 = [[88, 14, 18], [10, 40, 10], [2, 6, 12]]
+
+
+@pytest.fixture()
+def cohen_csv(tmp_path: Path) -> Path:
+    rows = ["item,ann_a,ann_b,notes"]
+    unit = 0
+    for i, row in enumerate(COHEN_1960):
+        for j, count in enumerate(row):
+            for _ in range(count):
+                unit += 1
+                rows.append(f"u{unit:03d},c{i},c{j},free text")
+    path = tmp_path / "cohen.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_expand_multi_reads_space_separated_values() -> None:
+    got = expand_multi(["compute", "d.csv", "--raters", "A", "B", "-o", "x", "--categories", "1,2"])
+    assert got == ["compute", "d.csv", "--raters", "A", "--raters", "B", "-o", "x",
+                   "--categories", "1", "--categories", "2"]
+    assert expand_multi(["--categories", "-1", "0", "--json"]) == [
+        "--categories", "-1", "--categories", "0", "--json"]
+
+
+def test_compute_json_reproduces_cohen_1960(cohen_csv: Path) -> None:
+    code, out, err = run("compute", str(cohen_csv), "--raters", "ann_a", "ann_b",
+                         "--coefficient", "cohen_kappa", "--json")
+    assert code == 0, err
+    (row,) = json.loads(out)
+    # Cohen (1960, p. 45); SE of Fleiss, Cohen & Everitt (1969): 0.4915254237, 0.05100181558
+    assert row["estimate"] == pytest.approx(0.4915254237, abs=1e-10)
+    assert row["se"] == pytest.approx(0.05100181558, abs=1e-10)
+    assert row["confidence_interval"]["low"] == pytest.approx(0.3915637021, abs=1e-9)
+    assert row["n_units"] == 200
+
+
+def test_compute_prints_table_worksheet_and_audit(cohen_csv: Path) -> None:
+    code, out, err = run("compute", str(cohen_csv), "--raters", "ann_a", "ann_b")
+    assert code == 0, err
+    for text in ("Cohen's kappa", "0.4915", "p_o = 0.7000", "p_e = 0.4100", "total", "200 units"):
+        assert text in out
+
+
+def test_compute_bootstrap_is_reproducible(cohen_csv: Path) -> None:
+    args = ("compute", str(cohen_csv), "--raters", "ann_a", "ann_b", "--coefficient",
+            "cohen_kappa", "--ci", "bootstrap", "--n-resamples", "500", "--seed", "3", "--json")
+    first, second = run(*args), run(*args)
+    assert first[0] == 0, first[2]
+    assert json.loads(first[1]) == json.loads(second[1])
+    ci = json.loads(first[1])[0]["confidence_interval"]
+    assert ci["method"] == "bootstrap-percentile" and ci["low"] < 0.4915 < ci["high"]
+
+
+def test_table_prints_worksheet(cohen_csv: Path) -> None:
+    code, out, err = run("table", str(cohen_csv), "--raters", "ann_a", "ann_b")
+    assert code == 0, err
+    assert "ann_a \\ ann_b" in out and "kappa = 0.4915" in out
+
+
+def test_bad_data_is_one_line_and_exit_1(cohen_csv: Path) -> None:
+    code, out, err = run("compute", str(cohen_csv), "--raters", "ann_a", "nobody")
+    assert code == 1
+    assert err.startswith("accord: error:") and err.count("\n") == 1 and "nobody" in err
+
+
+def test_bad_usage_exits_2(cohen_csv: Path) -> None:
+    code, _, err = run("compute", str(cohen_csv), "--coefficient", "kappa_of_my_own")
+    assert code == 2 and "kappa_of_my_own" in err
+
+
+def test_constant_labels_report_undefined_not_a_number(tmp_path: Path) -> None:
+    path = tmp_path / "const.csv"
+    path.write_text("a,b\nx,x\nx,x\nx,x\n", encoding="utf-8")
+    with pytest.warns(Warning):
+        code, out, err = run("compute", str(path), "--coefficient", "cohen_kappa", "--json")
+    assert code == 0, err
+    (row,) = json.loads(out)
+    assert row["estimate"] is None and "single category" in row["undefined_reason"]
+
+
+def _commands() -> list[str]:
+    return sorted(main.commands)
+
+
+@pytest.mark.parametrize("name", _commands())
+def test_every_command_has_help_with_an_example(name: str) -> None:
+    code, out, _ = run(name, "--help")
+    assert code == 0
+    assert "Usage: " in out and f"accord {name}" in out.replace("main", "accord")
+    assert main.commands[name].help and len(main.commands[name].help.strip()) > 20
+
+
+@pytest.mark.parametrize("name", _commands())
+def test_every_command_is_documented_in_the_readme(name: str) -> None:
+    assert f"accord {name}" in README
