@@ -10,6 +10,7 @@ gives one, and ``confidence_interval()``.
 0.5
 """
 
+from accord import datasets
 from accord.annotations import Annotations, Audit
 from accord.coefficients import (
     REGISTRY,
@@ -58,6 +59,7 @@ __all__ = [
     "brennan_prediger",
     "category_agreement",
     "cohen_kappa",
+    "datasets",
     "gwet_ac1",
     "interpret",
     "kappa_max",
