@@ -111,9 +111,11 @@ def table_from_pairs(
         if fast is not None:
             return fast
     keep = ~(enc.missing_mask(a) | enc.missing_mask(b))
+    unit_ids = None  # units are positions 0..n-1; name the kept ones when some are dropped
     if not keep.all():
         a, b = a[keep], b[keep]
         w = None if w is None else w[keep]
+        unit_ids = tuple(int(i) for i in np.flatnonzero(keep))
     if a.shape[0] == 0:
         raise InsufficientDataError(
             "no unit has a label from both raters (every pair has a missing value)."
@@ -127,7 +129,8 @@ def table_from_pairs(
         cats = list(categories)
         codes = enc.encode_declared(both, cats, name="the labels")
     n = a.shape[0]
-    return ContingencyTable.from_codes(codes[:n], codes[n:], cats, sample_weight=w)
+    return ContingencyTable.from_codes(codes[:n], codes[n:], cats, sample_weight=w,
+                                       unit_ids=unit_ids)
 
 
 def _small_int_table(a: NDArray[Any], b: NDArray[Any]) -> ContingencyTable | None:
