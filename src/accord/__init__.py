@@ -23,6 +23,7 @@ from accord.coefficients import (
     percent_agreement,
     scott_pi,
 )
+from accord.compare import Comparison, compare
 from accord.errors import AccordError, DataError, DegenerateDataWarning, FormatError
 from accord.inference import Bootstrap
 from accord.interpretation import (
@@ -33,12 +34,14 @@ from accord.interpretation import (
     benchmark,
     interpret,
 )
+from accord.readers import formats, read
 from accord.results import AgreementResult, ConfidenceInterval
 from accord.tables import ContingencyTable
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Comparison",
     "REGISTRY",
     "SCALES",
     "AccordError",
@@ -59,11 +62,14 @@ __all__ = [
     "brennan_prediger",
     "category_agreement",
     "cohen_kappa",
+    "compare",
     "datasets",
+    "formats",
     "gwet_ac1",
     "interpret",
     "kappa_max",
     "pabak",
     "percent_agreement",
+    "read",
     "scott_pi",
 ]

@@ -1,0 +1,279 @@
+"""Read annotation exports as they come: tables and the files annotation tools write.
+
+:func:`read` detects the format from the file's content and name (or takes
+``format=``), reads it with one small module per format, and returns
+:class:`~accord.annotations.Annotations` with an audit of what was read, used,
+skipped and dropped, per file. :func:`formats` lists the readers.
+
+Reading never executes anything from a file: JSON is parsed with :mod:`json`,
+tables with Polars; nothing is unpickled or evaluated.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from accord import _validation as v
+from accord.annotations import LEVELS, RATER_KINDS, Annotations
+from accord.errors import FormatError, InvalidParameterError
+from accord.readers._base import Collected, Reader, format_error
+
+__all__ = ["detect", "formats", "read", "scan"]
+
+#: (name, module, attribute), in the order detection prefers them on a tie.
+_REGISTRY: tuple[tuple[str, str, str], ...] = (
+    ("csv", "csv", "CSV"),
+    ("parquet", "parquet", "PARQUET"),
+    ("jsonl", "jsonl", "JSONL"),
+)
+_TABLES = ("csv", "parquet", "jsonl")
+_COMMON = (
+    "field",
+    "unit",
+    "rater",
+    "value",
+    "raters",
+    "categories",
+    "level",
+    "missing",
+    "duplicates",
+    "include_kinds",
+    "kinds",
+)
+_HEAD_BYTES = 65536
+
+
+def _reader(name: str) -> Reader:
+    for reg_name, module, attr in _REGISTRY:
+        if reg_name == name:
+            reader: Reader = getattr(import_module(f"accord.readers.{module}"), attr)
+            return reader
+    raise v.fail("format", "accord.read", f"one of {sorted(formats())!r}", name)
+
+
+def formats() -> dict[str, str]:
+    """The readers, name to a one-line description.
+
+    Examples
+    --------
+    >>> "csv" in formats() and "parquet" in formats()
+    True
+    """
+    return {name: _reader(name).description for name, _, _ in _REGISTRY}
+
+
+def detect(path: str | os.PathLike[str]) -> str:
+    """The name of the reader that fits ``path`` best (content first, then name).
+
+    Raises FormatError when no reader recognises the file.
+    """
+    p = Path(path)
+    head = _head(p)
+    scores = [(_reader(name).sniff(p, head), -i, name) for i, (name, _, _) in enumerate(_REGISTRY)]
+    best, _, name = max(scores)
+    if best <= 0:
+        raise format_error(
+            p,
+            None,
+            "not a layout accord knows; expected one of "
+            f"{', '.join(n for n, _, _ in _REGISTRY)} (pass format=... to choose)",
+        )
+    return name
+
+
+def _head(p: Path) -> bytes:
+    if not p.exists():
+        raise format_error(p, None, "no such file or directory")
+    if p.is_dir():
+        return b""
+    try:
+        with open(p, "rb") as fh:
+            return fh.read(_HEAD_BYTES)
+    except OSError as exc:
+        raise format_error(p, None, f"cannot be read ({exc.strerror or exc})") from None
+
+
+def read(
+    path_or_paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+    *,
+    format: str | None = None,
+    field: str | None = None,
+    unit: str | None = None,
+    rater: str | None = None,
+    value: str | None = None,
+    raters: Sequence[str] | None = None,
+    categories: Sequence[Any] | None = None,
+    level: str | None = None,
+    missing: Sequence[Any] = (),
+    duplicates: str = "error",
+    include_kinds: Sequence[str] | None = None,
+    **options: Any,
+) -> Annotations:
+    """Read an annotation export or a table into :class:`~accord.annotations.Annotations`.
+
+    Parameters
+    ----------
+    path_or_paths : path or sequence of paths
+        A file, a directory (brat: one folder per annotator; INCEpTION project
+        export), or several files read together (e.g. the per-user JSONL files
+        of a doccano export). Each file gets its own entry in ``audit.parts``.
+    format : str, optional
+        A reader name from :func:`formats`; default: detected from content and name.
+    field : str, optional
+        The question / control tag / layer to read when an export has several
+        (Label Studio ``from_name``, Argilla question, Prodigy label, ...). When
+        there are several and none is chosen, a FormatError lists them.
+    unit, rater, value : str, optional
+        Tables in long form: the unit id, rater and label columns. When none is
+        given, common names are tried (``item``/``item_id``/``unit``/``doc_id``/``id``;
+        ``annotator``/``rater``/``coder``/``worker``/``user``;
+        ``label``/``value``/``rating``/``answer``) and the audit says which were taken.
+    raters : sequence of str, optional
+        Tables in wide form: the rater columns. Default: every column except a
+        detected id column and columns named like text or metadata (``text``,
+        ``comment``, ``rationale``, ``*_text``, ...); the audit lists both.
+    categories, level
+        Declare the category order and level of measurement.
+    missing : sequence, optional
+        Extra missing-value markers; ``""``, ``NA``, ``N/A``, ``NaN``, ``null``,
+        ``.``, ``-`` and blank cells are always missing, never categories.
+    duplicates : {"error", "last"}
+        Tables: a rater who rated a unit twice with different labels raises, or
+        the last row (by ``timestamp=`` column if given) is kept. Tool exports
+        always keep the latest answer by the tool's own timestamp and name the
+        pairs in ``audit.notes``.
+    include_kinds : sequence of {"human", "model", "llm", "gold"}, optional
+        Rater kinds to keep. Default: all (Label Studio ``ground_truth`` and
+        INCEpTION curation are ``"gold"``, predictions and suggestions
+        ``"model"``); ``Annotations.humans()`` selects the humans afterwards.
+    **options
+        Reader options: ``kinds={rater: kind}`` for any reader; ``separator=``
+        and ``timestamp=`` (a column ordering repeated answers) for tables;
+        see each reader's module for its own.
+
+    Returns
+    -------
+    Annotations
+        Possibly with a single rater (so it can be inspected); call
+        ``require_pairable()`` before computing agreement. Span exports also
+        fill ``Annotations.spans`` (a :class:`~accord.readers.spans.SpanTable`).
+
+    Raises
+    ------
+    FormatError
+        The file is malformed or of an unknown layout (one sentence naming the
+        file, the line or field, and what was expected), or a field must be chosen.
+    DataError
+        The table lacks a named column, or holds conflicting duplicates.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "pilot.csv"
+    >>> _ = path.write_text("item,ann,bob\\n007,pos,pos\\n008,neg,NA\\n")
+    >>> ann = read(path)
+    >>> ann.units, ann.raters, ann.categories
+    (('007', '008'), ('ann', 'bob'), ('neg', 'pos'))
+    >>> ann.audit.dropped
+    {'missing value': 1}
+    """
+    func = "accord.read"
+    paths = _paths(path_or_paths)
+    if level is not None:
+        v.choice(level, LEVELS, param="level", func=func)
+    v.choice(duplicates, ("error", "last"), param="duplicates", func=func)
+    name = format if format is not None else detect(paths[0])
+    reader = _reader(name)
+    for key in options:
+        if key not in reader.options and key != "kinds":
+            allowed = ", ".join(repr(o) for o in (*reader.options, "kinds"))
+            raise InvalidParameterError(
+                f"accord.read got an unknown option {key!r} for the {name!r} reader; "
+                f"its options are {allowed}."
+            )
+    if name in _TABLES and field is not None:
+        raise FormatError(
+            f"field= selects a question in a tool export; for a {name} table "
+            "name the label column with value=... instead."
+        )
+    opts: dict[str, Any] = dict(
+        options,
+        field=field,
+        unit=unit,
+        rater=rater,
+        value=value,
+        raters=list(raters) if raters is not None else None,
+        categories=categories,
+        level=level,
+        missing=tuple(missing),
+        duplicates=duplicates,
+        include_kinds=include_kinds,
+    )
+    return _complete(reader.read(paths, opts), opts, paths)
+
+
+def scan(
+    path_or_paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+    *,
+    format: str | None = None,
+    **options: Any,
+) -> Collected | Annotations:
+    """What a reader found before a field is chosen (used by ``accord inspect``).
+
+    Tool exports give a :class:`~accord.readers._base.Collected` with every
+    field; tables give their Annotations.
+    """
+    paths = _paths(path_or_paths)
+    name = format if format is not None else detect(paths[0])
+    opts = dict(options)
+    opts.setdefault("missing", ())
+    opts.setdefault("duplicates", "error")
+    result: Collected | Annotations = _reader(name).read(paths, opts)
+    return result
+
+
+def _paths(path_or_paths: Any) -> list[Path]:
+    if isinstance(path_or_paths, (str, os.PathLike)):
+        items = [path_or_paths]
+    elif isinstance(path_or_paths, Sequence) and path_or_paths:
+        items = list(path_or_paths)
+    else:
+        raise v.fail(
+            "path_or_paths", "accord.read", "a path or a non-empty list of paths", path_or_paths
+        )
+    out = []
+    for item in items:
+        if not isinstance(item, (str, os.PathLike)):
+            raise v.fail("path_or_paths", "accord.read", "a path or a list of paths", item)
+        p = Path(item)
+        if not p.exists():
+            raise format_error(p, None, "no such file or directory")
+        out.append(p)
+    return out
+
+
+def _complete(
+    result: Collected | Annotations, opts: dict[str, Any], paths: list[Path]
+) -> Annotations:
+    from accord.readers._finish import finish
+
+    source = str(paths[0]) if len(paths) == 1 else f"{len(paths)} files"
+    if isinstance(result, Collected):
+        return finish(result, opts, source)
+    kinds = opts.get("kinds") or {}
+    result.kinds.update({str(k): str(x) for k, x in kinds.items() if str(k) in result.kinds})
+    include = opts.get("include_kinds")
+    if include is not None:
+        chosen = {include} if isinstance(include, str) else set(include)
+        unknown = chosen - set(RATER_KINDS)
+        if unknown:
+            raise FormatError(
+                f"include_kinds must name kinds among {list(RATER_KINDS)!r}; "
+                f"got {sorted(unknown)!r}."
+            )
+        result = result.select([r for r in result.raters if result.kinds[r] in chosen])
+    return result

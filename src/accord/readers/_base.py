@@ -1,0 +1,264 @@
+"""What every reader shares: the reader record, file access and one error sentence.
+
+A reader turns a file (or several) into :class:`Collected` judgments, one per
+(unit, rater, field), plus span records and per-file audits. :func:`finish`
+(in :mod:`accord.readers._finish`) then picks the field, keeps the latest
+answer per (unit, rater, field) and encodes the labels with
+:func:`accord.annotations.build`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from accord.errors import FormatError
+
+#: Cells that mean "no rating" in every table reader (``missing=`` adds more).
+MISSING_MARKERS: tuple[str, ...] = ("", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", ".", "-")
+
+#: Biggest text file a tool reader loads whole (tables are streamed by Polars instead).
+MAX_TEXT_BYTES = 2 * 1024**3
+
+
+@dataclass(frozen=True)
+class Reader:
+    """One registered format.
+
+    ``sniff(path, head)`` returns a confidence in [0, 1] that ``path`` (whose
+    first bytes are ``head``; a directory has an empty head) is in this format;
+    ``read(paths, options)`` returns a :class:`Collected` or an ``Annotations``.
+    """
+
+    name: str
+    description: str
+    sniff: Callable[[Path, bytes], float]
+    read: Callable[[list[Path], dict[str, Any]], Any]
+    options: tuple[str, ...] = ()
+
+
+@dataclass
+class Part:
+    """The audit of one file while it is being read."""
+
+    source: str
+    rows_read: int = 0
+    dropped: Counter[str] = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)
+    used: int = 0
+
+
+@dataclass
+class Judgment:
+    """One answer: ``value`` given by ``rater`` to ``unit`` on question ``field``."""
+
+    unit: str
+    rater: str
+    field: str
+    value: Any
+    part: int
+    time: float | str | None = None
+    order: int = 0
+
+
+@dataclass
+class Collected:
+    """Everything a tool reader found, before a field is chosen and labels are encoded."""
+
+    format: str
+    judgments: list[Judgment] = field(default_factory=list)
+    spans: list[Any] = field(default_factory=list)
+    coverage: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    span_fields: set[str] = field(default_factory=set)
+    kinds: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+    parts: list[Part] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    fields_seen: dict[str, None] = field(default_factory=dict)
+
+    def part(self, source: str) -> int:
+        """Start the audit of a new file and return its index."""
+        self.parts.append(Part(source))
+        return len(self.parts) - 1
+
+    def add(
+        self,
+        unit: Any,
+        rater: Any,
+        fld: str,
+        value: Any,
+        part: int,
+        *,
+        time: float | str | None = None,
+        kind: str = "human",
+    ) -> None:
+        """Record one answer (the rater's kind is remembered on first sight)."""
+        self.fields_seen.setdefault(fld, None)
+        rater_s = str(rater)
+        self.kinds.setdefault(rater_s, kind)
+        self.judgments.append(
+            Judgment(str(unit), rater_s, fld, value, part, time, len(self.judgments))
+        )
+
+    def drop(self, part: int, reason: str, n: int = 1) -> None:
+        """Count ``n`` records of file ``part`` not used, for ``reason``."""
+        self.parts[part].dropped[reason] += n
+
+    def cover(self, unit: Any, rater: Any, fld: str, status: str, *, kind: str = "human") -> None:
+        """Say that ``rater`` saw ``unit`` for span field ``fld``: annotated or skipped."""
+        self.fields_seen.setdefault(fld, None)
+        self.span_fields.add(fld)
+        self.kinds.setdefault(str(rater), kind)
+        key = (str(unit), str(rater), fld)
+        if self.coverage.get(key) != "annotated":
+            self.coverage[key] = status
+
+
+def format_error(path: Path | str, where: str | None, expected: str) -> FormatError:
+    """One sentence: the file, the line or field, and what was expected."""
+    at = f", {where}" if where else ""
+    return FormatError(f"{path}{at}: {expected}")
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of ``path``; an unreadable or huge file becomes a FormatError."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_TEXT_BYTES:
+            raise format_error(
+                path,
+                None,
+                f"the file is {size} bytes, more than a tool export "
+                "reader loads; convert it to CSV or Parquet",
+            )
+        return path.read_bytes()
+    except OSError as exc:
+        raise format_error(path, None, f"cannot be read ({exc.strerror or exc})") from None
+
+
+def read_text(path: Path) -> str:
+    """The text of ``path`` as UTF-8 (a byte-order mark is dropped)."""
+    data = read_bytes(path)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise format_error(path, f"line {line}", "expected UTF-8 text") from None
+
+
+def load_json(path: Path) -> Any:
+    """Parse a whole JSON file; bad JSON names the line."""
+    text = read_text(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise format_error(path, f"line {exc.lineno}", f"expected JSON ({exc.msg})") from None
+    except RecursionError:
+        raise format_error(path, None, "expected JSON nested less deeply") from None
+
+
+def iter_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
+    """Yield ``(line number, object)`` for each non-blank line of a JSON Lines file."""
+    for lineno, line in enumerate(read_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield lineno, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise format_error(
+                path, f"line {lineno}", f"expected one JSON object ({exc.msg})"
+            ) from None
+        except RecursionError:
+            raise format_error(path, f"line {lineno}", "expected JSON nested less deeply") from None
+
+
+def jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Like :func:`iter_jsonl` but every line must be a JSON object."""
+    for lineno, obj in iter_jsonl(path):
+        if not isinstance(obj, dict):
+            raise format_error(
+                path, f"line {lineno}", f"expected a JSON object, got {type(obj).__name__}"
+            )
+        yield lineno, obj
+
+
+def records_of(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    """The objects of a JSON array file or a JSON Lines file, each with where it came from."""
+    head = read_bytes(path)[:64].lstrip()
+    if head.startswith(b"\xef\xbb\xbf"):
+        head = head[3:].lstrip()
+    if head.startswith(b"["):
+        data = load_json(path)
+        if not isinstance(data, list):
+            raise format_error(path, None, "expected a JSON array of records")
+        out = []
+        for i, obj in enumerate(data):
+            if not isinstance(obj, dict):
+                raise format_error(
+                    path, f"record {i + 1}", f"expected a JSON object, got {type(obj).__name__}"
+                )
+            out.append((f"record {i + 1}", obj))
+        return out
+    if head.startswith(b"{") and _single_object(path):
+        data = load_json(path)
+        return [("record 1", data)]
+    return [(f"line {n}", obj) for n, obj in jsonl_objects(path)]
+
+
+def _single_object(path: Path) -> bool:
+    lines = [ln for ln in read_text(path).splitlines() if ln.strip()]
+    if len(lines) <= 1:
+        return True
+    try:
+        json.loads(lines[0])
+    except json.JSONDecodeError:
+        return True
+    return False
+
+
+def text_id(value: Any) -> str:
+    """An id as a string: ints stay digits, strings stay as written ("007")."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def as_label(value: Any) -> Any:
+    """A label as stored: lists become sorted tuples (multi-label), dicts are refused."""
+    if isinstance(value, list):
+        items = [as_label(v) for v in value]
+        try:
+            return tuple(sorted(items))
+        except TypeError:
+            return tuple(sorted(items, key=repr))
+    if isinstance(value, dict):
+        return json.dumps(value, sort_keys=True)
+    return value
+
+
+def get_path(obj: Any, keys: Sequence[str]) -> Any:
+    """``obj[k1][k2]...`` or None when any step is absent."""
+    for k in keys:
+        if not isinstance(obj, Mapping):
+            return None
+        obj = obj.get(k)
+    return obj
+
+
+def expect_type(
+    value: Any, kind: type | tuple[type, ...], path: Path, where: str, what: str
+) -> Any:
+    """Return ``value`` if it is of ``kind``, else raise one sentence naming ``where``."""
+    if isinstance(value, bool) and kind in (int, float, (int, float)):
+        raise format_error(path, where, f"expected {what}, got {value!r}")
+    if not isinstance(value, kind):
+        shown = repr(value)
+        shown = shown if len(shown) < 60 else shown[:57] + "..."
+        raise format_error(path, where, f"expected {what}, got {shown}")
+    return value

@@ -1,0 +1,455 @@
+"""Long or wide tables (CSV, TSV, Parquet, JSON Lines) through Polars.
+
+The three columns are filtered (missing markers), coded (dense ranks) and
+counted in Polars, so a file of 10^7 rows never becomes 10^7 Python strings;
+:func:`accord.annotations.build` then encodes the integer codes and the labels
+are put back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from accord import _validation as v
+from accord.annotations import Annotations, Audit, build
+from accord.errors import DataError, DuplicateRatingError, FormatError
+from accord.readers._base import MISSING_MARKERS
+
+UNIT_NAMES = (
+    "unit",
+    "unit_id",
+    "item",
+    "item_id",
+    "doc_id",
+    "document_id",
+    "doc",
+    "id",
+    "task",
+    "task_id",
+    "subject",
+    "subject_id",
+    "example_id",
+    "sample_id",
+    "text_id",
+    "question_id",
+    "target",
+    "targets",
+)
+RATER_NAMES = (
+    "rater",
+    "rater_id",
+    "annotator",
+    "annotator_id",
+    "coder",
+    "coder_id",
+    "worker",
+    "worker_id",
+    "workerid",
+    "user",
+    "user_id",
+    "judge",
+    "labeler",
+    "labeller",
+)
+VALUE_NAMES = (
+    "value",
+    "label",
+    "rating",
+    "ratings",
+    "answer",
+    "score",
+    "category",
+    "code",
+    "annotation",
+    "response",
+)
+#: Columns a wide table never takes as raters unless named in ``raters=``.
+NON_RATER_NAMES = (
+    "text",
+    "sentence",
+    "document",
+    "comment",
+    "comments",
+    "note",
+    "notes",
+    "rationale",
+    "explanation",
+    "reason",
+    "title",
+    "url",
+    "meta",
+    "metadata",
+    "timestamp",
+    "created_at",
+    "updated_at",
+    "time",
+    "date",
+    "source",
+)
+NON_RATER_SUFFIXES = ("_text", "_rationale", "_explanation", "_comment", "_reason", "_notes")
+
+_INT = r"^-?(0|[1-9][0-9]{0,17})$"
+_FLOAT = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"
+
+
+def read_table(
+    frame: pl.LazyFrame, *, source: str, opts: dict[str, Any], parts: Sequence[str] = ()
+) -> Annotations:
+    """Annotations from a long or wide table (see :func:`accord.read` for the options)."""
+    names = _columns(frame, source)
+    long_cols = _long_columns(names, opts, source)
+    notes: list[str] = []
+    if long_cols is not None:
+        unit, rater, value, note = long_cols
+        notes += [note] if note else []
+        lf = frame.select(
+            pl.col(unit).cast(pl.String).alias("u"),
+            pl.col(rater).cast(pl.String).alias("r"),
+            pl.col(value).alias("v"),
+            *_extra(names, opts, source),
+            *([pl.col("__part").alias("p")] if parts else []),
+        )
+        order = None
+    else:
+        lf, order, note = _wide(frame, names, opts, source, bool(parts))
+        notes.append(note)
+    return _encode(lf, source=source, opts=opts, notes=notes, rater_order=order, parts=parts)
+
+
+def _columns(frame: pl.LazyFrame, source: str) -> list[str]:
+    try:
+        return list(frame.collect_schema().names())
+    except pl.exceptions.PolarsError as exc:
+        raise FormatError(f"{source}: {_first_line(exc)}") from None
+
+
+def _find(names: Sequence[str], candidates: Sequence[str]) -> str | None:
+    lowered = {n.lower().strip(): n for n in reversed(names)}
+    return next((lowered[c] for c in candidates if c in lowered), None)
+
+
+def _long_columns(
+    names: list[str], opts: dict[str, Any], source: str
+) -> tuple[str, str, str, str] | None:
+    given = {k: opts.get(k) for k in ("unit", "rater", "value")}
+    if opts.get("raters") is not None and given["rater"] is None and given["value"] is None:
+        return None
+    found = {
+        "unit": given["unit"] or _find(names, UNIT_NAMES),
+        "rater": given["rater"] or _find(names, RATER_NAMES),
+        "value": given["value"] or _find(names, VALUE_NAMES),
+    }
+    explicit = given["rater"] is not None or given["value"] is not None
+    if not explicit and (found["rater"] is None or found["value"] is None):
+        return None
+    for role, col in found.items():
+        if col is None:
+            raise DataError(
+                f"{source}: no {role} column; name it with {role}=... (the columns are {names!r})."
+            )
+        if col not in names:
+            raise DataError(
+                f"{source}: {role} column {col!r} not found; the columns are {names!r}."
+            )
+    if len(set(found.values())) < 3:
+        raise DataError(f"{source}: the unit, rater and value columns must differ; got {found!r}.")
+    guessed = [f"{k}={c!r}" for k, c in found.items() if given[k] is None]
+    note = f"long layout; detected from column names: {', '.join(guessed)}" if guessed else ""
+    return str(found["unit"]), str(found["rater"]), str(found["value"]), note
+
+
+def _extra(names: list[str], opts: dict[str, Any], source: str) -> list[pl.Expr]:
+    ts = opts.get("timestamp")
+    if ts is None:
+        return []
+    if ts not in names:
+        raise DataError(f"{source}: timestamp column {ts!r} not found; the columns are {names!r}.")
+    return [pl.col(ts).alias("t")]
+
+
+def _wide(
+    frame: pl.LazyFrame, names: list[str], opts: dict[str, Any], source: str, with_part: bool
+) -> tuple[pl.LazyFrame, list[str], str]:
+    unit = opts.get("unit")
+    raters = opts.get("raters")
+    if unit is not None and unit not in names:
+        raise DataError(f"{source}: unit column {unit!r} not found; the columns are {names!r}.")
+    if unit is None:
+        candidate = _find(names, UNIT_NAMES)
+        unit = candidate if raters is None or candidate not in raters else None
+    ignored: list[str] = []
+    if raters is None:
+        rest = [n for n in names if n != unit]
+        ignored = [n for n in rest if _non_rater(n)]
+        raters = [n for n in rest if n not in ignored]
+    else:
+        raters = [str(r) for r in raters]
+        absent = [r for r in raters if r not in names]
+        if absent:
+            raise DataError(
+                f"{source}: rater column(s) {absent!r} not found; the columns are {names!r}."
+            )
+        if len(set(raters)) != len(raters):
+            raise DataError(f"{source}: rater columns must be distinct; got {raters!r}.")
+        ignored = [n for n in names if n not in raters and n != unit and not n.startswith("__")]
+    if not raters:
+        raise DataError(f"{source}: no rater columns; the columns are {names!r}.")
+    note = (
+        f"wide layout; raters: {raters!r}; unit ids: "
+        + (f"column {unit!r}" if unit else "row number (0-based)")
+        + (f"; ignored columns: {ignored!r}" if ignored else "")
+    )
+    return _unpivot(frame, unit, raters, with_part), raters, note
+
+
+def _non_rater(name: str) -> bool:
+    low = name.lower().strip()
+    return low in NON_RATER_NAMES or low.endswith(NON_RATER_SUFFIXES) or low.startswith("__")
+
+
+def _unpivot(
+    frame: pl.LazyFrame, unit: str | None, raters: list[str], with_part: bool
+) -> pl.LazyFrame:
+    schema = frame.collect_schema()
+    dtypes = [schema[r] for r in raters]
+    if all(d.is_integer() for d in dtypes):
+        common: Any = pl.Int64
+    elif all(d.is_numeric() for d in dtypes):
+        common = pl.Float64
+    else:
+        common = pl.String
+    if unit is None:
+        frame = frame.with_row_index("__row").with_columns(pl.col("__row").cast(pl.Int64))
+        unit_expr = pl.col("__row").alias("u")
+    else:
+        unit_expr = pl.col(unit).cast(pl.String).alias("u")
+    cols = [pl.col(r).cast(common).alias(f"__r{j}") for j, r in enumerate(raters)]
+    index = ["u", "p"] if with_part else ["u"]
+    part = [pl.col("__part").alias("p")] if with_part else []
+    long = frame.select(unit_expr, *part, *cols).unpivot(
+        index=index, variable_name="r", value_name="v"
+    )
+    return long.with_columns(pl.col("r").str.slice(3).cast(pl.Int64))
+
+
+# --------------------------------------------------------------------- encoding
+def _encode(
+    lf: pl.LazyFrame,
+    *,
+    source: str,
+    opts: dict[str, Any],
+    notes: list[str],
+    rater_order: list[str] | None,
+    parts: Sequence[str],
+) -> Annotations:
+    df = _collect(lf, source)
+    n_read = df.height
+    vdtype = df.schema["v"]
+    missing_v = _missing_expr(vdtype, opts.get("missing", ()))
+    missing_id = pl.col("u").is_null() | pl.col("r").is_null()
+    if df.schema["u"] == pl.String:
+        missing_id = missing_id | (pl.col("u") == "")
+    if df.schema["r"] == pl.String:
+        missing_id = missing_id | (pl.col("r") == "")
+    flags = df.select(missing_v.alias("mv"), (missing_id & ~missing_v).alias("mi"))
+    dropped = {
+        "missing value": int(flags["mv"].sum()),
+        "missing unit or rater id": int(flags["mi"].sum()),
+    }
+    kept = df.filter(~(flags["mv"] | flags["mi"]))
+    part_audits = _part_audits(df, flags, parts) if parts else ()
+    if "t" in kept.columns:
+        kept = kept.sort("t", maintain_order=True, nulls_last=False)
+        notes.append(
+            f"rows ordered by timestamp column {opts['timestamp']!r}; the latest answer wins"
+        )
+    values, value_labels, vnote = _values(kept["v"], opts.get("level"), source)
+    notes += [vnote] if vnote else []
+    u_codes, u_labels = _codes(kept["u"])
+    if rater_order is None:
+        r_codes, r_labels = _codes(kept["r"])
+    else:
+        r_codes, r_labels = kept["r"].to_numpy().astype(np.int64), list(range(len(rater_order)))
+    try:
+        ann = build(
+            u_codes,
+            r_codes,
+            values,
+            level=opts.get("level"),
+            duplicates=opts.get("duplicates", "error"),
+            source=source,
+            rater_order=None if rater_order is None else r_labels,
+            dropped=dropped,
+            notes=notes,
+            rows_read=n_read,
+        )
+    except DuplicateRatingError:
+        raise _duplicate_error(kept, source, rater_order) from None
+    raters = rater_order if rater_order is not None else r_labels
+    return _relabel(ann, u_labels, raters, value_labels, opts, part_audits)
+
+
+def _collect(lf: pl.LazyFrame, source: str) -> pl.DataFrame:
+    try:
+        return lf.collect(engine="streaming")
+    except pl.exceptions.PolarsError as exc:
+        raise FormatError(f"{source}: {_first_line(exc)}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    msg = text[0] if text else type(exc).__name__
+    return msg if len(msg) < 300 else msg[:297] + "..."
+
+
+def _missing_expr(dtype: Any, extra: Sequence[Any]) -> pl.Expr:
+    col = pl.col("v")
+    expr = col.is_null()
+    if dtype == pl.String:
+        markers = list(MISSING_MARKERS) + [str(m) for m in extra]
+        return expr | col.is_in(markers) | (col.str.strip_chars() == "")
+    if dtype.is_float():
+        expr = expr | col.is_nan()
+    numeric = [m for m in extra if _as_number(m) is not None]
+    if dtype.is_numeric() and numeric:
+        expr = expr | col.cast(pl.Float64).is_in([float(_as_number(m) or 0) for m in numeric])
+    return expr
+
+
+def _as_number(marker: Any) -> float | None:
+    if isinstance(marker, bool):
+        return None
+    try:
+        return float(marker)
+    except (TypeError, ValueError):
+        return None
+
+
+def _part_audits(df: pl.DataFrame, flags: pl.DataFrame, parts: Sequence[str]) -> tuple[Audit, ...]:
+    stats = (
+        pl.DataFrame({"p": df["p"], "mv": flags["mv"], "mi": flags["mi"]})
+        .group_by("p")
+        .agg(pl.len().alias("n"), pl.col("mv").sum(), pl.col("mi").sum())
+    )
+    by = {int(row[0]): row for row in stats.iter_rows()}
+    out = []
+    for i, name in enumerate(parts):
+        _, n, mv, mi = by.get(i, (i, 0, 0, 0))
+        dropped = {
+            k: int(x) for k, x in (("missing value", mv), ("missing unit or rater id", mi)) if x
+        }
+        out.append(Audit(name, int(n), int(n - mv - mi), dropped))
+    return tuple(out)
+
+
+def _values(
+    s: pl.Series, level: str | None, source: str
+) -> tuple[np.ndarray[Any, Any], list[Any] | None, str]:
+    if s.dtype == pl.Boolean:
+        s = s.cast(pl.String).str.to_lowercase()
+    if s.dtype.is_numeric():
+        return s.to_numpy(), None, ""
+    if s.dtype != pl.String:
+        try:
+            s = s.cast(pl.String)
+        except pl.exceptions.PolarsError:
+            raise DataError(
+                f"{source}: the value column holds {s.dtype} values; expected "
+                "labels (strings or numbers)."
+            ) from None
+    if s.len() and bool(s.str.contains(_INT).all()):
+        return s.cast(pl.Int64).to_numpy(), None, "labels read as integers"
+    if s.len() and bool(s.str.contains(_FLOAT).all()):
+        return s.cast(pl.Float64).to_numpy(), None, "labels read as numbers"
+    if level in ("interval", "ratio"):
+        bad = s.filter(~s.str.contains(_FLOAT)).head(1).to_list()
+        raise DataError(
+            f"{source}: level={level!r} needs numeric values, but value {bad[0]!r} is not a number."
+        )
+    codes, labels = _codes(s)
+    return codes, labels, ""
+
+
+def _codes(s: pl.Series) -> tuple[np.ndarray[Any, Any], list[Any]]:
+    """Dense ranks (sorted order) and the sorted distinct labels."""
+    if s.dtype.is_integer():
+        return s.to_numpy().astype(np.int64, copy=False), []
+    codes = (s.rank("dense") - 1).cast(pl.Int64).to_numpy()
+    return codes, s.unique().sort().to_list()
+
+
+def _relabel(
+    ann: Annotations,
+    units: list[Any],
+    raters: list[Any],
+    categories: list[Any] | None,
+    opts: dict[str, Any],
+    parts: tuple[Audit, ...],
+) -> Annotations:
+    u, r, c = (np.array(a) for a in ann.codes)
+    unit_labels = [units[i] for i in ann.units] if units else list(ann.units)
+    cats = (
+        [categories[i] for i in ann.categories] if categories is not None else list(ann.categories)
+    )
+    audit = ann.audit
+    if parts:
+        audit = Audit(
+            audit.source, audit.rows_read, audit.ratings_used, audit.dropped, audit.notes, parts
+        )
+    rater_labels = [raters[i] for i in ann.raters]
+    out = Annotations(
+        u,
+        r,
+        c,
+        units=unit_labels,
+        raters=rater_labels,
+        categories=cats,
+        level=ann.level,
+        audit=audit,
+    )
+    declared = opts.get("categories")
+    if declared is not None:
+        out = out.with_categories(_like_labels(list(declared), cats))
+    return out
+
+
+def _like_labels(declared: list[Any], labels: list[Any]) -> list[Any]:
+    """Declared categories given as text ("1") matched to numeric labels (1)."""
+    if not labels or not all(isinstance(x, (int, float)) for x in labels):
+        return declared
+    kind = int if all(isinstance(x, int) for x in labels) else float
+    out = []
+    for c in declared:
+        try:
+            out.append(kind(c) if isinstance(c, str) else c)
+        except ValueError:
+            out.append(c)
+    return out
+
+
+def _duplicate_error(
+    kept: pl.DataFrame, source: str, rater_order: list[str] | None
+) -> DuplicateRatingError:
+    clash = (
+        kept.group_by("u", "r", maintain_order=True)
+        .agg(pl.col("v").n_unique().alias("k"))
+        .filter(pl.col("k") > 1)
+    )
+    shown = ", ".join(
+        f"unit {u!r} by rater {rater_order[r] if rater_order else r!r}"
+        for u, r, _ in clash.head(3).iter_rows()
+    )
+    more = f" and {clash.height - 3} more" if clash.height > 3 else ""
+    return DuplicateRatingError(
+        f"{source}: {clash.height} unit(s) were rated twice by the same rater with different "
+        f"values ({shown}{more}); pass duplicates='last' to keep the last value."
+    )
+
+
+def check_duplicates_option(value: Any, func: str) -> None:
+    """Validate ``duplicates=`` before any file is opened."""
+    v.choice(value, ("error", "last"), param="duplicates", func=func)

@@ -1,0 +1,80 @@
+"""CSV and TSV tables, long (unit, rater, value rows) or wide (one column per rater).
+
+Every column is read as text (so ids like ``007`` keep their zeros); a label
+column whose every cell is an integer (or a decimal number) is then read as
+numbers. Missing cells (empty, ``NA``, ``N/A``, ``NaN``, ``null``, ``.``,
+``-``, whitespace, and anything in ``missing=``) are counted, never labels.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from accord.readers._base import Reader
+from accord.readers._table import read_table
+
+
+def _separator(path: Path, opts: dict[str, Any]) -> str:
+    sep = opts.get("separator")
+    if sep is not None:
+        return str(sep)
+    suffix = path.suffix.lower()
+    if suffix in (".tsv", ".tab"):
+        return "\t"
+    with open(path, "rb") as fh:
+        first = fh.readline(65536)
+    counts = {s: first.count(s.encode()) for s in (",", "\t", ";")}
+    best = max(counts, key=lambda s: counts[s])
+    return best if counts[best] else ","
+
+
+def scan(path: Path, opts: dict[str, Any]) -> pl.LazyFrame:
+    """A lazy frame of ``path`` with every column as text."""
+    return pl.scan_csv(
+        path,
+        separator=_separator(path, opts),
+        infer_schema=False,
+        has_header=True,
+        quote_char='"',
+        encoding="utf8",
+        raise_if_empty=False,
+    )
+
+
+def read(paths: list[Path], opts: dict[str, Any]) -> Any:
+    """Annotations from one or more CSV/TSV files (see :func:`accord.read`)."""
+    return read_lazy(paths, opts, scan)
+
+
+def read_lazy(paths: list[Path], opts: dict[str, Any], scanner: Any) -> Any:
+    """Shared by the table formats: one frame, or several with a part column."""
+    if len(paths) == 1:
+        return read_table(scanner(paths[0], opts), source=str(paths[0]), opts=opts)
+    frames = [scanner(p, opts).with_columns(pl.lit(i).alias("__part")) for i, p in enumerate(paths)]
+    frame = pl.concat(frames, how="diagonal_relaxed")
+    return read_table(frame, source=f"{len(paths)} files", opts=opts, parts=[str(p) for p in paths])
+
+
+def sniff(path: Path, head: bytes) -> float:
+    """Text with a delimiter on its first line; ``.csv``/``.tsv`` names win."""
+    if path.is_dir() or not head:
+        return 0.0
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".tsv", ".tab"):
+        return 0.5
+    first = head.split(b"\n", 1)[0]
+    if head.lstrip()[:1] in (b"{", b"[") or b"\x00" in head:
+        return 0.0
+    return 0.2 if (b"," in first or b"\t" in first or b";" in first) else 0.0
+
+
+CSV = Reader(
+    "csv",
+    "CSV/TSV table, long (unit, rater, value columns) or wide (one column per rater)",
+    sniff,
+    read,
+    ("separator", "timestamp"),
+)

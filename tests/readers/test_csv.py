@@ -1,0 +1,205 @@
+"""CSV/TSV/Parquet/JSONL tables, wide and long (FORMATS.md section 2.10 and checklist item 10).
+
+Layouts: wide = one row per item, one column per rater, as krippendorff's
+``reliability_data`` (transposed) and R ``irr`` take it; long = (item, rater,
+label) triples as NLTK's ``AnnotationTask`` and pingouin's ``intraclass_corr``
+take them. The missing markers (empty, NA, ".") are those named in FORMATS.md
+2.10 (prodigy-iaa's fixtures use ".").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import accord
+from accord.errors import DataError, DuplicateRatingError, FormatError, InvalidParameterError
+
+DATA = Path(__file__).parent / "data"
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    p = tmp_path / name
+    p.write_bytes(text.encode())
+    return p
+
+
+def test_wide_csv_keeps_ids_as_text_and_counts_missing_markers():
+    ann = accord.read(DATA / "wide_pilot.csv")
+    assert ann.units == ("007", "008", "009", "010", "011")
+    assert ann.raters == ("ann", "bob", "cy")
+    assert ann.categories == ("neg", "neu", "pos")
+    # 15 cells: NA, ".", empty and "-" are missing, never categories
+    assert ann.audit.rows_read == 15
+    assert ann.audit.dropped == {"missing value": 4}
+    assert ann.n_ratings == 11
+    note = " ".join(ann.audit.notes)
+    assert "unit ids: column 'item'" in note and "ignored columns: ['text']" in note
+
+
+def test_wide_csv_matches_from_wide_on_the_same_cells():
+    ann = accord.read(DATA / "wide_pilot.csv")
+    ref = accord.Annotations.from_wide(
+        {
+            "ann": ["pos", "neg", "neu", "pos", "neg"],
+            "bob": ["pos", None, "neu", "pos", None],
+            "cy": [None, "neg", None, "pos", "neg"],
+        }
+    )
+    assert (ann.wide() == ref.wide()).all()
+
+
+def test_wide_explicit_raters_ignore_the_rest(tmp_path):
+    p = write(tmp_path, "w.csv", "id,a,b,judge_gpt,notes\n1,x,y,x,hm\n2,y,y,y,\n")
+    ann = accord.read(p, raters=["a", "b"])
+    assert ann.raters == ("a", "b")
+    assert any("ignored columns: ['judge_gpt', 'notes']" in n for n in ann.audit.notes)
+
+
+def test_wide_without_id_column_uses_row_numbers(tmp_path):
+    p = write(tmp_path, "w.csv", "r1,r2\n1,1\n2,3\n")
+    ann = accord.read(p)
+    assert ann.units == (0, 1)
+    assert ann.categories == (1, 2, 3)
+
+
+def test_long_csv_detects_common_names_and_says_so():
+    ann = accord.read(DATA / "long_scores.csv")
+    assert ann.raters == ("coder_a", "coder_b", "coder_c")
+    assert ann.units == ("001", "002", "003", "004")
+    assert ann.categories == (1, 2, 3, 4, 5)  # every label an integer: read as numbers
+    assert ann.audit.dropped == {"missing value": 1}
+    assert any("unit='item_id', rater='annotator', value='rating'" in n for n in ann.audit.notes)
+
+
+def test_long_rows_in_any_order_give_the_same_matrix(tmp_path):
+    ann = accord.read(DATA / "long_scores.csv")
+    lines = (DATA / "long_scores.csv").read_text().splitlines()
+    shuffled = write(tmp_path, "s.csv", "\n".join([lines[0], *reversed(lines[1:])]) + "\n")
+    other = accord.read(shuffled)
+    a = dict(((u, r), c) for u, r, c in ann.records())
+    b = dict(((u, r), c) for u, r, c in other.records())
+    assert a == b
+
+
+def test_long_tsv_with_named_columns_and_duplicates(tmp_path):
+    p = write(tmp_path, "d.tsv", "doc\twho\tlab\tts\nd1\ta\tx\t2\nd1\tb\ty\t1\nd1\ta\tz\t1\n")
+    with pytest.raises(DuplicateRatingError, match="unit 'd1' by rater 'a'"):
+        accord.read(p, unit="doc", rater="who", value="lab")
+    last = accord.read(p, unit="doc", rater="who", value="lab", duplicates="last")
+    assert dict(((u, r), c) for u, r, c in last.records()) == {("d1", "a"): "z", ("d1", "b"): "y"}
+    by_time = accord.read(
+        p, unit="doc", rater="who", value="lab", duplicates="last", timestamp="ts"
+    )
+    assert dict(((u, r), c) for u, r, c in by_time.records())[("d1", "a")] == "x"
+
+
+def test_exact_repeats_collapse(tmp_path):
+    p = write(tmp_path, "d.csv", "item,rater,label\n1,a,x\n1,a,x\n1,b,x\n")
+    ann = accord.read(p)
+    assert ann.n_ratings == 2
+    assert any("identical repeated" in n for n in ann.audit.notes)
+
+
+def test_extra_missing_markers_and_numeric_markers(tmp_path):
+    p = write(tmp_path, "d.csv", "item,rater,label\n1,a,3\n1,b,99\n2,a,1\n2,b,missing\n")
+    ann = accord.read(p, missing=["99", "missing"])
+    assert ann.categories == (1, 3)
+    assert ann.audit.dropped == {"missing value": 2}
+
+
+def test_mixed_labels_stay_text(tmp_path):
+    p = write(tmp_path, "d.csv", "item,rater,label\n1,a,01\n1,b,1\n")
+    assert accord.read(p).categories == ("01", "1")
+
+
+def test_declared_categories_keep_unused_and_match_numbers(tmp_path):
+    p = write(tmp_path, "d.csv", "item,rater,label\n1,a,1\n1,b,2\n")
+    ann = accord.read(p, categories=["1", "2", "3"], level="ordinal")
+    assert ann.categories == (1, 2, 3) and ann.level == "ordinal"
+    assert sorted(c for _, _, c in ann.records()) == [1, 2]
+
+
+def test_interval_level_refuses_text_labels(tmp_path):
+    p = write(tmp_path, "d.csv", "item,rater,label\n1,a,low\n1,b,2\n")
+    with pytest.raises(DataError, match="needs numeric values"):
+        accord.read(p, level="interval")
+
+
+def test_missing_column_is_named(tmp_path):
+    p = write(tmp_path, "d.csv", "item,rater,label\n1,a,x\n")
+    with pytest.raises(DataError, match="rater column 'coder' not found"):
+        accord.read(p, unit="item", rater="coder", value="label")
+
+
+def test_single_rater_file_is_readable_but_not_pairable(tmp_path):
+    p = write(tmp_path, "d.csv", "item,rater,label\n1,a,x\n2,a,y\n")
+    ann = accord.read(p)
+    assert ann.raters == ("a",)
+    with pytest.raises(accord.AccordError, match="at least two raters"):
+        ann.require_pairable()
+
+
+def test_several_files_get_their_own_audit(tmp_path):
+    a = write(tmp_path, "a.csv", "item,rater,label\n1,a,x\n2,a,NA\n")
+    b = write(tmp_path, "b.csv", "item,rater,label\n1,b,x\n2,b,y\n")
+    ann = accord.read([a, b])
+    assert ann.raters == ("a", "b")
+    assert [(p.source, p.rows_read, p.ratings_used) for p in ann.audit.parts] == [
+        (str(a), 2, 1),
+        (str(b), 2, 2),
+    ]
+
+
+def test_parquet_long_and_wide(tmp_path):
+    long = tmp_path / "l.parquet"
+    pl.DataFrame(
+        {"item": [7, 7, 8, 8], "annotator": ["a", "b", "a", "b"], "label": ["x", "y", None, "y"]}
+    ).write_parquet(long)
+    ann = accord.read(long)
+    assert ann.units == ("7", "8")  # ids are text even when Parquet stores ints
+    assert ann.audit.dropped == {"missing value": 1}
+    wide = tmp_path / "w.parquet"
+    pl.DataFrame({"id": ["u1", "u2"], "a": [1.0, float("nan")], "b": [2, 3]}).write_parquet(wide)
+    ann = accord.read(wide)
+    assert ann.raters == ("a", "b") and ann.categories == (1.0, 2.0, 3.0)
+    assert ann.audit.dropped == {"missing value": 1}
+
+
+def test_generic_jsonl_long(tmp_path):
+    p = write(
+        tmp_path,
+        "d.jsonl",
+        '{"item": "1", "rater": "a", "label": "x"}\n{"item": "1", "rater": "b", "label": null}\n',
+    )
+    ann = accord.read(p)
+    assert ann.raters == ("a",) and ann.audit.dropped == {"missing value": 1}
+
+
+def test_ragged_csv_is_one_sentence(tmp_path):
+    p = write(tmp_path, "bad.csv", 'item,rater,label\n1,a,x,extra,more\n"2,b\n')
+    with pytest.raises(FormatError) as err:
+        accord.read(p)
+    assert str(p) in str(err.value) and "\n" not in str(err.value)
+
+
+def test_bad_options_are_named(tmp_path):
+    p = write(tmp_path, "d.csv", "item,rater,label\n1,a,x\n")
+    with pytest.raises(InvalidParameterError, match="unknown option 'sep'"):
+        accord.read(p, sep=";")
+    with pytest.raises(InvalidParameterError, match="'format' parameter"):
+        accord.read(p, format="excel")
+    with pytest.raises(FormatError, match="no such file"):
+        accord.read(tmp_path / "nope.csv")
+    with pytest.raises(FormatError, match="value="):
+        accord.read(p, field="label")
+
+
+def test_kinds_and_include_kinds(tmp_path):
+    p = write(tmp_path, "w.csv", "item,h1,h2,gpt\n1,a,a,b\n2,b,b,b\n")
+    ann = accord.read(p, kinds={"gpt": "llm"})
+    assert ann.kinds == {"h1": "human", "h2": "human", "gpt": "llm"}
+    assert ann.humans().raters == ("h1", "h2")
+    assert accord.read(p, kinds={"gpt": "llm"}, include_kinds=["llm"]).raters == ("gpt",)
