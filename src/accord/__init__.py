@@ -41,7 +41,6 @@ from accord.tables import ContingencyTable
 __version__ = "0.1.0"
 
 __all__ = [
-    "Comparison",
     "REGISTRY",
     "SCALES",
     "AccordError",
@@ -50,6 +49,7 @@ __all__ = [
     "Audit",
     "BenchmarkResult",
     "Bootstrap",
+    "Comparison",
     "ConfidenceInterval",
     "ContingencyTable",
     "DataError",
