@@ -34,6 +34,7 @@ from accord.interpretation import (
     benchmark,
     interpret,
 )
+from accord.planning import SamplePlan, plan_sample_size
 from accord.readers import formats, read
 from accord.results import AgreementResult, ConfidenceInterval
 from accord.tables import ContingencyTable
@@ -56,6 +57,7 @@ __all__ = [
     "DegenerateDataWarning",
     "FormatError",
     "Interpretation",
+    "SamplePlan",
     "Scale",
     "__version__",
     "benchmark",
@@ -70,6 +72,7 @@ __all__ = [
     "kappa_max",
     "pabak",
     "percent_agreement",
+    "plan_sample_size",
     "read",
     "scott_pi",
 ]
