@@ -17,13 +17,17 @@ from accord.coefficients import (
     brennan_prediger,
     category_agreement,
     cohen_kappa,
+    conger_kappa,
+    fleiss_kappa,
     gwet_ac1,
     kappa_max,
+    light_kappa,
     pabak,
     percent_agreement,
     scott_pi,
 )
 from accord.compare import Comparison, compare
+from accord.diagnostics import label_distribution, leave_one_rater_out, unit_agreement
 from accord.errors import AccordError, DataError, DegenerateDataWarning, FormatError
 from accord.inference import Bootstrap
 from accord.interpretation import (
@@ -34,10 +38,11 @@ from accord.interpretation import (
     benchmark,
     interpret,
 )
+from accord.pairwise import pairwise
 from accord.planning import SamplePlan, plan_sample_size
 from accord.readers import formats, read
 from accord.results import AgreementResult, ConfidenceInterval
-from accord.tables import ContingencyTable
+from accord.tables import ContingencyTable, RaterCounts
 
 __version__ = "0.1.0"
 
@@ -57,6 +62,7 @@ __all__ = [
     "DegenerateDataWarning",
     "FormatError",
     "Interpretation",
+    "RaterCounts",
     "SamplePlan",
     "Scale",
     "__version__",
@@ -65,14 +71,21 @@ __all__ = [
     "category_agreement",
     "cohen_kappa",
     "compare",
+    "conger_kappa",
     "datasets",
+    "fleiss_kappa",
     "formats",
     "gwet_ac1",
     "interpret",
     "kappa_max",
+    "label_distribution",
+    "leave_one_rater_out",
+    "light_kappa",
     "pabak",
+    "pairwise",
     "percent_agreement",
     "plan_sample_size",
     "read",
     "scott_pi",
+    "unit_agreement",
 ]

@@ -1,6 +1,7 @@
 """Agreement coefficients; :data:`REGISTRY` lists every one by name."""
 
 from accord.coefficients._registry import REGISTRY, CoefficientInfo, register
+from accord.coefficients.many_raters import conger_kappa, fleiss_kappa, light_kappa
 from accord.coefficients.two_raters import (
     brennan_prediger,
     category_agreement,
@@ -18,8 +19,11 @@ __all__ = [
     "brennan_prediger",
     "category_agreement",
     "cohen_kappa",
+    "conger_kappa",
+    "fleiss_kappa",
     "gwet_ac1",
     "kappa_max",
+    "light_kappa",
     "pabak",
     "percent_agreement",
     "register",

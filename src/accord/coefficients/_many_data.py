@@ -1,0 +1,133 @@
+"""Turning many-rater input into the statistic a coefficient needs.
+
+Count-based coefficients (Fleiss, Gwet AC1/AC2, Brennan-Prediger, percent
+agreement) need only :class:`~accord.RaterCounts`; Conger's and Light's kappa
+need to know which rater gave which rating (a units x raters code matrix).
+
+A 2-D numpy array of numbers takes a fast path straight to integer codes
+(no long table is built), so counting 10^6 units x 10 raters stays O(n).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from accord import _encoding as enc
+from accord.annotations import Annotations
+from accord.coefficients._data import as_annotations
+from accord.errors import DataError, InsufficientDataError
+from accord.tables.rater_counts import RaterCounts
+
+IntArray = NDArray[np.int64]
+
+_NOTHING_TO_COMPARE = "no unit was rated by two or more raters, so there is nothing to compare."
+
+
+@dataclass(frozen=True)
+class RatingCodes:
+    """A units x raters matrix of category codes, ``-1`` where a rater did not rate a unit.
+
+    Only units with at least one rating and raters with at least one rating are kept.
+    """
+
+    codes: IntArray
+    categories: tuple[Any, ...]
+    raters: tuple[Any, ...]
+    unit_ids: tuple[Any, ...]
+
+    @property
+    def n_units(self) -> int:
+        """Number of units (rows)."""
+        return int(self.codes.shape[0])
+
+    @property
+    def n_raters(self) -> int:
+        """Number of raters (columns)."""
+        return int(self.codes.shape[1])
+
+    def counts(self) -> RaterCounts:
+        """The units x categories counts of these ratings."""
+        return RaterCounts.from_codes(self.codes, self.categories, self.unit_ids)
+
+
+def rating_codes(data: Any, *, categories: Sequence[Any] | None, func: str) -> RatingCodes:
+    """The code matrix of raw many-rater input; raises for RaterCounts (no rater identity)."""
+    if isinstance(data, RaterCounts):
+        raise DataError(
+            f"{func} needs to know which rater gave each rating, which RaterCounts does not "
+            "record; pass the units x raters ratings (a table or Annotations) instead."
+        )
+    fast = _numeric_array_codes(data, categories)
+    if fast is not None:
+        return _checked(fast)
+    ann = as_annotations(data, categories=categories, func=func).require_pairable()
+    return _checked(RatingCodes(ann.wide(), ann.categories, ann.raters, ann.units))
+
+
+def rater_counts(data: Any, *, categories: Sequence[Any] | None, func: str) -> RaterCounts:
+    """The RaterCounts of any accepted input, without units that nobody rated."""
+    if isinstance(data, RaterCounts):
+        if categories is not None and tuple(categories) != data.categories:
+            raise DataError(
+                f"{func}: categories {list(categories)!r} differ from the RaterCounts' "
+                f"{list(data.categories)!r}; declare them with RaterCounts(counts, categories=...)."
+            )
+        rc = data.rated()
+        if rc.n_units == 0 or rc.n_ratings.max() < 2:
+            raise InsufficientDataError(_NOTHING_TO_COMPARE)
+        return rc
+    if isinstance(data, Annotations):
+        ann = as_annotations(data, categories=categories, func=func).require_pairable()
+        return RaterCounts.from_annotations(ann)
+    return rating_codes(data, categories=categories, func=func).counts()
+
+
+def _checked(rc: RatingCodes) -> RatingCodes:
+    """Drop raters without ratings; require two raters and a unit rated twice."""
+    rated = rc.codes >= 0
+    used: NDArray[np.bool_] = np.asarray(rated.any(axis=0), dtype=bool)
+    if not used.all():
+        keep = used.tolist()
+        rc = RatingCodes(rc.codes[:, used], rc.categories,
+                         tuple(r for r, u in zip(rc.raters, keep) if u), rc.unit_ids)
+        rated = rated[:, used]
+    if rc.n_raters < 2:
+        raise InsufficientDataError(
+            f"agreement needs at least two raters; found {rc.n_raters} ({list(rc.raters)!r})."
+        )
+    if not np.any(rated.sum(axis=1) >= 2):
+        raise InsufficientDataError(_NOTHING_TO_COMPARE)
+    return rc
+
+
+def _numeric_array_codes(data: Any, categories: Sequence[Any] | None) -> RatingCodes | None:
+    """Codes of a 2-D numeric numpy array (NaN = not rated) without building a long table."""
+    if not isinstance(data, np.ndarray) or data.ndim != 2 or data.dtype.kind not in "iuf":
+        return None
+    if data.dtype.kind == "f":
+        rated = ~np.isnan(data)
+        values = data[rated]
+    else:
+        rated = np.ones(data.shape, dtype=bool)
+        values = data.ravel()
+    if categories is None:
+        value_codes, cats = enc.factorize(values)
+    else:
+        cats = list(categories)
+        value_codes = enc.encode_declared(values, cats, name="the data")
+    codes = np.full(data.shape, -1, dtype=np.int64)
+    codes[rated] = value_codes
+    keep = rated.any(axis=1)
+    unit_ids: tuple[Any, ...]
+    if keep.all():
+        unit_ids = tuple(range(data.shape[0]))
+    else:
+        codes = codes[keep]
+        unit_ids = tuple(int(i) for i in np.flatnonzero(keep))
+    raters = tuple(f"rater_{j + 1}" for j in range(data.shape[1]))
+    return RatingCodes(codes, tuple(cats), raters, unit_ids)

@@ -1,0 +1,208 @@
+"""Rater counts: how many raters put each unit in each category.
+
+The units x categories matrix ``x_ik`` of Fleiss (1971) ("n_ij" there) and
+Gwet (2014, ch. 2, "r_ik"): row ``i`` holds, for unit ``i``, the number of
+raters who chose each category, and ``r_i = sum_k x_ik`` is the number of
+ratings the unit received. It is the sufficient statistic of every
+coefficient that ignores which rater gave which rating: Fleiss' kappa, Gwet's
+AC1/AC2, Brennan-Prediger (Randolph's free-marginal kappa) and percent
+agreement. Published multi-rater tables (Fleiss 1971, Table 1) are in this form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from accord.errors import DataError
+from accord.inference.resampling import pattern_index
+
+__all__ = ["RaterCounts"]
+
+IntArray = NDArray[np.int64]
+
+
+class RaterCounts:
+    """Units x categories counts of ratings.
+
+    Parameters
+    ----------
+    counts : (n_units, n_categories) array-like
+        Non-negative whole numbers: ``counts[i, k]`` raters put unit ``i`` in
+        category ``k``. Rows may sum to different numbers (units rated by
+        different numbers of raters). A pandas/polars frame's column names are
+        used as the categories when ``categories`` is not given.
+    categories : sequence, optional
+        Labels of the columns, in order (weights use these positions);
+        default ``0 .. n_categories - 1``.
+
+    Examples
+    --------
+    The first three patients of Fleiss (1971, Table 1), six psychiatrists each:
+
+    >>> rc = RaterCounts([[0, 0, 0, 6, 0], [0, 3, 0, 0, 3], [0, 1, 4, 0, 1]])
+    >>> rc.n_units, rc.n_ratings.tolist(), rc.category_totals.tolist()
+    (3, [6, 6, 6], [0, 4, 4, 6, 4])
+    """
+
+    __slots__ = ("_counts", "categories", "unit_ids")
+
+    def __init__(self, counts: Any, categories: Sequence[Any] | None = None) -> None:
+        if categories is None and hasattr(counts, "columns") and hasattr(counts, "to_numpy"):
+            categories = list(counts.columns)
+        arr = _validated(counts)
+        cats = tuple(range(arr.shape[1])) if categories is None else tuple(categories)
+        if len(cats) != arr.shape[1]:
+            raise DataError(
+                f"categories has {len(cats)} labels but the counts have {arr.shape[1]} "
+                "columns; give one label per column."
+            )
+        if len(set(cats)) != len(cats):
+            raise DataError(f"categories must be distinct; got {list(cats)!r}.")
+        arr.flags.writeable = False
+        self._counts: IntArray = arr
+        self.categories: tuple[Any, ...] = cats
+        self.unit_ids: tuple[Any, ...] | None = None
+
+    # ----------------------------------------------------------------- building
+    @classmethod
+    def from_annotations(cls, annotations: Any) -> RaterCounts:
+        """Count :class:`~accord.Annotations` per unit and category.
+
+        One ``np.bincount`` over the combined codes ``unit * k + value``; every
+        rater's rating counts once, whoever gave it.
+
+        Examples
+        --------
+        >>> from accord import Annotations
+        >>> ann = Annotations.from_wide([["a", "a", "b"], ["b", "b", None]])
+        >>> RaterCounts.from_annotations(ann).counts.tolist()
+        [[2, 1], [0, 2]]
+        """
+        units, _, values = annotations.codes
+        k = len(annotations.categories)
+        n = annotations.n_units
+        flat = np.bincount(units * k + values, minlength=n * k)
+        return cls._trusted(flat.reshape(n, k), annotations.categories, annotations.units)
+
+    @classmethod
+    def from_codes(cls, codes: IntArray, categories: Sequence[Any],
+                   unit_ids: Sequence[Any] | None = None) -> RaterCounts:
+        """Count a units x raters matrix of category codes (``-1`` = not rated)."""
+        k = len(categories)
+        n = codes.shape[0]
+        rated = codes >= 0
+        if rated.all():
+            flat_codes = (np.arange(n, dtype=np.int64)[:, None] * k + codes).ravel()
+        else:
+            rows = np.nonzero(rated)[0]
+            flat_codes = rows * k + codes[rated]
+        flat = np.bincount(flat_codes, minlength=n * k)
+        return cls._trusted(flat.reshape(n, k), categories, unit_ids)
+
+    @classmethod
+    def _trusted(cls, counts: NDArray[np.integer], categories: Sequence[Any],
+                 unit_ids: Sequence[Any] | None) -> RaterCounts:
+        """Wrap counts already known to be valid (no re-validation of large arrays)."""
+        obj = cls.__new__(cls)
+        arr = np.asarray(counts, dtype=np.int64)
+        arr.flags.writeable = False
+        obj._counts = arr
+        obj.categories = tuple(categories)
+        obj.unit_ids = None if unit_ids is None else tuple(unit_ids)
+        return obj
+
+    # ----------------------------------------------------------------- views
+    @property
+    def counts(self) -> IntArray:
+        """The (n_units, n_categories) counts (read-only)."""
+        return self._counts
+
+    @property
+    def n_units(self) -> int:
+        """Number of rows (units), including any with no rating."""
+        return int(self._counts.shape[0])
+
+    @property
+    def n_categories(self) -> int:
+        """Number of categories (columns)."""
+        return int(self._counts.shape[1])
+
+    @property
+    def n_ratings(self) -> IntArray:
+        """Ratings per unit, ``r_i = sum_k x_ik``."""
+        return np.asarray(self._counts.sum(axis=1), dtype=np.int64)
+
+    @property
+    def category_totals(self) -> IntArray:
+        """Ratings per category over all units."""
+        return np.asarray(self._counts.sum(axis=0), dtype=np.int64)
+
+    @property
+    def n_raters(self) -> int:
+        """The largest number of ratings any unit received (raters are not identified)."""
+        return int(self.n_ratings.max()) if self.n_units else 0
+
+    def rated(self) -> RaterCounts:
+        """The same counts without the units that no rater rated."""
+        keep = self.n_ratings > 0
+        if keep.all():
+            return self
+        ids = None if self.unit_ids is None else [u for u, k in zip(self.unit_ids, keep) if k]
+        return RaterCounts._trusted(self._counts[keep], self.categories, ids)
+
+    def patterns(self) -> tuple[IntArray, IntArray, IntArray]:
+        """The distinct count rows, how many units show each, and each unit's pattern index.
+
+        Rows are encoded as one integer (mixed radix) when that fits in 63 bits,
+        so finding the patterns is a 1-D sort rather than a row-wise one.
+        """
+        x = self._counts
+        if x.shape[0] == 0:
+            return x, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        base = int(x.max()) + 1
+        if x.shape[1] * np.log2(max(base, 2)) < 62:
+            radix = base ** np.arange(x.shape[1], dtype=np.int64)
+            keys = x @ radix
+            _, first, inverse, counts = np.unique(
+                keys, return_index=True, return_inverse=True, return_counts=True
+            )
+            return x[first], counts.astype(np.int64), inverse.reshape(-1).astype(np.int64)
+        rows, counts, inverse = pattern_index(x)
+        return np.asarray(rows, dtype=np.int64), counts, inverse
+
+    def __repr__(self) -> str:
+        cats = list(self.categories)
+        shown = f"{cats[:8]!r}{'...' if len(cats) > 8 else ''}"
+        return f"RaterCounts(n_units={self.n_units}, categories={shown})"
+
+
+def _validated(counts: Any) -> IntArray:
+    """Counts as int64 after checking shape, sign and wholeness (one sentence each)."""
+    if hasattr(counts, "to_numpy") and not isinstance(counts, np.ndarray):
+        counts = counts.to_numpy()
+    try:
+        arr = np.asarray(counts, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise DataError(
+            "RaterCounts needs a units x categories table of numbers; got values that are "
+            "not numbers."
+        ) from None
+    if arr.ndim != 2:
+        raise DataError(
+            f"RaterCounts needs a 2-D units x categories table; got an array of shape {arr.shape}."
+        )
+    if arr.shape[1] == 0:
+        raise DataError("RaterCounts needs at least one category column.")
+    if not np.all(np.isfinite(arr)) or (arr.size and arr.min() < 0):
+        raise DataError("rater counts must be finite and non-negative.")
+    if not np.array_equal(arr, np.round(arr)):
+        row = int(np.flatnonzero((arr != np.round(arr)).any(axis=1))[0])
+        raise DataError(
+            f"rater counts must be whole numbers (each row sums to a whole number of raters); "
+            f"row {row + 1} is {arr[row].tolist()!r}."
+        )
+    return arr.astype(np.int64)
