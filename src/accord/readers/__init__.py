@@ -21,11 +21,14 @@ from accord import _validation as v
 from accord.annotations import LEVELS, RATER_KINDS, Annotations
 from accord.errors import FormatError, InvalidParameterError
 from accord.readers._base import Collected, Reader, format_error
+from accord.readers._describe import describe, summary
 
-__all__ = ["detect", "formats", "read", "scan"]
+__all__ = ["describe", "detect", "formats", "read", "scan", "summary"]
 
 #: (name, module, attribute), in the order detection prefers them on a tie.
 _REGISTRY: tuple[tuple[str, str, str], ...] = (
+    ("label_studio", "label_studio", "LABEL_STUDIO"),
+    ("label_studio_csv", "label_studio", "LABEL_STUDIO_CSV"),
     ("csv", "csv", "CSV"),
     ("parquet", "parquet", "PARQUET"),
     ("jsonl", "jsonl", "JSONL"),

@@ -52,6 +52,13 @@ class Part:
     used: int = 0
 
 
+@dataclass(frozen=True)
+class Skip:
+    """An answer the rater declined to give (counted under ``reason``, never a label)."""
+
+    reason: str
+
+
 @dataclass
 class Judgment:
     """One answer: ``value`` given by ``rater`` to ``unit`` on question ``field``."""
@@ -72,6 +79,7 @@ class Collected:
     format: str
     judgments: list[Judgment] = field(default_factory=list)
     spans: list[Any] = field(default_factory=list)
+    span_origin: list[tuple[Any, int]] = field(default_factory=list)
     coverage: dict[tuple[str, str, str], str] = field(default_factory=dict)
     span_fields: set[str] = field(default_factory=set)
     kinds: dict[str, str] = field(default_factory=dict)
@@ -103,6 +111,13 @@ class Collected:
         self.judgments.append(
             Judgment(str(unit), rater_s, fld, value, part, time, len(self.judgments))
         )
+
+    def add_spans(
+        self, spans: list[Any], *, time: float | str | None = None, origin: int = 0
+    ) -> None:
+        """Record the spans of one annotation (``origin`` numbers the annotation)."""
+        self.spans += spans
+        self.span_origin += [(time, origin)] * len(spans)
 
     def drop(self, part: int, reason: str, n: int = 1) -> None:
         """Count ``n`` records of file ``part`` not used, for ``reason``."""

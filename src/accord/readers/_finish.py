@@ -15,7 +15,7 @@ import numpy as np
 
 from accord.annotations import RATER_KINDS, Annotations, Audit, build
 from accord.errors import FormatError
-from accord.readers._base import Collected, Judgment, Part
+from accord.readers._base import Collected, Judgment, Part, Skip
 from accord.readers.spans import SpanTable
 
 SUPERSEDED = "superseded by a later answer of the same rater"
@@ -56,6 +56,15 @@ def finish(col: Collected, opts: dict[str, Any], source: str) -> Annotations:
         col.parts[j.part].used += 1
     ann = _build(judgments, opts, source, raters, kinds, fld, col, dup_notes)
     ann.spans = spans
+    if spans is not None:
+        status = list(spans.coverage.values())
+        ann.audit = _with_note(
+            ann.audit,
+            (
+                f"{len(spans)} span(s) in field {fld!r}; (unit, rater) pairs: "
+                f"{status.count('annotated')} annotated, {status.count('skipped')} skipped"
+            ),
+        )
     ann.meta.update(
         {
             "format": col.format,
@@ -101,6 +110,9 @@ def _drop_missing(
     out = []
     for j in judgments:
         x = j.value
+        if isinstance(x, Skip):
+            parts[j.part].dropped[x.reason] += 1
+            continue
         gone = (
             x is None
             or (isinstance(x, float) and x != x)
@@ -159,9 +171,30 @@ def _span_table(
     def ok(rater: str) -> bool:
         return include is None or kinds.get(rater, "human") in include
 
-    spans = tuple(s for s in col.spans if s.field == fld and ok(s.rater))
+    chosen = [(s, o) for s, o in zip(col.spans, _origins(col)) if s.field == fld and ok(s.rater)]
+    latest: dict[tuple[str, str], tuple[Any, ...]] = {}
+    for s, (time, origin) in chosen:
+        key = _time_key(Judgment(s.unit, s.rater, fld or "", None, 0, time, 0)) + (origin,)
+        if latest.get((s.unit, s.rater), ()) < key:
+            latest[(s.unit, s.rater)] = key
+    spans = tuple(
+        s
+        for s, (time, origin) in chosen
+        if _time_key(Judgment(s.unit, s.rater, fld or "", None, 0, time, 0)) + (origin,)
+        == latest[(s.unit, s.rater)]
+    )
     coverage = {(u, r): st for (u, r, f), st in col.coverage.items() if f == fld and ok(r)}
     return SpanTable(spans, coverage, fld or "spans")
+
+
+def _with_note(a: Audit, note: str) -> Audit:
+    return Audit(a.source, a.rows_read, a.ratings_used, a.dropped, (*a.notes, note), a.parts)
+
+
+def _origins(col: Collected) -> list[tuple[Any, int]]:
+    if len(col.span_origin) == len(col.spans):
+        return col.span_origin
+    return [(None, 0)] * len(col.spans)
 
 
 def _build(

@@ -1,0 +1,131 @@
+"""``accord inspect``: what accord read from a file, before any number is trusted."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from accord.cli._app import main
+from accord.cli._common import data_options
+
+
+@main.command()
+@data_options
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead.")
+def inspect(
+    data: str,
+    as_json: bool,
+    fmt: str | None,
+    field: str | None,
+    unit: str | None,
+    rater: str | None,
+    value: str | None,
+    raters: tuple[str, ...],
+    categories: tuple[str, ...],
+    level: str | None,
+    missing: tuple[str, ...],
+    duplicates: str,
+) -> None:
+    """Show what accord reads from DATA: format, fields, raters and their kinds,
+    units, categories with counts, missing and skipped answers, and the audit.
+
+    \b
+    Formats (--format; detected when omitted):
+      label_studio, label_studio_csv, prodigy, doccano, brat, inception, mturk,
+      sagemaker, argilla, csv (also TSV), parquet, jsonl
+
+    \b
+    Examples:
+      accord inspect project-7-export.json
+      accord inspect project-7-export.json --field sentiment
+      accord inspect ratings.csv --unit item --rater coder --value label --json
+    """
+    from accord.readers import describe
+
+    long_form = any(x is not None for x in (unit, rater, value))
+    summary = describe(
+        data,
+        format=fmt,
+        field=field,
+        unit=unit,
+        rater=rater,
+        value=value,
+        raters=list(raters) if raters and not long_form else None,
+        categories=list(categories) or None,
+        level=level,
+        missing=tuple(missing),
+        duplicates=duplicates,
+    )
+    if as_json:
+        click.echo(json.dumps(summary, indent=2, default=str))
+        return
+    _print(summary, data)
+
+
+def _print(s: dict[str, Any], source: str) -> None:
+    console = Console()
+    console.print(Text(f"{source}: format {s['format']}"), style="bold")
+    if s.get("choose_field"):
+        _print_fields(console, s)
+    else:
+        field = f"field {s['field']!r}; " if s.get("field") else ""
+        fields = s.get("fields") or []
+        others = f" (fields in the file: {', '.join(map(str, fields))})" if len(fields) > 1 else ""
+        console.print(
+            Text(
+                f"{field}{s['units']} units, {len(s['raters'])} raters, "
+                f"{s['ratings']} ratings{others}"
+            )
+        )
+    _print_raters(console, s["raters"])
+    if s.get("categories"):
+        table = Table(title="categories", title_justify="left")
+        table.add_column("category")
+        table.add_column("count", justify="right")
+        for c in s["categories"]:
+            table.add_row(Text(str(c["label"])), str(c["count"]))
+        console.print(table)
+    spans = s.get("spans")
+    if spans:
+        labels = ", ".join(f"{k} {n}" for k, n in spans["labels"].items()) or "none"
+        console.print(
+            Text(
+                f"spans: {spans['spans']} in {spans['units']} units ({labels}); "
+                f"(unit, rater) annotated {spans['annotated']}, skipped {spans['skipped']}"
+            )
+        )
+    for reason, n in (s.get("dropped") or {}).items():
+        console.print(Text(f"not used: {n} {reason}"))
+    console.print(Text("audit:"), style="dim")
+    for line in s.get("audit_lines", []):
+        console.print(Text("  " + line), style="dim")
+
+
+def _print_fields(console: Console, s: dict[str, Any]) -> None:
+    table = Table(title="fields (choose one with --field)", title_justify="left")
+    for head in ("field", "kind", "answers"):
+        table.add_column(head, justify="right" if head == "answers" else "left")
+    for f in s["field_details"]:
+        table.add_row(Text(str(f["name"])), f["kind"], str(f["answers"]))
+    console.print(table)
+    console.print(Text(f"{s['units']} units"))
+
+
+def _print_raters(console: Console, raters: list[dict[str, Any]]) -> None:
+    table = Table(title="raters", title_justify="left")
+    table.add_column("rater")
+    table.add_column("kind")
+    table.add_column("ratings", justify="right")
+    with_spans = any("spans" in r for r in raters)
+    if with_spans:
+        table.add_column("spans", justify="right")
+    for r in raters:
+        name = str(r["name"]) + (f" ({r['alias']})" if r.get("alias") else "")
+        cells = [Text(name), r["kind"], "-" if r["ratings"] is None else str(r["ratings"])]
+        table.add_row(*cells, *([str(r.get("spans", 0))] if with_spans else []))
+    console.print(table)

@@ -1,0 +1,336 @@
+"""Label Studio exports: JSON (tasks with ``annotations``), JSON_MIN and CSV/TSV.
+
+Sources: HumanSignal/label-studio ``docs/source/guide/export.md``,
+``docs/source/includes/task_format.md`` and ``result_format.md``,
+``label_studio/data_export/serializers.py``; the converter's
+``convert_to_json_min`` and ``exports/csv2.py`` (label-studio-converter).
+
+* unit = task ``id``; rater = ``completed_by`` (an int, or an object whose
+  ``id`` is used and whose ``email`` is kept as an alias);
+* each control tag (``from_name``) is a field; choose one with ``field=``;
+* ``was_cancelled`` (Skip) is counted as skipped, never a label;
+  ``ground_truth: true`` annotations become the rater ``"ground_truth"`` of
+  kind ``"gold"``; ``predictions`` become raters of kind ``"model"`` named by
+  ``model_version``;
+* several annotations by one user on one task: the latest ``updated_at`` wins;
+* a submitted annotation with an empty result: the choice is missing; for a
+  span field it is "annotated, no spans";
+* span offsets are UTF-16 units (JavaScript): converted to code points and
+  checked against ``value.text`` (HumanSignal/label-studio#1347).
+
+JSON_MIN and CSV rows (one per non-cancelled annotation) lose the skip and
+ground-truth flags; the audit says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from accord.readers._base import (
+    Collected,
+    Reader,
+    Skip,
+    expect_type,
+    format_error,
+    load_json,
+    text_id,
+)
+from accord.readers._ls_values import SpanMaker, classify, doc_texts
+
+SKIPPED = "skipped (was_cancelled)"
+
+
+@dataclass
+class _Seen:
+    """One annotation as a whole, to fill fields it did not answer once all fields are known."""
+
+    part: int
+    unit: str
+    rater: str
+    kind: str
+    time: Any
+    cancelled: bool
+    seq: int = 0
+    answered: set[str] = field(default_factory=set)
+
+
+def read(paths: list[Path], opts: dict[str, Any]) -> Collected:
+    """Tasks from Label Studio JSON (or JSON_MIN) exports."""
+    from accord.readers import _ls_min
+
+    col = Collected("label_studio")
+    for path in paths:
+        tasks = _tasks(path)
+        if tasks and all("annotations" not in t and "annotator" in t for _, t in tasks):
+            _ls_min.read_rows(col, path, tasks, opts, "JSON_MIN")
+            continue
+        _read_tasks(col, path, tasks)
+    return col
+
+
+def _tasks(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    data = load_json(path)
+    if isinstance(data, dict):
+        data = [data]
+    if not isinstance(data, list):
+        raise format_error(path, None, "expected a JSON array of tasks")
+    out = []
+    for i, task in enumerate(data):
+        where = f"task {i + 1}"
+        out.append((where, expect_type(task, dict, path, where, "a task object")))
+    return out
+
+
+def _read_tasks(col: Collected, path: Path, tasks: list[tuple[str, dict[str, Any]]]) -> None:
+    part = col.part(str(path))
+    spans = SpanMaker()
+    seen: list[_Seen] = []
+    empty_tasks = 0
+    for where, task in tasks:
+        if "id" not in task:
+            raise format_error(path, where, "expected the task's 'id'")
+        unit = text_id(task["id"])
+        annotations = _list(task, "annotations", path, where)
+        predictions = _list(task, "predictions", path, where)
+        empty_tasks += not annotations
+        for j, ann in enumerate(annotations):
+            at = f"{where}, annotation {j + 1}"
+            s = _annotation(
+                col,
+                part,
+                unit,
+                task,
+                expect_type(ann, dict, path, at, "an object"),
+                path,
+                at,
+                spans,
+            )
+            if s is not None:
+                seen.append(s)
+        for j, pred in enumerate(predictions):
+            at = f"{where}, prediction {j + 1}"
+            seen.append(
+                _prediction(
+                    col,
+                    part,
+                    unit,
+                    task,
+                    expect_type(pred, dict, path, at, "an object"),
+                    path,
+                    at,
+                    spans,
+                )
+            )
+    _fill_unanswered(col, seen)
+    notes = col.parts[part].notes
+    notes += spans.notes()
+    if empty_tasks:
+        notes.append(f"{empty_tasks} task(s) without annotations")
+
+
+def _list(task: Mapping[str, Any], key: str, path: Path, where: str) -> list[Any]:
+    value = task.get(key)
+    if value is None:
+        return []
+    return list(expect_type(value, list, path, f"{where}, '{key}'", "a list"))
+
+
+def _annotation(
+    col: Collected,
+    part: int,
+    unit: str,
+    task: Mapping[str, Any],
+    ann: Mapping[str, Any],
+    path: Path,
+    where: str,
+    spans: SpanMaker,
+) -> _Seen | None:
+    col.parts[part].rows_read += 1
+    rater = _user(col, ann.get("completed_by"))
+    if rater is None:
+        col.drop(part, "annotation without a user (completed_by)")
+        return None
+    kind = "human"
+    if ann.get("ground_truth") is True:
+        rater, kind = "ground_truth", "gold"
+    cancelled = ann.get("was_cancelled") is True
+    col.kinds.setdefault(rater, kind)
+    seen = _Seen(
+        part,
+        unit,
+        rater,
+        kind,
+        ann.get("updated_at") or ann.get("created_at"),
+        cancelled,
+        (part << 32) + col.parts[part].rows_read,
+    )
+    if not cancelled:
+        _results(col, seen, task, ann.get("result"), path, where, spans)
+    return seen
+
+
+def _user(col: Collected, who: Any) -> str | None:
+    if isinstance(who, Mapping):
+        uid = who.get("id")
+        email = who.get("email")
+        if uid is None:
+            return str(email) if email else None
+        if email:
+            col.aliases[text_id(uid)] = str(email)
+        return text_id(uid)
+    if who is None or isinstance(who, (list, bool)):
+        return None
+    return text_id(who)
+
+
+def _prediction(
+    col: Collected,
+    part: int,
+    unit: str,
+    task: Mapping[str, Any],
+    pred: Mapping[str, Any],
+    path: Path,
+    where: str,
+    spans: SpanMaker,
+) -> _Seen:
+    col.parts[part].rows_read += 1
+    version = pred.get("model_version")
+    rater = str(version) if version not in (None, "") else "prediction"
+    col.kinds.setdefault(rater, "model")
+    seen = _Seen(
+        part,
+        unit,
+        rater,
+        "model",
+        pred.get("updated_at") or pred.get("created_at"),
+        False,
+        (part << 32) + col.parts[part].rows_read,
+    )
+    _results(col, seen, task, pred.get("result"), path, where, spans)
+    return seen
+
+
+def _results(
+    col: Collected,
+    seen: _Seen,
+    task: Mapping[str, Any],
+    result: Any,
+    path: Path,
+    where: str,
+    spans: SpanMaker,
+) -> None:
+    items = (
+        [] if result is None else expect_type(result, list, path, f"{where}, 'result'", "a list")
+    )
+    regions = {r.get("id") for r in items if isinstance(r, dict) and _is_region(r)}
+    labels: dict[str, list[Any]] = {}
+    for k, item in enumerate(items):
+        at = f"{where}, result {k + 1}"
+        item = expect_type(item, dict, path, at, "a result object")
+        fld = item.get("from_name")
+        value = item.get("value")
+        if not isinstance(fld, str) or not isinstance(value, dict):
+            raise format_error(path, at, "expected 'from_name' (text) and 'value' (an object)")
+        rtype = item.get("type") if isinstance(item.get("type"), str) else None
+        what, payload = classify(value, rtype)
+        if what == "span":
+            seen.answered.add(fld)
+            col.cover(seen.unit, seen.rater, fld, "annotated", kind=seen.kind)
+            texts = doc_texts(task.get("data"), item.get("to_name"))
+            col.add_spans(
+                spans.make(
+                    payload, rtype, unit=seen.unit, rater=seen.rater, field=fld, texts=texts
+                ),
+                time=seen.time,
+                origin=seen.seq,
+            )
+        elif what == "label" and item.get("id") in regions and not _is_region(item):
+            spans.stats["per-region answers (not document labels; not read)"] += 1
+        elif what == "label":
+            labels.setdefault(fld, []).append(payload)
+        else:
+            spans.stats[f"results of type {payload!r} (not labels or text spans; not read)"] += 1
+    for fld, values in labels.items():
+        seen.answered.add(fld)
+        value = values[0] if len(values) == 1 else tuple(sorted(map(str, values)))
+        col.add(seen.unit, seen.rater, fld, value, seen.part, time=seen.time, kind=seen.kind)
+
+
+def _is_region(item: Mapping[str, Any]) -> bool:
+    value = item.get("value")
+    return isinstance(value, dict) and classify(value, item.get("type"))[0] == "span"
+
+
+def _fill_unanswered(col: Collected, seen: list[_Seen]) -> None:
+    """Skipped and unanswered fields: counted for each field once every field is known."""
+    label_fields = [f for f in col.fields_seen if f not in col.span_fields]
+    for s in seen:
+        if s.kind == "model":
+            continue  # a prediction covers only the fields it answers
+        for fld in col.span_fields:
+            if fld not in s.answered:
+                col.cover(
+                    s.unit, s.rater, fld, "skipped" if s.cancelled else "annotated", kind=s.kind
+                )
+        for fld in label_fields:
+            if fld not in s.answered:
+                value = Skip(SKIPPED) if s.cancelled else None
+                col.add(s.unit, s.rater, fld, value, s.part, time=s.time, kind=s.kind)
+    if not col.fields_seen and any(s.cancelled for s in seen):
+        for s in seen:
+            if s.cancelled:
+                col.drop(s.part, SKIPPED)
+
+
+def sniff(path: Path, head: bytes) -> float:
+    """JSON tasks with ``annotations`` (JSON) or ``annotator`` + ``annotation_id`` (JSON_MIN)."""
+    start = head.lstrip(b"\xef\xbb\xbf \r\n\t")[:1]
+    if path.is_dir() or start not in (b"[", b"{"):
+        return 0.0
+    if b'"annotations"' in head and (b'"result"' in head or b'"data"' in head):
+        return 0.95
+    if b'"annotator"' in head and b'"annotation_id"' in head:
+        return 0.9
+    return 0.0
+
+
+def read_csv(paths: list[Path], opts: dict[str, Any]) -> Collected:
+    """Rows of Label Studio CSV/TSV exports (the converter's ``csv2``)."""
+    from accord.readers import _ls_min
+
+    col = Collected("label_studio_csv")
+    for path in paths:
+        _ls_min.read_rows(col, path, _ls_min.csv_rows(path), opts, "CSV")
+    return col
+
+
+def sniff_csv(path: Path, head: bytes) -> float:
+    """A header with ``annotator``, ``annotation_id`` and ``id`` columns."""
+    if path.is_dir():
+        return 0.0
+    first = head.split(b"\n", 1)[0].replace(b'"', b"").strip()
+    for sep in (b",", b"\t"):
+        cols = {c.strip() for c in first.split(sep)}
+        if {b"annotator", b"annotation_id", b"id"} <= cols:
+            return 0.95
+    return 0.0
+
+
+LABEL_STUDIO = Reader(
+    "label_studio",
+    "Label Studio JSON or JSON_MIN export (tasks, annotations, "
+    "predictions; choices, ratings, text spans)",
+    sniff,
+    read,
+    ("fields",),
+)
+LABEL_STUDIO_CSV = Reader(
+    "label_studio_csv",
+    "Label Studio CSV/TSV export (rows of JSON_MIN)",
+    sniff_csv,
+    read_csv,
+    ("fields",),
+)
