@@ -57,13 +57,17 @@ def _from_list(items: list[Any]) -> NDArray[Any]:
 
 def missing_mask(arr: NDArray[Any], markers: Sequence[Any] = DEFAULT_MISSING) -> NDArray[np.bool_]:
     """True where a value is missing: None, NaN, or one of ``markers`` (default: "")."""
-    if arr.dtype.kind in "iub":
+    numeric_markers = [
+        float(m) for m in markers
+        if isinstance(m, (int, float, np.integer, np.floating)) and not isinstance(m, bool)
+    ]
+    if arr.dtype.kind in "iu":
+        # a numeric marker such as -9 or 999 is common in integer-coded data
+        return np.isin(arr, numeric_markers) if numeric_markers else np.zeros(arr.shape[0], bool)
+    if arr.dtype.kind == "b":
         return np.zeros(arr.shape[0], dtype=bool)
     if arr.dtype.kind in "fc":
         mask = np.isnan(arr)
-        numeric_markers = [
-            m for m in markers if isinstance(m, (int, float)) and not isinstance(m, bool)
-        ]
         return mask | np.isin(arr, numeric_markers) if numeric_markers else mask
     if arr.dtype.kind in "US":
         return np.isin(arr, [str(m) for m in markers])
