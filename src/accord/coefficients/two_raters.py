@@ -413,7 +413,7 @@ def scott_pi(
     Artstein & Poesio (2008), Table 1: pi = 0.3407.
 
     >>> import accord
-    >>> t = accord.ContingencyTable([[46, 6, 0], [0, 10, 0], [6, 12, 20]])
+    >>> t = accord.ContingencyTable([[20, 10], [20, 50]], ["STAT", "IReq"])
     >>> round(accord.scott_pi(t).estimate, 4)
     0.3407
     """
@@ -448,8 +448,10 @@ def brennan_prediger(
 
     Examples
     --------
+    Artstein & Poesio (2008), Table 1: Bennett et al.'s S = 0.4.
+
     >>> import accord
-    >>> t = accord.ContingencyTable([[46, 6, 0], [0, 10, 0], [6, 12, 20]])
+    >>> t = accord.ContingencyTable([[20, 10], [20, 50]], ["STAT", "IReq"])
     >>> round(accord.brennan_prediger(t).estimate, 4)
     0.4
     """
