@@ -161,6 +161,9 @@ def compare(
     (12, True)
     """
     func = "compare"
+    for res, param in ((result_a, "result_a"), (result_b, "result_b")):
+        if not isinstance(res, AgreementResult):
+            raise v.fail(param, func, "an AgreementResult", res)
     level = v.confidence_level(confidence_level, func=func)
     method = Bootstrap() if method is None else method
     label = _label(method)
@@ -189,8 +192,6 @@ def _label(method: object) -> str:
 
 
 def _resampling(result: AgreementResult, name: str) -> Any:
-    if not isinstance(result, AgreementResult):
-        raise v.fail(name.split(" ")[0], "compare", "an AgreementResult", result)
     if result.resampling is None:
         raise DataError(
             f"{name} was computed from a summary without units (e.g. a contingency "

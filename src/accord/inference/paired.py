@@ -94,7 +94,9 @@ def paired_resampling(
     pa, pb = align_units(a, b, names)
     mb = b.features.shape[0] + 1
     key = (pa + 1) * mb + (pb + 1)
-    uniq, counts = np.unique(key, return_counts=True)
+    uniq, first_unit, counts = np.unique(key, return_index=True, return_counts=True)
+    order = np.argsort(first_unit)  # patterns in unit order: the same whichever side is first
+    uniq, counts = uniq[order], counts[order]
     ja, jb = uniq // mb - 1, uniq % mb - 1
     fa = _with_absent(a.features)[ja + 1]
     fb = _with_absent(b.features)[jb + 1]
