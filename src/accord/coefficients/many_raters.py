@@ -108,9 +108,20 @@ def _count_result(name: str, kind: cb.CountChance, rc: RaterCounts, n_raters: in
 
     return AgreementResult(
         coefficient=name, estimate=est, observed=pa, expected=pe, se=se, n_units=t.n,
-        n_raters=n_raters, undefined_reason=reason, details=details, bounds=bounds,
-        resampling=make,
+        n_raters=n_raters, undefined_reason=reason, details=details,
+        bounds=bounds if kind == "none" else _bounds(pe), resampling=make,
     )
+
+
+def _bounds(pe: float) -> tuple[float, float]:
+    """The range of a chance-corrected coefficient given p_e: ``p_a = 0`` gives ``-p_e/(1-p_e)``.
+
+    Below -1 when p_e > 1/2, which weights, or chance terms taken over units with a
+    single rating, allow; -1 otherwise (used to clip confidence intervals).
+    """
+    if not math.isfinite(pe) or pe >= 1.0:
+        return (-1.0, 1.0)
+    return (min(-1.0, -pe / (1.0 - pe)), 1.0)
 
 
 def _with(res: AgreementResult, **changes: Any) -> AgreementResult:
@@ -166,6 +177,10 @@ def fleiss_kappa(data: Any, *, weights: Any = None,
 
     Notes
     -----
+    With ``m`` ratings on every unit, unweighted kappa >= -1/(m - 1). With weights, or
+    with units rated once (they enter ``pi_k`` but not ``p_a``), the estimate can fall
+    below -1 (its floor is ``-p_e / (1 - p_e)``, recorded in ``bounds``).
+
     Undefined (``nan``, with a ``DegenerateDataWarning``) when every rating is in
     one category (p_e = 1). R irr ``kappam.fleiss`` then returns NaN and
     statsmodels ``fleiss_kappa`` nan; R irrCAC returns 1 when only one category is
@@ -393,7 +408,7 @@ def conger_kappa(data: Any, *, weights: Any = None,
         coefficient=func, estimate=est, observed=pa, expected=pe, se=se, n_units=t.n,
         n_raters=codes.n_raters, undefined_reason=reason,
         details={"weights": _weights_label(weights), "n_units_p_a": t.n2, "missing": "gwet_2014"},
-        bounds=(-1.0, 1.0), resampling=make,
+        bounds=_bounds(pe), resampling=make,
     )
 
 
