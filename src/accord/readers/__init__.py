@@ -29,6 +29,7 @@ __all__ = ["describe", "detect", "formats", "read", "scan", "summary"]
 _REGISTRY: tuple[tuple[str, str, str], ...] = (
     ("label_studio", "label_studio", "LABEL_STUDIO"),
     ("label_studio_csv", "label_studio", "LABEL_STUDIO_CSV"),
+    ("prodigy", "prodigy", "PRODIGY"),
     ("csv", "csv", "CSV"),
     ("parquet", "parquet", "PARQUET"),
     ("jsonl", "jsonl", "JSONL"),

@@ -116,7 +116,6 @@ def _drop_missing(
         gone = (
             x is None
             or (isinstance(x, float) and x != x)
-            or x == ()
             or (isinstance(x, (str, int, float)) and not isinstance(x, bool) and x in markers)
         )
         if gone:
@@ -213,7 +212,8 @@ def _build(
     rater_arr = np.empty(n, dtype=object)
     rater_arr[:] = [j.rater for j in judgments]
     values = np.empty(n, dtype=object)
-    values[:] = [j.value for j in judgments]
+    for i, j in enumerate(judgments):
+        values[i] = j.value  # element-wise: a tuple label must not be broadcast
     dropped: Counter[str] = Counter()
     for p in col.parts:
         dropped.update(p.dropped)

@@ -135,8 +135,8 @@ class SpanMaker:
 
 def _offsets(value: Mapping[str, Any], a: str, b: str) -> tuple[int | None, int | None]:
     start, end = value.get(a), value.get(b)
-    if _is_int(start) and _is_int(end) and start <= end:
-        return int(start), int(end)
+    if isinstance(start, int) and isinstance(end, int) and _is_int(start) and _is_int(end):
+        return (start, end) if start <= end else (None, None)
     return None, None
 
 
