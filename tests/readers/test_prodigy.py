@@ -181,7 +181,8 @@ def test_own_unit_key_from_meta():
             "'accept' to be a list",
         ),
         (
-            '{"_input_hash": 1, "answer": "accept", "_view_id": "ner_manual", "spans": [{"start": 5, "end": 2}]}',
+            '{"_input_hash": 1, "answer": "accept", "_view_id": "ner_manual", '
+            '"spans": [{"start": 5, "end": 2}]}',
             "line 2, span 1",
         ),
         ("[1, 2]", "expected a JSON object"),
