@@ -1,0 +1,95 @@
+"""The public API is exactly the names below (after httpx's test_exported_members.py).
+
+Adding or removing a public name is a deliberate act: update EXPECTED in the
+same commit, keeping constants first and then the plain sorted order.
+"""
+
+from __future__ import annotations
+
+import types
+
+import accord
+
+EXPECTED = [
+    "REGISTRY",
+    "SCALES",
+    "AccordError",
+    "AgreementResult",
+    "Annotations",
+    "Audit",
+    "BenchmarkResult",
+    "Bootstrap",
+    "Comparison",
+    "ConfidenceInterval",
+    "ContingencyTable",
+    "DataError",
+    "DegenerateDataWarning",
+    "FormatError",
+    "Interpretation",
+    "RaterCounts",
+    "Report",
+    "SamplePlan",
+    "Scale",
+    "Study",
+    "__version__",
+    "benchmark",
+    "brennan_prediger",
+    "category_agreement",
+    "cohen_kappa",
+    "compare",
+    "conger_kappa",
+    "datasets",
+    "disagreements",
+    "fleiss_kappa",
+    "formats",
+    "gwet_ac1",
+    "interpret",
+    "kappa_max",
+    "label_distribution",
+    "leave_one_rater_out",
+    "light_kappa",
+    "load_study",
+    "pabak",
+    "pairwise",
+    "percent_agreement",
+    "plan_sample_size",
+    "read",
+    "report",
+    "scott_pi",
+    "unit_agreement",
+]
+
+
+def _sort_key(name: str) -> tuple[bool, str]:
+    """Constants (REGISTRY, SCALES) first, then everything in plain sorted order."""
+    return (not name.isupper(), name)
+
+
+def test_all_is_exactly_the_expected_set() -> None:
+    assert set(accord.__all__) == set(EXPECTED)
+    assert accord.__all__ == EXPECTED
+
+
+def test_all_is_sorted_without_duplicates() -> None:
+    assert accord.__all__ == sorted(accord.__all__, key=_sort_key)
+    assert len(set(accord.__all__)) == len(accord.__all__)
+
+
+def test_every_exported_name_exists() -> None:
+    missing = [name for name in accord.__all__ if not hasattr(accord, name)]
+    assert missing == []
+
+
+def test_no_public_name_is_left_out_of_all() -> None:
+    stray = [
+        name for name in dir(accord)
+        if not name.startswith("_") and name not in accord.__all__
+        and not isinstance(getattr(accord, name), types.ModuleType)
+    ]
+    assert stray == []
+
+
+def test_every_registered_coefficient_is_exported_under_its_name() -> None:
+    for name, info in accord.REGISTRY.items():
+        assert name in accord.__all__, name
+        assert getattr(accord, name) is info.function
