@@ -252,3 +252,30 @@ def test_replicates_stay_in_range_and_count(cells: list[int]) -> None:
     rs = accord.percent_agreement(table).resampling()
     reps = bootstrap_distribution(rs, 200, np.random.default_rng(0))
     assert reps.shape == (200,) and np.all((reps >= 0) & (reps <= 1))
+
+
+# --------------------------------------------------------------------------- coverage (slow)
+@pytest.mark.slow
+def test_reduced_coverage_study() -> None:
+    """benchmarks/coverage.py at n = 100 with 300 data sets per coefficient.
+
+    Nominal 95 %: with 300 data sets the coverage estimate has SE 1.26 points, so
+    every method must land within 4 SE (0.90 to 1.00).
+    """
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "coverage.py"
+    spec = importlib.util.spec_from_file_location("accord_coverage_study", path)
+    assert spec is not None and spec.loader is not None
+    study = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = study  # dataclasses look their module up while it loads
+    spec.loader.exec_module(study)
+    tol = 4 * math.sqrt(0.95 * 0.05 / 300)
+    for i, coefficient in enumerate(study.specs()):
+        cell = study.run_cell(coefficient, 100, 300, 499, seed=i)
+        for method, row in cell.items():
+            if method == "asymptotic" and math.isnan(row["coverage"]):
+                continue  # no analytic SE for this coefficient
+            assert abs(row["coverage"] - 0.95) <= tol, (coefficient.name, method, row)
