@@ -30,6 +30,7 @@ _REGISTRY: tuple[tuple[str, str, str], ...] = (
     ("label_studio", "label_studio", "LABEL_STUDIO"),
     ("label_studio_csv", "label_studio", "LABEL_STUDIO_CSV"),
     ("prodigy", "prodigy", "PRODIGY"),
+    ("doccano", "doccano", "DOCCANO"),
     ("csv", "csv", "CSV"),
     ("parquet", "parquet", "PARQUET"),
     ("jsonl", "jsonl", "JSONL"),

@@ -1,0 +1,318 @@
+"""doccano JSONL exports: one ``<username>.jsonl`` per project member (1.6+), or legacy 1.0-1.2.
+
+Sources: doccano/doccano ``backend/data_export/pipeline/formatters.py``,
+``celery_tasks.py`` and the examples under
+``backend/data_export/pipeline/examples/``; legacy ``app/api/utils.py`` at
+commit 94b1d805; issues doccano/doccano#2329, #1846, #956, #2290, #2484.
+
+* rater = the file name (``alice.jsonl`` -> ``alice``); pass the files, the
+  folder they were unzipped to, or the export ``.zip`` itself;
+* text classification: ``"label": ["positive"]`` (several -> a sorted tuple);
+* sequence labelling: ``"label": [[start, end, "LBL"], ...]``, or with
+  relations ``"entities": [{"id", "label", "start_offset", "end_offset"}]``
+  (relations are not read);
+* legacy exports: ``"annotations": [{"label": <label id>, "user": <user id>,
+  "start_offset", "end_offset"}]``; raters and labels are then ids;
+* **an unannotated example and one annotated with nothing are both ``[]``**;
+  by default ``[]`` is missing (``empty="missing"``); ``empty="annotated"``
+  reads it as "annotated, no label / no spans" (right for exports made with
+  "export only approved documents");
+* offsets are UTF-16 units (the browser's): converted to code points with
+  the example's text (``offsets="code_points"`` turns this off).
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from accord import _validation as v
+from accord.readers._base import (
+    MAX_TEXT_BYTES,
+    Collected,
+    Reader,
+    as_label,
+    format_error,
+    text_id,
+)
+from accord.readers.spans import Span, Utf16Index, locate
+
+EMPTY_MISSING = "empty label list ([]: not annotated or nothing to mark; see empty=)"
+
+
+def read(paths: list[Path], opts: dict[str, Any]) -> Collected:
+    """Examples from doccano per-user JSONL files (or a folder / zip of them)."""
+    empty = opts.get("empty", "missing")
+    if empty not in ("missing", "annotated"):
+        raise v.fail("empty", "accord.read", "'missing' or 'annotated'", empty)
+    offsets = opts.get("offsets", "utf16")
+    if offsets not in ("utf16", "code_points"):
+        raise v.fail("offsets", "accord.read", "'utf16' or 'code_points'", offsets)
+    col = Collected("doccano")
+    members = [m for p in paths for m in _members(p)]
+    if not members:
+        raise format_error(paths[0], None, "expected doccano .jsonl files (one per user)")
+    kinds = {_kind(lines) for _, _, lines in members}
+    kind = "spans" if "spans" in kinds else "entities" if "entities" in kinds else "label"
+    for name, rater, lines in members:
+        _member(col, name, rater, lines, kind, empty == "annotated", offsets == "utf16")
+    if len(members) == 1 and members[0][1] == "all":
+        col.notes.append(
+            "all.jsonl is a collaborative export: every user's labels merged "
+            "without attribution, so it cannot measure agreement"
+        )
+    return col
+
+
+def _members(path: Path) -> list[tuple[str, str, list[tuple[int, Any]]]]:
+    """(source name, rater, parsed lines) for a file, a folder of files, or a zip."""
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.suffix.lower() in (".jsonl", ".json"))
+        return [m for f in files for m in _members(f)]
+    if path.suffix.lower() == ".zip":
+        return _zip_members(path)
+    from accord.readers._base import iter_jsonl
+
+    return [(str(path), path.stem, list(iter_jsonl(path)))]
+
+
+def _zip_members(path: Path) -> list[tuple[str, str, list[tuple[int, Any]]]]:
+    import json
+
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = [i for i in zf.infolist() if i.filename.lower().endswith(".jsonl")]
+            if sum(i.file_size for i in infos) > MAX_TEXT_BYTES:
+                raise format_error(path, None, "the zip expands to more than a reader loads")
+            out = []
+            for info in sorted(infos, key=lambda i: i.filename):
+                name = f"{path}:{info.filename}"
+                try:
+                    text = zf.read(info).decode("utf-8-sig")
+                except UnicodeDecodeError:
+                    raise format_error(name, None, "expected UTF-8 text") from None
+                lines = []
+                for n, line in enumerate(text.splitlines(), start=1):
+                    if line.strip():
+                        try:
+                            lines.append((n, json.loads(line)))
+                        except (json.JSONDecodeError, RecursionError):
+                            raise format_error(
+                                name, f"line {n}", "expected one JSON object"
+                            ) from None
+                out.append((name, Path(info.filename).stem, lines))
+            return out
+    except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError) as exc:
+        raise format_error(path, None, f"expected a zip archive ({exc})") from None
+
+
+def _kind(lines: list[tuple[int, Any]]) -> str | None:
+    for _, obj in lines:
+        if not isinstance(obj, dict):
+            continue
+        if obj.get("entities"):
+            return "entities"
+        label = obj.get("label")
+        if isinstance(label, list) and label:
+            return "spans" if isinstance(label[0], list) else "label"
+    return None
+
+
+def _member(
+    col: Collected,
+    name: str,
+    rater: str,
+    lines: list[tuple[int, Any]],
+    kind: str,
+    empty_annotated: bool,
+    utf16: bool,
+) -> None:
+    part = col.part(name)
+    stats: Counter[str] = Counter()
+    labelled = 0
+    for lineno, obj in lines:
+        where = f"line {lineno}"
+        if not isinstance(obj, dict):
+            raise format_error(name, where, f"expected a JSON object, got {type(obj).__name__}")
+        if "id" not in obj:
+            raise format_error(name, where, "expected the example's 'id'")
+        col.parts[part].rows_read += 1
+        unit = text_id(obj["id"])
+        if isinstance(obj.get("annotations"), list):
+            labelled += _legacy(col, part, name, where, unit, obj, utf16, stats)
+            continue
+        labelled += _example(
+            col, part, name, where, unit, rater, obj, kind, empty_annotated, utf16, stats
+        )
+    p = col.parts[part]
+    p.notes += [f"{n} {what}" for what, n in sorted(stats.items())]
+    if lines and not labelled:
+        p.notes.append(f"member file with no labels (rater {rater!r}: e.g. an admin or approver)")
+
+
+def _example(
+    col: Collected,
+    part: int,
+    name: str,
+    where: str,
+    unit: str,
+    rater: str,
+    obj: dict[str, Any],
+    kind: str,
+    empty_annotated: bool,
+    utf16: bool,
+    stats: Counter[str],
+) -> int:
+    key = "entities" if kind == "entities" else "label"
+    raw = obj.get(key, [])
+    if raw is None:
+        raw = []
+    if not isinstance(raw, list):
+        raise format_error(name, f"{where}, '{key}'", f"expected a list, got {raw!r}")
+    if kind == "label":
+        if not raw:
+            if empty_annotated:
+                col.add(unit, rater, "label", (), part)
+            else:
+                col.drop(part, EMPTY_MISSING)
+            return 0
+        value = as_label(raw[0]) if len(raw) == 1 else as_label(raw)
+        col.add(unit, rater, "label", value, part)
+        return 1
+    fld = "entities" if kind == "entities" else "spans"
+    if not raw and not empty_annotated:
+        col.fields_seen.setdefault(fld, None)
+        col.span_fields.add(fld)
+        col.drop(part, EMPTY_MISSING)
+        return 0
+    col.cover(unit, rater, fld, "annotated")
+    text = obj.get("text") if isinstance(obj.get("text"), str) else None
+    index = Utf16Index(text) if text is not None and utf16 else None
+    spans = [
+        _span(item, unit, rater, fld, text, index, utf16, name, f"{where}, span {k + 1}", stats)
+        for k, item in enumerate(raw)
+    ]
+    col.add_spans(spans, origin=(part << 32) + col.parts[part].rows_read)
+    if obj.get("relations"):
+        stats["relations (not read)"] += len(obj["relations"])
+    return 1
+
+
+def _span(
+    item: Any,
+    unit: str,
+    rater: str,
+    fld: str,
+    text: str | None,
+    index: Utf16Index | None,
+    utf16: bool,
+    name: str,
+    where: str,
+    stats: Counter[str],
+) -> Span:
+    if isinstance(item, list) and len(item) == 3:
+        start, end, label = item
+    elif isinstance(item, dict):
+        start, end, label = item.get("start_offset"), item.get("end_offset"), item.get("label")
+    else:
+        raise format_error(
+            name, where, f"expected [start, end, label] or an entity object, got {item!r}"
+        )
+    if not (isinstance(start, int) and isinstance(end, int)) or not 0 <= start <= end:
+        raise format_error(
+            name, where, f"expected integer offsets 0 <= start <= end, got {start!r}, {end!r}"
+        )
+    s, e, status = locate(text, start, end, None, utf16=utf16, index=index)
+    if status == "converted":
+        stats["span offsets converted from UTF-16 units to code points"] += 1
+    elif text is not None and index is not None and e > len(text):
+        stats["span offsets past the end of the text"] += 1
+    return Span(
+        unit, rater, s, e, str(label), field=fld, text=text[s:e] if text is not None else None
+    )
+
+
+def _legacy(
+    col: Collected,
+    part: int,
+    name: str,
+    where: str,
+    unit: str,
+    obj: dict[str, Any],
+    utf16: bool,
+    stats: Counter[str],
+) -> int:
+    """doccano 1.0-1.2: ``annotations`` carry the user id and a label id."""
+    text = obj.get("text") if isinstance(obj.get("text"), str) else None
+    index = Utf16Index(text) if text is not None and utf16 else None
+    n = 0
+    col.parts[part].rows_read += max(len(obj["annotations"]) - 1, 0)  # records = annotations
+    for k, a in enumerate(obj["annotations"]):
+        at = f"{where}, annotation {k + 1}"
+        if not isinstance(a, dict) or "user" not in a or "label" not in a:
+            raise format_error(name, at, "expected an object with 'user' and 'label'")
+        rater = text_id(a["user"])
+        if "start_offset" in a:
+            col.cover(unit, rater, "spans", "annotated")
+            col.add_spans(
+                [_span(a, unit, rater, "spans", text, index, utf16, name, at, stats)],
+                origin=(part << 32) + col.parts[part].rows_read,
+            )
+        else:
+            col.add(unit, rater, "label", as_label(a["label"]), part)
+        n += 1
+    stats[
+        "legacy annotations (user and label are ids; map them with the project's members "
+        "and labels)"
+    ] += n
+    return n
+
+
+def sniff(path: Path, head: bytes) -> float:
+    """Per-user JSONL with ``id``, ``text`` and a ``label`` list, ``entities`` or ``annotations``."""
+    if path.is_dir():
+        files = [p for p in path.iterdir() if p.suffix.lower() == ".jsonl"]
+        return 0.7 if files and _sniff_head(_first_bytes(files[0])) else 0.0
+    if path.suffix.lower() == ".zip" or head[:4] == b"PK\x03\x04":
+        try:
+            with zipfile.ZipFile(path) as zf:
+                names = [n for n in zf.namelist() if n.lower().endswith(".jsonl")]
+                if not names:
+                    return 0.0
+                with zf.open(names[0]) as fh:
+                    return 0.8 if _sniff_head(fh.read(4096)) else 0.0
+        except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError):
+            return 0.0
+    return 0.8 if _sniff_head(head) else 0.0
+
+
+def _first_bytes(path: Path) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4096)
+    except OSError:
+        return b""
+
+
+def _sniff_head(head: bytes) -> bool:
+    first = head.lstrip(b"\xef\xbb\xbf \r\n\t")
+    if not first.startswith(b"{") or b'"id"' not in head or b'"_input_hash"' in head:
+        return False
+    has_text = b'"text"' in head
+    return has_text and (
+        b'"label": [' in head
+        or b'"label":[' in head
+        or b'"entities"' in head
+        or (b'"annotations"' in head and b'"user"' in head)
+    )
+
+
+DOCCANO = Reader(
+    "doccano",
+    "doccano JSONL export: one <user>.jsonl per member (or the zip); labels or spans",
+    sniff,
+    read,
+    ("empty", "offsets"),
+)
