@@ -28,6 +28,7 @@ from accord.coefficients import (
 )
 from accord.compare import Comparison, compare
 from accord.diagnostics import label_distribution, leave_one_rater_out, unit_agreement
+from accord.disagreements import disagreements
 from accord.errors import AccordError, DataError, DegenerateDataWarning, FormatError
 from accord.inference import Bootstrap
 from accord.interpretation import (
@@ -41,7 +42,9 @@ from accord.interpretation import (
 from accord.pairwise import pairwise
 from accord.planning import SamplePlan, plan_sample_size
 from accord.readers import formats, read
+from accord.report import Report, report
 from accord.results import AgreementResult, ConfidenceInterval
+from accord.study import Study, load_study
 from accord.tables import ContingencyTable, RaterCounts
 
 __version__ = "0.1.0"
@@ -63,8 +66,10 @@ __all__ = [
     "FormatError",
     "Interpretation",
     "RaterCounts",
+    "Report",
     "SamplePlan",
     "Scale",
+    "Study",
     "__version__",
     "benchmark",
     "brennan_prediger",
@@ -73,6 +78,7 @@ __all__ = [
     "compare",
     "conger_kappa",
     "datasets",
+    "disagreements",
     "fleiss_kappa",
     "formats",
     "gwet_ac1",
@@ -81,11 +87,13 @@ __all__ = [
     "label_distribution",
     "leave_one_rater_out",
     "light_kappa",
+    "load_study",
     "pabak",
     "pairwise",
     "percent_agreement",
     "plan_sample_size",
     "read",
+    "report",
     "scott_pi",
     "unit_agreement",
 ]

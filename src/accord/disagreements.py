@@ -1,0 +1,195 @@
+"""Every unit on which the raters differ, with all labels, for adjudication.
+
+For a unit rated by ``m >= 2`` raters with ``n_c`` of them choosing category
+``c``, the share of agreeing rater pairs is
+
+.. math:: a_u = \\frac{\\sum_c n_c (n_c - 1)}{m (m - 1)}
+
+(Fleiss 1971, the per-subject agreement ``P_i``; computed by
+:func:`accord.unit_agreement`). A unit is a disagreement when ``a_u < 1``;
+units rated by a single rater are not compared.
+
+The CSV export is safe to open in a spreadsheet: a cell that would start a
+formula (``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is prefixed
+with a single quote, as OWASP recommends against CSV injection.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from accord import _validation as v
+from accord.annotations import Annotations
+
+Order = Literal["data", "disagreement"]
+FORMULA_STARTS: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r")
+
+__all__ = ["Disagreements", "UnitLabels", "disagreements", "neutralise_cell"]
+
+
+@dataclass(frozen=True)
+class UnitLabels:
+    """One unit's labels, one per rater (``None`` where the rater did not rate it).
+
+    Attributes
+    ----------
+    unit : object
+        The unit id as read.
+    labels : tuple
+        The label each rater gave, in the order of :attr:`Disagreements.raters`.
+    n_ratings : int
+        How many raters rated the unit.
+    agreement : float
+        The share of agreeing rater pairs, ``a_u`` above.
+    """
+
+    unit: Any
+    labels: tuple[Any, ...]
+    n_ratings: int
+    agreement: float
+
+    @property
+    def n_distinct(self) -> int:
+        """How many different labels the unit received."""
+        return len({repr(x) for x in self.labels if x is not None})
+
+
+@dataclass(frozen=True)
+class Disagreements:
+    """The units on which raters differ.
+
+    Attributes
+    ----------
+    raters : tuple
+        The raters, in column order.
+    units : tuple of UnitLabels
+        The disagreement units, in data order or most disagreement first.
+    n_compared : int
+        Units rated by at least two raters (the ones that could disagree).
+    n_disagreements : int
+        Units on which the raters differ (more than ``len(units)`` when a limit was given).
+    """
+
+    raters: tuple[Any, ...]
+    units: tuple[UnitLabels, ...]
+    n_compared: int
+    n_disagreements: int
+
+    def __len__(self) -> int:
+        return len(self.units)
+
+    def __iter__(self) -> Iterator[UnitLabels]:
+        return iter(self.units)
+
+    def rows(self) -> list[list[str]]:
+        """The header and one row per unit, as text (not neutralised)."""
+        header = ["unit", *map(str, self.raters), "n_ratings", "agreement", "adjudicated",
+                  "comment"]
+        body = [[str(u.unit), *("" if x is None else str(x) for x in u.labels),
+                 str(u.n_ratings), repr(u.agreement), "", ""] for u in self.units]
+        return [header, *body]
+
+    def to_csv(self, path: str | Path | IO[str] | None = None) -> str:
+        """Write the CSV (to ``path`` or a text stream when given) and return its text.
+
+        Every cell is passed through :func:`neutralise_cell`, so a label such as
+        ``=HYPERLINK(...)`` is shown as text by a spreadsheet, not run.
+        """
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        for row in self.rows():
+            writer.writerow([neutralise_cell(c) for c in row])
+        text = buf.getvalue()
+        if isinstance(path, (str, Path)):
+            Path(path).write_text(text, encoding="utf-8", newline="")
+        elif path is not None:
+            path.write(text)
+        return text
+
+
+def neutralise_cell(text: str) -> str:
+    """Prefix a quote to a cell a spreadsheet would read as a formula.
+
+    Examples
+    --------
+    >>> neutralise_cell("=1+1"), neutralise_cell("-3"), neutralise_cell("spam")
+    ("'=1+1", "'-3", 'spam')
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def disagreements(
+    annotations: Annotations,
+    *,
+    raters: Sequence[Any] | None = None,
+    order: Order = "data",
+    limit: int | None = None,
+) -> Disagreements:
+    """Every unit on which the raters differ, with all their labels.
+
+    Parameters
+    ----------
+    annotations : Annotations
+        The ratings.
+    raters : sequence, optional
+        Compare only these raters (default: all).
+    order : {"data", "disagreement"}
+        Units in data order, or most disagreement first (lowest share of agreeing
+        pairs, then most distinct labels, then data order).
+    limit : int, optional
+        Keep only the first ``limit`` units (after ordering).
+
+    Returns
+    -------
+    Disagreements
+        With ``to_csv()`` for a spreadsheet-safe review file.
+
+    Examples
+    --------
+    >>> ann = Annotations.from_wide({"ann": ["pos", "neg", "pos"], "bob": ["pos", "pos", "neg"]})
+    >>> d = disagreements(ann)
+    >>> [(u.unit, u.labels) for u in d], d.n_compared
+    ([(1, ('neg', 'pos')), (2, ('pos', 'neg'))], 3)
+    """
+    func = "disagreements"
+    v.choice(order, ("data", "disagreement"), param="order", func=func)
+    if limit is not None:
+        v.positive_int(limit, param="limit", func=func)
+    from accord.diagnostics import unit_agreement
+
+    ann = annotations.select(list(raters)) if raters is not None else annotations
+    per_unit = unit_agreement(ann)
+    m, share, wide = per_unit.n_ratings, per_unit.agreement, per_unit.table
+    with np.errstate(invalid="ignore"):
+        idx = np.flatnonzero((m >= 2) & (share < 1.0))
+    total = int(idx.shape[0])
+    distinct = _distinct_counts(wide[idx])
+    if order == "disagreement":
+        idx = idx[np.lexsort((idx, -distinct, share[idx]))]
+    if limit is not None:
+        idx = idx[:limit]
+    cats = ann.categories
+    units = tuple(
+        UnitLabels(per_unit.units[i], tuple(None if c < 0 else cats[c] for c in wide[i]),
+                   int(m[i]), float(share[i]))
+        for i in idx
+    )
+    return Disagreements(tuple(per_unit.raters or ann.raters), units, int((m >= 2).sum()), total)
+
+
+def _distinct_counts(rows: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Distinct non-negative codes per row."""
+    if rows.size == 0:
+        return np.zeros(rows.shape[0], dtype=np.int64)
+    s = np.sort(rows, axis=1)
+    new = np.ones_like(s, dtype=bool)
+    new[:, 1:] = s[:, 1:] != s[:, :-1]
+    return np.asarray((new & (s >= 0)).sum(axis=1), dtype=np.int64)

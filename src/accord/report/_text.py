@@ -1,0 +1,154 @@
+"""Number and phrase formatting shared by the renderers (rounding happens only here)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from accord.report.model import CoefficientRow, KappaContext, Report, Worksheet
+
+NOT_RATED = "-"
+DASH = "-"
+
+
+def num(x: float | None, digits: int = 4) -> str:
+    """A number at ``digits`` decimals; ``-`` when undefined."""
+    if x is None or not math.isfinite(x):
+        return DASH
+    return f"{x:.{digits}f}"
+
+
+def count(x: float) -> str:
+    """A count without a spurious ``.0`` (weighted counts keep three decimals)."""
+    return f"{x:g}" if float(x).is_integer() else f"{x:.3f}"
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    """A proportion as a percentage."""
+    if x is None or not math.isfinite(x):
+        return DASH
+    return f"{100.0 * x:.{digits}f}%"
+
+
+def level(x: float) -> str:
+    """A confidence level, e.g. ``95%``."""
+    return f"{x * 100:g}%"
+
+
+def estimate(row: CoefficientRow) -> str:
+    """The estimate, or ``undefined``."""
+    return num(row.estimate) if row.defined else "undefined"
+
+
+def span(low: float, high: float) -> str:
+    """``0.6012 to 0.8231`` or ``-`` when a limit is undefined."""
+    if not math.isfinite(low) or not math.isfinite(high):
+        return DASH
+    return f"{low:.4f} to {high:.4f}"
+
+
+def interval(row: CoefficientRow) -> str:
+    """The row's confidence interval, ``0.6012 to 0.8231`` or ``-``."""
+    return span(row.ci_low, row.ci_high)
+
+
+def interpretation(row: CoefficientRow) -> str:
+    """The band of the estimate and the bands the interval spans."""
+    it = row.interpretation
+    if it is None or not it.defined:
+        return ""
+    text = it.band
+    bands = it.interval_bands
+    if bands and (len(bands) > 1 or bands[0] != it.band):
+        span = bands[0] if len(bands) == 1 else f"{bands[0]} to {bands[-1]}"
+        text += f" (interval: {span})"
+    return text
+
+
+def benchmark(row: CoefficientRow) -> str:
+    """Gwet's retained band, e.g. ``Moderate (95%)``."""
+    b = row.benchmark
+    if b is None or b.undefined_reason is not None:
+        return ""
+    return f"{b.band} ({level(b.confidence_level)})"
+
+
+def coefficient_notes(report: Report) -> list[str]:
+    """Undefined reasons, missing intervals and each scale's caveat, once each."""
+    out: list[str] = []
+    for row in report.coefficients:
+        if row.undefined_reason:
+            out.append(f"{row.title}: undefined: {row.undefined_reason}")
+        elif row.ci_note:
+            out.append(f"{row.title}: no interval: {row.ci_note}")
+        if row.n_excluded:
+            out.append(f"{row.title}: {row.n_excluded} resamples were undefined and left out")
+    seen: dict[str, str] = {}
+    for row in report.coefficients:
+        it = row.interpretation
+        if it is not None and it.scale_title not in seen:
+            seen[it.scale_title] = it.caveat
+        if it is not None and it.note:
+            out.append(it.note)
+    out += [f"{title}: {caveat}" for title, caveat in seen.items()]
+    return list(dict.fromkeys(out))
+
+
+def context_rows(ctx: KappaContext) -> list[tuple[str, str]]:
+    """The figures next to kappa, as (name, value) pairs."""
+    rows = [("observed agreement p_o", num(ctx.p_o)), ("chance agreement p_e", num(ctx.p_e)),
+            ("Cohen's kappa", num(ctx.kappa)), ("PABAK", num(ctx.pabak)),
+            ("Gwet's AC1", num(ctx.ac1)), ("kappa max", num(ctx.kappa_max))]
+    if math.isfinite(ctx.prevalence_index):
+        rows += [("prevalence index", num(ctx.prevalence_index)),
+                 ("bias index", num(ctx.bias_index))]
+    else:
+        rows += [("marginal difference", num(ctx.marginal_difference))]
+    return rows
+
+
+def worksheet_grid(ws: Worksheet) -> list[list[str]]:
+    """Header and body rows of a worksheet, totals included (text, not escaped)."""
+    head = [f"{ws.raters[0]} \\ {ws.raters[1]}", *ws.categories, "total"]
+    body = [[cat, *(count(x) for x in row), count(ws.row_totals[i])]
+            for i, (cat, row) in enumerate(zip(ws.categories, ws.counts))]
+    body.append(["total", *(count(x) for x in ws.col_totals), count(ws.n)])
+    return [head, *body]
+
+
+def worksheet_line(ws: Worksheet) -> str:
+    """``p_o = ... p_e = ... kappa = ...``."""
+    kappa = (f"undefined ({ws.kappa_undefined_reason})" if ws.kappa_undefined_reason
+             else num(ws.kappa))
+    return f"n = {count(ws.n)}   p_o = {num(ws.p_o)}   p_e = {num(ws.p_e)}   kappa = {kappa}"
+
+
+def data_lines(report: Report) -> list[str]:
+    """The data summary as short lines."""
+    d = report.data
+    cats = ", ".join(f"{c} ({n})" for c, n in zip(d.categories[:12], d.category_counts[:12]))
+    more = f" and {len(d.categories) - 12} more" if len(d.categories) > 12 else ""
+    lines = [
+        f"units: {d.n_units} ({d.units_complete} rated by every rater, {d.units_rated_once} "
+        f"by only one)",
+        f"raters: {d.n_raters} ({_raters(d.raters, d.kinds)})",
+        f"categories: {len(d.categories)}, level {d.level}: {cats}{more}",
+        f"ratings: {d.n_ratings} used of {d.rows_read} read; missing {d.n_missing}, "
+        f"skipped or dropped otherwise {d.n_skipped}",
+    ]
+    lines += [f"dropped {n}: {why}" for why, n in d.dropped if why != "missing value" and n]
+    lines += [f"note: {note}" for note in d.notes]
+    return lines
+
+
+def _raters(raters: Sequence[str], kinds: Sequence[str]) -> str:
+    return ", ".join(r if k == "human" else f"{r} [{k}]" for r, k in zip(raters, kinds))
+
+
+def settings_line(report: Report) -> str:
+    """How the intervals were computed, and the accord version."""
+    s = report.settings
+    how = s.method
+    if s.n_resamples is not None:
+        how += f", {s.n_resamples} resamples, seed {s.seed if s.seed is not None else 'none'}"
+    return f"{level(s.confidence_level)} intervals: {how}; accord {report.accord_version}"

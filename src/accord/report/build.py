@@ -1,0 +1,291 @@
+"""Building the report model: :func:`report`.
+
+One function computes everything a reviewer needs and returns a plain
+:class:`~accord.report.model.Report`; the renderers only format it.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from accord import _validation as v
+from accord.annotations import Annotations
+from accord.errors import AccordError, DegenerateDataWarning
+from accord.inference import Bootstrap
+from accord.report.model import CoefficientRow, DataSummary, Report, Settings
+from accord.results import AgreementResult, ConfidenceInterval
+from accord.study import Study, load_study
+
+__all__ = ["report"]
+
+FUNC = "report"
+
+
+def report(
+    annotations: Any,
+    study: Study | str | Path | None = None,
+    *,
+    coefficients: Sequence[str] | None = None,
+    raters: Sequence[Any] | None = None,
+    pairs: Sequence[tuple[Any, Any]] | None = None,
+    weights: str | None = None,
+    level: str | None = None,
+    form: str | None = None,
+    confidence_level: float | None = None,
+    method: str | Bootstrap | None = None,
+    n_resamples: int = 9999,
+    seed: int | None = None,
+    scale: str | None = None,
+    top_units: int = 20,
+    title: str | None = None,
+) -> Report:
+    """The agreement report of ``annotations``, optionally against a declared ``study``.
+
+    Parameters
+    ----------
+    annotations : Annotations or a units x raters table
+        The ratings (e.g. from :func:`accord.read`).
+    study : Study or path, optional
+        A declared protocol (:func:`accord.load_study`): the report then shows the
+        evidence register and the acceptance decision. The study's annotators and
+        category order are applied, and its metric settings are the defaults.
+    coefficients : sequence of str, optional
+        Registry names; default: the sensible set for the data (plus the study's).
+    raters : sequence, optional
+        Analyse only these raters.
+    pairs : sequence of (rater, rater), optional
+        The rater pairs whose worksheet is shown; default: the only pair, all
+        three pairs of three raters, or the least and most agreeing pairs.
+    weights, level, form
+        Routed to the coefficients that take them (as in ``accord compute``).
+    confidence_level : float, optional
+        Default: the study's, else 0.95.
+    method : {"asymptotic", "jackknife", "bootstrap"} or Bootstrap, optional
+        Interval method; default: the study's, else ``"asymptotic"``.
+    n_resamples, seed : int
+        For ``method="bootstrap"``; with a seed the report is reproducible.
+    scale : str, optional
+        Interpretation scale for every coefficient; default: the one written for
+        each (Landis & Koch, Krippendorff for alpha, Koo & Li for ICCs).
+    top_units : int
+        How many of the units with most disagreement to list.
+    title : str, optional
+
+    Returns
+    -------
+    Report
+        ``DegenerateDataWarning``\\ s met while computing are not re-emitted: they
+        are kept in ``report.notes`` and each undefined figure shows its reason.
+
+    Examples
+    --------
+    Eight units, p_o = 7/8 and p_e = (2 * 3 + 6 * 5) / 64, so kappa = 0.3125 / 0.4375:
+
+    >>> import accord
+    >>> a = ["spam", "ok", "ok", "ok", "spam", "ok", "ok", "ok"]
+    >>> b = ["spam", "ok", "ok", "spam", "spam", "ok", "ok", "ok"]
+    >>> rep = accord.report(accord.Annotations.from_pairs(a, b))
+    >>> print(rep.headline)
+    rater_1 and rater_2 agree on 87.5% of the 8 units both rated; Cohen's kappa = 0.7143
+    (95% CI 0.2123 to 1.0000), Substantial on Landis & Koch (1977).
+    """
+    from accord.coefficients._data import as_annotations
+
+    ann = as_annotations(annotations, raters=raters, func=FUNC)
+    top_units = v.positive_int(top_units, param="top_units", func=FUNC)
+    st = load_study(study) if isinstance(study, (str, Path)) else study
+    if st is not None and not isinstance(st, Study):
+        raise v.fail("study", FUNC, "an accord.Study, a path to a TOML file or None", st)
+    raw = ann
+    study_notes: tuple[str, ...] = ()
+    if st is not None:
+        ann, study_notes = st.prepare(ann)
+    ann.require_pairable()
+    settings, ci_method = _settings(st, confidence_level, method, n_resamples, seed, scale,
+                                    weights, level)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DegenerateDataWarning)
+        model = _build(ann, raw, st, study_notes, settings, ci_method, coefficients, pairs,
+                       form, top_units, title)
+    notes = tuple(dict.fromkeys(str(w.message) for w in caught
+                                if issubclass(w.category, DegenerateDataWarning)))
+    for w in caught:
+        if not issubclass(w.category, DegenerateDataWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return replace(model, notes=model.notes + notes)
+
+
+def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tuple[str, ...],
+           settings: Settings, ci_method: Any, coefficients: Sequence[str] | None,
+           pairs: Sequence[tuple[Any, Any]] | None, form: str | None, top_units: int,
+           title: str | None) -> Report:
+    from accord import __version__
+    from accord.report import sections
+    from accord.report.register import study_section
+    from accord.selection import compute
+
+    names = _names(ann, st, coefficients, settings.weights)
+    results = compute(ann, names, weights=settings.weights, level=settings.level, form=form)
+    rows, intervals = zip(*(_row(r, settings, ci_method) for r in results))
+    primary = _primary(results, st)
+    data = _data_summary(ann)
+    study = None if st is None else study_section(st, raw, ann, study_notes)
+    loo_name, rater_rows = sections.rater_rows(ann, primary, settings, form)
+    return Report(
+        title=title or (st.title if st is not None and st.title else "Agreement report"),
+        headline=_headline(ann, rows, primary), accord_version=__version__, data=data,
+        settings=settings, coefficients=tuple(rows), primary=primary,
+        pairs=sections.pair_analyses(ann, pairs, settings.confidence_level),
+        raters=rater_rows, loo_coefficient=loo_name, matrix=sections.rater_matrix(ann),
+        units=sections.units_section(ann, top_units),
+        bootstrap=sections.bootstrap_summary(results, intervals, primary, ci_method),
+        study=study, notes=(), results=tuple(results),
+    )
+
+
+def _settings(st: Study | None, confidence_level: float | None, method: Any, n_resamples: int,
+              seed: int | None, scale: str | None, weights: str | None,
+              level: str | None) -> tuple[Settings, Any]:
+    metric = st.metric if st is not None else None
+    cl = confidence_level if confidence_level is not None else (
+        metric.confidence_level if metric is not None else 0.95)
+    cl = v.confidence_level(cl, func=FUNC)
+    if method is None:
+        method = metric.method() if metric is not None else "asymptotic"
+    if isinstance(method, str):
+        v.choice(method, ("asymptotic", "jackknife", "bootstrap"), param="method", func=FUNC)
+        if method == "bootstrap":
+            method = Bootstrap(n_resamples=v.positive_int(n_resamples, param="n_resamples",
+                                                          func=FUNC), rng=seed)
+    elif not isinstance(method, Bootstrap):
+        raise v.fail("method", FUNC, "'asymptotic', 'jackknife', 'bootstrap' or a Bootstrap",
+                     method)
+    if isinstance(method, Bootstrap) and method.rng is None and seed is not None:
+        method = replace(method, rng=seed)
+    if scale is not None:
+        from accord.interpretation import SCALES
+
+        v.choice(scale, list(SCALES), param="scale", func=FUNC)
+    boot = method if isinstance(method, Bootstrap) else None
+    label = f"bootstrap-{boot.kind}" if boot is not None else str(method)
+    boot_seed = boot.rng if boot is not None and isinstance(boot.rng, int) else None
+    return Settings(
+        confidence_level=cl, method=label, n_resamples=None if boot is None else boot.n_resamples,
+        seed=boot_seed if boot is not None else seed, scale=scale,
+        weights=weights if weights is not None else (metric.weights if metric else None),
+        level=level if level is not None else (metric.level if metric else None),
+    ), method
+
+
+def _names(ann: Annotations, st: Study | None, coefficients: Sequence[str] | None,
+           weights: str | None) -> list[str]:
+    from accord.selection import default_coefficients
+
+    names = list(coefficients) if coefficients is not None else default_coefficients(
+        ann, weights=weights)
+    if st is not None and st.metric.coefficient not in names:
+        names.insert(0, st.metric.coefficient)
+    return names
+
+
+def _primary(results: Sequence[AgreementResult], st: Study | None) -> str | None:
+    from accord.coefficients import REGISTRY
+
+    if st is not None:
+        return st.metric.coefficient
+    for r in results:
+        if REGISTRY[r.coefficient].chance_corrected:
+            return r.coefficient
+    return results[0].coefficient if results else None
+
+
+def _interval(result: AgreementResult, level: float,
+              method: Any) -> tuple[ConfidenceInterval | None, str | None]:
+    if not result.defined:
+        return None, None
+    try:
+        return result.confidence_interval(level, method=method), None
+    except AccordError as exc:
+        return None, str(exc)
+
+
+def _row(result: AgreementResult, settings: Settings,
+         method: Any) -> tuple[CoefficientRow, ConfidenceInterval | None]:
+    from accord.coefficients import REGISTRY
+    from accord.interpretation import benchmark, default_scale, interpret
+
+    info = REGISTRY[result.coefficient]
+    ci, note = _interval(result, settings.confidence_level, method)
+    interp = bench = None
+    if info.chance_corrected:
+        scale = settings.scale or default_scale(result.coefficient)
+        interp = interpret(result, scale, confidence_level=settings.confidence_level,
+                           interval=ci)
+        if result.defined and math.isfinite(result.se):
+            bench = benchmark(result, scale)
+    nan = math.nan
+    row = CoefficientRow(
+        coefficient=result.coefficient, title=info.title, citation=info.citation,
+        chance_corrected=info.chance_corrected, estimate=result.estimate, se=result.se,
+        observed=result.observed, expected=result.expected, n_units=result.n_units,
+        n_raters=result.n_raters, ci_low=ci.low if ci else nan, ci_high=ci.high if ci else nan,
+        confidence_level=settings.confidence_level, method=ci.method if ci else "",
+        n_excluded=ci.n_excluded if ci else 0, ci_note=note,
+        undefined_reason=result.undefined_reason, interpretation=interp, benchmark=bench,
+        details=dict(result.details),
+    )
+    return row, ci
+
+
+def _data_summary(ann: Annotations) -> DataSummary:
+    units, raters, values = ann.codes
+    m = np.bincount(units, minlength=ann.n_units)
+    counts = np.bincount(values, minlength=len(ann.categories))
+    audit = ann.audit
+    return DataSummary(
+        source=audit.source, n_units=ann.n_units, n_raters=ann.n_raters,
+        raters=tuple(str(r) for r in ann.raters),
+        kinds=tuple(str(ann.kinds.get(r, "human")) for r in ann.raters),
+        categories=tuple(str(c) for c in ann.categories),
+        category_counts=tuple(int(x) for x in counts), level=ann.level or "nominal",
+        n_ratings=ann.n_ratings, rows_read=audit.rows_read,
+        dropped=tuple((str(k), int(n)) for k, n in audit.dropped.items()),
+        notes=tuple(audit.notes), units_rated_once=int((m == 1).sum()),
+        units_complete=int((m == ann.n_raters).sum()), audit=tuple(audit.lines()),
+    )
+
+
+def _headline(ann: Annotations, rows: Sequence[CoefficientRow], primary: str | None) -> str:
+    who = (f"{ann.raters[0]} and {ann.raters[1]}" if ann.n_raters == 2
+           else f"{ann.n_raters} raters")
+    pa = next((r for r in rows if r.coefficient == "percent_agreement" and r.defined), None)
+    if pa is not None and ann.n_raters == 2:
+        head = f"{who} agree on {100 * pa.estimate:.1f}% of the {pa.n_units} units both rated"
+    elif pa is not None:
+        head = (f"{who} rated {ann.n_units} units (pairwise agreement "
+                f"{100 * pa.estimate:.1f}%)")
+    else:
+        head = f"{who} rated {ann.n_units} units"
+    row = next((r for r in rows if r.coefficient == primary), None)
+    if row is None:
+        return head + "."
+    if not row.defined:
+        return f"{head}; {row.title} is undefined: {row.undefined_reason}."
+    ci = ""
+    if math.isfinite(row.ci_low):
+        ci = f" ({_pct(row.confidence_level)} CI {row.ci_low:.4f} to {row.ci_high:.4f})"
+    band = ""
+    if row.interpretation is not None and row.interpretation.defined:
+        band = f", {row.interpretation.band} on {row.interpretation.scale_title}"
+    return f"{head}; {row.title} = {row.estimate:.4f}{ci}{band}."
+
+
+def _pct(level: float) -> str:
+    return f"{level * 100:g}%"

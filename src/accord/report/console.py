@@ -1,0 +1,89 @@
+"""The console summary (rich): headline, decision, data, coefficients, worksheets.
+
+Every text from the data is passed to rich as :class:`rich.text.Text`, never as
+markup, so a label such as ``[bold]`` or ``<script>`` is printed as it is.
+The full detail (per rater, per unit, the register) is in the HTML, Markdown
+and JSON reports.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from accord.report import _text as t
+from accord.report.model import CoefficientRow, PairAnalysis, Report, StudySection
+
+__all__ = ["render_console"]
+
+_STATUS_STYLE = {"accepted": "bold green", "rejected": "bold red", "undefined": "bold yellow"}
+
+
+def render_console(report: Report) -> Any:
+    """A rich renderable summarising the report."""
+    parts: list[Any] = [Text(report.title, style="bold"), Text(report.headline), Text("")]
+    if report.study is not None:
+        parts += _decision(report.study)
+    parts += [Text(line) for line in t.data_lines(report)] + [Text("")]
+    parts.append(_coefficients(report))
+    parts += [Text(n, style="dim") for n in t.coefficient_notes(report)]
+    for pair in report.pairs:
+        parts += _pair(pair)
+    u = report.units
+    parts += [Text(""), Text(f"{u.n_disagreements} of {u.n_compared} units rated by two or more "
+                             "raters have a disagreement (accord disagreements lists them).")]
+    parts += [Text(n, style="dim") for n in report.notes]
+    parts.append(Text(t.settings_line(report), style="dim"))
+    return Group(*parts)
+
+
+def _decision(study: StudySection) -> list[Any]:
+    d = study.decision
+    line = Text("Decision: ", style="bold")
+    line.append(d.status.upper(), style=_STATUS_STYLE[d.status])
+    out: list[Any] = [line, Text(d.line())]
+    if study.deviations:
+        out.append(Text(f"{len(study.deviations)} protocol deviation(s):", style="bold yellow"))
+        out += [Text(f"  {x}") for x in study.deviations]
+    return out + [Text("")]
+
+
+def _coefficients(report: Report) -> Table:
+    lvl = t.level(report.settings.confidence_level)
+    table = Table(title=Text("Coefficients"), title_justify="left")
+    for head in ("coefficient", "estimate", "SE", f"{lvl} CI", "band", "benchmark"):
+        right = head in ("estimate", "SE", f"{lvl} CI")
+        table.add_column(Text(head), justify="right" if right else "left")
+    for r in report.coefficients:
+        table.add_row(Text(r.title), Text(t.estimate(r)), Text(t.num(r.se)), Text(t.interval(r)),
+                      Text(_band(r)), Text(t.benchmark(r)))
+    return table
+
+
+def _band(row: CoefficientRow) -> str:
+    it = row.interpretation
+    return it.band if it is not None and it.defined else ""
+
+
+def _pair(pair: PairAnalysis) -> list[Any]:
+    ws = pair.worksheet
+    title = Text(f"Worksheet: {pair.raters[0]} vs {pair.raters[1]} ({pair.reason})")
+    out: list[Any] = [Text("")]
+    if ws.shown:
+        grid = t.worksheet_grid(ws)
+        table = Table(title=title, title_justify="left", caption=Text(t.worksheet_line(ws)),
+                      caption_justify="left")
+        table.add_column(Text(grid[0][0]), style="bold")
+        for head in grid[0][1:]:
+            table.add_column(Text(head), justify="right")
+        for row in grid[1:]:
+            table.add_row(*(Text(c) for c in row), style="bold" if row is grid[-1] else None)
+        out.append(table)
+    else:
+        out += [title, Text(t.worksheet_line(ws))]
+    figures = "   ".join(f"{n} {x}" for n, x in t.context_rows(pair.context))
+    out += [Text(figures, style="dim"), Text(" ".join(pair.context.explanation))]
+    return out

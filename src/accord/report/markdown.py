@@ -1,0 +1,189 @@
+"""Markdown rendering of the report (GitHub-flavoured tables).
+
+Every text from the data (labels, rater names, unit ids, study fields) goes
+through :func:`escape`: HTML is neutralised (``<script>`` becomes
+``&lt;script&gt;``) and Markdown syntax is escaped, so a label is shown as text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+
+from accord.report import _text as t
+from accord.report.model import PairAnalysis, Report, StudySection
+
+_SPECIAL = re.compile(r"([\\`*_\[\]|~#!{}()])")
+
+__all__ = ["escape", "render_markdown"]
+
+
+def escape(text: object) -> str:
+    """Text safe in a Markdown paragraph or table cell.
+
+    Examples
+    --------
+    >>> escape("<script>alert(1)</script>")
+    '&lt;script&gt;alert\\\\(1\\\\)&lt;/script&gt;'
+    >>> escape("a|b")
+    'a\\\\|b'
+    """
+    s = html.escape(str(text), quote=False)
+    s = _SPECIAL.sub(r"\\\1", s)
+    return " ".join(s.split())
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]], align: str = "") -> list[str]:
+    """A table of already-escaped cells; ``align`` is one character per column (l or r)."""
+    marks = [("---:" if a == "r" else ":---") for a in (align or "l" * len(head))]
+    out = ["| " + " | ".join(head) + " |", "| " + " | ".join(marks) + " |"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out + [""]
+
+
+def render_markdown(report: Report) -> str:
+    """The whole report as Markdown text."""
+    lines = [f"# {escape(report.title)}", "", escape(report.headline), ""]
+    if report.study is not None:
+        lines += _decision(report.study)
+    lines += ["## Data", ""] + [f"- {escape(x)}" for x in t.data_lines(report)] + [""]
+    lines += _coefficients(report)
+    for pair in report.pairs:
+        lines += _pair(pair, report.settings.confidence_level)
+    lines += _raters(report)
+    lines += _matrix(report)
+    lines += _units(report)
+    lines += _bootstrap(report)
+    if report.study is not None:
+        lines += _study(report.study)
+    lines += _notes(report)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _decision(study: StudySection) -> list[str]:
+    d = study.decision
+    out = [f"**Decision: {d.status.upper()}**. {escape(d.line())}", ""]
+    if study.deviations:
+        out += [f"**Protocol deviations: {len(study.deviations)}** (see the evidence register).",
+                ""]
+    return out
+
+
+def _coefficients(report: Report) -> list[str]:
+    lvl = t.level(report.settings.confidence_level)
+    head = ["coefficient", "estimate", "SE", f"{lvl} CI", "method", "interpretation",
+            "benchmark"]
+    rows = [[escape(r.title), t.estimate(r), t.num(r.se), t.interval(r), escape(r.method or "-"),
+             escape(t.interpretation(r)), escape(t.benchmark(r))]
+            for r in report.coefficients]
+    out = ["## Coefficients", ""] + _table(head, rows, "lrrrlll")
+    notes = t.coefficient_notes(report)
+    out += [f"- {escape(n)}" for n in notes] + ([""] if notes else [])
+    return out
+
+
+def _pair(pair: PairAnalysis, confidence_level: float) -> list[str]:
+    a, b = (escape(x) for x in pair.raters)
+    ws = pair.worksheet
+    out = [f"## Worksheet: {a} vs {b}", "", f"Shown because: {escape(pair.reason)}.", ""]
+    if ws.shown:
+        grid = t.worksheet_grid(ws)
+        out += _table([escape(c) for c in grid[0]], [[escape(c) for c in r] for r in grid[1:]],
+                      "l" + "r" * (len(grid[0]) - 1))
+    else:
+        out += ["(too many categories to show the table)", ""]
+    out += [escape(t.worksheet_line(ws)), "", "### Why kappa can be low when agreement is high", ""]
+    out += _table(["figure", "value"], [[n, x] for n, x in t.context_rows(pair.context)], "lr")
+    out += [escape(" ".join(pair.context.explanation)), ""]
+    if pair.categories:
+        lvl = t.level(confidence_level)
+        out += [f"### Per category ({a} vs {b})", ""]
+        head = ["category", "kappa (one vs rest)", f"{lvl} CI (asymptotic)", "positive agreement",
+                "negative agreement", a, b, "both"]
+        rows = [[escape(c.category), t.num(c.kappa), t.span(c.ci_low, c.ci_high),
+                 t.num(c.positive_agreement), t.num(c.negative_agreement), t.count(c.n_rater1),
+                 t.count(c.n_rater2), t.count(c.n_both)] for c in pair.categories]
+        out += _table(head, rows, "lrrrrrrr")
+    return out
+
+
+def _raters(report: Report) -> list[str]:
+    cats = report.data.categories
+    shown = bool(report.raters) and bool(report.raters[0].distribution)
+    head = ["rater", "kind", "ratings"] + ([escape(c) for c in cats] if shown else [])
+    if report.loo_coefficient:
+        head.append(f"{escape(report.loo_coefficient)} without this rater")
+    rows = []
+    for r in report.raters:
+        row = [escape(r.rater), escape(r.kind), str(r.n_rated)]
+        if shown:
+            row += [f"{n} ({t.pct(n / r.n_rated if r.n_rated else float('nan'), 0)})"
+                    for n in r.distribution]
+        if report.loo_coefficient:
+            row.append(t.num(r.leave_one_out))
+        rows.append(row)
+    return ["## Raters", ""] + _table(head, rows, "llr" + "r" * (len(head) - 3))
+
+
+def _matrix(report: Report) -> list[str]:
+    m = report.matrix
+    if m is None:
+        return []
+    head = ["", *(escape(r) for r in m.raters)]
+    rows = [[escape(r), *(t.num(x) if i != j else t.DASH for j, x in enumerate(row))]
+            for i, (r, row) in enumerate(zip(m.raters, m.values))]
+    return [f"## Rater x rater ({escape(m.coefficient)})", ""] + _table(
+        head, rows, "l" + "r" * len(m.raters))
+
+
+def _units(report: Report) -> list[str]:
+    u = report.units
+    out = ["## Units with most disagreement", "",
+           f"{u.n_disagreements} of the {u.n_compared} units rated by two or more raters have a "
+           f"disagreement; the {len(u.rows)} with least agreement are listed "
+           "(`accord disagreements` exports them all).", ""]
+    if not u.rows:
+        return out
+    head = ["unit", *(escape(r) for r in u.raters), "agreeing pairs"]
+    rows = [[escape(r.unit), *(escape(x) if x is not None else t.NOT_RATED for x in r.labels),
+             t.pct(r.agreement, 0)] for r in u.rows]
+    return out + _table(head, rows, "l" * (len(head) - 1) + "r")
+
+
+def _bootstrap(report: Report) -> list[str]:
+    b = report.bootstrap
+    if b is None:
+        return []
+    seed = b.seed if b.seed is not None else "none (not reproducible)"
+    return ["## Bootstrap", "",
+            f"{escape(b.coefficient)}: {b.n_resamples} resamples ({escape(b.kind)}), seed {seed}; "
+            f"{t.level(b.confidence_level)} interval {t.num(b.ci_low)} to {t.num(b.ci_high)}; "
+            f"{b.n_excluded} undefined resamples left out.", ""]
+
+
+def _study(study: StudySection) -> list[str]:
+    src = f" ({escape(study.source)})" if study.source else ""
+    out = [f"## Study protocol: evidence register{src}", ""]
+    if study.title:
+        out += [f"Study: {escape(study.title)}", ""]
+    rows = [[escape(r.section), escape(r.item), escape(r.declared) or t.DASH,
+             escape(r.observed) or t.DASH, escape(r.status)] for r in study.register]
+    out += _table(["section", "field", "declared", "observed", "status"], rows)
+    d = study.decision
+    out += ["### Decision", "", f"**{d.status.upper()}**: {escape(d.line())}", ""]
+    if study.deviations:
+        out += ["### Deviations from the protocol", ""]
+        out += [f"- {escape(x)}" for x in study.deviations] + [""]
+    out += [f"- note: {escape(x)}" for x in study.notes] + ([""] if study.notes else [])
+    out += ["### Disposition (to be filled in by the reviewers)", ""]
+    out += _table(["field", "value"], [[escape(k.replace("_", " ")), escape(x) or " "]
+                                       for k, x in study.disposition])
+    return out
+
+
+def _notes(report: Report) -> list[str]:
+    out = ["## Method and notes", "", f"- {escape(t.settings_line(report))}"]
+    out += [f"- {escape(n)}" for n in report.notes]
+    out += [f"- {escape(r.title)}: {escape(r.citation)}" for r in report.coefficients]
+    return out + [""]

@@ -1,0 +1,352 @@
+"""The report model: plain, frozen data built from results; renderers only format it.
+
+Every number is kept at full precision (``nan`` where undefined); every label,
+rater name and unit id is kept as text exactly as read, and each renderer
+escapes it for its medium. :func:`accord.report` builds a :class:`Report`;
+``to_dict()``/``to_json()``, ``to_markdown()``, ``to_html()`` and the rich
+console (``rich.print(report)``) render it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from accord.interpretation import BenchmarkResult, Interpretation
+    from accord.results import AgreementResult
+    from accord.study import Decision
+
+SCHEMA_VERSION = "1"
+SCHEMA_ID = "https://accord.invalid/schemas/report/1"
+
+__all__ = [
+    "SCHEMA_VERSION", "BootstrapSummary", "CategoryRow", "CoefficientRow", "DataSummary",
+    "KappaContext", "PairAnalysis", "RaterMatrix", "RaterRow", "RegisterRow", "Report",
+    "Settings", "StudySection", "UnitRow", "UnitsSection", "Worksheet",
+]
+
+
+@dataclass(frozen=True)
+class DataSummary:
+    """What the data hold, and what the reader dropped (from ``annotations.audit``)."""
+
+    source: str
+    n_units: int
+    n_raters: int
+    raters: tuple[str, ...]
+    kinds: tuple[str, ...]
+    categories: tuple[str, ...]
+    category_counts: tuple[int, ...]
+    level: str
+    n_ratings: int
+    rows_read: int
+    dropped: tuple[tuple[str, int], ...]
+    notes: tuple[str, ...]
+    units_rated_once: int
+    units_complete: int
+    audit: tuple[str, ...]
+
+    @property
+    def n_missing(self) -> int:
+        """Ratings dropped as missing values."""
+        return sum(n for why, n in self.dropped if why == "missing value")
+
+    @property
+    def n_skipped(self) -> int:
+        """Records dropped for any other reason (skipped tasks, missing ids, ...)."""
+        return sum(n for why, n in self.dropped if why != "missing value")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the report was computed."""
+
+    confidence_level: float
+    method: str
+    n_resamples: int | None
+    seed: int | None
+    scale: str | None
+    weights: str | None
+    level: str | None
+
+
+@dataclass(frozen=True)
+class CoefficientRow:
+    """One coefficient: estimate, SE, interval, interpretation and benchmark."""
+
+    coefficient: str
+    title: str
+    citation: str
+    chance_corrected: bool
+    estimate: float
+    se: float
+    observed: float
+    expected: float
+    n_units: int
+    n_raters: int
+    ci_low: float
+    ci_high: float
+    confidence_level: float
+    method: str
+    n_excluded: int
+    ci_note: str | None
+    undefined_reason: str | None
+    interpretation: Interpretation | None
+    benchmark: BenchmarkResult | None
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def defined(self) -> bool:
+        """Whether the estimate is a number."""
+        return self.undefined_reason is None and self.estimate == self.estimate
+
+
+@dataclass(frozen=True)
+class Worksheet:
+    """The textbook worksheet of one rater pair: counts, totals, p_o, p_e, kappa.
+
+    ``counts`` is empty when there are too many categories to show
+    (``shown`` is then false; the figures are still given).
+    """
+
+    raters: tuple[str, str]
+    categories: tuple[str, ...]
+    counts: tuple[tuple[float, ...], ...]
+    row_totals: tuple[float, ...]
+    col_totals: tuple[float, ...]
+    n: float
+    p_o: float
+    p_e: float
+    kappa: float
+    kappa_undefined_reason: str | None
+    shown: bool
+
+
+@dataclass(frozen=True)
+class KappaContext:
+    """Why kappa can be low when agreement is high: the figures and the explanation.
+
+    ``prevalence_index`` and ``bias_index`` are the signed Byrt, Bishop & Carlin
+    (1993) indices of a 2 x 2 table (``nan`` otherwise); ``marginal_difference``
+    is half the summed absolute difference of the raters' marginal proportions
+    (equal to ``|bias_index|`` for 2 x 2). ``effects`` names what the
+    explanation found (``"prevalence"``, ``"bias"``).
+    """
+
+    p_o: float
+    p_e: float
+    kappa: float
+    pabak: float
+    ac1: float
+    kappa_max: float
+    prevalence_index: float
+    bias_index: float
+    dominant_category: str | None
+    dominant_share: float
+    marginal_difference: float
+    effects: tuple[str, ...]
+    explanation: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CategoryRow:
+    """One category: one-vs-rest kappa (with its interval) and specific agreement."""
+
+    category: str
+    kappa: float
+    ci_low: float
+    ci_high: float
+    positive_agreement: float
+    negative_agreement: float
+    n_rater1: float
+    n_rater2: float
+    n_both: float
+
+
+@dataclass(frozen=True)
+class PairAnalysis:
+    """Worksheet, kappa context and per-category agreement of one rater pair."""
+
+    raters: tuple[str, str]
+    reason: str
+    worksheet: Worksheet
+    context: KappaContext
+    categories: tuple[CategoryRow, ...]
+
+
+@dataclass(frozen=True)
+class RaterRow:
+    """One rater: how many units they rated, their label distribution, leave-one-out."""
+
+    rater: str
+    kind: str
+    n_rated: int
+    distribution: tuple[int, ...]
+    leave_one_out: float
+
+
+@dataclass(frozen=True)
+class RaterMatrix:
+    """The rater x rater matrix of a two-rater coefficient (diagonal ``nan``)."""
+
+    coefficient: str
+    raters: tuple[str, ...]
+    values: tuple[tuple[float, ...], ...]
+    n: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class UnitRow:
+    """A unit the raters disagree on, with every label (``None`` = not rated)."""
+
+    unit: str
+    labels: tuple[str | None, ...]
+    n_ratings: int
+    agreement: float
+
+
+@dataclass(frozen=True)
+class UnitsSection:
+    """The units with most disagreement (the first ``len(rows)`` of ``n_disagreements``)."""
+
+    raters: tuple[str, ...]
+    rows: tuple[UnitRow, ...]
+    n_disagreements: int
+    n_compared: int
+
+
+@dataclass(frozen=True)
+class BootstrapSummary:
+    """The bootstrap distribution of the primary coefficient, as a histogram."""
+
+    coefficient: str
+    kind: str
+    n_resamples: int
+    n_excluded: int
+    seed: int | None
+    estimate: float
+    ci_low: float
+    ci_high: float
+    confidence_level: float
+    edges: tuple[float, ...]
+    counts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RegisterRow:
+    """One field of the evidence register: what was declared next to what the data showed.
+
+    ``status`` is ``"ok"``, ``"mismatch"``, ``"warning"``, ``"declared"`` (nothing in
+    the data can confirm it) or ``"not declared"``.
+    """
+
+    section: str
+    item: str
+    declared: str
+    observed: str
+    status: str
+
+
+@dataclass(frozen=True)
+class StudySection:
+    """The declared protocol, the register, the decision and the disposition fields."""
+
+    title: str | None
+    source: str | None
+    metric: str
+    rule: str
+    register: tuple[RegisterRow, ...]
+    decision: Decision
+    deviations: tuple[str, ...]
+    disposition: tuple[tuple[str, str], ...]
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Report:
+    """The agreement report: one model, several renderers.
+
+    Attributes
+    ----------
+    title, headline : str
+        The report's title and a one-sentence summary.
+    data : DataSummary
+    settings : Settings
+    coefficients : tuple of CoefficientRow
+    primary : str or None
+        The coefficient the headline (and the study decision) is about.
+    pairs : tuple of PairAnalysis
+        The worksheets of the rater pairs that matter.
+    raters : tuple of RaterRow
+    loo_coefficient : str or None
+        The coefficient recomputed without each rater (``None`` for two raters).
+    matrix : RaterMatrix or None
+        Pairwise Cohen's kappa (``None`` for two raters).
+    units : UnitsSection
+    bootstrap : BootstrapSummary or None
+    study : StudySection or None
+    notes : tuple of str
+        Warnings met while computing (undefined coefficients, ...), as sentences.
+    results : tuple of AgreementResult
+        The results behind the rows, for further use (not serialised).
+    """
+
+    title: str
+    headline: str
+    accord_version: str
+    data: DataSummary
+    settings: Settings
+    coefficients: tuple[CoefficientRow, ...]
+    primary: str | None
+    pairs: tuple[PairAnalysis, ...]
+    raters: tuple[RaterRow, ...]
+    loo_coefficient: str | None
+    matrix: RaterMatrix | None
+    units: UnitsSection
+    bootstrap: BootstrapSummary | None
+    study: StudySection | None
+    notes: tuple[str, ...]
+    results: tuple[AgreementResult, ...] = field(default=(), repr=False, compare=False)
+
+    @property
+    def decision(self) -> Decision | None:
+        """The study decision, when a study was given."""
+        return None if self.study is None else self.study.decision
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready mapping following ``report/schema.json``, at full precision."""
+        from accord.report.json import report_dict
+
+        return report_dict(self)
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        """The JSON document (``null`` for undefined numbers)."""
+        from accord.report.json import render_json
+
+        return render_json(self, indent=indent)
+
+    def to_markdown(self) -> str:
+        """The report as Markdown (GitHub-flavoured tables); labels escaped."""
+        from accord.report.markdown import render_markdown
+
+        return render_markdown(self)
+
+    def to_html(self) -> str:
+        """One self-contained HTML file: inline CSS and SVG plots, no network access."""
+        from accord.report.html import render_html
+
+        return render_html(self)
+
+    def __rich__(self) -> Any:
+        from accord.report.console import render_console
+
+        return render_console(self)
+
+    def save(self, path: str | Path, *, format: str | None = None) -> Path:
+        """Write the report; the format comes from the suffix (.html, .md, .json) or ``format``."""
+        from accord.report.output import save
+
+        return save(self, Path(path), format)

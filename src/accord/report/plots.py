@@ -1,0 +1,223 @@
+"""Plots for the HTML report, rendered by matplotlib to inline SVG strings.
+
+matplotlib is imported only when a plot is drawn, and only its object API is
+used (``Figure`` with the Agg canvas), so no global backend or pyplot state is
+touched. The SVG is deterministic: a fixed ``svg.hashsalt``, no date in the
+metadata, text kept as ``<text>`` (escaped by matplotlib's SVG writer), and ids
+prefixed per plot so that several plots can live in one HTML page.
+
+Labels from the data are passed as plain text: ``$`` is escaped so matplotlib
+never reads a label as mathtext.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from accord.report.model import (
+    BootstrapSummary,
+    CoefficientRow,
+    PairAnalysis,
+    RaterMatrix,
+    Worksheet,
+)
+
+MAX_CATEGORIES = 30
+_RC: dict[Any, Any] = {
+    "svg.hashsalt": "accord-report",
+    "svg.fonttype": "none",
+    "font.size": 9.0,
+    "font.family": "DejaVu Sans",
+    "axes.titlesize": 10.0,
+    "figure.dpi": 72.0,
+}
+_ID = re.compile(r'\bid="([^"]+)"')
+
+__all__ = ["bootstrap_histogram", "category_bars", "coefficient_intervals", "contingency_heatmap",
+           "rater_matrix"]
+
+
+def _label(text: object, limit: int = 24) -> str:
+    """Plain text for matplotlib: no mathtext, shortened for an axis."""
+    s = " ".join(str(text).split())
+    if len(s) > limit:
+        s = s[: limit - 1] + "\u2026"
+    return s.replace("$", r"\$")
+
+
+@contextmanager
+def _figure(width: float, height: float) -> Iterator[Any]:
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    with matplotlib.rc_context(_RC):
+        fig = Figure(figsize=(width, height), layout="constrained")
+        FigureCanvasAgg(fig)
+        yield fig
+
+
+def _svg(fig: Any, prefix: str) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None})
+    text = buf.getvalue()
+    text = text[text.index("<svg"):]
+    size = re.search(r'<svg[^>]*? width="([0-9.]+)pt"', text)
+    width = f' style="max-width: {size.group(1)}pt"' if size else ""
+    text = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1', text, count=1)
+    text = _ID.sub(lambda m: f'id="{prefix}-{m.group(1)}"', text)
+    text = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}-{m.group(1)})", text)
+    text = re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}-{m.group(1)}"', text)
+    return text.replace("<svg", f'<svg role="img" class="plot" data-plot="{prefix}"{width}', 1)
+
+
+def _render(prefix: str, width: float, height: float, draw: Callable[[Any], None]) -> str:
+    with _figure(width, height) as fig:
+        draw(fig)
+        return _svg(fig, prefix)
+
+
+def contingency_heatmap(ws: Worksheet, prefix: str = "heatmap") -> str | None:
+    """The contingency table as a heatmap, counts in the cells (None beyond 30 categories)."""
+    k = len(ws.categories)
+    if not ws.shown or k == 0 or k > MAX_CATEGORIES:
+        return None
+
+    def draw(fig: Any) -> None:
+        import numpy as np
+
+        ax = fig.add_subplot()
+        counts = np.asarray(ws.counts, dtype=float)
+        ax.imshow(counts, cmap="Blues", vmin=0, vmax=max(float(counts.max()), 1.0))
+        ticks = [_label(c, 14) for c in ws.categories]
+        ax.set_xticks(range(k), ticks, rotation=45 if k > 3 else 0,
+                      ha="right" if k > 3 else "center")
+        ax.set_yticks(range(k), ticks)
+        ax.set_xlabel(_label(ws.raters[1], 40))
+        ax.set_ylabel(_label(ws.raters[0], 40))
+        top = float(counts.max()) if counts.size else 0.0
+        if k <= 12:
+            for i in range(k):
+                for j in range(k):
+                    x = counts[i, j]
+                    ax.text(j, i, f"{x:g}", ha="center", va="center", fontsize=8,
+                            color="white" if top and x > 0.6 * top else "black")
+        ax.set_title("Contingency table")
+
+    size = min(2.2 + 0.45 * k, 8.0)
+    return _render(prefix, size + 0.6, size, draw)
+
+
+def rater_matrix(m: RaterMatrix, prefix: str = "matrix") -> str | None:
+    """The rater x rater matrix of pairwise coefficients (diverging colours, -1 to 1)."""
+    r = len(m.raters)
+    if r < 2 or r > 40:
+        return None
+
+    def draw(fig: Any) -> None:
+        import numpy as np
+
+        ax = fig.add_subplot()
+        values = np.array(m.values, dtype=float)
+        image = ax.imshow(np.ma.masked_invalid(values), cmap="RdBu", vmin=-1.0, vmax=1.0)
+        names = [_label(x, 16) for x in m.raters]
+        ax.set_xticks(range(r), names, rotation=45, ha="right")
+        ax.set_yticks(range(r), names)
+        if r <= 12:
+            for i in range(r):
+                for j in range(r):
+                    if i != j and math.isfinite(values[i, j]):
+                        ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=8,
+                                color="white" if abs(values[i, j]) > 0.6 else "black")
+        fig.colorbar(image, ax=ax, shrink=0.8, label=_label(m.coefficient))
+        ax.set_title("Rater x rater")
+
+    size = min(2.6 + 0.45 * r, 9.0)
+    return _render(prefix, size + 1.2, size, draw)
+
+
+def category_bars(pair: PairAnalysis, prefix: str = "categories") -> str | None:
+    """One-vs-rest kappa per category with its interval, and specific positive agreement."""
+    rows = pair.categories
+    if not rows or len(rows) > MAX_CATEGORIES:
+        return None
+
+    def draw(fig: Any) -> None:
+        ax = fig.add_subplot()
+        y = list(range(len(rows)))[::-1]
+        kappas = [_finite(c.kappa) for c in rows]
+        ax.barh(y, kappas, height=0.5, color="#4477aa", label="one-vs-rest kappa")
+        for yi, c in zip(y, rows):
+            if math.isfinite(c.ci_low) and math.isfinite(c.ci_high):
+                ax.plot([c.ci_low, c.ci_high], [yi, yi], color="black", linewidth=1.2)
+            if math.isfinite(c.positive_agreement):
+                ax.plot([c.positive_agreement], [yi], marker="D", color="#ee7733", markersize=5,
+                        linestyle="none")
+        ax.plot([], [], marker="D", color="#ee7733", linestyle="none",
+                label="specific (positive) agreement")
+        ax.axvline(0.0, color="grey", linewidth=0.8)
+        ax.set_yticks(y, [_label(c.category) for c in rows])
+        ax.set_xlim(min(-0.2, min((c.ci_low for c in rows if math.isfinite(c.ci_low)),
+                                  default=0.0) - 0.05), 1.05)
+        fig.legend(loc="outside lower center", ncols=2, fontsize=7, frameon=False)
+        ax.set_title("Per category")
+
+    return _render(prefix, 6.0, 1.5 + 0.4 * len(rows), draw)
+
+
+def coefficient_intervals(rows: Sequence[CoefficientRow],
+                          prefix: str = "coefficients") -> str | None:
+    """Each coefficient's estimate with its confidence interval."""
+    shown = [r for r in rows if r.defined]
+    if not shown:
+        return None
+
+    def draw(fig: Any) -> None:
+        ax = fig.add_subplot()
+        y = list(range(len(shown)))[::-1]
+        for yi, r in zip(y, shown):
+            if math.isfinite(r.ci_low) and math.isfinite(r.ci_high):
+                ax.plot([r.ci_low, r.ci_high], [yi, yi], color="#4477aa", linewidth=2.0)
+            ax.plot([r.estimate], [yi], marker="o", color="#222222", markersize=5)
+        ax.axvline(0.0, color="grey", linewidth=0.8)
+        ax.set_yticks(y, [_label(r.title, 30) for r in shown])
+        low = min([0.0] + [r.ci_low for r in shown if math.isfinite(r.ci_low)]
+                  + [r.estimate for r in shown])
+        ax.set_xlim(low - 0.05, 1.05)
+        ax.set_title("Estimates and confidence intervals")
+
+    return _render(prefix, 6.0, 1.0 + 0.38 * len(shown), draw)
+
+
+def bootstrap_histogram(b: BootstrapSummary, prefix: str = "bootstrap") -> str | None:
+    """The bootstrap distribution with the estimate and the interval limits."""
+    if not b.counts:
+        return None
+
+    def draw(fig: Any) -> None:
+        ax = fig.add_subplot()
+        edges = list(b.edges)
+        widths = [hi - lo for lo, hi in zip(edges[:-1], edges[1:])]
+        ax.bar(edges[:-1], b.counts, width=widths, align="edge", color="#bbccee",
+               edgecolor="#4477aa", linewidth=0.5)
+        ax.axvline(b.estimate, color="black", linewidth=1.5, label="estimate")
+        for x in (b.ci_low, b.ci_high):
+            if math.isfinite(x):
+                ax.axvline(x, color="#ee7733", linestyle="--", linewidth=1.2)
+        ax.plot([], [], color="#ee7733", linestyle="--",
+                label=f"{b.confidence_level * 100:g}% interval")
+        ax.set_xlabel(_label(b.coefficient, 40))
+        ax.set_ylabel("resamples")
+        ax.legend(fontsize=7, frameon=False)
+        ax.set_title(f"Bootstrap distribution ({b.n_resamples} resamples)")
+
+    return _render(prefix, 6.0, 3.0, draw)
+
+
+def _finite(x: float) -> float:
+    return x if math.isfinite(x) else 0.0

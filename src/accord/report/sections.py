@@ -1,0 +1,223 @@
+"""The report's detail sections: worksheets, per category, per rater, per unit, bootstrap."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from accord.annotations import Annotations
+from accord.errors import DataError, DegenerateDataWarning
+from accord.report.explain import kappa_context
+from accord.report.model import (
+    BootstrapSummary,
+    CategoryRow,
+    PairAnalysis,
+    RaterMatrix,
+    RaterRow,
+    Settings,
+    UnitRow,
+    UnitsSection,
+    Worksheet,
+)
+from accord.results import AgreementResult, ConfidenceInterval
+from accord.tables.contingency import ContingencyTable
+
+MAX_SHOWN = 30
+HISTOGRAM_BINS = 40
+
+__all__ = ["bootstrap_summary", "pair_analyses", "rater_matrix", "rater_rows", "units_section"]
+
+
+# --------------------------------------------------------------------------- pairs
+def choose_pairs(ann: Annotations,
+                 pairs: Sequence[tuple[Any, Any]] | None) -> list[tuple[Any, Any, str]]:
+    """The rater pairs whose worksheet is shown, each with why it was chosen."""
+    if pairs is not None:
+        out = []
+        for pair in pairs:
+            if len(pair) != 2 or any(r not in ann.raters for r in pair) or pair[0] == pair[1]:
+                raise DataError(f"pair {tuple(pair)!r} must name two different raters of "
+                                f"{list(ann.raters)!r}.")
+            out.append((pair[0], pair[1], "chosen"))
+        return out
+    if ann.n_raters == 2:
+        return [(ann.raters[0], ann.raters[1], "the two raters")]
+    if ann.n_raters == 3:
+        return [(a, b, "every pair of the three raters") for a, b in combinations(ann.raters, 2)]
+    return _extreme_pairs(ann)
+
+
+def _extreme_pairs(ann: Annotations) -> list[tuple[Any, Any, str]]:
+    from accord.pairwise import pairwise
+
+    res = pairwise(ann, "cohen_kappa")
+    scored = [(r.estimate, pair) for pair, r in res.results.items() if math.isfinite(r.estimate)]
+    if not scored:
+        a, b = ann.raters[0], ann.raters[1]
+        return [(a, b, "the first two raters (no pair has a defined kappa)")]
+    low = min(scored, key=lambda t: t[0])[1]
+    high = max(scored, key=lambda t: t[0])[1]
+    out = [(low[0], low[1], "the least agreeing pair (lowest Cohen's kappa)")]
+    if high != low:
+        out.append((high[0], high[1], "the most agreeing pair (highest Cohen's kappa)"))
+    return out
+
+
+def pair_analyses(ann: Annotations, pairs: Sequence[tuple[Any, Any]] | None,
+                  confidence_level: float) -> tuple[PairAnalysis, ...]:
+    """Worksheet, kappa context and per-category agreement for the pairs that matter.
+
+    Empty for interval and ratio data, where a contingency table of values is not
+    the evidence a reader needs.
+    """
+    if ann.level in ("interval", "ratio"):
+        return ()
+    out = []
+    for a, b, why in choose_pairs(ann, pairs):
+        try:
+            table = ContingencyTable.from_annotations(ann, [a, b])
+        except DataError:
+            continue
+        names = (str(a), str(b))
+        out.append(PairAnalysis(names, why, worksheet(table, names), kappa_context(table, names),
+                                category_rows(table, confidence_level)))
+    return tuple(out)
+
+
+def worksheet(table: ContingencyTable, names: tuple[str, str]) -> Worksheet:
+    """The worksheet model of a table (counts left out beyond 30 categories)."""
+    from accord.coefficients import cohen_kappa
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        kap = cohen_kappa(table)
+    shown = table.k <= MAX_SHOWN
+    counts = tuple(tuple(float(x) for x in row) for row in table.counts) if shown else ()
+    return Worksheet(
+        raters=names, categories=tuple(str(c) for c in table.categories) if shown else (),
+        counts=counts,
+        row_totals=tuple(float(x) for x in table.row_totals) if shown else (),
+        col_totals=tuple(float(x) for x in table.col_totals) if shown else (),
+        n=table.n, p_o=table.p_o, p_e=table.p_e, kappa=kap.estimate,
+        kappa_undefined_reason=kap.undefined_reason, shown=shown,
+    )
+
+
+def category_rows(table: ContingencyTable, confidence_level: float) -> tuple[CategoryRow, ...]:
+    """One-vs-rest kappa with its asymptotic interval, and specific agreement, per category.
+
+    Beyond 30 categories only the 30 most used are kept.
+    """
+    from accord.coefficients import category_agreement, cohen_kappa
+
+    per = category_agreement(table)
+    keys = list(per)
+    if len(keys) > MAX_SHOWN:
+        used = table.row_totals + table.col_totals
+        keep = sorted(np.argsort(-used, kind="stable")[:MAX_SHOWN])
+        keys = [keys[i] for i in keep]
+    rows = []
+    for cat in keys:
+        f = per[cat]
+        a, r1, r2 = f["n_both"], f["n_rater1"], f["n_rater2"]
+        two = ContingencyTable([[a, r1 - a], [r2 - a, table.n - r1 - r2 + a]])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DegenerateDataWarning)
+            ci = cohen_kappa(two).confidence_interval(confidence_level)
+        rows.append(CategoryRow(str(cat), f["kappa"], ci.low, ci.high, f["positive_agreement"],
+                                f["negative_agreement"], r1, r2, a))
+    return tuple(rows)
+
+
+# --------------------------------------------------------------------------- raters
+def rater_rows(ann: Annotations, primary: str | None, settings: Settings,
+               form: str | None) -> tuple[str | None, tuple[RaterRow, ...]]:
+    """Each rater's label distribution and the primary coefficient without them."""
+    from accord.diagnostics import label_distribution
+
+    dist = label_distribution(ann)
+    loo_name, loo = _leave_one_out(ann, primary, settings, form)
+    rows = []
+    for g, rater in enumerate(ann.raters):
+        counts = dist.counts[g]
+        shown = tuple(int(x) for x in counts) if len(ann.categories) <= MAX_SHOWN else ()
+        rows.append(RaterRow(str(rater), str(ann.kinds.get(rater, "human")), int(counts.sum()),
+                             shown, loo.get(rater, math.nan)))
+    return loo_name, tuple(rows)
+
+
+def _leave_one_out(ann: Annotations, primary: str | None, settings: Settings,
+                   form: str | None) -> tuple[str | None, dict[Any, float]]:
+    from accord.coefficients import REGISTRY
+    from accord.diagnostics import leave_one_rater_out
+    from accord.selection import accepted_options
+
+    if ann.n_raters < 3 or primary is None:
+        return None, {}
+    name = primary if REGISTRY[primary].raters == "many" else "fleiss_kappa"
+    if name not in REGISTRY:
+        return None, {}
+    given = {"weights": settings.weights, "level": settings.level or ann.level, "form": form}
+    accepted = accepted_options(name)
+    options = {k: x for k, x in given.items() if x is not None and k in accepted}
+    loo = leave_one_rater_out(ann, name, **options)
+    return name, dict(loo.estimates)
+
+
+def rater_matrix(ann: Annotations) -> RaterMatrix | None:
+    """Pairwise Cohen's kappa for three or more raters."""
+    if ann.n_raters < 3 or ann.level in ("interval", "ratio"):
+        return None
+    from accord.pairwise import pairwise
+
+    res = pairwise(ann, "cohen_kappa")
+    return RaterMatrix(
+        "cohen_kappa", tuple(str(r) for r in res.raters),
+        tuple(tuple(float(x) for x in row) for row in res.estimates),
+        tuple(tuple(int(x) for x in row) for row in res.n),
+    )
+
+
+# --------------------------------------------------------------------------- units
+def units_section(ann: Annotations, top: int) -> UnitsSection:
+    """The ``top`` units with most disagreement, with every label."""
+    from accord.disagreements import disagreements
+
+    d = disagreements(ann, order="disagreement", limit=top)
+    rows = tuple(
+        UnitRow(str(u.unit), tuple(None if x is None else str(x) for x in u.labels),
+                u.n_ratings, u.agreement)
+        for u in d.units
+    )
+    return UnitsSection(tuple(str(r) for r in d.raters), rows, d.n_disagreements, d.n_compared)
+
+
+# --------------------------------------------------------------------------- bootstrap
+def bootstrap_summary(results: Sequence[AgreementResult],
+                      intervals: Sequence[ConfidenceInterval | None], primary: str | None,
+                      method: Any) -> BootstrapSummary | None:
+    """A histogram of the primary coefficient's bootstrap replicates, when a bootstrap ran."""
+    from accord.inference import Bootstrap
+
+    if not isinstance(method, Bootstrap):
+        return None
+    for res, ci in zip(results, intervals):
+        if res.coefficient != primary or ci is None or ci.replicates is None:
+            continue
+        reps = ci.replicates
+        if reps.size == 0:
+            return None
+        counts, edges = np.histogram(reps, bins=HISTOGRAM_BINS)
+        return BootstrapSummary(
+            coefficient=res.coefficient, kind=method.kind, n_resamples=method.n_resamples,
+            n_excluded=ci.n_excluded, seed=method.rng if isinstance(method.rng, int) else None,
+            estimate=res.estimate, ci_low=ci.low, ci_high=ci.high,
+            confidence_level=ci.confidence_level, edges=tuple(float(x) for x in edges),
+            counts=tuple(int(x) for x in counts),
+        )
+    return None
