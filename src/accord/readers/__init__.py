@@ -31,6 +31,7 @@ _REGISTRY: tuple[tuple[str, str, str], ...] = (
     ("label_studio_csv", "label_studio", "LABEL_STUDIO_CSV"),
     ("prodigy", "prodigy", "PRODIGY"),
     ("doccano", "doccano", "DOCCANO"),
+    ("brat", "brat", "BRAT"),
     ("csv", "csv", "CSV"),
     ("parquet", "parquet", "PARQUET"),
     ("jsonl", "jsonl", "JSONL"),

@@ -271,7 +271,7 @@ def _legacy(
 
 
 def sniff(path: Path, head: bytes) -> float:
-    """Per-user JSONL with ``id``, ``text`` and a ``label`` list, ``entities`` or ``annotations``."""
+    """Per-user JSONL: ``id``, ``text`` and a ``label`` list, ``entities`` or ``annotations``."""
     if path.is_dir():
         files = [p for p in path.iterdir() if p.suffix.lower() == ".jsonl"]
         return 0.7 if files and _sniff_head(_first_bytes(files[0])) else 0.0
