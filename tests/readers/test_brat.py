@@ -67,7 +67,7 @@ def test_several_annotator_folders_or_one(tmp_path):
 def test_crlf_text_offsets_are_flagged(tmp_path):
     folder = tmp_path / "ann1"
     folder.mkdir()
-    (folder / "d.txt").write_bytes("Line one\r\nOslo\r\n".encode())
+    (folder / "d.txt").write_bytes(b"Line one\r\nOslo\r\n")
     (folder / "d.ann").write_text("T1\tLOC 9 13\tOslo\n")  # a tool that counted "\n" only
     ann = accord.read(folder)
     assert any("CRLF" in n for p in ann.audit.parts for n in p.notes) or any(
