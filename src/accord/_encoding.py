@@ -44,11 +44,9 @@ def _from_list(items: list[Any]) -> NDArray[Any]:
             return np.asarray(items, dtype=np.int64)
         except OverflowError:
             pass
-    if items and all(
-        (isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool))
-        or x is None
-        for x in items
-    ):
+    # Floats (with None as NaN) become a float array; ints mixed with floats stay objects,
+    # so a label 1 is not shown back as 1.0.
+    if items and all(isinstance(x, (float, np.floating)) or x is None for x in items):
         return np.asarray([math.nan if x is None else x for x in items], dtype=np.float64)
     out = np.empty(len(items), dtype=object)
     out[:] = items

@@ -125,7 +125,8 @@ def _print(ann: Any, results: list[Any], intervals: list[Any], scale: str, sourc
         Text(
             f"{source}: {ann.n_units} units, {ann.n_raters} raters, "
             f"{len(ann.categories)} categories ({ann.level or 'nominal'})"
-        )
+        ),
+        soft_wrap=True,
     )
     level = next((ci.confidence_level for ci in intervals if ci is not None), 0.95)
     table = Table(show_header=True)
@@ -158,7 +159,7 @@ def _print(ann: Any, results: list[Any], intervals: list[Any], scale: str, sourc
     if caveat:
         console.print(Text(f"note: {caveat}"), style="dim")
     for line in ann.audit.lines():
-        console.print(Text(line), style="dim")
+        console.print(Text(line), style="dim", soft_wrap=True)
     if ann.n_raters == 2:
         from accord.tables.contingency import ContingencyTable
 

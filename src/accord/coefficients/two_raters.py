@@ -218,6 +218,11 @@ def _statistic_from(name: str, chance: Chance, po: Arr, r: Arr, c: Arr, w: Arr |
 
 
 # --------------------------------------------------------------------------- SEs
+def _root(var: float) -> float:
+    """The SE from a variance; rounding noise below 1e-15 (SE < 3e-8) is zero."""
+    return math.sqrt(var) if var > 1e-15 else 0.0
+
+
 def _se_cohen(cells: _Cells, w: Arr | None, kappa: float, pe: float) -> tuple[float, float]:
     """Fleiss, Cohen & Everitt (1969): large-sample SE and the SE under kappa = 0."""
     r, c, n = cells.r, cells.c, cells.n
@@ -233,7 +238,7 @@ def _se_cohen(cells: _Cells, w: Arr | None, kappa: float, pe: float) -> tuple[fl
             - pe**2
         )
     var0 = s0 / (n * (1.0 - pe) ** 2)
-    return math.sqrt(max(var, 0.0)), math.sqrt(max(var0, 0.0))
+    return _root(var), _root(var0)
 
 
 def _se_gwet(
@@ -242,10 +247,10 @@ def _se_gwet(
     """Gwet (2014) variance of the two-rater table coefficients (irrCAC ``*.table``)."""
     n, q = cells.n, cells.r.shape[0]
     if chance == "none":
-        return math.sqrt(max(np.sum(cells.p * cells.w**2) - po**2, 0.0) / n)
+        return _root((np.sum(cells.p * cells.w**2) - po**2) / n)
     if chance == "bp":
         var = (np.sum(cells.p * cells.w**2) - po**2) / (n * (1.0 - pe) ** 2)
-        return math.sqrt(max(var, 0.0))
+        return _root(var)
     pi = (cells.r + cells.c) / 2.0
     if chance == "scott":
         wbar = pi if w is None else w @ pi
@@ -257,7 +262,7 @@ def _se_gwet(
             q * (q - 1.0)
         )
     var = (np.sum(cells.p * dev**2) - (po - 2.0 * (1.0 - est) * pe) ** 2) / (n * (1.0 - pe) ** 2)
-    return math.sqrt(max(var, 0.0))
+    return _root(var)
 
 
 # --------------------------------------------------------------------------- public
