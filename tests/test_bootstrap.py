@@ -279,3 +279,36 @@ def test_reduced_coverage_study() -> None:
             if method == "asymptotic" and math.isnan(row["coverage"]):
                 continue  # no analytic SE for this coefficient
             assert abs(row["coverage"] - 0.95) <= tol, (coefficient.name, method, row)
+
+
+# --------------------------------------------------------------------------- many patterns
+def test_drawing_units_and_multinomial_draws_agree_in_distribution() -> None:
+    """Continuous data (every unit its own pattern) take the unit-drawing path."""
+    from accord.inference.bootstrap import unit_patterns
+
+    x = np.random.default_rng(5).exponential(size=300)
+    rs = _mean_resampling(x)
+    assert unit_patterns(rs.counts) is not None
+    b = 3000
+    by_units = bootstrap_distribution(rs, b, np.random.default_rng(6))
+    by_multinomial = rs.evaluate(draw_weights(rs.counts, b, np.random.default_rng(7)))
+    pooled = np.concatenate([by_units, by_multinomial])
+    for q in (0.025, 0.25, 0.5, 0.75, 0.975):
+        diff = abs(np.quantile(by_units, q) - np.quantile(by_multinomial, q))
+        assert diff <= _quantile_tolerance(pooled, q, b), q
+    chunked = bootstrap_distribution(rs, b, np.random.default_rng(6), chunk=17)
+    np.testing.assert_allclose(by_units, chunked, rtol=1e-13)  # same draws; BLAS blocking
+
+
+def test_unit_draws_are_counted_per_pattern() -> None:
+    from accord.inference.bootstrap import unit_patterns
+
+    counts = np.array([3, 1, 2, 1], dtype=np.int64)  # m = 4 > n / 3 = 7 / 3
+    units = unit_patterns(counts)
+    np.testing.assert_array_equal(units, [0, 0, 0, 1, 2, 2, 3])
+    w = draw_weights(counts, 500, np.random.default_rng(0), units=units)
+    assert w.shape == (500, 4) and np.all(w.sum(axis=1) == 7)
+    # each unit is drawn with probability 1/7: pattern j's expected count is counts[j]
+    sd = np.sqrt(counts * (1 - 1 / 7) / 500)  # binomial(7 * counts_j / 7) means over 500
+    assert np.all(np.abs(w.mean(axis=0) - counts) <= 5 * sd)
+    assert unit_patterns(np.array([50, 50], dtype=np.int64)) is None
