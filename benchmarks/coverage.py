@@ -6,9 +6,12 @@ Run by hand (a few minutes)::
 
 Data with a known population value are simulated with
 :mod:`accord.inference.simulate`: categorical ratings from Kraemer's (1979)
-latent-class model (3 categories with prevalence 0.5 / 0.3 / 0.2; population
-Cohen's kappa = Fleiss' kappa = Krippendorff's nominal alpha = 0.6) and scores
-from the two-way random-effects model (ICC(2,1) = 0.6, rater variance 0.1).
+latent-class model (population Cohen's kappa = Fleiss' kappa = Krippendorff's
+nominal alpha = the scenario's value) and scores from the two-way
+random-effects model (ICC(2,1) = the same value, rater variance 0.1). Two
+scenarios: "moderate" (value 0.6, 3 categories with prevalence 0.5 / 0.3 /
+0.2) and "skewed" (value 0.85, prevalence 0.85 / 0.1 / 0.05: high agreement
+on a rare-category scale, where normal intervals are known to struggle).
 Cohen's kappa uses 2 raters, the others 4. For each of ``--reps`` data sets
 the asymptotic interval (the coefficient's analytic SE, or the F interval of
 the ICC), the jackknife interval and the percentile and BCa bootstrap
@@ -39,8 +42,21 @@ from accord.inference.bootstrap import bootstrap_distribution, interval_from_rep
 from accord.inference.simulate import categorical_ratings, continuous_ratings
 
 METHODS = ("asymptotic", "jackknife", "percentile", "bca")
-PREVALENCE = np.array([0.5, 0.3, 0.2])
-TRUE_VALUE = 0.6
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The population: the true value of every coefficient and the category prevalence."""
+
+    name: str
+    value: float
+    prevalence: tuple[float, ...]
+
+
+SCENARIOS = {
+    "moderate": Scenario("moderate", 0.6, (0.5, 0.3, 0.2)),
+    "skewed": Scenario("skewed", 0.85, (0.85, 0.1, 0.05)),
+}
 
 
 @dataclass(frozen=True)
@@ -52,15 +68,16 @@ class Spec:
     compute: Callable[[Any], Any]
 
 
-def specs() -> list[Spec]:
+def specs(scenario: Scenario = SCENARIOS["moderate"]) -> list[Spec]:
     """The coefficients available in this tree (each is skipped if not there yet)."""
+    value, prevalence = scenario.value, np.array(scenario.prevalence)
     out = [Spec("Cohen's kappa (2 raters)",
-                lambda n, g: categorical_ratings(n, 2, PREVALENCE, TRUE_VALUE, g),
+                lambda n, g: categorical_ratings(n, 2, prevalence, value, g),
                 lambda x: accord.cohen_kappa(x[:, 0], x[:, 1]))]
     fleiss = getattr(accord, "fleiss_kappa", None)
     if fleiss is not None:
         out.append(Spec("Fleiss' kappa (4 raters)",
-                        lambda n, g: categorical_ratings(n, 4, PREVALENCE, TRUE_VALUE, g),
+                        lambda n, g: categorical_ratings(n, 4, prevalence, value, g),
                         fleiss))
     try:
         from accord.coefficients.krippendorff import krippendorff_alpha
@@ -68,7 +85,7 @@ def specs() -> list[Spec]:
         print("Krippendorff's alpha: not in this tree yet; skipped")
     else:
         out.append(Spec("Krippendorff's alpha, nominal (4 raters)",
-                        lambda n, g: categorical_ratings(n, 4, PREVALENCE, TRUE_VALUE, g),
+                        lambda n, g: categorical_ratings(n, 4, prevalence, value, g),
                         krippendorff_alpha))
     try:
         from accord.coefficients.intraclass import icc
@@ -76,7 +93,7 @@ def specs() -> list[Spec]:
         print("ICC(2,1): not in this tree yet; skipped")
     else:
         out.append(Spec("ICC(2,1) (4 raters)",
-                        lambda n, g: continuous_ratings(n, 4, TRUE_VALUE, g, rater_variance=0.1),
+                        lambda n, g: continuous_ratings(n, 4, value, g, rater_variance=0.1),
                         lambda x: icc(x, form="ICC2")))
     return out
 
@@ -100,7 +117,8 @@ def _intervals(res: Any, n_resamples: int, rng: np.random.Generator) -> dict[str
     return out
 
 
-def run_cell(spec: Spec, n: int, reps: int, n_resamples: int, seed: int) -> dict[str, Any]:
+def run_cell(spec: Spec, n: int, reps: int, n_resamples: int, seed: int,
+             true_value: float = SCENARIOS["moderate"].value) -> dict[str, Any]:
     """Coverage, mean width and undefined count of every method for one (coefficient, n)."""
     rng = np.random.default_rng(seed)
     hits = {m: 0 for m in METHODS}
@@ -116,21 +134,21 @@ def run_cell(spec: Spec, n: int, reps: int, n_resamples: int, seed: int) -> dict
             if limits is None or not all(map(math.isfinite, limits)):
                 continue
             defined[method] += 1
-            hits[method] += int(limits[0] <= TRUE_VALUE <= limits[1])
+            hits[method] += int(limits[0] <= true_value <= limits[1])
             widths[method].append(limits[1] - limits[0])
     return {m: {"coverage": hits[m] / defined[m] if defined[m] else math.nan,
                 "width": float(np.mean(widths[m])) if widths[m] else math.nan,
                 "undefined": reps - defined[m]} for m in METHODS}
 
 
-def table(ns: list[int], reps: int, n_resamples: int, seed: int) -> str:
-    """The Markdown table of the study."""
+def table(scenario: Scenario, ns: list[int], reps: int, n_resamples: int, seed: int) -> str:
+    """The Markdown table of the study for one scenario."""
     lines = ["| coefficient | n | " + " | ".join(METHODS) + " |",
              "|---|---:|" + "---:|" * len(METHODS)]
-    for i, spec in enumerate(specs()):
+    for i, spec in enumerate(specs(scenario)):
         for j, n in enumerate(ns):
             t0 = time.perf_counter()
-            cell = run_cell(spec, n, reps, n_resamples, seed + 100 * i + j)
+            cell = run_cell(spec, n, reps, n_resamples, seed + 100 * i + j, scenario.value)
             parts = []
             for m in METHODS:
                 c = cell[m]
@@ -150,10 +168,15 @@ def main() -> None:
     parser.add_argument("--resamples", type=int, default=999)
     parser.add_argument("--n", type=int, nargs="+", default=[30, 100, 1000])
     parser.add_argument("--seed", type=int, default=20240501)
+    parser.add_argument("--scenario", choices=sorted(SCENARIOS), nargs="+",
+                        default=["moderate", "skewed"])
     args = parser.parse_args()
-    print(f"Coverage of nominal 95 % intervals, true value {TRUE_VALUE}, {args.reps} data sets "
-          f"per cell, {args.resamples} bootstrap resamples; cells: coverage (w mean width)\n")
-    print("\n" + table(args.n, args.reps, args.resamples, args.seed))
+    for name in args.scenario:
+        sc = SCENARIOS[name]
+        print(f"\nScenario {name!r}: true value {sc.value}, prevalence {sc.prevalence}; "
+              f"{args.reps} data sets per cell, {args.resamples} bootstrap resamples; "
+              "cells: coverage of the nominal 95 % interval (w: mean width)\n")
+        print("\n" + table(sc, args.n, args.reps, args.resamples, args.seed))
 
 
 if __name__ == "__main__":
