@@ -556,3 +556,15 @@ def test_below_minus_one_with_a_single_rating() -> None:
     res = accord.fleiss_kappa([[0, 1], [None, 0]])
     assert res.estimate == pytest.approx(-5 / 3, abs=1e-15)
     assert res.bounds == pytest.approx((-5 / 3, 1.0), abs=1e-15)
+
+
+def test_per_category_se_is_the_collapsed_table_se() -> None:
+    """per_category[c]["se"] is Gwet's SE of Fleiss' kappa on the (c, not c) counts."""
+    ann = accord.Annotations.from_wide(RAW4)
+    rc = RaterCounts.from_annotations(ann)
+    res = accord.fleiss_kappa(rc)
+    for j, cat in enumerate(rc.categories):
+        col = rc.counts[:, j]
+        binary = accord.fleiss_kappa(RaterCounts(np.column_stack([col, rc.n_ratings - col])))
+        assert res.per_category[cat]["kappa"] == pytest.approx(binary.estimate, abs=1e-14)
+        assert res.per_category[cat]["se"] == pytest.approx(binary.se, abs=1e-14)

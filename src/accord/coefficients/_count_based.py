@@ -72,12 +72,13 @@ class CountTerms:
 def terms(x: NDArray[np.integer], w: Arr | None) -> CountTerms:
     """The per-unit terms of a counts matrix whose rows all have at least one rating."""
     xf = np.asarray(x, dtype=np.float64)
-    r = xf.sum(axis=1)
+    n, q = xf.shape
+    r = xf @ np.ones(q)
     xw = xf if w is None else xf @ w.T
     two = r >= 2
     with np.errstate(divide="ignore", invalid="ignore"):
-        pa_i = np.where(two, np.sum(xf * (xw - 1.0), axis=1) / (r * (r - 1.0)), 0.0)
-        pi = (xf / r[:, None]).mean(axis=0) if xf.shape[0] else np.zeros(xf.shape[1])
+        pa_i = np.where(two, (np.einsum("ik,ik->i", xf, xw) - r) / (r * (r - 1.0)), 0.0)
+        pi = (xf.T @ (1.0 / r)) / n if n else np.zeros(q)
     return CountTerms(xf, r, two, pa_i, pi, w)
 
 
@@ -207,19 +208,41 @@ def fleiss_per_category(t: CountTerms) -> dict[int, dict[str, float]]:
     ``kappa_j`` is Fleiss' kappa of the two-category table (j, not j), which with
     ``m`` ratings per unit is ``1 - sum_i x_ij (m - x_ij) / (n m (m - 1) p_j q_j)``;
     ``se0 = sqrt(2 / (n m (m - 1)))`` (its SE under kappa_j = 0, Fleiss 1971),
-    ``z = kappa_j / se0``, and ``se`` is Gwet's design-based SE of kappa_j.
+    ``z = kappa_j / se0``, and ``se`` is Gwet's design-based SE of kappa_j. All
+    categories at once: every array below is units x categories.
     """
     m = _constant_m(t)
     se0 = math.sqrt(2.0 / (t.n * m * (m - 1.0))) if m is not None else math.nan
+    n, n2 = t.n, t.n2
+    # a unit's disagreeing pairs on (j, not j): x (r - x) of r (r - 1) / 2 pairs
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = np.where(t.two, 2.0 / (t.r * (t.r - 1.0)), 0.0)
+        u = t.x / t.r[:, None]
+    dis = t.x * (t.r[:, None] - t.x)
+    dis *= a[:, None]  # 1 - p_a,ij on units rated at least twice
+    pa = 1.0 - dis.sum(axis=0) / n2
+    pi = t.pi
+    pe = pi**2 + (1.0 - pi) ** 2
+    kappa = chance_corrected(pa, pe)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # c_ij - kappa_j = (n/n') ([r_i >= 2] (1 - pe_j) - dis_ij) / (1 - pe_j)
+        #                  - 2 (1 - kappa_j) (pe_ij - pe_j) / (1 - pe_j) - kappa_j,
+        # with pe_ij = (1 - pi_j) + u_ij (2 pi_j - 1)
+        scale = (n / n2) / (1.0 - pe)
+        slope = -2.0 * (1.0 - kappa) * (2.0 * pi - 1.0) / (1.0 - pe)
+        const = -2.0 * (1.0 - kappa) * (1.0 - pi - pe) / (1.0 - pe) - kappa
+        dev = dis
+        dev *= -scale
+        u *= slope
+        dev += u
+        dev += const
+        dev += (n / n2) * t.two[:, None]
+        se = np.sqrt(np.einsum("ij,ij->j", dev, dev) / (n * (n - 1.0)))
+    se[~np.isfinite(kappa)] = np.nan
     out: dict[int, dict[str, float]] = {}
     for j in range(t.q):
-        xj = t.x[:, j]
-        tj = terms(np.column_stack([xj, t.r - xj]), None)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            kap, _, pe = estimate("fleiss", tj)
-            se = gwet_se("fleiss", tj, kap, pe)
-        z = kap / se0 if math.isfinite(kap) and math.isfinite(se0) else math.nan
-        out[j] = {"kappa": kap, "se0": se0, "z": z, "se": se}
+        z = kappa[j] / se0 if math.isfinite(kappa[j]) and math.isfinite(se0) else math.nan
+        out[j] = {"kappa": float(kappa[j]), "se0": se0, "z": float(z), "se": float(se[j])}
     return out
 
 

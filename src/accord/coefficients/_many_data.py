@@ -39,6 +39,7 @@ class RatingCodes:
     categories: tuple[Any, ...]
     raters: tuple[Any, ...]
     unit_ids: tuple[Any, ...]
+    complete: bool = False
 
     @property
     def n_units(self) -> int:
@@ -52,7 +53,8 @@ class RatingCodes:
 
     def counts(self) -> RaterCounts:
         """The units x categories counts of these ratings."""
-        return RaterCounts.from_codes(self.codes, self.categories, self.unit_ids)
+        return RaterCounts.from_codes(self.codes, self.categories, self.unit_ids,
+                                      complete=self.complete)
 
 
 def rating_codes(data: Any, *, categories: Sequence[Any] | None, func: str) -> RatingCodes:
@@ -89,6 +91,12 @@ def rater_counts(data: Any, *, categories: Sequence[Any] | None, func: str) -> R
 
 def _checked(rc: RatingCodes) -> RatingCodes:
     """Drop raters without ratings; require two raters and a unit rated twice."""
+    if rc.complete:
+        if rc.n_raters < 2:
+            raise InsufficientDataError(
+                f"agreement needs at least two raters; found {rc.n_raters} ({list(rc.raters)!r})."
+            )
+        return rc
     rated = rc.codes >= 0
     used: NDArray[np.bool_] = np.asarray(rated.any(axis=0), dtype=bool)
     if not used.all():
@@ -109,25 +117,30 @@ def _numeric_array_codes(data: Any, categories: Sequence[Any] | None) -> RatingC
     """Codes of a 2-D numeric numpy array (NaN = not rated) without building a long table."""
     if not isinstance(data, np.ndarray) or data.ndim != 2 or data.dtype.kind not in "iuf":
         return None
-    if data.dtype.kind == "f":
-        rated = ~np.isnan(data)
-        values = data[rated]
-    else:
-        rated = np.ones(data.shape, dtype=bool)
-        values = data.ravel()
-    if categories is None:
-        value_codes, cats = enc.factorize(values)
-    else:
-        cats = list(categories)
-        value_codes = enc.encode_declared(values, cats, name="the data")
+    raters = tuple(f"rater_{j + 1}" for j in range(data.shape[1]))
+    if data.dtype.kind in "iu" or not np.isnan(data).any():
+        codes, cats = _value_codes(data.ravel(), categories)
+        return RatingCodes(codes.reshape(data.shape), cats, raters,
+                           tuple(range(data.shape[0])), complete=data.size > 0)
+    rated = ~np.isnan(data)
+    value_codes, cats = _value_codes(data[rated], categories)
     codes = np.full(data.shape, -1, dtype=np.int64)
     codes[rated] = value_codes
     keep = rated.any(axis=1)
-    unit_ids: tuple[Any, ...]
-    if keep.all():
-        unit_ids = tuple(range(data.shape[0]))
-    else:
-        codes = codes[keep]
-        unit_ids = tuple(int(i) for i in np.flatnonzero(keep))
-    raters = tuple(f"rater_{j + 1}" for j in range(data.shape[1]))
-    return RatingCodes(codes, tuple(cats), raters, unit_ids)
+    codes = codes[keep]
+    unit_ids = tuple(int(i) for i in np.flatnonzero(keep))
+    return RatingCodes(codes, cats, raters, unit_ids)
+
+
+def _value_codes(values: NDArray[Any],
+                 categories: Sequence[Any] | None) -> tuple[IntArray, tuple[Any, ...]]:
+    """Category codes of numbers; the values themselves when they already are 0 .. k-1."""
+    if categories is not None:
+        cats = list(categories)
+        return enc.encode_declared(values, cats, name="the data"), tuple(cats)
+    if values.dtype.kind in "iu" and values.size and values.min() == 0:
+        k = int(values.max()) + 1
+        if k <= 1 << 16 and np.all(np.bincount(values, minlength=k) > 0):
+            return np.asarray(values, dtype=np.int64), tuple(range(k))
+    codes, cats = enc.factorize(values)
+    return codes, tuple(cats)

@@ -90,10 +90,10 @@ def _undefined_reason(kind: str, t: cb.CountTerms) -> str:
 
 
 def _count_result(name: str, kind: cb.CountChance, rc: RaterCounts, n_raters: int,
-                  w: Arr | None, weights: Any,
-                  bounds: tuple[float, float] = (-1.0, 1.0)) -> AgreementResult:
+                  w: Arr | None, weights: Any, bounds: tuple[float, float] = (-1.0, 1.0),
+                  t: cb.CountTerms | None = None) -> AgreementResult:
     """The result of a count-based coefficient, with Gwet's SE and its resampling."""
-    t = cb.terms(rc.counts, w)
+    t = cb.terms(rc.counts, w) if t is None else t
     est, pa, pe = cb.estimate(kind, t)
     reason = None if math.isfinite(est) else _undefined_reason(kind, t)
     se = math.nan
@@ -208,10 +208,10 @@ def fleiss_kappa(data: Any, *, weights: Any = None,
     func = "fleiss_kappa"
     rc, n_raters = _counts(data, categories, func)
     w = _weights(weights, rc.n_categories, func)
-    res = _count_result(func, "fleiss", rc, n_raters, w, weights)
+    t = cb.terms(rc.counts, w)
+    res = _count_result(func, "fleiss", rc, n_raters, w, weights, t=t)
     if w is not None:
         return res
-    t = cb.terms(rc.counts, None)
     se0 = cb.fleiss_null_se(t) if res.defined else math.nan
     z = res.estimate / se0 if se0 > 0 else math.nan
     pvalue = float(2.0 * stats.norm.sf(abs(z))) if math.isfinite(z) else math.nan

@@ -90,12 +90,16 @@ class RaterCounts:
 
     @classmethod
     def from_codes(cls, codes: IntArray, categories: Sequence[Any],
-                   unit_ids: Sequence[Any] | None = None) -> RaterCounts:
-        """Count a units x raters matrix of category codes (``-1`` = not rated)."""
+                   unit_ids: Sequence[Any] | None = None, *,
+                   complete: bool | None = None) -> RaterCounts:
+        """Count a units x raters matrix of category codes (``-1`` = not rated).
+
+        ``complete=True`` promises there is no ``-1`` (skips one pass over the codes).
+        """
         k = len(categories)
         n = codes.shape[0]
-        rated = codes >= 0
-        if rated.all():
+        rated = None if complete else codes >= 0
+        if rated is None or rated.all():
             flat_codes = (np.arange(n, dtype=np.int64)[:, None] * k + codes).ravel()
         else:
             rows = np.nonzero(rated)[0]
