@@ -32,6 +32,7 @@ _REGISTRY: tuple[tuple[str, str, str], ...] = (
     ("prodigy", "prodigy", "PRODIGY"),
     ("doccano", "doccano", "DOCCANO"),
     ("brat", "brat", "BRAT"),
+    ("inception", "inception", "INCEPTION"),
     ("csv", "csv", "CSV"),
     ("parquet", "parquet", "PARQUET"),
     ("jsonl", "jsonl", "JSONL"),
