@@ -221,7 +221,8 @@ def _bootstrap(
     bounds: tuple[float, float],
 ) -> tuple[ConfidenceInterval, float]:
     res = paired.difference
-    reps = bootstrap_distribution(res, method.n_resamples, method.generator())
+    reps = bootstrap_distribution(res, method.n_resamples, method.generator(),
+                                  progress=method.progress)
     finite = reps[np.isfinite(reps)]
     low, high = interval_from_replicates(res, diff, finite, level, method.kind)
     pvalue = bootstrap_pvalue(res, diff, finite, method.kind)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -51,6 +52,9 @@ class Bootstrap:
         gives the same interval each time; a ``Generator`` is advanced (pass one
         to draw independent intervals from one stream); ``None`` draws fresh
         entropy.
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each chunk of resamples, e.g. to
+        drive a progress bar; it does not change the result.
 
     Notes
     -----
@@ -74,6 +78,7 @@ class Bootstrap:
     n_resamples: int = 9999
     kind: BootstrapKind = "percentile"
     rng: int | np.random.Generator | None = field(default=None, compare=False)
+    progress: Callable[[int, int], None] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         v.positive_int(self.n_resamples, param="n_resamples", func="Bootstrap")
@@ -144,6 +149,7 @@ def bootstrap_distribution(
     rng: np.random.Generator,
     *,
     chunk: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> FloatArray:
     """The coefficient on each of ``n_resamples`` bootstrap resamples (nan = undefined)."""
     step = chunk_size(resampling) if chunk is None else chunk
@@ -153,6 +159,8 @@ def bootstrap_distribution(
         stop = min(n_resamples, start + step)
         weights = draw_weights(resampling.counts, stop - start, rng, units=units)
         out[start:stop] = resampling.evaluate(weights)
+        if progress is not None:
+            progress(stop, n_resamples)
     return out
 
 
@@ -163,7 +171,8 @@ def bootstrap_interval(
     method: Bootstrap,
 ) -> tuple[float, float, FloatArray, int]:
     """Low, high, the finite replicates and how many resamples were undefined."""
-    replicates = bootstrap_distribution(resampling, method.n_resamples, method.generator())
+    replicates = bootstrap_distribution(resampling, method.n_resamples, method.generator(),
+                                        progress=method.progress)
     finite = replicates[np.isfinite(replicates)]
     excluded = int(replicates.size - finite.size)
     low, high = interval_from_replicates(
