@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 from scipy import stats
 
 from accord import _validation as v
+from accord.annotations import Annotations
 from accord.coefficients import _count_based as cb
 from accord.coefficients import _rater_based as rb
 from accord.coefficients._many_data import rater_counts, rating_codes
@@ -69,11 +70,13 @@ def _weights_label(weights: Any) -> str:
 
 
 def _counts(data: Any, categories: Sequence[Any] | None, func: str) -> tuple[RaterCounts, int]:
-    """RaterCounts and the number of raters (for RaterCounts: the most ratings of a unit)."""
-    if isinstance(data, RaterCounts) or type(data).__name__ == "Annotations":
+    """RaterCounts and the number of raters who rated (for RaterCounts: most ratings of a unit)."""
+    if isinstance(data, RaterCounts):
         rc = rater_counts(data, categories=categories, func=func)
-        n_raters = data.n_raters if type(data).__name__ == "Annotations" else rc.n_raters
-        return rc, int(n_raters)
+        return rc, rc.n_raters
+    if isinstance(data, Annotations):
+        rc = rater_counts(data, categories=categories, func=func)
+        return rc, int(np.unique(data.codes[1]).shape[0])
     codes = rating_codes(data, categories=categories, func=func)
     return codes.counts(), codes.n_raters
 
