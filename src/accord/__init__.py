@@ -20,7 +20,9 @@ from accord.coefficients import (
     conger_kappa,
     fleiss_kappa,
     gwet_ac1,
+    icc,
     kappa_max,
+    krippendorff_alpha,
     light_kappa,
     pabak,
     percent_agreement,
@@ -45,7 +47,7 @@ from accord.readers import formats, read
 from accord.report import Report, report
 from accord.results import AgreementResult, ConfidenceInterval
 from accord.study import Study, load_study
-from accord.tables import ContingencyTable, RaterCounts
+from accord.tables import CoincidenceMatrix, ContingencyTable, RaterCounts, RatingMatrix
 
 __version__ = "0.1.0"
 
@@ -58,6 +60,7 @@ __all__ = [
     "Audit",
     "BenchmarkResult",
     "Bootstrap",
+    "CoincidenceMatrix",
     "Comparison",
     "ConfidenceInterval",
     "ContingencyTable",
@@ -66,6 +69,7 @@ __all__ = [
     "FormatError",
     "Interpretation",
     "RaterCounts",
+    "RatingMatrix",
     "Report",
     "SamplePlan",
     "Scale",
@@ -82,8 +86,10 @@ __all__ = [
     "fleiss_kappa",
     "formats",
     "gwet_ac1",
+    "icc",
     "interpret",
     "kappa_max",
+    "krippendorff_alpha",
     "label_distribution",
     "leave_one_rater_out",
     "light_kappa",

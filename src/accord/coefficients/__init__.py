@@ -1,6 +1,8 @@
 """Agreement coefficients; :data:`REGISTRY` lists every one by name."""
 
 from accord.coefficients._registry import REGISTRY, CoefficientInfo, register
+from accord.coefficients.intraclass import icc
+from accord.coefficients.krippendorff import krippendorff_alpha
 from accord.coefficients.many_raters import conger_kappa, fleiss_kappa, light_kappa
 from accord.coefficients.two_raters import (
     brennan_prediger,
@@ -22,7 +24,9 @@ __all__ = [
     "conger_kappa",
     "fleiss_kappa",
     "gwet_ac1",
+    "icc",
     "kappa_max",
+    "krippendorff_alpha",
     "light_kappa",
     "pabak",
     "percent_agreement",

@@ -1,0 +1,331 @@
+"""Intraclass correlations: the six forms of Shrout & Fleiss (1979) and McGraw & Wong (1996).
+
+With ``MSR`` (targets), ``MSC`` (raters), ``MSE`` (error) and ``MSW`` (within
+targets) from :mod:`accord.tables.rating_matrix`, ``n`` targets and ``k`` raters:
+
+=======  ========  =====================================================
+form     M & W     single-rater estimate (complete design)
+=======  ========  =====================================================
+ICC1     ICC(1,1)  (MSR - MSW) / (MSR + (k - 1) MSW)       one-way random
+ICC2     ICC(A,1)  (MSR - MSE) / (MSR + (k - 1) MSE + k (MSC - MSE) / n)
+ICC3     ICC(C,1)  (MSR - MSE) / (MSR + (k - 1) MSE)       consistency
+=======  ========  =====================================================
+
+The ``k`` forms (ICC1k, ICC2k, ICC3k = ICC(1,k), ICC(A,k), ICC(C,k)) are the
+reliability of the mean of the k raters, the Spearman-Brown step-up
+``k rho / (1 + (k - 1) rho)`` of the single form (for complete designs this is
+exactly ``(MSR - MSW) / MSR`` etc.).
+
+Registry: one entry, ``"icc"``, with the form as an option (``form=``; the CLI's
+``--form``), so every coefficient name in :data:`~accord.REGISTRY` is a function and
+the form travels in ``details["form"]`` (and ``details["mcgraw_wong"]``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import stats
+
+from accord import _validation as v
+from accord.annotations import Annotations
+from accord.coefficients._registry import register
+from accord.inference.resampling import Resampling
+from accord.results import AgreementResult
+from accord.tables.rating_matrix import MeanSquares, RatingMatrix, mean_squares, require_design
+
+__all__ = ["FORMS", "icc"]
+
+FloatArray = NDArray[np.float64]
+_FUNC = "icc"
+
+
+@dataclass(frozen=True)
+class Form:
+    """One ICC form: its Shrout-Fleiss and McGraw-Wong names, model and unit."""
+
+    name: str
+    mcgraw_wong: str
+    model: str  # "one_way" | "agreement" | "consistency"
+    average: bool
+
+
+FORMS: dict[str, Form] = {f.name: f for f in (
+    Form("ICC1", "ICC(1,1)", "one_way", False),
+    Form("ICC2", "ICC(A,1)", "agreement", False),
+    Form("ICC3", "ICC(C,1)", "consistency", False),
+    Form("ICC1k", "ICC(1,k)", "one_way", True),
+    Form("ICC2k", "ICC(A,k)", "agreement", True),
+    Form("ICC3k", "ICC(C,k)", "consistency", True),
+)}
+_NAMES = {key.upper(): f for f in FORMS.values() for key in (f.name, f.mcgraw_wong)}
+
+
+def form_of(form: Any) -> Form:
+    """The :class:`Form` named by ``form`` ("ICC2", "ICC(A,1)", case-insensitive)."""
+    key = str(form).replace(" ", "").upper() if isinstance(form, str) else None
+    if key is None or key not in _NAMES:
+        names = [f.name for f in FORMS.values()] + [f.mcgraw_wong for f in FORMS.values()]
+        v.choice(form, names, param="form", func=_FUNC)
+    return _NAMES[str(key)]
+
+
+@register("icc", title="Intraclass correlation (ICC)", family="intraclass", raters="many",
+          chance_corrected=False, bounds=(-math.inf, 1.0), levels=("interval", "ratio"),
+          citation="Shrout, P. E. & Fleiss, J. L. (1979). Intraclass correlations: uses in "
+          "assessing rater reliability. Psychological Bulletin 86(2), 420-428; McGraw, K. O. & "
+          "Wong, S. P. (1996). Forming inferences about some intraclass correlation "
+          "coefficients. Psychological Methods 1(1), 30-46.")
+def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
+    """An intraclass correlation of numeric ratings, in any of the six forms.
+
+    Parameters
+    ----------
+    data : units x raters numbers, Annotations or RatingMatrix
+        ``None``/``NaN`` = not rated.
+    form : str
+        ``"ICC1"``, ``"ICC2"``, ``"ICC3"``, ``"ICC1k"``, ``"ICC2k"``, ``"ICC3k"``
+        (Shrout & Fleiss 1979) or ``"ICC(1,1)"``, ``"ICC(A,1)"``, ``"ICC(C,1)"``,
+        ``"ICC(1,k)"``, ``"ICC(A,k)"``, ``"ICC(C,k)"`` (McGraw & Wong 1996).
+
+    Returns
+    -------
+    AgreementResult
+        ``coefficient`` is ``"icc"``; ``details`` has ``form``, ``mcgraw_wong``,
+        ``F``, ``df1``, ``df2``, ``pvalue`` (H0: ICC = 0), the mean squares
+        (``ms_rows``, ``ms_cols``, ``ms_error``, ``ms_within``), ``design``,
+        ``ci_method`` and, for the agreement forms, R irr's differing figures
+        (``irr_df2``, ``irr_pvalue``; for ICC(A,k) also ``irr_ci95``).
+        ``confidence_interval(level)`` is the F-based interval (Shrout & Fleiss
+        1979; McGraw & Wong 1996, Satterthwaite df for the agreement forms), with
+        the average forms as the Spearman-Brown step-up of the single-form limits,
+        as in R's psych. ``observed``, ``expected`` and ``se`` are ``nan``.
+
+    Notes
+    -----
+    Where psych and irr differ, accord follows psych: the agreement F test uses
+    ``F = MSR / MSE`` on ``(n - 1, (n - 1)(k - 1))`` degrees of freedom (irr 0.84.1
+    uses the Satterthwaite df of the interval), and the ICC(A,k) interval is the
+    step-up of the ICC(A,1) limits (irr has its own formula).
+
+    Incomplete designs (not every rater scores every unit) are analysed with all
+    available scores, not listwise deletion (which psych, irr and pingouin do):
+    ICC1 by the one-way ANOVA with unequal group sizes (mean group size ``n0``);
+    ICC2 and ICC3 by Henderson's Method III variance components (the type II sums of
+    squares of the additive two-way model), ``rho = s2_t / (s2_t + s2_r + s2_e)`` and
+    ``s2_t / (s2_t + s2_e)``; their F intervals use the matching coefficients of the
+    expected mean squares in place of ``k`` and ``n``. Units with fewer than two
+    scores are left out (``details["n_units_dropped"]``); the k forms use the
+    number of raters.
+
+    Undefined: when every score is the same (all mean squares 0) the estimate is
+    ``nan`` with a reason and a :class:`~accord.DegenerateDataWarning`; R's psych
+    and irr return ``NaN`` from 0/0 without a reason, and pingouin (0.7.0) ``nan``.
+
+    Examples
+    --------
+    Shrout & Fleiss (1979), Table 2: ICC(2,1) = 0.29, ICC(3,1) = 0.71.
+
+    >>> import accord
+    >>> data = accord.datasets.load("shrout_fleiss_1979").data
+    >>> res = accord.icc(data, form="ICC2")
+    >>> round(res.estimate, 4), round(res.details["F"], 2), res.details["df2"]
+    (0.2898, 11.03, 15.0)
+    >>> ci = res.confidence_interval(0.95)
+    >>> round(ci.low, 3), round(ci.high, 3)
+    (0.019, 0.761)
+    >>> round(accord.icc(data, form="ICC(C,1)").estimate, 4)
+    0.7148
+    """
+    chosen = form_of(form)
+    full = _ratings(data)
+    rm = full.rated(2)
+    require_design(rm)
+    feats, k = rm.features()
+    complete = rm.complete
+    ms = mean_squares(feats.sum(axis=0)[None, :], k, complete)
+    est = float(_estimate(ms, chosen, k)[0])
+    why = _undefined_reason(ms, est)
+    if why:
+        v.warn_undefined(_FUNC, why)
+        est = math.nan
+    details = _details(ms, chosen, k, est, complete, full.n_units - rm.n_units)
+    interval = None if why else partial(_interval, ms=ms, form=chosen, k=k, est=est)
+    return AgreementResult(
+        coefficient=_FUNC, estimate=est, observed=math.nan, expected=math.nan, se=math.nan,
+        n_units=rm.n_units, n_raters=k, undefined_reason=why, details=details,
+        bounds=(-math.inf, 1.0), resampling=_resampler(feats, k, complete, chosen, rm),
+        analytic_interval=interval,
+    )
+
+
+def _ratings(data: Any) -> RatingMatrix:
+    if isinstance(data, RatingMatrix):
+        return data
+    if isinstance(data, Annotations):
+        return RatingMatrix.from_annotations(data)
+    if isinstance(data, np.ndarray) and data.dtype.kind in "iuf":
+        return RatingMatrix(data)
+    return RatingMatrix.from_annotations(Annotations.from_wide(data, level="interval"))
+
+
+# --------------------------------------------------------------------- estimates
+def _single(ms: MeanSquares, model: str) -> FloatArray:
+    """The single-rater ICC of ``model`` for each row of mean squares (nan if 0/0)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if model == "one_way":
+            out = (ms.ms_between - ms.ms_within) / (ms.ms_between + (ms.n0 - 1.0) * ms.ms_within)
+        elif model == "consistency":
+            out = (ms.ms_rows - ms.ms_error) / (ms.ms_rows + (ms.k_rows - 1.0) * ms.ms_error)
+        else:
+            ratio = ms.k_rows / ms.k_cols
+            out = (ms.ms_rows - ms.ms_error) / (
+                ms.ms_rows + (ms.k_rows - 1.0) * ms.ms_error + ratio * (ms.ms_cols - ms.ms_error))
+    return np.asarray(out, dtype=np.float64)
+
+
+def step_up(rho: FloatArray | float, k: int) -> FloatArray:
+    """Spearman-Brown: the reliability of the mean of ``k`` raters, nan if not positive."""
+    r = np.asarray(rho, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        den = 1.0 + (k - 1.0) * r
+        out = np.where(den > 0, k * r / den, np.nan)
+    return np.asarray(np.where(np.isposinf(r), 1.0, out), dtype=np.float64)
+
+
+def _estimate(ms: MeanSquares, form: Form, k: int) -> FloatArray:
+    rho = _single(ms, form.model)
+    return step_up(rho, k) if form.average else rho
+
+
+def _undefined_reason(ms: MeanSquares, est: float) -> str | None:
+    if math.isfinite(est):
+        return None
+    total = float(ms.ms_between[0] * ms.df_rows[0] + ms.ms_within[0] * ms.df_within[0])
+    if total == 0:
+        return "every score is the same, so every mean square is 0 and the ICC is 0/0"
+    return ("the estimated variance of the mean of the raters' scores is not positive, so the "
+            "average-measure ICC is undefined")
+
+
+# --------------------------------------------------------------------- inference
+def _f_test(ms: MeanSquares, form: Form) -> tuple[float, float, float]:
+    if form.model == "one_way":
+        num, den, df2 = ms.ms_between[0], ms.ms_within[0], ms.df_within[0]
+    else:
+        num, den, df2 = ms.ms_rows[0], ms.ms_error[0], ms.df_error[0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = float(num / den) if den > 0 else (math.inf if num > 0 else math.nan)
+    return f, float(ms.df_rows[0]), float(df2)
+
+
+def _bound(f: float, kk: float) -> float:
+    """rho from an F bound: (F - 1) / (F - 1 + kk); 1 when F is infinite."""
+    if math.isinf(f):
+        return 1.0
+    return (f - 1.0) / (f - 1.0 + kk)
+
+
+def _interval(level: float, *, ms: MeanSquares, form: Form, k: int,
+              est: float) -> tuple[float, float]:
+    """The F-based interval of Shrout & Fleiss (1979) / McGraw & Wong (1996)."""
+    q = 0.5 + level / 2.0
+    f, df1, df2 = _f_test(ms, form)
+    if form.model == "agreement":
+        rho = est if not form.average else float(_single(ms, "agreement")[0])
+        low, high = _agreement_limits(ms, rho, q)
+    else:
+        kk = float(ms.n0[0] if form.model == "one_way" else ms.k_rows[0])
+        low = _bound(f / stats.f.ppf(q, df1, df2), kk)
+        high = _bound(f * stats.f.ppf(q, df2, df1), kk)
+    if form.average:
+        low, high = float(step_up(low, k)), float(step_up(high, k))
+    return low, high
+
+
+def _agreement_limits(ms: MeanSquares, rho: float, q: float) -> tuple[float, float]:
+    """Satterthwaite limits for ICC(A,1) (McGraw & Wong 1996, Table 7; psych's ICC)."""
+    r, c, e = float(ms.ms_rows[0]), float(ms.ms_cols[0]), float(ms.ms_error[0])
+    kr, kc = float(ms.k_rows[0]), float(ms.k_cols[0])
+    v_df = _satterthwaite(ms, rho)
+    f_low = stats.f.ppf(q, ms.df_rows[0], v_df)
+    f_high = stats.f.ppf(q, v_df, ms.df_rows[0])
+    scale = c / kc + e * (1.0 - 1.0 / kc)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c_low = (r - f_low * e) / (f_low * scale)
+        c_high = (f_high * r - e) / scale
+    return _from_ratio(c_low, kr), _from_ratio(c_high, kr)
+
+
+def _from_ratio(c0: float, kr: float) -> float:
+    """rho = c0 / (kr + c0) where c0 = kr s2_t / (s2_r + s2_e); 1 when c0 is infinite."""
+    return 1.0 if math.isinf(c0) and c0 > 0 else float(c0 / (kr + c0))
+
+
+def _satterthwaite(ms: MeanSquares, rho: float) -> float:
+    """df of a MSC + b MSE with a = c0 / kc, b = 1 + c0 - c0 / kc, c0 = kr rho / (1 - rho)."""
+    c, e = float(ms.ms_cols[0]), float(ms.ms_error[0])
+    kr, kc = float(ms.k_rows[0]), float(ms.k_cols[0])
+    c0 = kr * rho / (1.0 - rho)
+    a, b = c0 / kc, 1.0 + c0 - c0 / kc
+    den = (a * c) ** 2 / ms.df_cols[0] + (b * e) ** 2 / ms.df_error[0]
+    return float((a * c + b * e) ** 2 / den) if den > 0 else math.inf
+
+
+def _irr_figures(ms: MeanSquares, form: Form, est: float, k: int) -> dict[str, Any]:
+    """What R irr 0.84.1 reports for the agreement forms (complete designs)."""
+    n = float(ms.df_rows[0] + 1.0)
+    r, c, e = float(ms.ms_rows[0]), float(ms.ms_cols[0]), float(ms.ms_error[0])
+    a = k * est / (n * (1.0 - est))
+    b = 1.0 + k * est * (n - 1.0) / (n * (1.0 - est))
+    v_df = (a * c + b * e) ** 2 / ((a * c) ** 2 / (k - 1.0) + (b * e) ** 2 / ms.df_error[0])
+    out: dict[str, Any] = {"irr_df2": float(v_df),
+                           "irr_pvalue": float(stats.f.sf(r / e, n - 1.0, v_df))}
+    if form.average:
+        f_low, f_high = stats.f.ppf(0.975, n - 1.0, v_df), stats.f.ppf(0.975, v_df, n - 1.0)
+        out["irr_ci95"] = (float(n * (r - f_low * e) / (f_low * (c - e) + n * r)),
+                           float(n * (f_high * r - e) / (c - e + n * f_high * r)))
+    return out
+
+
+def _details(ms: MeanSquares, form: Form, k: int, est: float, complete: bool,
+             dropped: int) -> dict[str, Any]:
+    f, df1, df2 = _f_test(ms, form)
+    out: dict[str, Any] = {
+        "form": form.name, "mcgraw_wong": form.mcgraw_wong, "model": form.model,
+        "F": f, "df1": df1, "df2": df2,
+        "pvalue": float(stats.f.sf(f, df1, df2)) if not math.isnan(f) else math.nan,
+        "ms_rows": float(ms.ms_rows[0]), "ms_cols": float(ms.ms_cols[0]),
+        "ms_error": float(ms.ms_error[0]), "ms_within": float(ms.ms_within[0]),
+        "design": "complete" if complete else "incomplete",
+        "ci_method": "F-satterthwaite" if form.model == "agreement" else "F",
+        "n_units_dropped": dropped,
+    }
+    if not complete:
+        out.update(ms_between=float(ms.ms_between[0]), n0=float(ms.n0[0]),
+                   k_rows=float(ms.k_rows[0]), k_cols=float(ms.k_cols[0]),
+                   method="one-way ANOVA, unequal groups" if form.model == "one_way"
+                   else "Henderson method III")
+    elif form.model == "agreement" and math.isfinite(est) and est < 1.0:
+        out.update(_irr_figures(ms, form, est, k))
+    return out
+
+
+def _resampler(feats: FloatArray, k: int, complete: bool, form: Form,
+               rm: RatingMatrix) -> Callable[[], Resampling]:
+    def statistic(s: FloatArray) -> FloatArray:
+        return _estimate(mean_squares(s, k, complete), form, k)
+
+    def make() -> Resampling:
+        n = feats.shape[0]
+        return Resampling(features=feats, counts=np.ones(n, dtype=np.int64),
+                          statistic=statistic, unit_patterns=np.arange(n, dtype=np.int64),
+                          unit_ids=rm.units)
+
+    return make

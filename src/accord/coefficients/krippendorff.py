@@ -1,0 +1,317 @@
+"""Krippendorff's alpha at every level of measurement, from the coincidences.
+
+Notation of Krippendorff (2011, "Computing Krippendorff's alpha-reliability"):
+coincidences ``o_ck``, marginals ``n_c``, ``n`` pairable values, a difference
+function ``delta^2_ck``;
+
+    D_o = (1 / n) sum_ck o_ck delta_ck,
+    D_e = 1 / (n (n - 1)) sum_ck n_c n_k delta_ck,
+    alpha = 1 - D_o / D_e.
+
+Standard error: Gwet (2014, *Handbook of Inter-Rater Reliability*, 4th ed.,
+ch. 5), the design-based variance R's irrCAC ``krippen.alpha.raw`` reports,
+written with Krippendorff's differences (agreement weights ``1 - delta / max delta``;
+the scale cancels). Resampling units are the distinct per-unit value-count
+vectors (:mod:`accord.inference.resampling`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import stats
+
+from accord import _validation as v
+from accord.annotations import LEVELS, Annotations
+from accord.coefficients import _differences as dif
+from accord.coefficients._data import as_annotations
+from accord.coefficients._registry import register
+from accord.errors import DataError, InsufficientDataError
+from accord.inference.resampling import Resampling
+from accord.results import AgreementResult
+from accord.tables.coincidence import CoincidenceMatrix
+from accord.tables.contingency import ContingencyTable
+
+__all__ = ["krippendorff_alpha"]
+
+FloatArray = NDArray[np.float64]
+_FUNC = "krippendorff_alpha"
+
+
+class _Difference(Protocol):
+    name: str
+
+    def observed(self, cm: CoincidenceMatrix) -> FloatArray: ...
+
+    def expected(self, n_c: FloatArray) -> float: ...
+
+    def spread(self, pi: FloatArray) -> FloatArray: ...
+
+    def resampling(self, cm: CoincidenceMatrix) -> tuple[FloatArray, dif.Statistic] | None: ...
+
+
+@register("krippendorff_alpha", title="Krippendorff's alpha", family="krippendorff",
+          raters="many", bounds=(-math.inf, 1.0),
+          levels=("nominal", "ordinal", "interval", "ratio"),
+          citation="Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. "
+          "Departmental Papers (ASC), University of Pennsylvania; Hayes, A. F. & Krippendorff, "
+          "K. (2007). Communication Methods and Measures 1(1), 77-89. SE: Gwet, K. L. (2014), "
+          "Handbook of Inter-Rater Reliability, 4th ed.")
+def krippendorff_alpha(
+    data: Any, /, *, level: Any = "nominal", categories: Sequence[Any] | None = None
+) -> AgreementResult:
+    """Krippendorff's alpha for any number of raters, with missing values.
+
+    ``alpha = 1 - D_o / D_e`` with the observed and expected disagreements
+    ``D_o = sum_ck o_ck delta_ck / n`` and ``D_e = sum_ck n_c n_k delta_ck / (n (n - 1))``
+    (Krippendorff 2011). Units with fewer than two values cannot be paired and are
+    left out (``details["n_unpairable_units"]``).
+
+    Parameters
+    ----------
+    data : units x raters table, Annotations, ContingencyTable, RaterCounts or CoincidenceMatrix
+        ``None``/``NaN`` = not rated. A :class:`~accord.ContingencyTable` is two
+        raters' units; :class:`~accord.RaterCounts` is units x values counts.
+    level : {"nominal", "ordinal", "interval", "ratio"}, callable or V x V matrix
+        The difference function ``delta_ck``: ``[c != k]``; Krippendorff's ordinal
+        metric ``(sum_{g=c..k} n_g - (n_c + n_k)/2)^2`` (built on the marginal
+        frequencies, not Gwet's ordinal weights); ``(c - k)^2``;
+        ``((c - k)/(c + k))^2``. A callable ``d(c, k)`` on two values (called on numpy
+        arrays when it accepts them) or a V x V matrix (zero diagonal,
+        non-negative, in ``categories`` order) gives any other difference.
+    categories : sequence, optional
+        The values in order (ordinal alpha uses the order; unused values are kept).
+        Default: the sorted observed values.
+
+    Returns
+    -------
+    AgreementResult
+        ``observed`` and ``expected`` are D_o and D_e; ``se`` is Gwet's (2014)
+        standard error; ``details`` has the level, ``n_pairable_values``,
+        ``n_unpairable_units``, Gwet's ``alpha_prime`` and irrCAC's ``pvalue``
+        (t test with pairable units - 1 degrees of freedom).
+
+    Notes
+    -----
+    Undefined cases. When every pairable value is the same, ``D_e = 0`` and alpha
+    is 0/0: accord returns ``nan`` with ``undefined_reason`` and a
+    :class:`~accord.DegenerateDataWarning`. In the same case R's ``irr::kripp.alpha``
+    (0.84.1) returns 1, irrCAC's ``krippen.alpha.raw`` returns 1 (it sets
+    ``p_e = 1e-15`` for a single category), and the Python ``krippendorff`` package
+    (0.9.0) raises ``ValueError`` ("There has to be more than one value in the
+    domain"; with a larger declared domain it returns ``nan`` with a
+    ``RuntimeWarning``). Data in which no unit has two values raise
+    :class:`~accord.errors.InsufficientDataError` (``krippendorff`` raises
+    ``ValueError`` too); an empty :class:`CoincidenceMatrix` gives ``nan``.
+
+    Examples
+    --------
+    Krippendorff (2011), example C: nominal 0.743, interval 0.849.
+
+    >>> import accord
+    >>> data = accord.datasets.load("krippendorff_2011").data
+    >>> round(accord.krippendorff_alpha(data).estimate, 4)
+    0.7434
+    >>> round(accord.krippendorff_alpha(data, level="interval").estimate, 4)
+    0.8491
+    """
+    cm = as_coincidences(data, categories=categories, level=level)
+    difference = _difference(level, cm)
+    return _result(cm, difference)
+
+
+# --------------------------------------------------------------------- input
+def as_coincidences(data: Any, *, categories: Sequence[Any] | None = None,
+                    level: Any = "nominal") -> CoincidenceMatrix:
+    """The :class:`CoincidenceMatrix` of any accepted form of ``data``."""
+    if isinstance(data, CoincidenceMatrix):
+        _same_categories(categories, data.categories)
+        return data
+    cm = _build(data, categories, level)
+    if cm.n_units == 0:
+        raise InsufficientDataError(
+            "no unit has two or more values, so there is nothing to pair "
+            f"({cm.n_unpairable} unit(s) have a single value)."
+        )
+    return cm
+
+
+def _build(data: Any, categories: Sequence[Any] | None, level: Any) -> CoincidenceMatrix:
+    if isinstance(data, ContingencyTable):
+        _same_categories(categories, data.categories)
+        return CoincidenceMatrix.from_table(data)
+    if type(data).__name__ == "RaterCounts" and hasattr(data, "counts"):
+        _same_categories(categories, data.categories)
+        return CoincidenceMatrix.from_counts(data.counts, data.categories)
+    named = level if isinstance(level, str) and level in LEVELS else None
+    if isinstance(data, Annotations):
+        ann = as_annotations(data, categories=categories, func=_FUNC)
+        return CoincidenceMatrix.from_annotations(ann.require_pairable())
+    if isinstance(data, np.ndarray) and data.dtype.kind in "iuf" and categories is None:
+        if data.ndim == 2 and data.shape[1] < 2:
+            raise InsufficientDataError(
+                f"agreement needs at least two raters; the data have {data.shape[1]} column."
+            )
+        return CoincidenceMatrix.from_array(data)
+    numeric: Any = named if named in ("interval", "ratio") else None
+    ann = Annotations.from_wide(data, categories=categories, level=numeric)
+    return CoincidenceMatrix.from_annotations(ann)
+
+
+def _same_categories(given: Sequence[Any] | None, have: tuple[Any, ...]) -> None:
+    if given is not None and tuple(given) != tuple(have):
+        raise DataError(f"{_FUNC}: categories {list(given)!r} differ from the data's "
+                        f"{list(have)!r}.")
+
+
+def _difference(level: Any, cm: CoincidenceMatrix) -> _Difference:
+    if isinstance(level, str):
+        v.choice(level, LEVELS, param="level", func=_FUNC)
+        if level == "nominal":
+            return dif.Nominal()
+        if level == "ordinal":
+            return dif.Ordinal(cm.marginals)
+        x = _numeric(cm, level)
+        if level == "interval":
+            n_c = cm.marginals
+            return dif.Interval(x, centre=float(n_c @ x) / max(float(n_c.sum()), 1.0))
+        if x.size and x.min() < 0:
+            raise DataError(f"level='ratio' needs non-negative values (a ratio scale has a true "
+                            f"zero); the data include {float(x.min())!r}.")
+        if cm.k <= dif.RATIO_EXACT_LIMIT:
+            return dif.Matrix(dif.ratio_delta(x[:, None], x[None, :]), "ratio")
+        return dif.RatioMany(x)
+    if level is None:
+        raise v.fail("level", _FUNC, "one of 'nominal', 'ordinal', 'interval', 'ratio', a "
+                     "callable or a V x V matrix", level)
+    return dif.Matrix(dif.custom_matrix(level, cm.categories, _FUNC), "custom")
+
+
+def _numeric(cm: CoincidenceMatrix, level: str) -> FloatArray:
+    x = cm.numeric_values()
+    if x is None:
+        bad = next((c for c in cm.categories if _not_number(c)), cm.categories[0])
+        raise DataError(f"level={level!r} needs numeric values, but the data include "
+                        f"{bad!r}, which is not a number.")
+    return x
+
+
+def _not_number(x: Any) -> bool:
+    if isinstance(x, (bool, np.bool_)):
+        return True
+    try:
+        float(x)
+    except (TypeError, ValueError):
+        return True
+    return False
+
+
+# --------------------------------------------------------------------- result
+def _result(cm: CoincidenceMatrix, difference: _Difference) -> AgreementResult:
+    n = cm.n
+    n_c = cm.marginals
+    observed = difference.observed(cm) if cm.n_patterns else np.zeros(0)
+    do_num = float(cm.pattern_counts @ observed)
+    de_num = difference.expected(n_c) if n > 0 else 0.0
+    why = _undefined_reason(cm, n_c, de_num)
+    d_o = do_num / n if n > 0 else math.nan
+    d_e = de_num / (n * (n - 1.0)) if n > 1 else math.nan
+    details: dict[str, Any] = {
+        "level": difference.name,
+        "n_pairable_values": n,
+        "n_unpairable_units": cm.n_unpairable,
+        "se_method": "gwet_2014",
+    }
+    est, se = math.nan, math.nan
+    if why:
+        v.warn_undefined(_FUNC, why)
+    else:
+        est = 1.0 - d_o / d_e
+        se, prime = _gwet_se(cm, difference, observed, do_num, de_num, n_c)
+        details["alpha_prime"] = prime
+        details["pvalue"] = _pvalue(est, se, cm.n_units)
+    return AgreementResult(
+        coefficient=_FUNC, estimate=est, observed=d_o, expected=d_e, se=se,
+        n_units=cm.n_units, n_raters=cm.n_raters, undefined_reason=why, details=details,
+        bounds=(-math.inf, 1.0), resampling=_resampler(cm, difference),
+    )
+
+
+def _undefined_reason(cm: CoincidenceMatrix, n_c: FloatArray, de_num: float) -> str | None:
+    if cm.n <= 0:
+        return "no unit has two or more values, so there is nothing to pair"
+    used = np.flatnonzero(n_c)
+    if used.size == 1:
+        return (f"every pairable value is {cm.categories[int(used[0])]!r}, so the expected "
+                "disagreement D_e is 0 and alpha is 0/0")
+    if not de_num > 0:
+        return ("the difference function is 0 between all values used, so the expected "
+                "disagreement D_e is 0 and alpha is 0/0")
+    return None
+
+
+def _gwet_se(cm: CoincidenceMatrix, difference: _Difference, observed: FloatArray,
+             do_num: float, de_num: float, n_c: FloatArray) -> tuple[float, float]:
+    """Gwet (2014) SE of alpha and his alpha' (irrCAC ``krippen.alpha.raw``).
+
+    Gwet's per-unit terms, rewritten with Krippendorff's differences (the weight
+    scale cancels): for a unit with r_i values, ``d_i = sum_ck o^i_ck delta_ck`` and
+    ``g_i = sum_c n_ic (Delta pi)_c``,
+
+        kappa_i  = alpha + (r_i a (n - 1) / n - d_i) / (rbar b),
+        kappa*_i = kappa_i - 2 (1 - alpha') (r_i b - g_i) / (rbar b),
+        var      = sum_i (kappa*_i - alpha')^2 / (n_units (n_units - 1)),
+
+    with ``a = D_o``, ``b = sum n_c n_k delta / n^2``, ``alpha' = 1 - a / b`` and
+    ``rbar = n / n_units``. As in irrCAC 1.0 (CRAN), the agreement of unit i is
+    centred with Gwet's ``p_a`` (not ``p_a'``), which gives its published SE 0.14557
+    on Krippendorff's example C.
+    """
+    n = cm.n
+    units = cm.n_units
+    counts = cm.pattern_counts.astype(np.float64)
+    a, b = do_num / n, de_num / (n * n)
+    prime = 1.0 - a / b
+    if units < 2:
+        return math.nan, prime
+    rbar = n / units
+    m = cm.pattern_sizes
+    pattern, code, mult = cm.entries
+    spread = difference.spread(n_c / n)
+    g = np.bincount(pattern, weights=mult * spread[code], minlength=cm.n_patterns)
+    alpha = 1.0 - (n - 1.0) * a / (n * b)
+    kappa = alpha + (m * a * (n - 1.0) / n - observed) / (rbar * b)
+    dev = kappa - prime - 2.0 * (1.0 - prime) * (m * b - g) / (rbar * b)
+    var = float(counts @ dev**2) / (units * (units - 1.0))
+    return math.sqrt(var), prime
+
+
+def _pvalue(est: float, se: float, n_units: int) -> float:
+    if not (math.isfinite(se) and se > 0 and n_units > 1):
+        return math.nan
+    return float(2.0 * stats.t.sf(abs(est / se), n_units - 1))
+
+
+def _resampler(cm: CoincidenceMatrix, difference: _Difference) -> Callable[[], Resampling] | None:
+    if cm.n_patterns == 0:
+        return None
+
+    def make() -> Resampling:
+        parts = difference.resampling(cm)
+        if parts is None:
+            from accord.errors import InvalidParameterError
+
+            raise InvalidParameterError(
+                f"{_FUNC} at level {difference.name!r} with {cm.k} values and "
+                f"{cm.n_patterns} distinct unit patterns is too large to resample in memory; "
+                "use the analytic SE (method='asymptotic')."
+            )
+        features, statistic = parts
+        return Resampling(features=features, counts=cm.pattern_counts, statistic=statistic,
+                          unit_patterns=cm.unit_patterns, unit_ids=cm.unit_ids)
+
+    return make

@@ -1,0 +1,476 @@
+"""Krippendorff's coincidences: the sufficient statistic of alpha.
+
+Notation of Krippendorff (2011, "Computing Krippendorff's alpha-reliability",
+section C): unit ``u`` carries ``m_u`` values, ``n_uc`` of them equal to value
+``c``. Units with ``m_u >= 2`` are *pairable*; their coincidences are
+
+    o_ck = sum_u n_uc (n_uk - [c = k]) / (m_u - 1),
+
+with marginals ``n_c = sum_k o_ck`` and ``n = sum_c n_c`` pairable values.
+
+A unit enters only through its *value-count vector* ``(n_u1, ..., n_uV)``, so
+the matrix is held as the distinct vectors ("patterns") with how many units
+show each: a sparse list of ``(value, count)`` entries per pattern. Everything
+alpha needs (``n_c``, the diagonal ``o_cc``, per-unit contributions, the dense
+``o_ck`` when it is small) is a weighted sum over those entries, and the
+patterns are the unit of resampling. Nothing of size V x V is built unless asked
+for, so continuous data (every value distinct) stay O(n).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from accord.errors import DataError
+from accord.inference.resampling import pattern_index
+
+__all__ = ["DENSE_LIMIT", "CoincidenceMatrix"]
+
+IntArray = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
+
+#: Largest number of values for which the dense V x V coincidences are built.
+DENSE_LIMIT = 4096
+_BINCOUNT_KEYS = 50_000_000
+
+
+class CoincidenceMatrix:
+    """Krippendorff's coincidences ``o_ck`` and marginals ``n_c``, held as unit patterns.
+
+    Build one with :meth:`from_annotations`, :meth:`from_array` (units x raters,
+    NaN = missing), :meth:`from_counts` (units x values counts, as in
+    :class:`~accord.RaterCounts`) or :meth:`from_table` (two raters). Shards of
+    the same units' data over the same values add up with ``+``.
+
+    Attributes
+    ----------
+    categories : tuple
+        The values, in order (the order ordinal alpha uses).
+    n_unpairable : int
+        Units with a single value, which cannot be paired and are left out.
+    n_raters : int
+        Raters in the data (the most values any unit received, for counts).
+
+    Examples
+    --------
+    Krippendorff (2011), example C (4 observers, 12 units; unit 12 unpairable):
+
+    >>> import accord
+    >>> cm = CoincidenceMatrix.from_annotations(
+    ...     accord.datasets.load("krippendorff_2011").as_annotations())
+    >>> cm.n, cm.n_units, cm.n_unpairable
+    (40.0, 11, 1)
+    >>> cm.marginals.tolist()
+    [9.0, 13.0, 10.0, 5.0, 3.0]
+    >>> round(float(cm.coincidences[0, 1]), 4)
+    1.3333
+    """
+
+    __slots__ = ("_codes", "_counts", "_m", "_mult", "_pattern_of", "_ptr", "_values",
+                 "categories", "n_raters", "n_unpairable", "unit_ids", "unit_patterns")
+
+    def __init__(
+        self,
+        categories: Sequence[Any],
+        ptr: IntArray,
+        codes: IntArray,
+        mult: IntArray,
+        counts: IntArray,
+        *,
+        unit_patterns: IntArray | None = None,
+        unit_ids: Sequence[Any] | None = None,
+        n_unpairable: int = 0,
+        n_raters: int = 2,
+        values: FloatArray | None = None,
+    ) -> None:
+        self.categories: tuple[Any, ...] = tuple(categories)
+        self._ptr = np.asarray(ptr, dtype=np.int64)
+        self._codes = np.asarray(codes, dtype=np.int64)
+        self._mult = np.asarray(mult, dtype=np.int64)
+        self._counts = np.asarray(counts, dtype=np.int64)
+        self._pattern_of = np.repeat(np.arange(self._counts.shape[0]), np.diff(self._ptr))
+        self._m: FloatArray = np.bincount(self._pattern_of, weights=self._mult,
+                                          minlength=self._counts.shape[0]).astype(np.float64)
+        self.unit_patterns = unit_patterns
+        self.unit_ids: tuple[Any, ...] | None = None if unit_ids is None else tuple(unit_ids)
+        self.n_unpairable = int(n_unpairable)
+        self.n_raters = int(n_raters)
+        self._values = values
+
+    # ----------------------------------------------------------------- building
+    @classmethod
+    def from_annotations(cls, annotations: Any) -> CoincidenceMatrix:
+        """The coincidences of :class:`~accord.Annotations` (any number of raters)."""
+        ann = annotations
+        values = _numeric_or_none(ann.categories)
+        return cls._from_codes(ann.wide(), ann.categories, values=values, unit_ids=ann.units,
+                               n_raters=ann.n_raters)
+
+    @classmethod
+    def from_array(cls, data: Any) -> CoincidenceMatrix:
+        """The coincidences of a numeric units x raters array (NaN = not rated).
+
+        The fast path for large numeric data: values are coded with one look-up
+        table (small integers) or one sort, never through Python objects.
+
+        Examples
+        --------
+        >>> cm = CoincidenceMatrix.from_array([[1, 1], [1, 2], [2, 2], [float("nan"), 1]])
+        >>> cm.n, cm.n_unpairable, cm.categories
+        (6.0, 1, (1.0, 2.0))
+        """
+        arr = _numeric_2d(data)
+        codes, values = _numeric_codes(arr)
+        return cls._from_codes(codes, values.tolist(), values=values, n_raters=arr.shape[1])
+
+    @classmethod
+    def from_counts(cls, counts: Any, categories: Sequence[Any] | None = None) -> CoincidenceMatrix:
+        """The coincidences of a units x values table of counts ``n_uc``.
+
+        ``counts[u, c]`` is how many raters gave unit ``u`` value ``c`` (the
+        :class:`~accord.RaterCounts` layout; Krippendorff 2011 calls it the
+        values-by-units matrix). ``categories`` labels the columns (default 0..V-1).
+
+        Examples
+        --------
+        >>> CoincidenceMatrix.from_counts([[2, 0], [1, 1], [0, 1]]).marginals.tolist()
+        [3.0, 1.0]
+        """
+        x = _count_matrix(counts)
+        cats = list(range(x.shape[1])) if categories is None else list(categories)
+        if len(cats) != x.shape[1]:
+            raise DataError(f"categories has {len(cats)} labels but the counts have "
+                            f"{x.shape[1]} columns; give one label per column.")
+        m = x.sum(axis=1)
+        keep = m >= 2
+        rows, n_per, inverse = _unique_rows(x[keep])
+        ptr, codes, mult = _entries_from_counts(rows)
+        return cls(cats, ptr, codes, mult, n_per, unit_patterns=inverse,
+                   n_unpairable=int(np.sum(m == 1)), n_raters=int(m.max()) if m.size else 0,
+                   values=_numeric_or_none(cats))
+
+    @classmethod
+    def from_table(cls, table: Any) -> CoincidenceMatrix:
+        """The coincidences of a two-rater :class:`~accord.ContingencyTable`.
+
+        Each cell ``(i, j)`` is a pattern: the ``n_ij`` units rated ``i`` and ``j``.
+        """
+        counts = np.asarray(table.counts, dtype=np.float64)
+        whole = np.rint(counts)
+        if np.any(np.abs(counts - whole) > 1e-9):
+            raise DataError("Krippendorff's alpha needs a table of whole-number counts "
+                            "(units), not weighted counts.")
+        k = counts.shape[0]
+        flat = np.flatnonzero(whole.reshape(-1) > 0)
+        i, j = flat // k, flat % k
+        lo, hi = np.minimum(i, j), np.maximum(i, j)
+        same = lo == hi
+        n_entries = np.where(same, 1, 2)
+        ptr = np.concatenate([[0], np.cumsum(n_entries)]).astype(np.int64)
+        codes = np.empty(int(ptr[-1]), dtype=np.int64)
+        mult = np.ones(int(ptr[-1]), dtype=np.int64)
+        codes[ptr[:-1]] = lo
+        mult[ptr[:-1][same]] = 2
+        codes[ptr[:-1][~same] + 1] = hi[~same]
+        return cls(table.categories, ptr, codes, mult, whole.reshape(-1)[flat].astype(np.int64),
+                   n_raters=2, values=_numeric_or_none(table.categories))
+
+    @classmethod
+    def _from_codes(cls, codes: IntArray, categories: Sequence[Any], *,
+                    values: FloatArray | None = None, unit_ids: Sequence[Any] | None = None,
+                    n_raters: int = 2) -> CoincidenceMatrix:
+        """Patterns of a units x raters code matrix (``-1`` = not rated)."""
+        k = len(categories)
+        m = (codes >= 0).sum(axis=1)
+        keep = m >= 2
+        sub = codes[keep] if not keep.all() else codes
+        ptr, ecodes, mult, n_per, inverse = _code_patterns(sub, k)
+        ids = None
+        if unit_ids is not None:
+            ids = [u for u, kept in zip(unit_ids, keep.tolist()) if kept]
+        return cls(categories, ptr, ecodes, mult, n_per, unit_patterns=inverse, unit_ids=ids,
+                   n_unpairable=int(np.sum(m == 1)), n_raters=n_raters, values=values)
+
+    def __add__(self, other: CoincidenceMatrix) -> CoincidenceMatrix:
+        """Coincidences of disjoint sets of units (shards) over the same values add up."""
+        if not isinstance(other, CoincidenceMatrix) or other.categories != self.categories:
+            raise DataError("only coincidence matrices over the same values can be added.")
+        ptr = np.concatenate([self._ptr, other._ptr[1:] + self._ptr[-1]])
+        return CoincidenceMatrix(
+            self.categories, ptr, np.concatenate([self._codes, other._codes]),
+            np.concatenate([self._mult, other._mult]),
+            np.concatenate([self._counts, other._counts]),
+            n_unpairable=self.n_unpairable + other.n_unpairable,
+            n_raters=max(self.n_raters, other.n_raters), values=self._values,
+        )
+
+    # ----------------------------------------------------------------- figures
+    @property
+    def k(self) -> int:
+        """Number of values (categories)."""
+        return len(self.categories)
+
+    @property
+    def n_units(self) -> int:
+        """Number of pairable units (``m_u >= 2``)."""
+        return int(self._counts.sum())
+
+    @property
+    def n_patterns(self) -> int:
+        """Number of distinct per-unit value-count vectors."""
+        return int(self._counts.shape[0])
+
+    @property
+    def n(self) -> float:
+        """Number of pairable values, ``n = sum_u m_u``."""
+        return float(self._counts @ self._m)
+
+    @property
+    def marginals(self) -> FloatArray:
+        """``n_c``: pairable values per category."""
+        w = self._mult * self._counts[self._pattern_of]
+        return np.bincount(self._codes, weights=w, minlength=self.k).astype(np.float64)
+
+    @property
+    def diagonal(self) -> FloatArray:
+        """``o_cc``: coincidences of a value with itself (matching pairs)."""
+        mult = self._mult.astype(np.float64)
+        w = self._counts[self._pattern_of] * mult * (mult - 1.0) / (self._m[self._pattern_of] - 1.0)
+        return np.bincount(self._codes, weights=w, minlength=self.k).astype(np.float64)
+
+    @property
+    def coincidences(self) -> FloatArray:
+        """The dense V x V coincidence matrix ``o_ck`` (raises when V is very large)."""
+        k = self.k
+        if k > DENSE_LIMIT:
+            raise DataError(
+                f"the data have {k} distinct values; a dense {k} x {k} coincidence matrix is not "
+                "built. Alpha itself does not need it."
+            )
+        e1, e2 = self.entry_pairs()
+        w = self.pair_weights(e1, e2)
+        cells = self._codes[e1] * k + self._codes[e2]
+        upper = np.bincount(cells, weights=w, minlength=k * k).reshape(k, k)
+        return upper + upper.T + np.diag(self.diagonal)
+
+    @property
+    def expected(self) -> FloatArray:
+        """Expected coincidences ``e_ck = n_c (n_k - [c = k]) / (n - 1)`` (dense, V x V)."""
+        n_c = self.marginals
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (np.outer(n_c, n_c) - np.diag(n_c)) / (n_c.sum() - 1.0)
+
+    def numeric_values(self) -> FloatArray | None:
+        """The numeric value of each category, or ``None`` when they are not all numbers."""
+        return self._values
+
+    # ----------------------------------------------------------------- patterns
+    @property
+    def pattern_counts(self) -> IntArray:
+        """How many units show each pattern."""
+        return self._counts
+
+    @property
+    def pattern_sizes(self) -> FloatArray:
+        """``m_j``: values per unit of each pattern."""
+        return self._m
+
+    @property
+    def entries(self) -> tuple[IntArray, IntArray, IntArray]:
+        """``(pattern, value code, count)`` of every non-zero ``n_uc`` of every pattern."""
+        return self._pattern_of, self._codes, self._mult
+
+    def entry_pairs(self) -> tuple[IntArray, IntArray]:
+        """Indices ``(e1, e2)``, ``e1 < e2``, of every pair of entries of one pattern."""
+        end = self._ptr[1:][self._pattern_of]
+        cand = np.arange(self._codes.shape[0], dtype=np.int64)
+        first: list[IntArray] = []
+        second: list[IntArray] = []
+        r = 1
+        while cand.size:
+            cand = cand[cand + r < end[cand]]
+            first.append(cand)
+            second.append(cand + r)
+            r += 1
+        if not first:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.concatenate(first), np.concatenate(second)
+
+    def pair_weights(self, e1: IntArray, e2: IntArray) -> FloatArray:
+        """``count * n_uc * n_uk / (m_u - 1)``: each pair's total coincidence (one direction)."""
+        p = self._pattern_of[e1]
+        return self._counts[p] * (self._mult[e1] * self._mult[e2]) / (self._m[p] - 1.0)
+
+    def __repr__(self) -> str:
+        cats = list(self.categories)
+        shown = f"{cats[:6]!r}{'...' if len(cats) > 6 else ''}"
+        return (f"CoincidenceMatrix(n={self.n:g}, n_units={self.n_units}, "
+                f"n_unpairable={self.n_unpairable}, categories={shown})")
+
+
+# --------------------------------------------------------------------- helpers
+def _numeric_or_none(categories: Sequence[Any]) -> FloatArray | None:
+    if any(isinstance(c, (bool, np.bool_)) for c in categories):
+        return None
+    try:
+        out = np.asarray(list(categories), dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    return out if out.ndim == 1 else None
+
+
+def _numeric_2d(data: Any) -> NDArray[np.float64]:
+    arr = np.asarray(data)
+    if arr.dtype.kind not in "iuf":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise DataError("CoincidenceMatrix.from_array needs numbers (NaN = not rated); "
+                            "use from_annotations for labels.") from None
+    if arr.ndim != 2:
+        raise DataError(f"the data must be a 2-D units x raters table; got shape {arr.shape}.")
+    out = arr.astype(np.float64, copy=False)
+    if np.isinf(out).any():
+        raise DataError("the data hold an infinite value; use NaN for a missing rating.")
+    return out
+
+
+def _numeric_codes(arr: NDArray[np.float64]) -> tuple[IntArray, FloatArray]:
+    """Codes (``-1`` = missing) and the sorted distinct values of a float array."""
+    missing = np.isnan(arr)
+    if missing.all():
+        return np.full(arr.shape, -1, dtype=np.int64), np.zeros(0)
+    lo, hi = float(np.nanmin(arr)), float(np.nanmax(arr))
+    if hi - lo < 1 << 22:
+        # small whole numbers: one look-up table, no sort (the missing slot maps to -1)
+        span = int(hi - lo) + 1
+        shifted = np.where(missing, hi + 1.0, arr) - lo
+        ints = shifted.astype(np.int64)
+        if np.array_equal(ints, shifted):
+            present = np.bincount(ints.reshape(-1), minlength=span + 1)[:span] > 0
+            lut = np.append(np.cumsum(present) - 1, -1)
+            return lut[ints], np.flatnonzero(present).astype(np.float64) + lo
+    ok = ~missing
+    values, inverse = np.unique(arr[ok], return_inverse=True)
+    codes = np.full(arr.shape, -1, dtype=np.int64)
+    codes[ok] = inverse.reshape(-1)
+    return codes, values
+
+
+def _count_matrix(counts: Any) -> IntArray:
+    if hasattr(counts, "to_numpy") and not isinstance(counts, np.ndarray):
+        counts = counts.to_numpy()
+    try:
+        arr = np.asarray(counts, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise DataError("value counts must be numbers (units x values).") from None
+    if arr.ndim != 2:
+        raise DataError(f"value counts must be a 2-D units x values table; got shape {arr.shape}.")
+    if not np.all(np.isfinite(arr)) or (arr.size and arr.min() < 0) or \
+            np.any(arr != np.floor(arr)):
+        raise DataError("value counts must be non-negative whole numbers.")
+    return arr.astype(np.int64)
+
+
+def _unique_keys(keys: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Distinct keys, first index, inverse and counts; a bincount when the keys are small."""
+    top = int(keys.max())
+    if top < _BINCOUNT_KEYS:
+        cnt = np.bincount(keys, minlength=top + 1)
+        present = np.flatnonzero(cnt)
+        lut = np.full(top + 1, -1, dtype=np.int64)
+        lut[present] = np.arange(present.shape[0])
+        inverse = lut[keys]
+        first = np.full(present.shape[0], keys.shape[0], dtype=np.int64)
+        first[inverse[::-1]] = np.arange(keys.shape[0] - 1, -1, -1)
+        return present.astype(np.int64), first, inverse, cnt[present].astype(np.int64)
+    uniq, first, inverse, cnt = np.unique(keys, return_index=True, return_inverse=True,
+                                          return_counts=True)
+    return uniq, first.astype(np.int64), inverse.reshape(-1).astype(np.int64), cnt.astype(np.int64)
+
+
+def _code_patterns(
+    codes: IntArray, k: int
+) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
+    """CSR entries of the distinct value-count vectors of the rows, counts and inverse."""
+    n, r = codes.shape
+    if n == 0:
+        z = np.zeros(0, dtype=np.int64)
+        return np.zeros(1, dtype=np.int64), z, z, z, z
+    if k * np.log2(r + 1) < 62:
+        # each row's count vector as one base-(r+1) number: no per-row sort
+        radix = (r + 1) ** np.arange(k, dtype=np.int64)
+        table = np.append(radix, 0)  # code -1 (missing) adds nothing
+        keys = table[codes].sum(axis=1)
+        uniq, _, inverse, n_per = _unique_keys(keys)
+        digits = (uniq[:, None] // radix[None, :]) % (r + 1)
+        ptr, ecodes, mult = _entries_from_counts(digits)
+        return ptr, ecodes, mult, n_per, inverse
+    filled = np.where(codes >= 0, codes, k)
+    filled.sort(axis=1)
+    # the sorted row in base k + 1, split into 62-bit chunks: one chunk is a 1-D unique,
+    # several are one lexsort (np.unique(axis=0) is far slower on many rows)
+    per_chunk = max(1, int(62 // np.log2(k + 1)))
+    chunks = [filled[:, j:j + per_chunk] @ ((k + 1) ** np.arange(min(per_chunk, r - j),
+                                                                  dtype=np.int64))
+              for j in range(0, r, per_chunk)]
+    if len(chunks) == 1:
+        _, first, inverse, n_per = _unique_keys(chunks[0])
+    else:
+        first, inverse, n_per = _group_rows(np.stack(chunks, axis=1))
+    ptr, ecodes, mult = _entries_from_sorted(filled[first], k)
+    return ptr, ecodes, mult, n_per, inverse
+
+
+def _group_rows(keys: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """First index, inverse and counts of the distinct rows of an integer key matrix."""
+    order = np.lexsort(keys.T[::-1])
+    ordered = keys[order]
+    new = np.ones(order.shape[0], dtype=bool)
+    new[1:] = np.any(ordered[1:] != ordered[:-1], axis=1)
+    group = np.cumsum(new) - 1
+    inverse = np.empty(order.shape[0], dtype=np.int64)
+    inverse[order] = group
+    starts = np.flatnonzero(new)
+    counts = np.diff(np.append(starts, order.shape[0]))
+    return order[starts].astype(np.int64), inverse, counts.astype(np.int64)
+
+
+def _entries_from_counts(rows: NDArray[np.integer]) -> tuple[IntArray, IntArray, IntArray]:
+    p = rows.shape[0]
+    which, code = np.nonzero(rows)
+    ptr = np.concatenate([[0], np.cumsum(np.bincount(which, minlength=p))]).astype(np.int64)
+    return ptr, code.astype(np.int64), rows[which, code].astype(np.int64)
+
+
+def _entries_from_sorted(rep: IntArray, k: int) -> tuple[IntArray, IntArray, IntArray]:
+    """Runs of equal codes in rows sorted ascending (``k`` marks a missing slot)."""
+    valid = rep < k
+    starts = valid.copy()
+    starts[:, 1:] &= rep[:, 1:] != rep[:, :-1]
+    which, col = np.nonzero(starts)
+    sizes = valid.sum(axis=1)
+    nxt = np.empty_like(col)
+    nxt[:-1] = col[1:]
+    same = np.zeros(col.shape[0], dtype=bool)
+    same[:-1] = which[1:] == which[:-1]
+    end = np.where(same, nxt, sizes[which])
+    ptr = np.concatenate([[0], np.cumsum(np.bincount(which, minlength=rep.shape[0]))])
+    return ptr.astype(np.int64), rep[which, col].astype(np.int64), (end - col).astype(np.int64)
+
+
+def _unique_rows(x: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    if x.shape[0] == 0:
+        z = np.zeros(0, dtype=np.int64)
+        return x, z, z
+    base = int(x.max()) + 1
+    if x.shape[1] * np.log2(max(base, 2)) < 62:
+        keys = x @ (base ** np.arange(x.shape[1], dtype=np.int64))
+        _, first, inverse, n_per = _unique_keys(keys)
+        return x[first], n_per, inverse
+    rows, n_per, inverse = pattern_index(x)
+    return np.asarray(rows, dtype=np.int64), n_per, inverse
