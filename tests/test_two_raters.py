@@ -459,3 +459,11 @@ def test_sparse_path_with_many_distinct_labels() -> None:
     assert table.k > 2000 and table.is_sparse
     with pytest.raises(InvalidParameterError, match="'weights' parameter"):
         accord.cohen_kappa(a, b, weights="linear")
+
+
+def test_raters_option_is_kept_when_many_raters_are_forwarded() -> None:
+    """gwet_ac1/brennan_prediger/percent_agreement with raters=[3 names] use only those raters."""
+    data = {"a": [1, 2, 1, 1], "b": [1, 2, 2, 1], "c": [1, 1, 2, 1], "d": [2, 2, 2, 2]}
+    only = {k: data[k] for k in "abc"}
+    for func in (accord.gwet_ac1, accord.brennan_prediger, accord.percent_agreement):
+        assert func(data, raters=["a", "b", "c"]).estimate == func(only).estimate

@@ -26,7 +26,7 @@ from scipy import stats
 
 from accord import _validation as v
 from accord.coefficients._chance import Chance, chance_corrected, p_e
-from accord.coefficients._data import as_table, is_two_rater
+from accord.coefficients._data import as_annotations, as_table, is_two_rater
 from accord.coefficients._registry import register
 from accord.inference.resampling import Resampling
 from accord.results import AgreementResult
@@ -384,10 +384,15 @@ def _simple(
     return _result(func, table, w, chance, se, {"weights": _weights_label(weights)}, bounds=bounds)
 
 
-def _many(name: str) -> Any:
+def _many(name: str, data: Any, raters: Sequence[Any] | None, **options: Any) -> AgreementResult:
+    """Hand many-rater input to the many-rater implementation, keeping ``raters=``."""
     from accord.coefficients import many_raters
 
-    return getattr(many_raters, name)
+    if raters is not None:
+        data = as_annotations(data, raters=raters, categories=options.pop("categories"), func=name)
+        options["categories"] = None
+    result: AgreementResult = getattr(many_raters, name)(data, **options)
+    return result
 
 
 @register(
@@ -461,7 +466,7 @@ def brennan_prediger(
     0.4
     """
     if not is_two_rater(data, y2, raters):
-        return _many("brennan_prediger")(data, weights=weights, categories=categories)
+        return _many("brennan_prediger", data, raters, weights=weights, categories=categories)
     return _simple("brennan_prediger", "bp", data, y2, weights, categories, raters)
 
 
@@ -500,7 +505,7 @@ def gwet_ac1(
     0.808
     """
     if not is_two_rater(data, y2, raters):
-        return _many("gwet_ac1")(data, weights=weights, categories=categories)
+        return _many("gwet_ac1", data, raters, weights=weights, categories=categories)
     return _simple("gwet_ac1", "gwet", data, y2, weights, categories, raters)
 
 
@@ -544,8 +549,9 @@ def percent_agreement(
     if not is_two_rater(data, y2, raters) or tolerance != 0 or definition != "pairwise":
         if y2 is not None:
             data = {"rater_1": data, "rater_2": y2}
-        return _many("percent_agreement")(
-            data, weights=weights, categories=categories, definition=definition, tolerance=tolerance
+        return _many(
+            "percent_agreement", data, raters, weights=weights, categories=categories,
+            definition=definition, tolerance=tolerance,
         )
     return _simple(
         "percent_agreement", "none", data, y2, weights, categories, raters, bounds=(0.0, 1.0)
