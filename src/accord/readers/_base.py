@@ -220,7 +220,8 @@ def records_of(path: Path) -> list[tuple[str, dict[str, Any]]]:
         return out
     if head.startswith(b"{") and _single_object(path):
         data = load_json(path)
-        return [("record 1", data)]
+        lines = [ln for ln in read_text(path).splitlines() if ln.strip()]
+        return [("line 1" if len(lines) == 1 else "record 1", data)]
     return [(f"line {n}", obj) for n, obj in jsonl_objects(path)]
 
 

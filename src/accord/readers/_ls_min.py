@@ -182,8 +182,8 @@ def _holds_spans(key: str, rows: list[tuple[str, dict[str, Any]]]) -> bool:
     return False
 
 
-def csv_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
-    """Rows of a Label Studio CSV/TSV export, JSON cells parsed, everything else text."""
+def csv_rows(path: Path, *, parse_json: bool = True) -> list[tuple[str, dict[str, Any]]]:
+    """Rows of a CSV/TSV file as text (JSON-looking cells parsed when ``parse_json``)."""
     text = read_text(path)
     first = text.split("\n", 1)[0]
     sep = "\t" if path.suffix.lower() == ".tsv" or first.count("\t") > first.count(",") else ","
@@ -201,7 +201,7 @@ def csv_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
                 raise format_error(
                     path, where, f"expected {len(header)} cells as in the header, got {len(row)}"
                 )
-            out.append((where, {k: _cell(c) for k, c in zip(header, row)}))
+            out.append((where, {k: _cell(c) if parse_json else c for k, c in zip(header, row)}))
         return out
     except csv.Error as exc:
         raise format_error(path, f"line {reader.line_num}", f"expected CSV ({exc})") from None
