@@ -36,6 +36,7 @@ from scipy import stats
 from accord import _validation as v
 from accord.annotations import Annotations
 from accord.coefficients._registry import register
+from accord.errors import DataError
 from accord.inference.resampling import Resampling
 from accord.results import AgreementResult
 from accord.tables.rating_matrix import MeanSquares, RatingMatrix, mean_squares, require_design
@@ -150,6 +151,11 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
     feats, k = rm.features()
     complete = rm.complete
     ms = mean_squares(feats.sum(axis=0)[None, :], k, complete)
+    if chosen.model != "one_way" and not np.isfinite(ms.ms_cols[0]):
+        raise DataError(
+            "the raters fall into groups that share no unit, so rater and target effects "
+            "cannot be separated (a disconnected design); use form='ICC1' or 'ICC1k'."
+        )
     est = float(_estimate(ms, chosen, k)[0])
     why = _undefined_reason(ms, est)
     if why:
