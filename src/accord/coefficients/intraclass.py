@@ -287,12 +287,13 @@ def _satterthwaite(ms: MeanSquares, rho: float) -> float:
 def _irr_figures(ms: MeanSquares, form: Form, est: float, k: int) -> dict[str, Any]:
     """What R irr 0.84.1 reports for the agreement forms (complete designs)."""
     n = float(ms.df_rows[0] + 1.0)
-    r, c, e = float(ms.ms_rows[0]), float(ms.ms_cols[0]), float(ms.ms_error[0])
+    r, c, e = (np.float64(m[0]) for m in (ms.ms_rows, ms.ms_cols, ms.ms_error))
     a = k * est / (n * (1.0 - est))
     b = 1.0 + k * est * (n - 1.0) / (n * (1.0 - est))
-    v_df = (a * c + b * e) ** 2 / ((a * c) ** 2 / (k - 1.0) + (b * e) ** 2 / ms.df_error[0])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        v_df = (a * c + b * e) ** 2 / ((a * c) ** 2 / (k - 1.0) + (b * e) ** 2 / ms.df_error[0])
     out: dict[str, Any] = {"irr_df2": float(v_df),
-                           "irr_pvalue": float(stats.f.sf(r / e, n - 1.0, v_df))}
+                           "irr_pvalue": float(stats.f.sf(_f_test(ms, form)[0], n - 1.0, v_df))}
     if form.average:
         f_low, f_high = stats.f.ppf(0.975, n - 1.0, v_df), stats.f.ppf(0.975, v_df, n - 1.0)
         out["irr_ci95"] = (float(n * (r - f_low * e) / (f_low * (c - e) + n * r)),
