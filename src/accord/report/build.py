@@ -224,7 +224,8 @@ def _row(result: AgreementResult, settings: Settings,
     info = REGISTRY[result.coefficient]
     ci, note = _interval(result, settings.confidence_level, method)
     interp = bench = None
-    if info.chance_corrected:
+    # kappa max is the bound the marginals put on kappa, not an agreement to grade
+    if info.chance_corrected and result.coefficient != "kappa_max":
         scale = settings.scale or default_scale(result.coefficient)
         interp = interpret(result, scale, confidence_level=settings.confidence_level,
                            interval=ci)

@@ -70,20 +70,20 @@ def _band(row: CoefficientRow) -> str:
 
 def _pair(pair: PairAnalysis) -> list[Any]:
     ws = pair.worksheet
-    title = Text(f"Worksheet: {pair.raters[0]} vs {pair.raters[1]} ({pair.reason})")
-    out: list[Any] = [Text("")]
+    title = Text(f"Worksheet: {pair.raters[0]} vs {pair.raters[1]} ({pair.reason})",
+                 style="bold")
+    out: list[Any] = [Text(""), title]
     if ws.shown:
         grid = t.worksheet_grid(ws)
-        table = Table(title=title, title_justify="left", caption=Text(t.worksheet_line(ws)),
-                      caption_justify="left")
+        table = Table()
         table.add_column(Text(grid[0][0]), style="bold")
         for head in grid[0][1:]:
             table.add_column(Text(head), justify="right")
         for row in grid[1:]:
             table.add_row(*(Text(c) for c in row), style="bold" if row is grid[-1] else None)
-        out.append(table)
+        out += [table, Text(t.worksheet_line(ws))]
     else:
-        out += [title, Text(t.worksheet_line(ws))]
+        out.append(Text(t.worksheet_line(ws)))
     figures = "   ".join(f"{n} {x}" for n, x in t.context_rows(pair.context))
     out += [Text(figures, style="dim"), Text(" ".join(pair.context.explanation))]
     return out

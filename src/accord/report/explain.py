@@ -12,10 +12,17 @@ Carlin 1993):
 - **bias**: when the raters use the categories at different rates, part of the
   disagreement is systematic and the marginals alone cap kappa at ``kappa_max``.
 
-The effect is named when it is present by these documented rules:
-prevalence when ``p_e >= 0.5`` and ``p_o - kappa >= 0.15``; bias when half the
-summed absolute difference of the raters' marginal proportions is ``>= 0.10``
-(for a 2 x 2 table, ``|bias index| >= 0.10``).
+The effect is named when it is present, by these documented rules:
+
+- prevalence when kappa is at least 0.10 below PABAK, the value the same
+  observed agreement gives when chance agreement is that of balanced
+  categories (``1/k``), or when kappa is undefined because ``p_e = 1``;
+- bias when half the summed absolute difference of the raters' marginal
+  proportions is at least 0.10 (for a 2 x 2 table, ``|bias index| >= 0.10``).
+
+Feinstein & Cicchetti's balanced table ``[[40, 9], [6, 45]]`` (p_o = .85,
+kappa = .70 = PABAK) shows neither; their skewed table ``[[80, 10], [5, 5]]``
+(p_o = .85, kappa = .32, PABAK = .70) shows the prevalence effect.
 
 References
 ----------
@@ -37,7 +44,7 @@ from accord.errors import DegenerateDataWarning
 from accord.report.model import KappaContext
 from accord.tables.contingency import ContingencyTable
 
-HIGH_CHANCE = 0.5
+PREVALENCE_COST = 0.10
 KAPPA_GAP = 0.15
 BIAS = 0.10
 RARE_SPECIFIC = 0.5
@@ -80,14 +87,13 @@ def kappa_context(table: ContingencyTable, raters: tuple[str, str]) -> KappaCont
     dominant = int(np.argmax(f.pooled)) if f.n > 0 else None
     share = float(f.pooled[dominant]) if dominant is not None else math.nan
     diff = float(np.abs(f.rows - f.cols).sum() / 2.0) if f.n > 0 else math.nan
-    effects: list[str] = []
-    text = [_opening(f, raters)]
-    if _prevalence(f):
-        effects.append("prevalence")
+    effects = [name for name, present in (("prevalence", _prevalence(f)), ("bias", diff >= BIAS))
+               if present]
+    text = [_opening(f, raters, bool(effects))]
+    if "prevalence" in effects:
         text += _prevalence_text(f, cats, dominant)
-    if diff >= BIAS:
-        effects.append("bias")
-        text.append(_bias_text(f, cats, raters, diff))
+    if "bias" in effects:
+        text.append(_bias_text(f, cats, raters))
     if not effects and f.kappa_reason is None and f.n > 0:
         text.append(
             f"Chance agreement is {_pct(f.p_e)} and the raters use the categories at similar "
@@ -132,21 +138,23 @@ def _num(x: float) -> str:
     return "undefined" if not math.isfinite(x) else f"{x:.2f}"
 
 
-def _opening(f: _Figures, raters: tuple[str, str]) -> str:
+def _opening(f: _Figures, raters: tuple[str, str], effect: bool) -> str:
     who = f"{raters[0]} and {raters[1]}"
     if f.n <= 0:
         return f"{who} rated no unit in common, so there is nothing to compare."
     head = f"{who} agree on {_pct(f.p_o)} of the {f.n:g} units both rated"
     if f.kappa_reason is not None:
         return f"{head}, but Cohen's kappa is undefined: {f.kappa_reason}."
-    joint = "yet" if f.p_o - f.kappa >= KAPPA_GAP else "and"
+    joint = "yet" if effect and f.p_o - f.kappa >= KAPPA_GAP else "and"
     return f"{head}, {joint} Cohen's kappa is {f.kappa:.2f}."
 
 
 def _prevalence(f: _Figures) -> bool:
-    if f.n <= 0 or not math.isfinite(f.p_e) or f.p_e < HIGH_CHANCE:
+    if f.n <= 0 or not math.isfinite(f.p_e):
         return False
-    return f.kappa_reason is not None or f.p_o - f.kappa >= KAPPA_GAP
+    if f.kappa_reason is not None:
+        return f.p_e >= 1.0 - 1e-12
+    return math.isfinite(f.pabak) and f.pabak - f.kappa >= PREVALENCE_COST
 
 
 def _prevalence_text(f: _Figures, cats: list[str], dominant: int | None) -> list[str]:
@@ -177,8 +185,8 @@ def _relation(f: _Figures) -> str:
     if f.kappa <= 0.05:
         return ("The observed agreement is no better than that, so kappa is about 0: beyond "
                 "chance, the raters show no agreement.")
-    return ("Kappa counts only the agreement beyond chance, so it is well below the raw "
-            "agreement.")
+    return ("Kappa counts only the agreement beyond that chance level, so it is much lower "
+            "than the raw agreement.")
 
 
 def _rare_text(f: _Figures, cats: list[str], dominant: int) -> str | None:
@@ -200,7 +208,7 @@ def _rare_text(f: _Figures, cats: list[str], dominant: int) -> str | None:
     )
 
 
-def _bias_text(f: _Figures, cats: list[str], raters: tuple[str, str], diff: float) -> str:
+def _bias_text(f: _Figures, cats: list[str], raters: tuple[str, str]) -> str:
     k = int(np.argmax(np.abs(f.rows - f.cols)))
     bi = "" if not math.isfinite(f.bias_index) else f" (bias index {f.bias_index:+.2f})"
     return (

@@ -39,7 +39,8 @@ def _cell(text: str, *, num: bool = False, tag: str = "td", cls: str = "") -> st
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[bool],
-           *, caption: str = "", total_last: bool = False, diagonal: bool = False) -> str:
+           *, caption: str = "", total_last: bool = False, diagonal: bool = False,
+           cls: str = "") -> str:
     """A table from text cells (escaped here); ``numeric`` aligns columns right."""
     cap = f"<caption>{e(caption)}</caption>" if caption else ""
     thead = "".join(_cell(h, num=n, tag="th") for h, n in zip(head, numeric))
@@ -51,7 +52,8 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence
             for j, c in enumerate(row[1:])]
         cls = ' class="total"' if total_last and i == len(rows) - 1 else ""
         body.append(f"<tr{cls}>{''.join(cells)}</tr>")
-    return (f'<div class="scroll"><table>{cap}<thead><tr>{thead}</tr></thead>'
+    attr = f' class="{cls}"' if cls else ""
+    return (f'<div class="scroll"><table{attr}>{cap}<thead><tr>{thead}</tr></thead>'
             f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
@@ -85,17 +87,18 @@ def render_html(report: Report) -> str:
 def _header(report: Report) -> str:
     out = [f"<header><h1>{e(report.title)}</h1>", f'<p class="headline">{e(report.headline)}</p>']
     if report.study is not None:
-        out.append(_decision_box(report.study))
+        out.append(_decision_box(report.study, anchor=True))
     return "".join(out) + "</header>"
 
 
-def _decision_box(study: StudySection) -> str:
+def _decision_box(study: StudySection, *, anchor: bool = False) -> str:
     d = study.decision
     dev = ""
     if study.deviations:
         dev = (f'<p class="note">{len(study.deviations)} protocol deviation(s): see the '
                '<a href="#study">evidence register</a>.</p>')
-    return (f'<div class="decision {e(d.status)}" id="decision"><strong>Decision: '
+    ident = ' id="decision"' if anchor else ""
+    return (f'<div class="decision {e(d.status)}"{ident}><strong>Decision: '
             f"{e(d.status.upper())}</strong><p>{e(d.line())}</p>{dev}</div>")
 
 
@@ -163,11 +166,11 @@ def _pair(pair: PairAnalysis, i: int, confidence_level: float) -> str:
     if pair.categories:
         lvl = t.level(confidence_level)
         head = ["category", "kappa (one vs rest)", f"{lvl} CI", "positive agreement",
-                "negative agreement", a, b, "both"]
+                "negative agreement"]
         rows = [[c.category, t.num(c.kappa), t.span(c.ci_low, c.ci_high),
-                 t.num(c.positive_agreement), t.num(c.negative_agreement), t.count(c.n_rater1),
-                 t.count(c.n_rater2), t.count(c.n_both)] for c in pair.categories]
-        out.append(f"<h3>Per category</h3>{_table(head, rows, [False] + [True] * 7)}"
+                 t.num(c.positive_agreement), t.num(c.negative_agreement)]
+                for c in pair.categories]
+        out.append(f"<h3>Per category</h3>{_table(head, rows, [False] + [True] * 4)}"
                    f'<p class="note">Intervals: asymptotic (Fleiss, Cohen &amp; Everitt 1969) '
                    "on each category's 2 x 2 table.</p>")
         out.append(_figure(plots.category_bars(pair, f"categories-{i + 1}"),
@@ -218,7 +221,7 @@ def _units(report: Report) -> str:
     head = ["unit", *u.raters, "agreeing pairs"]
     rows = [[r.unit, *(x if x is not None else t.NOT_RATED for x in r.labels),
              t.pct(r.agreement, 0)] for r in u.rows]
-    table = _table(head, rows, [False] * (len(head) - 1) + [True])
+    table = _table(head, rows, [False] * (len(head) - 1) + [True], cls="ids")
     return f'<section id="units"><h2>Units with most disagreement</h2>{intro}{table}</section>'
 
 

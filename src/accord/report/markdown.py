@@ -7,14 +7,16 @@ through :func:`escape`: HTML is neutralised (``<script>`` becomes
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Sequence
 
 from accord.report import _text as t
 from accord.report.model import PairAnalysis, Report, StudySection
 
-_SPECIAL = re.compile(r"([\\`*_\[\]|~#!{}()])")
+_SPECIAL = re.compile(r"([\\`*\[\]|~])")
+_EDGE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+_ENTITY_AMP = re.compile(r"&(?=#?\w+;)")
+_LINE_START = ("#", "+", "-", "=")
 
 __all__ = ["escape", "render_markdown"]
 
@@ -22,16 +24,22 @@ __all__ = ["escape", "render_markdown"]
 def escape(text: object) -> str:
     """Text safe in a Markdown paragraph or table cell.
 
+    HTML tags and entities are neutralised, Markdown emphasis, code, links and
+    table pipes are backslash-escaped; an underscore inside a word (``rater_1``)
+    is left as it is, since it cannot start emphasis there.
+
     Examples
     --------
     >>> escape("<script>alert(1)</script>")
-    '&lt;script&gt;alert\\\\(1\\\\)&lt;/script&gt;'
-    >>> escape("a|b")
-    'a\\\\|b'
+    '&lt;script&gt;alert(1)&lt;/script&gt;'
+    >>> print(escape("a|b *c* [d](e) _f_ g_h &amp;"))
+    a\\|b \\*c\\* \\[d\\](e) \\_f\\_ g_h &amp;amp;
     """
-    s = html.escape(str(text), quote=False)
+    s = " ".join(str(text).split())
+    s = _ENTITY_AMP.sub("&amp;", s).replace("<", "&lt;").replace(">", "&gt;")
     s = _SPECIAL.sub(r"\\\1", s)
-    return " ".join(s.split())
+    s = _EDGE_UNDERSCORE.sub(r"\\_", s)
+    return "\\" + s if s.startswith(_LINE_START) else s
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]], align: str = "") -> list[str]:
@@ -63,7 +71,7 @@ def render_markdown(report: Report) -> str:
 
 def _decision(study: StudySection) -> list[str]:
     d = study.decision
-    out = [f"**Decision: {d.status.upper()}**. {escape(d.line())}", ""]
+    out = [f"**Decision:** {escape(d.line())}", ""]
     if study.deviations:
         out += [f"**Protocol deviations: {len(study.deviations)}** (see the evidence register).",
                 ""]
@@ -74,7 +82,8 @@ def _coefficients(report: Report) -> list[str]:
     lvl = t.level(report.settings.confidence_level)
     head = ["coefficient", "estimate", "SE", f"{lvl} CI", "method", "interpretation",
             "benchmark"]
-    rows = [[escape(r.title), t.estimate(r), t.num(r.se), t.interval(r), escape(r.method or "-"),
+    rows = [[escape(r.title), t.estimate(r), t.num(r.se), t.interval(r),
+             escape(r.method) if r.method else t.DASH,
              escape(t.interpretation(r)), escape(t.benchmark(r))]
             for r in report.coefficients]
     out = ["## Coefficients", ""] + _table(head, rows, "lrrrlll")
@@ -100,11 +109,11 @@ def _pair(pair: PairAnalysis, confidence_level: float) -> list[str]:
         lvl = t.level(confidence_level)
         out += [f"### Per category ({a} vs {b})", ""]
         head = ["category", "kappa (one vs rest)", f"{lvl} CI (asymptotic)", "positive agreement",
-                "negative agreement", a, b, "both"]
+                "negative agreement"]
         rows = [[escape(c.category), t.num(c.kappa), t.span(c.ci_low, c.ci_high),
-                 t.num(c.positive_agreement), t.num(c.negative_agreement), t.count(c.n_rater1),
-                 t.count(c.n_rater2), t.count(c.n_both)] for c in pair.categories]
-        out += _table(head, rows, "lrrrrrrr")
+                 t.num(c.positive_agreement), t.num(c.negative_agreement)]
+                for c in pair.categories]
+        out += _table(head, rows, "lrrrr")
     return out
 
 
@@ -171,7 +180,7 @@ def _study(study: StudySection) -> list[str]:
              escape(r.observed) or t.DASH, escape(r.status)] for r in study.register]
     out += _table(["section", "field", "declared", "observed", "status"], rows)
     d = study.decision
-    out += ["### Decision", "", f"**{d.status.upper()}**: {escape(d.line())}", ""]
+    out += ["### Decision", "", f"**Decision:** {escape(d.line())}", ""]
     if study.deviations:
         out += ["### Deviations from the protocol", ""]
         out += [f"- {escape(x)}" for x in study.deviations] + [""]

@@ -1,0 +1,201 @@
+"""accord report, check and disagreements: outputs and exit codes.
+
+Figures: Cohen (1960, p. 45) table, kappa 0.4915 (SE 0.0510, Fleiss, Cohen &
+Everitt 1969), so the 95% lower limit is 0.3916 (cases.json ``cohen_1960_p45``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from accord.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+COHEN_1960 = [[88, 14, 18], [10, 40, 10], [2, 6, 12]]
+
+
+@pytest.fixture()
+def cohen_csv(tmp_path: Path) -> Path:
+    rows = ["item,ann,bob"]
+    unit = 0
+    for i, row in enumerate(COHEN_1960):
+        for j, count in enumerate(row):
+            for _ in range(count):
+                unit += 1
+                rows.append(f"u{unit:03d},c{i},c{j}")
+    path = tmp_path / "cohen.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def study(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "study.toml"
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+# --------------------------------------------------------------------------- report
+def test_report_console_summary(cohen_csv: Path) -> None:
+    code, out, err = run("report", str(cohen_csv))
+    assert code == 0, err
+    assert "agree on 70.0% of the 200 units both rated" in out
+    assert "Cohen's kappa = 0.4915 (95% CI 0.3916 to 0.5915)" in " ".join(out.split())
+    assert "p_o = 0.7000   p_e = 0.4100   kappa = 0.4915" in out
+
+
+@pytest.mark.parametrize(("suffix", "start"), [(".html", "<!DOCTYPE html>"), (".md", "# "),
+                                               (".json", "{")])
+def test_report_writes_each_format(cohen_csv: Path, tmp_path: Path, suffix: str,
+                                   start: str) -> None:
+    target = tmp_path / f"out{suffix}"
+    code, out, err = run("report", str(cohen_csv), "-o", str(target), "-q")
+    assert code == 0, err
+    assert out == f"report written to {target.resolve()}\n"
+    assert target.read_text(encoding="utf-8").startswith(start)
+
+
+def test_report_to_stdout_needs_a_format(cohen_csv: Path) -> None:
+    code, out, err = run("report", str(cohen_csv), "-o", "-", "--to", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    kappa = next(r for r in doc["coefficients"] if r["coefficient"] == "cohen_kappa")
+    assert kappa["estimate"] == pytest.approx(0.4915254237, abs=1e-9)
+    code, _, err = run("report", str(cohen_csv), "-o", "-")
+    assert code == 2 and "--to" in err
+
+
+def test_report_unknown_suffix_is_an_error(cohen_csv: Path, tmp_path: Path) -> None:
+    code, _, err = run("report", str(cohen_csv), "-q", "-o", str(tmp_path / "r.pdf"))
+    assert code == 1 and ".html, .md or .json" in err
+
+
+def test_report_bootstrap_is_reproducible(cohen_csv: Path) -> None:
+    args = ["report", str(cohen_csv), "--ci", "bootstrap", "--n-resamples", "300", "--seed", "9",
+            "-o", "-", "--to", "json"]
+    first, second = run(*args), run(*args)
+    assert first[0] == 0 and first[1] == second[1]
+    assert json.loads(first[1])["bootstrap"]["seed"] == 9
+
+
+def test_report_with_the_bundled_study(tmp_path: Path) -> None:
+    target = tmp_path / "demo.html"
+    code, out, err = run("report", str(EXAMPLES / "pilot.csv"), "--raters", "annotator_a",
+                         "annotator_b", "--study", str(EXAMPLES / "study.toml"), "-o",
+                         str(target))
+    assert code == 0, err
+    assert "Decision: REJECTED" in out
+    assert "lower 95% limit (asymptotic) 0.5946 < 0.6" in out
+    assert out.rstrip().endswith(f"report written to {target.resolve()}")
+    page = target.read_text(encoding="utf-8")
+    assert "evidence register" in page and 'class="decision rejected"' in page
+
+
+def test_report_pair_option(tmp_path: Path) -> None:
+    code, out, err = run("report", str(EXAMPLES / "pilot.csv"), "--pair", "annotator_c",
+                         "annotator_a", "-o", "-", "--to", "json")
+    assert code == 0, err
+    assert [p["raters"] for p in json.loads(out)["pairs"]] == [["annotator_c", "annotator_a"]]
+
+
+def test_invalid_study_is_bad_usage(cohen_csv: Path, tmp_path: Path) -> None:
+    path = study(tmp_path, "[acceptance]\nrule = 'kappa => 1'\n")
+    for command in ("report", "check"):
+        code, _, err = run(command, str(cohen_csv), "--study", str(path))
+        assert code == 2 and "[acceptance].rule" in err
+
+
+# --------------------------------------------------------------------------- check
+@pytest.mark.parametrize(("args", "code", "line"), [
+    (["--min", "0.45"], 0, "ACCEPTED: cohen_kappa estimate 0.4915 >= 0.45 (n = 200 units)"),
+    (["--min", "0.5"], 1, "REJECTED: cohen_kappa estimate 0.4915 < 0.5 (n = 200 units)"),
+    (["--min", "0.39", "--on", "lower-ci"], 0,
+     "ACCEPTED: cohen_kappa lower 95% limit (asymptotic) 0.3916 >= 0.39"),
+    (["--min", "0.4", "--on", "lower-ci"], 1,
+     "REJECTED: cohen_kappa lower 95% limit (asymptotic) 0.3916 < 0.4"),
+])
+def test_check_exit_codes(cohen_csv: Path, args: list[str], code: int, line: str) -> None:
+    got, out, err = run("check", str(cohen_csv), "--coefficient", "cohen_kappa", *args)
+    assert got == code, err
+    assert out.startswith(line) and out.count("\n") == 1
+
+
+def test_check_undefined_is_not_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "same.csv"
+    path.write_text("item,a,b\n1,x,x\n2,x,x\n3,x,x\n", encoding="utf-8")
+    code, out, err = run("check", str(path), "--coefficient", "cohen_kappa", "--min", "-1")
+    assert code == 1, err
+    assert out.startswith("UNDEFINED (not accepted): cohen_kappa is undefined")
+
+
+def test_check_with_a_study(cohen_csv: Path, tmp_path: Path) -> None:
+    accept = study(tmp_path, "[acceptance]\nrule = 'cohen_kappa >= 0.45'\n")
+    code, out, _ = run("check", str(cohen_csv), "--study", str(accept))
+    assert code == 0 and out.startswith("ACCEPTED")
+    deviating = study(tmp_path, "[task]\ncategories = ['c0', 'c1']\n"
+                      "[acceptance]\nrule = 'cohen_kappa >= 0.45'\n")
+    code, out, _ = run("check", str(cohen_csv), "--study", str(deviating))
+    assert code == 0 and out.rstrip().endswith("[1 protocol deviation(s): see accord report]")
+    code, out, _ = run("check", str(EXAMPLES / "pilot.csv"), "--study",
+                       str(EXAMPLES / "study.toml"))
+    assert code == 1 and out.startswith("REJECTED: cohen_kappa lower 95% limit")
+
+
+@pytest.mark.parametrize("args", [
+    [],
+    ["--coefficient", "cohen_kappa"],
+    ["--min", "0.5"],
+    ["--coefficient", "cohen_kappa", "scott_pi", "--min", "0.5"],
+    ["--coefficient", "cohen_kappa", "--min", "0.5", "--on", "upper"],
+    ["--coefficient", "nope", "--min", "0.5"],
+])
+def test_check_bad_usage_exits_2(cohen_csv: Path, args: list[str]) -> None:
+    code, _, _ = run("check", str(cohen_csv), *args)
+    assert code == 2
+
+
+def test_check_study_and_rule_together_is_bad_usage(cohen_csv: Path, tmp_path: Path) -> None:
+    path = study(tmp_path, "[acceptance]\nrule = 'cohen_kappa >= 0.45'\n")
+    code, _, err = run("check", str(cohen_csv), "--study", str(path), "--min", "0.3")
+    assert code == 2 and "not both" in err
+
+
+def test_check_bad_data_exits_1(tmp_path: Path) -> None:
+    path = tmp_path / "one.csv"
+    path.write_text("item,a\n1,x\n", encoding="utf-8")
+    code, out, err = run("check", str(path), "--coefficient", "cohen_kappa", "--min", "0.5")
+    assert code == 1 and out == "" and err.startswith("accord: error:")
+
+
+# --------------------------------------------------------------------------- disagreements
+def test_disagreements_csv(cohen_csv: Path, tmp_path: Path) -> None:
+    code, out, err = run("disagreements", str(cohen_csv))
+    assert code == 0, err
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["unit", "ann", "bob", "n_ratings", "agreement", "adjudicated", "comment"]
+    assert len(rows) - 1 == 200 - (88 + 40 + 12)  # every off-diagonal unit of Cohen's table
+    target = tmp_path / "review.csv"
+    code, out, _ = run("disagreements", str(cohen_csv), "-o", str(target), "--limit", "5",
+                       "--sort", "disagreement")
+    assert code == 0
+    assert out == f"60 of 200 compared units have a disagreement; 5 written to {target.resolve()}\n"
+    assert len(target.read_text(encoding="utf-8").splitlines()) == 6
+
+
+def test_disagreements_neutralise_formulas(tmp_path: Path) -> None:
+    path = tmp_path / "evil.csv"
+    path.write_text('item,a,b\n1,"=cmd|\' /C calc\'!A0",ok\n2,ok,ok\n', encoding="utf-8")
+    code, out, err = run("disagreements", str(path))
+    assert code == 0, err
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[1][1] == "'=cmd|' /C calc'!A0" and len(rows) == 2

@@ -1,0 +1,130 @@
+"""Every unit where raters differ, and a CSV that a spreadsheet cannot run.
+
+The per-unit agreement is checked against a direct count of agreeing rater pairs
+(Fleiss 1971, P_i); the neutralisation follows OWASP's CSV-injection advice
+(prefix a quote to cells starting with = + - @, tab or carriage return).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import accord
+from accord.disagreements import FORMULA_STARTS, neutralise_cell
+
+
+def brute_force(rows: list[list[str | None]]) -> list[tuple[int, float]]:
+    """(unit, share of agreeing pairs) for units rated twice or more whose labels differ."""
+    out = []
+    for i, row in enumerate(rows):
+        labels = [x for x in row if x is not None]
+        if len(labels) < 2 or len(set(labels)) == 1:
+            continue
+        pairs = list(combinations(labels, 2))
+        out.append((i, sum(a == b for a, b in pairs) / len(pairs)))
+    return out
+
+
+ROWS: list[list[str | None]] = [
+    ["a", "a", "a"],
+    ["a", "b", "b"],
+    ["a", None, None],
+    ["a", "b", "c"],
+    [None, "c", "b"],
+    ["b", "b", None],
+]
+
+
+def test_every_disagreement_with_all_labels() -> None:
+    ann = accord.Annotations.from_wide([list(r) for r in ROWS])
+    found = accord.disagreements(ann)
+    expected = brute_force(ROWS)
+    assert [u.unit for u in found] == [i for i, _ in expected]
+    assert [u.agreement for u in found] == pytest.approx([a for _, a in expected], abs=1e-15)
+    assert [u.labels for u in found] == [tuple(ROWS[i]) for i, _ in brute_force(ROWS)]
+    assert found.n_compared == 5 and found.n_disagreements == 3 and len(found) == 3
+    assert [u.n_ratings for u in found] == [3, 3, 2]
+    assert [u.n_distinct for u in found] == [2, 3, 2]
+
+
+def test_most_disagreement_first_and_limit() -> None:
+    ann = accord.Annotations.from_wide([list(r) for r in ROWS])
+    ordered = accord.disagreements(ann, order="disagreement")
+    # share 0 (3 labels, 3 distinct), share 0 (2 labels), share 1/3
+    assert [u.unit for u in ordered] == [3, 4, 1]
+    top = accord.disagreements(ann, order="disagreement", limit=1)
+    assert [u.unit for u in top] == [3] and top.n_disagreements == 3
+
+
+def test_select_raters() -> None:
+    ann = accord.Annotations.from_wide({"x": ["a", "b"], "y": ["a", "a"], "z": ["b", "b"]})
+    found = accord.disagreements(ann, raters=["x", "y"])
+    assert found.raters == ("x", "y") and [u.unit for u in found] == [1]
+
+
+@pytest.mark.parametrize("bad", [{"order": "random"}, {"limit": 0}])
+def test_bad_arguments(bad: dict[str, object]) -> None:
+    ann = accord.Annotations.from_pairs(["a"], ["b"])
+    with pytest.raises(accord.AccordError, match="parameter of disagreements"):
+        accord.disagreements(ann, **bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("start", FORMULA_STARTS)
+def test_formula_cells_are_neutralised(start: str) -> None:
+    assert neutralise_cell(start + "1+1") == "'" + start + "1+1"
+
+
+def test_plain_cells_are_untouched() -> None:
+    for text in ("spam", "1", "", " =not at start", "'quoted"):
+        assert neutralise_cell(text) == text
+
+
+def test_csv_is_spreadsheet_safe_and_reads_back(tmp_path: Path) -> None:
+    evil = '=HYPERLINK("http://x.invalid","click")'
+    ann = accord.Annotations.from_wide({
+        "unit": ["u1", "@u2", "u3"], "+ann": [evil, "pos", "-1"], "bob": ["neg", "neg", "-1"],
+    }, unit="unit", raters=["+ann", "bob"])
+    path = tmp_path / "review.csv"
+    text = accord.disagreements(ann).to_csv(path)
+    assert path.read_text(encoding="utf-8") == text
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["unit", "'+ann", "bob", "n_ratings", "agreement", "adjudicated", "comment"]
+    assert rows[1] == ["u1", "'" + evil, "neg", "2", "0.0", "", ""]
+    assert rows[2][:3] == ["'@u2", "pos", "neg"]
+    assert len(rows) == 3  # u3: both said -1, no disagreement
+    for row in rows:
+        for cell in row:
+            assert not cell.startswith(FORMULA_STARTS)
+
+
+def test_csv_to_a_stream() -> None:
+    ann = accord.Annotations.from_pairs(["a", "b"], ["a", "a"])
+    buf = io.StringIO()
+    text = accord.disagreements(ann).to_csv(buf)
+    assert buf.getvalue() == text == (
+        "unit,rater_1,rater_2,n_ratings,agreement,adjudicated,comment\n1,b,a,2,0.0,,\n")
+
+
+labels = st.one_of(st.none(), st.sampled_from(["a", "b", "c"]))
+
+
+@given(st.lists(st.lists(labels, min_size=3, max_size=3), min_size=1, max_size=30))
+def test_matches_brute_force(rows: list[list[str | None]]) -> None:
+    rated_twice = [r for r in rows if sum(x is not None for x in r) >= 2]
+    if not rated_twice:
+        return
+    ann = accord.Annotations.from_wide([list(r) for r in rows])
+    found = accord.disagreements(ann)
+    expected = brute_force(rows)  # unit ids of a wide table are its row numbers
+    assert [u.unit for u in found] == [i for i, _ in expected]
+    assert [u.agreement for u in found] == pytest.approx([a for _, a in expected], abs=1e-15)
+    columns = [int(str(r).split("_")[1]) - 1 for r in found.raters]  # raters who rated anything
+    assert [u.labels for u in found] == [tuple(rows[i][c] for c in columns) for i, _ in expected]
+    assert found.n_compared == len(rated_twice)

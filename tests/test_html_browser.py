@@ -1,0 +1,136 @@
+"""The HTML report in a real headless browser (Debian's Chromium driven by Playwright).
+
+Checks: the page loads with no console error and no network request (every
+request but the file itself is aborted and recorded), it shows the summary, the
+decision and the worksheet, a hostile label stays text (no dialog opens), it
+fits a phone's width (wide tables scroll inside their box) and hides the
+navigation in print. Screenshots are kept in ``tests/artifacts/`` (git-ignored).
+
+``make test`` installs Chromium with ``.ci/install-browser`` when it is missing;
+the test skips, saying why, only where no browser can be found.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import accord
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _chromium() -> str | None:
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium"),
+                      shutil.which("chromium-browser")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = _chromium()
+    if executable is None:
+        pytest.skip("no Chromium found (run `bash .ci/install-browser` as root to install "
+                    "Debian's chromium); the HTML report was not checked in a browser")
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="playwright is not installed (pip install '.[test]')")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A page opened on a local file, recording console errors, requests and dialogs."""
+
+    def __init__(self, browser: Any, path: Path, width: int, height: int) -> None:
+        self.url = path.resolve().as_uri()
+        self.errors: list[str] = []
+        self.blocked: list[str] = []
+        self.dialogs: list[str] = []
+        self.page = browser.new_page(viewport={"width": width, "height": height})
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.on("dialog", self._dialog)
+        self.page.route("**/*", self._route)
+        self.page.goto(self.url, wait_until="load")
+
+    def _dialog(self, dialog: Any) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def _route(self, route: Any) -> None:
+        if route.request.url == self.url:
+            route.continue_()
+        else:
+            self.blocked.append(route.request.url)
+            route.abort()
+
+
+@pytest.fixture(scope="module")
+def demo_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    ann = accord.read(ROOT / "examples" / "pilot.csv", raters=["annotator_a", "annotator_b"])
+    rep = accord.report(ann, ROOT / "examples" / "study.toml")
+    path = tmp_path_factory.mktemp("html") / "demo-report.html"
+    rep.save(path)
+    return path
+
+
+def test_report_loads_offline_and_shows_summary_and_worksheet(browser: Any,
+                                                              demo_html: Path) -> None:
+    view = Page(browser, demo_html, 1200, 900)
+    page = view.page
+    assert view.errors == [] and view.blocked == [] and view.dialogs == []
+    assert page.title() == "Review spam pilot, batch 1"
+    assert page.locator("#summary h2").inner_text() == "Summary"
+    assert page.locator("#decision strong").inner_text() == "Decision: REJECTED"
+    worksheet = page.locator("#pair-1 table").first
+    assert worksheet.is_visible()
+    assert worksheet.locator("thead th").all_inner_texts() == [
+        "annotator_a \\ annotator_b", "genuine", "spam", "off_topic", "total"]
+    assert worksheet.locator("tbody tr").first.locator("td").all_inner_texts() == [
+        "62", "8", "1", "71"]
+    assert "p_o = 0.8435" in worksheet.locator("caption").inner_text()
+    assert page.locator("svg.plot").count() == 3
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "report-desktop.png"), full_page=True)
+    page.close()
+
+
+def test_report_fits_a_phone_and_prints_without_navigation(browser: Any,
+                                                           demo_html: Path) -> None:
+    view = Page(browser, demo_html, 390, 844)
+    page = view.page
+    assert view.errors == [] and view.blocked == []
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
+    svg_width = page.evaluate("document.querySelector('svg.plot').getBoundingClientRect().width")
+    assert 0 < svg_width <= 390
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "report-phone.png"), full_page=True)
+    page.emulate_media(media="print")
+    assert page.locator("nav").is_hidden()
+    page.close()
+
+
+def test_hostile_labels_stay_text(browser: Any, tmp_path: Path) -> None:
+    evil = "<script>alert(1)</script>"
+    ann = accord.Annotations.from_wide({"<img src=x onerror=alert(2)>": [evil, "ok", "ok", evil],
+                                        "bob": ["ok", "ok", evil, evil]})
+    path = tmp_path / "hostile.html"
+    accord.report(ann).save(path)
+    view = Page(browser, path, 1000, 800)
+    assert view.dialogs == [] and view.errors == [] and view.blocked == []
+    text = view.page.locator("#pair-1 table").first.inner_text()
+    assert evil in text
+    assert view.page.locator("img").count() == 0 and view.page.locator("main script").count() == 0
+    view.page.close()
