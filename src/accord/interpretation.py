@@ -192,9 +192,9 @@ SCALES: Mapping[str, Scale] = {
             [(-1.0, "Discard"), (0.667, "Tentative conclusions only"), (0.8, "Reliable")],
             "Krippendorff, K. (2004). Content Analysis: An Introduction to Its Methodology, "
             "2nd ed., p. 241. Sage, Thousand Oaks, CA.",
-            _CONVENTION + " Krippendorff asks for the lower confidence limit, not the estimate, "
-            "to clear the threshold, and for a higher one where decisions about people rest on "
-            "the data.",
+            _CONVENTION + " Krippendorff asks that alpha be unlikely to fall below the chosen "
+            "minimum (read the lower confidence limit, not the estimate) and for a higher "
+            "minimum when wrong conclusions are costly.",
             ("krippendorff",),
         ),
         _scale(
