@@ -20,7 +20,6 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 import accord
-from accord.errors import DegenerateDataWarning
 from accord.report.explain import kappa_context
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -97,7 +96,8 @@ def test_per_category_rows_match_category_agreement() -> None:
         assert (c.kappa, c.positive_agreement, c.negative_agreement) == (
             e["kappa"], e["positive_agreement"], e["negative_agreement"])
         a, r1, r2 = e["n_both"], e["n_rater1"], e["n_rater2"]
-        two = accord.cohen_kappa(accord.ContingencyTable([[a, r1 - a], [r2 - a, 200 - r1 - r2 + a]]))
+        collapsed = [[a, r1 - a], [r2 - a, 200 - r1 - r2 + a]]
+        two = accord.cohen_kappa(accord.ContingencyTable(collapsed))
         assert c.kappa == pytest.approx(two.estimate, abs=1e-14)
         ci = two.confidence_interval()
         assert (c.ci_low, c.ci_high) == (ci.low, ci.high)
