@@ -129,6 +129,9 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
     ``nan`` with a reason and a :class:`~accord.DegenerateDataWarning`; R's psych
     and irr return ``NaN`` from 0/0 without a reason, and pingouin (0.7.0) ``nan``.
 
+    Several forms of the same data share one ANOVA when given one
+    :class:`~accord.RatingMatrix` (``rm = accord.RatingMatrix(x)``, then ``icc(rm, form=...)``).
+
     Examples
     --------
     Shrout & Fleiss (1979), Table 2: ICC(2,1) = 0.29, ICC(3,1) = 0.71.
@@ -148,9 +151,9 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
     full = _ratings(data)
     rm = full.rated(2)
     require_design(rm)
-    feats, k = rm.features()
+    k = rm.n_raters
     complete = rm.complete
-    ms = mean_squares(feats.sum(axis=0)[None, :], k, complete)
+    ms = mean_squares(rm.feature_sums()[None, :], k, complete)
     if chosen.model != "one_way" and not np.isfinite(ms.ms_cols[0]):
         raise DataError(
             "the raters fall into groups that share no unit, so rater and target effects "
@@ -166,7 +169,7 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
     return AgreementResult(
         coefficient=_FUNC, estimate=est, observed=math.nan, expected=math.nan, se=math.nan,
         n_units=rm.n_units, n_raters=k, undefined_reason=why, details=details,
-        bounds=(-math.inf, 1.0), resampling=_resampler(feats, k, complete, chosen, rm),
+        bounds=(-math.inf, 1.0), resampling=_resampler(rm, chosen),
         analytic_interval=interval,
     )
 
@@ -324,12 +327,14 @@ def _details(ms: MeanSquares, form: Form, k: int, est: float, complete: bool,
     return out
 
 
-def _resampler(feats: FloatArray, k: int, complete: bool, form: Form,
-               rm: RatingMatrix) -> Callable[[], Resampling]:
+def _resampler(rm: RatingMatrix, form: Form) -> Callable[[], Resampling]:
+    k, complete = rm.n_raters, rm.complete
+
     def statistic(s: FloatArray) -> FloatArray:
         return _estimate(mean_squares(s, k, complete), form, k)
 
     def make() -> Resampling:
+        feats, _ = rm.features()
         n = feats.shape[0]
         return Resampling(features=feats, counts=np.ones(n, dtype=np.int64),
                           statistic=statistic, unit_patterns=np.arange(n, dtype=np.int64),

@@ -80,13 +80,14 @@ class RatingMatrix:
     (6, 4, True)
     """
 
-    __slots__ = ("_values", "raters", "units")
+    __slots__ = ("_sums", "_values", "raters", "units")
 
     def __init__(self, values: Any, *, raters: Sequence[Any] | None = None,
                  units: Sequence[Any] | None = None) -> None:
         arr = _float_matrix(values)
         arr.flags.writeable = False
         self._values = arr
+        self._sums: FloatArray | None = None
         self.raters: tuple[Any, ...] = tuple(raters) if raters is not None else tuple(
             f"rater_{j + 1}" for j in range(arr.shape[1]))
         self.units: tuple[Any, ...] | None = None if units is None else tuple(units)
@@ -131,7 +132,10 @@ class RatingMatrix:
     def rated(self, minimum: int = 2) -> RatingMatrix:
         """Units with at least ``minimum`` scores and raters with at least one of them."""
         x = self._values
-        keep_rows = (~np.isnan(x)).sum(axis=1) >= minimum
+        missing = np.isnan(x)
+        if not missing.any():
+            return self if x.shape[1] >= minimum else RatingMatrix(x[:0], raters=self.raters)
+        keep_rows = (~missing).sum(axis=1) >= minimum
         x = x[keep_rows]
         keep_cols = (~np.isnan(x)).any(axis=0)
         units = None if self.units is None else [u for u, k in zip(self.units, keep_rows) if k]
@@ -148,21 +152,55 @@ class RatingMatrix:
         scored the unit, ``S_i / n_i`` times that indicator and its outer product
         over ``n_i``. Scores are centred at the grand mean first.
         """
-        x = self._values
-        k = x.shape[1]
-        rated = ~np.isnan(x)
-        z = np.where(rated, x - np.nanmean(x), 0.0)
-        n_i = rated.sum(axis=1).astype(np.float64)
-        s = z.sum(axis=1)
-        mean = s / n_i
-        within = np.where(rated, z - mean[:, None], 0.0)
-        cols = [np.ones_like(n_i), n_i, n_i**2, s, s * mean, np.einsum("ij,ij->i", within, within)]
+        k = self.n_raters
+        z, rated, n_i, s, mean, within = self._parts()
+        cols = [np.ones_like(n_i), n_i, n_i**2, s, s * mean, within]
         feats = np.column_stack([*cols, z])
-        if rated.all():
+        if rated is None:
             return feats, k
         r = rated.astype(np.float64)
         outer = (r[:, :, None] * r[:, None, :]).reshape(-1, k * k) / n_i[:, None]
         return np.column_stack([feats, r, mean[:, None] * r, outer]), k
+
+    def feature_sums(self) -> FloatArray:
+        """The column sums of :meth:`features`, without building the per-unit matrix.
+
+        Computed once per matrix (the scores are read-only), so several ICC forms of one
+        :class:`RatingMatrix` share the ANOVA.
+        """
+        if self._sums is None:
+            self._sums = self._feature_sums()
+        return self._sums.copy()
+
+    def _feature_sums(self) -> FloatArray:
+        z, rated, n_i, s, mean, within = self._parts()
+        head = [float(n_i.size), n_i.sum(), n_i @ n_i, s.sum(), s @ mean, within.sum()]
+        out = np.concatenate([head, z.sum(axis=0)])
+        if rated is None:
+            return out
+        r = rated.astype(np.float64)
+        return np.concatenate([out, r.sum(axis=0), mean @ r, ((r / n_i[:, None]).T @ r).ravel()])
+
+    def _parts(self) -> tuple[FloatArray, NDArray[np.bool_] | None, FloatArray, FloatArray,
+                              FloatArray, FloatArray]:
+        """Centred scores (0 = missing), the rated mask (None if complete), n_i, S_i,
+        the unit means and the within-unit sums of squares."""
+        x = self._values
+        missing = np.isnan(x)
+        if not missing.any():
+            z = x - x.mean()
+            n_i = np.full(x.shape[0], float(x.shape[1]))
+            s = z.sum(axis=1)
+            mean = s / n_i
+            dev = z - mean[:, None]
+            return z, None, n_i, s, mean, np.einsum("ij,ij->i", dev, dev)
+        rated = ~missing
+        z = np.where(rated, x - np.nanmean(x), 0.0)
+        n_i = rated.sum(axis=1).astype(np.float64)
+        s = z.sum(axis=1)
+        mean = s / n_i
+        dev = np.where(rated, z - mean[:, None], 0.0)
+        return z, rated, n_i, s, mean, np.einsum("ij,ij->i", dev, dev)
 
 
 def mean_squares(s: FloatArray, k: int, complete: bool) -> MeanSquares:
