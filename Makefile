@@ -18,6 +18,7 @@ install: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/accord report examples/pilot.csv --raters annotator_a annotator_b --study examples/study.toml -o demo-report.html
+	@echo "open file://$(CURDIR)/demo-report.html in a browser (one self-contained file, no network needed)"
 
 browser:
 	@bash .ci/install-browser
