@@ -19,7 +19,7 @@ from typing import Any
 
 from accord import _validation as v
 from accord.annotations import LEVELS, RATER_KINDS, Annotations
-from accord.errors import FormatError, InvalidParameterError
+from accord.errors import AccordError, FormatError, InvalidParameterError
 from accord.readers._base import Collected, Reader, format_error
 from accord.readers._describe import describe, summary
 
@@ -41,6 +41,10 @@ _REGISTRY: tuple[tuple[str, str, str], ...] = (
     ("jsonl", "jsonl", "JSONL"),
 )
 _TABLES = ("csv", "parquet", "jsonl")
+#: Errors of a structure no reader rule foresaw; ``read`` turns them into a FormatError.
+UNEXPECTED = (TypeError, KeyError, AttributeError, IndexError, ValueError, RecursionError,
+              OverflowError, UnicodeError, ZeroDivisionError)
+UNEXPECTED_NOTE = "unexpected structure"
 _COMMON = (
     "field",
     "unit",
@@ -223,7 +227,14 @@ def read(
         duplicates=duplicates,
         include_kinds=include_kinds,
     )
-    return _complete(reader.read(paths, opts), opts, paths)
+    try:
+        return _complete(reader.read(paths, opts), opts, paths)
+    except AccordError:
+        raise
+    except UNEXPECTED as exc:  # a layout no reader rule foresaw: still one sentence
+        first = (str(exc).strip().splitlines() or [""])[0][:200]
+        raise format_error(paths[0], None, f"could not be read as a {name!r} export "
+                           f"({UNEXPECTED_NOTE}: {type(exc).__name__}: {first})") from None
 
 
 def scan(

@@ -165,9 +165,9 @@ def _is_question(key: str, rows: list[tuple[str, dict[str, Any]]]) -> bool:
         return all(isinstance(i, dict) for x in values for i in x) and any(values)
     if not all(isinstance(x, str) for x in values):
         return False
-    per_task: dict[Any, set[str]] = {}
+    per_task: dict[str, set[str]] = {}
     for task, x in pairs:
-        per_task.setdefault(task, set()).add(x)
+        per_task.setdefault(repr(task), set()).add(x)
     if any(len(s) > 1 for s in per_task.values()):
         return True
     return len(set(values)) < 0.9 * len(per_task)

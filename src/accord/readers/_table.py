@@ -92,6 +92,9 @@ NON_RATER_NAMES = (
 )
 NON_RATER_SUFFIXES = ("_text", "_rationale", "_explanation", "_comment", "_reason", "_notes")
 
+#: What the engine raises on a file it cannot read (a panic is a BaseException in pyo3).
+_ENGINE_ERRORS = (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError)
+
 _INT = r"^-?(0|[1-9][0-9]{0,17})$"
 _FLOAT = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"
 
@@ -123,7 +126,7 @@ def read_table(
 def _columns(frame: pl.LazyFrame, source: str) -> list[str]:
     try:
         return list(frame.collect_schema().names())
-    except pl.exceptions.PolarsError as exc:
+    except _ENGINE_ERRORS as exc:
         raise FormatError(f"{source}: {_first_line(exc)}") from None
 
 
@@ -296,7 +299,7 @@ def _encode(
 def _collect(lf: pl.LazyFrame, source: str) -> pl.DataFrame:
     try:
         return lf.collect(engine="streaming")
-    except pl.exceptions.PolarsError as exc:
+    except _ENGINE_ERRORS as exc:
         raise FormatError(f"{source}: {_first_line(exc)}") from None
 
 

@@ -161,8 +161,8 @@ def _answer(
 ) -> None:
     col.parts[part].rows_read += 1
     rater = text_id(user) if user not in (None, "") else "unknown user"
-    if status in _STATUS_SKIP:
-        col.add(unit, rater, q, Skip(_STATUS_SKIP[str(status)]), part)
+    if isinstance(status, str) and status in _STATUS_SKIP:
+        col.add(unit, rater, q, Skip(_STATUS_SKIP[status]), part)
         return
     if _is_spans(value):
         col.cover(unit, rater, q, "annotated")
@@ -197,9 +197,16 @@ def _label(value: Any) -> Any:
         and value
         and all(isinstance(r, dict) and "rank" in r for r in value)
     ):
-        ordered = sorted(value, key=lambda r: (r.get("rank") is None, r.get("rank") or 0))
+        ordered = sorted(value, key=_rank_key)
         return tuple(str(r.get("value")) for r in ordered)  # a ranking keeps its order
     return as_label(value)
+
+
+def _rank_key(r: dict[str, Any]) -> tuple[int, float, str]:
+    rank = r.get("rank")
+    if isinstance(rank, (int, float)) and not isinstance(rank, bool):
+        return (0, float(rank), "")
+    return (1, 0.0, repr(rank))
 
 
 def _suggestion(col: Collected, part: int, unit: str, q: str, value: Any, agent: Any) -> None:

@@ -27,10 +27,16 @@ def scan(path: Path, opts: dict[str, Any]) -> pl.LazyFrame:
     if not rows:
         return pl.LazyFrame()
     names = list(dict.fromkeys(k for row in rows for k in row))
-    return pl.LazyFrame(
-        {k: [row.get(k) for row in rows] for k in names},
-        schema={k: _dtype([row.get(k) for row in rows]) for k in names},
-    )
+    columns = {k: [row.get(k) for row in rows] for k in names}
+    schema = {k: _dtype(col) for k, col in columns.items()}
+    for k, col in columns.items():
+        if schema[k] == pl.String:
+            columns[k] = [None if x is None else _text(x) for x in col]
+    return pl.LazyFrame(columns, schema=schema)
+
+
+def _text(x: Any) -> str:
+    return str(x).lower() if isinstance(x, bool) else str(x)
 
 
 def _cell(x: Any) -> Any:

@@ -225,7 +225,7 @@ def _results(
     items = (
         [] if result is None else expect_type(result, list, path, f"{where}, 'result'", "a list")
     )
-    regions = {r.get("id") for r in items if isinstance(r, dict) and _is_region(r)}
+    regions = {repr(r.get("id")) for r in items if isinstance(r, dict) and _is_region(r)}
     labels: dict[str, list[Any]] = {}
     for k, item in enumerate(items):
         at = f"{where}, result {k + 1}"
@@ -247,7 +247,7 @@ def _results(
                 time=seen.time,
                 origin=seen.seq,
             )
-        elif what == "label" and item.get("id") in regions and not _is_region(item):
+        elif what == "label" and repr(item.get("id")) in regions and not _is_region(item):
             spans.stats["per-region answers (not document labels; not read)"] += 1
         elif what == "label":
             labels.setdefault(fld, []).append(payload)
@@ -260,8 +260,9 @@ def _results(
 
 
 def _is_region(item: Mapping[str, Any]) -> bool:
-    value = item.get("value")
-    return isinstance(value, dict) and classify(value, item.get("type"))[0] == "span"
+    value, rtype = item.get("value"), item.get("type")
+    rtype = rtype if isinstance(rtype, str) else None
+    return isinstance(value, dict) and classify(value, rtype)[0] == "span"
 
 
 def _fill_unanswered(col: Collected, seen: list[_Seen]) -> None:
