@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import math
+import os
+import sys
 import warnings
 from collections.abc import Iterable
 from typing import Any, TypeVar
@@ -52,5 +54,21 @@ def positive_int(value: Any, *, param: str, func: str) -> int:
 
 
 def warn_undefined(coefficient: str, reason: str) -> None:
-    """Emit the one warning accord gives when a coefficient is undefined."""
-    warnings.warn(f"{coefficient} is undefined: {reason}", DegenerateDataWarning, stacklevel=3)
+    """Emit the one warning accord gives when a coefficient is undefined.
+
+    The warning points at the caller's line outside accord, however deep inside
+    the package it was raised.
+    """
+    warnings.warn(
+        f"{coefficient} is undefined: {reason}", DegenerateDataWarning, stacklevel=_user_level()
+    )
+
+
+def _user_level() -> int:
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame = sys._getframe(1)  # warn_undefined itself: stacklevel 1 of warnings.warn
+    level = 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level

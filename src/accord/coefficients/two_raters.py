@@ -106,7 +106,10 @@ def _coefficient(
 def _pe_one_reason(table: ContingencyTable, chance: Chance) -> str:
     used = int(np.count_nonzero(table.row_totals + table.col_totals))
     if chance == "gwet" and table.k < 2:
-        return "Gwet's chance agreement needs at least two categories; only one is declared"
+        return (
+            "Gwet's chance agreement needs at least two categories and the data have one; "
+            "declare the scale with categories=[...] to include unused categories"
+        )
     if used <= 1:
         return (
             "both raters used a single category throughout, so chance agreement p_e = 1 "
