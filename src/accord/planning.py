@@ -138,8 +138,9 @@ def plan_sample_size(
         ``"cohen_kappa"`` (formula, two raters) or, by simulation, ``"scott_pi"``,
         ``"fleiss_kappa"``, ``"conger_kappa"``, ``"light_kappa"``,
         ``"krippendorff_alpha"`` (nominal), ``"gwet_ac1"``, ``"brennan_prediger"``,
-        ``"percent_agreement"`` or an intraclass correlation of the registry
-        (single-measure value; scores from the two-way random model).
+        ``"percent_agreement"``, or ``"icc"`` (its default form ICC(2,1); scores
+        from the two-way model without rater effects, so rater variance, which
+        widens the interval of ICC(2,1), is not planned for).
     expected : float
         The anticipated value of the coefficient.
     ci_width : float
