@@ -242,3 +242,34 @@ def test_swapping_the_results_negates_the_difference(seed: int) -> None:
     assert ba.interval.low == pytest.approx(-ab.interval.high, abs=1e-12)
     assert ba.interval.high == pytest.approx(-ab.interval.low, abs=1e-12)
     assert ba.pvalue == pytest.approx(ab.pvalue, abs=1e-12)
+
+
+@pytest.mark.parametrize(("coefficient", "weights"),
+                         [("cohen_kappa", None), ("cohen_kappa", "quadratic"),
+                          ("scott_pi", None), ("gwet_ac1", None), ("brennan_prediger", None),
+                          ("percent_agreement", None)])
+def test_pairwise_resampling_equals_the_mean_of_pairwise_results(
+    coefficient: str, weights: str | None
+) -> None:
+    """Against accord.pairwise(...).mean(), which computes each pair on its own units."""
+    pairwise = getattr(accord, "pairwise", None)
+    if pairwise is None:
+        pytest.skip("accord.pairwise is not in this tree yet")
+    from accord.weights import agreement_weights
+
+    rng = np.random.default_rng(13)
+    truth = rng.integers(0, 4, 70)
+    codes = np.where(rng.random((70, 4)) < 0.6, truth[:, None], rng.integers(0, 4, (70, 4)))
+    codes[rng.random(codes.shape) < 0.15] = -1
+    codes[:, 3][codes[:, 2] >= 0] = -1  # raters 3 and 4 share no unit
+    data = [[None if c < 0 else int(c) for c in row] for row in codes]
+    options = {} if weights is None else {"weights": weights}
+    with pytest.warns(DegenerateDataWarning, match="'rater_3'-'rater_4'"):
+        matrix = pairwise(data, coefficient, categories=[0, 1, 2, 3], **options)
+    shared = [(g, h) for g, h in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+              if matrix.n[g, h] > 0]
+    w = None if weights is None else agreement_weights(weights, 4)
+    rs = pairwise_resampling(codes, 4, coefficient=coefficient, weights=w, pairs=shared)
+    assert rs.full() == pytest.approx(matrix.mean(), abs=1e-12)
+    # every pair's units resampled together: one draw moves all pairs
+    assert np.isfinite(rs.evaluate(rs.counts[None, :])).all()

@@ -19,6 +19,7 @@ chance term of Cohen, Scott, Gwet or Brennan-Prediger (Gwet 2014, ch. 2-3), or
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
@@ -58,6 +59,7 @@ def pairwise_resampling(
     weights: FloatArray | None = None,
     unit_ids: tuple[Any, ...] | None = None,
     skip_undefined: bool = False,
+    pairs: Sequence[tuple[int, int]] | None = None,
 ) -> Resampling:
     """Resampling of the mean pairwise coefficient over the units (rows) of ``codes``.
 
@@ -76,6 +78,10 @@ def pairwise_resampling(
     skip_undefined : bool
         Average only the pairs where the coefficient is defined (``nan`` only when
         none is); by default one undefined pair makes the mean undefined.
+    pairs : sequence of (int, int), optional
+        The rater (column) pairs to average; default every pair. Leave out pairs
+        that share no unit to average over the others, as
+        :meth:`accord.pairwise` results do.
 
     Examples
     --------
@@ -92,7 +98,9 @@ def pairwise_resampling(
     kind = PAIR_CHANCE[name]
     q = int(n_categories)
     rows, counts, inverse = rows_and_counts(np.asarray(codes, dtype=np.int64), q)
-    pairs = list(combinations(range(rows.shape[1]), 2))
+    pairs = list(combinations(range(rows.shape[1]), 2)) if pairs is None else list(pairs)
+    if not pairs:
+        raise v.fail("pairs", "pairwise_resampling", "at least one pair of raters", pairs)
     feats = _pair_features(rows, pairs, q, weights)
     width = 2 + 2 * q
 
@@ -114,7 +122,7 @@ def pairwise_resampling(
 
 
 def _pair_features(
-    rows: IntArray, pairs: list[tuple[int, int]], q: int, weights: FloatArray | None
+    rows: IntArray, pairs: Sequence[tuple[int, int]], q: int, weights: FloatArray | None
 ) -> FloatArray:
     """Per pattern and pair: ``[both rated, agreement weight, one-hot(g), one-hot(h)]``."""
     m, width = rows.shape[0], 2 + 2 * q
