@@ -273,3 +273,33 @@ def test_pairwise_resampling_equals_the_mean_of_pairwise_results(
     assert rs.full() == pytest.approx(matrix.mean(), abs=1e-12)
     # every pair's units resampled together: one draw moves all pairs
     assert np.isfinite(rs.evaluate(rs.counts[None, :])).all()
+
+
+def test_mean_pairwise_result_has_intervals_and_compares() -> None:
+    from accord.inference.pairwise import mean_pairwise_result
+
+    rng = np.random.default_rng(14)
+    truth = rng.integers(0, 3, 80)
+    data = np.where(rng.random((80, 4)) < 0.6, truth[:, None], rng.integers(0, 3, (80, 4)))
+    res = mean_pairwise_result(data.tolist(), "gwet_ac1")
+    matrix = getattr(accord, "pairwise", None)
+    if matrix is not None:
+        assert res.estimate == pytest.approx(matrix(data.tolist(), "gwet_ac1").mean(), abs=1e-12)
+    ci = res.confidence_interval(method=Bootstrap(999, kind="bca", rng=0))
+    assert ci.low < res.estimate < ci.high and res.details["pairs"] == 6
+    light = getattr(accord, "light_kappa", None)
+    kappa_mean = mean_pairwise_result(data.tolist())
+    if light is not None:
+        same = accord.compare(light(data.tolist()), kappa_mean, method=Bootstrap(300, rng=0))
+        assert same.difference == pytest.approx(0.0, abs=1e-12)
+        np.testing.assert_allclose(same.interval.replicates, 0.0, atol=1e-12)
+    with pytest.raises(InvalidParameterError, match="'coefficient' parameter"):
+        mean_pairwise_result(data.tolist(), "fleiss_kappa")
+
+
+def test_mean_pairwise_result_undefined_when_a_pair_is() -> None:
+    from accord.inference.pairwise import mean_pairwise_result
+
+    with pytest.warns(DegenerateDataWarning, match="at least one of the 3 rater pairs"):
+        res = mean_pairwise_result([[1, 1, 1], [1, 1, 2], [1, 1, 1]])
+    assert math.isnan(res.estimate) and res.undefined_reason is not None

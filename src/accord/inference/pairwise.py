@@ -28,6 +28,7 @@ import numpy as np
 from accord import _validation as v
 from accord.coefficients._chance import Chance, chance_corrected, p_e
 from accord.inference.resampling import FloatArray, IntArray, Resampling, pattern_index
+from accord.results import AgreementResult
 
 PAIR_CHANCE: dict[str, Chance] = {
     "cohen_kappa": "cohen",
@@ -136,3 +137,62 @@ def _pair_features(
         feats[idx, base + 2 + a] = 1.0
         feats[idx, base + 2 + q + b] = 1.0
     return feats
+
+
+def mean_pairwise_result(
+    data: Any,
+    coefficient: str = "cohen_kappa",
+    *,
+    weights: Any = None,
+    categories: Sequence[Any] | None = None,
+) -> AgreementResult:
+    """The mean pairwise coefficient as a result with a joint unit resampling.
+
+    The estimate equals ``accord.pairwise(data, coefficient, ...).mean()`` (pairs
+    that share no unit are left out; one undefined pair makes the mean
+    undefined); ``confidence_interval(method="jackknife" | Bootstrap(...))`` and
+    :func:`accord.compare` then resample units once for all pairs. There is no
+    analytic SE. ``coefficient`` in the result reads ``"mean_pairwise_<name>"``.
+
+    Examples
+    --------
+    The five units of :func:`pairwise_resampling`'s example (Light's kappa 0.4822):
+
+    >>> res = mean_pairwise_result([[0, 0, 0], [1, 1, 1], [1, 0, 1], [0, 0, 1], [1, 1, 1]])
+    >>> round(res.estimate, 4), res.coefficient
+    (0.4822, 'mean_pairwise_cohen_kappa')
+    """
+    from accord.coefficients._data import as_annotations
+    from accord.coefficients._registry import REGISTRY
+    from accord.weights import agreement_weights
+
+    func = "mean_pairwise_result"
+    name = v.choice(coefficient, tuple(PAIR_CHANCE), param="coefficient", func=func)
+    ann = as_annotations(data, categories=categories, func=func)
+    codes, q = ann.wide(), len(ann.categories)
+    w = None if weights is None else agreement_weights(weights, q, func=func)
+    rated = codes >= 0
+    pairs = [(g, h) for g, h in combinations(range(codes.shape[1]), 2)
+             if np.any(rated[:, g] & rated[:, h])]
+    if not pairs:
+        raise v.fail("data", func, "ratings where two raters share a unit", "none")
+    rs = pairwise_resampling(codes, q, coefficient=name, weights=w, unit_ids=ann.units,
+                             pairs=pairs)
+    est = rs.full()
+    reason = None if math.isfinite(est) else (
+        f"{name} is undefined for at least one of the {len(pairs)} rater pairs")
+    if reason:
+        v.warn_undefined(f"mean_pairwise_{name}", reason)
+    return AgreementResult(
+        coefficient=f"mean_pairwise_{name}", estimate=est, observed=math.nan,
+        expected=math.nan, se=math.nan, n_units=int(np.sum(rated.sum(axis=1) >= 2)),
+        n_raters=int(codes.shape[1]), undefined_reason=reason,
+        details={"pairs": len(pairs), "weights": _weights_label(weights)},
+        bounds=REGISTRY[name].bounds, resampling=lambda: rs,
+    )
+
+
+def _weights_label(weights: Any) -> str:
+    if weights is None:
+        return "identity"
+    return weights if isinstance(weights, str) else "custom"
