@@ -138,12 +138,13 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
     data = _data_summary(ann)
     study = None if st is None else study_section(st, raw, ann, study_notes)
     loo_name, rater_rows = sections.rater_rows(ann, primary, settings, form)
+    pw = sections.pairwise_kappa(ann)
     return Report(
         title=title or (st.title if st is not None and st.title else "Agreement report"),
         headline=_headline(ann, rows, primary), accord_version=__version__, data=data,
         settings=settings, coefficients=tuple(rows), primary=primary,
-        pairs=sections.pair_analyses(ann, pairs, settings.confidence_level),
-        raters=rater_rows, loo_coefficient=loo_name, matrix=sections.rater_matrix(ann),
+        pairs=sections.pair_analyses(ann, pairs, settings.confidence_level, pw),
+        raters=rater_rows, loo_coefficient=loo_name, matrix=sections.rater_matrix(pw),
         units=sections.units_section(ann, top_units),
         bootstrap=sections.bootstrap_summary(results, intervals, primary, ci_method),
         study=study, notes=(), results=tuple(results),

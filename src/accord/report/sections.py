@@ -34,8 +34,17 @@ __all__ = ["bootstrap_summary", "pair_analyses", "rater_matrix", "rater_rows", "
 
 
 # --------------------------------------------------------------------------- pairs
-def choose_pairs(ann: Annotations,
-                 pairs: Sequence[tuple[Any, Any]] | None) -> list[tuple[Any, Any, str]]:
+def pairwise_kappa(ann: Annotations) -> Any:
+    """Pairwise Cohen's kappa (``accord.pairwise``) for three or more raters, else None."""
+    if ann.n_raters < 3 or ann.level in ("interval", "ratio"):
+        return None
+    from accord.pairwise import pairwise
+
+    return pairwise(ann, "cohen_kappa")
+
+
+def choose_pairs(ann: Annotations, pairs: Sequence[tuple[Any, Any]] | None,
+                 pw: Any = None) -> list[tuple[Any, Any, str]]:
     """The rater pairs whose worksheet is shown, each with why it was chosen."""
     if pairs is not None:
         out = []
@@ -49,13 +58,10 @@ def choose_pairs(ann: Annotations,
         return [(ann.raters[0], ann.raters[1], "the two raters")]
     if ann.n_raters == 3:
         return [(a, b, "every pair of the three raters") for a, b in combinations(ann.raters, 2)]
-    return _extreme_pairs(ann)
+    return _extreme_pairs(ann, pw if pw is not None else pairwise_kappa(ann))
 
 
-def _extreme_pairs(ann: Annotations) -> list[tuple[Any, Any, str]]:
-    from accord.pairwise import pairwise
-
-    res = pairwise(ann, "cohen_kappa")
+def _extreme_pairs(ann: Annotations, res: Any) -> list[tuple[Any, Any, str]]:
     scored = [(r.estimate, pair) for pair, r in res.results.items() if math.isfinite(r.estimate)]
     if not scored:
         a, b = ann.raters[0], ann.raters[1]
@@ -69,7 +75,7 @@ def _extreme_pairs(ann: Annotations) -> list[tuple[Any, Any, str]]:
 
 
 def pair_analyses(ann: Annotations, pairs: Sequence[tuple[Any, Any]] | None,
-                  confidence_level: float) -> tuple[PairAnalysis, ...]:
+                  confidence_level: float, pw: Any = None) -> tuple[PairAnalysis, ...]:
     """Worksheet, kappa context and per-category agreement for the pairs that matter.
 
     Empty for interval and ratio data, where a contingency table of values is not
@@ -78,7 +84,7 @@ def pair_analyses(ann: Annotations, pairs: Sequence[tuple[Any, Any]] | None,
     if ann.level in ("interval", "ratio"):
         return ()
     out = []
-    for a, b, why in choose_pairs(ann, pairs):
+    for a, b, why in choose_pairs(ann, pairs, pw):
         try:
             table = ContingencyTable.from_annotations(ann, [a, b])
         except DataError:
@@ -169,13 +175,10 @@ def _leave_one_out(ann: Annotations, primary: str | None, settings: Settings,
     return name, dict(loo.estimates)
 
 
-def rater_matrix(ann: Annotations) -> RaterMatrix | None:
-    """Pairwise Cohen's kappa for three or more raters."""
-    if ann.n_raters < 3 or ann.level in ("interval", "ratio"):
+def rater_matrix(res: Any) -> RaterMatrix | None:
+    """The matrix of a :func:`pairwise_kappa` result (None for two raters)."""
+    if res is None:
         return None
-    from accord.pairwise import pairwise
-
-    res = pairwise(ann, "cohen_kappa")
     return RaterMatrix(
         "cohen_kappa", tuple(str(r) for r in res.raters),
         tuple(tuple(float(x) for x in row) for row in res.estimates),
