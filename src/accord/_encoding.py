@@ -128,7 +128,7 @@ def _small_int_codes(arr: NDArray[Any]) -> tuple[NDArray[np.int64], list[Any]] |
     present = np.bincount(arr, minlength=hi + 1) > 0
     lut = np.cumsum(present) - 1
     codes = lut[arr].astype(np.int64, copy=False)
-    return codes, [int(x) for x in np.flatnonzero(present)]
+    return codes, np.flatnonzero(present).tolist()  # Python ints, built in C
 
 
 def _factorize_mixed(arr: NDArray[Any]) -> tuple[NDArray[np.int64], list[Any]]:
@@ -154,7 +154,7 @@ def _reorder(codes: NDArray[np.int64], uniques: list[Any]) -> tuple[NDArray[np.i
     order = np.argsort(first, kind="stable")
     remap = np.empty(len(uniques), dtype=np.int64)
     remap[order] = np.arange(len(uniques))
-    return remap[codes], [uniques[j] for j in order]
+    return remap[codes], [uniques[j] for j in order.tolist()]  # list indices: no numpy scalars
 
 
 def _py(x: Any) -> Any:
