@@ -42,8 +42,17 @@ _REGISTRY: tuple[tuple[str, str, str], ...] = (
 )
 _TABLES = ("csv", "parquet", "jsonl")
 #: Errors of a structure no reader rule foresaw; ``read`` turns them into a FormatError.
-UNEXPECTED = (TypeError, KeyError, AttributeError, IndexError, ValueError, RecursionError,
-              OverflowError, UnicodeError, ZeroDivisionError)
+UNEXPECTED = (
+    TypeError,
+    KeyError,
+    AttributeError,
+    IndexError,
+    ValueError,
+    RecursionError,
+    OverflowError,
+    UnicodeError,
+    ZeroDivisionError,
+)
 UNEXPECTED_NOTE = "unexpected structure"
 _COMMON = (
     "field",
@@ -233,8 +242,12 @@ def read(
         raise
     except UNEXPECTED as exc:  # a layout no reader rule foresaw: still one sentence
         first = (str(exc).strip().splitlines() or [""])[0][:200]
-        raise format_error(paths[0], None, f"could not be read as a {name!r} export "
-                           f"({UNEXPECTED_NOTE}: {type(exc).__name__}: {first})") from None
+        raise format_error(
+            paths[0],
+            None,
+            f"could not be read as a {name!r} export "
+            f"({UNEXPECTED_NOTE}: {type(exc).__name__}: {first})",
+        ) from None
 
 
 def scan(

@@ -21,6 +21,30 @@ from accord.errors import FormatError
 #: Cells that mean "no rating" in every table reader (``missing=`` adds more).
 MISSING_MARKERS: tuple[str, ...] = ("", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", ".", "-")
 
+#: Columns a wide table never takes as raters unless named in ``raters=``.
+NON_RATER_NAMES = (
+    "text",
+    "sentence",
+    "document",
+    "comment",
+    "comments",
+    "note",
+    "notes",
+    "rationale",
+    "explanation",
+    "reason",
+    "title",
+    "url",
+    "meta",
+    "metadata",
+    "timestamp",
+    "created_at",
+    "updated_at",
+    "time",
+    "date",
+    "source",
+)
+
 #: Biggest text file a tool reader loads whole (tables are streamed by Polars instead).
 MAX_TEXT_BYTES = 2 * 1024**3
 

@@ -17,7 +17,7 @@ import polars as pl
 from accord import _validation as v
 from accord.annotations import Annotations, Audit, build
 from accord.errors import DataError, DuplicateRatingError, FormatError
-from accord.readers._base import MISSING_MARKERS
+from accord.readers._base import MISSING_MARKERS, NON_RATER_NAMES
 
 UNIT_NAMES = (
     "unit",
@@ -67,33 +67,13 @@ VALUE_NAMES = (
     "annotation",
     "response",
 )
-#: Columns a wide table never takes as raters unless named in ``raters=``.
-NON_RATER_NAMES = (
-    "text",
-    "sentence",
-    "document",
-    "comment",
-    "comments",
-    "note",
-    "notes",
-    "rationale",
-    "explanation",
-    "reason",
-    "title",
-    "url",
-    "meta",
-    "metadata",
-    "timestamp",
-    "created_at",
-    "updated_at",
-    "time",
-    "date",
-    "source",
-)
 NON_RATER_SUFFIXES = ("_text", "_rationale", "_explanation", "_comment", "_reason", "_notes")
 
 #: What the engine raises on a file it cannot read (a panic is a BaseException in pyo3).
 _ENGINE_ERRORS = (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError)
+
+#: Rows probed, distinct labels that count as "few", and the largest Enum built (see _codes).
+_PROBE, _FEW, _ENUM_MAX = 100_000, 1_000, 100_000
 
 _INT = r"^-?(0|[1-9][0-9]{0,17})$"
 _FLOAT = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"
@@ -364,12 +344,13 @@ def _values(
                 f"{source}: the value column holds {s.dtype} values; expected "
                 "labels (strings or numbers)."
             ) from None
-    if s.len() and bool(s.str.contains(_INT).all()):
+    distinct = s.unique()
+    if s.len() and bool(distinct.str.contains(_INT).all()):
         return s.cast(pl.Int64).to_numpy(), None, "labels read as integers"
-    if s.len() and bool(s.str.contains(_FLOAT).all()):
+    if s.len() and bool(distinct.str.contains(_FLOAT).all()):
         return s.cast(pl.Float64).to_numpy(), None, "labels read as numbers"
     if level in ("interval", "ratio"):
-        bad = s.filter(~s.str.contains(_FLOAT)).head(1).to_list()
+        bad = distinct.filter(~distinct.str.contains(_FLOAT)).head(1).to_list()
         raise DataError(
             f"{source}: level={level!r} needs numeric values, but value {bad[0]!r} is not a number."
         )
@@ -378,11 +359,25 @@ def _values(
 
 
 def _codes(s: pl.Series) -> tuple[np.ndarray[Any, Any], list[Any]]:
-    """Dense ranks (sorted order) and the sorted distinct labels."""
+    """Codes in sorted label order, and the sorted distinct labels.
+
+    Few distinct labels (raters, categories): a hash look-up through an Enum of
+    the sorted labels. Many (unit ids): one dense rank (a sort), and each
+    label taken from any row holding its code.
+    """
     if s.dtype.is_integer():
         return s.to_numpy().astype(np.int64, copy=False), []
+    if s.len() == 0:
+        return np.zeros(0, dtype=np.int64), []
+    if s.head(_PROBE).n_unique() <= _FEW:
+        distinct = s.unique().sort()
+        if distinct.len() <= _ENUM_MAX:
+            codes = s.cast(pl.Enum(distinct)).to_physical().cast(pl.Int64).to_numpy()
+            return codes, distinct.to_list()
     codes = (s.rank("dense") - 1).cast(pl.Int64).to_numpy()
-    return codes, s.unique().sort().to_list()
+    first = np.empty(int(codes.max()) + 1, dtype=np.int64)
+    first[codes] = np.arange(codes.shape[0])  # any row of a code holds its label
+    return codes, s.gather(first).to_list()
 
 
 def _relabel(
