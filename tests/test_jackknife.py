@@ -114,3 +114,37 @@ def test_collapsed_patterns_equal_unit_level_jackknife(cells: list[int]) -> None
                       rs.statistic)
     se_collapsed, se_unit = jackknife_se(rs)[0], jackknife_se(unit)[0]
     assert se_collapsed == pytest.approx(se_unit, rel=1e-9, abs=1e-15)
+
+
+# --------------------------------------------------------------------------- registry-wide
+def _registry_data(name: str, family: str, two: bool) -> np.ndarray:
+    rng = np.random.default_rng(sum(map(ord, name)))
+    if family == "intraclass":
+        return rng.normal(size=(25, 1)) + 0.7 * rng.normal(size=(25, 3))
+    truth = rng.integers(0, 3, 25)
+    raters = 2 if two else 3
+    return np.where(rng.random((25, raters)) < 0.6, truth[:, None],
+                    rng.integers(0, 3, (25, raters)))
+
+
+def _call(function: object, data: np.ndarray, two: bool) -> object:
+    return function(data[:, 0], data[:, 1]) if two else function(data)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("name", sorted(accord.REGISTRY))
+def test_every_coefficients_resampling_reproduces_leave_one_out(name: str) -> None:
+    """For each registered coefficient: full() is the estimate and the jackknife SE
+    equals deleting each unit from the raw data and calling the coefficient again."""
+    info = accord.REGISTRY[name]
+    two = info.raters == "two"
+    data = _registry_data(name, info.family, two)
+    res = _call(info.function, data, two)
+    if res.resampling is None or not res.defined:  # type: ignore[attr-defined]
+        pytest.skip(f"{name} has no resampling or is undefined on this data")
+    rs = res.resampling()  # type: ignore[attr-defined]
+    assert rs.full() == pytest.approx(res.estimate, abs=1e-12)  # type: ignore[attr-defined]
+    loo = np.array([_call(info.function, np.delete(data, i, axis=0), two).estimate  # type: ignore[attr-defined]
+                    for i in range(data.shape[0])])
+    se, excluded = jackknife_se(rs)
+    assert excluded == int(np.sum(~np.isfinite(loo)))
+    assert se == pytest.approx(_naive_se(loo[np.isfinite(loo)]), rel=1e-9)
