@@ -10,6 +10,7 @@ scikit-learn 1.9.1 ``cohen_kappa_score`` and statsmodels 0.15.0
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -148,3 +149,27 @@ def test_every_coefficients_resampling_reproduces_leave_one_out(name: str) -> No
     se, excluded = jackknife_se(rs)
     assert excluded == int(np.sum(~np.isfinite(loo)))
     assert se == pytest.approx(_naive_se(loo[np.isfinite(loo)]), rel=1e-9)
+
+
+@pytest.mark.parametrize("name", sorted(accord.REGISTRY))
+def test_every_coefficients_bootstrap_equals_recomputing_resampled_units(name: str) -> None:
+    """One multinomial draw of unit multiplicities: the pattern statistic equals calling
+    the coefficient on the raw units repeated that many times (30 draws)."""
+    info = accord.REGISTRY[name]
+    two = info.raters == "two"
+    data = _registry_data(name, info.family, two)
+    res = _call(info.function, data, two)
+    if res.resampling is None or not res.defined:  # type: ignore[attr-defined]
+        pytest.skip(f"{name} has no resampling or is undefined on this data")
+    rs = res.resampling()  # type: ignore[attr-defined]
+    if rs.unit_patterns is None or rs.unit_patterns.shape[0] != data.shape[0]:
+        pytest.skip(f"{name}: units are not mapped one to one onto patterns")
+    n, m = data.shape[0], rs.counts.shape[0]
+    unit_w = np.random.default_rng(0).multinomial(n, np.full(n, 1 / n), size=30)
+    pattern_w = np.stack([np.bincount(rs.unit_patterns, weights=w, minlength=m) for w in unit_w])
+    fast = rs.evaluate(pattern_w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", accord.DegenerateDataWarning)
+        naive = [_call(info.function, np.repeat(data, w, axis=0), two).estimate  # type: ignore[attr-defined]
+                 for w in unit_w]
+    np.testing.assert_allclose(fast, naive, rtol=1e-9, atol=1e-12)
