@@ -154,7 +154,7 @@ def doc_texts(data: Any, to_name: str | None = None) -> list[str]:
     if not isinstance(data, Mapping):
         return []
     out: list[str] = []
-    for key in (to_name, "text"):
+    for key in (to_name if isinstance(to_name, str) else None, "text"):
         if key and isinstance(data.get(key), str):
             out.append(data[key])
     out += [v for v in data.values() if isinstance(v, str) and v not in out]
