@@ -156,6 +156,8 @@ def _result(
 def _resampler(table: ContingencyTable, w: Arr | None, chance: Chance, name: str) -> Any:
     if table.k > DENSE_LIMIT or table.n <= 0:
         return None
+    if table.unit_weights is None and not np.array_equal(table.counts, np.rint(table.counts)):
+        return None  # proportions or fractional counts: there are no units to resample
 
     def make() -> Resampling:
         return table_resampling(table, w, chance, name)
