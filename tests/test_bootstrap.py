@@ -328,3 +328,13 @@ def test_progress_is_reported_per_chunk_and_does_not_change_the_result() -> None
     assert (seen.low, seen.high) == (plain.low, plain.high)
     assert calls and calls[-1] == (999, 999)
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+def test_a_table_of_proportions_cannot_be_resampled() -> None:
+    """No whole units to draw: refuse instead of rounding the table (two_raters fix)."""
+    res = accord.cohen_kappa(accord.ContingencyTable([[0.3, 0.1], [0.1, 0.5]]))
+    assert res.estimate == pytest.approx(0.5833333333333334, abs=1e-15)
+    with pytest.raises(InvalidParameterError, match="needs unit-level data"):
+        res.confidence_interval(method=Bootstrap(99, rng=0))
+    whole = accord.cohen_kappa(accord.ContingencyTable([[30, 10], [10, 50]]))
+    assert whole.resampling().full() == pytest.approx(whole.estimate, abs=1e-15)
