@@ -128,3 +128,31 @@ def test_matches_brute_force(rows: list[list[str | None]]) -> None:
     columns = [int(str(r).split("_")[1]) - 1 for r in found.raters]  # raters who rated anything
     assert [u.labels for u in found] == [tuple(rows[i][c] for c in columns) for i, _ in expected]
     assert found.n_compared == len(rated_twice)
+
+
+def test_agrees_with_unit_agreement() -> None:
+    ann = accord.read(Path(__file__).resolve().parents[1] / "examples" / "pilot.csv")
+    ua = accord.unit_agreement(ann)
+    found = accord.disagreements(ann)
+    by_unit = {u: a for u, a in zip(ua.units, ua.agreement)}
+    assert found.n_disagreements == int(((ua.n_ratings >= 2) & (ua.agreement < 1)).sum())
+    for u in found:
+        assert u.agreement == pytest.approx(by_unit[u.unit], abs=1e-15)
+
+
+def test_many_categories_without_a_units_by_categories_matrix() -> None:
+    import tracemalloc
+
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    n, k = 50_000, 20_000
+    a = rng.integers(0, k, n)
+    b = np.where(rng.random(n) < 0.6, a, rng.integers(0, k, n))
+    ann = accord.Annotations.from_pairs(a, b)
+    tracemalloc.start()
+    found = accord.disagreements(ann, limit=3)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert found.n_disagreements == int((a != b).sum())
+    assert peak < 100 * 2**20  # a dense 50,000 x 20,000 count matrix would need 8 GB

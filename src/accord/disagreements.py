@@ -5,9 +5,11 @@ For a unit rated by ``m >= 2`` raters with ``n_c`` of them choosing category
 
 .. math:: a_u = \\frac{\\sum_c n_c (n_c - 1)}{m (m - 1)}
 
-(Fleiss 1971, the per-subject agreement ``P_i``; computed by
+(Fleiss 1971, the per-subject agreement ``P_i``, as in
 :func:`accord.unit_agreement`). A unit is a disagreement when ``a_u < 1``;
-units rated by a single rater are not compared.
+units rated by a single rater are not compared. The shares are computed from
+the distinct (unit, category) pairs, never from a units x categories matrix,
+so label sets with many categories cost O(n log n) time and O(n) memory.
 
 The CSV export is safe to open in a spreadsheet: a cell that would start a
 formula (``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is prefixed
@@ -163,14 +165,11 @@ def disagreements(
     v.choice(order, ("data", "disagreement"), param="order", func=func)
     if limit is not None:
         v.positive_int(limit, param="limit", func=func)
-    from accord.diagnostics import unit_agreement
-
     ann = annotations.select(list(raters)) if raters is not None else annotations
-    per_unit = unit_agreement(ann)
-    m, share, wide = per_unit.n_ratings, per_unit.agreement, per_unit.table
-    with np.errstate(invalid="ignore"):
-        idx = np.flatnonzero((m >= 2) & (share < 1.0))
+    m, share = _unit_agreement(ann)
+    idx = np.flatnonzero((m >= 2) & (share < 1.0))
     total = int(idx.shape[0])
+    wide = ann.wide()
     distinct = _distinct_counts(wide[idx])
     if order == "disagreement":
         idx = idx[np.lexsort((idx, -distinct, share[idx]))]
@@ -178,11 +177,23 @@ def disagreements(
         idx = idx[:limit]
     cats = ann.categories
     units = tuple(
-        UnitLabels(per_unit.units[i], tuple(None if c < 0 else cats[c] for c in wide[i]),
+        UnitLabels(ann.units[i], tuple(None if c < 0 else cats[c] for c in wide[i]),
                    int(m[i]), float(share[i]))
         for i in idx
     )
-    return Disagreements(tuple(per_unit.raters or ann.raters), units, int((m >= 2).sum()), total)
+    return Disagreements(ann.raters, units, int((m >= 2).sum()), total)
+
+
+def _unit_agreement(ann: Annotations) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """Per unit: ratings ``m`` and the share of agreeing pairs (``nan`` when ``m < 2``)."""
+    units, _, values = ann.codes
+    k = max(len(ann.categories), 1)
+    m = np.bincount(units, minlength=ann.n_units).astype(np.int64)
+    keys, n_c = np.unique(units * k + values, return_counts=True)
+    same = np.bincount(keys // k, weights=n_c * (n_c - 1.0), minlength=ann.n_units)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(m >= 2, same / (m * (m - 1.0)), np.nan)
+    return m, share
 
 
 def _distinct_counts(rows: NDArray[np.int64]) -> NDArray[np.int64]:
