@@ -250,6 +250,21 @@ def test_every_input_form_gives_the_same_alpha() -> None:
         assert accord.krippendorff_alpha(form).estimate == pytest.approx(expected, abs=1e-14)
 
 
+def test_array_fast_path_equals_the_annotations_path() -> None:
+    rng = np.random.default_rng(14)
+    data = rng.integers(-3, 4, (200, 5)).astype(float)
+    data[rng.random(data.shape) < 0.4] = np.nan
+    fast = CoincidenceMatrix.from_array(data)
+    slow = CoincidenceMatrix.from_annotations(accord.Annotations.from_wide(data.tolist()))
+    assert fast.categories == slow.categories
+    assert fast.n_unpairable == slow.n_unpairable and fast.n_units == slow.n_units
+    np.testing.assert_allclose(fast.coincidences, slow.coincidences, atol=1e-13)
+    for level in ("nominal", "ordinal", "interval"):
+        assert accord.krippendorff_alpha(fast, level=level).estimate == pytest.approx(
+            accord.krippendorff_alpha(slow, level=level).estimate, abs=1e-13)
+    assert fast.unit_patterns is not None and fast.unit_patterns.shape == (fast.n_units,)
+
+
 def test_custom_distances_reproduce_the_named_levels() -> None:
     data = _random_ratings(11)
     values = np.unique(data[~np.isnan(data)])

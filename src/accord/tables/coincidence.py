@@ -36,6 +36,7 @@ FloatArray = NDArray[np.float64]
 #: Largest number of values for which the dense V x V coincidences are built.
 DENSE_LIMIT = 4096
 _BINCOUNT_KEYS = 50_000_000
+_BLOCK_CELLS = 1 << 18
 
 
 class CoincidenceMatrix:
@@ -114,8 +115,10 @@ class CoincidenceMatrix:
     def from_array(cls, data: Any) -> CoincidenceMatrix:
         """The coincidences of a numeric units x raters array (NaN = not rated).
 
-        The fast path for large numeric data: values are coded with one look-up
-        table (small integers) or one sort, never through Python objects.
+        The fast path for large numeric data, never through Python objects. Small
+        whole numbers (a rating scale) are read column by column straight into each
+        unit's value-count key, with no units x raters temporary; other values are
+        coded with one sort.
 
         Examples
         --------
@@ -124,6 +127,13 @@ class CoincidenceMatrix:
         (6.0, 1, (1.0, 2.0))
         """
         arr = _numeric_2d(data)
+        fast = _small_int_patterns(arr)
+        if fast is not None:
+            values, ptr, codes, mult, n_per, inverse, n_unpairable = fast
+            return cls(values.tolist(), ptr, codes, mult, n_per, unit_patterns=inverse,
+                       n_unpairable=n_unpairable, n_raters=arr.shape[1], values=values)
+        if np.isinf(arr).any():
+            raise DataError("the data hold an infinite value; use NaN for a missing rating.")
         codes, values = _numeric_codes(arr)
         return cls._from_codes(codes, values.tolist(), values=values, n_raters=arr.shape[1])
 
@@ -333,10 +343,49 @@ def _numeric_2d(data: Any) -> NDArray[np.float64]:
                             "use from_annotations for labels.") from None
     if arr.ndim != 2:
         raise DataError(f"the data must be a 2-D units x raters table; got shape {arr.shape}.")
-    out = arr.astype(np.float64, copy=False)
-    if np.isinf(out).any():
-        raise DataError("the data hold an infinite value; use NaN for a missing rating.")
-    return out
+    return arr.astype(np.float64, copy=False)
+
+
+def _small_int_patterns(arr: NDArray[np.float64]) -> tuple[Any, ...] | None:
+    """Patterns of whole-number scores whose range fits one base-(r+1) key, or None.
+
+    Each unit's key is ``sum_c n_uc (r + 1)^(value_c - min)``, computed one block of
+    rows at a time (cache-sized temporaries, not copies of the whole table).
+    """
+    n, r = arr.shape
+    if n == 0 or np.isnan(arr).all():
+        return None
+    lo, hi = float(np.nanmin(arr)), float(np.nanmax(arr))
+    if not hi - lo <= 1 << 20:  # also rules out infinite values
+        return None
+    span = int(hi - lo) + 1
+    if span * np.log2(r + 1) >= 62:
+        return None
+    table = np.append((r + 1) ** np.arange(span, dtype=np.int64), 0)  # slot span: missing
+    keys = np.empty(n, dtype=np.int64)
+    sizes = np.empty(n, dtype=np.int64)
+    step = max(1, _BLOCK_CELLS // r)
+    for start in range(0, n, step):
+        shifted = arr[start:start + step] - lo
+        miss = np.isnan(shifted)
+        with np.errstate(invalid="ignore"):
+            idx = shifted.astype(np.int64)
+        if not np.all((idx == shifted) | miss):
+            return None
+        idx[miss] = span
+        keys[start:start + step] = table[idx].sum(axis=1)
+        sizes[start:start + step] = r - miss.sum(axis=1)
+    uniq, _, inverse, n_per = _unique_keys(keys)
+    digits = (uniq[:, None] // table[None, :span]) % (r + 1)
+    present = np.flatnonzero(digits.any(axis=0))
+    digits = digits[:, present]
+    pairable = digits.sum(axis=1) >= 2
+    remap = np.cumsum(pairable) - 1
+    keep = sizes >= 2
+    ptr, codes, mult = _entries_from_counts(digits[pairable])
+    values = present.astype(np.float64) + lo
+    return (values, ptr, codes, mult, n_per[pairable], remap[inverse[keep]],
+            int(np.sum(sizes == 1)))
 
 
 def _numeric_codes(arr: NDArray[np.float64]) -> tuple[IntArray, FloatArray]:
