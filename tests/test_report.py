@@ -360,3 +360,11 @@ def test_report_is_frozen() -> None:
     with pytest.raises(AttributeError):
         rep.title = "x"  # type: ignore[misc]
     assert replace(rep, title="x").title == "x"
+
+
+def test_weighted_report_says_the_worksheet_is_unweighted() -> None:
+    rep = accord.report(COHEN, weights="quadratic")
+    kappa = row(rep, "cohen_kappa")
+    assert kappa.estimate == accord.cohen_kappa(COHEN, weights="quadratic").estimate
+    assert rep.pairs[0].worksheet.kappa == pytest.approx(0.4915254237, abs=1e-9)
+    assert any("unweighted agreement" in n and "'quadratic'" in n for n in rep.notes)

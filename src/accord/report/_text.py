@@ -73,6 +73,20 @@ def benchmark(row: CoefficientRow) -> str:
     return f"{b.band} ({level(b.confidence_level)})"
 
 
+def benchmark_table(report: Report) -> tuple[str, list[list[str]]] | None:
+    """Gwet's benchmark of the primary coefficient: a title and rows (band, range, P, cumul.)."""
+    row = next((r for r in report.coefficients if r.coefficient == report.primary), None)
+    b = None if row is None else row.benchmark
+    if row is None or b is None or b.undefined_reason is not None:
+        return None
+    title = (f"Gwet's (2014) benchmark of {row.title} on the {b.scale_title} scale: the "
+             f"probability that the true value lies in each band; the band retained at "
+             f"{level(b.confidence_level)} is {b.band}")
+    rows = [[r["label"], f"{num(r['lower'], 2)} to {num(r['upper'], 2)}",
+             num(r["membership"]), num(r["cumulative"])] for r in b.rows()]
+    return title, rows
+
+
 def coefficient_notes(report: Report) -> list[str]:
     """Undefined reasons, missing intervals and each scale's caveat, once each."""
     out: list[str] = []

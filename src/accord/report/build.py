@@ -116,6 +116,9 @@ def report(
                        form, top_units, title)
     notes = tuple(dict.fromkeys(str(w.message) for w in caught
                                 if issubclass(w.category, DegenerateDataWarning)))
+    if settings.weights not in (None, "identity") and model.pairs:
+        notes += (f"The worksheets and the kappa context use unweighted agreement; the "
+                  f"coefficients use weights {settings.weights!r}.",)
     for w in caught:
         if not issubclass(w.category, DegenerateDataWarning):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

@@ -138,6 +138,11 @@ def _summary(report: Report) -> str:
     rows = [[r.title, t.estimate(r), t.num(r.se), t.interval(r), r.method or t.DASH,
              t.interpretation(r), t.benchmark(r)] for r in report.coefficients]
     table = _table(head, rows, [False, True, True, True, False, False, False])
+    bench = t.benchmark_table(report)
+    if bench is not None:
+        table += f"<p>{e(bench[0])}.</p>" + _table(
+            ["band", "range", "P(band)", "P(band or higher)"], bench[1],
+            [False, True, True, True])
     notes = "".join(f'<p class="note">{e(n)}</p>' for n in t.coefficient_notes(report))
     plot = _figure(plots.coefficient_intervals(report.coefficients),
                    f"Estimates with their {lvl} confidence intervals ({report.settings.method}).")

@@ -16,7 +16,7 @@ from accord.report.model import PairAnalysis, Report, StudySection
 _SPECIAL = re.compile(r"([\\`*\[\]|~])")
 _EDGE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 _ENTITY_AMP = re.compile(r"&(?=#?\w+;)")
-_LINE_START = ("#", "+", "-", "=")
+_LINE_START = ("#",)
 
 __all__ = ["escape", "render_markdown"]
 
@@ -87,6 +87,11 @@ def _coefficients(report: Report) -> list[str]:
              escape(t.interpretation(r)), escape(t.benchmark(r))]
             for r in report.coefficients]
     out = ["## Coefficients", ""] + _table(head, rows, "lrrrlll")
+    bench = t.benchmark_table(report)
+    if bench is not None:
+        out += [escape(bench[0]) + ".", ""]
+        out += _table(["band", "range", "P(band)", "P(band or higher)"],
+                      [[escape(c) for c in r] for r in bench[1]], "lrrr")
     notes = t.coefficient_notes(report)
     out += [f"- {escape(n)}" for n in notes] + ([""] if notes else [])
     return out
