@@ -132,10 +132,7 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
     from accord import __version__
     from accord.report import sections
     from accord.report.register import study_section
-    from accord.selection import compute
-
-    names = _names(ann, st, coefficients, settings.weights)
-    results = compute(ann, names, weights=settings.weights, level=settings.level, form=form)
+    results = _results(ann, st, coefficients, settings, form)
     rows, intervals = zip(*(_row(r, settings, ci_method) for r in results))
     primary = _primary(results, st)
     data = _data_summary(ann)
@@ -188,15 +185,17 @@ def _settings(st: Study | None, confidence_level: float | None, method: Any, n_r
     ), method
 
 
-def _names(ann: Annotations, st: Study | None, coefficients: Sequence[str] | None,
-           weights: str | None) -> list[str]:
-    from accord.selection import default_coefficients
+def _results(ann: Annotations, st: Study | None, coefficients: Sequence[str] | None,
+             settings: Settings, form: str | None) -> list[AgreementResult]:
+    """The named coefficients, or the default set (options routed only where they apply);
+    the study's coefficient is added in front when it is not among them."""
+    from accord.selection import compute
 
-    names = list(coefficients) if coefficients is not None else default_coefficients(
-        ann, weights=weights)
-    if st is not None and st.metric.coefficient not in names:
-        names.insert(0, st.metric.coefficient)
-    return names
+    options = {"weights": settings.weights, "level": settings.level, "form": form}
+    results = compute(ann, list(coefficients) if coefficients is not None else None, **options)
+    if st is not None and st.metric.coefficient not in [r.coefficient for r in results]:
+        results = compute(ann, [st.metric.coefficient], **options) + results
+    return results
 
 
 def _primary(results: Sequence[AgreementResult], st: Study | None) -> str | None:
