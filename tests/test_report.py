@@ -368,3 +368,15 @@ def test_weighted_report_says_the_worksheet_is_unweighted() -> None:
     assert kappa.estimate == accord.cohen_kappa(COHEN, weights="quadratic").estimate
     assert rep.pairs[0].worksheet.kappa == pytest.approx(0.4915254237, abs=1e-9)
     assert any("unweighted agreement" in n and "'quadratic'" in n for n in rep.notes)
+
+
+def test_many_raters_skip_the_quadratic_sections() -> None:
+    rng = np.random.default_rng(2)
+    truth = rng.integers(0, 2, 40)
+    cols = {f"w{i:02d}": np.where(rng.random(40) < 0.8, truth, 1 - truth) for i in range(31)}
+    rep = accord.report(accord.Annotations.from_wide(cols), coefficients=["fleiss_kappa"])
+    assert rep.matrix is None and rep.pairs == () and rep.loo_coefficient is None
+    assert any("With 31 raters" in n for n in rep.notes)
+    chosen = accord.report(accord.Annotations.from_wide(cols), coefficients=["fleiss_kappa"],
+                           pairs=[("w00", "w01")])
+    assert [p.raters for p in chosen.pairs] == [("w00", "w01")]

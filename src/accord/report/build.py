@@ -20,6 +20,7 @@ from accord.annotations import Annotations
 from accord.errors import AccordError, DegenerateDataWarning
 from accord.inference import Bootstrap
 from accord.report.model import CoefficientRow, DataSummary, Report, Settings
+from accord.report.sections import MAX_RATERS
 from accord.results import AgreementResult, ConfidenceInterval
 from accord.study import Study, load_study
 
@@ -116,6 +117,10 @@ def report(
                        form, top_units, title)
     notes = tuple(dict.fromkeys(str(w.message) for w in caught
                                 if issubclass(w.category, DegenerateDataWarning)))
+    if model.data.n_raters > MAX_RATERS:
+        notes += (f"With {model.data.n_raters} raters the rater x rater matrix, the worksheets "
+                  "of the least and most agreeing pairs and the leave-one-out figures are left "
+                  f"out (more than {MAX_RATERS} raters); name pairs with pairs=.",)
     if settings.weights not in (None, "identity") and model.pairs:
         notes += (f"The worksheets and the kappa context use unweighted agreement; the "
                   f"coefficients use weights {settings.weights!r}.",)

@@ -28,6 +28,7 @@ from accord.results import AgreementResult, ConfidenceInterval
 from accord.tables.contingency import ContingencyTable
 
 MAX_SHOWN = 30
+MAX_RATERS = 30  # pairwise matrix and leave-one-out beyond this many raters: left out
 HISTOGRAM_BINS = 40
 
 __all__ = ["bootstrap_summary", "pair_analyses", "rater_matrix", "rater_rows", "units_section"]
@@ -35,8 +36,8 @@ __all__ = ["bootstrap_summary", "pair_analyses", "rater_matrix", "rater_rows", "
 
 # --------------------------------------------------------------------------- pairs
 def pairwise_kappa(ann: Annotations) -> Any:
-    """Pairwise Cohen's kappa (``accord.pairwise``) for three or more raters, else None."""
-    if ann.n_raters < 3 or ann.level in ("interval", "ratio"):
+    """Pairwise Cohen's kappa (``accord.pairwise``) for 3 to 30 raters, else None."""
+    if not 3 <= ann.n_raters <= MAX_RATERS or ann.level in ("interval", "ratio"):
         return None
     from accord.pairwise import pairwise
 
@@ -62,6 +63,8 @@ def choose_pairs(ann: Annotations, pairs: Sequence[tuple[Any, Any]] | None,
 
 
 def _extreme_pairs(ann: Annotations, res: Any) -> list[tuple[Any, Any, str]]:
+    if res is None:
+        return []
     scored = [(r.estimate, pair) for pair, r in res.results.items() if math.isfinite(r.estimate)]
     if not scored:
         a, b = ann.raters[0], ann.raters[1]
@@ -163,7 +166,7 @@ def _leave_one_out(ann: Annotations, primary: str | None, settings: Settings,
     from accord.diagnostics import leave_one_rater_out
     from accord.selection import accepted_options
 
-    if ann.n_raters < 3 or primary is None:
+    if not 3 <= ann.n_raters <= MAX_RATERS or primary is None:
         return None, {}
     name = primary if REGISTRY[primary].raters == "many" else "fleiss_kappa"
     if name not in REGISTRY:
