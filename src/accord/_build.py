@@ -1,0 +1,238 @@
+"""Encoding aligned (unit, rater, value) columns into :class:`~accord.Annotations`.
+
+Missing values are counted and dropped, labels are checked to be hashable,
+numeric levels are checked to be numbers, and duplicate (unit, rater) ratings
+are collapsed, refused or resolved, all recorded in the :class:`~accord.Audit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from accord import _encoding as enc
+from accord import _validation as v
+from accord.annotations import LEVELS, Annotations, Audit, Duplicates, Level
+from accord.errors import DataError, DuplicateRatingError
+
+
+def build(
+    units: NDArray[Any],
+    raters: NDArray[Any],
+    values: NDArray[Any],
+    *,
+    categories: Sequence[Any] | None = None,
+    level: Level | None = None,
+    missing: Sequence[Any] = (),
+    duplicates: Duplicates = "error",
+    source: str = "Annotations",
+    rater_order: Sequence[Any] | None = None,
+    kinds: Mapping[Any, str] | None = None,
+    field: str | None = None,
+    dropped: Mapping[str, int] | None = None,
+    notes: Sequence[str] = (),
+    rows_read: int | None = None,
+) -> Annotations:
+    """Encode three aligned columns into :class:`Annotations`, recording the audit.
+
+    This does not require two raters (readers use it to show what a file holds);
+    the public constructors call :meth:`Annotations.require_pairable` afterwards.
+    """
+    func = source
+    if level is not None:
+        v.choice(level, LEVELS, param="level", func=func)
+    v.choice(duplicates, ("error", "last"), param="duplicates", func=func)
+    n_read = int(values.shape[0]) if rows_read is None else rows_read
+    drop: dict[str, int] = dict(dropped or {})
+    keep = ~enc.missing_mask(values, tuple(enc.DEFAULT_MISSING) + tuple(missing))
+    drop["missing value"] = drop.get("missing value", 0) + int((~keep).sum())
+    id_missing = enc.missing_mask(units) | enc.missing_mask(raters)
+    if id_missing[keep].any():
+        drop["missing unit or rater id"] = int((id_missing & keep).sum())
+        keep &= ~id_missing
+    units, raters, values = units[keep], raters[keep], values[keep]
+    for arr, name in (
+        (units, "the unit column"),
+        (raters, "the rater column"),
+        (values, "the values"),
+    ):
+        enc.check_hashable(arr, name=name)
+    values = _numeric_if_needed(values, level)
+    value_codes, cats = _encode_values(values, categories)
+    unit_codes, unit_labels = enc.factorize(units, order="appearance")
+    rater_codes, rater_labels = _encode_raters(raters, rater_order)
+    unit_codes, rater_codes, value_codes, dup_notes = _resolve_duplicates(
+        unit_codes,
+        rater_codes,
+        value_codes,
+        len(rater_labels),
+        duplicates,
+        unit_labels,
+        rater_labels,
+        cats,
+    )
+    audit = Audit(
+        source,
+        n_read,
+        int(value_codes.shape[0]),
+        {k: n for k, n in drop.items() if n},
+        tuple(notes) + tuple(dup_notes),
+    )
+    return Annotations(
+        unit_codes,
+        rater_codes,
+        value_codes,
+        units=unit_labels,
+        raters=rater_labels,
+        categories=cats,
+        level=level,
+        kinds=kinds,
+        field=field,
+        audit=audit,
+    )
+
+
+def _numeric_if_needed(values: NDArray[Any], level: Level | None) -> NDArray[Any]:
+    if level not in ("interval", "ratio") or values.dtype.kind in "iuf":
+        return values
+    out = np.empty(values.shape[0], dtype=np.float64)
+    for i, x in enumerate(values):
+        try:
+            if isinstance(x, bool):
+                raise ValueError
+            out[i] = float(x)
+        except (TypeError, ValueError):
+            raise DataError(
+                f"level={level!r} needs numeric values, but value {x!r} (rating {i + 1}) "
+                "is not a number."
+            ) from None
+    return out
+
+
+def _encode_values(
+    values: NDArray[Any], categories: Sequence[Any] | None
+) -> tuple[NDArray[np.int64], list[Any]]:
+    if categories is None:
+        return enc.factorize(values)
+    cats = list(categories)
+    if len(set(map(_hashable_key, cats))) != len(cats):
+        raise DataError(f"declared categories must be distinct; got {cats!r}.")
+    return enc.encode_declared(values, cats, name="the data"), cats
+
+
+def _hashable_key(x: Any) -> Any:
+    try:
+        hash(x)
+        return x
+    except TypeError:
+        raise DataError(f"declared category {x!r} is not hashable.") from None
+
+
+def _encode_raters(
+    raters: NDArray[Any], order: Sequence[Any] | None
+) -> tuple[NDArray[np.int64], list[Any]]:
+    if order is None:
+        return enc.factorize(raters, order="appearance")
+    lookup = {r: i for i, r in enumerate(order)}
+    codes = np.fromiter((lookup[r] for r in raters), dtype=np.int64, count=raters.shape[0])
+    return codes, list(order)
+
+
+def _resolve_duplicates(
+    u: NDArray[np.int64],
+    r: NDArray[np.int64],
+    c: NDArray[np.int64],
+    n_raters: int,
+    mode: Duplicates,
+    unit_labels: list[Any],
+    rater_labels: list[Any],
+    cats: list[Any],
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], list[str]]:
+    if u.shape[0] == 0:
+        return u, r, c, []
+    key = u * max(n_raters, 1) + r
+    order = np.argsort(key, kind="stable")
+    ks, cs = key[order], c[order]
+    same_as_next = ks[1:] == ks[:-1]
+    if not same_as_next.any():
+        return u, r, c, []
+    conflict = same_as_next & (cs[1:] != cs[:-1])
+    notes: list[str] = []
+    width = max(n_raters, 1)
+    if conflict.any() and mode == "error":
+        pairs = sorted({int(k) for k in ks[1:][conflict]})
+        shown = ", ".join(
+            f"unit {unit_labels[k // width]!r} by rater {rater_labels[k % width]!r}"
+            for k in pairs[:3]
+        )
+        more = f" and {len(pairs) - 3} more" if len(pairs) > 3 else ""
+        raise DuplicateRatingError(
+            f"{len(pairs)} unit(s) were rated twice by the same rater with different values "
+            f"({shown}{more}); pass duplicates='last' to keep the last value."
+        )
+    last = np.ones(ks.shape[0], dtype=bool)
+    last[:-1] = ~same_as_next
+    n_conflict = int(np.unique(ks[1:][conflict]).shape[0])
+    n_exact = int(same_as_next.sum()) - int(conflict.sum())
+    if n_exact:
+        notes.append(f"{n_exact} identical repeated rating(s) collapsed")
+    if n_conflict:
+        notes.append(
+            f"{n_conflict} (unit, rater) pair(s) rated differently more than once: "
+            "kept the last value"
+        )
+    keep = np.sort(order[last])
+    return u[keep], r[keep], c[keep], notes
+
+
+def _wide_columns(
+    data: Any, raters: Sequence[str | int] | None, unit: str | int | None, func: str
+) -> tuple[list[Any], list[NDArray[Any]], NDArray[Any]]:
+    from accord._frames import wide_table
+
+    names, columns = wide_table(data, func=func)
+    if unit is not None and unit not in names:
+        raise DataError(f"unit column {unit!r} not found; the columns are {names!r}.")
+    if raters is None:
+        chosen = [n for n in names if n != unit]
+    else:
+        chosen = [
+            names[r] if isinstance(r, int) and r not in names and 0 <= r < len(names) else r
+            for r in raters
+        ]
+        absent = [r for r in chosen if r not in names]
+        if absent:
+            raise DataError(f"rater column(s) {absent!r} not found; the columns are {names!r}.")
+    if len(set(chosen)) != len(chosen):
+        raise DataError(f"rater columns must be distinct; got {chosen!r}.")
+    cols = [columns[names.index(n)] for n in chosen]
+    n = cols[0].shape[0] if cols else 0
+    ids = columns[names.index(unit)] if unit is not None else np.arange(n, dtype=np.int64)
+    return chosen, cols, ids
+
+
+def _repeat_obj(arr: NDArray[Any], r: int) -> NDArray[Any]:
+    out = np.empty(arr.shape[0] * r, dtype=object)
+    for j in range(r):
+        out[j::r] = arr
+    return out
+
+
+def _interleave(columns: list[NDArray[Any]]) -> NDArray[Any]:
+    """Row-major values of the units x raters table without coercing types."""
+    r = len(columns)
+    n = columns[0].shape[0] if columns else 0
+    kinds = {c.dtype.kind for c in columns}
+    if kinds <= {"i", "u"}:
+        dtype: Any = np.int64
+    elif kinds <= {"i", "u", "f"}:
+        dtype = np.float64
+    else:
+        dtype = object
+    out = np.empty(n * r, dtype=dtype)
+    for j, col in enumerate(columns):
+        out[j::r] = col
+    return out
