@@ -243,8 +243,10 @@ def _encode(
         "missing value": int(flags["mv"].sum()),
         "missing unit or rater id": int(flags["mi"].sum()),
     }
-    kept = df.filter(~(flags["mv"] | flags["mi"]))
     part_audits = _part_audits(df, flags, parts) if parts else ()
+    gone = dropped["missing value"] + dropped["missing unit or rater id"]
+    kept = df.filter(~(flags["mv"] | flags["mi"])) if gone else df
+    del df, flags  # from here on each text column is dropped once it is coded
     if "t" in kept.columns:
         kept = kept.sort("t", maintain_order=True, nulls_last=False)
         notes.append(
@@ -252,11 +254,14 @@ def _encode(
         )
     values, value_labels, vnote = _values(kept["v"], opts.get("level"), source)
     notes += [vnote] if vnote else []
+    kept = kept.drop("v")
     u_codes, u_labels = _codes(kept["u"])
+    kept = kept.drop("u")
     if rater_order is None:
         r_codes, r_labels = _codes(kept["r"])
     else:
         r_codes, r_labels = kept["r"].to_numpy().astype(np.int64), list(range(len(rater_order)))
+    del kept
     try:
         ann = build(
             u_codes,
@@ -271,7 +276,9 @@ def _encode(
             rows_read=n_read,
         )
     except DuplicateRatingError:
-        raise _duplicate_error(kept, source, rater_order) from None
+        raise _duplicate_error(
+            u_codes, u_labels, r_codes, r_labels, rater_order, values, source
+        ) from None
     raters = rater_order if rater_order is not None else r_labels
     return _relabel(ann, u_labels, raters, value_labels, opts, part_audits)
 
@@ -388,31 +395,20 @@ def _relabel(
     opts: dict[str, Any],
     parts: tuple[Audit, ...],
 ) -> Annotations:
-    u, r, c = (np.array(a) for a in ann.codes)
-    unit_labels = [units[i] for i in ann.units] if units else list(ann.units)
-    cats = (
-        [categories[i] for i in ann.categories] if categories is not None else list(ann.categories)
-    )
-    audit = ann.audit
+    """Put the labels back on the codes ``build`` saw (in place: no copy of the codes)."""
+    if units:
+        ann.units = tuple(units[i] for i in ann.units)
+    if categories is not None:
+        ann.categories = tuple(categories[i] for i in ann.categories)
+    ann.raters = tuple(raters[i] for i in ann.raters)
+    ann.kinds = {r: "human" for r in ann.raters}
     if parts:
-        audit = Audit(
-            audit.source, audit.rows_read, audit.ratings_used, audit.dropped, audit.notes, parts
-        )
-    rater_labels = [raters[i] for i in ann.raters]
-    out = Annotations(
-        u,
-        r,
-        c,
-        units=unit_labels,
-        raters=rater_labels,
-        categories=cats,
-        level=ann.level,
-        audit=audit,
-    )
+        a = ann.audit
+        ann.audit = Audit(a.source, a.rows_read, a.ratings_used, a.dropped, a.notes, parts)
     declared = opts.get("categories")
     if declared is not None:
-        out = out.with_categories(_like_labels(list(declared), cats))
-    return out
+        return ann.with_categories(_like_labels(list(declared), list(ann.categories)))
+    return ann
 
 
 def _like_labels(declared: list[Any], labels: list[Any]) -> list[Any]:
@@ -430,16 +426,24 @@ def _like_labels(declared: list[Any], labels: list[Any]) -> list[Any]:
 
 
 def _duplicate_error(
-    kept: pl.DataFrame, source: str, rater_order: list[str] | None
+    u: np.ndarray[Any, Any],
+    units: list[Any],
+    r: np.ndarray[Any, Any],
+    raters: list[Any],
+    rater_order: list[str] | None,
+    values: np.ndarray[Any, Any],
+    source: str,
 ) -> DuplicateRatingError:
     clash = (
-        kept.group_by("u", "r", maintain_order=True)
+        pl.DataFrame({"u": u, "r": r, "v": values})
+        .group_by("u", "r", maintain_order=True)
         .agg(pl.col("v").n_unique().alias("k"))
         .filter(pl.col("k") > 1)
     )
+    names = rater_order if rater_order is not None else raters
     shown = ", ".join(
-        f"unit {u!r} by rater {rater_order[r] if rater_order else r!r}"
-        for u, r, _ in clash.head(3).iter_rows()
+        f"unit {units[a] if units else a!r} by rater {names[b]!r}"
+        for a, b, _ in clash.head(3).iter_rows()
     )
     more = f" and {clash.height - 3} more" if clash.height > 3 else ""
     return DuplicateRatingError(
