@@ -12,6 +12,7 @@ the test skips, saying why, only where no browser can be found.
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -119,6 +120,10 @@ def test_report_fits_a_phone_and_prints_without_navigation(browser: Any,
     page.screenshot(path=str(ARTIFACTS / "report-phone.png"), full_page=True)
     page.emulate_media(media="print")
     assert page.locator("nav").is_hidden()
+    pdf = page.pdf(format="A4")
+    assert pdf.startswith(b"%PDF")
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 2  # the printed report runs over pages
+    (ARTIFACTS / "report.pdf").write_bytes(pdf)
     page.close()
 
 

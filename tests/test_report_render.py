@@ -136,6 +136,13 @@ def test_save_chooses_the_format(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- plots
+def test_html_is_deterministic_for_a_seed() -> None:
+    ann = accord.Annotations.from_pairs(list("aabbaabbab"), list("aabbabbbaa"))
+    pages = [accord.report(ann, method="bootstrap", n_resamples=200, seed=8).to_html()
+             for _ in range(2)]
+    assert pages[0] == pages[1]
+
+
 def test_svg_is_deterministic_and_dateless() -> None:
     rep = accord.report(accord.read(EXAMPLES / "pilot.csv", raters=["annotator_a", "annotator_b"]))
     first = plots.contingency_heatmap(rep.pairs[0].worksheet)
