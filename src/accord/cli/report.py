@@ -160,7 +160,7 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
                                    "[--on lower-ci].")
         metric = Metric(coefficients[0], weights=weights, level=selection.get("level"),
                         form=form, confidence_level=confidence_level,
-                        interval="bootstrap" if ci_method == "bootstrap" else ci_method,
+                        interval=ci_method,
                         n_resamples=n_resamples, bootstrap_kind=bootstrap_kind, seed=seed)
         rule = AcceptanceRule(coefficients[0], minimum, on=on)  # type: ignore[arg-type]
         ann = load(data, **selection).require_pairable()
