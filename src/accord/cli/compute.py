@@ -13,6 +13,7 @@ from rich.text import Text
 from accord.cli._app import main
 from accord.cli._common import ci_options, data_options, interval_method, load
 from accord.coefficients import REGISTRY
+from accord.interpretation import SCALES
 from accord.weights import WEIGHT_NAMES
 
 
@@ -42,9 +43,17 @@ from accord.weights import WEIGHT_NAMES
 @ci_options
 @click.option(
     "--scale",
-    default="landis_koch",
-    show_default=True,
-    help="Interpretation scale for the estimates.",
+    default=None,
+    type=click.Choice(sorted(SCALES)),
+    help="Interpretation scale (default: the one written for each coefficient: Krippendorff's "
+    "for alpha, Koo & Li's for ICC, Landis & Koch's otherwise).",
+)
+@click.option(
+    "--population-size",
+    default=None,
+    type=int,
+    metavar="N",
+    help="Units in the population sampled, for Gwet's finite-population correction.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of results instead.")
 def compute(
@@ -57,7 +66,8 @@ def compute(
     n_resamples: int,
     bootstrap_kind: str,
     seed: int | None,
-    scale: str,
+    scale: str | None,
+    population_size: int | None,
     as_json: bool,
     **selection: Any,
 ) -> None:
@@ -75,32 +85,40 @@ def compute(
     ann = load(data, **selection).require_pairable()
     results = run(ann, list(coefficients) or None, weights=weights, form=form)
     method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
-    intervals = _intervals(results, confidence_level, method)
+    intervals = _intervals(results, confidence_level, method, population_size)
     if as_json:
         click.echo(json.dumps([_json_row(r, ci) for r, ci in zip(results, intervals)], indent=2))
         return
     _print(ann, results, intervals, scale, data)
 
 
-def _intervals(results: list[Any], level: float, method: Any) -> list[Any]:
+def _intervals(
+    results: list[Any], level: float, method: Any, population_size: int | None = None
+) -> list[Any]:
+    """Each result's interval; a bootstrap shows a transient progress bar on stderr."""
+    from dataclasses import replace
+
     from rich.progress import Progress
 
     if isinstance(method, str):
-        return [_interval(r, level, method) for r in results]
+        return [_interval(r, level, method, population_size) for r in results]
     with Progress(transient=True, console=Console(stderr=True)) as progress:
-        task = progress.add_task("bootstrap", total=len(results))
         out = []
         for r in results:
-            out.append(_interval(r, level, method))
-            progress.advance(task)
+            task = progress.add_task(f"bootstrap {r.coefficient}", total=method.n_resamples)
+
+            def advance(done: int, total: int, task: Any = task) -> None:
+                progress.update(task, completed=done)
+
+            out.append(_interval(r, level, replace(method, progress=advance), population_size))
     return out
 
 
-def _interval(result: Any, level: float, method: Any) -> Any:
+def _interval(result: Any, level: float, method: Any, population_size: int | None) -> Any:
     from accord.errors import InvalidParameterError
 
     try:
-        return result.confidence_interval(level, method=method)
+        return result.confidence_interval(level, method=method, population_size=population_size)
     except InvalidParameterError:
         if method == "asymptotic":
             return None  # no analytic SE: shown as "-", and --ci jackknife/bootstrap gives one
@@ -117,8 +135,10 @@ def _fmt(x: float, digits: int = 4) -> str:
     return "-" if x is None or x != x else f"{x:.{digits}f}"
 
 
-def _print(ann: Any, results: list[Any], intervals: list[Any], scale: str, source: str) -> None:
-    from accord.interpretation import interpret
+def _print(
+    ann: Any, results: list[Any], intervals: list[Any], scale: str | None, source: str
+) -> None:
+    from accord.interpretation import default_scale, interpret
 
     console = Console()
     console.print(
@@ -135,9 +155,16 @@ def _print(ann: Any, results: list[Any], intervals: list[Any], scale: str, sourc
             head, justify="left" if head in ("coefficient", "interpretation") else "right"
         )
     notes = []
+    caveats: dict[str, str] = {}
     for r, ci in zip(results, intervals):
         ci_text = "-" if ci is None or ci.low != ci.low else f"[{ci.low:.4f}, {ci.high:.4f}]"
-        band = interpret(r, scale=scale) if REGISTRY[r.coefficient].chance_corrected else None
+        band = (
+            interpret(r, scale=scale or default_scale(r.coefficient))
+            if REGISTRY[r.coefficient].chance_corrected
+            else None
+        )
+        if band is not None:
+            caveats.setdefault(band.scale_title, band.caveat)
         table.add_row(
             Text(REGISTRY[r.coefficient].title),
             "undefined" if not r.defined else _fmt(r.estimate),
@@ -155,9 +182,8 @@ def _print(ann: Any, results: list[Any], intervals: list[Any], scale: str, sourc
     if intervals and any(ci is not None for ci in intervals):
         method = next(ci.method for ci in intervals if ci is not None)
         console.print(Text(f"intervals: {method}"))
-    caveat = interpret(results[0], scale=scale).caveat if results else ""
-    if caveat:
-        console.print(Text(f"note: {caveat}"), style="dim")
+    for title, caveat in caveats.items():
+        console.print(Text(f"{title}: {caveat}"), style="dim")
     for line in ann.audit.lines():
         console.print(Text(line), style="dim", soft_wrap=True)
     if ann.n_raters == 2:
