@@ -245,6 +245,9 @@ def test_zero_variance_is_undefined() -> None:
             res = accord.icc([[4, 4, 4], [4, 4, 4], [4, 4, 4]], form=form)
         assert math.isnan(res.estimate) and res.undefined_reason
         assert math.isnan(res.confidence_interval().low)
+    flat = pd.DataFrame([(i, j, 4.0) for i in range(3) for j in range(3)],
+                        columns=["t", "r", "s"])
+    assert _pingouin(flat)["ICC"].isna().all()  # pingouin 0.7.0: nan, without a reason
 
 
 def test_perfect_consistency_with_rater_offsets() -> None:
