@@ -153,13 +153,13 @@ def test_svg_is_deterministic_and_dateless() -> None:
 
 
 def test_plot_ids_are_unique_in_a_page() -> None:
-    page = accord.report(accord.read(EXAMPLES / "pilot.csv"), method="bootstrap",
-                         n_resamples=200, seed=3).to_html()
+    ann = accord.read(EXAMPLES / "pilot.csv", raters=["annotator_a", "annotator_b"])
+    page = accord.report(ann, method="bootstrap", n_resamples=200, seed=3).to_html()
     ids = re.findall(r'\bid="([^"]+)"', page)
     assert len(ids) == len(set(ids))
     for ref in re.findall(r"url\(#([^)]+)\)", page):
         assert ref in ids
-    assert page.count('data-plot="') == 9  # coefficients, 3 heatmaps, 3 bars, matrix, bootstrap
+    assert page.count('data-plot="') == 4  # coefficients, heatmap, category bars, bootstrap
 
 
 def test_plot_labels_are_plain_text() -> None:
