@@ -174,3 +174,13 @@ def test_no_plot_when_there_is_nothing_to_draw() -> None:
     rep = accord.report(accord.Annotations.from_pairs(["a"] * 4, ["a"] * 4))
     assert plots.coefficient_intervals(rep.coefficients[1:2]) is None  # undefined kappa
     assert rep.bootstrap is None
+
+
+def test_rater_matrix_and_bootstrap_plots() -> None:
+    rep = accord.report(accord.read(EXAMPLES / "pilot.csv"), method="bootstrap",
+                        n_resamples=200, seed=1)
+    assert rep.matrix is not None and rep.bootstrap is not None
+    matrix = plots.rater_matrix(rep.matrix)
+    assert matrix is not None and "annotator_c" in matrix and "0.63" in matrix
+    histogram = plots.bootstrap_histogram(rep.bootstrap)
+    assert histogram is not None and "200 resamples" in histogram
