@@ -203,3 +203,30 @@ def test_kinds_and_include_kinds(tmp_path):
     assert ann.kinds == {"h1": "human", "h2": "human", "gpt": "llm"}
     assert ann.humans().raters == ("h1", "h2")
     assert accord.read(p, kinds={"gpt": "llm"}, include_kinds=["llm"]).raters == ("gpt",)
+
+
+def test_long_span_table_with_explicit_no_span_rows(tmp_path):
+    # FORMATS.md 2.10: spans in long form need (doc, rater, start, end, label) and a way
+    # to say "annotated, no spans": here a row with empty start and end.
+    p = write(
+        tmp_path,
+        "spans.csv",
+        "doc_id,annotator,start,end,label\n"
+        "d1,ann,0,4,PER\nd1,bob,0,4,PER\nd1,bob,10,14,LOC\nd2,ann,,,\nd2,bob,3,5,\n",
+    )
+    ann = accord.read(p, start="start", end="end")
+    spans = ann.spans
+    assert [(s.rater, s.start, s.end, s.label) for s in spans] == [
+        ("ann", 0, 4, "PER"),
+        ("bob", 0, 4, "PER"),
+        ("bob", 10, 14, "LOC"),
+    ]
+    assert spans.status("d2", "ann") == "annotated" and spans.of("d2", "ann") == ()
+    assert spans.status("d3", "ann") is None
+    assert ann.audit.dropped == {"span without a label": 1}
+    with pytest.raises(FormatError, match="row 1: expected integer offsets"):
+        accord.read(
+            write(tmp_path, "bad.csv", "doc_id,annotator,start,end,label\nd,a,5,x,L\n"),
+            start="start",
+            end="end",
+        )

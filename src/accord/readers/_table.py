@@ -17,7 +17,7 @@ import polars as pl
 from accord import _validation as v
 from accord.annotations import Annotations, Audit, build
 from accord.errors import DataError, DuplicateRatingError, FormatError
-from accord.readers._base import MISSING_MARKERS, NON_RATER_NAMES
+from accord.readers._base import MISSING_MARKERS, NON_RATER_NAMES, Collected
 
 UNIT_NAMES = (
     "unit",
@@ -81,7 +81,7 @@ _FLOAT = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"
 
 def read_table(
     frame: pl.LazyFrame, *, source: str, opts: dict[str, Any], parts: Sequence[str] = ()
-) -> Annotations:
+) -> Annotations | Collected:
     """Annotations from a long or wide table (see :func:`accord.read` for the options)."""
     names = _columns(frame, source)
     long_cols = _long_columns(names, opts, source)
@@ -89,6 +89,12 @@ def read_table(
     if long_cols is not None:
         unit, rater, value, note = long_cols
         notes += [note] if note else []
+        if opts.get("start") is not None or opts.get("end") is not None:
+            from accord.readers._span_table import read_span_table
+
+            return read_span_table(
+                frame, names, (unit, rater, value), source, opts, parts, _collect
+            )
         lf = frame.select(
             pl.col(unit).cast(pl.String).alias("u"),
             pl.col(rater).cast(pl.String).alias("r"),

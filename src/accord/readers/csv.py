@@ -76,5 +76,5 @@ CSV = Reader(
     "CSV/TSV table, long (unit, rater, value columns) or wide (one column per rater)",
     sniff,
     read,
-    ("separator", "timestamp"),
+    ("separator", "timestamp", "start", "end"),
 )

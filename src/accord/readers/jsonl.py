@@ -75,5 +75,9 @@ def sniff(path: Path, head: bytes) -> float:
 
 
 JSONL = Reader(
-    "jsonl", "JSON Lines table: one flat object per line, long or wide", sniff, read, ("timestamp",)
+    "jsonl",
+    "JSON Lines table: one flat object per line, long or wide",
+    sniff,
+    read,
+    ("timestamp", "start", "end"),
 )

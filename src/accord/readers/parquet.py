@@ -26,4 +26,6 @@ def sniff(path: Path, head: bytes) -> float:
     return 0.9 if head[:4] == b"PAR1" else 0.0
 
 
-PARQUET = Reader("parquet", "Parquet table, long or wide (as CSV)", sniff, read, ("timestamp",))
+PARQUET = Reader(
+    "parquet", "Parquet table, long or wide (as CSV)", sniff, read, ("timestamp", "start", "end")
+)
