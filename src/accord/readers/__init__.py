@@ -174,9 +174,12 @@ def read(
         INCEpTION curation are ``"gold"``, predictions and suggestions
         ``"model"``); ``Annotations.humans()`` selects the humans afterwards.
     **options
-        Reader options: ``kinds={rater: kind}`` for any reader; ``separator=``
-        and ``timestamp=`` (a column ordering repeated answers) for tables;
-        see each reader's module for its own.
+        Reader options: ``kinds={rater: kind}`` for any reader; for tables
+        ``separator=``, ``timestamp=`` (a column ordering repeated answers) and
+        ``start=``/``end=`` (span tables, where a row with both empty means
+        "annotated, no span"); ``fields=`` (Label Studio JSON_MIN/CSV),
+        ``empty=``/``offsets=`` (doccano), ``annotators=`` (brat); see each
+        reader's module.
 
     Returns
     -------
