@@ -125,6 +125,21 @@ def _interval(result: Any, level: float, method: Any, population_size: int | Non
         raise
 
 
+def _title(result: Any) -> str:
+    """The registry title, with the ICC form or the weights when they matter."""
+    title = REGISTRY[result.coefficient].title
+    form = result.details.get("form")
+    weights = result.details.get("weights")
+    level = result.details.get("level")
+    if form:
+        return f"{title} {form}"
+    if weights and weights != "identity":
+        return f"{title} ({weights})"
+    if isinstance(level, str) and level != "nominal":
+        return f"{title} ({level})"
+    return title
+
+
 def _json_row(result: Any, ci: Any) -> dict[str, Any]:
     row = result.to_dict()
     row["confidence_interval"] = None if ci is None else ci.to_dict()
@@ -152,7 +167,9 @@ def _print(
     table = Table(show_header=True)
     for head in ("coefficient", "estimate", "SE", f"{level:.0%} CI", "interpretation"):
         table.add_column(
-            head, justify="left" if head in ("coefficient", "interpretation") else "right"
+            head,
+            justify="left" if head in ("coefficient", "interpretation") else "right",
+            no_wrap=head != "interpretation",
         )
     notes = []
     caveats: dict[str, str] = {}
@@ -166,7 +183,7 @@ def _print(
         if band is not None:
             caveats.setdefault(band.scale_title, band.caveat)
         table.add_row(
-            Text(REGISTRY[r.coefficient].title),
+            Text(_title(r)),
             "undefined" if not r.defined else _fmt(r.estimate),
             _fmt(r.se),
             ci_text,
