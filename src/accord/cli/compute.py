@@ -169,7 +169,7 @@ def _print(
         table.add_column(
             head,
             justify="left" if head in ("coefficient", "interpretation") else "right",
-            no_wrap=head != "interpretation",
+            no_wrap=head not in ("coefficient", "interpretation"),
         )
     notes = []
     caveats: dict[str, str] = {}
