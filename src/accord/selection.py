@@ -61,7 +61,8 @@ def compute(
 ) -> list[AgreementResult]:
     """Run the named coefficients (default: :func:`default_coefficients`) on ``annotations``.
 
-    ``weights``, ``level`` and ``form`` go to the coefficients that take them;
+    ``weights``, ``level`` and ``form`` go to the coefficients that take them
+    (weights without a declared level imply the ordinal level for alpha);
     naming one explicitly for a coefficient that does not take it is an error,
     so nothing is silently ignored. ``level`` defaults to the data's level.
 
@@ -82,7 +83,9 @@ def compute(
         v.choice(name, sorted(REGISTRY), param="coefficient", func="compute")
     if raters is not None:
         annotations = annotations.select(list(raters))
-    given = {"weights": weights, "level": level or annotations.level, "form": form}
+    # Weights declare an ordered scale: alpha then uses Krippendorff's ordinal metric.
+    implied = "ordinal" if weights not in (None, "identity") else None
+    given = {"weights": weights, "level": level or annotations.level or implied, "form": form}
     out = []
     for name in names:
         accepted = accepted_options(name)
