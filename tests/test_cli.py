@@ -115,3 +115,19 @@ def test_every_command_has_help_with_an_example(name: str) -> None:
 @pytest.mark.parametrize("name", _commands())
 def test_every_command_is_documented_in_the_readme(name: str) -> None:
     assert f"accord {name}" in README
+
+
+LS_EXPORT = Path(__file__).resolve().parent / "readers" / "data" / "label_studio_export.json"
+
+
+def test_model_and_gold_raters_are_left_out_unless_asked_for() -> None:
+    args = ("compute", str(LS_EXPORT), "--field", "sentiment", "--coefficient",
+            "percent_agreement", "--json")
+    code, out, err = run(*args)
+    assert code == 0, err
+    assert json.loads(out)[0]["n_raters"] == 2  # the two human annotators
+    code, out, err = run(*args, "--kinds", "human", "model", "gold")
+    assert code == 0, err
+    assert json.loads(out)[0]["n_raters"] == 4
+    code, out, _ = run("compute", str(LS_EXPORT), "--field", "sentiment")
+    assert "left out raters 'sentiment-v2' (model), 'ground_truth' (gold)" in out

@@ -26,7 +26,7 @@ RaterKind = Literal["human", "model", "llm", "gold"]
 RATER_KINDS: tuple[str, ...] = ("human", "model", "llm", "gold")
 Duplicates = Literal["error", "last"]
 
-__all__ = ["Annotations", "Audit", "LEVELS", "RATER_KINDS"]
+__all__ = ["LEVELS", "RATER_KINDS", "Annotations", "Audit", "build"]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from accord import __version__
 from accord.errors import AccordError
 
 # Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
-MULTI_VALUE = ("--raters", "--categories", "--coefficient", "--missing")
+MULTI_VALUE = ("--raters", "--categories", "--coefficient", "--missing", "--kinds")
 
 
 def expand_multi(args: Sequence[str]) -> list[str]:

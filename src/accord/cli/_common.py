@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import click
 
-from accord.annotations import LEVELS, Annotations
+from accord.annotations import LEVELS, RATER_KINDS, Annotations
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -66,6 +67,16 @@ def data_options(func: F) -> F:
             show_default=True,
             help="A rater who rated a unit twice with different labels: stop, or keep the last.",
         ),
+        click.option(
+            "--kinds",
+            multiple=True,
+            type=click.Choice(RATER_KINDS),
+            default=("human",),
+            show_default=True,
+            metavar="KIND...",
+            help="Kinds of rater to compare when --raters is not given: human, model, llm, "
+            "gold (reference answers). Model and gold raters are left out by default.",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -85,9 +96,15 @@ def load(
     level: str | None,
     missing: tuple[str, ...],
     duplicates: str,
+    kinds: tuple[str, ...] = ("human",),
     select_raters: bool = True,
 ) -> Annotations:
-    """Read DATA with the shared options; with ``select_raters``, keep only ``--raters``."""
+    """Read DATA with the shared options.
+
+    With ``select_raters``, keep only ``--raters``, or, when none are named, only
+    raters of the ``--kinds`` asked for (human by default), saying in the audit
+    which raters were left out.
+    """
     from accord.readers import read
 
     long_form = any(x is not None for x in (unit, rater, value))
@@ -104,9 +121,22 @@ def load(
         missing=tuple(missing),
         duplicates=duplicates,
     )
-    if raters and (long_form or ann.raters != tuple(raters)) and select_raters:
-        ann = ann.select(list(raters))
-    return ann
+    if not select_raters:
+        return ann
+    if raters:
+        return ann.select(list(raters)) if long_form or ann.raters != tuple(raters) else ann
+    return _only_kinds(ann, kinds)
+
+
+def _only_kinds(ann: Annotations, kinds: tuple[str, ...]) -> Annotations:
+    left_out = [r for r in ann.raters if ann.kinds.get(r, "human") not in kinds]
+    if not left_out:
+        return ann
+    kept = ann.select([r for r in ann.raters if r not in left_out])
+    named = ", ".join(f"{r!r} ({ann.kinds[r]})" for r in left_out)
+    note = f"left out raters {named}: pass --kinds or --raters to include them"
+    kept.audit = replace(kept.audit, notes=(*kept.audit.notes, note))
+    return kept
 
 
 def _typed_categories(categories: tuple[str, ...]) -> list[Any]:

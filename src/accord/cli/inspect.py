@@ -30,6 +30,7 @@ def inspect(
     level: str | None,
     missing: tuple[str, ...],
     duplicates: str,
+    kinds: tuple[str, ...],
 ) -> None:
     """Show what accord reads from DATA: format, fields, raters and their kinds,
     units, categories with counts, missing and skipped answers, and the audit.
