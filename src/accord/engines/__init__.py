@@ -1,0 +1,57 @@
+"""Sufficient statistics counted where the data live: lazy and distributed frames.
+
+Every coefficient in accord is a function of a small table (see
+:mod:`accord.tables`). The functions here compute that table as GROUP BY
+aggregations written once against `narwhals <https://narwhals-dev.github.io/narwhals/>`_,
+so they run unchanged on a polars ``LazyFrame`` over a Parquet file (on the
+streaming engine), on pandas and pyarrow tables, and on the engines a user
+already runs (DuckDB, Dask, PySpark). Only the aggregate is collected.
+
+=======================  ====================================  ==============================
+function                 statistic                             coefficients computed from it
+=======================  ====================================  ==============================
+:func:`contingency_table`  :class:`~accord.ContingencyTable`   Cohen's kappa (any weights),
+                                                               Scott's pi, AC1/AC2, PABAK, ...
+:func:`rater_counts`       :class:`~accord.RaterCounts`        Fleiss' kappa, multi-rater
+                                                               AC1/AC2, Brennan-Prediger,
+                                                               percent agreement, nominal
+                                                               Krippendorff's alpha
+=======================  ====================================  ==============================
+
+Conventions shared with the in-memory path (:class:`~accord.Annotations`):
+
+- long data is named by ``unit=``, ``rater=``, ``value=``; wide data by
+  ``raters=[...]``; ``categories=`` declares the scale (unused categories kept);
+- missing values (null, NaN, blank text and the markers :func:`accord.read`
+  knows: ``"NA"``, ``"N/A"``, ``"null"``, ``"."``, ``"-"``, ...; ``missing=``
+  adds more) are counted in the audit and never become a category;
+- identical repeated ratings collapse; a rater who gave one unit two different
+  values raises :class:`~accord.errors.DuplicateRatingError` with the same
+  sentence as the in-memory path, except the remedy: there is no
+  ``duplicates="last"``, since an engine's rows have no order.
+
+Each function returns an :class:`EngineResult`: the statistic and an
+:class:`~accord.Audit` (the statistic classes have no room for one); it unpacks
+as ``statistic, audit``.
+
+Examples
+--------
+>>> import polars as pl
+>>> import accord
+>>> from accord.engines import rater_counts
+>>> lf = pl.LazyFrame({"item": [1, 1, 2, 2, 3, 3, 3], "coder": list("abababc"),
+...                    "label": ["x", "x", "y", "x", "y", "y", "NA"]})
+>>> rc, audit = rater_counts(lf, unit="item", rater="coder", value="label")
+>>> rc.counts.tolist(), audit.dropped
+([[2, 0], [1, 1], [0, 2]], {'missing value': 1})
+>>> round(accord.fleiss_kappa(rc).estimate, 4)
+0.3333
+"""
+
+from __future__ import annotations
+
+from accord.engines._result import EngineResult
+from accord.engines.contingency import contingency_table
+from accord.engines.rater_counts import rater_counts
+
+__all__ = ["EngineResult", "contingency_table", "rater_counts"]

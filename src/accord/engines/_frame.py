@@ -1,0 +1,275 @@
+"""What every engine query shares: the frame, missing values, collection and labels.
+
+Queries are written once against narwhals' lazy API, so the same code runs on
+polars (eager or lazy), pandas, pyarrow, DuckDB, Dask and PySpark frames. Only
+aggregates are collected; labels are decoded from the collected (small) frame
+with the engine's own dense ranks, so no per-row Python loop runs here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from accord import _encoding as enc
+from accord import _validation as v
+from accord.errors import DataError, DuplicateRatingError
+from accord.readers._base import MISSING_MARKERS
+
+IntArray = NDArray[np.int64]
+
+#: Engine-internal column names (user columns are renamed to these first).
+U, R, V = "__accord_unit", "__accord_rater", "__accord_value"
+
+
+def lazy_frame(frame: Any, *, func: str) -> Any:
+    """The frame as a narwhals LazyFrame (eager frames are wrapped, not copied)."""
+    import narwhals as nw
+
+    try:
+        nw_frame = nw.from_native(frame)
+    except TypeError:
+        raise v.fail(
+            "frame",
+            func,
+            "a dataframe narwhals supports (polars, pandas, pyarrow, DuckDB, Dask, PySpark, ...)",
+            type(frame).__name__,
+        ) from None
+    if isinstance(nw_frame, nw.DataFrame):
+        return nw_frame.lazy()
+    if isinstance(nw_frame, nw.LazyFrame):
+        return nw_frame
+    raise v.fail("frame", func, "a dataframe, not a series", type(frame).__name__)
+
+
+def schema_of(lf: Any, columns: Sequence[Any], *, func: str) -> dict[str, Any]:
+    """The dtypes of ``columns``; one sentence if any is absent."""
+    schema = dict(lf.collect_schema())
+    absent = [c for c in columns if c not in schema]
+    if absent:
+        raise DataError(
+            f"{func}: column(s) {absent!r} not found; the columns are {list(schema)!r}."
+        )
+    return {c: schema[c] for c in columns}
+
+
+def long_columns(
+    lf: Any, names: tuple[str, str, str], *, func: str
+) -> tuple[Any, tuple[Any, Any, Any]]:
+    """The unit, rater and value columns renamed to U, R, V, and their label dtypes."""
+    dtypes = schema_of(lf, names, func=func)
+    kinds = tuple(label_dtype(dtypes[c]) for c in names)
+    aliases = (U, R, V)
+    base = lf.select(
+        *(as_label(c, dtypes[c], k).alias(a) for c, k, a in zip(names, kinds, aliases))
+    )
+    return base, (kinds[0], kinds[1], kinds[2])
+
+
+def label_dtype(dtype: Any) -> Any:
+    """The dtype labels are compared in: categoricals, enums and all-null columns as text."""
+    import narwhals as nw
+
+    return nw.String() if isinstance(dtype, (nw.Categorical, nw.Enum, nw.Unknown)) else dtype
+
+
+def common_dtype(dtypes: Sequence[Any]) -> Any:
+    """One dtype for several rater columns, as :func:`accord.read` unpivots them.
+
+    Columns of unknown dtype (polars and pyarrow give all-null columns one)
+    hold no label, so they do not decide.
+    """
+    import narwhals as nw
+
+    dtypes = [label_dtype(d) for d in dtypes if not isinstance(d, nw.Unknown)] or [nw.String()]
+    if all(d.is_integer() for d in dtypes):
+        return nw.Int64()
+    if all(d.is_numeric() for d in dtypes):
+        return nw.Float64()
+    if all(d == nw.Boolean for d in dtypes):
+        return nw.Boolean()
+    return nw.String()
+
+
+def as_label(name: str, dtype: Any, target: Any) -> Any:
+    """``nw.col(name)`` cast to ``target`` when its dtype differs."""
+    import narwhals as nw
+
+    col = nw.col(name)
+    return col if dtype == target else col.cast(target)
+
+
+def missing(name: str, dtype: Any, extra: Sequence[Any]) -> Any:
+    """True where the value in ``name`` is missing: null, NaN or a marker.
+
+    The markers are :data:`accord.readers._base.MISSING_MARKERS` (as in
+    :func:`accord.read`), blank text, and ``extra``; numeric ``extra`` markers
+    (``-9``, ``999``) also apply to numeric columns.
+    """
+    import narwhals as nw
+
+    col = nw.col(name)
+    expr = col.is_null()
+    if dtype == nw.String:
+        markers = [*MISSING_MARKERS, *(str(m) for m in extra)]
+        return expr | col.is_in(markers) | (col.str.strip_chars() == "")
+    if dtype.is_float():
+        expr = expr | col.is_nan()
+    numbers = [x for x in (_number(m) for m in extra) if x is not None]
+    if dtype.is_numeric() and numbers:
+        expr = expr | col.cast(nw.Float64()).is_in(numbers)
+    return expr.fill_null(True)
+
+
+def wide_values(
+    lf: Any, names: Sequence[str], dtypes: dict[str, Any], extra: Sequence[Any]
+) -> tuple[Any, dict[str, Any]]:
+    """The rater columns with every missing value as null, and their label dtypes.
+
+    Each column keeps its own dtype: labels are pooled in Python afterwards,
+    so an integer column and a text column stay apart as they do in memory.
+    """
+    import narwhals as nw
+
+    kinds = {c: label_dtype(dtypes[c]) for c in names}
+    labelled = lf.select(*(as_label(c, dtypes[c], kinds[c]).alias(c) for c in names))
+    cleaned = labelled.select(
+        *(nw.when(~missing(c, kinds[c], extra)).then(nw.col(c)).alias(c) for c in names)
+    )
+    return cleaned, kinds
+
+
+def missing_id(name: str, dtype: Any) -> Any:
+    """True where a unit or rater id is missing (null, or blank text)."""
+    import narwhals as nw
+
+    col = nw.col(name)
+    expr = col.is_null()
+    if dtype == nw.String:
+        expr = expr | (col.str.strip_chars() == "")
+    return expr.fill_null(True)
+
+
+def _number(marker: Any) -> float | None:
+    if isinstance(marker, bool):
+        return None
+    try:
+        x = float(marker)
+    except (TypeError, ValueError):
+        return None
+    return x if x == x else None
+
+
+def collect(lf: Any) -> Any:
+    """Run the query; polars lazy frames run on the streaming engine."""
+    import narwhals as nw
+
+    if lf.implementation is nw.Implementation.POLARS:
+        return lf.collect(engine="streaming")
+    return lf.collect()
+
+
+def column(df: Any, name: str) -> IntArray:
+    """An integer column of a collected frame as int64 (nulls as 0)."""
+    import narwhals as nw
+
+    out = df.select(nw.col(name).fill_null(0).cast(nw.Int64())).get_column(name)
+    return np.asarray(out.to_numpy(), dtype=np.int64)
+
+
+def local_codes(df: Any, name: str, dtype: Any) -> tuple[IntArray, list[Any]]:
+    """Codes of a collected column into its sorted distinct labels (``-1`` = null).
+
+    The codes are the engine's dense ranks, the labels its sorted distinct
+    values, so both come from one ordering; labels are restored to the source
+    dtype (pandas turns integer labels into floats when nulls appear).
+    """
+    import narwhals as nw
+
+    ranks = df.select(nw.col(name).rank("dense").fill_null(0)).get_column(name)
+    codes = np.asarray(ranks.to_numpy(), dtype=np.float64).astype(np.int64) - 1
+    labels = df.get_column(name).drop_nulls().unique().sort().to_list()
+    return codes, [_restore(x, dtype) for x in labels]
+
+
+def _restore(x: Any, dtype: Any) -> Any:
+    import narwhals as nw
+
+    if dtype.is_integer():
+        return int(x)
+    if dtype == nw.Boolean:
+        return bool(x)
+    return x
+
+
+def categories_of(
+    labels: Sequence[Sequence[Any]], declared: Sequence[Any] | None
+) -> tuple[list[Any], list[IntArray]]:
+    """The category order and, per label list, a look-up from local to category code.
+
+    Without ``declared``, the categories are the sorted distinct labels (as
+    :meth:`accord.Annotations.from_long` orders them); with it, every label must
+    be declared (one sentence naming the others).
+    """
+    pooled = np.empty(sum(len(x) for x in labels), dtype=object)
+    pooled[:] = [x for part in labels for x in part]
+    if declared is None:
+        codes, cats = enc.factorize(pooled)
+    else:
+        cats = list(declared)
+        if len({_key(c) for c in cats}) != len(cats):
+            raise DataError(f"declared categories must be distinct; got {cats!r}.")
+        codes = enc.encode_declared(pooled, cats, name="the data")
+    bounds = np.cumsum([0, *(len(x) for x in labels)])
+    return cats, [codes[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def _key(x: Any) -> Any:
+    try:
+        hash(x)
+    except TypeError:
+        raise DataError(f"declared category {x!r} is not hashable.") from None
+    return x
+
+
+def recode(local: IntArray, lut: IntArray) -> IntArray:
+    """Local codes (``-1`` = null) through a look-up table, keeping ``-1``."""
+    if lut.shape[0] == 0:
+        return np.full(local.shape[0], -1, dtype=np.int64)
+    return np.where(local >= 0, lut[np.maximum(local, 0)], -1)
+
+
+def clash() -> Any:
+    """True where a (unit, rater) group's smallest and largest values differ.
+
+    Pandas compares missing values as unequal (NaN != NaN), so null groups are
+    excluded explicitly.
+    """
+    import narwhals as nw
+
+    lo, hi = nw.col("lo"), nw.col("hi")
+    return (~lo.is_null() & ~hi.is_null() & (lo != hi)).fill_null(False)
+
+
+def duplicate_error(clashes: Any, *, func: str) -> DuplicateRatingError:
+    """The in-memory duplicate sentence, naming up to three (unit, rater) pairs.
+
+    ``clashes`` is a lazy frame of the (unit, rater) pairs with two different
+    values. The remedy differs from the in-memory one: an engine's rows have no
+    order, so there is no "last" value to keep.
+    """
+    import narwhals as nw
+
+    n = int(column(collect(clashes.select(nw.len().alias("n"))), "n")[0])
+    head = collect(clashes.sort(U, R).head(3))
+    pairs = zip(head.get_column(U).to_list(), head.get_column(R).to_list())
+    shown = ", ".join(f"unit {u!r} by rater {r!r}" for u, r in pairs)
+    more = f" and {n - 3} more" if n > 3 else ""
+    return DuplicateRatingError(
+        f"{n} unit(s) were rated twice by the same rater with different values "
+        f"({shown}{more}); {func} cannot pick one, since an engine's rows have no order: "
+        "keep one value per (unit, rater) before counting."
+    )
