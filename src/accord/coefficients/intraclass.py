@@ -260,6 +260,8 @@ def _interval(level: float, *, ms: MeanSquares, form: Form, k: int,
 
 def _agreement_limits(ms: MeanSquares, rho: float, q: float) -> tuple[float, float]:
     """Satterthwaite limits for ICC(A,1) (McGraw & Wong 1996, Table 7; psych's ICC)."""
+    if rho >= 1.0:  # no rater or error variance (MSC = MSE = 0): 1, as _bound gives for F = inf
+        return 1.0, 1.0
     r, c, e = float(ms.ms_rows[0]), float(ms.ms_cols[0]), float(ms.ms_error[0])
     kr, kc = float(ms.k_rows[0]), float(ms.k_cols[0])
     v_df = _satterthwaite(ms, rho)
