@@ -174,7 +174,7 @@ class AgreementResult:
                     f"population_size is not defined for the {self.coefficient} analytic "
                     "interval; use method='jackknife' or method=accord.Bootstrap(...)."
                 )
-            low, high = self.analytic_interval(level)
+            low, high = (float(x) for x in self.analytic_interval(level))
             return ConfidenceInterval(low, high, level, str(self.details.get("ci_method", "F")))
         if not math.isfinite(self.se):
             raise InvalidParameterError(
