@@ -143,13 +143,13 @@ def wide_values(
 
 
 def missing_id(name: str, dtype: Any) -> Any:
-    """True where a unit or rater id is missing (null, or blank text)."""
+    """True where a unit or rater id is missing (null, or empty text, as in :func:`accord.read`)."""
     import narwhals as nw
 
     col = nw.col(name)
     expr = col.is_null()
     if dtype == nw.String:
-        expr = expr | (col.str.strip_chars() == "")
+        expr = expr | (col == "")
     return expr.fill_null(True)
 
 
@@ -184,25 +184,51 @@ def local_codes(df: Any, name: str, dtype: Any) -> tuple[IntArray, list[Any]]:
     """Codes of a collected column into its sorted distinct labels (``-1`` = null).
 
     The codes are the engine's dense ranks, the labels its sorted distinct
-    values, so both come from one ordering; labels are restored to the source
+    values, so both come from one ordering; labels are cast back to the source
     dtype (pandas turns integer labels into floats when nulls appear).
     """
     import narwhals as nw
 
     ranks = df.select(nw.col(name).rank("dense").fill_null(0)).get_column(name)
     codes = np.asarray(ranks.to_numpy(), dtype=np.float64).astype(np.int64) - 1
-    labels = df.get_column(name).drop_nulls().unique().sort().to_list()
-    return codes, [_restore(x, dtype) for x in labels]
+    labels = df.get_column(name).drop_nulls().unique().sort()
+    return codes, _as_source(labels, dtype).to_list()
 
 
-def _restore(x: Any, dtype: Any) -> Any:
+def run_codes(df: Any, name: str, dtype: Any) -> tuple[IntArray, list[Any]]:
+    """Codes of a collected column already sorted by it, and its distinct labels (no nulls).
+
+    One sort (by the caller) replaces a rank and a sort of the distinct values:
+    a code starts wherever the value changes.
+    """
     import narwhals as nw
 
-    if dtype.is_integer():
-        return int(x)
-    if dtype == nw.Boolean:
-        return bool(x)
-    return x
+    col = nw.col(name)
+    starts = df.select((col != col.shift(1)).fill_null(True).alias(name)).get_column(name)
+    codes = np.cumsum(np.asarray(starts.to_numpy(), dtype=bool), dtype=np.int64) - 1
+    return codes, _as_source(df.get_column(name).filter(starts), dtype).to_list()
+
+
+def few_codes(df: Any, name: str, dtype: Any) -> tuple[IntArray, list[Any]]:
+    """Codes of a collected column with few distinct values (no nulls), by look-up."""
+    import narwhals as nw
+
+    labels = df.get_column(name).unique().sort()
+    codes = df.select(
+        nw.col(name).replace_strict(
+            labels.to_list(), list(range(len(labels))), return_dtype=nw.Int64()
+        )
+    ).get_column(name)
+    return np.asarray(codes.to_numpy(), dtype=np.int64), _as_source(labels, dtype).to_list()
+
+
+def _as_source(labels: Any, dtype: Any) -> Any:
+    """Labels cast back to the source dtype (pandas makes integers floats next to nulls)."""
+    import narwhals as nw
+
+    if (dtype.is_integer() or dtype == nw.Boolean) and labels.dtype != dtype:
+        return labels.cast(dtype)
+    return labels
 
 
 def categories_of(

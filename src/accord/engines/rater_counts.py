@@ -166,46 +166,65 @@ def _long(
     *,
     source: str,
 ) -> EngineResult[RaterCounts]:
-    """GROUP BY unit, rater (duplicates), then GROUP BY unit, value (the counts)."""
+    """GROUP BY unit, value and count; repeated (unit, rater) rows take a careful path.
+
+    ``GROUP BY unit`` first compares each unit's rows with its distinct raters.
+    When no rater rated a unit twice (the usual case) the counts are one
+    ``GROUP BY unit, value``; otherwise ``GROUP BY unit, rater`` collapses
+    identical repeats and finds different values (a duplicate rating).
+    """
     import narwhals as nw
 
     udt, rdt, vdt = kinds
     mv = fr.missing(V, vdt, extra)
     mi = ~mv & (fr.missing_id(U, udt) | fr.missing_id(R, rdt))
-    flagged = base.with_columns(
-        mv.cast(nw.Int64()).alias("mv"),
-        mi.cast(nw.Int64()).alias("mi"),
-        nw.when(~(mv | mi)).then(nw.col(V)).alias(V),
-    )
-    pairs = flagged.group_by(U, R, drop_null_keys=False).agg(
-        nw.col(V).min().alias("lo"), nw.col(V).max().alias("hi")
-    ).with_columns(fr.clash().cast(nw.Int64()).alias("clash"))
-    cells = fr.collect(
-        pairs.filter(~nw.col("lo").is_null())
-        .group_by(U, "lo")
-        .agg(nw.len().alias("n"), nw.col("clash").sum())
-    )
-    if int(fr.column(cells, "clash").sum()):
-        raise fr.duplicate_error(pairs.filter(nw.col("clash") == 1), func=_FUNC)
+    flagged = base.with_columns(mv.cast(nw.Int64()).alias("mv"), mi.cast(nw.Int64()).alias("mi"))
+    valid = base.filter(~(mv | mi))
+    repeated = valid.group_by(U).agg(nw.len().alias("rows"), nw.col(R).n_unique().alias("d"))
+    n_repeated = fr.collect(repeated.filter(nw.col("rows") > nw.col("d")).select(nw.len()))
+    if int(fr.column(n_repeated, "len")[0]):
+        cells = _collapsed(valid)
+    else:
+        cells = fr.collect(valid.group_by(U, V).agg(nw.len().alias("n")).rename({V: "lo"}))
     totals = fr.collect(
         flagged.select(nw.len().alias("rows"), nw.col("mv").sum(), nw.col("mi").sum())
     )
     rows, n_mv, n_mi = (int(fr.column(totals, c)[0]) for c in ("rows", "mv", "mi"))
-    n = fr.column(cells, "n")
-    u_codes, units = fr.local_codes(cells, U, udt)
-    v_local, labels = fr.local_codes(cells, "lo", vdt)
-    cats, (lut,) = fr.categories_of([labels], categories)
-    k = len(cats)
-    flat = np.bincount(u_codes * k + fr.recode(v_local, lut), weights=n, minlength=len(units) * k)
-    rc = _checked(flat.reshape(len(units), k), cats)
-    rc.unit_ids = tuple(units)
-    used = int(n.sum())
+    rc = _matrix(cells, udt, vdt, categories)
+    used = int(rc.counts.sum())
     dropped = {
         "missing value": n_mv,
         "missing unit or rater id": n_mi,
         "identical repeated rating": rows - n_mv - n_mi - used,
     }
     return EngineResult(rc, Audit(source, rows, used, {r: x for r, x in dropped.items() if x}))
+
+
+def _collapsed(valid: Any) -> Any:
+    """(unit, value, n) after GROUP BY unit, rater; raises on a duplicate rating."""
+    import narwhals as nw
+
+    pairs = valid.group_by(U, R).agg(
+        nw.col(V).min().alias("lo"), nw.col(V).max().alias("hi")
+    ).with_columns(fr.clash().cast(nw.Int64()).alias("clash"))
+    cells = fr.collect(pairs.group_by(U, "lo").agg(nw.len().alias("n"), nw.col("clash").sum()))
+    if int(fr.column(cells, "clash").sum()):
+        raise fr.duplicate_error(pairs.filter(nw.col("clash") == 1), func=_FUNC)
+    return cells
+
+
+def _matrix(cells: Any, udt: Any, vdt: Any, categories: Sequence[Any] | None) -> RaterCounts:
+    """The units x categories counts of collected (unit, value, n) rows."""
+    cells = cells.sort(U)
+    n = fr.column(cells, "n")
+    u_codes, units = fr.run_codes(cells, U, udt)
+    v_local, labels = fr.few_codes(cells, "lo", vdt)
+    cats, (lut,) = fr.categories_of([labels], categories)
+    k = len(cats)
+    flat = np.bincount(u_codes * k + lut[v_local], weights=n, minlength=len(units) * k)
+    rc = _checked(flat.reshape(len(units), k), cats)
+    rc.unit_ids = tuple(units)
+    return rc
 
 
 def _checked(counts: Any, cats: Sequence[Any]) -> RaterCounts:
