@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from accord import _encoding as enc
 from accord import _validation as v
 from accord.annotations import LEVELS, Annotations, Audit, Duplicates, Level
-from accord.errors import DataError, DuplicateRatingError
+from accord.errors import DataError, DuplicateRatingError, InvalidParameterError
 
 
 def build(
@@ -45,9 +45,10 @@ def build(
     if level is not None:
         v.choice(level, LEVELS, param="level", func=func)
     v.choice(duplicates, ("error", "last"), param="duplicates", func=func)
+    markers = tuple(enc.label_list(missing, param="missing", distinct=False))
     n_read = int(values.shape[0]) if rows_read is None else rows_read
     drop: dict[str, int] = dict(dropped or {})
-    keep = ~enc.missing_mask(values, tuple(enc.DEFAULT_MISSING) + tuple(missing))
+    keep = ~enc.missing_mask(values, tuple(enc.DEFAULT_MISSING) + markers)
     drop["missing value"] = drop.get("missing value", 0) + int((~keep).sum())
     id_missing = enc.missing_mask(units) | enc.missing_mask(raters)
     if id_missing[keep].any():
@@ -118,18 +119,8 @@ def _encode_values(
 ) -> tuple[NDArray[np.int64], list[Any]]:
     if categories is None:
         return enc.factorize(values)
-    cats = list(categories)
-    if len(set(map(_hashable_key, cats))) != len(cats):
-        raise DataError(f"declared categories must be distinct; got {cats!r}.")
+    cats = enc.label_list(categories, param="declared categories")
     return enc.encode_declared(values, cats, name="the data"), cats
-
-
-def _hashable_key(x: Any) -> Any:
-    try:
-        hash(x)
-        return x
-    except TypeError:
-        raise DataError(f"declared category {x!r} is not hashable.") from None
 
 
 def _encode_raters(
@@ -203,6 +194,10 @@ def _wide_columns(
     if raters is None:
         chosen = [n for n in names if n != unit]
     else:
+        if isinstance(raters, (str, bytes)) or not hasattr(raters, "__iter__"):
+            raise InvalidParameterError(
+                f"raters must be a list of column names, e.g. ['A', 'B']; got {raters!r}."
+            )
         chosen = [
             names[r] if isinstance(r, int) and r not in names and 0 <= r < len(names) else r
             for r in raters

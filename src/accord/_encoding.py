@@ -9,7 +9,7 @@ number.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -29,7 +29,10 @@ def to_array(values: Any, *, name: str) -> NDArray[Any]:
             arr = np.asarray(values.to_numpy(zero_copy_only=False))
         except TypeError:
             arr = np.asarray(values.to_numpy())
-    elif isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+    elif isinstance(values, (str, bytes, Mapping, set, frozenset)) or not isinstance(
+        values, Iterable
+    ):
+        # a mapping would give its keys and a set an arbitrary order: never one label per unit
         raise DataError(f"{name} must be a sequence of labels; got {type(values).__name__}.")
     else:
         arr = _from_list(list(values))
@@ -97,9 +100,41 @@ def check_hashable(arr: NDArray[Any], *, name: str) -> None:
             hash(x)
         except TypeError:
             raise DataError(
-                f"{name} holds an unhashable label {x!r} at position {i}; labels must be "
+                f"found an unhashable label {x!r} in {name} at position {i}; labels must be "
                 "strings, numbers or tuples (use a tuple for a multi-label value)."
             ) from None
+
+
+def one_letter_labels(labels: Any) -> Any:
+    """A published table's categories may be given as a string of one-letter labels
+    (``"ab"``); the table's size check then catches a word given by mistake."""
+    return list(labels) if isinstance(labels, str) else labels
+
+
+def label_list(labels: Any, *, param: str, distinct: bool = True) -> list[Any]:
+    """A user's list of labels (``categories``, ``raters``, ``missing``) as a list.
+
+    A string is refused rather than read as its characters, and so is anything that
+    is not a collection (a number, None); the labels must be hashable and, with
+    ``distinct``, appear once each.
+    """
+    if isinstance(labels, (str, bytes, Mapping)) or not isinstance(labels, Iterable):
+        raise DataError(
+            f"{param} must be a list of labels, e.g. ['a', 'b']; got {labels!r:.80}."
+        )
+    out = list(labels)
+    seen: set[Any] = set()
+    for x in out:
+        try:
+            hash(x)
+        except TypeError:
+            raise DataError(
+                f"{param} must hold hashable labels (strings, numbers, tuples); got {x!r}."
+            ) from None
+        if distinct and x in seen:
+            raise DataError(f"{param} must be distinct; {x!r} appears more than once.")
+        seen.add(x)
+    return out
 
 
 def factorize(arr: NDArray[Any], *, order: str = "sorted") -> tuple[NDArray[np.int64], list[Any]]:
@@ -168,9 +203,8 @@ def encode_declared(
     """Codes of ``arr`` in the declared ``categories``; unknown values raise one sentence."""
     from accord.errors import UnknownCategoryError
 
-    lookup: dict[Any, int] = {}
-    for i, c in enumerate(categories):
-        lookup.setdefault(c, i)
+    categories = label_list(categories, param="declared categories")
+    lookup = {c: i for i, c in enumerate(categories)}
     text_lookup = {str(c): i for i, c in enumerate(categories)}
     uniques_codes, uniques = factorize(arr)
     mapped = np.empty(len(uniques), dtype=np.int64)
@@ -187,7 +221,7 @@ def encode_declared(
         shown = ", ".join(repr(u) for u in unknown[:5])
         more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
         raise UnknownCategoryError(
-            f"{name} holds values outside the declared categories: {shown}{more}; "
+            f"found values outside the declared categories in {name}: {shown}{more}; "
             f"declared: {list(categories)!r}."
         )
     return mapped[uniques_codes]

@@ -21,7 +21,13 @@ def wide_table(data: Any, *, func: str) -> tuple[list[Any], list[NDArray[Any]]]:
     """Column names and 1-D arrays of a table; unnamed columns become ``rater_1``, ..."""
     if isinstance(data, Mapping):
         names = list(data.keys())
-        return names, [to_array(data[k], name=f"column {k!r}") for k in names]
+        columns = [to_array(data[k], name=f"column {k!r}") for k in names]
+        lengths = {k: c.shape[0] for k, c in zip(names, columns)}
+        if len(set(lengths.values())) > 1:
+            raise DataError(
+                f"{func} needs columns of one length; got lengths {lengths}."
+            )
+        return names, columns
     if _is_frame(data):
         return _frame_columns(data)
     if isinstance(data, np.ndarray):
@@ -30,6 +36,11 @@ def wide_table(data: Any, *, func: str) -> tuple[list[Any], list[NDArray[Any]]]:
         return _default_names(data.shape[1]), [data[:, j] for j in range(data.shape[1])]
     rows = _rows(data, func)
     if rows and isinstance(rows[0], Mapping):
+        odd = next((i for i, row in enumerate(rows) if not isinstance(row, Mapping)), None)
+        if odd is not None:
+            raise DataError(
+                f"{func} got a list of records (mappings), but row {odd + 1} is {rows[odd]!r:.60}."
+            )
         names = list(dict.fromkeys(k for row in rows for k in row))
         return names, [to_array([row.get(k) for row in rows], name=f"column {k!r}") for k in names]
     width = _width(rows, func)
@@ -76,8 +87,13 @@ def _width(rows: list[Any], func: str) -> int:
         raise DataError(f"{func} got an empty table.")
     widths = set()
     for i, row in enumerate(rows):
-        if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
-            raise DataError(f"{func} needs rows of values; row {i + 1} is {row!r}.")
+        if isinstance(row, (str, bytes)) or not isinstance(row, (Sequence, np.ndarray)):
+            hint = "" if hasattr(row, "__len__") else (
+                " (give two label sequences as two arguments, y1 and y2)")
+            raise DataError(
+                f"{func} needs a units x raters table (a list of rows); row {i + 1} is "
+                f"{row!r:.60}, not a row{hint}."
+            )
         widths.add(len(row))
     if len(widths) != 1:
         raise DataError(

@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from accord import _encoding as enc
+from accord import _validation as v
 from accord._frames import columns_of
 from accord.errors import DataError, InsufficientDataError
 
@@ -308,6 +309,7 @@ class Annotations:
 
     def select(self, raters: Sequence[Any]) -> Annotations:
         """The annotations of the named raters only (in that order)."""
+        raters = enc.label_list(raters, param="raters")
         missing = [r for r in raters if r not in self.raters]
         if missing:
             raise DataError(
@@ -349,6 +351,9 @@ class Annotations:
         self, categories: Sequence[Any], *, level: Level | None = None
     ) -> Annotations:
         """The same ratings with a declared category order (unused categories kept)."""
+        if level is not None:
+            v.choice(level, LEVELS, param="level", func="Annotations.with_categories")
+        categories = enc.label_list(categories, param="declared categories")
         labels = np.empty(len(self.categories), dtype=object)
         labels[:] = list(self.categories)
         mapped = enc.encode_declared(labels, categories, name="the data")
@@ -369,6 +374,12 @@ class Annotations:
 
     def require_pairable(self) -> Annotations:
         """Raise unless there are two raters and at least one unit rated by two of them."""
+        if self.n_ratings == 0:
+            dropped = sum(self.audit.dropped.values())
+            why = f" ({dropped} missing or skipped)" if dropped else ""
+            raise InsufficientDataError(
+                f"the data hold no ratings{why}, so there is nothing to compare."
+            )
         if self.n_raters < 2:
             raise InsufficientDataError(
                 f"agreement needs at least two raters; found {self.n_raters} "

@@ -7,7 +7,7 @@ of them when there are more) or a :class:`~accord.ContingencyTable`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,8 +19,17 @@ from accord.errors import DataError, InsufficientDataError
 from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
 
 
+def reusable(data: Any) -> Any:
+    """A one-shot iterator (a generator of rows) as a list, so that looking at its first
+    row to count the raters does not consume it."""
+    return list(data) if isinstance(data, Iterator) else data
+
+
 def is_two_rater(data: Any, y2: Any, raters: Sequence[Any] | None) -> bool:
-    """Whether ``data`` is two-rater input (pairs, a table, or two named raters)."""
+    """Whether ``data`` is two-rater input (pairs, a table, or two named raters).
+
+    Pass a one-shot iterator through :func:`reusable` first.
+    """
     if y2 is not None or isinstance(data, ContingencyTable):
         return True
     if raters is not None:
@@ -66,6 +75,12 @@ def as_annotations(
         return ann.select(list(raters)) if raters is not None else ann
     if isinstance(data, ContingencyTable):
         raise DataError(f"{func} needs unit-level ratings here, not a contingency table.")
+    summary = type(data).__name__
+    if summary in {"RaterCounts", "CoincidenceMatrix", "RatingMatrix"}:
+        raise DataError(
+            f"{func} cannot be computed from a {summary}; pass the units x raters ratings "
+            "(a table or Annotations)."
+        )
     return Annotations.from_wide(data, raters=raters, categories=categories, level=level)
 
 
@@ -126,7 +141,7 @@ def table_from_pairs(
     if categories is None:
         codes, cats = enc.factorize(both)
     else:
-        cats = list(categories)
+        cats = enc.label_list(categories, param="declared categories")
         codes = enc.encode_declared(both, cats, name="the labels")
     n = a.shape[0]
     return ContingencyTable.from_codes(codes[:n], codes[n:], cats, sample_weight=w,
@@ -166,7 +181,12 @@ def _concat(a: NDArray[Any], b: NDArray[Any]) -> NDArray[Any]:
 def _sample_weight(sample_weight: Any, n: int) -> NDArray[np.float64] | None:
     if sample_weight is None:
         return None
-    w = np.asarray(sample_weight, dtype=np.float64)
+    try:
+        w = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise DataError(
+            f"sample_weight must be one number per unit ({n}); got {sample_weight!r:.60}."
+        ) from None
     if w.shape != (n,):
         raise DataError(f"sample_weight must have one weight per unit ({n}); got shape {w.shape}.")
     if not np.all(np.isfinite(w)) or w.min() < 0:

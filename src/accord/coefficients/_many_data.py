@@ -98,6 +98,10 @@ def _checked(rc: RatingCodes) -> RatingCodes:
             )
         return rc
     rated = rc.codes >= 0
+    if not rated.any():
+        raise InsufficientDataError(
+            "the data hold no ratings (every cell is missing), so there is nothing to compare."
+        )
     used: NDArray[np.bool_] = np.asarray(rated.any(axis=0), dtype=bool)
     if not used.all():
         keep = used.tolist()
@@ -136,7 +140,7 @@ def _value_codes(values: NDArray[Any],
                  categories: Sequence[Any] | None) -> tuple[IntArray, tuple[Any, ...]]:
     """Category codes of numbers; the values themselves when they already are 0 .. k-1."""
     if categories is not None:
-        cats = list(categories)
+        cats = enc.label_list(categories, param="declared categories")
         return enc.encode_declared(values, cats, name="the data"), tuple(cats)
     if values.dtype.kind in "iu" and values.size and values.min() == 0:
         k = int(values.max()) + 1

@@ -181,6 +181,12 @@ def _ratings(data: Any) -> RatingMatrix:
         return RatingMatrix.from_annotations(data)
     if isinstance(data, np.ndarray) and data.dtype.kind in "iuf":
         return RatingMatrix(data)
+    summary = type(data).__name__
+    if summary in {"ContingencyTable", "RaterCounts", "CoincidenceMatrix"}:
+        raise DataError(
+            f"icc needs each unit's scores by rater (a units x raters table, Annotations or "
+            f"RatingMatrix); a {summary} does not keep them."
+        )
     return RatingMatrix.from_annotations(Annotations.from_wide(data, level="interval"))
 
 

@@ -24,7 +24,7 @@ from scipy import stats
 
 from accord import _validation as v
 from accord.coefficients._chance import Chance, chance_corrected
-from accord.coefficients._data import as_annotations, as_table, is_two_rater
+from accord.coefficients._data import as_annotations, as_table, is_two_rater, reusable
 from accord.coefficients._registry import register
 from accord.coefficients._two_rater_core import (
     _coefficient,
@@ -237,6 +237,7 @@ def brennan_prediger(
     >>> round(accord.brennan_prediger(t).estimate, 4)
     0.4
     """
+    data = reusable(data)
     if not is_two_rater(data, y2, raters):
         return _many("brennan_prediger", data, raters, weights=weights, categories=categories)
     return _simple("brennan_prediger", "bp", data, y2, weights, categories, raters)
@@ -276,6 +277,7 @@ def gwet_ac1(
     >>> round(accord.gwet_ac1(accord.ContingencyTable([[80, 10], [5, 5]])).estimate, 4)
     0.808
     """
+    data = reusable(data)
     if not is_two_rater(data, y2, raters):
         return _many("gwet_ac1", data, raters, weights=weights, categories=categories)
     return _simple("gwet_ac1", "gwet", data, y2, weights, categories, raters)
@@ -318,6 +320,7 @@ def percent_agreement(
     0.75
     """
     v.choice(definition, ("pairwise", "unanimous"), param="definition", func="percent_agreement")
+    data = reusable(data)
     if not is_two_rater(data, y2, raters) or tolerance != 0 or definition != "pairwise":
         if y2 is not None:
             data = {"rater_1": data, "rater_2": y2}

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from accord._encoding import label_list
 from accord.errors import DataError
 from accord.inference.resampling import pattern_index
 
@@ -106,6 +107,11 @@ class CoincidenceMatrix:
     @classmethod
     def from_annotations(cls, annotations: Any) -> CoincidenceMatrix:
         """The coincidences of :class:`~accord.Annotations` (any number of raters)."""
+        from accord.annotations import Annotations
+
+        if not isinstance(annotations, Annotations):
+            raise DataError("CoincidenceMatrix.from_annotations needs an accord.Annotations; "
+                            f"got {type(annotations).__name__}.")
         ann = annotations
         values = _numeric_or_none(ann.categories)
         return cls._from_codes(ann.wide(), ann.categories, values=values, unit_ids=ann.units,
@@ -151,7 +157,8 @@ class CoincidenceMatrix:
         [3.0, 1.0]
         """
         x = _count_matrix(counts)
-        cats = list(range(x.shape[1])) if categories is None else list(categories)
+        cats = list(range(x.shape[1])) if categories is None else label_list(
+            categories, param="categories")
         if len(cats) != x.shape[1]:
             raise DataError(f"categories has {len(cats)} labels but the counts have "
                             f"{x.shape[1]} columns; give one label per column.")
@@ -169,6 +176,11 @@ class CoincidenceMatrix:
 
         Each cell ``(i, j)`` is a pattern: the ``n_ij`` units rated ``i`` and ``j``.
         """
+        from accord.tables.contingency import ContingencyTable
+
+        if not isinstance(table, ContingencyTable):
+            raise DataError("CoincidenceMatrix.from_table needs an accord.ContingencyTable; "
+                            f"got {type(table).__name__}.")
         counts = np.asarray(table.counts, dtype=np.float64)
         whole = np.rint(counts)
         if np.any(np.abs(counts - whole) > 1e-9):

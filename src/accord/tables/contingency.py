@@ -19,6 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import sparse
 
+from accord._encoding import label_list
+from accord._encoding import one_letter_labels as _letters
 from accord.errors import DataError
 
 DENSE_LIMIT = 2000
@@ -65,7 +67,8 @@ class ContingencyTable:
         if not np.all(np.isfinite(values)) or (values.size and values.min() < 0):
             raise DataError("contingency table counts must be finite and non-negative.")
         k = shape[0]
-        cats = tuple(range(k)) if categories is None else tuple(categories)
+        cats = tuple(range(k)) if categories is None else tuple(
+            label_list(_letters(categories), param="categories"))
         if len(cats) != k:
             raise DataError(
                 f"categories has {len(cats)} labels but the table is {k} x {k}; give one per row."

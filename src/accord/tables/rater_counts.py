@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from accord._encoding import label_list
+from accord._encoding import one_letter_labels as _letters
 from accord.errors import DataError
 from accord.inference.resampling import pattern_index
 
@@ -54,7 +56,8 @@ class RaterCounts:
         if categories is None and hasattr(counts, "columns") and hasattr(counts, "to_numpy"):
             categories = list(counts.columns)
         arr = _validated(counts)
-        cats = tuple(range(arr.shape[1])) if categories is None else tuple(categories)
+        cats = tuple(range(arr.shape[1])) if categories is None else tuple(
+            label_list(_letters(categories), param="categories"))
         if len(cats) != arr.shape[1]:
             raise DataError(
                 f"categories has {len(cats)} labels but the counts have {arr.shape[1]} "

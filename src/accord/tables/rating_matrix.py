@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from accord._encoding import label_list
 from accord.errors import DataError, InsufficientDataError
 
 __all__ = ["MeanSquares", "RatingMatrix"]
@@ -88,11 +89,15 @@ class RatingMatrix:
         arr.flags.writeable = False
         self._values = arr
         self._sums: FloatArray | None = None
-        self.raters: tuple[Any, ...] = tuple(raters) if raters is not None else tuple(
-            f"rater_{j + 1}" for j in range(arr.shape[1]))
-        self.units: tuple[Any, ...] | None = None if units is None else tuple(units)
+        self.raters: tuple[Any, ...] = tuple(
+            label_list(raters, param="raters") if raters is not None
+            else (f"rater_{j + 1}" for j in range(arr.shape[1])))
+        self.units: tuple[Any, ...] | None = None if units is None else tuple(
+            label_list(units, param="units"))
         if len(self.raters) != arr.shape[1]:
             raise DataError(f"raters has {len(self.raters)} labels for {arr.shape[1]} columns.")
+        if self.units is not None and len(self.units) != arr.shape[0]:
+            raise DataError(f"units has {len(self.units)} labels for {arr.shape[0]} rows.")
 
     @classmethod
     def from_annotations(cls, annotations: Any) -> RatingMatrix:
@@ -277,6 +282,11 @@ def _is_number(x: Any) -> bool:
 
 def require_design(rm: RatingMatrix) -> None:
     """Raise unless two raters and two units with two scores each remain."""
+    if rm.n_raters == 0 or (rm.n_units == 0 and rm.n_raters >= 2):
+        raise InsufficientDataError(
+            "no unit was rated by two or more raters (or the data hold no ratings), so there "
+            "is nothing to compare."
+        )
     if rm.n_raters < 2:
         raise InsufficientDataError(
             f"intraclass correlations need at least two raters; the data have {rm.n_raters}."
