@@ -411,5 +411,11 @@ def _call_distance(func_d: Callable[..., Any], categories: tuple[Any, ...],
     out = np.empty((k, k))
     for i, c in enumerate(categories):
         for j, d in enumerate(categories):
-            out[i, j] = float(func_d(c, d))
+            try:
+                out[i, j] = float(func_d(c, d))
+            except Exception as exc:  # noqa: BLE001 - the user's function: report, not crash
+                raise v.fail(
+                    "level", func, "a callable d(c, k) returning a number for every two values",
+                    f"{type(exc).__name__} ({exc}) for d({c!r}, {d!r})",
+                ) from None
     return out
