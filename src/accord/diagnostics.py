@@ -20,7 +20,14 @@ from accord import _validation as v
 from accord.coefficients import _count_based as cb
 from accord.coefficients._many_data import rating_codes
 from accord.coefficients._registry import REGISTRY
-from accord.pairwise import _annotations, _summary_warning, call_quietly, undefined_result
+from accord.errors import InvalidParameterError
+from accord.pairwise import (
+    _annotations,
+    _summary_warning,
+    call_quietly,
+    check_options,
+    undefined_result,
+)
 from accord.results import AgreementResult, _jsonable
 from accord.tables.rater_counts import RaterCounts
 
@@ -196,7 +203,14 @@ def leave_one_rater_out(data: Any, coefficient: str = "fleiss_kappa",
     func = "leave_one_rater_out"
     name = v.choice(coefficient, sorted(REGISTRY), param="coefficient", func=func)
     function = REGISTRY[name].function
+    check_options(name, options, func)
     ann = _annotations(data, options.get("categories"), func)
+    if REGISTRY[name].raters == "two" and ann.n_raters > 2:
+        raise InvalidParameterError(
+            f"leave_one_rater_out cannot use {name} on {ann.n_raters} raters: it compares "
+            "exactly two; choose a many-rater coefficient (e.g. 'fleiss_kappa') or see "
+            "accord.pairwise."
+        )
     full = function(ann, **options)
     results: dict[Any, AgreementResult] = {}
     undefined: list[str] = []

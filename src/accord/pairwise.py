@@ -8,6 +8,7 @@ reason rather than an error.
 
 from __future__ import annotations
 
+import inspect
 import math
 import warnings
 from collections.abc import Callable, Mapping
@@ -22,7 +23,12 @@ from accord import _validation as v
 from accord.annotations import Annotations
 from accord.coefficients._data import as_annotations
 from accord.coefficients._registry import REGISTRY
-from accord.errors import DataError, DegenerateDataWarning, InsufficientDataError
+from accord.errors import (
+    DataError,
+    DegenerateDataWarning,
+    InsufficientDataError,
+    InvalidParameterError,
+)
 from accord.results import AgreementResult, _jsonable
 from accord.tables.rater_counts import RaterCounts
 
@@ -110,6 +116,7 @@ def pairwise(data: Any, coefficient: str = "cohen_kappa", **options: Any) -> Pai
     func = "pairwise"
     name = v.choice(coefficient, sorted(REGISTRY), param="coefficient", func=func)
     function = REGISTRY[name].function
+    check_options(name, options, func)
     ann = _annotations(data, options.get("categories"), func)
     rated = ann.wide() >= 0
     r = ann.n_raters
@@ -132,6 +139,20 @@ def pairwise(data: Any, coefficient: str = "cohen_kappa", **options: Any) -> Pai
     if undefined:
         _summary_warning(name, "pair(s)", undefined)
     return PairwiseResult(name, ann.raters, estimates, n, results)
+
+
+def check_options(name: str, options: Mapping[str, Any], func: str) -> None:
+    """Refuse options the coefficient does not take, naming the ones it does."""
+    params = inspect.signature(REGISTRY[name].function).parameters
+    accepted = [p for p, x in params.items() if x.kind is inspect.Parameter.KEYWORD_ONLY]
+    unknown = [k for k in options if k not in accepted or k == "raters"]
+    if unknown:
+        shown = ", ".join(repr(k) for k in unknown)
+        takes = ", ".join(repr(k) for k in accepted if k != "raters") or "no options"
+        raise InvalidParameterError(
+            f"{func} passes its options to {name}, which does not take {shown}; "
+            f"it takes {takes}."
+        )
 
 
 def _annotations(data: Any, categories: Any, func: str) -> Annotations:
