@@ -151,8 +151,9 @@ def plan_sample_size(
         Anticipated category proportions; a float ``pi`` means two categories
         ``(pi, 1 - pi)``. Default: equal proportions over ``n_categories``.
     n_raters, n_categories : int
-        Raters per unit and number of categories (``n_categories`` is taken from
-        ``prevalence`` when that is a sequence).
+        Raters per unit and number of categories. When ``prevalence`` is given, its
+        length sets the number of categories; an ``n_categories`` other than the
+        default 2 must then agree with it.
     n_simulations : int
         Simulated data sets per step (simulation only).
     rng : int or numpy.random.Generator
@@ -178,8 +179,11 @@ def plan_sample_size(
     width = _in_open(ci_width, 0.0, 2.0, "ci_width", func)
     est = _in_open(expected, -1.0, 1.0, "expected", func)
     raters = _at_least(n_raters, 2, "n_raters", func)
-    p = _prevalence(prevalence, _at_least(n_categories, 2, "n_categories", func), func)
+    q = _at_least(n_categories, 2, "n_categories", func)
+    p = _prevalence(prevalence, q, func)
+    _categories_agree(p, q, func)
     v.positive_int(n_simulations, param="n_simulations", func=func)
+    gen = _generator(rng, func)
     z = float(stats.norm.ppf(0.5 + level / 2.0))
     base = {"prevalence": tuple(float(x) for x in p), "z": z}
     if coefficient == "cohen_kappa" and raters == 2:
@@ -188,7 +192,6 @@ def plan_sample_size(
         return SamplePlan(coefficient, n, est, width, level, raters, "formula", _CITE_FORMULA,
                           {**base, "variance_per_unit": var})
     simulate = _simulator(coefficient, est, p, raters, func)
-    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     n, info = _simulated_n(simulate, z, width, n_simulations, gen)
     info["seed"] = rng if isinstance(rng, numbers.Integral) else None
     return SamplePlan(coefficient, n, est, width, level, raters, "simulation", _CITE_SIMULATION,
@@ -214,11 +217,31 @@ def _prevalence(prevalence: Any, q: int, func: str) -> FloatArray:
     if isinstance(prevalence, numbers.Real) and not isinstance(prevalence, bool):
         pi = _in_open(prevalence, 0.0, 1.0, "prevalence", func)
         return np.array([pi, 1.0 - pi])
-    p = np.asarray(prevalence, dtype=np.float64)
-    if p.ndim != 1 or p.shape[0] < 2 or np.any(p <= 0) or abs(p.sum() - 1.0) > 1e-9:
-        raise v.fail("prevalence", func,
-                     "a proportion in (0, 1) or positive proportions summing to 1", prevalence)
+    expected = "a proportion in (0, 1) or positive proportions summing to 1"
+    if isinstance(prevalence, (str, bytes)):
+        raise v.fail("prevalence", func, expected, prevalence)
+    try:
+        p = np.asarray(prevalence, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise v.fail("prevalence", func, expected, prevalence) from None
+    if p.ndim != 1 or p.shape[0] < 2 or not np.all(p > 0) or abs(p.sum() - 1.0) > 1e-9:
+        raise v.fail("prevalence", func, expected, prevalence)
     return p
+
+
+def _categories_agree(p: FloatArray, n_categories: int, func: str) -> None:
+    """``n_categories`` left at its default (2) is taken from ``prevalence``; set, it must match."""
+    if n_categories != 2 and p.shape[0] != n_categories:
+        raise v.fail("n_categories", func,
+                     f"the number of proportions in prevalence ({p.shape[0]})", n_categories)
+
+
+def _generator(rng: Any, func: str) -> np.random.Generator:
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, bool) or not isinstance(rng, numbers.Integral) or int(rng) < 0:
+        raise v.fail("rng", func, "a non-negative int seed or a numpy.random.Generator", rng)
+    return np.random.default_rng(int(rng))
 
 
 def _kappa_variance(kappa: float, p: FloatArray, func: str) -> float:
