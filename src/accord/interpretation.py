@@ -323,6 +323,8 @@ def _as_result(result: Any, func: str) -> AgreementResult:
         return result
     if isinstance(result, (int, float, np.integer, np.floating)) and not isinstance(result, bool):
         x = float(result)
+        if x > 1.0:  # no agreement coefficient exceeds 1 (perfect agreement)
+            raise v.fail("result", func, "an agreement coefficient, at most 1", result)
         why = None if math.isfinite(x) else "the value is not a finite number"
         return AgreementResult("", x, math.nan, math.nan, math.nan, 0, 0, undefined_reason=why)
     raise v.fail("result", func, "an AgreementResult or a number", type(result).__name__)
