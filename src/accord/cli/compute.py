@@ -80,16 +80,40 @@ def compute(
       accord compute long.csv --unit item --rater coder --value label --ci bootstrap --seed 1
       accord compute scores.csv --level interval --coefficient icc --form ICC2k --json
     """
+    from accord.errors import InvalidParameterError
     from accord.selection import compute as run
 
-    ann = load(data, **selection).require_pairable()
-    results = run(ann, list(coefficients) or None, weights=weights, form=form)
-    method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
-    intervals = _intervals(results, confidence_level, method, population_size)
+    _check_options(confidence_level, form, population_size)
+    try:  # a bad option value is bad usage (exit 2), even when found late
+        ann = load(data, **selection).require_pairable()
+        method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
+        results = run(ann, list(coefficients) or None, weights=weights, form=form)
+        intervals = _intervals(results, confidence_level, method, population_size)
+    except InvalidParameterError as exc:
+        raise click.UsageError(str(exc)) from None
     if as_json:
         click.echo(json.dumps([_json_row(r, ci) for r, ci in zip(results, intervals)], indent=2))
         return
     _print(ann, results, intervals, scale, data)
+
+
+def _check_options(level: float, form: str | None, population_size: int | None) -> None:
+    """Check option values before reading DATA, so a typo is not hidden by the data."""
+    from accord import _validation as v
+    from accord.coefficients.intraclass import form_of
+    from accord.errors import InvalidParameterError
+
+    checks: list[tuple[str, Any]] = [
+        ("--confidence-level", lambda: v.confidence_level(level, func="accord compute")),
+        ("--form", lambda: form is None or form_of(form)),
+        ("--population-size", lambda: population_size is None or v.positive_int(
+            population_size, param="population_size", func="accord compute")),
+    ]
+    for hint, check in checks:
+        try:
+            check()
+        except InvalidParameterError as exc:
+            raise click.BadParameter(str(exc), param_hint=hint) from None
 
 
 def _intervals(
@@ -115,14 +139,12 @@ def _intervals(
 
 
 def _interval(result: Any, level: float, method: Any, population_size: int | None) -> Any:
-    from accord.errors import InvalidParameterError
+    import math
 
-    try:
-        return result.confidence_interval(level, method=method, population_size=population_size)
-    except InvalidParameterError:
-        if method == "asymptotic":
-            return None  # no analytic SE: shown as "-", and --ci jackknife/bootstrap gives one
-        raise
+    analytic = math.isfinite(result.se) or result.analytic_interval is not None
+    if method == "asymptotic" and result.defined and not analytic:
+        return None  # no analytic SE: shown as "-", and --ci jackknife/bootstrap gives one
+    return result.confidence_interval(level, method=method, population_size=population_size)
 
 
 def _title(result: Any) -> str:

@@ -21,9 +21,13 @@ def table(data: str, as_json: bool, **selection: Any) -> None:
     Example:
       accord table pilot.csv --raters annotator_a annotator_b
     """
+    from accord.errors import InvalidParameterError
     from accord.tables.contingency import ContingencyTable
 
-    ann = load(data, **selection).require_pairable()
+    try:  # a bad option value (--categories, --format, ...) is bad usage: exit 2
+        ann = load(data, **selection).require_pairable()
+    except InvalidParameterError as exc:
+        raise click.UsageError(str(exc)) from None
     if ann.n_raters != 2:
         raise click.UsageError(
             f"the data have {ann.n_raters} raters ({', '.join(map(str, ann.raters))}); "
