@@ -394,10 +394,12 @@ def test_raw_ratings_and_rater_counts_agree(case: tuple[str, np.ndarray]) -> Non
         return
     complete_rows = np.array([all(x is not None for x in row) for row in table])
     if not complete_rows.all():
-        # Two columns go through the two-rater table, which leaves out units rated once;
-        # RaterCounts keeps them in the chance terms (Gwet 2014), which moves AC1's p_e.
-        summary = _run(func, RaterCounts.from_annotations(
-            Annotations.from_wide(table[complete_rows])))
+        # Two columns go through the two-rater table, which leaves out units rated once
+        # (keeping the categories seen on them); RaterCounts keeps those units in the
+        # chance terms (Gwet 2014), which moves AC1's p_e.
+        seen = sorted({x for x in table.ravel() if x is not None})
+        paired = Annotations.from_wide(table[complete_rows], categories=seen)
+        summary = _run(func, RaterCounts.from_annotations(paired))
     _same(raw, summary, se=False)
     # Two raters, every unit rated by both: the table variance (irrCAC *.table, Gwet 2014
     # ch. 2) divides by n, the many-rater one (irrCAC *.raw, ch. 5) by n - 1.
