@@ -192,7 +192,7 @@ def local_codes(df: Any, name: str, dtype: Any) -> tuple[IntArray, list[Any]]:
     ranks = df.select(nw.col(name).rank("dense").fill_null(0)).get_column(name)
     codes = np.asarray(ranks.to_numpy(), dtype=np.float64).astype(np.int64) - 1
     labels = df.get_column(name).drop_nulls().unique().sort()
-    return codes, _as_source(labels, dtype).to_list()
+    return codes, as_source(labels, dtype).to_list()
 
 
 def run_codes(df: Any, name: str, dtype: Any) -> tuple[IntArray, list[Any]]:
@@ -206,7 +206,12 @@ def run_codes(df: Any, name: str, dtype: Any) -> tuple[IntArray, list[Any]]:
     col = nw.col(name)
     starts = df.select((col != col.shift(1)).fill_null(True).alias(name)).get_column(name)
     codes = np.cumsum(np.asarray(starts.to_numpy(), dtype=bool), dtype=np.int64) - 1
-    return codes, _as_source(df.get_column(name).filter(starts), dtype).to_list()
+    return codes, as_source(df.get_column(name).filter(starts), dtype).to_list()
+
+
+def labels(df: Any, name: str, dtype: Any) -> list[Any]:
+    """The sorted distinct non-null values of a collected column, in the source dtype."""
+    return as_source(df.get_column(name).drop_nulls().unique().sort(), dtype).to_list()
 
 
 def few_codes(df: Any, name: str, dtype: Any) -> tuple[IntArray, list[Any]]:
@@ -214,15 +219,17 @@ def few_codes(df: Any, name: str, dtype: Any) -> tuple[IntArray, list[Any]]:
     import narwhals as nw
 
     labels = df.get_column(name).unique().sort()
+    if len(labels) == 0:
+        return np.zeros(0, dtype=np.int64), []
     codes = df.select(
         nw.col(name).replace_strict(
             labels.to_list(), list(range(len(labels))), return_dtype=nw.Int64()
         )
     ).get_column(name)
-    return np.asarray(codes.to_numpy(), dtype=np.int64), _as_source(labels, dtype).to_list()
+    return np.asarray(codes.to_numpy(), dtype=np.int64), as_source(labels, dtype).to_list()
 
 
-def _as_source(labels: Any, dtype: Any) -> Any:
+def as_source(labels: Any, dtype: Any) -> Any:
     """Labels cast back to the source dtype (pandas makes integers floats next to nulls)."""
     import narwhals as nw
 
@@ -268,7 +275,7 @@ def recode(local: IntArray, lut: IntArray) -> IntArray:
     return np.where(local >= 0, lut[np.maximum(local, 0)], -1)
 
 
-def clash() -> Any:
+def clash(low: str = "lo", high: str = "hi") -> Any:
     """True where a (unit, rater) group's smallest and largest values differ.
 
     Pandas compares missing values as unequal (NaN != NaN), so null groups are
@@ -276,7 +283,7 @@ def clash() -> Any:
     """
     import narwhals as nw
 
-    lo, hi = nw.col("lo"), nw.col("hi")
+    lo, hi = nw.col(low), nw.col(high)
     return (~lo.is_null() & ~hi.is_null() & (lo != hi)).fill_null(False)
 
 

@@ -29,7 +29,6 @@ __all__ = ["contingency_table"]
 
 _FUNC = "accord.engines.contingency_table"
 _X, _Y = "__accord_x", "__accord_y"
-_SUMS = ("rows", "mv", "mi", "other", "ok")
 
 
 def contingency_table(
@@ -179,9 +178,21 @@ def _long(
     extra: Sequence[Any],
     column: str,
 ) -> EngineResult[ContingencyTable]:
-    cells = fr.collect(_pivot(_flagged(base, kinds, pair, extra)))
+    import narwhals as nw
+
+    mv, mi, ours = _flags(kinds, pair, extra)
+    totals = fr.collect(
+        base.select(
+            nw.len().alias("rows"),
+            mv.cast(nw.Int64()).sum().alias("mv"),
+            mi.cast(nw.Int64()).sum().alias("mi"),
+            (~mv & ~mi & ~ours).cast(nw.Int64()).sum().alias("other"),
+        )
+    )
+    valid = base.filter(~mv & ~mi & ours)
+    cells = fr.collect(_pivot(valid, pair))
     if int(fr.column(cells, "clash").sum()):
-        raise fr.duplicate_error(_clashes(base, kinds, pair, extra), func=_FUNC)
+        raise fr.duplicate_error(_clashes(valid), func=_FUNC)
     (lx, labels_x), (ly, labels_y) = (fr.local_codes(cells, c, kinds[2]) for c in (_X, _Y))
     cats, (lut_x, lut_y) = fr.categories_of([labels_x, labels_y], categories)
     a, b, n = fr.recode(lx, lut_x), fr.recode(ly, lut_y), fr.column(cells, "n")
@@ -189,13 +200,13 @@ def _long(
     pairs = int(n[both].sum())
     if pairs == 0:
         raise _absent(base, pair, column) or _no_pair(pair)
-    sums = {c: int(fr.column(cells, c).sum()) for c in _SUMS}
+    sums = {c: int(fr.column(totals, c)[0]) for c in ("rows", "mv", "mi", "other")}
     rated = int((n * ((a >= 0).astype(np.int64) + (b >= 0))).sum())
     dropped = {
         "missing value": sums["mv"],
         "missing unit or rater id": sums["mi"],
         "another rater": sums["other"],
-        "identical repeated rating": sums["ok"] - rated,
+        "identical repeated rating": int(fr.column(cells, "rows").sum()) - rated,
         "unit not rated by both raters": rated - 2 * pairs,
     }
     audit = Audit("contingency_table (long)", sums["rows"], 2 * pairs,
@@ -203,55 +214,42 @@ def _long(
     return EngineResult(_table(a[both], b[both], n[both], cats), audit)
 
 
-def _flagged(
-    base: Any, kinds: tuple[Any, Any, Any], pair: tuple[Any, Any], extra: Sequence[Any]
-) -> Any:
-    """Rows with their drop reason flagged, the rater's side (0, 1 or null) and a clean value."""
+def _flags(kinds: tuple[Any, Any, Any], pair: tuple[Any, Any], extra: Sequence[Any]) -> Any:
+    """Missing value; missing id (value present); rater is one of the pair."""
     import narwhals as nw
 
     mv = fr.missing(V, kinds[2], extra)
     mi = ~mv & (fr.missing_id(U, kinds[0]) | fr.missing_id(R, kinds[1]))
-    ours = nw.col(R).is_in(list(pair)).fill_null(False)
-    valid = ~mv & ~mi & ours
-    return base.with_columns(
-        mv.cast(nw.Int64()).alias("mv"),
-        mi.cast(nw.Int64()).alias("mi"),
-        (~mv & ~mi & ~ours).cast(nw.Int64()).alias("other"),
-        valid.cast(nw.Int64()).alias("ok"),
-        nw.when(ours).then((nw.col(R) == pair[1]).cast(nw.Int64())).alias("side"),
-        nw.when(valid).then(nw.col(V)).alias(V),
-    )
+    return mv, mi, nw.col(R).is_in(list(pair)).fill_null(False)
 
 
-def _pivot(flagged: Any) -> Any:
-    """GROUP BY unit, side; pivot each unit's two values into one row; GROUP BY the pair."""
+def _pivot(valid: Any, pair: tuple[Any, Any]) -> Any:
+    """GROUP BY unit with each rater's smallest and largest value; GROUP BY the pair.
+
+    A rater whose smallest and largest values on a unit differ gave it two
+    values (a clash); otherwise the smallest is the rating.
+    """
     import narwhals as nw
 
-    sums = [nw.col(c).sum() for c in _SUMS]
-    per_rating = flagged.group_by(U, "side", drop_null_keys=False).agg(
-        nw.col(V).min().alias("lo"),
-        nw.col(V).max().alias("hi"),
+    x = nw.when(nw.col(R) == pair[0]).then(nw.col(V))
+    y = nw.when(nw.col(R) == pair[1]).then(nw.col(V))
+    per_unit = valid.with_columns(x.alias(_X), y.alias(_Y)).group_by(U).agg(
+        nw.col(_X).min(),
+        nw.col(_X).max().alias("x_hi"),
+        nw.col(_Y).min(),
+        nw.col(_Y).max().alias("y_hi"),
         nw.len().alias("rows"),
-        *[nw.col(c).sum() for c in _SUMS[1:]],
     ).with_columns(
-        fr.clash().cast(nw.Int64()).alias("clash"),
-        nw.when(nw.col("side") == 0).then(nw.col("lo")).alias(_X),
-        nw.when(nw.col("side") == 1).then(nw.col("lo")).alias(_Y),
-    )
-    per_unit = per_rating.group_by(U, drop_null_keys=False).agg(
-        nw.col(_X).max(), nw.col(_Y).max(), nw.col("clash").sum(), *sums
+        (fr.clash(_X, "x_hi") | fr.clash(_Y, "y_hi")).cast(nw.Int64()).alias("clash")
     )
     return per_unit.group_by(_X, _Y, drop_null_keys=False).agg(
-        nw.len().alias("n"), nw.col("clash").sum(), *sums
+        nw.len().alias("n"), nw.col("clash").sum(), nw.col("rows").sum()
     )
 
 
-def _clashes(
-    base: Any, kinds: tuple[Any, Any, Any], pair: tuple[Any, Any], extra: Sequence[Any]
-) -> Any:
+def _clashes(valid: Any) -> Any:
     import narwhals as nw
 
-    valid = _flagged(base, kinds, pair, extra).filter(nw.col("ok") == 1)
     return valid.group_by(U, R).agg(
         nw.col(V).min().alias("lo"), nw.col(V).max().alias("hi")
     ).filter(fr.clash())

@@ -166,38 +166,47 @@ def _long(
     *,
     source: str,
 ) -> EngineResult[RaterCounts]:
-    """GROUP BY unit, value and count; repeated (unit, rater) rows take a careful path.
+    """GROUP BY value (labels and audit), GROUP BY unit (repeat check), GROUP BY unit, value.
 
-    ``GROUP BY unit`` first compares each unit's rows with its distinct raters.
-    When no rater rated a unit twice (the usual case) the counts are one
-    ``GROUP BY unit, value``; otherwise ``GROUP BY unit, rater`` collapses
-    identical repeats and finds different values (a duplicate rating).
+    Each unit's rows are compared with its distinct raters. When no rater rated
+    a unit twice (the usual case) the counts are one ``GROUP BY unit, value``;
+    otherwise ``GROUP BY unit, rater`` collapses identical repeats and finds
+    different values (a duplicate rating).
     """
     import narwhals as nw
 
     udt, rdt, vdt = kinds
     mv = fr.missing(V, vdt, extra)
     mi = ~mv & (fr.missing_id(U, udt) | fr.missing_id(R, rdt))
-    flagged = base.with_columns(mv.cast(nw.Int64()).alias("mv"), mi.cast(nw.Int64()).alias("mi"))
-    valid = base.filter(~(mv | mi))
-    repeated = valid.group_by(U).agg(nw.len().alias("rows"), nw.col(R).n_unique().alias("d"))
-    n_repeated = fr.collect(repeated.filter(nw.col("rows") > nw.col("d")).select(nw.len()))
-    if int(fr.column(n_repeated, "len")[0]):
-        cells = _collapsed(valid)
-    else:
-        cells = fr.collect(valid.group_by(U, V).agg(nw.len().alias("n")).rename({V: "lo"}))
-    totals = fr.collect(
-        flagged.select(nw.len().alias("rows"), nw.col("mv").sum(), nw.col("mi").sum())
+    summary = fr.collect(
+        base.with_columns(mv.cast(nw.Int64()).alias("mv"), mi.cast(nw.Int64()).alias("mi"))
+        .group_by(V, "mv", "mi", drop_null_keys=False)
+        .agg(nw.len().alias("rows"))
     )
-    rows, n_mv, n_mi = (int(fr.column(totals, c)[0]) for c in ("rows", "mv", "mi"))
-    rc = _matrix(cells, udt, vdt, categories)
-    used = int(rc.counts.sum())
+    rows = int(fr.column(summary, "rows").sum())
+    n_mv, n_mi = (int(fr.column(summary, c) @ fr.column(summary, "rows")) for c in ("mv", "mi"))
+    used = summary.filter((nw.col("mv") == 0) & (nw.col("mi") == 0))
+    fr.categories_of([fr.labels(used, V, vdt)], categories)  # unknown labels raise here
+    rc = _matrix(_cells(base.filter(~(mv | mi))), udt, vdt, categories)
+    n_used = int(rc.counts.sum())
     dropped = {
         "missing value": n_mv,
         "missing unit or rater id": n_mi,
-        "identical repeated rating": rows - n_mv - n_mi - used,
+        "identical repeated rating": rows - n_mv - n_mi - n_used,
     }
-    return EngineResult(rc, Audit(source, rows, used, {r: x for r, x in dropped.items() if x}))
+    audit = Audit(source, rows, n_used, {r: x for r, x in dropped.items() if x})
+    return EngineResult(rc, audit)
+
+
+def _cells(valid: Any) -> Any:
+    """(unit, value, n): GROUP BY unit, value, or GROUP BY unit, rater first if a rater repeats."""
+    import narwhals as nw
+
+    repeated = valid.group_by(U).agg(nw.len().alias("rows"), nw.col(R).n_unique().alias("d"))
+    n_repeated = fr.collect(repeated.filter(nw.col("rows") > nw.col("d")).select(nw.len()))
+    if int(fr.column(n_repeated, "len")[0]):
+        return _collapsed(valid)
+    return fr.collect(valid.group_by(U, V).agg(nw.len().alias("n")).rename({V: "lo"}))
 
 
 def _collapsed(valid: Any) -> Any:
