@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import accord
@@ -300,6 +300,25 @@ def test_relabelling_nominal_categories(case: tuple[str, np.ndarray], data: Any)
     for idx, x in np.ndenumerate(table):
         renamed[idx] = None if x is None else names[x]
     _same(_run(func, *_args(name, table)), _run(func, *_args(name, renamed)))
+
+
+@FEW
+@given(case=_by_name(tables, MANY_RATER), data=st.data())
+def test_a_rater_without_ratings_changes_nothing(case: tuple[str, np.ndarray],
+                                                 data: Any) -> None:
+    """An all-missing column is no rater: same estimate, SE and n_raters."""
+    name, table = case
+    info = accord.REGISTRY[name]
+    # Two columns of these go through the two-rater table (irrCAC *.table formulas); the
+    # wider input takes the many-rater path, whose relation is checked against RaterCounts.
+    assume(table.shape[1] > 2 or info.family != "two_raters")
+    func = info.function
+    at = data.draw(st.integers(0, table.shape[1]))
+    empty: Any = np.nan if name in NUMERIC_ONLY else None
+    wider = np.insert(table.astype(object), at, empty, axis=1)
+    if name in NUMERIC_ONLY:
+        wider = wider.astype(float)
+    _same(_run(func, table), _run(func, wider))
 
 
 @FEW

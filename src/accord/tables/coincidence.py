@@ -114,8 +114,10 @@ class CoincidenceMatrix:
                             f"got {type(annotations).__name__}.")
         ann = annotations
         values = _numeric_or_none(ann.categories)
+        rater_codes = ann.codes[1]
+        used = int(np.count_nonzero(np.bincount(rater_codes, minlength=ann.n_raters)))
         return cls._from_codes(ann.wide(), ann.categories, values=values, unit_ids=ann.units,
-                               n_raters=ann.n_raters)
+                               n_raters=used)
 
     @classmethod
     def from_array(cls, data: Any) -> CoincidenceMatrix:
@@ -137,11 +139,13 @@ class CoincidenceMatrix:
         if fast is not None:
             values, ptr, codes, mult, n_per, inverse, n_unpairable = fast
             return cls(values.tolist(), ptr, codes, mult, n_per, unit_patterns=inverse,
-                       n_unpairable=n_unpairable, n_raters=arr.shape[1], values=values)
+                       n_unpairable=n_unpairable, n_raters=_rated_columns(arr),
+                       values=values)
         if np.isinf(arr).any():
             raise DataError("the data hold an infinite value; use NaN for a missing rating.")
         codes, values = _numeric_codes(arr)
-        return cls._from_codes(codes, values.tolist(), values=values, n_raters=arr.shape[1])
+        return cls._from_codes(codes, values.tolist(), values=values,
+                               n_raters=_rated_columns(arr))
 
     @classmethod
     def from_counts(cls, counts: Any, categories: Sequence[Any] | None = None) -> CoincidenceMatrix:
@@ -535,3 +539,10 @@ def _unique_rows(x: IntArray) -> tuple[IntArray, IntArray, IntArray]:
         return x[first], n_per, inverse
     rows, n_per, inverse = pattern_index(x)
     return np.asarray(rows, dtype=np.int64), n_per, inverse
+
+
+def _rated_columns(arr: FloatArray) -> int:
+    """Raters (columns) with at least one rating: an all-NaN column is not a rater."""
+    if arr.dtype.kind != "f":
+        return int(arr.shape[1])
+    return int(arr.shape[1] - np.count_nonzero(np.isnan(arr).all(axis=0)))
