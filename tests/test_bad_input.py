@@ -544,6 +544,19 @@ def test_datasets_read_and_studies(tmp_path: Path) -> None:
         accord.load_study(tmp_path / "absent.toml")
 
 
+def test_coefficient_selection_by_name() -> None:
+    """The routing behind accord compute and the report (accord.selection.compute)."""
+    from accord.selection import compute
+
+    ann = Annotations.from_wide(W3)
+    refused(InvalidParameterError, "'coefficients' parameter of compute must be a list", compute,
+            ann, "fleiss_kappa")
+    refused(InvalidParameterError, "'coefficient' parameter of compute must be one of", compute,
+            ann, ["foo"])
+    refused(InvalidParameterError, "light_kappa does not take weights", compute, ann,
+            ["light_kappa"], weights="linear")
+
+
 def test_disagreements_and_report() -> None:
     ann = Annotations.from_wide(W3)
     with pytest.raises(InvalidParameterError, match="'order' parameter"):

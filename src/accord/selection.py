@@ -73,6 +73,9 @@ def compute(
     >>> [r.coefficient for r in compute(ann, ["cohen_kappa", "percent_agreement"])]
     ['cohen_kappa', 'percent_agreement']
     """
+    if isinstance(coefficients, (str, bytes)):
+        raise v.fail("coefficients", "compute", "a list of coefficient names, e.g. "
+                     "['cohen_kappa']", coefficients)
     explicit = coefficients is not None
     names = (
         list(coefficients)
