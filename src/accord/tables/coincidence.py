@@ -545,4 +545,11 @@ def _rated_columns(arr: FloatArray) -> int:
     """Raters (columns) with at least one rating: an all-NaN column is not a rater."""
     if arr.dtype.kind != "f":
         return int(arr.shape[1])
-    return int(arr.shape[1] - np.count_nonzero(np.isnan(arr).all(axis=0)))
+    empty = np.ones(arr.shape[1], dtype=bool)  # no rating seen yet
+    for start in range(0, arr.shape[0], 4096):  # row blocks: usually the first settles it
+        cols = np.flatnonzero(empty)
+        if cols.size == 0:
+            break
+        seen = ~np.isnan(arr[start:start + 4096][:, cols]).all(axis=0)
+        empty[cols[seen]] = False
+    return int(arr.shape[1] - np.count_nonzero(empty))
