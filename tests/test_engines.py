@@ -1,7 +1,9 @@
 """accord.engines: the sufficient statistics counted by a dataframe engine.
 
 Sources: Cohen (1960, p. 45) and Fleiss (1971, Table 1) through
-:mod:`accord.datasets` (published p_o, p_e, kappa); everything else is checked
+:mod:`accord.datasets` (published p_o, p_e, kappa); statsmodels 0.15.0
+``aggregate_raters`` / ``fleiss_kappa`` and scikit-learn 1.9.1
+``confusion_matrix`` / ``cohen_kappa_score`` run here; everything else is checked
 against accord's in-memory path on the same data (``Annotations`` ->
 ``ContingencyTable.from_annotations`` / ``RaterCounts.from_annotations``), on
 polars (eager and lazy), pandas and pyarrow frames, with the coefficients
@@ -285,6 +287,33 @@ class TestWideAgainstMemory:
             12, 10, {"missing value": 2})
 
 
+class TestAgainstPeers:
+    def test_counts_equal_statsmodels_aggregate_raters(self, backend: str) -> None:
+        from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+
+        rng = np.random.default_rng(11)
+        data = rng.integers(0, 4, size=(300, 5))
+        columns = {f"r{j}": data[:, j].tolist() for j in range(5)}
+        rc, _ = rater_counts(BACKENDS[backend](columns), raters=list(columns))
+        table, cats = aggregate_raters(data)  # statsmodels 0.15.0
+        assert rc.categories == tuple(cats.tolist())
+        assert _sorted_rows(rc.counts) == _sorted_rows(table)
+        assert accord.fleiss_kappa(rc).estimate == pytest.approx(fleiss_kappa(table), abs=TOL)
+
+    def test_table_equals_sklearn_confusion_matrix(self, backend: str) -> None:
+        from sklearn.metrics import cohen_kappa_score, confusion_matrix
+
+        rng = np.random.default_rng(12)
+        a = rng.choice(["neg", "neu", "pos"], size=400)
+        b = np.where(rng.random(400) < 0.7, a, rng.choice(["neg", "neu", "pos"], size=400))
+        table, _ = contingency_table(BACKENDS[backend]({"a": a.tolist(), "b": b.tolist()}),
+                                     raters=("a", "b"))
+        # scikit-learn 1.9.1: rows are y_true (a), columns y_pred (b), labels sorted
+        assert table.counts.tolist() == confusion_matrix(a, b).astype(float).tolist()
+        assert accord.cohen_kappa(table, weights="linear").estimate == pytest.approx(
+            cohen_kappa_score(a, b, weights="linear"), abs=TOL)
+
+
 # --------------------------------------------------------------------- behaviour
 class TestDuplicates:
     COLUMNS: Columns = {"unit": [1, 1, 1, 2, 2, 2], "rater": ["a", "b", "a", "a", "b", "b"],
@@ -329,6 +358,13 @@ class TestDuplicates:
                                           value="value", raters=("a", "b"))
         assert table.counts.tolist() == [[1.0, 0.0], [1.0, 0.0]]
         assert dict(audit2.dropped) == {"identical repeated rating": 1}
+
+
+    def test_wide_with_unit_column_finds_duplicates(self) -> None:
+        cols = {"id": ["u1", "u1", "u2"], "x": ["a", "b", "a"], "y": ["a", "a", "b"]}
+        message = r"^1 unit\(s\).*\(unit 'u1' by rater 'x'\);"
+        with pytest.raises(DuplicateRatingError, match=message):
+            rater_counts(pl.LazyFrame(cols), raters=["x", "y"], unit="id")
 
 
 class TestMissingAndCategories:

@@ -2,8 +2,8 @@
 
 Queries are written once against narwhals' lazy API, so the same code runs on
 polars (eager or lazy), pandas, pyarrow, DuckDB, Dask and PySpark frames. Only
-aggregates are collected; labels are decoded from the collected (small) frame
-with the engine's own dense ranks, so no per-row Python loop runs here.
+aggregates are collected; labels are decoded from the collected frame with the
+engine's own sorts, ranks and look-ups, so no per-row Python loop runs here.
 """
 
 from __future__ import annotations
@@ -209,7 +209,7 @@ def run_codes(df: Any, name: str, dtype: Any) -> tuple[IntArray, list[Any]]:
     return codes, as_source(df.get_column(name).filter(starts), dtype).to_list()
 
 
-def labels(df: Any, name: str, dtype: Any) -> list[Any]:
+def distinct_labels(df: Any, name: str, dtype: Any) -> list[Any]:
     """The sorted distinct non-null values of a collected column, in the source dtype."""
     return as_source(df.get_column(name).drop_nulls().unique().sort(), dtype).to_list()
 

@@ -2,11 +2,12 @@
 
 Wide data: ``GROUP BY a, b`` over the two rater columns (rows with a missing
 value in either are counted, then left out). Long data: a conditional
-aggregation pivots each unit's two ratings into one row (``GROUP BY unit,
-rater``, then ``GROUP BY unit``), and ``GROUP BY`` the pair counts the table.
-Either way only the k x k table (plus one row and column of units one rater
-left unrated) is collected. Notation as in :mod:`accord.tables.contingency`
-(Fleiss, Levin & Paik 2003, ch. 18).
+aggregation pivots each unit's two ratings into one row (``GROUP BY unit``
+keeping each rater's smallest and largest label: if they differ, the rater
+gave the unit two values), and ``GROUP BY`` the pair counts the table; one
+more pass counts the rows dropped. Either way only the k x k table (plus one
+row and column of units one rater left unrated) is collected. Notation as in
+:mod:`accord.tables.contingency` (Fleiss, Levin & Paik 2003, ch. 18).
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def contingency_table(
         either column"``); long data counts rows, one per rating (dropped:
         ``"missing value"``, ``"missing unit or rater id"``, ``"another
         rater"``, ``"identical repeated rating"``, ``"unit not rated by both
-        raters"``).
+        raters"``; each row under the first reason that applies).
 
     Raises
     ------

@@ -186,7 +186,7 @@ def _long(
     rows = int(fr.column(summary, "rows").sum())
     n_mv, n_mi = (int(fr.column(summary, c) @ fr.column(summary, "rows")) for c in ("mv", "mi"))
     used = summary.filter((nw.col("mv") == 0) & (nw.col("mi") == 0))
-    fr.categories_of([fr.labels(used, V, vdt)], categories)  # unknown labels raise here
+    fr.categories_of([fr.distinct_labels(used, V, vdt)], categories)  # unknown labels raise here
     rc = _matrix(_cells(base.filter(~(mv | mi))), udt, vdt, categories)
     n_used = int(rc.counts.sum())
     dropped = {
