@@ -258,7 +258,7 @@ def test_raters_option() -> None:
     refused(DataError, r"rater column\(s\) \['x', 'y'\] not found", accord.cohen_kappa, W3,
             raters=["x", "y"])
     refused(DataError, "needs exactly two raters", accord.cohen_kappa, W3, raters=[0, 1, 2])
-    refused(InvalidParameterError, "raters must be a list of column names.*got 'ab'",
+    refused(InvalidParameterError, "'raters' parameter of cohen_kappa must be a list.*Got 'ab'",
             accord.cohen_kappa, {"a": [1, 2], "b": [1, 2]}, raters="ab")
     refused(DataError, "compares two raters; the data have 3", accord.cohen_kappa, W3)
 

@@ -93,11 +93,11 @@ def test_bad_usage_exits_2(cohen_csv: Path) -> None:
 def test_constant_labels_report_undefined_not_a_number(tmp_path: Path) -> None:
     path = tmp_path / "const.csv"
     path.write_text("a,b\nx,x\nx,x\nx,x\n", encoding="utf-8")
-    with pytest.warns(Warning):
-        code, out, err = run("compute", str(path), "--coefficient", "cohen_kappa", "--json")
+    code, out, err = run("compute", str(path), "--coefficient", "cohen_kappa", "--json")
     assert code == 0, err
     (row,) = json.loads(out)
     assert row["estimate"] is None and "single category" in row["undefined_reason"]
+    assert err == f"accord: warning: cohen_kappa is undefined: {row['undefined_reason']}\n"
 
 
 def _commands() -> list[str]:

@@ -38,12 +38,21 @@ def fail(param: str, func: str, expected: str, got: Any) -> InvalidParameterErro
 def confidence_level(value: Any, *, func: str) -> float:
     """Validate a confidence level in the open interval (0, 1)."""
     try:
+        if isinstance(value, (str, bytes, bool)):
+            raise TypeError
         level = float(value)
     except (TypeError, ValueError):
         raise fail("confidence_level", func, "a number in (0, 1)", value) from None
     if not 0.0 < level < 1.0 or math.isnan(level):
         raise fail("confidence_level", func, "a number in (0, 1)", value)
     return level
+
+
+def names(value: Any, *, param: str, func: str) -> list[Any]:
+    """A list from a sequence of names; a bare string is refused (it is not split)."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise fail(param, func, f"a list (e.g. [{value!r}])", value)
+    return list(value)
 
 
 def positive_int(value: Any, *, param: str, func: str) -> int:

@@ -165,7 +165,12 @@ def disagreements(
     v.choice(order, ("data", "disagreement"), param="order", func=func)
     if limit is not None:
         v.positive_int(limit, param="limit", func=func)
-    ann = annotations.select(list(raters)) if raters is not None else annotations
+    if not isinstance(annotations, Annotations):
+        got = type(annotations).__name__
+        raise v.fail("annotations", func, "an accord.Annotations object", got)
+    if raters is not None:
+        raters = v.names(raters, param="raters", func=func)
+    ann = annotations.select(raters) if raters is not None else annotations
     m, share = _unit_agreement(ann)
     idx = np.flatnonzero((m >= 2) & (share < 1.0))
     total = int(idx.shape[0])

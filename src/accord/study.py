@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -400,6 +401,8 @@ def load_study(path: str | Path) -> Study:
     """
     # tomllib from Python 3.11; the same parser as the tomli package before (declared for 3.10)
     tomllib = importlib.import_module("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    if not isinstance(path, (str, os.PathLike)):
+        raise StudyError(f"load_study needs the path of a TOML file; got {type(path).__name__}.")
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")

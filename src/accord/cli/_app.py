@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import click
 
 from accord import __version__
-from accord.errors import AccordError
+from accord.errors import AccordError, DegenerateDataWarning
 
 # Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
 MULTI_VALUE = ("--raters", "--categories", "--coefficient", "--missing", "--kinds")
@@ -58,13 +59,31 @@ class AccordGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", DegenerateDataWarning)
+                try:
+                    return super().invoke(ctx)
+                finally:
+                    _report_warnings(caught)
         except AccordError as exc:
             click.echo(f"accord: error: {exc}", err=True)
             sys.exit(1)
         except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
             click.echo(f"accord: error: {exc.strerror}: {exc.filename}", err=True)
             sys.exit(1)
+
+
+def _report_warnings(caught: list[warnings.WarningMessage]) -> None:
+    """Undefined coefficients become one line each on stderr; other warnings pass through."""
+    seen: set[str] = set()
+    for w in caught:
+        if issubclass(w.category, DegenerateDataWarning):
+            text = str(w.message)
+            if text not in seen:
+                seen.add(text)
+                click.echo(f"accord: warning: {text}", err=True)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
 @click.group(cls=AccordGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from accord import _encoding as enc
+from accord import _validation as v
 from accord.annotations import Annotations
 from accord.errors import DataError, InsufficientDataError
 from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
@@ -66,6 +67,8 @@ def as_annotations(
     func: str,
 ) -> Annotations:
     """Annotations from an Annotations object or a units x raters table."""
+    if raters is not None:
+        raters = v.names(raters, param="raters", func=func)
     if isinstance(data, Annotations):
         ann = data
         if categories is not None:

@@ -103,7 +103,7 @@ def detect(path: str | os.PathLike[str]) -> str:
             p,
             None,
             "not a layout accord knows; expected one of "
-            f"{', '.join(n for n, _, _ in _REGISTRY)} (pass format=... to choose)",
+            f"{', '.join(n for n, _, _ in _REGISTRY)} (pass format=... to choose).",
         )
     return name
 
@@ -208,6 +208,10 @@ def read(
     {'missing value': 1}
     """
     func = "accord.read"
+    for param, given in (("raters", raters), ("categories", categories),
+                         ("missing", missing), ("include_kinds", include_kinds)):
+        if given is not None:
+            v.names(given, param=param, func=func)
     paths = _paths(path_or_paths)
     if level is not None:
         v.choice(level, LEVELS, param="level", func=func)

@@ -99,6 +99,12 @@ def report(
     """
     from accord.coefficients._data import as_annotations
 
+    if coefficients is not None:
+        coefficients = v.names(coefficients, param="coefficients", func=FUNC)
+    if form is not None:
+        from accord.coefficients.intraclass import form_of
+
+        form_of(form)  # an unknown form is an error even when no ICC is computed
     ann = as_annotations(annotations, raters=raters, func=FUNC)
     top_units = v.positive_int(top_units, param="top_units", func=FUNC)
     st = load_study(study) if isinstance(study, (str, Path)) else study
