@@ -478,6 +478,16 @@ class TestErrors:
         with pytest.raises(InvalidParameterError, match="'raters' parameter"):
             contingency_table(pl.DataFrame({"a": [1], "b": [1]}), raters=raters)
 
+    @pytest.mark.parametrize("option", ["categories", "missing"])
+    def test_a_bare_string_is_not_split(self, option: str) -> None:
+        frame = pl.DataFrame({"a": ["NA", "x"], "b": ["x", "x"]})
+        with pytest.raises(InvalidParameterError, match=f"'{option}' parameter.*a list"):
+            contingency_table(frame, raters=("a", "b"), **{option: "NA"})
+        with pytest.raises(InvalidParameterError, match=f"'{option}' parameter.*a list"):
+            rater_counts(frame, raters=["a", "b"], **{option: "NA"})
+        with pytest.raises(InvalidParameterError, match="'raters' parameter.*a list"):
+            rater_counts(frame, raters="ab")
+
     def test_layout_must_be_named(self) -> None:
         frame = pl.DataFrame({"u": [1], "r": ["a"], "v": [1]})
         with pytest.raises(InvalidParameterError, match="'raters' parameter"):

@@ -45,6 +45,14 @@ def lazy_frame(frame: Any, *, func: str) -> Any:
     raise v.fail("frame", func, "a dataframe, not a series", type(frame).__name__)
 
 
+def names(
+    categories: Any, missing: Any, *, func: str
+) -> tuple[list[Any] | None, list[Any]]:
+    """``categories=`` and ``missing=`` as lists; a bare string is refused, not split."""
+    cats = None if categories is None else v.names(categories, param="categories", func=func)
+    return cats, v.names(missing, param="missing", func=func)
+
+
 def schema_of(lf: Any, columns: Sequence[Any], *, func: str) -> dict[str, Any]:
     """The dtypes of ``columns``; one sentence if any is absent."""
     schema = dict(lf.collect_schema())

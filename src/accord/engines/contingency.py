@@ -97,6 +97,7 @@ def contingency_table(
     """
     pair = _pair(raters)
     lf = fr.lazy_frame(frame, func=_FUNC)
+    categories, missing = fr.names(categories, missing, func=_FUNC)
     if rater is None and value is None and unit is None:
         return _wide(lf, pair, categories, missing)
     names = []

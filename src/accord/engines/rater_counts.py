@@ -101,6 +101,7 @@ def rater_counts(
     (18, 18)
     """
     lf = fr.lazy_frame(frame, func=_FUNC)
+    categories, missing = fr.names(categories, missing, func=_FUNC)
     if _is_long(unit, rater, value, raters):
         base, kinds = fr.long_columns(lf, (str(unit), str(rater), str(value)), func=_FUNC)
         return _long(base, kinds, categories, missing, source="rater_counts (long)")
@@ -139,9 +140,9 @@ def _is_long(unit: Any, rater: Any, value: Any, raters: Any) -> bool:
 
 
 def _rater_columns(raters: Any, unit: Any) -> list[str]:
-    if isinstance(raters, str) or not all(isinstance(c, str) for c in raters):
+    names = v.names(raters, param="raters", func=_FUNC)
+    if not all(isinstance(c, str) for c in names):
         raise v.fail("raters", _FUNC, "a list of column names", raters)
-    names = list(raters)
     if len(set(names)) != len(names) or unit in names:
         raise v.fail("raters", _FUNC, "distinct columns other than unit=", raters)
     if len(names) < 2:
