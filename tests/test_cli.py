@@ -6,34 +6,22 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from accord.cli import main
 from accord.cli._app import expand_multi
+from conftest import COHEN_1960, run_cli, write_table_csv
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
-# Cohen (1960, p. 45) table [[88, 14, 18], [10, 40, 10], [2, 6, 12]] as 200 units.
-COHEN_1960 = [[88, 14, 18], [10, 40, 10], [2, 6, 12]]
 
 
 @pytest.fixture()
 def cohen_csv(tmp_path: Path) -> Path:
-    rows = ["item,ann_a,ann_b,notes"]
-    unit = 0
-    for i, row in enumerate(COHEN_1960):
-        for j, count in enumerate(row):
-            for _ in range(count):
-                unit += 1
-                rows.append(f"u{unit:03d},c{i},c{j},free text")
-    path = tmp_path / "cohen.csv"
-    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    return path
+    header = "item,ann_a,ann_b,notes"
+    return write_table_csv(tmp_path / "cohen.csv", COHEN_1960, header, ",free text")
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
+run = run_cli
 
 
 def test_expand_multi_reads_space_separated_values() -> None:

@@ -12,31 +12,18 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from accord.cli import main
+from conftest import COHEN_1960, run_cli, write_table_csv
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-COHEN_1960 = [[88, 14, 18], [10, 40, 10], [2, 6, 12]]
 
 
 @pytest.fixture()
 def cohen_csv(tmp_path: Path) -> Path:
-    rows = ["item,ann,bob"]
-    unit = 0
-    for i, row in enumerate(COHEN_1960):
-        for j, count in enumerate(row):
-            for _ in range(count):
-                unit += 1
-                rows.append(f"u{unit:03d},c{i},c{j}")
-    path = tmp_path / "cohen.csv"
-    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    return path
+    return write_table_csv(tmp_path / "cohen.csv", COHEN_1960, "item,ann,bob", "")
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
+run = run_cli
 
 
 def study(tmp_path: Path, body: str) -> Path:
