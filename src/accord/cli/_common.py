@@ -107,24 +107,14 @@ def load(
     """
     from accord.readers import read
 
-    long_form = any(x is not None for x in (unit, rater, value))
-    ann = read(
-        data,
-        format=fmt,
-        field=field,
-        unit=unit,
-        rater=rater,
-        value=value,
-        raters=list(raters) if raters and not long_form else None,
-        categories=_typed_categories(categories) if categories else None,
-        level=level,
-        missing=tuple(missing),
-        duplicates=duplicates,
+    options = read_options(
+        fmt, field, unit, rater, value, raters, categories, level, missing, duplicates
     )
+    ann = read(data, **options)
     if not select_raters:
         return ann
     if raters:
-        return ann.select(list(raters)) if long_form or ann.raters != tuple(raters) else ann
+        return ann if ann.raters == tuple(raters) else ann.select(list(raters))
     return _only_kinds(ann, kinds)
 
 
@@ -137,6 +127,38 @@ def _only_kinds(ann: Annotations, kinds: tuple[str, ...]) -> Annotations:
     note = f"left out raters {named}: pass --kinds or --raters to include them"
     kept.audit = replace(kept.audit, notes=(*kept.audit.notes, note))
     return kept
+
+
+def read_options(
+    fmt: str | None,
+    field: str | None,
+    unit: str | None,
+    rater: str | None,
+    value: str | None,
+    raters: tuple[str, ...],
+    categories: tuple[str, ...],
+    level: str | None,
+    missing: tuple[str, ...],
+    duplicates: str,
+) -> dict[str, Any]:
+    """The keyword arguments of :func:`accord.read` for the shared data options.
+
+    With long data (``--unit/--rater/--value``) ``--raters`` selects raters after
+    reading instead of naming columns.
+    """
+    long_form = any(x is not None for x in (unit, rater, value))
+    return {
+        "format": fmt,
+        "field": field,
+        "unit": unit,
+        "rater": rater,
+        "value": value,
+        "raters": list(raters) if raters and not long_form else None,
+        "categories": _typed_categories(categories) if categories else None,
+        "level": level,
+        "missing": tuple(missing),
+        "duplicates": duplicates,
+    }
 
 
 def _typed_categories(categories: tuple[str, ...]) -> list[Any]:

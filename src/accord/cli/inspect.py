@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from accord.cli._app import main
-from accord.cli._common import data_options
+from accord.cli._common import data_options, read_options
 
 
 @main.command()
@@ -48,20 +48,10 @@ def inspect(
     """
     from accord.readers import describe
 
-    long_form = any(x is not None for x in (unit, rater, value))
-    summary = describe(
-        data,
-        format=fmt,
-        field=field,
-        unit=unit,
-        rater=rater,
-        value=value,
-        raters=list(raters) if raters and not long_form else None,
-        categories=list(categories) or None,
-        level=level,
-        missing=tuple(missing),
-        duplicates=duplicates,
+    options = read_options(
+        fmt, field, unit, rater, value, raters, categories, level, missing, duplicates
     )
+    summary = describe(data, **options)
     if as_json:
         click.echo(json.dumps(summary, indent=2, default=str))
         return
