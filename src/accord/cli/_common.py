@@ -7,10 +7,21 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 import click
+from rich.console import Console
 
 from accord.annotations import LEVELS, RATER_KINDS, Annotations
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def console(*, stderr: bool = False) -> Console:
+    """The terminal every command prints to.
+
+    Lines of text are never hard-wrapped (``soft_wrap``): a path, an audit line or a
+    note stays on one line whatever the terminal width, so piped output can be read
+    with grep; tables still fit the width.
+    """
+    return Console(stderr=stderr, soft_wrap=True)
 
 
 def data_options(func: F) -> F:

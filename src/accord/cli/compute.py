@@ -6,12 +6,12 @@ import json
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from accord.cli._app import main
 from accord.cli._common import ci_options, data_options, interval_method, load
+from accord.cli._common import console as cli_console
 from accord.coefficients import REGISTRY
 from accord.interpretation import SCALES
 from accord.weights import WEIGHT_NAMES
@@ -126,7 +126,7 @@ def _intervals(
 
     if isinstance(method, str):
         return [_interval(r, level, method, population_size) for r in results]
-    with Progress(transient=True, console=Console(stderr=True)) as progress:
+    with Progress(transient=True, console=cli_console(stderr=True)) as progress:
         out = []
         for r in results:
             task = progress.add_task(f"bootstrap {r.coefficient}", total=method.n_resamples)
@@ -177,7 +177,7 @@ def _print(
 ) -> None:
     from accord.interpretation import default_scale, interpret
 
-    console = Console()
+    console = cli_console()
     console.print(
         Text(
             f"{source}: {ann.n_units} units, {ann.n_raters} raters, "

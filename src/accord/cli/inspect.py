@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from accord.cli._app import main
+from accord.cli._common import console as cli_console
 from accord.cli._common import data_options, read_options
 
 
@@ -59,7 +60,7 @@ def inspect(
 
 
 def _print(s: dict[str, Any], source: str) -> None:
-    console = Console()
+    console = cli_console()
     console.print(Text(f"{source}: format {s['format']}"), style="bold")
     if s.get("choose_field"):
         _print_fields(console, s)

@@ -19,6 +19,7 @@ from click.core import ParameterSource
 
 from accord.cli._app import main
 from accord.cli._common import ci_options, data_options, interval_method, load
+from accord.cli._common import console as cli_console
 from accord.coefficients import REGISTRY
 from accord.errors import StudyError
 from accord.weights import WEIGHT_NAMES
@@ -104,9 +105,8 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     if to_stdout and to is None:
         raise click.UsageError("-o - writes to standard output: choose a format with --to.")
     if not quiet and not to_stdout:
-        from rich.console import Console
 
-        Console().print(rep)
+        cli_console().print(rep)
     if output is None:
         return
     fmt = to if to is not None else format_for(Path(output))
