@@ -29,11 +29,18 @@ def write_table_csv(path: Path, table: list[list[int]], header: str, extra: str 
     return path
 
 
+CLI_ENV = {"COLUMNS": "120", "LINES": "50"}
+
+
 def run_cli(*args: str) -> tuple[int, str, str]:
-    """Invoke ``accord`` in-process: exit code, stdout, stderr."""
+    """Invoke ``accord`` in-process: exit code, stdout, stderr.
+
+    The terminal is fixed at 120 columns, so rich lays tables out the same way
+    whatever ``COLUMNS`` the machine running the tests has.
+    """
     from click.testing import CliRunner
 
     from accord.cli import main
 
-    result = CliRunner().invoke(main, list(args))
+    result = CliRunner(env=CLI_ENV).invoke(main, list(args))
     return result.exit_code, result.stdout, result.stderr

@@ -673,7 +673,7 @@ def csv_files(tmp_path: Path) -> dict[str, Path]:
 def _cli(*args: str) -> tuple[int, str, str]:
     from accord.cli import main
 
-    result = CliRunner().invoke(main, list(args))
+    result = CliRunner(env={"COLUMNS": "120", "LINES": "50"}).invoke(main, list(args))
     assert not isinstance(result.exception, Exception) or isinstance(
         result.exception, SystemExit), result.exception
     return result.exit_code, result.stdout, result.stderr

@@ -14,7 +14,7 @@ DATA = Path(__file__).parent / "data"
 
 
 def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args), terminal_width=200)
+    result = CliRunner(env={"COLUMNS": "120", "LINES": "50"}).invoke(main, list(args))
     return result.exit_code, result.stdout, result.stderr
 
 
