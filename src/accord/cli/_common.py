@@ -97,20 +97,11 @@ def data_options(func: F) -> F:
 def load(
     data: str,
     *,
-    fmt: str | None,
-    field: str | None,
-    unit: str | None,
-    rater: str | None,
-    value: str | None,
-    raters: tuple[str, ...],
-    categories: tuple[str, ...],
-    level: str | None,
-    missing: tuple[str, ...],
-    duplicates: str,
     kinds: tuple[str, ...] = ("human",),
     select_raters: bool = True,
+    **selection: Any,
 ) -> Annotations:
-    """Read DATA with the shared options.
+    """Read DATA with the shared options (``selection``, see :func:`read_options`).
 
     With ``select_raters``, keep only ``--raters``, or, when none are named, only
     raters of the ``--kinds`` asked for (human by default), saying in the audit
@@ -118,14 +109,12 @@ def load(
     """
     from accord.readers import read
 
-    options = read_options(
-        fmt, field, unit, rater, value, raters, categories, level, missing, duplicates
-    )
-    ann = read(data, **options)
+    ann = read(data, **read_options(**selection))
     if not select_raters:
         return ann
+    raters = tuple(selection.get("raters") or ())
     if raters:
-        return ann if ann.raters == tuple(raters) else ann.select(list(raters))
+        return ann if ann.raters == raters else ann.select(list(raters))
     return _only_kinds(ann, kinds)
 
 
@@ -141,21 +130,25 @@ def _only_kinds(ann: Annotations, kinds: tuple[str, ...]) -> Annotations:
 
 
 def read_options(
-    fmt: str | None,
-    field: str | None,
-    unit: str | None,
-    rater: str | None,
-    value: str | None,
-    raters: tuple[str, ...],
-    categories: tuple[str, ...],
-    level: str | None,
-    missing: tuple[str, ...],
-    duplicates: str,
+    *,
+    fmt: str | None = None,
+    field: str | None = None,
+    unit: str | None = None,
+    rater: str | None = None,
+    value: str | None = None,
+    raters: tuple[str, ...] = (),
+    categories: tuple[str, ...] = (),
+    level: str | None = None,
+    missing: tuple[str, ...] = (),
+    duplicates: str = "error",
+    kinds: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """The keyword arguments of :func:`accord.read` for the shared data options.
 
     With long data (``--unit/--rater/--value``) ``--raters`` selects raters after
-    reading instead of naming columns.
+    reading instead of naming columns. ``kinds`` selects raters after reading and
+    is not an option of ``read``. Declared categories are passed as typed; the
+    readers match ``"1"`` to a numeric label 1.
     """
     long_form = any(x is not None for x in (unit, rater, value))
     return {
@@ -165,16 +158,11 @@ def read_options(
         "rater": rater,
         "value": value,
         "raters": list(raters) if raters and not long_form else None,
-        "categories": _typed_categories(categories) if categories else None,
+        "categories": list(categories) if categories else None,
         "level": level,
         "missing": tuple(missing),
         "duplicates": duplicates,
     }
-
-
-def _typed_categories(categories: tuple[str, ...]) -> list[Any]:
-    """Declared categories as given; the readers match "1" to a numeric label 1."""
-    return list(categories)
 
 
 def ci_options(func: F) -> F:

@@ -18,21 +18,7 @@ from accord.cli._common import data_options, read_options
 @main.command()
 @data_options
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead.")
-def inspect(
-    data: str,
-    as_json: bool,
-    fmt: str | None,
-    field: str | None,
-    unit: str | None,
-    rater: str | None,
-    value: str | None,
-    raters: tuple[str, ...],
-    categories: tuple[str, ...],
-    level: str | None,
-    missing: tuple[str, ...],
-    duplicates: str,
-    kinds: tuple[str, ...],
-) -> None:
+def inspect(data: str, as_json: bool, **selection: Any) -> None:
     """Show what accord reads from DATA: format, fields, raters and their kinds,
     units, categories with counts, missing and skipped answers, and the audit.
 
@@ -49,10 +35,7 @@ def inspect(
     """
     from accord.readers import describe
 
-    options = read_options(
-        fmt, field, unit, rater, value, raters, categories, level, missing, duplicates
-    )
-    summary = describe(data, **options)
+    summary = describe(data, **read_options(**selection))
     if as_json:
         click.echo(json.dumps(summary, indent=2, default=str))
         return
