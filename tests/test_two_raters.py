@@ -467,3 +467,67 @@ def test_raters_option_is_kept_when_many_raters_are_forwarded() -> None:
     only = {k: data[k] for k in "abc"}
     for func in (accord.gwet_ac1, accord.brennan_prediger, accord.percent_agreement):
         assert func(data, raters=["a", "b", "c"]).estimate == func(only).estimate
+
+
+# --------------------------------------------------------------------------- units rated once
+# Two raters, ten units, two of them rated by one rater only (units 5 and 6).
+ONCE_A = [1, 1, 2, 2, None, 1, 3, 3, 2, 1]
+ONCE_B = [1, 2, 2, 2, 3, None, 3, 1, 2, 1]
+
+
+def _irrcac_raw(a: list[Any], b: list[Any], coefficient: str) -> tuple[float, float]:
+    """R irrCAC 1.0 ``gwet.ac1.raw`` / ``bp.coeff.raw`` / ``pa.coeff.raw`` (unweighted),
+    transcribed unit by unit from agree.coeff3.raw.r: p_a over the units rated at least
+    twice, pi_k averaged over every rated unit, and the linearised variance with
+    divisor n (n - 1)."""
+    cats = sorted({x for x in a + b if x is not None})
+    q = len(cats)
+    agree = np.array([[(x == c) + (y == c) for c in cats] for x, y in zip(a, b)], dtype=float)
+    agree = agree[agree.sum(axis=1) > 0]
+    n = agree.shape[0]
+    r = agree.sum(axis=1)
+    n2 = int((r >= 2).sum())
+    den = r * (r - 1)
+    den[den == 0] = -1  # as irrCAC: units rated once contribute p_a,i = 0
+    pa_i = (agree * (agree - 1)).sum(axis=1) / den
+    pa = pa_i[r >= 2].sum() / n2
+    pi = (agree / r[:, None]).mean(axis=0)
+    if coefficient == "percent_agreement":
+        pa_i_scaled = (n / n2) * pa_i
+        var = ((pa_i_scaled - pa) ** 2).sum() / (n * (n - 1))
+        return pa, math.sqrt(var)
+    if coefficient == "gwet_ac1":
+        pe = (pi * (1 - pi)).sum() / (q - 1)
+        pe_i = (agree @ (1 - pi)) / r / (q - 1)
+    else:  # brennan_prediger
+        pe = 1 / q
+        pe_i = np.full(n, pe)
+    est = (pa - pe) / (1 - pe)
+    est_i = (n / n2) * (pa_i - pe * (r >= 2)) / (1 - pe)
+    est_i_x = est_i - 2 * (1 - est) * (pe_i - pe) / (1 - pe)
+    var = ((est_i_x - est) ** 2).sum() / (n * (n - 1))
+    return est, math.sqrt(var)
+
+
+@pytest.mark.parametrize("name", ["gwet_ac1", "brennan_prediger", "percent_agreement"])
+def test_units_rated_once_follow_gwet_raw_formulas(name: str) -> None:
+    """Raw two-rater data with units rated once: the same value as R irrCAC's *.raw function,
+    whether given as two sequences or a two-column table; the contingency table (units
+    rated by both) gives the complete-case value instead."""
+    func = getattr(accord, name)
+    est, se = _irrcac_raw(ONCE_A, ONCE_B, name)
+    for res in (func(ONCE_A, ONCE_B), func({"a": ONCE_A, "b": ONCE_B})):
+        assert res.estimate == pytest.approx(est, abs=1e-12)
+        assert res.se == pytest.approx(se, abs=1e-12)
+        assert res.n_units == 10
+    table = accord.ContingencyTable.from_annotations(accord.Annotations.from_pairs(ONCE_A, ONCE_B))
+    assert func(table).n_units == 8
+
+
+def test_units_rated_once_ac1_by_hand() -> None:
+    # p_a = 6/8 over the 8 units rated twice; pi = (4, 3.5, 2.5) / 10 over all 10 units;
+    # p_e = (0.4*0.6 + 0.35*0.65 + 0.25*0.75) / 2 = 0.3275; AC1 = 0.4225 / 0.6725.
+    res = accord.gwet_ac1(ONCE_A, ONCE_B)
+    assert res.observed == pytest.approx(0.75, abs=1e-15)
+    assert res.expected == pytest.approx(0.3275, abs=1e-15)
+    assert res.estimate == pytest.approx(0.4225 / 0.6725, abs=1e-15)

@@ -131,7 +131,7 @@ def pairwise(data: Any, coefficient: str = "cohen_kappa", **options: Any) -> Pai
         if n[i, j] == 0:
             res = undefined_result(name, f"raters {a!r} and {b!r} rated no unit in common", 2)
         else:
-            res = call_quietly(function, ann.select([a, b]), options, name, 2)
+            res = call_quietly(function, _shared_units(ann.select([a, b])), options, name, 2)
         if not res.defined:
             undefined.append(f"{a!r}-{b!r}")
         estimates[i, j] = estimates[j, i] = res.estimate
@@ -139,6 +139,13 @@ def pairwise(data: Any, coefficient: str = "cohen_kappa", **options: Any) -> Pai
     if undefined:
         _summary_warning(name, "pair(s)", undefined)
     return PairwiseResult(name, ann.raters, estimates, n, results)
+
+
+def _shared_units(pair: Annotations) -> Annotations:
+    """Two raters' annotations on the units both rated: a pair's n, as in the matrix."""
+    units, raters, _ = pair.codes
+    both = np.bincount(units, minlength=pair.n_units)[units] == 2
+    return pair if bool(both.all()) else pair._subset(both, raters[both], pair.raters)
 
 
 def check_options(name: str, options: Mapping[str, Any], func: str) -> None:

@@ -22,7 +22,9 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from accord import _encoding as enc
 from accord import _validation as v
+from accord.annotations import Annotations
 from accord.coefficients._chance import Chance, chance_corrected
 from accord.coefficients._data import as_annotations, as_table, is_two_rater, reusable
 from accord.coefficients._registry import register
@@ -139,6 +141,29 @@ def _with_per_category(res: AgreementResult, table: ContingencyTable) -> Agreeme
     return replace(res, per_category=category_agreement(table))
 
 
+def _raw_two(
+    data: Any, y2: Any, categories: Sequence[Any] | None, raters: Sequence[Any] | None, func: str
+) -> tuple[bool, Any, Sequence[Any] | None, Sequence[Any] | None]:
+    """Whether some unit of raw two-rater input was rated by one rater only.
+
+    A contingency table holds only the units rated by both raters; Gwet's (2014)
+    raw-data coefficients (irrCAC ``gwet.ac1.raw``, ``bp.coeff.raw``, ``pa.coeff.raw``)
+    also use the units rated once, in the chance term and in the SE. Returns the flag
+    and ``(data, categories, raters)`` to go on with: tables and label pairs as given,
+    other input converted once to :class:`~accord.Annotations`.
+    """
+    if isinstance(data, ContingencyTable):
+        return False, data, categories, raters
+    if y2 is not None:
+        a, b = enc.to_array(data, name="y1"), enc.to_array(y2, name="y2")
+        if a.shape != b.shape or not (enc.missing_mask(a) != enc.missing_mask(b)).any():
+            return False, data, categories, raters
+        return True, Annotations.from_pairs(a, b, categories=categories), None, None
+    ann = as_annotations(data, categories=categories, raters=raters, func=func)
+    counts = np.bincount(ann.codes[0], minlength=ann.n_units)
+    return bool((counts == 1).any()), ann, None, None
+
+
 def _simple(
     func: str,
     chance: Chance,
@@ -240,6 +265,9 @@ def brennan_prediger(
     data = reusable(data)
     if not is_two_rater(data, y2, raters):
         return _many("brennan_prediger", data, raters, weights=weights, categories=categories)
+    once, data, categories, raters = _raw_two(data, y2, categories, raters, "brennan_prediger")
+    if once:
+        return _many("brennan_prediger", data, None, weights=weights, categories=None)
     return _simple("brennan_prediger", "bp", data, y2, weights, categories, raters)
 
 
@@ -269,6 +297,11 @@ def gwet_ac1(
     SE from Gwet (2014). Less sensitive than kappa to skewed prevalence; undefined
     when fewer than two categories are declared. Any number of raters.
 
+    From a contingency table, as R irrCAC ``gwet.ac1.table``. From raw ratings in
+    which some unit was rated by one rater only, as ``gwet.ac1.raw``: those units
+    enter ``pi_k`` and the SE (the same holds for :func:`brennan_prediger` and
+    :func:`percent_agreement`).
+
     Examples
     --------
     Gwet (2008) paradox table: p_o = 0.85 but kappa is low; AC1 = 0.808.
@@ -280,6 +313,9 @@ def gwet_ac1(
     data = reusable(data)
     if not is_two_rater(data, y2, raters):
         return _many("gwet_ac1", data, raters, weights=weights, categories=categories)
+    once, data, categories, raters = _raw_two(data, y2, categories, raters, "gwet_ac1")
+    if once:
+        return _many("gwet_ac1", data, None, weights=weights, categories=None)
     return _simple("gwet_ac1", "gwet", data, y2, weights, categories, raters)
 
 
@@ -321,7 +357,14 @@ def percent_agreement(
     """
     v.choice(definition, ("pairwise", "unanimous"), param="definition", func="percent_agreement")
     data = reusable(data)
-    if not is_two_rater(data, y2, raters) or tolerance != 0 or definition != "pairwise":
+    once = False
+    if is_two_rater(data, y2, raters) and tolerance == 0 and definition == "pairwise":
+        once, data, categories, raters = _raw_two(
+            data, y2, categories, raters, "percent_agreement"
+        )
+        if once:
+            y2 = None
+    if once or not is_two_rater(data, y2, raters) or tolerance != 0 or definition != "pairwise":
         if y2 is not None:
             data = {"rater_1": data, "rater_2": y2}
         return _many(
