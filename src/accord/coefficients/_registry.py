@@ -17,7 +17,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 @dataclass(frozen=True)
 class CoefficientInfo:
-    """What the rest of accord needs to know about a coefficient."""
+    """What the rest of accord needs to know about a coefficient.
+
+    ``bounds`` is the coefficient's usual range. A result's own
+    :attr:`~accord.AgreementResult.bounds` is the one to trust: chance-corrected
+    coefficients computed from ``p_e`` record their floor ``-p_e / (1 - p_e)``,
+    which for the many-rater kappas and AC1/AC2 with weights or units rated once
+    can lie below -1.
+    """
 
     name: str
     title: str
