@@ -24,25 +24,10 @@ from numpy.typing import NDArray
 
 from accord.coefficients._chance import chance_corrected
 from accord.coefficients._count_based import CountTerms
-from accord.inference.resampling import Resampling, pattern_index
+from accord.inference.resampling import Resampling, row_patterns
 
 Arr = NDArray[np.float64]
 IntArray = NDArray[np.int64]
-
-
-def row_patterns(codes: IntArray, q: int) -> tuple[IntArray, IntArray, IntArray]:
-    """Distinct rows of a code matrix (``-1`` = not rated), their counts and each row's index."""
-    if codes.shape[0] == 0:
-        return codes, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    if codes.shape[1] * math.log2(q + 1) < 62:
-        radix = (q + 1) ** np.arange(codes.shape[1], dtype=np.int64)
-        keys = (codes + 1) @ radix
-        _, first, inverse, counts = np.unique(
-            keys, return_index=True, return_inverse=True, return_counts=True
-        )
-        return codes[first], counts.astype(np.int64), inverse.reshape(-1).astype(np.int64)
-    rows, counts, inverse = pattern_index(codes)
-    return np.asarray(rows, dtype=np.int64), counts, inverse
 
 
 def rater_category_counts(codes: IntArray, q: int) -> Arr:
@@ -156,31 +141,3 @@ def pair_kappas(codes: IntArray, q: int) -> list[PairKappa]:
         kap = float(chance_corrected(np.array([po]), np.array([pe]))[0])
         out.append(PairKappa((g, h), n, po, pe, kap))
     return out
-
-
-def light_resampling(codes: IntArray, q: int, pairs: list[tuple[int, int]],
-                     unit_ids: tuple[Any, ...] | None) -> Resampling:
-    """Resampling of Light's kappa; per pair the features ``[both rated, agree, row, column]``."""
-    rows, counts, inverse = row_patterns(codes, q)
-    m = rows.shape[0]
-    width = 2 + 2 * q
-    feats = np.zeros((m, len(pairs) * width))
-    for j, (g, h) in enumerate(pairs):
-        both = (rows[:, g] >= 0) & (rows[:, h] >= 0)
-        idx = np.flatnonzero(both)
-        base = j * width
-        feats[idx, base] = 1.0
-        feats[idx, base + 1] = rows[idx, g] == rows[idx, h]
-        feats[idx, base + 2 + rows[idx, g]] = 1.0
-        feats[idx, base + 2 + q + rows[idx, h]] = 1.0
-
-    def statistic(s: Arr) -> Arr:
-        blocks = s.reshape(s.shape[0], len(pairs), width)
-        n = blocks[:, :, 0]
-        po = blocks[:, :, 1] / n
-        pe = np.einsum("bpk,bpk->bp", blocks[:, :, 2:2 + q], blocks[:, :, 2 + q:]) / n**2
-        kap = chance_corrected(po.ravel(), pe.ravel()).reshape(po.shape)
-        return np.asarray(kap.mean(axis=1), dtype=np.float64)
-
-    return Resampling(features=feats, counts=counts, statistic=statistic,
-                      unit_patterns=inverse, unit_ids=unit_ids)

@@ -467,7 +467,9 @@ def light_kappa(data: Any, *, categories: Sequence[Any] | None = None) -> Agreem
     pair_idx = [p.pair for p in kept]
 
     def make() -> Any:
-        return rb.light_resampling(codes.codes, q, pair_idx, codes.unit_ids)
+        from accord.inference.pairwise import pairwise_resampling
+
+        return pairwise_resampling(codes.codes, q, pairs=pair_idx, unit_ids=codes.unit_ids)
 
     return AgreementResult(
         coefficient=func, estimate=est, observed=float(np.mean([p.p_o for p in kept])),

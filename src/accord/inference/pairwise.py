@@ -27,7 +27,7 @@ import numpy as np
 
 from accord import _validation as v
 from accord.coefficients._chance import Chance, chance_corrected, p_e
-from accord.inference.resampling import FloatArray, IntArray, Resampling, pattern_index
+from accord.inference.resampling import FloatArray, IntArray, Resampling, row_patterns
 from accord.results import AgreementResult
 
 PAIR_CHANCE: dict[str, Chance] = {
@@ -37,19 +37,6 @@ PAIR_CHANCE: dict[str, Chance] = {
     "brennan_prediger": "bp",
     "percent_agreement": "none",
 }
-
-
-def rows_and_counts(codes: IntArray, q: int) -> tuple[IntArray, IntArray, IntArray]:
-    """Distinct rows of a code matrix (``-1`` = not rated), counts, and each unit's row index."""
-    n, r = codes.shape
-    if n and r * math.log2(q + 1) < 62:  # one integer key per row: a fast 1-D unique
-        keys = (codes + 1) @ ((q + 1) ** np.arange(r, dtype=np.int64))
-        _, first, inverse, counts = np.unique(
-            keys, return_index=True, return_inverse=True, return_counts=True
-        )
-        return codes[first], counts.astype(np.int64), inverse.reshape(-1).astype(np.int64)
-    rows, counts, inverse = pattern_index(codes)
-    return np.asarray(rows, dtype=np.int64), counts, inverse
 
 
 def pairwise_resampling(
@@ -98,7 +85,7 @@ def pairwise_resampling(
                       func="pairwise_resampling")
     kind = PAIR_CHANCE[name]
     q = int(n_categories)
-    rows, counts, inverse = rows_and_counts(np.asarray(codes, dtype=np.int64), q)
+    rows, counts, inverse = row_patterns(np.asarray(codes, dtype=np.int64), q)
     pairs = list(combinations(range(rows.shape[1]), 2)) if pairs is None else list(pairs)
     if not pairs:
         raise v.fail("pairs", "pairwise_resampling", "at least one pair of raters", pairs)
