@@ -275,6 +275,36 @@ def test_pairwise_resampling_equals_the_mean_of_pairwise_results(
     assert np.isfinite(rs.evaluate(rs.counts[None, :])).all()
 
 
+@pytest.mark.parametrize("coefficient,weights", [("cohen_kappa", None), ("scott_pi", "linear"),
+                                                 ("gwet_ac1", "quadratic"),
+                                                 ("percent_agreement", None)])
+def test_fully_crossed_layout_matches_the_per_pair_layout(
+    coefficient: str, weights: str | None
+) -> None:
+    """Every rater rated every unit: the compact features (one margin per rater) give the
+    same full estimate, bootstrap replicates and jackknife values as per-pair tables."""
+    from accord.inference.pairwise import _crossed_features, _pair_features
+    from accord.inference.resampling import row_patterns
+    from accord.weights import agreement_weights
+
+    rng = np.random.default_rng(29)
+    truth = rng.integers(0, 4, 80)
+    codes = np.where(rng.random((80, 5)) < 0.6, truth[:, None], rng.integers(0, 4, (80, 5)))
+    w = None if weights is None else agreement_weights(weights, 4)
+    rs = pairwise_resampling(codes, 4, coefficient=coefficient, weights=w)
+    rows, _, _ = row_patterns(codes, 4)
+    pairs = [(g, h) for g in range(5) for h in range(g + 1, 5)]
+    compact, per_pair = _crossed_features(rows, pairs, 4, w), _pair_features(rows, pairs, 4, w)
+    assert rs.features.shape[1] == compact[0].shape[1] == 1 + 10 + 5 * 4
+    draws = rng.multinomial(80, rs.counts / 80, size=50).astype(np.float64)
+    for a, b in zip(compact[1](draws @ compact[0]), per_pair[1](draws @ per_pair[0])):
+        np.testing.assert_allclose(np.broadcast_to(a, b.shape), b, rtol=0, atol=1e-9)
+    # and the mean over pairs is the mean of accord.pairwise's cells
+    matrix = accord.pairwise(codes, coefficient, **({} if weights is None else
+                                                    {"weights": weights}))
+    assert rs.full() == pytest.approx(matrix.mean(), abs=1e-12)
+
+
 def test_mean_pairwise_result_has_intervals_and_compares() -> None:
     from accord.inference.pairwise import mean_pairwise_result
 

@@ -19,7 +19,7 @@ chance term of Cohen, Scott, Gwet or Brennan-Prediger (Gwet 2014, ch. 2-3), or
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -89,15 +89,15 @@ def pairwise_resampling(
     pairs = list(combinations(range(rows.shape[1]), 2)) if pairs is None else list(pairs)
     if not pairs:
         raise v.fail("pairs", "pairwise_resampling", "at least one pair of raters", pairs)
-    feats = _pair_features(rows, pairs, q, weights)
-    width = 2 + 2 * q
+    if rows.size and bool((rows >= 0).all()):
+        feats, tables = _crossed_features(rows, pairs, q, weights)
+    else:
+        feats, tables = _pair_features(rows, pairs, q, weights)
 
     def statistic(s: FloatArray) -> FloatArray:
-        blocks = s.reshape(s.shape[0] * len(pairs), width)
-        n = blocks[:, 0:1]
-        po = blocks[:, 1] / n[:, 0]
-        r, c = blocks[:, 2:2 + q] / n, blocks[:, 2 + q:] / n
-        est = po if kind == "none" else chance_corrected(po, p_e(kind, r, c, weights))
+        n, agree, r, c = tables(s)
+        po = agree / n[:, 0]
+        est = po if kind == "none" else chance_corrected(po, p_e(kind, r / n, c / n, weights))
         est = est.reshape(s.shape[0], len(pairs))
         if skip_undefined:
             ok = np.isfinite(est)
@@ -109,10 +109,17 @@ def pairwise_resampling(
                       unit_patterns=inverse, unit_ids=unit_ids)
 
 
+Tables = Callable[[FloatArray], tuple[FloatArray, FloatArray, FloatArray, FloatArray]]
+
+
 def _pair_features(
     rows: IntArray, pairs: Sequence[tuple[int, int]], q: int, weights: FloatArray | None
-) -> FloatArray:
-    """Per pattern and pair: ``[both rated, agreement weight, one-hot(g), one-hot(h)]``."""
+) -> tuple[FloatArray, Tables]:
+    """Per pattern and pair: ``[both rated, agreement weight, one-hot(g), one-hot(h)]``.
+
+    The second value maps summed features ``(B, p)`` to every pair's
+    ``n (B P, 1)``, agreement ``(B P,)`` and margins ``(B P, q)``.
+    """
     m, width = rows.shape[0], 2 + 2 * q
     feats = np.zeros((m, len(pairs) * width))
     for j, (g, h) in enumerate(pairs):
@@ -123,7 +130,39 @@ def _pair_features(
         feats[idx, base + 1] = (a == b) if weights is None else weights[a, b]
         feats[idx, base + 2 + a] = 1.0
         feats[idx, base + 2 + q + b] = 1.0
-    return feats
+
+    def tables(s: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        blocks = s.reshape(s.shape[0] * len(pairs), width)
+        return blocks[:, 0:1], blocks[:, 1], blocks[:, 2:2 + q], blocks[:, 2 + q:]
+
+    return feats, tables
+
+
+def _crossed_features(
+    rows: IntArray, pairs: Sequence[tuple[int, int]], q: int, weights: FloatArray | None
+) -> tuple[FloatArray, Tables]:
+    """Every rater rated every unit: ``[1, agreement weight of each pair, one-hot of each
+    rater]``, so ``1 + P + r q`` columns instead of ``P (2 + 2 q)``; each pair's margins
+    are its two raters' category counts."""
+    m, n_raters = rows.shape
+    g_idx = np.array([g for g, _ in pairs], dtype=np.int64)
+    h_idx = np.array([h for _, h in pairs], dtype=np.int64)
+    a, b = rows[:, g_idx], rows[:, h_idx]
+    agree = (a == b).astype(np.float64) if weights is None else weights[a, b]
+    onehot = np.zeros((m, n_raters, q))
+    onehot[np.arange(m)[:, None], np.arange(n_raters)[None, :], rows] = 1.0
+    feats = np.column_stack([np.ones(m), agree, onehot.reshape(m, n_raters * q)])
+    n_pairs = len(pairs)
+
+    def tables(s: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        b_ = s.shape[0]
+        n = np.repeat(s[:, 0], n_pairs)[:, None]
+        margins = s[:, 1 + n_pairs:].reshape(b_, n_raters, q)
+        r = margins[:, g_idx, :].reshape(b_ * n_pairs, q)
+        c = margins[:, h_idx, :].reshape(b_ * n_pairs, q)
+        return n, s[:, 1:1 + n_pairs].reshape(-1), r, c
+
+    return feats, tables
 
 
 def mean_pairwise_result(
