@@ -93,6 +93,7 @@ class TestFleissReference:
         assert res.observed == pytest.approx(0.5555555556, abs=1e-9)
         assert res.expected == pytest.approx(0.2199382716, abs=1e-9)
         assert res.details["se0"] == pytest.approx(0.0243739321, abs=1e-9)
+        assert "se0_note" not in res.details
         assert res.details["z"] == pytest.approx(17.65183058, abs=1e-6)
         assert res.details["pvalue"] == pytest.approx(2 * stats.norm.sf(17.65183058), rel=1e-5)
         # irrCAC 1.0 fleiss.kappa.dist: se .0542 (the "also" field of the case)
@@ -166,6 +167,7 @@ class TestFleissReference:
         # units rate by different numbers of raters: no Fleiss-Nee-Landis null SE
         if weights is None:
             assert math.isnan(res.details["se0"])
+            assert "same number of ratings on every unit" in res.details["se0_note"]
 
 
 # --------------------------------------------------------------------------- other coefficients

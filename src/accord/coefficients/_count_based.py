@@ -185,7 +185,7 @@ def fleiss_null_se(t: CountTerms) -> float:
     ``var0 = 2 / ((sum_j p_j q_j)^2 n m (m - 1)) * ((sum_j p_j q_j)^2 - sum_j p_j q_j (q_j - p_j))``
     with ``m`` ratings on every unit; ``nan`` when units have different numbers of ratings.
     """
-    m = _constant_m(t)
+    m = constant_m(t)
     if m is None:
         return math.nan
     p = t.x.sum(axis=0) / (t.n * m)
@@ -197,7 +197,7 @@ def fleiss_null_se(t: CountTerms) -> float:
     return math.sqrt(max(var, 0.0))
 
 
-def _constant_m(t: CountTerms) -> float | None:
+def constant_m(t: CountTerms) -> float | None:
     m = float(t.r[0]) if t.n else 0.0
     return m if m >= 2 and bool(np.all(t.r == m)) else None
 
@@ -211,7 +211,7 @@ def fleiss_per_category(t: CountTerms) -> dict[int, dict[str, float]]:
     ``z = kappa_j / se0``, and ``se`` is Gwet's design-based SE of kappa_j. All
     categories at once: every array below is units x categories.
     """
-    m = _constant_m(t)
+    m = constant_m(t)
     se0 = math.sqrt(2.0 / (t.n * m * (m - 1.0))) if m is not None else math.nan
     n, n2 = t.n, t.n2
     # a unit's disagreeing pairs on (j, not j): x (r - x) of r (r - 1) / 2 pairs

@@ -219,6 +219,11 @@ def fleiss_kappa(data: Any, *, weights: Any = None,
     z = res.estimate / se0 if se0 > 0 else math.nan
     pvalue = float(2.0 * stats.norm.sf(abs(z))) if math.isfinite(z) else math.nan
     details = {**res.details, "se0": se0, "z": z, "pvalue": pvalue}
+    if res.defined and cb.constant_m(t) is None:
+        details["se0_note"] = (
+            "no null SE, z or p-value: the Fleiss, Nee & Landis (1979) formula needs the "
+            "same number of ratings on every unit; se (Gwet 2014) and the intervals hold"
+        )
     per_cat = None
     if rc.n_categories <= 200:
         per_cat = {rc.categories[j]: row for j, row in cb.fleiss_per_category(t).items()}
