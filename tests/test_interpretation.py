@@ -12,6 +12,7 @@ independent computation with ``scipy.stats.truncnorm``.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -225,8 +226,8 @@ def test_benchmark_full_precision_against_truncnorm(scale: str, est: float, se: 
 
 
 def test_benchmark_truncates_to_the_coefficient_range() -> None:
-    # percent agreement lies in [0, 1]: the distribution is cut there, not at -1
-    res = _result(0.1, 0.2, name="percent_agreement", bounds=(0.0, 1.0))
+    # a coefficient that lies in [0, 1]: the distribution is cut there, not at -1
+    res = _result(0.1, 0.2, name="bounded_coefficient", bounds=(0.0, 1.0))
     out = accord.benchmark(res)
     member, _ = _truncnorm_rows(0.1, 0.2, "landis_koch", lo=0.0, hi=1.0)
     assert out.membership == pytest.approx(member, abs=1e-12)
@@ -292,3 +293,15 @@ def test_benchmark_properties(est: float, se: float, level: float, scale: str) -
     assert all(c < level for c in out.cumulative[:idx])
     # at 60 % or more, the band retained is never above the band of the estimate itself
     assert idx >= out.labels.index(SCALES[scale].band_of(est))
+
+
+@pytest.mark.parametrize("func", [accord.interpret, accord.benchmark])
+def test_percent_agreement_and_kappa_max_are_not_graded(func: Any) -> None:
+    """Kappa bands on raw agreement or on the marginals' bound would mislead."""
+    table = accord.ContingencyTable([[88, 14, 18], [10, 40, 10], [2, 6, 12]])
+    with pytest.raises(InvalidParameterError, match="not corrected for chance"):
+        func(accord.percent_agreement(table))
+    with pytest.raises(InvalidParameterError, match="a bound and not an agreement"):
+        func(accord.kappa_max(table))
+    assert not accord.interpretation.graded("kappa_max")
+    assert func(accord.cohen_kappa(table)).band == "Moderate"

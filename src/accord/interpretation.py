@@ -45,6 +45,7 @@ import numpy as np
 from scipy import stats
 
 from accord import _validation as v
+from accord.errors import InvalidParameterError
 from accord.results import AgreementResult, ConfidenceInterval
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "Scale",
     "benchmark",
     "default_scale",
+    "graded",
     "interpret",
 ]
 
@@ -144,8 +146,36 @@ def _resolve_scale(scale: Any, func: str) -> Scale:
     return SCALES[v.choice(scale, list(SCALES), param="scale", func=func)]
 
 
+# Results that a benchmark scale must not grade, and why.
+NOT_GRADED = {
+    "percent_agreement": "percent agreement is not corrected for chance, so the bands of "
+    "chance-corrected coefficients do not apply to it",
+    "mean_pairwise_percent_agreement": "percent agreement is not corrected for chance, so the "
+    "bands of chance-corrected coefficients do not apply to it",
+    "kappa_max": "kappa max is the largest kappa the marginals allow, a bound and not an "
+    "agreement",
+}
+
+
+def graded(coefficient: str) -> bool:
+    """Whether a benchmark scale may grade this coefficient.
+
+    Percent agreement (not chance-corrected) and kappa max (a bound set by the
+    marginals) are not graded.
+
+    >>> graded("cohen_kappa"), graded("percent_agreement"), graded("kappa_max")
+    (True, False, False)
+    """
+    return coefficient not in NOT_GRADED
+
+
 def _as_result(result: Any, func: str) -> AgreementResult:
     if isinstance(result, AgreementResult):
+        if result.coefficient in NOT_GRADED:
+            raise InvalidParameterError(
+                f"{func}: {NOT_GRADED[result.coefficient]}; grade a chance-corrected "
+                "coefficient or an ICC instead."
+            )
         return result
     if isinstance(result, (int, float, np.integer, np.floating)) and not isinstance(result, bool):
         x = float(result)
@@ -401,6 +431,7 @@ def benchmark(
     level = v.confidence_level(confidence_level, func=func)
     if not isinstance(result, AgreementResult):
         raise v.fail("result", func, "an AgreementResult", type(result).__name__)
+    _as_result(result, func)
     lo, hi = (float(b) for b in result.bounds)
     limits = sc.intervals(lo, hi)[::-1]
     common: dict[str, Any] = {

@@ -175,7 +175,7 @@ def _fmt(x: float, digits: int = 4) -> str:
 def _print(
     ann: Any, results: list[Any], intervals: list[Any], scale: str | None, source: str
 ) -> None:
-    from accord.interpretation import default_scale, interpret
+    from accord.interpretation import default_scale, graded, interpret
 
     console = cli_console()
     console.print(
@@ -199,7 +199,7 @@ def _print(
         ci_text = "-" if ci is None or ci.low != ci.low else f"[{ci.low:.4f}, {ci.high:.4f}]"
         band = (
             interpret(r, scale=scale or default_scale(r.coefficient))
-            if REGISTRY[r.coefficient].chance_corrected
+            if graded(r.coefficient)
             else None
         )
         if band is not None:

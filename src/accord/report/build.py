@@ -233,13 +233,12 @@ def _interval(result: AgreementResult, level: float,
 def _row(result: AgreementResult, settings: Settings,
          method: Any) -> tuple[CoefficientRow, ConfidenceInterval | None]:
     from accord.coefficients import REGISTRY
-    from accord.interpretation import benchmark, default_scale, interpret
+    from accord.interpretation import benchmark, default_scale, graded, interpret
 
     info = REGISTRY[result.coefficient]
     ci, note = _interval(result, settings.confidence_level, method)
     interp = bench = None
-    # kappa max is the bound the marginals put on kappa, not an agreement to grade
-    if info.chance_corrected and result.coefficient != "kappa_max":
+    if graded(result.coefficient):
         scale = settings.scale or default_scale(result.coefficient)
         interp = interpret(result, scale, confidence_level=settings.confidence_level,
                            interval=ci)
