@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from accord.cli import main
@@ -84,3 +85,19 @@ def test_inspect_bad_file_is_one_line_exit_1(tmp_path):
     code, out, err = run("inspect", str(p), "--format", "label_studio")
     assert code == 1
     assert err.count("\n") == 1 and str(p) in err and "line 1" in err
+
+
+@pytest.mark.parametrize(("name", "text", "where", "problem"), [
+    ("trailing.json", '[{"a": 1,}]', "line 1, column 10", "expecting property name"),
+    ("open.json", '{"bad json\n', "line 1, column 2", "unterminated string)"),
+    ("second.jsonl", '{"a": 1}\n{"b": 2,}\n', "line 2, column 9", "expecting property name"),
+])
+def test_undetectable_json_names_its_syntax_error(tmp_path, name, text, where, problem):
+    """Without --format, broken JSON is reported as broken JSON, not as an unknown layout."""
+    p = tmp_path / name
+    p.write_text(text)
+    code, out, err = run("inspect", str(p))
+    assert code == 1
+    assert err.count("\n") == 1
+    assert f"{name}, {where}: expected" in err and problem in err
+    assert "not a layout accord knows" not in err

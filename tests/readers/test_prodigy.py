@@ -186,7 +186,7 @@ def test_own_unit_key_from_meta():
             "line 2, span 1",
         ),
         ("[1, 2]", "expected a JSON object"),
-        ('{"_input_hash": 1, "answer": "accept"', "line 2: expected one JSON object"),
+        ('{"_input_hash": 1, "answer": "accept"', "line 2, column 38: expected one JSON object"),
     ],
 )
 def test_malformed_lines_are_named(tmp_path, line, expected):

@@ -20,7 +20,7 @@ from typing import Any
 from accord import _validation as v
 from accord.annotations import LEVELS, RATER_KINDS, Annotations
 from accord.errors import AccordError, FormatError, InvalidParameterError
-from accord.readers._base import Collected, Reader, format_error
+from accord.readers._base import Collected, Reader, format_error, iter_jsonl, load_json
 from accord.readers._describe import describe, summary
 
 __all__ = ["describe", "detect", "formats", "read", "scan", "summary"]
@@ -99,6 +99,7 @@ def detect(path: str | os.PathLike[str]) -> str:
     scores = [(_reader(name).sniff(p, head), -i, name) for i, (name, _, _) in enumerate(_REGISTRY)]
     best, _, name = max(scores)
     if best <= 0:
+        _raise_if_bad_json(p, head)
         raise format_error(
             p,
             None,
@@ -106,6 +107,18 @@ def detect(path: str | os.PathLike[str]) -> str:
             f"{', '.join(n for n, _, _ in _REGISTRY)} (pass format=... to choose).",
         )
     return name
+
+
+def _raise_if_bad_json(p: Path, head: bytes) -> None:
+    """A file that looks like JSON but no reader knows: name its syntax error, if any."""
+    start = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if p.suffix.lower() not in {".json", ".jsonl", ".ndjson"} and start not in (b"{", b"["):
+        return
+    if p.suffix.lower() == ".json" or start == b"[":
+        load_json(p)
+    else:
+        for _ in iter_jsonl(p):
+            pass
 
 
 def _head(p: Path) -> bytes:

@@ -195,9 +195,19 @@ def load_json(path: Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise format_error(path, f"line {exc.lineno}", f"expected JSON ({exc.msg})") from None
+        raise format_error(
+            path, f"line {exc.lineno}, column {exc.colno}", f"expected JSON ({_json_problem(exc)})"
+        ) from None
     except RecursionError:
         raise format_error(path, None, "expected JSON nested less deeply") from None
+
+
+def _json_problem(exc: json.JSONDecodeError) -> str:
+    """The decoder's complaint without its dangling "at" (the position is given apart)."""
+    msg = exc.msg.lower()
+    for tail in (" starting at", " at"):
+        msg = msg.removesuffix(tail)
+    return msg
 
 
 def iter_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
@@ -209,7 +219,9 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
             yield lineno, json.loads(line)
         except json.JSONDecodeError as exc:
             raise format_error(
-                path, f"line {lineno}", f"expected one JSON object ({exc.msg})"
+                path,
+                f"line {lineno}, column {exc.colno}",
+                f"expected one JSON object ({_json_problem(exc)})",
             ) from None
         except RecursionError:
             raise format_error(path, f"line {lineno}", "expected JSON nested less deeply") from None
