@@ -310,3 +310,24 @@ def test_linear_rescaling_does_not_matter(data: list[list[int]], form: str, scal
     x = np.array(data, dtype=float)
     base = _quiet_icc(x, form)
     assert _quiet_icc(x * scale + shift, form) == pytest.approx(base, abs=1e-8, nan_ok=True)
+
+
+def test_average_agreement_form_with_a_zero_denominator_is_undefined_in_any_order() -> None:
+    """Exactly, MSR = 16/9, MSC = 43/9, MSE = 91/9, so MSR + (MSC - MSE)/n = 0 and
+    ICC(A,k) is 0/0 by psych's formula; in floating point the denominator is 2e-15 or
+    0 depending on the unit order, which once gave -6.8e15 or nan."""
+    x = np.array([[5, 6, 6], [2, 8, 7], [7, 6, 0]], dtype=float)
+    for order in ([0, 1, 2], [2, 1, 0], [1, 0, 2]):
+        with pytest.warns(DegenerateDataWarning, match="average-measure ICC is undefined"):
+            res = accord.icc(x[order], form="ICC2k")
+        assert math.isnan(res.estimate)
+    assert accord.icc(x, form="ICC2").estimate == pytest.approx((16 - 91) / (16 + 2 * 91 + 43 - 91))
+
+
+def test_irr_figures_that_overflow_are_nan_without_a_warning() -> None:
+    """irr's Satterthwaite df is 0.008 here, so its F quantile is infinite and its ICC(A,k)
+    lower limit inf/inf: NaN, as R gives, and no RuntimeWarning."""
+    x = np.array([[0, 5, 2], [1, 6, 3], [9, 7, 0]], dtype=float)
+    res = accord.icc(x, form="ICC2k")  # warnings are errors in this suite
+    assert res.estimate == pytest.approx(-0.4, abs=1e-12)
+    assert math.isnan(res.details["irr_ci95"][0])

@@ -206,11 +206,17 @@ def _single(ms: MeanSquares, model: str) -> FloatArray:
 
 
 def step_up(rho: FloatArray | float, k: int) -> FloatArray:
-    """Spearman-Brown: the reliability of the mean of ``k`` raters, nan if not positive."""
+    """Spearman-Brown: the reliability of the mean of ``k`` raters, nan if not positive.
+
+    A denominator ``1 + (k - 1) rho`` within rounding of 0 (relative 1e-12) counts as 0:
+    otherwise a design whose exact denominator is 0 returns about -1e15, or nan,
+    depending on the order of the units.
+    """
     r = np.asarray(rho, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        den = 1.0 + (k - 1.0) * r
-        out = np.where(den > 0, k * r / den, np.nan)
+        spread = (k - 1.0) * r
+        den = 1.0 + spread
+        out = np.where(den > 1e-12 * (1.0 + np.abs(spread)), k * r / den, np.nan)
     return np.asarray(np.where(np.isposinf(r), 1.0, out), dtype=np.float64)
 
 
@@ -297,6 +303,11 @@ def _satterthwaite(ms: MeanSquares, rho: float) -> float:
 
 def _irr_figures(ms: MeanSquares, form: Form, est: float, k: int) -> dict[str, Any]:
     """What R irr 0.84.1 reports for the agreement forms (complete designs)."""
+    if not math.isfinite(est):
+        out_nan: dict[str, Any] = {"irr_df2": math.nan, "irr_pvalue": math.nan}
+        if form.average:
+            out_nan["irr_ci95"] = (math.nan, math.nan)
+        return out_nan
     n = float(ms.df_rows[0] + 1.0)
     r, c, e = (np.float64(m[0]) for m in (ms.ms_rows, ms.ms_cols, ms.ms_error))
     a = k * est / (n * (1.0 - est))
@@ -307,8 +318,9 @@ def _irr_figures(ms: MeanSquares, form: Form, est: float, k: int) -> dict[str, A
                            "irr_pvalue": float(stats.f.sf(_f_test(ms, form)[0], n - 1.0, v_df))}
     if form.average:
         f_low, f_high = stats.f.ppf(0.975, n - 1.0, v_df), stats.f.ppf(0.975, v_df, n - 1.0)
-        out["irr_ci95"] = (float(n * (r - f_low * e) / (f_low * (c - e) + n * r)),
-                           float(n * (f_high * r - e) / (c - e + n * f_high * r)))
+        with np.errstate(divide="ignore", invalid="ignore"):  # inf / inf: NaN, as in R
+            out["irr_ci95"] = (float(n * (r - f_low * e) / (f_low * (c - e) + n * r)),
+                               float(n * (f_high * r - e) / (c - e + n * f_high * r)))
     return out
 
 
