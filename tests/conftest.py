@@ -9,6 +9,8 @@ from hypothesis import settings
 
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.register_profile("dev", max_examples=30, deadline=None)
+# a long search for counter-examples, by hand: pytest --hypothesis-profile=deep
+settings.register_profile("deep", max_examples=1000, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 

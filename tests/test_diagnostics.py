@@ -71,7 +71,8 @@ class TestLeaveOneRaterOut:
             assert loo.change[rater] == pytest.approx(direct.estimate - loo.full.estimate)
 
     def test_options_passed(self) -> None:
-        loo = accord.leave_one_rater_out(RAW, "gwet_ac1", weights="linear")
+        loo = accord.leave_one_rater_out(RAW, "gwet_ac1", weights="linear",
+                                         categories=["a", "b", "c"])
         assert loo.full.details["weights"] == "linear"
 
     def test_two_raters_leave_one(self) -> None:

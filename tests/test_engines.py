@@ -273,8 +273,11 @@ class TestWideAgainstMemory:
         _check_audit(audit)
         assert audit.ratings_used == table.n
         ann = Annotations.from_wide(eager, raters=["c0", "c1"], missing=MISSING_MARKERS)
-        assert _quiet(accord.cohen_kappa, table, weights="quadratic") == pytest.approx(
-            _quiet(accord.cohen_kappa, ann, weights="quadratic"), abs=TOL, nan_ok=True)
+        # weights need the order declared when the labels are text, on both paths alike
+        assert table.ordered == ann.ordered
+        order = {"categories": list(table.categories)}
+        assert _quiet(accord.cohen_kappa, table, weights="quadratic", **order) == pytest.approx(
+            _quiet(accord.cohen_kappa, ann, weights="quadratic", **order), abs=TOL, nan_ok=True)
 
     def test_wide_with_unit_column_matches_long(self, backend: str) -> None:
         columns = {"id": ["u1", "u2", "u3", "u4"], "x": ["a", "b", None, "a"],
@@ -310,8 +313,13 @@ class TestAgainstPeers:
                                      raters=("a", "b"))
         # scikit-learn 1.9.1: rows are y_true (a), columns y_pred (b), labels sorted
         assert table.counts.tolist() == confusion_matrix(a, b).astype(float).tolist()
-        assert accord.cohen_kappa(table, weights="linear").estimate == pytest.approx(
-            cohen_kappa_score(a, b, weights="linear"), abs=TOL)
+        # weighted: scikit-learn uses the sorted text labels as the scale; accord wants
+        # that order declared (it refuses to guess it)
+        order = ["neg", "neu", "pos"]
+        assert accord.cohen_kappa(table, weights="linear", categories=order).estimate == (
+            pytest.approx(cohen_kappa_score(a, b, weights="linear", labels=order), abs=TOL))
+        with pytest.raises(InvalidParameterError, match="text labels in sorted order"):
+            accord.cohen_kappa(table, weights="linear")
 
 
 # --------------------------------------------------------------------- behaviour

@@ -237,9 +237,14 @@ def test_matches_sklearn_with_sample_weight_and_string_labels(seed: int) -> None
     a, b = _random_pairs(seed, n=200, k=4)
     labels = np.array(["w", "x", "y", "z"], dtype=object)
     w = np.random.default_rng(seed + 10).random(200)
-    expected = cohen_kappa_score(labels[a], labels[b], sample_weight=w, weights="quadratic")
-    got = accord.cohen_kappa(list(labels[a]), list(labels[b]), sample_weight=w, weights="quadratic")
+    # scikit-learn weights text labels in sorted order; accord needs that order declared
+    expected = cohen_kappa_score(labels[a], labels[b], sample_weight=w, weights="quadratic",
+                                 labels=list(labels))
+    got = accord.cohen_kappa(list(labels[a]), list(labels[b]), sample_weight=w, weights="quadratic",
+                             categories=list(labels))
     assert got.estimate == pytest.approx(expected, abs=1e-12)
+    with pytest.raises(InvalidParameterError, match="text labels in sorted order"):
+        accord.cohen_kappa(list(labels[a]), list(labels[b]), weights="quadratic")
 
 
 # --------------------------------------------------------------------------- statsmodels

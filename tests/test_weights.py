@@ -195,3 +195,57 @@ def test_weights_use_category_positions_not_label_values() -> None:
     by_name = accord.cohen_kappa(["lo", "mid", "hi", "hi", "mid"], ["lo", "hi", "hi", "mid", "mid"],
                                  weights="linear", categories=["lo", "mid", "hi"])
     assert by_value.estimate == pytest.approx(by_name.estimate, abs=1e-15)
+
+
+# ---------------------------------------------------------------- the order of text labels
+LOW_HIGH_X = ["low", "medium", "high", "low"]
+LOW_HIGH_Y = ["medium", "medium", "high", "high"]
+SCALE = ["low", "medium", "high"]
+
+
+@pytest.mark.parametrize("name", ["cohen_kappa", "scott_pi", "gwet_ac1", "brennan_prediger",
+                                  "percent_agreement", "fleiss_kappa", "conger_kappa"])
+def test_named_weights_refuse_text_labels_in_sorted_order(name: str) -> None:
+    """Sorted text ("high" < "low" < "medium") is not a scale: weighting it would be
+    silently wrong, so the order must be declared."""
+    func = getattr(accord, name)
+    data = {"a": LOW_HIGH_X, "b": LOW_HIGH_Y}
+    with pytest.raises(InvalidParameterError, match=r"\['high', 'low', 'medium'\] are text labels"):
+        func(data, weights="linear")
+    assert func(data, weights="linear", categories=SCALE).defined
+    func(data)  # unweighted needs no order
+    func(data, weights="identity")
+
+
+def test_declared_order_travels_with_annotations_and_tables() -> None:
+    ann = accord.Annotations.from_pairs(LOW_HIGH_X, LOW_HIGH_Y)
+    assert not ann.ordered
+    declared = accord.Annotations.from_pairs(LOW_HIGH_X, LOW_HIGH_Y, categories=SCALE)
+    assert declared.ordered and ann.with_categories(SCALE).ordered
+    assert declared.select(["rater_1", "rater_2"]).ordered
+    assert accord.Annotations.from_pairs([1, 2], [2, 2]).ordered  # numbers are a scale
+    # hand computation: p_o = 0.625, p_e = 0.5, linear kappa = 0.25 (README example)
+    assert accord.cohen_kappa(declared, weights="linear").estimate == pytest.approx(0.25)
+    assert accord.pairwise(declared, "cohen_kappa", weights="linear").mean() == pytest.approx(0.25)
+    table = accord.ContingencyTable.from_annotations(ann)
+    assert not table.ordered
+    with pytest.raises(InvalidParameterError, match="declare the order"):
+        accord.cohen_kappa(table, weights="quadratic")
+    # declaring the table's own order on the call is enough, and leaves the table as it was
+    accord.cohen_kappa(table, weights="quadratic", categories=list(table.categories))
+    assert not table.ordered
+    # counts a user wrote down are in the order the user gave
+    assert accord.ContingencyTable([[1, 2], [3, 4]], ["yes", "no"]).ordered
+    assert accord.RaterCounts([[1, 1], [2, 0]], categories=["yes", "no"]).ordered
+
+
+def test_ordinal_alpha_refuses_text_labels_in_sorted_order() -> None:
+    data = {"a": LOW_HIGH_X, "b": LOW_HIGH_Y}
+    with pytest.raises(InvalidParameterError, match="level='ordinal' ranks the categories"):
+        accord.krippendorff_alpha(data, level="ordinal")
+    declared = accord.krippendorff_alpha(data, level="ordinal", categories=SCALE)
+    sorted_text = accord.krippendorff_alpha(data, level="nominal")
+    assert declared.estimate != pytest.approx(sorted_text.estimate)
+    counts = accord.RaterCounts.from_annotations(accord.Annotations.from_wide(data))
+    with pytest.raises(InvalidParameterError, match="text labels in sorted order"):
+        accord.krippendorff_alpha(counts, level="ordinal")

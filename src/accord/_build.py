@@ -94,6 +94,7 @@ def build(
         kinds=kinds,
         field=field,
         audit=audit,
+        declared_order=categories is not None,
     )
 
 

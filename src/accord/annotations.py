@@ -108,6 +108,7 @@ class Annotations:
         "audit",
         "spans",
         "meta",
+        "_declared_order",
     )
 
     def __init__(
@@ -125,6 +126,7 @@ class Annotations:
         audit: Audit | None = None,
         spans: Any = None,
         meta: Mapping[str, Any] | None = None,
+        declared_order: bool = False,
     ) -> None:
         self._unit_codes = np.asarray(unit_codes, dtype=np.int64)
         self._rater_codes = np.asarray(rater_codes, dtype=np.int64)
@@ -139,6 +141,7 @@ class Annotations:
         self.audit = audit or Audit("Annotations", n, n)
         self.spans = spans
         self.meta: dict[str, Any] = dict(meta or {})
+        self._declared_order = bool(declared_order)
 
     # ----------------------------------------------------------------- constructors
     @classmethod
@@ -279,6 +282,17 @@ class Annotations:
         return int(self._value_codes.shape[0])
 
     @property
+    def ordered(self) -> bool:
+        """Whether the category order is a scale: declared, or the labels are numbers.
+
+        Text labels read without ``categories=`` are in sorted order, which weighted
+        coefficients and ordinal alpha refuse to treat as a scale.
+        """
+        from accord.weights import numeric_labels
+
+        return self._declared_order or numeric_labels(self.categories)
+
+    @property
     def codes(self) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
         """The unit, rater and value code arrays (read-only views)."""
         out = (self._unit_codes.view(), self._rater_codes.view(), self._value_codes.view())
@@ -345,6 +359,7 @@ class Annotations:
             audit=self.audit,
             spans=self.spans,
             meta=self.meta,
+            declared_order=self._declared_order,
         )
 
     def with_categories(
@@ -370,6 +385,7 @@ class Annotations:
             audit=self.audit,
             spans=self.spans,
             meta=self.meta,
+            declared_order=True,
         )
 
     def require_pairable(self) -> Annotations:

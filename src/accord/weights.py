@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from accord import _validation as v
+from accord.errors import InvalidParameterError
 
 WeightName = Literal[
     "identity", "linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar"
@@ -76,6 +77,39 @@ def agreement_weights(
         name = v.choice(weights, WEIGHT_NAMES, param="weights", func=func)
         return _named(name, q)
     return _validate_matrix(weights, q, func)
+
+
+def numeric_labels(categories: Sequence[Any]) -> bool:
+    """Whether every category label is a number (not a bool): its sorted order is its scale."""
+    return all(
+        isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, (bool, np.bool_))
+        for c in categories
+    )
+
+
+def require_order(weights: Any, categories: Sequence[Any], ordered: bool, func: str, *,
+                  uses: str | None = None) -> None:
+    """Refuse named distance weights on text labels whose order nobody declared.
+
+    ``"linear"``, ``"quadratic"`` and the other named weights measure distances
+    between category *positions*. Text labels read without ``categories=`` are in
+    sorted order (``"high" < "low" < "medium"``), which is not the scale, so the
+    weighted coefficient would be silently wrong. ``uses`` names another option
+    that needs the order (e.g. ordinal alpha) and makes the check unconditional.
+    """
+    if ordered:
+        return
+    if uses is None:
+        if not isinstance(weights, str) or weights == "identity":
+            return
+        uses = f"weights={weights!r} measure distances between category positions"
+    shown = ", ".join(repr(c) for c in list(categories)[:6])
+    more = ", ..." if len(categories) > 6 else ""
+    raise InvalidParameterError(
+        f"{func}: {uses}, but the categories [{shown}{more}] are text labels in sorted "
+        "order, not a declared scale; declare the order with categories=[...] "
+        "(accord CLI: --categories)."
+    )
 
 
 def is_identity(w: NDArray[np.float64]) -> bool:

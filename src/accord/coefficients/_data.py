@@ -7,6 +7,7 @@ of them when there are more) or a :class:`~accord.ContingencyTable`.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -18,6 +19,7 @@ from accord import _validation as v
 from accord.annotations import Annotations
 from accord.errors import DataError, InsufficientDataError
 from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
+from accord.weights import numeric_labels
 
 
 def reusable(data: Any) -> Any:
@@ -105,6 +107,10 @@ def as_table(
                 f"{func}: categories {list(categories)!r} differ from the table's "
                 f"{list(data.categories)!r}."
             )
+        if categories is not None and not data.ordered:
+            declared = copy.copy(data)  # the caller declared this order
+            declared.ordered = True
+            return declared
         return data
     if y2 is not None:
         return table_from_pairs(data, y2, categories=categories, sample_weight=sample_weight)
@@ -147,8 +153,10 @@ def table_from_pairs(
         cats = enc.label_list(categories, param="declared categories")
         codes = enc.encode_declared(both, cats, name="the labels")
     n = a.shape[0]
-    return ContingencyTable.from_codes(codes[:n], codes[n:], cats, sample_weight=w,
-                                       unit_ids=unit_ids)
+    table = ContingencyTable.from_codes(codes[:n], codes[n:], cats, sample_weight=w,
+                                        unit_ids=unit_ids)
+    table.ordered = categories is not None or numeric_labels(cats)
+    return table
 
 
 def _small_int_table(a: NDArray[Any], b: NDArray[Any]) -> ContingencyTable | None:

@@ -10,6 +10,7 @@ A 2-D numpy array of numbers takes a fast path straight to integer codes
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,7 @@ class RatingCodes:
     raters: tuple[Any, ...]
     unit_ids: tuple[Any, ...]
     complete: bool = False
+    ordered: bool = True  # the category order is a scale (declared, or numeric labels)
 
     @property
     def n_units(self) -> int:
@@ -54,7 +56,7 @@ class RatingCodes:
     def counts(self) -> RaterCounts:
         """The units x categories counts of these ratings."""
         return RaterCounts.from_codes(self.codes, self.categories, self.unit_ids,
-                                      complete=self.complete)
+                                      complete=self.complete, ordered=self.ordered)
 
 
 def rating_codes(data: Any, *, categories: Sequence[Any] | None, func: str) -> RatingCodes:
@@ -68,7 +70,8 @@ def rating_codes(data: Any, *, categories: Sequence[Any] | None, func: str) -> R
     if fast is not None:
         return _checked(fast)
     ann = as_annotations(data, categories=categories, func=func).require_pairable()
-    return _checked(RatingCodes(ann.wide(), ann.categories, ann.raters, ann.units))
+    return _checked(RatingCodes(ann.wide(), ann.categories, ann.raters, ann.units,
+                                ordered=ann.ordered))
 
 
 def rater_counts(data: Any, *, categories: Sequence[Any] | None, func: str) -> RaterCounts:
@@ -80,6 +83,9 @@ def rater_counts(data: Any, *, categories: Sequence[Any] | None, func: str) -> R
                 f"{list(data.categories)!r}; declare them with RaterCounts(counts, categories=...)."
             )
         rc = data.rated()
+        if categories is not None and not rc.ordered:
+            rc = copy.copy(rc)  # the caller declared this order
+            rc.ordered = True
         if rc.n_units == 0 or rc.n_ratings.max() < 2:
             raise InsufficientDataError(_NOTHING_TO_COMPARE)
         return rc
@@ -106,7 +112,8 @@ def _checked(rc: RatingCodes) -> RatingCodes:
     if not used.all():
         keep = used.tolist()
         rc = RatingCodes(rc.codes[:, used], rc.categories,
-                         tuple(r for r, u in zip(rc.raters, keep) if u), rc.unit_ids)
+                         tuple(r for r, u in zip(rc.raters, keep) if u), rc.unit_ids,
+                         ordered=rc.ordered)
         rated = rated[:, used]
     if rc.n_raters < 2:
         raise InsufficientDataError(

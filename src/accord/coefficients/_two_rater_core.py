@@ -18,7 +18,7 @@ from accord.coefficients._chance import Chance, chance_corrected, p_e
 from accord.inference.resampling import Resampling
 from accord.results import AgreementResult
 from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
-from accord.weights import agreement_weights, is_identity
+from accord.weights import agreement_weights, is_identity, require_order
 
 Arr = NDArray[np.float64]
 
@@ -54,6 +54,7 @@ def _weights(weights: Any, table: ContingencyTable, func: str) -> Arr | None:
     """The weight matrix, or None for unweighted agreement (sparse-friendly)."""
     if weights is None or (isinstance(weights, str) and weights == "identity"):
         return None
+    require_order(weights, table.categories, table.ordered, func)
     if table.k > DENSE_LIMIT:
         raise v.fail(
             "weights", func, f"None for a table with more than {DENSE_LIMIT} categories", weights

@@ -35,6 +35,7 @@ from accord.inference.resampling import Resampling
 from accord.results import AgreementResult
 from accord.tables.coincidence import CoincidenceMatrix
 from accord.tables.contingency import ContingencyTable
+from accord.weights import require_order
 
 __all__ = ["krippendorff_alpha"]
 
@@ -143,13 +144,16 @@ def as_coincidences(data: Any, *, categories: Sequence[Any] | None = None,
 def _build(data: Any, categories: Sequence[Any] | None, level: Any) -> CoincidenceMatrix:
     if isinstance(data, ContingencyTable):
         _same_categories(categories, data.categories)
+        _ordinal_needs_order(level, data.categories, data.ordered)
         return CoincidenceMatrix.from_table(data)
     if type(data).__name__ == "RaterCounts" and hasattr(data, "counts"):
         _same_categories(categories, data.categories)
+        _ordinal_needs_order(level, data.categories, data.ordered)
         return CoincidenceMatrix.from_counts(data.counts, data.categories)
     named = level if isinstance(level, str) and level in LEVELS else None
     if isinstance(data, Annotations):
         ann = as_annotations(data, categories=categories, func=_FUNC)
+        _ordinal_needs_order(level, ann.categories, ann.ordered)
         return CoincidenceMatrix.from_annotations(ann.require_pairable())
     if isinstance(data, np.ndarray) and data.dtype.kind in "iuf" and categories is None:
         if data.ndim == 2 and data.shape[1] < 2:
@@ -159,7 +163,14 @@ def _build(data: Any, categories: Sequence[Any] | None, level: Any) -> Coinciden
         return CoincidenceMatrix.from_array(data)
     numeric: Any = named if named in ("interval", "ratio") else None
     ann = Annotations.from_wide(data, categories=categories, level=numeric)
+    _ordinal_needs_order(level, ann.categories, ann.ordered)
     return CoincidenceMatrix.from_annotations(ann)
+
+
+def _ordinal_needs_order(level: Any, categories: Sequence[Any], ordered: bool) -> None:
+    if isinstance(level, str) and level == "ordinal":
+        require_order(None, categories, ordered, _FUNC,
+                      uses="level='ordinal' ranks the categories in their order")
 
 
 def _same_categories(given: Sequence[Any] | None, have: tuple[Any, ...]) -> None:

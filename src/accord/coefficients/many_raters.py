@@ -28,12 +28,12 @@ from accord import _validation as v
 from accord.annotations import Annotations
 from accord.coefficients import _count_based as cb
 from accord.coefficients import _rater_based as rb
-from accord.coefficients._many_data import rater_counts, rating_codes
+from accord.coefficients._many_data import RatingCodes, rater_counts, rating_codes
 from accord.coefficients._registry import register
 from accord.results import AgreementResult
 from accord.tables.contingency import DENSE_LIMIT
 from accord.tables.rater_counts import RaterCounts
-from accord.weights import agreement_weights, is_identity
+from accord.weights import agreement_weights, is_identity, require_order
 
 Arr = NDArray[np.float64]
 Definition = Literal["pairwise", "unanimous"]
@@ -53,10 +53,12 @@ _ONE_CATEGORY = ("every rating is in a single category, so chance agreement p_e 
 
 
 # --------------------------------------------------------------------------- helpers
-def _weights(weights: Any, q: int, func: str) -> Arr | None:
+def _weights(weights: Any, scale: RaterCounts | RatingCodes, func: str) -> Arr | None:
     """The agreement-weight matrix, or None for unweighted agreement."""
     if weights is None or (isinstance(weights, str) and weights == "identity"):
         return None
+    require_order(weights, scale.categories, scale.ordered, func)
+    q = len(scale.categories)
     if q > DENSE_LIMIT:
         raise v.fail("weights", func, f"None with more than {DENSE_LIMIT} categories", weights)
     w = agreement_weights(weights, q, func=func)
@@ -210,7 +212,7 @@ def fleiss_kappa(data: Any, *, weights: Any = None,
     """
     func = "fleiss_kappa"
     rc, n_raters = _counts(data, categories, func)
-    w = _weights(weights, rc.n_categories, func)
+    w = _weights(weights, rc, func)
     t = cb.terms(rc.counts, w)
     res = _count_result(func, "fleiss", rc, n_raters, w, weights, t=t)
     if w is not None:
@@ -258,7 +260,7 @@ def gwet_ac1(data: Any, *, weights: Any = None,
     """
     func = "gwet_ac1"
     rc, n_raters = _counts(data, categories, func)
-    w = _weights(weights, rc.n_categories, func)
+    w = _weights(weights, rc, func)
     return _count_result(func, "gwet", rc, n_raters, w, weights)
 
 
@@ -284,7 +286,7 @@ def brennan_prediger(data: Any, *, weights: Any = None,
     """
     func = "brennan_prediger"
     rc, n_raters = _counts(data, categories, func)
-    w = _weights(weights, rc.n_categories, func)
+    w = _weights(weights, rc, func)
     return _count_result(func, "bp", rc, n_raters, w, weights)
 
 
@@ -332,7 +334,7 @@ def percent_agreement(data: Any, *, weights: Any = None, categories: Sequence[An
         pos = np.arange(rc.n_categories)
         w: Arr | None = (np.abs(pos[:, None] - pos[None, :]) <= tol).astype(np.float64)
     else:
-        w = _weights(weights, rc.n_categories, func)
+        w = _weights(weights, rc, func)
     res = _count_result(func, "none", rc, n_raters, w, weights, bounds=(0.0, 1.0))
     return _with(res, details={**res.details, "definition": "pairwise", "tolerance": tol})
 
@@ -399,7 +401,7 @@ def conger_kappa(data: Any, *, weights: Any = None,
     func = "conger_kappa"
     codes = rating_codes(data, categories=categories, func=func)
     q = len(codes.categories)
-    w = _weights(weights, q, func)
+    w = _weights(weights, codes, func)
     t = cb.terms(codes.counts().counts, w)
     est, pa, pe = rb.conger_estimate(codes.codes, t)
     reason = None if math.isfinite(est) else _undefined_reason("conger", t)

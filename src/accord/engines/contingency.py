@@ -25,6 +25,7 @@ from accord.engines._frame import IntArray, R, U, V
 from accord.engines._result import EngineResult
 from accord.errors import DataError
 from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
+from accord.weights import numeric_labels
 
 __all__ = ["contingency_table"]
 
@@ -134,13 +135,17 @@ def _check_ids(pair: tuple[Any, Any], dtype: Any, column: str) -> None:
                      list(pair))
 
 
-def _table(a: IntArray, b: IntArray, n: IntArray, cats: list[Any]) -> ContingencyTable:
+def _table(a: IntArray, b: IntArray, n: IntArray, cats: list[Any],
+           declared: bool) -> ContingencyTable:
     k = len(cats)
     if k <= DENSE_LIMIT:
         flat = np.bincount(a * k + b, weights=n, minlength=k * k)
-        return ContingencyTable(flat.reshape(k, k), cats)
-    counts = sparse.coo_array((n.astype(np.float64), (a, b)), shape=(k, k)).tocsr()
-    return ContingencyTable(counts, cats)
+        table = ContingencyTable(flat.reshape(k, k), cats)
+    else:
+        counts = sparse.coo_array((n.astype(np.float64), (a, b)), shape=(k, k)).tocsr()
+        table = ContingencyTable(counts, cats)
+    table.ordered = declared or numeric_labels(cats)  # as the in-memory table
+    return table
 
 
 def _no_pair(pair: tuple[Any, Any]) -> DataError:
@@ -168,7 +173,7 @@ def _wide(
         raise _no_pair(pair)
     dropped = {"missing value in either column": rows - pairs} if rows > pairs else {}
     audit = Audit("contingency_table (wide)", rows, pairs, dropped)
-    return EngineResult(_table(a[both], b[both], n[both], cats), audit)
+    return EngineResult(_table(a[both], b[both], n[both], cats, categories is not None), audit)
 
 
 # --------------------------------------------------------------------- long data
@@ -213,7 +218,7 @@ def _long(
     }
     audit = Audit("contingency_table (long)", sums["rows"], 2 * pairs,
                   {r: x for r, x in dropped.items() if x})
-    return EngineResult(_table(a[both], b[both], n[both], cats), audit)
+    return EngineResult(_table(a[both], b[both], n[both], cats, categories is not None), audit)
 
 
 def _flags(kinds: tuple[Any, Any, Any], pair: tuple[Any, Any], extra: Sequence[Any]) -> Any:

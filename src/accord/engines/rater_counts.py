@@ -21,6 +21,7 @@ from accord.engines._frame import IntArray, R, U, V
 from accord.engines._result import EngineResult
 from accord.errors import InsufficientDataError
 from accord.tables.rater_counts import RaterCounts
+from accord.weights import numeric_labels
 
 __all__ = ["rater_counts"]
 
@@ -232,18 +233,20 @@ def _matrix(cells: Any, udt: Any, vdt: Any, categories: Sequence[Any] | None) ->
     cats, (lut,) = fr.categories_of([labels], categories)
     k = len(cats)
     flat = np.bincount(u_codes * k + lut[v_local], weights=n, minlength=len(units) * k)
-    rc = _checked(flat.reshape(len(units), k), cats)
+    rc = _checked(flat.reshape(len(units), k), cats, categories is not None)
     rc.unit_ids = tuple(units)
     return rc
 
 
-def _checked(counts: Any, cats: Sequence[Any]) -> RaterCounts:
+def _checked(counts: Any, cats: Sequence[Any], declared: bool) -> RaterCounts:
     arr = np.asarray(counts, dtype=np.int64)
     if arr.size == 0 or int(arr.sum(axis=1).max()) < 2:
         raise InsufficientDataError(
             "no unit was rated by two or more raters, so there is nothing to compare."
         )
-    return RaterCounts(arr, categories=cats)
+    rc = RaterCounts(arr, categories=cats)
+    rc.ordered = declared or numeric_labels(cats)  # as the in-memory counts
+    return rc
 
 
 # --------------------------------------------------------------------- wide data
@@ -266,7 +269,8 @@ def _patterns(
     per_pattern = _count_rows(codes, len(cats))
     rated = per_pattern.sum(axis=1)
     keep = rated > 0
-    rc = _checked(np.repeat(per_pattern[keep], mult[keep], axis=0), cats)
+    rc = _checked(np.repeat(per_pattern[keep], mult[keep], axis=0), cats,
+                  categories is not None)
     cells = int(mult.sum()) * len(names)
     used = int((rated * mult).sum())
     dropped = {"missing value": cells - used} if cells > used else {}

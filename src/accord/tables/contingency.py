@@ -47,7 +47,9 @@ class ContingencyTable:
     (200.0, 0.7, 0.41)
     """
 
-    __slots__ = ("_dense", "_sparse", "categories", "_cells_fn", "unit_weights", "unit_ids")
+    __slots__ = (
+        "_dense", "_sparse", "categories", "_cells_fn", "unit_weights", "unit_ids", "ordered"
+    )
 
     def __init__(self, counts: Any, categories: Sequence[Any] | None = None) -> None:
         if sparse.issparse(counts):
@@ -77,6 +79,8 @@ class ContingencyTable:
         self._cells_fn: Callable[[], NDArray[np.int64]] | None = None
         self.unit_weights: NDArray[np.float64] | None = None
         self.unit_ids: tuple[Any, ...] | None = None
+        # whether the category order is a scale (a table given as counts: its own order)
+        self.ordered = True
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -141,9 +145,11 @@ class ContingencyTable:
                 )
             weights = weights[both]
         units = [u for u, keep in zip(pair.units, both) if keep]
-        return cls.from_codes(
+        table = cls.from_codes(
             wide[both, 0], wide[both, 1], ann.categories, sample_weight=weights, unit_ids=units
         )
+        table.ordered = ann.ordered
+        return table
 
     def set_unit_cells(self, source: Callable[[], NDArray[np.int64]]) -> None:
         """Attach a (lazy) source of each unit's cell index ``i * k + j``."""
@@ -219,8 +225,11 @@ class ContingencyTable:
         if self.is_sparse or other.is_sparse:
             a = self._sparse if self.is_sparse else sparse.csr_array(self.counts)
             b = other._sparse if other.is_sparse else sparse.csr_array(other.counts)
-            return ContingencyTable(a + b, self.categories)
-        return ContingencyTable(self.counts + other.counts, self.categories)
+            out = ContingencyTable(a + b, self.categories)
+        else:
+            out = ContingencyTable(self.counts + other.counts, self.categories)
+        out.ordered = self.ordered and other.ordered
+        return out
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ContingencyTable):

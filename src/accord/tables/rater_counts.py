@@ -50,7 +50,7 @@ class RaterCounts:
     (3, [6, 6, 6], [0, 4, 4, 6, 4])
     """
 
-    __slots__ = ("_counts", "categories", "unit_ids")
+    __slots__ = ("_counts", "categories", "unit_ids", "ordered")
 
     def __init__(self, counts: Any, categories: Sequence[Any] | None = None) -> None:
         if categories is None and hasattr(counts, "columns") and hasattr(counts, "to_numpy"):
@@ -69,6 +69,8 @@ class RaterCounts:
         self._counts: IntArray = arr
         self.categories: tuple[Any, ...] = cats
         self.unit_ids: tuple[Any, ...] | None = None
+        # whether the category order is a scale (counts given by column: their order)
+        self.ordered = True
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -89,12 +91,13 @@ class RaterCounts:
         k = len(annotations.categories)
         n = annotations.n_units
         flat = np.bincount(units * k + values, minlength=n * k)
-        return cls._trusted(flat.reshape(n, k), annotations.categories, annotations.units)
+        return cls._trusted(flat.reshape(n, k), annotations.categories, annotations.units,
+                            ordered=annotations.ordered)
 
     @classmethod
     def from_codes(cls, codes: IntArray, categories: Sequence[Any],
                    unit_ids: Sequence[Any] | None = None, *,
-                   complete: bool | None = None) -> RaterCounts:
+                   complete: bool | None = None, ordered: bool = True) -> RaterCounts:
         """Count a units x raters matrix of category codes (``-1`` = not rated).
 
         ``complete=True`` promises there is no ``-1`` (skips one pass over the codes).
@@ -108,11 +111,11 @@ class RaterCounts:
             rows = np.nonzero(rated)[0]
             flat_codes = rows * k + codes[rated]
         flat = np.bincount(flat_codes, minlength=n * k)
-        return cls._trusted(flat.reshape(n, k), categories, unit_ids)
+        return cls._trusted(flat.reshape(n, k), categories, unit_ids, ordered=ordered)
 
     @classmethod
     def _trusted(cls, counts: NDArray[np.integer], categories: Sequence[Any],
-                 unit_ids: Sequence[Any] | None) -> RaterCounts:
+                 unit_ids: Sequence[Any] | None, *, ordered: bool = True) -> RaterCounts:
         """Wrap counts already known to be valid (no re-validation of large arrays)."""
         obj = cls.__new__(cls)
         arr = np.asarray(counts, dtype=np.int64)
@@ -120,6 +123,7 @@ class RaterCounts:
         obj._counts = arr
         obj.categories = tuple(categories)
         obj.unit_ids = None if unit_ids is None else tuple(unit_ids)
+        obj.ordered = ordered
         return obj
 
     # ----------------------------------------------------------------- views
@@ -159,7 +163,8 @@ class RaterCounts:
         if keep.all():
             return self
         ids = None if self.unit_ids is None else [u for u, k in zip(self.unit_ids, keep) if k]
-        return RaterCounts._trusted(self._counts[keep], self.categories, ids)
+        return RaterCounts._trusted(self._counts[keep], self.categories, ids,
+                                    ordered=self.ordered)
 
     def patterns(self) -> tuple[IntArray, IntArray, IntArray]:
         """The distinct count rows, how many units show each, and each unit's pattern index.
