@@ -21,16 +21,18 @@ from accord.cli._app import main
 from accord.cli._common import ci_options, data_options, interval_method, load
 from accord.cli._common import console as cli_console
 from accord.coefficients import REGISTRY
-from accord.errors import StudyError
+from accord.errors import InvalidParameterError, StudyError
 from accord.weights import WEIGHT_NAMES
 
 
 @contextmanager
-def _study_errors() -> Iterator[None]:
-    """A study file that is not valid is bad usage (exit 2), not bad data."""
+def _usage_errors() -> Iterator[None]:
+    """A study file that is not valid, or an option value that does not fit the data
+    (e.g. weights on text labels without --categories), is bad usage (exit 2): for
+    ``check`` exit 1 must mean rejected, not mistyped."""
     try:
         yield
-    except StudyError as exc:
+    except (StudyError, InvalidParameterError) as exc:
         raise click.UsageError(str(exc)) from None
 
 
@@ -89,18 +91,19 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     import accord
     from accord.report.output import format_for, render
 
-    with _study_errors():
+    with _usage_errors():
         st = accord.load_study(study) if study is not None else None
     ann = load(data, **selection)
     method = None
     if st is None or _given(ctx, "ci_method"):
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
     level = confidence_level if st is None or _given(ctx, "confidence_level") else None
-    rep = accord.report(
-        ann, st, coefficients=list(coefficients) or None, weights=weights, form=form,
-        pairs=list(pairs) or None, confidence_level=level, method=method, seed=seed,
-        scale=scale, top_units=top_units, title=title,
-    )
+    with _usage_errors():
+        rep = accord.report(
+            ann, st, coefficients=list(coefficients) or None, weights=weights, form=form,
+            pairs=list(pairs) or None, confidence_level=level, method=method, seed=seed,
+            scale=scale, top_units=top_units, title=title,
+        )
     to_stdout = output == "-"
     if to_stdout and to is None:
         raise click.UsageError("-o - writes to standard output: choose a format with --to.")
@@ -151,9 +154,11 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
     if study is not None:
         if coefficients or minimum is not None or _given(ctx, "on"):
             raise click.UsageError("give either --study or --coefficient/--min/--on, not both.")
-        with _study_errors():
+        with _usage_errors():
             st = load_study(study)
-        line, accepted = _check_study(st, load(data, **selection))
+        ann = load(data, **selection)
+        with _usage_errors():
+            line, accepted = _check_study(st, ann)
     else:
         if len(coefficients) != 1 or minimum is None:
             raise click.UsageError("name the rule: --study FILE, or --coefficient NAME --min X "
@@ -164,7 +169,8 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
                         n_resamples=n_resamples, bootstrap_kind=bootstrap_kind, seed=seed)
         rule = AcceptanceRule(coefficients[0], minimum, on=on)  # type: ignore[arg-type]
         ann = load(data, **selection).require_pairable()
-        decision = _quiet(lambda: evaluate(ann, metric, rule).decision)
+        with _usage_errors():
+            decision = _quiet(lambda: evaluate(ann, metric, rule).decision)
         line, accepted = decision.line(), decision.accepted
     click.echo(line)
     sys.exit(0 if accepted else 1)
