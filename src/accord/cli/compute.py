@@ -32,7 +32,8 @@ from accord.weights import WEIGHT_NAMES
     "--weights",
     default=None,
     type=click.Choice(WEIGHT_NAMES),
-    help="Agreement weights for ordered categories (weighted kappa, AC2, ...).",
+    help="Agreement weights for ordered categories (weighted kappa, AC2, ...); text labels "
+    "need their order given with --categories.",
 )
 @click.option(
     "--form",
@@ -76,7 +77,7 @@ def compute(
     \b
     Examples:
       accord compute pilot.csv --raters annotator_a annotator_b
-      accord compute pilot.csv --raters annotator_a annotator_b --weights quadratic
+      accord compute severity.csv --weights quadratic --categories mild moderate severe
       accord compute long.csv --unit item --rater coder --value label --ci bootstrap --seed 1
       accord compute scores.csv --level interval --coefficient icc --form ICC2k --json
     """

@@ -44,7 +44,8 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Coefficient options shared by report and check."""
     options = [
         click.option("--weights", default=None, type=click.Choice(WEIGHT_NAMES),
-                     help="Agreement weights for ordered categories."),
+                     help="Agreement weights for ordered categories (text labels need "
+                     "--categories for their order)."),
         click.option("--form", default=None, metavar="FORM",
                      help="ICC form, e.g. ICC2 or ICC(A,1)."),
     ]
