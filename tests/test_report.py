@@ -380,3 +380,16 @@ def test_many_raters_skip_the_quadratic_sections() -> None:
     chosen = accord.report(accord.Annotations.from_wide(cols), coefficients=["fleiss_kappa"],
                            pairs=[("w00", "w01")])
     assert [p.raters for p in chosen.pairs] == [("w00", "w01")]
+
+
+def test_two_raters_with_units_rated_once_say_which_units_each_figure_uses() -> None:
+    a = ["x", "x", "y", "y", None, "x", "y", "x", "y", "x"]
+    b = ["x", "y", "y", "y", "x", None, "y", "x", "y", "x"]
+    rep = accord.report(accord.Annotations.from_pairs(a, b))
+    # 8 units both rated, 7 agreements: the headline counts the units both rated
+    assert rep.headline.startswith("rater_1 and rater_2 agree on 87.5% of the 8 units both rated")
+    note = next(n for n in rep.notes if "rated by one rater only" in n)
+    assert note.startswith("2 unit(s)") and "the 8 units both rated" in note
+    rows = {r.coefficient: r for r in rep.results}
+    assert rows["gwet_ac1"].estimate == accord.gwet_ac1(a, b).estimate
+    assert rows["cohen_kappa"].n_units == 8 and rows["gwet_ac1"].n_units == 10

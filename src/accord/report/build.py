@@ -127,6 +127,14 @@ def report(
         notes += (f"With {model.data.n_raters} raters the rater x rater matrix, the worksheets "
                   "of the least and most agreeing pairs and the leave-one-out figures are left "
                   f"out (more than {MAX_RATERS} raters); name pairs with pairs=.",)
+    once = model.data.units_rated_once
+    raw_based = {"gwet_ac1", "brennan_prediger", "percent_agreement"}
+    if model.data.n_raters == 2 and once and raw_based & {r.coefficient for r in model.results}:
+        both = model.data.units_complete
+        notes += (f"{once} unit(s) were rated by one rater only. Gwet's AC1/AC2, "
+                  "Brennan-Prediger and the SE of percent agreement use them too (Gwet 2014; "
+                  "R irrCAC's *.raw functions), so they count all units; Cohen's kappa, Scott's "
+                  f"pi, the worksheet and the kappa context use the {both} units both rated.",)
     if settings.weights not in (None, "identity") and model.pairs:
         notes += (f"The worksheets and the kappa context use unweighted agreement; the "
                   f"coefficients use weights {settings.weights!r}.",)
@@ -281,7 +289,8 @@ def _headline(ann: Annotations, rows: Sequence[CoefficientRow], primary: str | N
            else f"{ann.n_raters} raters")
     pa = next((r for r in rows if r.coefficient == "percent_agreement" and r.defined), None)
     if pa is not None and ann.n_raters == 2:
-        head = f"{who} agree on {100 * pa.estimate:.1f}% of the {pa.n_units} units both rated"
+        both = int((np.bincount(ann.codes[0], minlength=ann.n_units) == 2).sum())
+        head = f"{who} agree on {100 * pa.estimate:.1f}% of the {both} units both rated"
     elif pa is not None:
         head = (f"{who} rated {ann.n_units} units (pairwise agreement "
                 f"{100 * pa.estimate:.1f}%)")
