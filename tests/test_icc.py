@@ -331,3 +331,16 @@ def test_irr_figures_that_overflow_are_nan_without_a_warning() -> None:
     res = accord.icc(x, form="ICC2k")  # warnings are errors in this suite
     assert res.estimate == pytest.approx(-0.4, abs=1e-12)
     assert math.isnan(res.details["irr_ci95"][0])
+
+
+@pytest.mark.parametrize(("scale", "shift"), [(1.0, 0.0), (1.0, 1.0), (2.0, 0.0), (3.7, -41.0)])
+def test_consistency_icc_without_target_or_error_variance_is_undefined(scale: float,
+                                                                       shift: float) -> None:
+    """Every target scored [0, 0, 1]: MSR = MSE = 0 exactly, so ICC(3,1) is 0/0. Rounding
+    once left MSE = 1e-16 for some shifts (ICC -0.5) and 0 for others (nan)."""
+    x = np.array([[0, 0, 1]] * 3, dtype=float) * scale + shift
+    with pytest.warns(DegenerateDataWarning, match="each rater only adds a constant"):
+        assert math.isnan(accord.icc(x, form="ICC3").estimate)
+    # ICC(1,1) sees only within-target variance: (0 - MSW) / (0 + 2 MSW) = -1/2
+    assert accord.icc(x, form="ICC1").estimate == pytest.approx(-0.5, abs=1e-12)
+    assert accord.icc(x, form="ICC2").estimate == pytest.approx(0.0, abs=1e-12)

@@ -160,7 +160,7 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
             "cannot be separated (a disconnected design); use form='ICC1' or 'ICC1k'."
         )
     est = float(_estimate(ms, chosen, k)[0])
-    why = _undefined_reason(ms, est)
+    why = _undefined_reason(ms, est, chosen)
     if why:
         v.warn_undefined(_FUNC, why)
         est = math.nan
@@ -225,12 +225,15 @@ def _estimate(ms: MeanSquares, form: Form, k: int) -> FloatArray:
     return step_up(rho, k) if form.average else rho
 
 
-def _undefined_reason(ms: MeanSquares, est: float) -> str | None:
+def _undefined_reason(ms: MeanSquares, est: float, form: Form) -> str | None:
     if math.isfinite(est):
         return None
     total = float(ms.ms_between[0] * ms.df_rows[0] + ms.ms_within[0] * ms.df_within[0])
     if total == 0:
         return "every score is the same, so every mean square is 0 and the ICC is 0/0"
+    if not math.isfinite(float(_single(ms, form.model)[0])):
+        return ("the targets do not differ and the scores hold no residual error (each rater "
+                "only adds a constant), so the ICC is 0/0")
     return ("the estimated variance of the mean of the raters' scores is not positive, so the "
             "average-measure ICC is undefined")
 

@@ -212,9 +212,10 @@ def mean_squares(s: FloatArray, k: int, complete: bool) -> MeanSquares:
     """The ANOVA of summed features ``s`` (shape ``(B, p)``), vectorised over rows."""
     n, big_n, sum_n2, total, sum_s2n, ssw = (s[:, j] for j in range(6))
     z_col = s[:, 6:6 + k]
-    ssb = sum_s2n - total**2 / big_n
+    ssb = _exact_zero(sum_s2n - total**2 / big_n, sum_s2n)
     if complete:
-        ssc = np.einsum("bj,bj->b", z_col, z_col) / n - total**2 / big_n
+        col_sq = np.einsum("bj,bj->b", z_col, z_col) / n
+        ssc = _exact_zero(col_sq - total**2 / big_n, col_sq)
         k_rows = np.full_like(n, float(k))
         k_cols = n.copy()
     else:
@@ -227,7 +228,7 @@ def mean_squares(s: FloatArray, k: int, complete: bool) -> MeanSquares:
         ssr_adj = ssb + ssc - (marg - total**2 / big_n)
         k_rows = (big_n - k) / (n - 1.0)
         k_cols = (big_n - n) / (k - 1.0)
-    sse = np.maximum(ssw - ssc, 0.0)
+    sse = np.maximum(_exact_zero(ssw - ssc, ssw), 0.0)
     df_rows, df_cols = n - 1.0, np.full_like(n, k - 1.0)
     df_error = big_n - n - k + 1.0
     df_within = big_n - n
@@ -239,6 +240,13 @@ def mean_squares(s: FloatArray, k: int, complete: bool) -> MeanSquares:
             k_cols=k_cols, n0=(big_n - sum_n2 / big_n) / df_rows, df_rows=df_rows,
             df_cols=df_cols, df_error=df_error, df_within=df_within,
         )
+
+
+def _exact_zero(difference: FloatArray, scale: FloatArray) -> FloatArray:
+    """A sum of squares got by subtraction, with rounding noise (relative 1e-12 of the
+    larger term) set to the 0 it is: otherwise 1e-16 / 2e-16 turns an ICC that is 0/0
+    into -0.5, or not, depending on a shift of the scores."""
+    return np.where(np.abs(difference) <= 1e-12 * np.abs(scale), 0.0, difference)
 
 
 def _reduction(c: FloatArray, q: FloatArray) -> FloatArray:
