@@ -33,6 +33,7 @@ EXPECTED = [
     "SamplePlan",
     "Scale",
     "Study",
+    "UndeclaredOrderWarning",
     "__version__",
     "benchmark",
     "brennan_prediger",

@@ -243,8 +243,10 @@ def test_matches_sklearn_with_sample_weight_and_string_labels(seed: int) -> None
     got = accord.cohen_kappa(list(labels[a]), list(labels[b]), sample_weight=w, weights="quadratic",
                              categories=list(labels))
     assert got.estimate == pytest.approx(expected, abs=1e-12)
-    with pytest.raises(InvalidParameterError, match="text labels in sorted order"):
-        accord.cohen_kappa(list(labels[a]), list(labels[b]), weights="quadratic")
+    with pytest.warns(accord.UndeclaredOrderWarning, match="sorted text labels"):
+        undeclared = accord.cohen_kappa(list(labels[a]), list(labels[b]), sample_weight=w,
+                                        weights="quadratic")
+    assert undeclared.estimate == pytest.approx(expected, abs=1e-12)
 
 
 # --------------------------------------------------------------------------- statsmodels

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import accord
-from accord.errors import InvalidParameterError
+from accord.errors import InvalidParameterError, UndeclaredOrderWarning
 from accord.weights import WEIGHT_NAMES, agreement_weights, is_identity
 
 IRRCAC_WEIGHTS: dict[int, dict[str, list[list[float]]]] = {
@@ -201,20 +201,38 @@ def test_weights_use_category_positions_not_label_values() -> None:
 LOW_HIGH_X = ["low", "medium", "high", "low"]
 LOW_HIGH_Y = ["medium", "medium", "high", "high"]
 SCALE = ["low", "medium", "high"]
+SORTED = r"sorted text labels \['high', 'low', 'medium'\] were taken as the scale"
 
 
 @pytest.mark.parametrize("name", ["cohen_kappa", "scott_pi", "gwet_ac1", "brennan_prediger",
                                   "percent_agreement", "fleiss_kappa", "conger_kappa"])
-def test_named_weights_refuse_text_labels_in_sorted_order(name: str) -> None:
-    """Sorted text ("high" < "low" < "medium") is not a scale: weighting it would be
-    silently wrong, so the order must be declared."""
+def test_named_weights_on_undeclared_text_labels_say_which_order_they_used(name: str) -> None:
+    """Sorted text ("high" < "low" < "medium") is the order used when none is declared
+    (ARCHITECTURE: "declared (or sorted observed) category order"), and it is rarely the
+    scale, so an UndeclaredOrderWarning says so; declaring the order silences it."""
     func = getattr(accord, name)
     data = {"a": LOW_HIGH_X, "b": LOW_HIGH_Y}
-    with pytest.raises(InvalidParameterError, match=r"\['high', 'low', 'medium'\] are text labels"):
-        func(data, weights="linear")
-    assert func(data, weights="linear", categories=SCALE).defined
+    with pytest.warns(UndeclaredOrderWarning, match=SORTED):
+        sorted_order = func(data, weights="linear")
+    explicit = func(data, weights="linear", categories=["high", "low", "medium"])
+    assert sorted_order.estimate == pytest.approx(explicit.estimate, abs=1e-15)
+    assert func(data, weights="linear", categories=SCALE).defined  # no warning: errors here
     func(data)  # unweighted needs no order
     func(data, weights="identity")
+
+
+def test_sorted_text_order_matches_scikit_learn_and_the_declared_scale_differs() -> None:
+    from sklearn.metrics import cohen_kappa_score
+
+    with pytest.warns(UndeclaredOrderWarning):
+        sorted_order = accord.cohen_kappa(LOW_HIGH_X, LOW_HIGH_Y, weights="linear")
+    # scikit-learn 1.9.1 also weights sorted labels
+    assert sorted_order.estimate == pytest.approx(
+        cohen_kappa_score(LOW_HIGH_X, LOW_HIGH_Y, weights="linear"), abs=1e-15)
+    # hand computation on low < medium < high: p_o = 0.625, p_e = 0.5, kappa = 0.25
+    declared = accord.cohen_kappa(LOW_HIGH_X, LOW_HIGH_Y, weights="linear", categories=SCALE)
+    assert declared.estimate == pytest.approx(0.25, abs=1e-15)
+    assert sorted_order.estimate == pytest.approx(0.5, abs=1e-15)
 
 
 def test_declared_order_travels_with_annotations_and_tables() -> None:
@@ -224,12 +242,11 @@ def test_declared_order_travels_with_annotations_and_tables() -> None:
     assert declared.ordered and ann.with_categories(SCALE).ordered
     assert declared.select(["rater_1", "rater_2"]).ordered
     assert accord.Annotations.from_pairs([1, 2], [2, 2]).ordered  # numbers are a scale
-    # hand computation: p_o = 0.625, p_e = 0.5, linear kappa = 0.25 (README example)
     assert accord.cohen_kappa(declared, weights="linear").estimate == pytest.approx(0.25)
     assert accord.pairwise(declared, "cohen_kappa", weights="linear").mean() == pytest.approx(0.25)
     table = accord.ContingencyTable.from_annotations(ann)
     assert not table.ordered
-    with pytest.raises(InvalidParameterError, match="declare the order"):
+    with pytest.warns(UndeclaredOrderWarning, match="declare the order"):
         accord.cohen_kappa(table, weights="quadratic")
     # declaring the table's own order on the call is enough, and leaves the table as it was
     accord.cohen_kappa(table, weights="quadratic", categories=list(table.categories))
@@ -239,13 +256,14 @@ def test_declared_order_travels_with_annotations_and_tables() -> None:
     assert accord.RaterCounts([[1, 1], [2, 0]], categories=["yes", "no"]).ordered
 
 
-def test_ordinal_alpha_refuses_text_labels_in_sorted_order() -> None:
+def test_ordinal_alpha_on_undeclared_text_labels_says_which_order_it_used() -> None:
     data = {"a": LOW_HIGH_X, "b": LOW_HIGH_Y}
-    with pytest.raises(InvalidParameterError, match="level='ordinal' ranks the categories"):
+    with pytest.warns(UndeclaredOrderWarning, match="level='ordinal' ranks the categories"):
         accord.krippendorff_alpha(data, level="ordinal")
     declared = accord.krippendorff_alpha(data, level="ordinal", categories=SCALE)
-    sorted_text = accord.krippendorff_alpha(data, level="nominal")
+    sorted_text = accord.krippendorff_alpha(data, level="ordinal",
+                                            categories=["high", "low", "medium"])
     assert declared.estimate != pytest.approx(sorted_text.estimate)
     counts = accord.RaterCounts.from_annotations(accord.Annotations.from_wide(data))
-    with pytest.raises(InvalidParameterError, match="text labels in sorted order"):
+    with pytest.warns(UndeclaredOrderWarning, match=SORTED):
         accord.krippendorff_alpha(counts, level="ordinal")

@@ -31,7 +31,13 @@ from accord.coefficients import (
 from accord.compare import Comparison, compare
 from accord.diagnostics import label_distribution, leave_one_rater_out, unit_agreement
 from accord.disagreements import disagreements
-from accord.errors import AccordError, DataError, DegenerateDataWarning, FormatError
+from accord.errors import (
+    AccordError,
+    DataError,
+    DegenerateDataWarning,
+    FormatError,
+    UndeclaredOrderWarning,
+)
 from accord.inference import Bootstrap
 from accord.interpretation import (
     SCALES,
@@ -74,6 +80,7 @@ __all__ = [
     "SamplePlan",
     "Scale",
     "Study",
+    "UndeclaredOrderWarning",
     "__version__",
     "benchmark",
     "brennan_prediger",

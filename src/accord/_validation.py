@@ -69,13 +69,15 @@ def warn_undefined(coefficient: str, reason: str) -> None:
     the package it was raised.
     """
     warnings.warn(
-        f"{coefficient} is undefined: {reason}", DegenerateDataWarning, stacklevel=_user_level()
+        f"{coefficient} is undefined: {reason}", DegenerateDataWarning, stacklevel=user_level()
     )
 
 
-def _user_level() -> int:
+def user_level() -> int:
+    """The ``stacklevel`` of a warning raised by this function's caller that points at the
+    first line outside accord."""
     package = os.path.dirname(os.path.abspath(__file__))
-    frame = sys._getframe(1)  # warn_undefined itself: stacklevel 1 of warnings.warn
+    frame = sys._getframe(1)  # the function that warns: stacklevel 1 of warnings.warn
     level = 1
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
         frame = frame.f_back  # type: ignore[assignment]

@@ -66,3 +66,7 @@ class StudyError(AccordError):
 
 class DegenerateDataWarning(UserWarning):
     """The data are valid but a coefficient is undefined on them (0/0)."""
+
+
+class UndeclaredOrderWarning(UserWarning):
+    """Weights or ordinal alpha used the sorted order of text labels, which nobody declared."""

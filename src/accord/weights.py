@@ -23,6 +23,7 @@ These are the definitions of R's irrCAC (``weights.gen.r``) applied to positions
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -30,7 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from accord import _validation as v
-from accord.errors import InvalidParameterError
+from accord.errors import UndeclaredOrderWarning
 
 WeightName = Literal[
     "identity", "linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar"
@@ -89,13 +90,14 @@ def numeric_labels(categories: Sequence[Any]) -> bool:
 
 def require_order(weights: Any, categories: Sequence[Any], ordered: bool, func: str, *,
                   uses: str | None = None) -> None:
-    """Refuse named distance weights on text labels whose order nobody declared.
+    """Warn when named distance weights fall on text labels whose order nobody declared.
 
     ``"linear"``, ``"quadratic"`` and the other named weights measure distances
-    between category *positions*. Text labels read without ``categories=`` are in
-    sorted order (``"high" < "low" < "medium"``), which is not the scale, so the
-    weighted coefficient would be silently wrong. ``uses`` names another option
-    that needs the order (e.g. ordinal alpha) and makes the check unconditional.
+    between category *positions*: in the declared order, or else the sorted
+    observed order (as scikit-learn and irrCAC do). Sorted text (``"high" < "low" <
+    "medium"``) is rarely the scale, so an :class:`~accord.UndeclaredOrderWarning`
+    says which order was used. ``uses`` names another option that needs the order
+    (ordinal alpha) and makes the check unconditional.
     """
     if ordered:
         return
@@ -105,10 +107,12 @@ def require_order(weights: Any, categories: Sequence[Any], ordered: bool, func: 
         uses = f"weights={weights!r} measure distances between category positions"
     shown = ", ".join(repr(c) for c in list(categories)[:6])
     more = ", ..." if len(categories) > 6 else ""
-    raise InvalidParameterError(
-        f"{func}: {uses}, but the categories [{shown}{more}] are text labels in sorted "
-        "order, not a declared scale; declare the order with categories=[...] "
-        "(accord CLI: --categories)."
+    warnings.warn(
+        f"{uses}; no order was declared, so the sorted text labels [{shown}{more}] were "
+        "taken as the scale: if that is not it, declare the order with categories=[...] "
+        "(accord CLI: --categories).",
+        UndeclaredOrderWarning,
+        stacklevel=v.user_level(),
     )
 
 

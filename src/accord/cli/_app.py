@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from accord import __version__
-from accord.errors import AccordError, DegenerateDataWarning
+from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWarning
 
 # Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
 MULTI_VALUE = ("--raters", "--categories", "--coefficient", "--missing", "--kinds")
@@ -61,6 +61,7 @@ class AccordGroup(click.Group):
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", DegenerateDataWarning)
+                warnings.simplefilter("always", UndeclaredOrderWarning)
                 try:
                     return super().invoke(ctx)
                 finally:
@@ -74,10 +75,11 @@ class AccordGroup(click.Group):
 
 
 def _report_warnings(caught: list[warnings.WarningMessage]) -> None:
-    """Undefined coefficients become one line each on stderr; other warnings pass through."""
+    """Undefined coefficients and an undeclared category order become one line each on
+    stderr; other warnings pass through."""
     seen: set[str] = set()
     for w in caught:
-        if issubclass(w.category, DegenerateDataWarning):
+        if issubclass(w.category, (DegenerateDataWarning, UndeclaredOrderWarning)):
             text = str(w.message)
             if text not in seen:
                 seen.add(text)

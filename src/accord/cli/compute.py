@@ -32,8 +32,8 @@ from accord.weights import WEIGHT_NAMES
     "--weights",
     default=None,
     type=click.Choice(WEIGHT_NAMES),
-    help="Agreement weights for ordered categories (weighted kappa, AC2, ...); text labels "
-    "need their order given with --categories.",
+    help="Agreement weights for ordered categories (weighted kappa, AC2, ...); give the "
+    "order of text labels with --categories (else they are sorted, with a warning).",
 )
 @click.option(
     "--form",

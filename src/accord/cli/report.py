@@ -44,8 +44,8 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Coefficient options shared by report and check."""
     options = [
         click.option("--weights", default=None, type=click.Choice(WEIGHT_NAMES),
-                     help="Agreement weights for ordered categories (text labels need "
-                     "--categories for their order)."),
+                     help="Agreement weights for ordered categories (give the order of "
+                     "text labels with --categories)."),
         click.option("--form", default=None, metavar="FORM",
                      help="ICC form, e.g. ICC2 or ICC(A,1)."),
     ]

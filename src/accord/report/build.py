@@ -17,7 +17,7 @@ import numpy as np
 
 from accord import _validation as v
 from accord.annotations import Annotations
-from accord.errors import AccordError, DegenerateDataWarning
+from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWarning
 from accord.inference import Bootstrap
 from accord.report.model import CoefficientRow, DataSummary, Report, Settings
 from accord.report.sections import MAX_RATERS
@@ -117,12 +117,14 @@ def report(
     ann.require_pairable()
     settings, ci_method = _settings(st, confidence_level, method, n_resamples, seed, scale,
                                     weights, level)
+    noted = (DegenerateDataWarning, UndeclaredOrderWarning)
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", DegenerateDataWarning)
+        for category in noted:
+            warnings.simplefilter("always", category)
         model = _build(ann, raw, st, study_notes, settings, ci_method, coefficients, pairs,
                        form, top_units, title)
     notes = tuple(dict.fromkeys(str(w.message) for w in caught
-                                if issubclass(w.category, DegenerateDataWarning)))
+                                if issubclass(w.category, noted)))
     if model.data.n_raters > MAX_RATERS:
         notes += (f"With {model.data.n_raters} raters the rater x rater matrix, the worksheets "
                   "of the least and most agreeing pairs and the leave-one-out figures are left "
@@ -139,7 +141,7 @@ def report(
         notes += (f"The worksheets and the kappa context use unweighted agreement; the "
                   f"coefficients use weights {settings.weights!r}.",)
     for w in caught:
-        if not issubclass(w.category, DegenerateDataWarning):
+        if not issubclass(w.category, noted):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     return replace(model, notes=model.notes + notes)
 
