@@ -286,7 +286,8 @@ class Annotations:
         """Whether the category order is a scale: declared, or the labels are numbers.
 
         Text labels read without ``categories=`` are in sorted order, which weighted
-        coefficients and ordinal alpha refuse to treat as a scale.
+        coefficients and ordinal alpha then use with an
+        :class:`~accord.UndeclaredOrderWarning`.
         """
         from accord.weights import numeric_labels
 

@@ -38,6 +38,14 @@ class ContingencyTable:
     categories : sequence, optional
         Labels of the k categories in order; default ``0 .. k-1``.
 
+    Attributes
+    ----------
+    ordered : bool
+        Whether the category order is a scale: true for a table given as counts
+        (its rows are in the order given); for a table built from text labels
+        whose order nobody declared, false, and weights then warn
+        (:class:`~accord.UndeclaredOrderWarning`).
+
     Examples
     --------
     Cohen (1960, p. 45), as reproduced by Fleiss, Cohen & Everitt (1969):

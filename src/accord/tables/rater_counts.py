@@ -41,6 +41,13 @@ class RaterCounts:
         Labels of the columns, in order (weights use these positions);
         default ``0 .. n_categories - 1``.
 
+    Attributes
+    ----------
+    ordered : bool
+        Whether the category order is a scale: true for counts given by column;
+        false when counted from text labels whose order nobody declared (weights
+        and ordinal alpha then warn with :class:`~accord.UndeclaredOrderWarning`).
+
     Examples
     --------
     The first three patients of Fleiss (1971, Table 1), six psychiatrists each:
