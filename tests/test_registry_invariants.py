@@ -80,7 +80,6 @@ NOT_FROM_CONTINGENCY_TABLE = {"conger_kappa", "fleiss_kappa", "icc", "light_kapp
 FROM_RATER_COUNTS = {
     "brennan_prediger", "fleiss_kappa", "gwet_ac1", "krippendorff_alpha", "percent_agreement",
 }
-TWO_RATER_TABLE_SE_SAME = {"fleiss_kappa", "krippendorff_alpha"}  # one formula for any r
 # two-rater coefficients that follow Gwet's raw-data formulas when a unit is rated once
 RAW_WHEN_RATED_ONCE = {"gwet_ac1", "brennan_prediger", "percent_agreement"}
 NOT_FROM_RATER_COUNTS = {  # they need to know which rater gave which rating
@@ -405,30 +404,29 @@ def test_raw_labels_and_contingency_table_agree(case: tuple[str, np.ndarray]) ->
     pair = table[:, :2]
     func = accord.REGISTRY[name].function
     ann = Annotations.from_wide(pair)
-    if name in RAW_WHEN_RATED_ONCE and _rated_once(pair):
-        # A unit rated once is not in the table; Gwet's raw-data formulas (irrCAC
-        # *.raw) use it, so the raw result is the many-rater one on the same ratings.
-        _same(_run(func, pair), _run(func, RaterCounts.from_annotations(ann)))
+    raw, from_table = _run(func, pair), _run(func, ContingencyTable.from_annotations(ann))
+    if name not in RAW_WHEN_RATED_ONCE:
+        _same(raw, from_table)
         return
-    _same(_run(func, pair), _run(func, ContingencyTable.from_annotations(ann)))
+    # Ratings follow Gwet's raw-data formulas (irrCAC *.raw): the many-rater result on
+    # the same ratings, units rated once included. Without such units the estimate is
+    # the table's and the variance the table's times n / (n - 1) (*.table divides by n^2).
+    _same(raw, _run(func, RaterCounts.from_annotations(ann)))
+    if not _rated_once(pair):
+        _same(raw, from_table, se=False)
+        n = raw.n_units
+        assert raw.se ** 2 == pytest.approx(from_table.se ** 2 * n / (n - 1), rel=1e-7,
+                                            abs=TOL, nan_ok=True)
 
 
 @FEW
 @given(case=_by_name(tables, FROM_RATER_COUNTS))
 def test_raw_ratings_and_rater_counts_agree(case: tuple[str, np.ndarray]) -> None:
+    """The ratings and their counts give one result, SE included, for any number of raters."""
     name, table = case
     func = accord.REGISTRY[name].function
     counts = RaterCounts.from_annotations(Annotations.from_wide(table))
-    raw, summary = _run(func, table), _run(func, counts)
-    if table.shape[1] > 2 or name in TWO_RATER_TABLE_SE_SAME or _rated_once(table):
-        _same(raw, summary)
-        return
-    _same(raw, summary, se=False)
-    # Two raters, every unit rated by both: the table variance (irrCAC *.table, Gwet 2014
-    # ch. 2) divides by n, the many-rater one (irrCAC *.raw, ch. 5) by n - 1.
-    n = raw.n_units
-    assert raw.se ** 2 == pytest.approx(summary.se ** 2 * (n - 1) / n, rel=1e-7, abs=TOL,
-                                        nan_ok=True)
+    _same(_run(func, table), _run(func, counts))
 
 
 # --------------------------------------------------------------------------- options

@@ -173,11 +173,22 @@ def _simple(
     categories: Sequence[Any] | None,
     raters: Sequence[Any] | None,
     bounds: tuple[float, float] = (-1.0, 1.0),
+    *,
+    from_ratings: bool = False,
 ) -> AgreementResult:
+    """A table-based two-rater coefficient with Gwet's (2014) SE.
+
+    ``from_ratings``: the input was the ratings, every unit rated by both raters.
+    The SE is then Gwet's raw-data variance (irrCAC ``*.raw``, divisor ``n (n - 1)``),
+    which on complete data is the table variance (``*.table``, divisor ``n^2``) times
+    ``n / (n - 1)``; so ratings give the same SE whether or not some unit lacks a rating.
+    """
     table = as_table(data, y2, categories=categories, raters=raters, func=func)
     w = _weights(weights, table, func)
     est, po, pe, cells, why = _coefficient(func, table, w, chance)
     se = math.nan if (cells is None or why) else _se_gwet(chance, cells, w, est, po, pe)
+    if from_ratings and table.n > 1:
+        se *= math.sqrt(table.n / (table.n - 1.0))
     return _result(func, table, w, chance, se, {"weights": _weights_label(weights)}, bounds=bounds)
 
 
@@ -265,10 +276,12 @@ def brennan_prediger(
     data = reusable(data)
     if not is_two_rater(data, y2, raters):
         return _many("brennan_prediger", data, raters, weights=weights, categories=categories)
+    ratings = not isinstance(data, ContingencyTable)
     once, data, categories, raters = _raw_two(data, y2, categories, raters, "brennan_prediger")
     if once:
         return _many("brennan_prediger", data, None, weights=weights, categories=None)
-    return _simple("brennan_prediger", "bp", data, y2, weights, categories, raters)
+    return _simple("brennan_prediger", "bp", data, y2, weights, categories, raters,
+                   from_ratings=ratings)
 
 
 @register(
@@ -297,10 +310,10 @@ def gwet_ac1(
     SE from Gwet (2014). Less sensitive than kappa to skewed prevalence; undefined
     when fewer than two categories are declared. Any number of raters.
 
-    From a contingency table, as R irrCAC ``gwet.ac1.table``. From raw ratings in
-    which some unit was rated by one rater only, as ``gwet.ac1.raw``: those units
-    enter ``pi_k`` and the SE (the same holds for :func:`brennan_prediger` and
-    :func:`percent_agreement`).
+    From a contingency table, as R irrCAC ``gwet.ac1.table``; from the ratings, as
+    ``gwet.ac1.raw``, whose SE divides by ``n (n - 1)`` instead of ``n^2`` and which
+    also uses units rated by one rater only (in ``pi_k`` and the SE). The same holds
+    for :func:`brennan_prediger` and :func:`percent_agreement`.
 
     Examples
     --------
@@ -313,10 +326,12 @@ def gwet_ac1(
     data = reusable(data)
     if not is_two_rater(data, y2, raters):
         return _many("gwet_ac1", data, raters, weights=weights, categories=categories)
+    ratings = not isinstance(data, ContingencyTable)
     once, data, categories, raters = _raw_two(data, y2, categories, raters, "gwet_ac1")
     if once:
         return _many("gwet_ac1", data, None, weights=weights, categories=None)
-    return _simple("gwet_ac1", "gwet", data, y2, weights, categories, raters)
+    return _simple("gwet_ac1", "gwet", data, y2, weights, categories, raters,
+                   from_ratings=ratings)
 
 
 @register(
@@ -377,7 +392,8 @@ def percent_agreement(
             tolerance=tolerance,
         )
     return _simple(
-        "percent_agreement", "none", data, y2, weights, categories, raters, bounds=(0.0, 1.0)
+        "percent_agreement", "none", data, y2, weights, categories, raters, bounds=(0.0, 1.0),
+        from_ratings=not isinstance(data, ContingencyTable),
     )
 
 
