@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
 import accord
+from accord.errors import InvalidParameterError
 from accord.inference.bootstrap import jackknife_acceleration
 from accord.inference.jackknife import jackknife_se
 from accord.inference.pairwise import pairwise_resampling
@@ -173,3 +174,22 @@ def test_every_coefficients_bootstrap_equals_recomputing_resampled_units(name: s
         naive = [_call(info.function, np.repeat(data, w, axis=0), two).estimate  # type: ignore[attr-defined]
                  for w in unit_w]
     np.testing.assert_allclose(fast, naive, rtol=1e-9, atol=1e-12)
+
+
+def test_whole_sample_weights_are_frequencies_in_every_interval() -> None:
+    """A unit of weight w is w units: the estimate, SE, n and the jackknife and bootstrap
+    intervals equal those of the data with each unit repeated w times."""
+    a = [0, 1, 2, 0, 1, 2, 0, 1, 2, 0]
+    b = [0, 1, 2, 0, 2, 2, 1, 1, 0, 0]
+    w = [3, 1, 2, 5, 1, 1, 2, 4, 1, 2]
+    weighted = accord.cohen_kappa(a, b, sample_weight=w)
+    repeated = accord.cohen_kappa(np.repeat(a, w), np.repeat(b, w))
+    assert (weighted.estimate, weighted.se, weighted.n_units) == pytest.approx(
+        (repeated.estimate, repeated.se, repeated.n_units), abs=1e-15)
+    for method in ("jackknife", accord.Bootstrap(499, rng=3)):
+        got = weighted.confidence_interval(method=method)
+        want = repeated.confidence_interval(method=method)
+        assert (got.low, got.high) == pytest.approx((want.low, want.high), abs=1e-12)
+    with pytest.raises(InvalidParameterError, match="not whole numbers"):
+        accord.cohen_kappa(a, b, sample_weight=[0.5] * 10).confidence_interval(
+            method="jackknife")

@@ -196,7 +196,8 @@ class AgreementResult:
         if self.resampling is None:
             raise InvalidParameterError(
                 f"{self.coefficient} computed from this input cannot be resampled for {what}: "
-                "it needs unit-level data (not a summary without units)."
+                "it needs unit-level data (not a summary without units, proportions or "
+                "sample weights that are not whole numbers)."
             )
         return self.resampling()
 

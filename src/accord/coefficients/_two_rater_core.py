@@ -144,8 +144,8 @@ def _result(
 def _resampler(table: ContingencyTable, w: Arr | None, chance: Chance, name: str) -> Any:
     if table.k > DENSE_LIMIT or table.n <= 0:
         return None
-    if table.unit_weights is None and not np.array_equal(table.counts, np.rint(table.counts)):
-        return None  # proportions or fractional counts: there are no units to resample
+    if not np.array_equal(table.counts, np.rint(table.counts)):
+        return None  # proportions, fractional counts or weights: there are no units to resample
 
     def make() -> Resampling:
         return table_resampling(table, w, chance, name)
@@ -156,25 +156,23 @@ def _resampler(table: ContingencyTable, w: Arr | None, chance: Chance, name: str
 def table_resampling(
     table: ContingencyTable, w: Arr | None, chance: Chance | str, name: str = ""
 ) -> Resampling:
-    """Resampling over units for a two-rater coefficient (patterns = table cells)."""
+    """Resampling over units for a two-rater coefficient (patterns = table cells).
+
+    Whole-number sample weights are frequencies, as in the analytic SE: a unit of
+    weight w is w units, so the resampling runs on the weighted table and has no
+    unit-by-unit patterns (it cannot be paired in :func:`accord.compare`).
+    """
     k = table.k
     counts = table.counts
-    cells = table.unit_cells
-    weights = table.unit_weights
-    if weights is not None and cells is not None:
-        pairs = np.stack([cells.astype(np.float64), weights], axis=1)
-        uniq, inverse, n_per = np.unique(pairs, axis=0, return_inverse=True, return_counts=True)
-        flat, unit_w = uniq[:, 0].astype(np.int64), uniq[:, 1]
-        patterns = inverse.reshape(-1)
-    else:
-        flat = np.flatnonzero(counts.reshape(-1) > 0)
-        n_per = np.asarray(counts.reshape(-1)[flat], dtype=np.int64)
-        unit_w = np.ones(flat.shape[0])
-        patterns = None
-        if cells is not None:
-            lookup = np.full(k * k, -1, dtype=np.int64)
-            lookup[flat] = np.arange(flat.shape[0])
-            patterns = lookup[cells]
+    weighted = table.unit_weights is not None
+    cells = None if weighted else table.unit_cells
+    flat = np.flatnonzero(counts.reshape(-1) > 0)
+    n_per = np.asarray(np.rint(counts.reshape(-1)[flat]), dtype=np.int64)
+    patterns = None
+    if cells is not None:
+        lookup = np.full(k * k, -1, dtype=np.int64)
+        lookup[flat] = np.arange(flat.shape[0])
+        patterns = lookup[cells]
     i, j = flat // k, flat % k
     wij = (i == j).astype(np.float64) if w is None else w[i, j]
     m = flat.shape[0]
@@ -183,7 +181,6 @@ def table_resampling(
     feats[:, 1] = wij
     feats[np.arange(m), 2 + i] = 1.0
     feats[np.arange(m), 2 + k + j] = 1.0
-    feats *= unit_w[:, None]
 
     def statistic(s: Arr) -> Arr:
         n = s[:, 0]
@@ -197,7 +194,7 @@ def table_resampling(
         counts=np.asarray(np.rint(n_per), dtype=np.int64),
         statistic=statistic,
         unit_patterns=None if patterns is None else np.asarray(patterns, dtype=np.int64),
-        unit_ids=table.unit_ids,
+        unit_ids=None if weighted else table.unit_ids,
     )
 
 

@@ -84,7 +84,9 @@ def cohen_kappa(
     categories : sequence, optional
         Category order for the weights; unused categories are kept.
     sample_weight : sequence of float, optional
-        One weight per unit, as in scikit-learn.
+        One weight per unit, as in scikit-learn: frequency weights, so a unit of
+        weight w counts as w units in the estimate, the SE and ``n_units`` (their
+        sum). Jackknife and bootstrap intervals need whole-number weights.
 
     Returns
     -------
