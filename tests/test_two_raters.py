@@ -538,3 +538,17 @@ def test_units_rated_once_ac1_by_hand() -> None:
     assert res.observed == pytest.approx(0.75, abs=1e-15)
     assert res.expected == pytest.approx(0.3275, abs=1e-15)
     assert res.estimate == pytest.approx(0.4225 / 0.6725, abs=1e-15)
+
+
+@pytest.mark.parametrize("name", ["cohen_kappa", "scott_pi", "gwet_ac1", "brennan_prediger",
+                                  "percent_agreement"])
+def test_a_table_of_proportions_has_an_estimate_but_no_se(name: str) -> None:
+    """Proportions hide n: their sum (1) as the number of units would give SE 0.8."""
+    res = getattr(accord, name)(accord.ContingencyTable([[0.4, 0.1], [0.1, 0.4]]))
+    assert res.defined and math.isnan(res.se)
+    assert "proportions" in res.details["se_note"]
+    with pytest.raises(InvalidParameterError, match="no confidence interval here: the table "
+                                                    "holds proportions"):
+        res.confidence_interval()
+    counts = getattr(accord, name)(accord.ContingencyTable([[40, 10], [10, 40]]))
+    assert res.estimate == pytest.approx(counts.estimate, abs=1e-15)

@@ -246,7 +246,7 @@ def _generator(rng: Any, func: str) -> np.random.Generator:
 
 def _kappa_variance(kappa: float, p: FloatArray, func: str) -> float:
     """Fleiss-Cohen-Everitt per-unit variance of kappa at the anticipated table."""
-    from accord.coefficients.two_raters import cohen_kappa
+    from accord.coefficients._two_rater_core import _coefficient, _se_cohen
     from accord.tables.contingency import ContingencyTable
 
     cells = (1.0 - kappa) * np.outer(p, p) + kappa * np.diag(p)
@@ -254,7 +254,11 @@ def _kappa_variance(kappa: float, p: FloatArray, func: str) -> float:
         low = float(np.max(-p / (1.0 - p)))
         raise v.fail("expected", func, f"at least {low:.4g} for this prevalence (a lower "
                      "kappa needs negative cell probabilities)", kappa)
-    return float(cohen_kappa(ContingencyTable(cells)).se ** 2)  # the table has n = 1
+    # the table of cell probabilities has n = 1, so the FCE variance is per unit
+    est, _, pe, terms, _ = _coefficient("cohen_kappa", ContingencyTable(cells), None, "cohen")
+    if terms is None:
+        return math.nan
+    return float(_se_cohen(terms, None, est, pe)[0] ** 2)
 
 
 def _simulator(

@@ -126,6 +126,12 @@ def _result(
         est, se = math.nan, math.nan
     if w is not None and not np.allclose(w, w.T):
         details = {**details, "weights_symmetric": False}
+    if table.unit_weights is None and not _whole(table):
+        # proportions: n is unknown, and an SE computed with their sum as n means nothing
+        se = math.nan
+        details = {**details, **{key: math.nan for key in ("se0", "z", "pvalue") if key in details},
+                   "se_note": "the table holds proportions or fractional counts, so the number "
+                   "of units is unknown and there is no SE; give the counts"}
     return AgreementResult(
         coefficient=name,
         estimate=est,
@@ -141,10 +147,18 @@ def _result(
     )
 
 
+def _whole(table: ContingencyTable) -> bool:
+    """Whether the table holds whole-number counts (not proportions)."""
+    if table.is_sparse:
+        data = table._sparse.data
+        return bool(np.array_equal(data, np.rint(data)))
+    return bool(np.array_equal(table.counts, np.rint(table.counts)))
+
+
 def _resampler(table: ContingencyTable, w: Arr | None, chance: Chance, name: str) -> Any:
     if table.k > DENSE_LIMIT or table.n <= 0:
         return None
-    if not np.array_equal(table.counts, np.rint(table.counts)):
+    if not _whole(table):
         return None  # proportions, fractional counts or weights: there are no units to resample
 
     def make() -> Resampling:
