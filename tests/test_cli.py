@@ -119,3 +119,36 @@ def test_model_and_gold_raters_are_left_out_unless_asked_for() -> None:
     assert json.loads(out)[0]["n_raters"] == 4
     code, out, _ = run(*args[:-1])
     assert "left out raters 'sentiment-v2' (model), 'ground_truth' (gold)" in out
+
+
+def test_a_foreign_warning_passes_through_once_and_the_command_ends() -> None:
+    """A warning from another library is passed on after the command, once; passing it
+    on inside the recording block once re-recorded it forever (a hang)."""
+    import warnings
+
+    import click
+    from click.testing import CliRunner
+
+    from accord.cli._app import AccordGroup
+
+    @click.group(cls=AccordGroup)
+    def group() -> None:
+        pass
+
+    @group.command()
+    def noisy() -> None:
+        warnings.warn("a warning from another library", UserWarning, stacklevel=1)
+        click.echo("done")
+
+    with pytest.warns(UserWarning, match="another library") as seen:
+        result = CliRunner().invoke(group, ["noisy"])
+    assert result.exit_code == 0 and result.output == "done\n"
+    assert len([w for w in seen if "another library" in str(w.message)]) == 1
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_a_full_disk_is_one_error_line(cohen_csv: Path) -> None:
+    code, _, err = run("report", str(cohen_csv), "--raters", "ann_a", "ann_b", "-q",
+                       "-o", "/dev/full", "--to", "json")
+    assert code == 1 and err.startswith("accord: error: No space left on device")
+    assert err.count("\n") == 1

@@ -58,19 +58,23 @@ class AccordGroup(click.Group):
         return super().parse_args(ctx, expand_multi(args))
 
     def invoke(self, ctx: click.Context) -> Any:
+        caught: list[warnings.WarningMessage] = []
         try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", DegenerateDataWarning)
-                warnings.simplefilter("always", UndeclaredOrderWarning)
-                try:
+            try:
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always", DegenerateDataWarning)
+                    warnings.simplefilter("always", UndeclaredOrderWarning)
                     return super().invoke(ctx)
-                finally:
-                    _report_warnings(caught)
+            finally:
+                # after the recording block: a warning passed on here must not be recorded
+                # into the list being read (that loop would never end)
+                _report_warnings(caught)
         except AccordError as exc:
             click.echo(f"accord: error: {exc}", err=True)
             sys.exit(1)
-        except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
-            click.echo(f"accord: error: {exc.strerror}: {exc.filename}", err=True)
+        except OSError as exc:  # a missing file, a directory, no permission, a full disk
+            where = f": {exc.filename}" if exc.filename else ""
+            click.echo(f"accord: error: {exc.strerror or exc}{where}", err=True)
             sys.exit(1)
 
 

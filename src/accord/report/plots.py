@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -64,7 +65,12 @@ def _figure(width: float, height: float) -> Iterator[Any]:
 
 def _svg(fig: Any, prefix: str) -> str:
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", metadata={"Date": None})
+    with warnings.catch_warnings():
+        # text is written as SVG text (svg.fonttype "none"), so the browser draws CJK and
+        # other labels with its own fonts; matplotlib's missing-glyph warning is moot
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font",
+                                category=UserWarning)
+        fig.savefig(buf, format="svg", metadata={"Date": None})
     text = buf.getvalue()
     text = text[text.index("<svg"):]
     size = re.search(r'<svg[^>]*? width="([0-9.]+)pt"', text)
