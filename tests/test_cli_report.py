@@ -204,3 +204,14 @@ def test_disagreements_neutralise_formulas(tmp_path: Path) -> None:
     assert code == 0, err
     rows = list(csv.reader(io.StringIO(out)))
     assert rows[1][1] == "'=cmd|' /C calc'!A0" and len(rows) == 2
+
+
+@pytest.mark.parametrize("command", [["check", "--coefficient", "cohen_kappa", "--min", "0.1"],
+                                     ["report", "-q"]])
+def test_an_invalid_confidence_level_is_bad_usage_even_when_unused(cohen_csv: Path,
+                                                                   command: list[str]) -> None:
+    """check --on estimate never builds an interval; the typo must still be caught."""
+    name, *rest = command
+    code, _, err = run(name, str(cohen_csv), "--raters", "ann_a", "ann_b", *rest,
+                       "--confidence-level", "1.5")
+    assert code == 2 and "--confidence-level" in err

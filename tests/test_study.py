@@ -229,3 +229,14 @@ def test_numeric_labels_match_declared_categories_by_text() -> None:
     np.testing.assert_array_equal(
         accord.ContingencyTable.from_annotations(prepared).counts,
         [[1, 1, 0], [0, 1, 0], [0, 0, 1]])
+
+
+def test_a_value_equal_to_the_threshold_up_to_rounding_is_accepted() -> None:
+    """kappa = 2/5 exactly (p_o = 2/3, p_e = 4/9), computed as 0.39999999999999997."""
+    a = ["y", "y", "n", "n", "n", "n"]
+    b = ["y", "y", "y", "y", "n", "n"]
+    res = accord.cohen_kappa(a, b)
+    assert res.estimate == pytest.approx(0.4, abs=1e-15)
+    assert AcceptanceRule("cohen_kappa", 0.4).decide(res).accepted
+    assert not AcceptanceRule("cohen_kappa", 0.4, operator=">").decide(res).accepted
+    assert not AcceptanceRule("cohen_kappa", 0.4000001).decide(res).accepted

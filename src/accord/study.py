@@ -145,9 +145,15 @@ class Metric:
         return f"{self.coefficient}{extra}, {_pct(self.confidence_level)} {how} interval"
 
 
+RULE_TOLERANCE = 1e-12  # floating-point rounding of a value equal to the threshold
+
+
 @dataclass(frozen=True)
 class AcceptanceRule:
     """``coefficient >= threshold`` (or ``>``), on the estimate or the lower confidence limit.
+
+    A value within 1e-12 of the threshold counts as equal to it: kappa = 2/5 is
+    computed as 0.39999999999999997, and ``kappa >= 0.4`` must accept it.
 
     Examples
     --------
@@ -184,7 +190,10 @@ class AcceptanceRule:
         value, reason = self._value(result, interval, interval_error)
         if reason is not None:
             return Decision("undefined", self, math.nan, result, interval, reason)
-        ok = value >= self.threshold if self.operator == ">=" else value > self.threshold
+        if self.operator == ">=":
+            ok = value >= self.threshold - RULE_TOLERANCE
+        else:
+            ok = value > self.threshold + RULE_TOLERANCE
         return Decision("accepted" if ok else "rejected", self, value, result, interval, None)
 
     def _value(self, result: AgreementResult, interval: ConfidenceInterval | None,

@@ -207,3 +207,24 @@ def interval_method(ci_method: str, n_resamples: int, bootstrap_kind: str, seed:
     from accord.inference import Bootstrap
 
     return Bootstrap(n_resamples=n_resamples, kind=bootstrap_kind, rng=seed)  # type: ignore[arg-type]
+
+
+def check_options(
+    level: float, form: str | None, population_size: int | None, *, func: str
+) -> None:
+    """Check option values before reading DATA, so a typo is not hidden by the data."""
+    from accord import _validation as v
+    from accord.coefficients.intraclass import form_of
+    from accord.errors import InvalidParameterError
+
+    checks: list[tuple[str, Any]] = [
+        ("--confidence-level", lambda: v.confidence_level(level, func=func)),
+        ("--form", lambda: form is None or form_of(form)),
+        ("--population-size", lambda: population_size is None or v.positive_int(
+            population_size, param="population_size", func=func)),
+    ]
+    for hint, check in checks:
+        try:
+            check()
+        except InvalidParameterError as exc:
+            raise click.BadParameter(str(exc), param_hint=hint) from None

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from accord.cli._app import main
-from accord.cli._common import ci_options, data_options, interval_method, load
+from accord.cli._common import check_options, ci_options, data_options, interval_method, load
 from accord.cli._common import console as cli_console
 from accord.coefficients import REGISTRY
 from accord.interpretation import SCALES
@@ -84,7 +84,7 @@ def compute(
     from accord.errors import InvalidParameterError
     from accord.selection import compute as run
 
-    _check_options(confidence_level, form, population_size)
+    check_options(confidence_level, form, population_size, func="accord compute")
     try:  # a bad option value is bad usage (exit 2), even when found late
         ann = load(data, **selection).require_pairable()
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
@@ -96,25 +96,6 @@ def compute(
         click.echo(json.dumps([_json_row(r, ci) for r, ci in zip(results, intervals)], indent=2))
         return
     _print(ann, results, intervals, scale, data)
-
-
-def _check_options(level: float, form: str | None, population_size: int | None) -> None:
-    """Check option values before reading DATA, so a typo is not hidden by the data."""
-    from accord import _validation as v
-    from accord.coefficients.intraclass import form_of
-    from accord.errors import InvalidParameterError
-
-    checks: list[tuple[str, Any]] = [
-        ("--confidence-level", lambda: v.confidence_level(level, func="accord compute")),
-        ("--form", lambda: form is None or form_of(form)),
-        ("--population-size", lambda: population_size is None or v.positive_int(
-            population_size, param="population_size", func="accord compute")),
-    ]
-    for hint, check in checks:
-        try:
-            check()
-        except InvalidParameterError as exc:
-            raise click.BadParameter(str(exc), param_hint=hint) from None
 
 
 def _intervals(

@@ -18,7 +18,7 @@ import click
 from click.core import ParameterSource
 
 from accord.cli._app import main
-from accord.cli._common import ci_options, data_options, interval_method, load
+from accord.cli._common import check_options, ci_options, data_options, interval_method, load
 from accord.cli._common import console as cli_console
 from accord.coefficients import REGISTRY
 from accord.errors import InvalidParameterError, StudyError
@@ -92,6 +92,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     import accord
     from accord.report.output import format_for, render
 
+    check_options(confidence_level, form, None, func="accord report")
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
     ann = load(data, **selection)
@@ -152,6 +153,7 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
     """
     from accord.study import AcceptanceRule, Metric, evaluate, load_study
 
+    check_options(confidence_level, form, None, func="accord check")
     if study is not None:
         if coefficients or minimum is not None or _given(ctx, "on"):
             raise click.UsageError("give either --study or --coefficient/--min/--on, not both.")
