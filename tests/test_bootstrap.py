@@ -338,3 +338,30 @@ def test_a_table_of_proportions_cannot_be_resampled() -> None:
         res.confidence_interval(method=Bootstrap(99, rng=0))
     whole = accord.cohen_kappa(accord.ContingencyTable([[30, 10], [10, 50]]))
     assert whole.resampling().full() == pytest.approx(whole.estimate, abs=1e-15)
+
+
+def test_bca_does_not_depend_on_the_order_of_the_rows() -> None:
+    """Many replicates equal the estimate exactly; rounding in the last bit (which
+    depends on row order) must not move them across it and shift z0."""
+    import random
+
+    rnd = random.Random(3)
+    cats = ["a", "b", "c"]
+    rows = []
+    for i in range(60):
+        truth = rnd.choice(cats)
+        for r in ("r1", "r2", "r3"):
+            if rnd.random() < 0.1:
+                continue
+            rows.append((f"u{i}", r, truth if rnd.random() < 0.7 else rnd.choice(cats)))
+    shuffled = rows[:]
+    rnd.shuffle(shuffled)
+    method = accord.Bootstrap(999, kind="bca", rng=1)
+    limits = []
+    for data in (rows, shuffled):
+        ann = accord.Annotations.from_long(
+            {"unit": [u for u, _, _ in data], "rater": [r for _, r, _ in data],
+             "value": [x for _, _, x in data]}, unit="unit", rater="rater", value="value")
+        ci = accord.percent_agreement(ann).confidence_interval(method=method)
+        limits.append((ci.low, ci.high))
+    assert limits[0] == pytest.approx(limits[1], abs=1e-12)

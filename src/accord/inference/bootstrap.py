@@ -206,8 +206,15 @@ def interval_from_replicates(
 def bca_parameters(
     resampling: Resampling, estimate: float, finite: FloatArray
 ) -> tuple[float, float]:
-    """BCa bias correction ``z0`` (Efron & Tibshirani eq. 14.14) and acceleration ``a``."""
-    below = np.mean(finite < estimate) + 0.5 * np.mean(finite == estimate)
+    """BCa bias correction ``z0`` (Efron & Tibshirani eq. 14.14) and acceleration ``a``.
+
+    Replicates within rounding (1e-12) of the estimate count as ties, half below:
+    with discrete ratings many replicates equal the estimate exactly, and the last
+    bit of a sum must not decide which side they fall on (it depends on the order
+    of the rows).
+    """
+    tie = np.abs(finite - estimate) <= 1e-12 * max(1.0, abs(estimate))
+    below = np.mean((finite < estimate) & ~tie) + 0.5 * np.mean(tie)
     below = min(max(below, 1.0 / (finite.size + 1)), finite.size / (finite.size + 1))
     return float(stats.norm.ppf(below)), jackknife_acceleration(resampling)
 
