@@ -230,3 +230,17 @@ def test_long_span_table_with_explicit_no_span_rows(tmp_path):
             start="start",
             end="end",
         )
+
+
+def test_text_labels_that_spell_one_number_differently_are_named(tmp_path):
+    """One text label makes every label text, so "1" and "1.0" stay two categories;
+    the audit says so, since whether they agree depends on an unrelated row."""
+    p = tmp_path / "mixed.csv"
+    p.write_text("item,a,b\n1,1,1.0\n2,1,1\n3,x,x\n4,2,2.0\n", encoding="utf-8")
+    ann = accord.read(p)
+    assert set(ann.categories) == {"1", "1.0", "2", "2.0", "x"}
+    note = next(n for n in ann.audit.lines() if "different text labels" in n)
+    assert "'1' and '1.0'" in note and "'2' and '2.0'" in note
+    numbers = tmp_path / "numbers.csv"
+    numbers.write_text("item,a,b\n1,1,1\n2,1,1\n3,2,2\n4,2,2.0\n", encoding="utf-8")
+    assert accord.read(numbers).categories == (1.0, 2.0)  # all numbers: one number each

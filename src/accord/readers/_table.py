@@ -368,7 +368,27 @@ def _values(
             f"{source}: level={level!r} needs numeric values, but value {bad[0]!r} is not a number."
         )
     codes, labels = _codes(s)
-    return codes, labels, ""
+    return codes, labels, _same_number_note(distinct)
+
+
+def _same_number_note(distinct: pl.Series) -> str:
+    """An audit note when text labels spell one number differently ("1" and "1.0").
+
+    Labels are numbers only when every label is one; otherwise they are kept as
+    written, so "1" and "1.0" are two categories. Saying so shows why they disagree.
+    """
+    numeric = distinct.filter(distinct.str.contains(_FLOAT))
+    if numeric.len() < 2:
+        return ""
+    groups: dict[float, list[str]] = {}
+    for text in numeric.to_list():
+        groups.setdefault(float(text), []).append(text)
+    clashes = [sorted(g) for g in groups.values() if len(g) > 1]
+    if not clashes:
+        return ""
+    shown = "; ".join(" and ".join(repr(t) for t in g) for g in sorted(clashes)[:3])
+    return (f"labels {shown} are different text labels, not one number: not every label "
+            "is a number, so labels are kept as written")
 
 
 def _codes(s: pl.Series) -> tuple[np.ndarray[Any, Any], list[Any]]:
