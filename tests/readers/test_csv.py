@@ -244,3 +244,11 @@ def test_text_labels_that_spell_one_number_differently_are_named(tmp_path):
     numbers = tmp_path / "numbers.csv"
     numbers.write_text("item,a,b\n1,1,1\n2,1,1\n3,2,2\n4,2,2.0\n", encoding="utf-8")
     assert accord.read(numbers).categories == (1.0, 2.0)  # all numbers: one number each
+
+
+def test_a_header_that_names_a_column_twice_is_refused(tmp_path):
+    p = tmp_path / "dup.csv"
+    p.write_text("item,a,a,b\n1,x,y,x\n2,y,y,y\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"line 1: the header names column\(s\) 'a' more "
+                                          "than once"):
+        accord.read(p)

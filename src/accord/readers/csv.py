@@ -8,12 +8,14 @@ numbers. Missing cells (empty, ``NA``, ``N/A``, ``NaN``, ``null``, ``.``,
 
 from __future__ import annotations
 
+import csv
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from accord.readers._base import Reader
+from accord.readers._base import Reader, format_error
 from accord.readers._table import read_table
 
 
@@ -31,11 +33,24 @@ def _separator(path: Path, opts: dict[str, Any]) -> str:
     return best if counts[best] else ","
 
 
+def _check_header(path: Path, separator: str) -> None:
+    """Refuse a header that names a column twice (Polars would rename the second copy)."""
+    with open(path, encoding="utf-8-sig", errors="replace", newline="") as fh:
+        header = next(csv.reader(fh, delimiter=separator), [])
+    twice = [name for name, n in Counter(header).items() if n > 1]
+    if twice:
+        shown = ", ".join(repr(n) for n in twice)
+        raise format_error(path, "line 1", f"the header names column(s) {shown} more than "
+                           "once; expected one distinct name per column")
+
+
 def scan(path: Path, opts: dict[str, Any]) -> pl.LazyFrame:
     """A lazy frame of ``path`` with every column as text."""
+    separator = _separator(path, opts)
+    _check_header(path, separator)
     return pl.scan_csv(
         path,
-        separator=_separator(path, opts),
+        separator=separator,
         infer_schema=False,
         has_header=True,
         quote_char='"',
