@@ -194,6 +194,27 @@ def _simple(
     return _result(func, table, w, chance, se, {"weights": _weights_label(weights)}, bounds=bounds)
 
 
+def _gwet_family(
+    name: str,
+    chance: Chance,
+    data: Any,
+    y2: Any,
+    weights: Any,
+    categories: Sequence[Any] | None,
+    raters: Sequence[Any] | None,
+) -> AgreementResult:
+    """AC1/AC2 or Brennan-Prediger: many raters, ratings with units rated once (irrCAC
+    ``*.raw``), complete ratings (the table, with the raw SE) or a table (``*.table``)."""
+    data = reusable(data)
+    if not is_two_rater(data, y2, raters):
+        return _many(name, data, raters, weights=weights, categories=categories)
+    ratings = not isinstance(data, ContingencyTable)
+    once, data, categories, raters = _raw_two(data, y2, categories, raters, name)
+    if once:
+        return _many(name, data, None, weights=weights, categories=None)
+    return _simple(name, chance, data, y2, weights, categories, raters, from_ratings=ratings)
+
+
 def _many(name: str, data: Any, raters: Sequence[Any] | None, **options: Any) -> AgreementResult:
     """Hand many-rater input to the many-rater implementation, keeping ``raters=``."""
     from accord.coefficients import many_raters
@@ -275,15 +296,7 @@ def brennan_prediger(
     >>> round(accord.brennan_prediger(t).estimate, 4)
     0.4
     """
-    data = reusable(data)
-    if not is_two_rater(data, y2, raters):
-        return _many("brennan_prediger", data, raters, weights=weights, categories=categories)
-    ratings = not isinstance(data, ContingencyTable)
-    once, data, categories, raters = _raw_two(data, y2, categories, raters, "brennan_prediger")
-    if once:
-        return _many("brennan_prediger", data, None, weights=weights, categories=None)
-    return _simple("brennan_prediger", "bp", data, y2, weights, categories, raters,
-                   from_ratings=ratings)
+    return _gwet_family("brennan_prediger", "bp", data, y2, weights, categories, raters)
 
 
 @register(
@@ -325,15 +338,7 @@ def gwet_ac1(
     >>> round(accord.gwet_ac1(accord.ContingencyTable([[80, 10], [5, 5]])).estimate, 4)
     0.808
     """
-    data = reusable(data)
-    if not is_two_rater(data, y2, raters):
-        return _many("gwet_ac1", data, raters, weights=weights, categories=categories)
-    ratings = not isinstance(data, ContingencyTable)
-    once, data, categories, raters = _raw_two(data, y2, categories, raters, "gwet_ac1")
-    if once:
-        return _many("gwet_ac1", data, None, weights=weights, categories=None)
-    return _simple("gwet_ac1", "gwet", data, y2, weights, categories, raters,
-                   from_ratings=ratings)
+    return _gwet_family("gwet_ac1", "gwet", data, y2, weights, categories, raters)
 
 
 @register(
