@@ -167,7 +167,8 @@ def _resolve_duplicates(
         more = f" and {len(pairs) - 3} more" if len(pairs) > 3 else ""
         raise DuplicateRatingError(
             f"{len(pairs)} unit(s) were rated twice by the same rater with different values "
-            f"({shown}{more}); pass duplicates='last' to keep the last value."
+            f"({shown}{more}); pass duplicates='last' (accord CLI: --duplicates last) to keep "
+            "the last value."
         )
     last = np.ones(ks.shape[0], dtype=bool)
     last[:-1] = ~same_as_next

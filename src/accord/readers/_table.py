@@ -474,7 +474,8 @@ def _duplicate_error(
     more = f" and {clash.height - 3} more" if clash.height > 3 else ""
     return DuplicateRatingError(
         f"{source}: {clash.height} unit(s) were rated twice by the same rater with different "
-        f"values ({shown}{more}); pass duplicates='last' to keep the last value."
+        f"values ({shown}{more}); pass duplicates='last' (accord CLI: --duplicates last) to "
+        "keep the last value."
     )
 
 
