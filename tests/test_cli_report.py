@@ -62,9 +62,9 @@ def test_report_to_stdout_needs_a_format(cohen_csv: Path) -> None:
     assert code == 2 and "--to" in err
 
 
-def test_report_unknown_suffix_is_an_error(cohen_csv: Path, tmp_path: Path) -> None:
+def test_report_unknown_suffix_is_bad_usage(cohen_csv: Path, tmp_path: Path) -> None:
     code, _, err = run("report", str(cohen_csv), "-q", "-o", str(tmp_path / "r.pdf"))
-    assert code == 1 and ".html, .md or .json" in err
+    assert code == 2 and ".html, .md or .json" in err
 
 
 def test_report_bootstrap_is_reproducible(cohen_csv: Path) -> None:
@@ -215,3 +215,16 @@ def test_an_invalid_confidence_level_is_bad_usage_even_when_unused(cohen_csv: Pa
     code, _, err = run(name, str(cohen_csv), "--raters", "ann_a", "ann_b", *rest,
                        "--confidence-level", "1.5")
     assert code == 2 and "--confidence-level" in err
+
+
+@pytest.mark.parametrize(("output", "to", "message"), [
+    ("r.md", "json", "names a markdown file but --to is json"),
+    ("r.txt", None, "name a .html, .md or .json file"),
+])
+def test_output_name_and_to_must_agree_before_any_work(cohen_csv: Path, tmp_path: Path,
+                                                       output: str, to: str | None,
+                                                       message: str) -> None:
+    target = tmp_path / output
+    code, _, err = run("report", str(cohen_csv), "--raters", "ann_a", "ann_b", "-q",
+                       "-o", str(target), *(["--to", to] if to else []))
+    assert code == 2 and message in err and not target.exists()

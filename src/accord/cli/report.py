@@ -93,6 +93,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     from accord.report.output import format_for, render
 
     check_options(confidence_level, form, None, func="accord report")
+    _check_output(output, to)
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
     ann = load(data, **selection)
@@ -121,6 +122,21 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     path = Path(output)
     path.write_text(render(rep, fmt), encoding="utf-8")
     click.echo(f"report written to {path.resolve()}")
+
+
+def _check_output(output: str | None, to: str | None) -> None:
+    """Before any work: the output file name and --to must agree on one format."""
+    from accord.report.output import SUFFIXES
+
+    if output is None or output == "-":
+        return
+    by_suffix = SUFFIXES.get(Path(output).suffix.lower())
+    if to is None and by_suffix is None:
+        raise click.UsageError(f"-o {output}: name a .html, .md or .json file, or choose the "
+                               "format with --to.")
+    if to is not None and by_suffix is not None and by_suffix != to:
+        raise click.UsageError(f"-o {output} names a {by_suffix} file but --to is {to}: drop "
+                               "--to or change the file name.")
 
 
 @main.command()
