@@ -252,3 +252,13 @@ def test_a_header_that_names_a_column_twice_is_refused(tmp_path):
     with pytest.raises(FormatError, match=r"line 1: the header names column\(s\) 'a' more "
                                           "than once"):
         accord.read(p)
+
+
+def test_a_numeric_missing_marker_matches_the_number_however_written(tmp_path):
+    """FastChat writes -1 for a judge output it cannot parse; a CSV may hold -1.0."""
+    p = tmp_path / "scores.csv"
+    p.write_text("item,a,b\n1,1,-1.0\n2,2,2\n3,-1,1\n4,1,1\n", encoding="utf-8")
+    ann = accord.read(p, missing=[-1])
+    assert ann.n_ratings == 6 and set(ann.categories) == {1, 2}
+    assert dict(ann.audit.dropped) == {"missing value": 2}
+    assert accord.read(p, missing=["-1"]).n_ratings == 6  # the marker given as text too

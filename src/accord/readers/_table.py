@@ -305,14 +305,18 @@ def _first_line(exc: BaseException) -> str:
 def _missing_expr(dtype: Any, extra: Sequence[Any]) -> pl.Expr:
     col = pl.col("v")
     expr = col.is_null()
+    numbers = [x for x in (_as_number(m) for m in extra) if x is not None and x == x]
     if dtype == pl.String:
         markers = list(MISSING_MARKERS) + [str(m) for m in extra]
-        return expr | col.is_in(markers) | (col.str.strip_chars() == "")
+        expr = expr | col.is_in(markers) | (col.str.strip_chars() == "")
+        if numbers:  # a numeric marker matches the number however it is written: -1, -1.0
+            as_number = col.str.strip_chars().cast(pl.Float64, strict=False)
+            expr = expr | as_number.is_in(numbers).fill_null(False)
+        return expr
     if dtype.is_float():
         expr = expr | col.is_nan()
-    numeric = [m for m in extra if _as_number(m) is not None]
-    if dtype.is_numeric() and numeric:
-        expr = expr | col.cast(pl.Float64).is_in([float(_as_number(m) or 0) for m in numeric])
+    if dtype.is_numeric() and numbers:
+        expr = expr | col.cast(pl.Float64).is_in(numbers)
     return expr
 
 
