@@ -28,7 +28,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from accord.coefficients._chance import chance_corrected
+from accord.coefficients._chance import chance_corrected, pooled_p_e
 from accord.inference.resampling import Resampling
 from accord.tables.rater_counts import RaterCounts
 
@@ -84,16 +84,7 @@ def terms(x: NDArray[np.integer], w: Arr | None) -> CountTerms:
 
 def p_e(kind: CountChance, pi: Arr, w: Arr | None, q: int) -> Arr:
     """Chance agreement for each row of category proportions ``pi`` (shape (B, q))."""
-    if kind == "fleiss":
-        return np.einsum("bk,bk->b", pi, pi) if w is None else np.einsum("bk,kl,bl->b", pi, w, pi)
-    total_w = float(q) if w is None else float(w.sum())
-    if kind == "gwet":
-        if q < 2:
-            return np.full(pi.shape[0], np.nan)
-        return total_w * np.sum(pi * (1.0 - pi), axis=1) / (q * (q - 1.0))
-    if kind == "bp":
-        return np.full(pi.shape[0], total_w / q**2)
-    return np.zeros(pi.shape[0])
+    return pooled_p_e(kind, pi, w, q)
 
 
 def estimate(kind: CountChance, t: CountTerms) -> tuple[float, float, float]:
