@@ -98,6 +98,18 @@ def krippendorff_alpha(
 
     Notes
     -----
+    Which published figure each number reproduces: the estimate is Krippendorff's
+    (2011) worked examples, Hayes' KALPHA, the Python ``krippendorff`` package and
+    irrCAC's ``krippen.alpha.raw`` / ``krippen2.table``. R's ``irr::kripp.alpha`` (0.84.1)
+    agrees when some rating is missing, but on complete data with more than two raters it
+    does not divide each unit's pairs by ``m_u - 1`` and its alpha is slightly off;
+    accord follows Krippendorff's definition. ``se`` is irrCAC's from version 1.2 on
+    (unit terms centred on ``p_a'``; irrCAC 1.0 on CRAN centres on ``p_a``, which differs
+    only when units have different numbers of values); from a
+    :class:`~accord.ContingencyTable` it is ``krippen2.table``'s. ``pvalue`` is irrCAC
+    1.0's two-sided t test (later irrCAC versions print a one-sided p-value); it is 0
+    when the SE is 0 and alpha is not 0 (perfect agreement).
+
     Undefined cases. When every pairable value is the same, ``D_e = 0`` and alpha
     is 0/0: accord returns ``nan`` with ``undefined_reason`` and a
     :class:`~accord.DegenerateDataWarning`. In the same case R's ``irr::kripp.alpha``
@@ -122,7 +134,7 @@ def krippendorff_alpha(
     """
     cm = as_coincidences(data, categories=categories, level=level)
     difference = _difference(level, cm)
-    return _result(cm, difference)
+    return _result(cm, difference, table=isinstance(data, ContingencyTable))
 
 
 # --------------------------------------------------------------------- input
@@ -222,7 +234,8 @@ def _not_number(x: Any) -> bool:
 
 
 # --------------------------------------------------------------------- result
-def _result(cm: CoincidenceMatrix, difference: _Difference) -> AgreementResult:
+def _result(cm: CoincidenceMatrix, difference: _Difference, *,
+            table: bool = False) -> AgreementResult:
     n = cm.n
     n_c = cm.marginals
     observed = difference.observed(cm) if cm.n_patterns else np.zeros(0)
@@ -235,14 +248,14 @@ def _result(cm: CoincidenceMatrix, difference: _Difference) -> AgreementResult:
         "level": difference.name,
         "n_pairable_values": n,
         "n_unpairable_units": cm.n_unpairable,
-        "se_method": "gwet_2014",
+        "se_method": "gwet_2014_table" if table else "gwet_2014",
     }
     est, se = math.nan, math.nan
     if why:
         v.warn_undefined(_FUNC, why)
     else:
         est = 1.0 - d_o / d_e
-        se, prime = _gwet_se(cm, difference, observed, do_num, de_num, n_c)
+        se, prime = _gwet_se(cm, difference, observed, do_num, de_num, n_c, table)
         details["alpha_prime"] = prime
         details["pvalue"] = _pvalue(est, se, cm.n_units)
     return AgreementResult(
@@ -266,21 +279,30 @@ def _undefined_reason(cm: CoincidenceMatrix, n_c: FloatArray, de_num: float) -> 
 
 
 def _gwet_se(cm: CoincidenceMatrix, difference: _Difference, observed: FloatArray,
-             do_num: float, de_num: float, n_c: FloatArray) -> tuple[float, float]:
+             do_num: float, de_num: float, n_c: FloatArray,
+             table: bool = False) -> tuple[float, float]:
     """Gwet (2014) SE of alpha and his alpha' (irrCAC ``krippen.alpha.raw``).
 
     Gwet's per-unit terms, rewritten with Krippendorff's differences (the weight
     scale cancels): for a unit with r_i values, ``d_i = sum_ck o^i_ck delta_ck`` and
     ``g_i = sum_c n_ic (Delta pi)_c``,
 
-        kappa_i  = alpha + (r_i a (n - 1) / n - d_i) / (rbar b),
+        kappa_i  = alpha' + (r_i a - d_i) / (rbar b),
         kappa*_i = kappa_i - 2 (1 - alpha') (r_i b - g_i) / (rbar b),
         var      = sum_i (kappa*_i - alpha')^2 / (n_units (n_units - 1)),
 
     with ``a = D_o``, ``b = sum n_c n_k delta / n^2``, ``alpha' = 1 - a / b`` and
-    ``rbar = n / n_units``. As in irrCAC 1.0 (CRAN), the agreement of unit i is
-    centred with Gwet's ``p_a`` (not ``p_a'``), which gives its published SE 0.14557
-    on Krippendorff's example C.
+    ``rbar = n / n_units``. The agreement of unit i is centred on Gwet's
+    ``p_a' = 1 - a``: ``p_a'`` is the ratio estimator ``sum_i x_i / sum_i r_i`` whose
+    linearisation has slope ``p_a'``. This is irrCAC's form from version 1.2 on (its
+    GitHub repository since August 2021; README: SE 0.14548 on Krippendorff's
+    example C). irrCAC 1.0 on CRAN centres on ``p_a`` instead (SE 0.14557 there); the
+    two coincide when every unit has the same number of values.
+
+    A :class:`~accord.ContingencyTable` has no per-unit record of missing values and
+    is treated as irrCAC's ``krippen2.table`` treats it: the variance divides by
+    ``n_units^2`` instead of ``n_units (n_units - 1)`` (``table=True``), like every
+    other two-rater coefficient computed from a table.
     """
     n = cm.n
     units = cm.n_units
@@ -294,16 +316,21 @@ def _gwet_se(cm: CoincidenceMatrix, difference: _Difference, observed: FloatArra
     pattern, code, mult = cm.entries
     spread = difference.spread(n_c / n)
     g = np.bincount(pattern, weights=mult * spread[code], minlength=cm.n_patterns)
-    alpha = 1.0 - (n - 1.0) * a / (n * b)
-    kappa = alpha + (m * a * (n - 1.0) / n - observed) / (rbar * b)
-    dev = kappa - prime - 2.0 * (1.0 - prime) * (m * b - g) / (rbar * b)
-    var = float(counts @ dev**2) / (units * (units - 1.0))
+    dev = (m * a - observed) / (rbar * b) - 2.0 * (1.0 - prime) * (m * b - g) / (rbar * b)
+    var = float(counts @ dev**2) / (units * (units if table else units - 1.0))
     return math.sqrt(var), prime
 
 
 def _pvalue(est: float, se: float, n_units: int) -> float:
-    if not (math.isfinite(se) and se > 0 and n_units > 1):
+    """Two-sided t test of alpha = 0 with pairable units - 1 df (irrCAC 1.0).
+
+    With ``se = 0`` the statistic is infinite when alpha is not 0 (perfect agreement)
+    and the p-value is 0, as irrCAC reports; only 0/0 (alpha = 0, se = 0) is ``nan``.
+    """
+    if not (math.isfinite(se) and se >= 0 and n_units > 1):
         return math.nan
+    if se == 0:
+        return math.nan if est == 0 else 0.0
     return float(2.0 * stats.t.sf(abs(est / se), n_units - 1))
 
 
