@@ -567,6 +567,26 @@ def test_disagreements_and_report() -> None:
         accord.report(ann, coefficients=["foo"])
 
 
+MARGINAL = ["bhapkar_test", "bowker_test", "marginal_tests", "mcnemar_test", "rater_bias",
+            "stuart_maxwell_test"]
+
+
+@pytest.mark.parametrize("name", MARGINAL)
+def test_marginal_tests_refuse_bad_data(name: str) -> None:
+    func = getattr(accord, name)
+    refused(DataError, r"same length .*got 3 and 2", func, [1, 2, 3], [1, 2])
+    refused(DataError, "needs a table", func, "abc")
+    refused(DataError, "compares two raters; the data have 3", func, W3)
+    refused(DataError, "RaterCounts", func, RaterCounts([[2, 0], [1, 1]]))
+    refused(InsufficientDataError, "nothing to compare", func, [[None, 1], [2, None]])
+    if name != "marginal_tests":
+        refused(DataError, "no unit was rated by both", func, ContingencyTable([[0, 0], [0, 0]]))
+    if name == "mcnemar_test":
+        refused(DataError, "needs two categories and the data have 3", func, Y1, Y2)
+    else:
+        assert isinstance(func(Y1, Y2), (accord.MarginalTest, tuple))
+
+
 def test_every_public_callable_has_a_bad_input_case() -> None:
     """A new public function or class must get a case in this module (found by name);
     registered coefficients are covered by the registry-driven tests above."""

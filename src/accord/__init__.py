@@ -47,6 +47,15 @@ from accord.interpretation import (
     benchmark,
     interpret,
 )
+from accord.marginal import (
+    MarginalTest,
+    bhapkar_test,
+    bowker_test,
+    marginal_tests,
+    mcnemar_test,
+    rater_bias,
+    stuart_maxwell_test,
+)
 from accord.pairwise import pairwise
 from accord.planning import SamplePlan, plan_sample_size
 from accord.readers import formats, read
@@ -74,6 +83,7 @@ __all__ = [
     "DegenerateDataWarning",
     "FormatError",
     "Interpretation",
+    "MarginalTest",
     "RaterCounts",
     "RatingMatrix",
     "Report",
@@ -83,6 +93,8 @@ __all__ = [
     "UndeclaredOrderWarning",
     "__version__",
     "benchmark",
+    "bhapkar_test",
+    "bowker_test",
     "brennan_prediger",
     "category_agreement",
     "cohen_kappa",
@@ -101,12 +113,16 @@ __all__ = [
     "leave_one_rater_out",
     "light_kappa",
     "load_study",
+    "marginal_tests",
+    "mcnemar_test",
     "pabak",
     "pairwise",
     "percent_agreement",
     "plan_sample_size",
+    "rater_bias",
     "read",
     "report",
     "scott_pi",
+    "stuart_maxwell_test",
     "unit_agreement",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from accord.marginal import MarginalTest
 from accord.report.model import CoefficientRow, KappaContext, Report, Worksheet
 
 NOT_RATED = "-"
@@ -118,7 +119,14 @@ def context_rows(ctx: KappaContext) -> list[tuple[str, str]]:
                  ("bias index", num(ctx.bias_index))]
     else:
         rows += [("marginal difference", num(ctx.marginal_difference))]
-    return rows
+    return rows + [(test.title, bias_test(test)) for test in ctx.bias_tests]
+
+
+def bias_test(test: MarginalTest) -> str:
+    """``chi2(3) = 11.96, p = 0.0075`` (or why the test is undefined)."""
+    if not test.defined:
+        return "undefined: the raters never disagree"
+    return f"chi2({test.df:g}) = {test.statistic:.2f}, p = {test.pvalue:.4f}"
 
 
 def worksheet_grid(ws: Worksheet) -> list[list[str]]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from accord.interpretation import BenchmarkResult, Interpretation
+    from accord.marginal import MarginalTest
     from accord.results import AgreementResult
     from accord.study import Decision
 
@@ -133,7 +134,9 @@ class KappaContext:
     (1993) indices of a 2 x 2 table (``nan`` otherwise); ``marginal_difference``
     is half the summed absolute difference of the raters' marginal proportions
     (equal to ``|bias_index|`` for 2 x 2). ``effects`` names what the
-    explanation found (``"prevalence"``, ``"bias"``).
+    explanation found (``"prevalence"``, ``"bias"``). ``bias_tests`` are the
+    symmetry and marginal homogeneity tests of the table
+    (:func:`accord.marginal_tests`), which test the bias the indices describe.
     """
 
     p_o: float
@@ -149,6 +152,7 @@ class KappaContext:
     marginal_difference: float
     effects: tuple[str, ...]
     explanation: tuple[str, ...]
+    bias_tests: tuple[MarginalTest, ...] = ()
 
 
 @dataclass(frozen=True)
