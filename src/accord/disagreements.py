@@ -11,15 +11,24 @@ units rated by a single rater are not compared. The shares are computed from
 the distinct (unit, category) pairs, never from a units x categories matrix,
 so label sets with many categories cost O(n log n) time and O(n) memory.
 
-The CSV export is safe to open in a spreadsheet: a cell that would start a
-formula (``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is prefixed
-with a single quote, as OWASP recommends against CSV injection.
+The CSV export is safe to open in a spreadsheet (OWASP "CSV Injection";
+OWASP ASVS 5.0 requirement 1.2.10): it is written by Python's CSV writer with
+CRLF line ends (RFC 4180), so every cell holding a comma, a quote, a carriage
+return or a line feed is quoted and no cell can start a new row; and a cell
+that would start a formula is prefixed with a single quote. A cell starts a
+formula when its first character is a control character (NUL, tab, CR, ESC...)
+or when, after any leading whitespace and control characters, it starts with
+``=``, ``+``, ``-``, ``@`` or their full-width forms (``＝`` ...). Plain numbers
+(``-1``, ``-2.5``, ``+3``, ``1e-3``) are written as they are, so they read back
+as numbers.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,10 +38,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from accord import _validation as v
+from accord._files import write_atomic
 from accord.annotations import Annotations
 
 Order = Literal["data", "disagreement"]
 FORMULA_STARTS: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r")
+#: Characters that start a formula once leading blanks are skipped (with full-width forms).
+_FORMULA_CHARS = frozenset("=+-@\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63\u2212")
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 __all__ = ["Disagreements", "UnitLabels", "disagreements", "neutralise_cell"]
 
@@ -106,12 +119,13 @@ class Disagreements:
         ``=HYPERLINK(...)`` is shown as text by a spreadsheet, not run.
         """
         buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
+        # CRLF line ends: the writer then quotes a cell holding CR or LF (RFC 4180)
+        writer = csv.writer(buf, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
         for row in self.rows():
             writer.writerow([neutralise_cell(c) for c in row])
         text = buf.getvalue()
         if isinstance(path, (str, Path)):
-            Path(path).write_text(text, encoding="utf-8", newline="")
+            write_atomic(path, text)
         elif path is not None:
             path.write(text)
         return text
@@ -120,12 +134,30 @@ class Disagreements:
 def neutralise_cell(text: str) -> str:
     """Prefix a quote to a cell a spreadsheet would read as a formula.
 
+    A cell is neutralised when it starts with a control character, or when its
+    first character after leading whitespace and control characters is ``=``,
+    ``+``, ``-``, ``@`` or a full-width form of these; plain numbers are kept.
+
     Examples
     --------
     >>> neutralise_cell("=1+1"), neutralise_cell("-3"), neutralise_cell("spam")
-    ("'=1+1", "'-3", 'spam')
+    ("'=1+1", '-3', 'spam')
+    >>> neutralise_cell(" \uff1d1+1"), neutralise_cell(" @SUM(A1)"), neutralise_cell("+3")
+    ("' \uff1d1+1", "' @SUM(A1)", '+3')
     """
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    if not text or _PLAIN_NUMBER.fullmatch(text):
+        return text
+    if unicodedata.category(text[0]) == "Cc":  # NUL, tab, CR, LF, ESC...
+        return "'" + text
+    i = 0
+    while i < len(text) and _is_blank(text[i]):
+        i += 1
+    return "'" + text if text[i:i + 1] in _FORMULA_CHARS else text
+
+
+def _is_blank(char: str) -> bool:
+    """Whitespace, or a control or format character (NUL, ESC, zero-width space...)."""
+    return char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zs", "Zl", "Zp")
 
 
 def disagreements(

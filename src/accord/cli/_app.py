@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from accord import __version__
+from accord._terminal import echo, visible
 from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWarning
 
 # Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
@@ -69,12 +70,15 @@ class AccordGroup(click.Group):
                 # after the recording block: a warning passed on here must not be recorded
                 # into the list being read (that loop would never end)
                 _report_warnings(caught)
+        except click.ClickException as exc:  # usage errors may quote a label or a rater
+            vars(exc)["message"] = visible(exc.message)
+            raise
         except AccordError as exc:
-            click.echo(f"accord: error: {exc}", err=True)
+            echo(f"accord: error: {exc}", err=True)
             sys.exit(1)
         except OSError as exc:  # a missing file, a directory, no permission, a full disk
             where = f": {exc.filename}" if exc.filename else ""
-            click.echo(f"accord: error: {exc.strerror or exc}{where}", err=True)
+            echo(f"accord: error: {exc.strerror or exc}{where}", err=True)
             sys.exit(1)
 
 
@@ -87,7 +91,7 @@ def _report_warnings(caught: list[warnings.WarningMessage]) -> None:
             text = str(w.message)
             if text not in seen:
                 seen.add(text)
-                click.echo(f"accord: warning: {text}", err=True)
+                echo(f"accord: warning: {text}", err=True)
         else:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 

@@ -7,21 +7,22 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 import click
-from rich.console import Console
 
+from accord._terminal import SafeConsole
 from accord.annotations import LEVELS, RATER_KINDS, Annotations
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def console(*, stderr: bool = False) -> Console:
+def console(*, stderr: bool = False) -> SafeConsole:
     """The terminal every command prints to.
 
     Lines of text are never hard-wrapped (``soft_wrap``): a path, an audit line or a
     note stays on one line whatever the terminal width, so piped output can be read
-    with grep; tables still fit the width.
+    with grep; tables still fit the width. Control characters in the text (an
+    escape sequence in a label) are spelled out, never sent to the terminal.
     """
-    return Console(stderr=stderr, soft_wrap=True)
+    return SafeConsole(stderr=stderr, soft_wrap=True)
 
 
 def data_options(func: F) -> F:

@@ -17,6 +17,8 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
+from accord._files import same_file, write_atomic
+from accord._terminal import echo
 from accord.cli._app import main
 from accord.cli._common import check_options, ci_options, data_options, interval_method, load
 from accord.cli._common import console as cli_console
@@ -94,6 +96,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
 
     check_options(confidence_level, form, None, func="accord report")
     _check_output(output, to)
+    _not_an_input(output, data, study)
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
     ann = load(data, **selection)
@@ -119,9 +122,20 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     if to_stdout:
         click.echo(render(rep, fmt), nl=False)
         return
-    path = Path(output)
-    path.write_text(render(rep, fmt), encoding="utf-8")
-    click.echo(f"report written to {path.resolve()}")
+    path = write_atomic(output, render(rep, fmt))
+    echo(f"report written to {path.resolve()}")
+
+
+def _on_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def _not_an_input(output: str | None, *inputs: str | Path | None) -> None:
+    """Refuse an output file that is one of the files being read (bad usage, exit 2)."""
+    if output is None or output == "-":
+        return
+    if same_file(output, [p for p in inputs if p is not None]):
+        raise click.UsageError(f"-o {output} is a file being read: write to another file.")
 
 
 def _check_output(output: str | None, to: str | None) -> None:
@@ -191,7 +205,7 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
         with _usage_errors():
             decision = _quiet(lambda: evaluate(ann, metric, rule).decision)
         line, accepted = decision.line(), decision.accepted
-    click.echo(line)
+    echo(line)
     sys.exit(0 if accepted else 1)
 
 
@@ -233,7 +247,8 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
     Columns: unit, one per rater (empty = not rated), n_ratings, agreement (share
     of agreeing rater pairs) and empty adjudicated/comment columns for the
     review. Cells a spreadsheet would read as a formula (starting with = + - @,
-    a tab or a carriage return) are prefixed with a quote.
+    after any blanks, or with a control character) are prefixed with a quote;
+    cells holding a comma, quote or line break are quoted; numbers stay numbers.
 
     \b
     Examples:
@@ -242,11 +257,16 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
     """
     from accord.disagreements import disagreements as find
 
+    _not_an_input(output, data)
     ann = load(data, **selection).require_pairable()
     found = find(ann, order=order, limit=limit)  # type: ignore[arg-type]
     if output is None or output == "-":
-        click.echo(found.to_csv(), nl=False)
+        text = found.to_csv()
+        if _on_terminal():
+            echo(text, nl=False, keep="\r\n")  # a review file on screen: no escape sequences
+        else:  # exactly as written (click would strip what looks like a colour code)
+            click.echo(text, nl=False, color=True)
         return
     found.to_csv(output)
-    click.echo(f"{found.n_disagreements} of {found.n_compared} compared units have a "
+    echo(f"{found.n_disagreements} of {found.n_compared} compared units have a "
                f"disagreement; {len(found)} written to {Path(output).resolve()}")

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from accord._terminal import echo
 from accord.cli._app import main
 from accord.cli._common import data_options, load
 
@@ -49,4 +50,4 @@ def table(data: str, as_json: bool, **selection: Any) -> None:
             )
         )
         return
-    click.echo(t.worksheet(rater_names=names))
+    echo(t.worksheet(rater_names=names))
