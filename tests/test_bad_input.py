@@ -587,6 +587,16 @@ def test_marginal_tests_refuse_bad_data(name: str) -> None:
         assert isinstance(func(Y1, Y2), (accord.MarginalTest, tuple))
 
 
+def test_evaluate_against_a_reference() -> None:
+    """accord.evaluate (its Evaluation result is a record): more cases in test_evaluate.py."""
+    refused(DataError, "same length", accord.evaluate, ["a", "b"], ["a"])
+    refused(DataError, "outside the declared categories", accord.evaluate, ["a"], ["z"],
+            categories=["a"])
+    refused(InvalidParameterError, "'positive' parameter of evaluate", accord.evaluate,
+            ["a", "b"], ["a", "b"], positive="c")
+    assert isinstance(accord.evaluate(["a", "b"], ["a", "b"]), accord.Evaluation)
+
+
 def test_every_public_callable_has_a_bad_input_case() -> None:
     """A new public function or class must get a case in this module (found by name);
     registered coefficients are covered by the registry-driven tests above."""

@@ -38,6 +38,7 @@ from accord.errors import (
     FormatError,
     UndeclaredOrderWarning,
 )
+from accord.evaluation import Evaluation, evaluate
 from accord.inference import Bootstrap
 from accord.interpretation import (
     SCALES,
@@ -81,6 +82,7 @@ __all__ = [
     "ContingencyTable",
     "DataError",
     "DegenerateDataWarning",
+    "Evaluation",
     "FormatError",
     "Interpretation",
     "MarginalTest",
@@ -102,6 +104,7 @@ __all__ = [
     "conger_kappa",
     "datasets",
     "disagreements",
+    "evaluate",
     "fleiss_kappa",
     "formats",
     "gwet_ac1",
