@@ -52,6 +52,7 @@ from accord.planning import SamplePlan, plan_sample_size
 from accord.readers import formats, read
 from accord.report import Report, report
 from accord.results import AgreementResult, ConfidenceInterval
+from accord.spans import SpanEvaluation, evaluate_spans
 from accord.study import Study, load_study
 from accord.tables import CoincidenceMatrix, ContingencyTable, RaterCounts, RatingMatrix
 
@@ -79,6 +80,7 @@ __all__ = [
     "Report",
     "SamplePlan",
     "Scale",
+    "SpanEvaluation",
     "Study",
     "UndeclaredOrderWarning",
     "__version__",
@@ -90,6 +92,7 @@ __all__ = [
     "conger_kappa",
     "datasets",
     "disagreements",
+    "evaluate_spans",
     "fleiss_kappa",
     "formats",
     "gwet_ac1",
