@@ -597,6 +597,19 @@ def test_evaluate_against_a_reference() -> None:
     assert isinstance(accord.evaluate(["a", "b"], ["a", "b"]), accord.Evaluation)
 
 
+def test_span_evaluation() -> None:
+    """evaluate_spans (its result, SpanEvaluation, is a record)."""
+    refused(InvalidParameterError, "'mode' parameter of evaluate_spans", accord.evaluate_spans,
+            [[]], [[]], mode="loose")
+    refused(DataError, "end > start", accord.evaluate_spans, [[(3, 3, "X")]], [[]])
+    refused(DataError, "one list per unit each", accord.evaluate_spans, [[]], [[], []])
+    refused(InvalidParameterError, "SpanTable or Annotations", accord.evaluate_spans, 3, 4)
+    refused(DataError, "prefix must be one of", accord.evaluate_spans, [["B-X"]], [["E-X"]],
+            scheme="IOB2")
+    assert isinstance(accord.evaluate_spans([[(0, 1, "X")]], [[(0, 1, "X")]]),
+                      accord.SpanEvaluation)
+
+
 def test_every_public_callable_has_a_bad_input_case() -> None:
     """A new public function or class must get a case in this module (found by name);
     registered coefficients are covered by the registry-driven tests above."""

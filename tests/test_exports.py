@@ -34,6 +34,7 @@ EXPECTED = [
     "Report",
     "SamplePlan",
     "Scale",
+    "SpanEvaluation",
     "Study",
     "UndeclaredOrderWarning",
     "__version__",
@@ -48,6 +49,9 @@ EXPECTED = [
     "datasets",
     "disagreements",
     "evaluate",
+
+
+    "evaluate_spans",
     "fleiss_kappa",
     "formats",
     "gwet_ac1",

@@ -62,6 +62,7 @@ from accord.planning import SamplePlan, plan_sample_size
 from accord.readers import formats, read
 from accord.report import Report, report
 from accord.results import AgreementResult, ConfidenceInterval
+from accord.spans import SpanEvaluation, evaluate_spans
 from accord.study import Study, load_study
 from accord.tables import CoincidenceMatrix, ContingencyTable, RaterCounts, RatingMatrix
 
@@ -91,6 +92,7 @@ __all__ = [
     "Report",
     "SamplePlan",
     "Scale",
+    "SpanEvaluation",
     "Study",
     "UndeclaredOrderWarning",
     "__version__",
@@ -105,6 +107,9 @@ __all__ = [
     "datasets",
     "disagreements",
     "evaluate",
+
+
+    "evaluate_spans",
     "fleiss_kappa",
     "formats",
     "gwet_ac1",
