@@ -43,6 +43,7 @@ EXPECTED = [
     "conger_kappa",
     "datasets",
     "disagreements",
+    "distances",
     "fleiss_kappa",
     "formats",
     "gwet_ac1",

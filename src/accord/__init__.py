@@ -10,7 +10,7 @@ gives one, and ``confidence_interval()``.
 0.5
 """
 
-from accord import datasets
+from accord import datasets, distances
 from accord.annotations import Annotations, Audit
 from accord.coefficients import (
     REGISTRY,
@@ -90,6 +90,7 @@ __all__ = [
     "conger_kappa",
     "datasets",
     "disagreements",
+    "distances",
     "fleiss_kappa",
     "formats",
     "gwet_ac1",
