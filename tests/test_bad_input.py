@@ -89,7 +89,8 @@ BAD_TABLES: list[tuple[str, Any, type[AccordError], str]] = [
     ("ragged rows", [[1, 2], [1]], DataError, "same number of columns"),
     ("columns of different lengths", {"a": [1, 2, 1], "b": [1]}, DataError,
      "columns of one length"),
-    ("unhashable labels", [[[1], [2]], [[1], [1]]], DataError, "unhashable label"),
+    ("set-valued labels", [[[1], [2]], [[1], [1]]], DataError,
+     "sets of labels.*multilabel_agreement"),
     ("dict labels", [[{"a": 1}, {"a": 1}], [{"b": 1}, {"a": 1}]], DataError,
      "unhashable label"),
     ("a single rater", [[1], [2], [3]], InsufficientDataError, "at least two raters"),
@@ -107,7 +108,7 @@ BAD_TABLES: list[tuple[str, Any, type[AccordError], str]] = [
 def test_every_coefficient_refuses_bad_data(name: str, what: str, table: Any,
                                             kind: type[AccordError], match: str) -> None:
     func = accord.REGISTRY[name].function
-    if name == "icc" and what in ("unhashable labels", "dict labels"):
+    if name == "icc" and what in ("set-valued labels", "dict labels"):
         kind, match = DataError, "numeric|unhashable"
     if name in TWO_ONLY and what == "no units":
         match = "nothing to compare"
@@ -139,7 +140,7 @@ def test_two_label_sequences_must_be_sequences_of_one_length(name: str) -> None:
     refused(DataError, "y1 must be a sequence of labels; got dict", func, {"a": 1}, {"b": 2})
     refused(DataError, "y1 must be a sequence of labels; got set", func, {1, 2}, [1, 2])
     refused(DataError, "one-dimensional", func, np.zeros((2, 2, 2)), np.zeros((2, 2, 2)))
-    refused(DataError, "unhashable label", func, [[1, 2], [1, 2]], [1, 2])
+    refused(DataError, "sets of labels", func, [[1, 2], [1, 2]], [1, 2])
     refused(InsufficientDataError, "no unit has a label from both", func, [], [])
     refused(InsufficientDataError, "no unit has a label from both", func, [None, np.nan],
             [np.nan, None])

@@ -52,6 +52,9 @@ EXPECTED = [
 
 
     "evaluate_spans",
+
+
+    "distances",
     "fleiss_kappa",
     "formats",
     "gwet_ac1",

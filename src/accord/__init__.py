@@ -10,7 +10,7 @@ gives one, and ``confidence_interval()``.
 0.5
 """
 
-from accord import datasets
+from accord import datasets, distances
 from accord.annotations import Annotations, Audit
 from accord.coefficients import (
     REGISTRY,
@@ -110,6 +110,9 @@ __all__ = [
 
 
     "evaluate_spans",
+
+
+    "distances",
     "fleiss_kappa",
     "formats",
     "gwet_ac1",

@@ -28,6 +28,7 @@ from scipy import stats
 from accord import _validation as v
 from accord.annotations import LEVELS, Annotations
 from accord.coefficients import _differences as dif
+from accord.coefficients import _set_levels as sets
 from accord.coefficients._data import as_annotations
 from accord.coefficients._registry import register
 from accord.errors import DataError, InsufficientDataError
@@ -57,7 +58,7 @@ class _Difference(Protocol):
 
 @register("krippendorff_alpha", title="Krippendorff's alpha", family="krippendorff",
           raters="many", bounds=(-math.inf, 1.0),
-          levels=("nominal", "ordinal", "interval", "ratio"),
+          levels=("nominal", "ordinal", "interval", "ratio", "masi", "jaccard"),
           citation="Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. "
           "Departmental Papers (ASC), University of Pennsylvania; Hayes, A. F. & Krippendorff, "
           "K. (2007). Communication Methods and Measures 1(1), 77-89. SE: Gwet, K. L. (2014), "
@@ -77,13 +78,18 @@ def krippendorff_alpha(
     data : units x raters table, Annotations, ContingencyTable, RaterCounts or CoincidenceMatrix
         ``None``/``NaN`` = not rated. A :class:`~accord.ContingencyTable` is two
         raters' units; :class:`~accord.RaterCounts` is units x values counts.
-    level : {"nominal", "ordinal", "interval", "ratio"}, callable or V x V matrix
+    level : {"nominal", "ordinal", "interval", "ratio", "masi", "jaccard"}, callable or matrix
         The difference function ``delta_ck``: ``[c != k]``; Krippendorff's ordinal
         metric ``(sum_{g=c..k} n_g - (n_c + n_k)/2)^2`` (built on the marginal
         frequencies, not Gwet's ordinal weights); ``(c - k)^2``;
-        ``((c - k)/(c + k))^2``. A callable ``d(c, k)`` on two values (called on numpy
+        ``((c - k)/(c + k))^2``. For set-valued ratings (cells that are sets,
+        frozensets or tuples of labels, or :class:`~accord.Annotations` that are
+        ``set_valued``), ``"masi"`` and ``"jaccard"`` are the distances of
+        :mod:`accord.distances` (Passonneau 2006), computed from the coincidences of
+        the distinct sets. A callable ``d(c, k)`` on two values (called on numpy
         arrays when it accepts them) or a V x V matrix (zero diagonal,
-        non-negative, in ``categories`` order) gives any other difference.
+        non-negative, in ``categories`` order) gives any other difference. The
+        named single-label levels refuse set-valued data.
     categories : sequence, optional
         The values in order (ordinal alpha uses the order; unused values are kept).
         Default: the sorted observed values.
@@ -131,6 +137,12 @@ def krippendorff_alpha(
     0.7434
     >>> round(accord.krippendorff_alpha(data, level="interval").estimate, 4)
     0.8491
+
+    Set-valued ratings with the MASI distance:
+
+    >>> sets = [[("a",), ("a",)], [("a", "b"), ("a",)], [("b",), ("b", "c")], [("c",), ("a",)]]
+    >>> round(accord.krippendorff_alpha(sets, level="masi").estimate, 4)
+    0.1648
     """
     cm = as_coincidences(data, categories=categories, level=level)
     difference = _difference(level, cm)
@@ -163,8 +175,15 @@ def _build(data: Any, categories: Sequence[Any] | None, level: Any) -> Coinciden
         _ordinal_needs_order(level, data.categories, data.ordered)
         return CoincidenceMatrix.from_counts(data.counts, data.categories)
     named = level if isinstance(level, str) and level in LEVELS else None
+    if sets.set_level(level) is not None:
+        if categories is not None:
+            raise DataError(f"{_FUNC}: categories cannot be declared with level={level!r}; "
+                            "the values are the distinct sets of labels.")
+        return CoincidenceMatrix.from_annotations(
+            sets.set_annotations(data, _FUNC).require_pairable())
     if isinstance(data, Annotations):
-        ann = as_annotations(data, categories=categories, func=_FUNC)
+        _single_labels(data, level)
+        ann = as_annotations(data, categories=categories, func=_FUNC, sets=True)
         _ordinal_needs_order(level, ann.categories, ann.ordered)
         return CoincidenceMatrix.from_annotations(ann.require_pairable())
     if isinstance(data, np.ndarray) and data.dtype.kind in "iuf" and categories is None:
@@ -175,8 +194,19 @@ def _build(data: Any, categories: Sequence[Any] | None, level: Any) -> Coinciden
         return CoincidenceMatrix.from_array(data)
     numeric: Any = named if named in ("interval", "ratio") else None
     ann = Annotations.from_wide(data, categories=categories, level=numeric)
+    _single_labels(ann, level)
     _ordinal_needs_order(level, ann.categories, ann.ordered)
     return CoincidenceMatrix.from_annotations(ann)
+
+
+def _single_labels(ann: Annotations, level: Any) -> None:
+    """A named single-label level refuses sets; a callable or matrix level takes them."""
+    if ann.set_valued and isinstance(level, str):
+        raise DataError(
+            f"{_FUNC} with level={level!r} needs one label per rating, but these ratings are "
+            "sets of labels; use level='masi' or level='jaccard', or "
+            "accord.multilabel_agreement for per-label agreement."
+        )
 
 
 def _ordinal_needs_order(level: Any, categories: Sequence[Any], ordered: bool) -> None:
@@ -192,8 +222,11 @@ def _same_categories(given: Sequence[Any] | None, have: tuple[Any, ...]) -> None
 
 
 def _difference(level: Any, cm: CoincidenceMatrix) -> _Difference:
+    kind = sets.set_level(level)
+    if kind is not None:
+        return sets.SetDifference(cm.categories, kind)
     if isinstance(level, str):
-        v.choice(level, LEVELS, param="level", func=_FUNC)
+        v.choice(level, LEVELS + sets.SET_LEVELS, param="level", func=_FUNC)
         if level == "nominal":
             return dif.Nominal()
         if level == "ordinal":
