@@ -35,6 +35,7 @@ EXPECTED = [
     "Study",
     "UndeclaredOrderWarning",
     "__version__",
+    "alt_test",
     "benchmark",
     "brennan_prediger",
     "category_agreement",

@@ -47,6 +47,7 @@ from accord.interpretation import (
     benchmark,
     interpret,
 )
+from accord.judge import alt_test
 from accord.pairwise import pairwise
 from accord.planning import SamplePlan, plan_sample_size
 from accord.readers import formats, read
@@ -82,6 +83,7 @@ __all__ = [
     "Study",
     "UndeclaredOrderWarning",
     "__version__",
+    "alt_test",
     "benchmark",
     "brennan_prediger",
     "category_agreement",
