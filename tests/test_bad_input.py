@@ -476,6 +476,16 @@ def test_alt_test() -> None:
             {"j": [1, None], "a": [None, 1], "b": [None, 2]}, judge="j")
 
 
+def test_judge_agreement() -> None:
+    data = {"j": [1, 2, 1], "a": [1, 2, 2], "b": [1, 1, 2]}
+    refused(InsufficientDataError, "at least 2 humans", accord.judge_agreement, data,
+            judge="j", humans=["a"])
+    refused(InvalidParameterError, "'coefficient' parameter of judge_agreement",
+            accord.judge_agreement, data, judge="j", coefficient="kapa")
+    refused(InvalidParameterError, "'level' parameter of judge_agreement",
+            accord.judge_agreement, data, judge="j", level="nominl")
+
+
 def test_interpret_and_benchmark() -> None:
     refused(InvalidParameterError, "'scale' parameter of interpret must be one of", accord
             .interpret, RESULT, scale="foo")

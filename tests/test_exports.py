@@ -49,6 +49,7 @@ EXPECTED = [
     "gwet_ac1",
     "icc",
     "interpret",
+    "judge_agreement",
     "kappa_max",
     "krippendorff_alpha",
     "label_distribution",

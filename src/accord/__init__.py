@@ -47,7 +47,7 @@ from accord.interpretation import (
     benchmark,
     interpret,
 )
-from accord.judge import alt_test
+from accord.judge import alt_test, judge_agreement
 from accord.pairwise import pairwise
 from accord.planning import SamplePlan, plan_sample_size
 from accord.readers import formats, read
@@ -97,6 +97,7 @@ __all__ = [
     "gwet_ac1",
     "icc",
     "interpret",
+    "judge_agreement",
     "kappa_max",
     "krippendorff_alpha",
     "label_distribution",
