@@ -464,6 +464,29 @@ def test_unit_agreement_needs_two_raters() -> None:
     refused(InsufficientDataError, "at least two raters", accord.unit_agreement, [[1], [2]])
 
 
+def test_alt_test() -> None:
+    data = {"j": [1, 2, 1], "a": [1, 2, 2], "b": [1, 1, 2]}
+    refused(InsufficientDataError, "at least 2 humans", accord.alt_test, data, judge="j",
+            humans=["a"])
+    refused(DataError, "not among the raters", accord.alt_test, data, judge="gpt")
+    refused(InvalidParameterError, "'test' parameter of alt_test", accord.alt_test, data,
+            judge="j", test="z")
+    refused(InvalidParameterError, "'humans' parameter of alt_test", accord.alt_test, data,
+            judge="j", humans="ab")
+    refused(InsufficientDataError, "rated none of the units", accord.alt_test,
+            {"j": [1, None], "a": [None, 1], "b": [None, 2]}, judge="j")
+
+
+def test_judge_agreement() -> None:
+    data = {"j": [1, 2, 1], "a": [1, 2, 2], "b": [1, 1, 2]}
+    refused(InsufficientDataError, "at least 2 humans", accord.judge_agreement, data,
+            judge="j", humans=["a"])
+    refused(InvalidParameterError, "'coefficient' parameter of judge_agreement",
+            accord.judge_agreement, data, judge="j", coefficient="kapa")
+    refused(InvalidParameterError, "'level' parameter of judge_agreement",
+            accord.judge_agreement, data, judge="j", level="nominl")
+
+
 def test_interpret_and_benchmark() -> None:
     refused(InvalidParameterError, "'scale' parameter of interpret must be one of", accord
             .interpret, RESULT, scale="foo")

@@ -57,6 +57,9 @@ from accord.marginal import (
     rater_bias,
     stuart_maxwell_test,
 )
+
+
+from accord.judge import alt_test, judge_agreement
 from accord.pairwise import pairwise
 from accord.planning import SamplePlan, plan_sample_size
 from accord.readers import formats, read
@@ -96,6 +99,7 @@ __all__ = [
     "Study",
     "UndeclaredOrderWarning",
     "__version__",
+    "alt_test",
     "benchmark",
     "bhapkar_test",
     "bowker_test",
@@ -118,6 +122,7 @@ __all__ = [
     "gwet_ac1",
     "icc",
     "interpret",
+    "judge_agreement",
     "kappa_max",
     "krippendorff_alpha",
     "label_distribution",
