@@ -49,13 +49,9 @@ EXPECTED = [
     "conger_kappa",
     "datasets",
     "disagreements",
-    "evaluate",
-
-
-    "evaluate_spans",
-
-
     "distances",
+    "evaluate",
+    "evaluate_spans",
     "fleiss_kappa",
     "formats",
     "gwet_ac1",

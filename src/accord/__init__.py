@@ -48,6 +48,7 @@ from accord.interpretation import (
     benchmark,
     interpret,
 )
+from accord.judge import alt_test, judge_agreement
 from accord.marginal import (
     MarginalTest,
     bhapkar_test,
@@ -57,9 +58,6 @@ from accord.marginal import (
     rater_bias,
     stuart_maxwell_test,
 )
-
-
-from accord.judge import alt_test, judge_agreement
 from accord.pairwise import pairwise
 from accord.planning import SamplePlan, plan_sample_size
 from accord.readers import formats, read
@@ -110,13 +108,9 @@ __all__ = [
     "conger_kappa",
     "datasets",
     "disagreements",
-    "evaluate",
-
-
-    "evaluate_spans",
-
-
     "distances",
+    "evaluate",
+    "evaluate_spans",
     "fleiss_kappa",
     "formats",
     "gwet_ac1",
