@@ -1,0 +1,85 @@
+"""Memory grows with the ratings, not with units x raters (a crowd of many workers).
+
+Not timed: tracemalloc's peak of Python and numpy allocations is compared with the
+units x raters x 8 bytes that a dense code matrix would take.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import accord
+from accord.tables import CoincidenceMatrix
+
+UNITS, RATERS, PER_UNIT = 100_000, 10_000, 3
+DENSE_BYTES = UNITS * RATERS * 8  # 8 GB
+
+
+def _crowd(values: np.ndarray) -> accord.Annotations:
+    rng = np.random.default_rng(3)
+    unit = np.repeat(np.arange(UNITS), PER_UNIT)
+    start = rng.integers(0, RATERS, UNITS)
+    rater = (np.repeat(start, PER_UNIT) + np.tile(np.arange(PER_UNIT), UNITS)) % RATERS
+    rows = {"unit": unit, "rater": rater, "value": values}
+    import polars as pl
+
+    return accord.Annotations.from_long(pl.DataFrame(rows), unit="unit", rater="rater",
+                                        value="value")
+
+
+def _peak(func: object) -> int:
+    tracemalloc.start()
+    try:
+        func()  # type: ignore[operator]
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize(
+    ("kind", "level"), [("categories", "nominal"), ("categories", "ordinal"),
+                        ("continuous", "interval")],
+)
+def test_alpha_of_a_crowd_never_builds_units_x_raters(kind: str, level: str) -> None:
+    rng = np.random.default_rng(4)
+    n = UNITS * PER_UNIT
+    values = rng.integers(0, 5, n) if kind == "categories" else rng.normal(size=n).round(6)
+    ann = _crowd(values)
+    assert ann.n_raters == RATERS and ann.n_units == UNITS
+    result: list[accord.AgreementResult] = []
+    peak = _peak(lambda: result.append(accord.krippendorff_alpha(ann, level=level)))
+    assert peak < DENSE_BYTES / 50, f"peak {peak / 2**20:.0f} MiB"
+    assert -1.0 < result[0].estimate < 1.0
+
+
+def test_sparse_and_dense_patterns_give_the_same_alpha() -> None:
+    """The long-codes path (many raters and many values) against the units x raters path,
+    on data small enough for both: the same coincidences, pattern sizes and alpha."""
+    from accord.tables._coincidence_build import _sparse_patterns
+
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        n, r, k = rng.integers(2, 40), rng.integers(2, 9), rng.integers(2, 15)
+        x = rng.integers(0, k, (n, r)).astype(float)
+        x[rng.random((n, r)) < 0.3] = np.nan
+        x[0, :2] = [0.0, 1.0]  # at least one pairable unit
+        ann = accord.Annotations.from_wide(x.tolist())
+        units, _, values = ann.codes
+        nums = np.asarray(ann.categories, dtype=float)
+        dense = CoincidenceMatrix._from_codes(ann.wide(), ann.categories, values=nums)
+        ptr, codes, mult, n_per, inverse, m = _sparse_patterns(
+            units, values, ann.n_units, len(ann.categories))
+        sparse = CoincidenceMatrix(ann.categories, ptr, codes, mult, n_per,
+                                   unit_patterns=inverse, n_unpairable=int(np.sum(m == 1)),
+                                   values=nums)
+        np.testing.assert_allclose(sparse.coincidences, dense.coincidences, rtol=0, atol=1e-12)
+        np.testing.assert_array_equal(sparse.pattern_sizes[sparse.unit_patterns],
+                                      dense.pattern_sizes[dense.unit_patterns])
+        assert sparse.n_unpairable == dense.n_unpairable
+        for level in ("nominal", "interval"):
+            a = accord.krippendorff_alpha(sparse, level=level).estimate
+            b = accord.krippendorff_alpha(dense, level=level).estimate
+            assert a == pytest.approx(b, abs=1e-12) or (np.isnan(a) and np.isnan(b))
