@@ -83,3 +83,34 @@ def test_sparse_and_dense_patterns_give_the_same_alpha() -> None:
             a = accord.krippendorff_alpha(sparse, level=level).estimate
             b = accord.krippendorff_alpha(dense, level=level).estimate
             assert a == pytest.approx(b, abs=1e-12) or (np.isnan(a) and np.isnan(b))
+
+
+def test_a_crowd_report_lists_the_most_active_raters_and_counts_the_rest() -> None:
+    """200 workers, 3 per unit: the HTML and Markdown rater tables list 100 rows and say
+    how many are left out; the summary names 30 raters and counts the rest; the units
+    table has a column only for raters who rated a listed unit; JSON keeps every rater."""
+    rng = np.random.default_rng(6)
+    n_units, n_workers = 400, 200
+    unit = np.repeat(np.arange(n_units), 3)
+    rater = (np.repeat(rng.integers(0, n_workers, n_units), 3)
+             + np.tile([0, 1, 2], n_units)) % n_workers
+    ann = accord.Annotations.from_long(
+        {"u": unit.tolist(), "r": [f"w{x:03d}" for x in rater],
+         "v": rng.integers(0, 3, unit.shape[0]).tolist()},
+        unit="u", rater="r", value="v")
+    rep = accord.report(ann)
+    from accord.report.html import render_html
+    from accord.report.markdown import render_markdown
+
+    html = render_html(rep)
+    section = html[html.index('<section id="raters"'):]
+    section = section[:section.index("</section>")]
+    assert section.count("<tr") == 101  # a header and 100 raters
+    assert "200 raters: the 100 with most ratings are listed; 100 more" in section
+    assert "and 170 more" in html
+    md = render_markdown(rep)
+    assert "200 raters: the 100 with most ratings are listed" in md
+    assert len(rep.raters) == 200
+    listed = {u.unit for u in rep.units.rows}
+    used = {r for u, r, _ in ann.records() if str(u) in listed}
+    assert set(rep.units.raters) == {str(r) for r in used}

@@ -134,9 +134,10 @@ def _count_matrix(counts: Any) -> IntArray:
 
 
 def _unique_keys(keys: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """Distinct keys, first index, inverse and counts; a bincount when the keys are small."""
+    """Distinct keys, first index, inverse and counts; a bincount when the key range is
+    small next to the number of keys (memory stays proportional to the keys)."""
     top = int(keys.max())
-    if top < _BINCOUNT_KEYS:
+    if top < min(_BINCOUNT_KEYS, 4 * keys.shape[0] + _BLOCK_CELLS):
         cnt = np.bincount(keys, minlength=top + 1)
         present = np.flatnonzero(cnt)
         lut = np.full(top + 1, -1, dtype=np.int64)
