@@ -96,8 +96,8 @@ def read_table(
                 frame, names, (unit, rater, value), source, opts, parts, _collect
             )
         lf = frame.select(
-            pl.col(unit).cast(pl.String).alias("u"),
-            pl.col(rater).cast(pl.String).alias("r"),
+            _id_column(frame, unit, "u"),
+            _id_column(frame, rater, "r"),
             pl.col(value).alias("v"),
             *_extra(names, opts, source),
             *([pl.col("__part").alias("p")] if parts else []),
@@ -107,6 +107,14 @@ def read_table(
         lf, order, note = _wide(frame, names, opts, source, bool(parts))
         notes.append(note)
     return _encode(lf, source=source, opts=opts, notes=notes, rater_order=order, parts=parts)
+
+
+def _id_column(frame: pl.LazyFrame, name: str, alias: str) -> pl.Expr:
+    """An id column: text, except integer ids, which stay integers until :func:`_codes`
+    (ranking 10^7 integers is far cheaper than ranking their text) and come back as text."""
+    if frame.collect_schema()[name].is_integer():
+        return pl.col(name).alias(alias)
+    return pl.col(name).cast(pl.String).alias(alias)
 
 
 def _columns(frame: pl.LazyFrame, source: str) -> list[str]:
@@ -261,7 +269,7 @@ def _encode(
     values, value_labels, vnote = _values(kept["v"], opts.get("level"), source)
     notes += [vnote] if vnote else []
     kept = kept.drop("v")
-    u_codes, u_labels = _codes(kept["u"])
+    u_codes, u_labels = _codes(kept["u"], text=rater_order is None)  # wide: row numbers
     kept = kept.drop("u")
     if rater_order is None:
         r_codes, r_labels = _codes(kept["r"])
@@ -395,15 +403,21 @@ def _same_number_note(distinct: pl.Series) -> str:
             "is a number, so labels are kept as written")
 
 
-def _codes(s: pl.Series) -> tuple[np.ndarray[Any, Any], list[Any]]:
+def _codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any], list[Any]]:
     """Codes in sorted label order, and the sorted distinct labels.
 
     Few distinct labels (raters, categories): a hash look-up through an Enum of
     the sorted labels. Many (unit ids): one dense rank (a sort), and each
-    label taken from any row holding its code.
+    label taken from any row holding its code. Integer ids are ranked as numbers
+    and labelled with their text (``text=False``: the integers are the codes, as
+    for row numbers).
     """
     if s.dtype.is_integer():
-        return s.to_numpy().astype(np.int64, copy=False), []
+        if not text:
+            return s.to_numpy().astype(np.int64, copy=False), []
+        distinct = s.unique().sort()
+        codes = (s.rank("dense") - 1).cast(pl.Int64).to_numpy()
+        return codes, distinct.cast(pl.String).to_list()
     if s.len() == 0:
         return np.zeros(0, dtype=np.int64), []
     if s.head(_PROBE).n_unique() <= _FEW:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from accord.marginal import MarginalTest
 from accord.report.model import CoefficientRow, KappaContext, Report, Worksheet
@@ -163,8 +164,36 @@ def data_lines(report: Report) -> list[str]:
     return lines
 
 
+#: Rater names listed in a summary line; a crowd's workers are counted past this.
+RATERS_SHOWN = 30
+
+
+#: Rows of the per-rater table in HTML and Markdown; a crowd's most active raters are
+#: listed and the rest counted (the JSON report lists every rater).
+RATER_ROWS = 100
+
+
+def listed_raters(rows: Sequence[Any]) -> tuple[list[Any], str]:
+    """The rater rows a document lists (the most ratings first when there are too many)
+    and a note on the rest ("" when every rater is listed)."""
+    if len(rows) <= RATER_ROWS:
+        return list(rows), ""
+    top = sorted(range(len(rows)), key=lambda i: -rows[i].n_rated)[:RATER_ROWS]
+    note = (f"{len(rows)} raters: the {RATER_ROWS} with most ratings are listed; "
+            f"{len(rows) - RATER_ROWS} more are in the JSON report.")
+    return [rows[i] for i in sorted(top)], note
+
+
 def _raters(raters: Sequence[str], kinds: Sequence[str]) -> str:
-    return ", ".join(r if k == "human" else f"{r} [{k}]" for r, k in zip(raters, kinds))
+    return rater_list(raters, kinds)
+
+
+def rater_list(raters: Sequence[str], kinds: Sequence[str]) -> str:
+    """The raters with their kinds, the first :data:`RATERS_SHOWN` named and the rest counted."""
+    shown = [r if k == "human" else f"{r} [{k}]"
+             for r, k in zip(raters[:RATERS_SHOWN], kinds[:RATERS_SHOWN])]
+    more = len(raters) - RATERS_SHOWN
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
 def settings_line(report: Report) -> str:

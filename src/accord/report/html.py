@@ -123,8 +123,7 @@ def _summary(report: Report) -> str:
     d = report.data
     facts = [("units", f"{d.n_units} ({d.units_complete} rated by every rater, "
                        f"{d.units_rated_once} by only one)"),
-             ("raters", ", ".join(r if k == "human" else f"{r} [{k}]"
-                                  for r, k in zip(d.raters, d.kinds))),
+             ("raters", t.rater_list(d.raters, d.kinds)),
              ("categories", f"{len(d.categories)} ({d.level})"),
              ("ratings", f"{d.n_ratings} used of {d.rows_read} read"),
              ("missing", str(d.n_missing)), ("skipped or dropped otherwise", str(d.n_skipped)),
@@ -191,7 +190,8 @@ def _raters(report: Report) -> str:
     if report.loo_coefficient:
         head.append(f"{report.loo_coefficient} without this rater")
     rows = []
-    for r in report.raters:
+    listed, more = t.listed_raters(report.raters)
+    for r in listed:
         row = [r.rater, r.kind, str(r.n_rated)]
         if shown:
             row += [f"{n} ({t.pct(n / r.n_rated if r.n_rated else float('nan'), 0)})"
@@ -201,7 +201,8 @@ def _raters(report: Report) -> str:
         rows.append(row)
     numeric = [False, False] + [True] * (len(head) - 2)
     return (f'<section id="raters"><h2>Raters</h2><p class="note">How often each rater used '
-            f"each category.</p>{_table(head, rows, numeric)}</section>")
+            f"each category.{' ' + html.escape(more) if more else ''}</p>"
+            f"{_table(head, rows, numeric)}</section>")
 
 
 def _matrix(report: Report) -> str:

@@ -129,7 +129,8 @@ def _raters(report: Report) -> list[str]:
     if report.loo_coefficient:
         head.append(f"{escape(report.loo_coefficient)} without this rater")
     rows = []
-    for r in report.raters:
+    listed, more = t.listed_raters(report.raters)
+    for r in listed:
         row = [escape(r.rater), escape(r.kind), str(r.n_rated)]
         if shown:
             row += [f"{n} ({t.pct(n / r.n_rated if r.n_rated else float('nan'), 0)})"
@@ -137,7 +138,8 @@ def _raters(report: Report) -> list[str]:
         if report.loo_coefficient:
             row.append(t.num(r.leave_one_out))
         rows.append(row)
-    return ["## Raters", ""] + _table(head, rows, "llr" + "r" * (len(head) - 3))
+    note = [escape(more), ""] if more else []
+    return ["## Raters", "", *note] + _table(head, rows, "llr" + "r" * (len(head) - 3))
 
 
 def _matrix(report: Report) -> list[str]:

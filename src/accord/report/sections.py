@@ -12,6 +12,7 @@ import numpy as np
 
 from accord.annotations import Annotations
 from accord.errors import DataError, DegenerateDataWarning
+from accord.report._text import RATERS_SHOWN
 from accord.report.explain import kappa_context
 from accord.report.model import (
     BootstrapSummary,
@@ -195,12 +196,17 @@ def units_section(ann: Annotations, top: int) -> UnitsSection:
     from accord.disagreements import disagreements
 
     d = disagreements(ann, order="disagreement", limit=top)
+    cols = list(range(len(d.raters)))
+    if len(cols) > RATERS_SHOWN:  # a crowd: only the raters who rated a listed unit
+        cols = [j for j in cols if any(u.labels[j] is not None for u in d.units)]
     rows = tuple(
-        UnitRow(str(u.unit), tuple(None if x is None else str(x) for x in u.labels),
+        UnitRow(str(u.unit), tuple(None if u.labels[j] is None else str(u.labels[j])
+                                   for j in cols),
                 u.n_ratings, u.agreement)
         for u in d.units
     )
-    return UnitsSection(tuple(str(r) for r in d.raters), rows, d.n_disagreements, d.n_compared)
+    raters = tuple(str(d.raters[j]) for j in cols)
+    return UnitsSection(raters, rows, d.n_disagreements, d.n_compared)
 
 
 # --------------------------------------------------------------------------- bootstrap
