@@ -10,7 +10,12 @@ from typing import Any
 import click
 
 from accord import __version__
+from accord.cli._errors import cli_text
 from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWarning
+
+#: ``ctx.meta`` key: the exit status of an error (1 by default; ``check`` makes every
+#: error that is not a decision 2, so that 1 always means rejected or undefined).
+ERROR_STATUS = "accord.error_status"
 
 # Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
 MULTI_VALUE = ("--raters", "--categories", "--coefficient", "--missing", "--kinds")
@@ -59,6 +64,7 @@ class AccordGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         caught: list[warnings.WarningMessage] = []
+        status = 1
         try:
             try:
                 with warnings.catch_warnings(record=True) as caught:
@@ -69,13 +75,17 @@ class AccordGroup(click.Group):
                 # after the recording block: a warning passed on here must not be recorded
                 # into the list being read (that loop would never end)
                 _report_warnings(caught)
+                status = ctx.meta.get(ERROR_STATUS, 1)
+        except click.ClickException as exc:  # usage errors too: in the CLI's own words
+            setattr(exc, "message", cli_text(exc.message))  # noqa: B010  (Final in the stubs)
+            raise
         except AccordError as exc:
-            click.echo(f"accord: error: {exc}", err=True)
-            sys.exit(1)
+            click.echo(f"accord: error: {cli_text(str(exc))}", err=True)
+            sys.exit(status)
         except OSError as exc:  # a missing file, a directory, no permission, a full disk
             where = f": {exc.filename}" if exc.filename else ""
             click.echo(f"accord: error: {exc.strerror or exc}{where}", err=True)
-            sys.exit(1)
+            sys.exit(status)
 
 
 def _report_warnings(caught: list[warnings.WarningMessage]) -> None:
@@ -87,7 +97,7 @@ def _report_warnings(caught: list[warnings.WarningMessage]) -> None:
             text = str(w.message)
             if text not in seen:
                 seen.add(text)
-                click.echo(f"accord: warning: {text}", err=True)
+                click.echo(f"accord: warning: {cli_text(text)}", err=True)
         else:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
