@@ -213,3 +213,16 @@ def test_the_translation_names_the_options() -> None:
     }
     for library, cli in cases.items():
         assert cli_text(library) == cli
+
+
+def test_a_crash_inside_check_is_not_a_rejection(cohen_csv: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import accord.study
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("something nobody foresaw")
+
+    monkeypatch.setattr(accord.study, "evaluate", boom)
+    code, out, err = check(str(cohen_csv), "--raters", "ann", "bob", *RULE, "0.5")
+    assert code == 2 and out == ""
+    assert err == "accord: error: unexpected RuntimeError: something nobody foresaw\n"

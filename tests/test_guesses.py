@@ -281,3 +281,40 @@ def test_dropped_duplicates_open_the_console_output(tmp_path: Path) -> None:
 
 #: The columns of ``readers/data/long_scores.csv``, named.
 LONG_OK = ["--unit", "item_id", "--rater", "annotator", "--value", "rating"]
+
+
+def test_a_free_text_column_named_like_labels_is_not_the_labels(tmp_path: Path) -> None:
+    rows = ["item,annotator,response,verdict"]
+    rows += [f"{i},{who},The model wrote answer number {i} for {who} at length,{v}"
+             for i in range(10) for who, v in (("ann", "ok"), ("bob", "bad"))]
+    path = write(tmp_path, "responses.csv", "\n".join(rows) + "\n")
+    with pytest.raises(DataError, match="column 'response' was taken as the labels .* free "
+                                         "text"):
+        accord.read(path)
+    assert accord.read(path, value="verdict").categories == ("bad", "ok")
+    code, _, err = run("compute", str(path))
+    assert code == 1 and "--value COL" in err
+
+
+def test_from_wide_leaves_free_text_out_and_says_so() -> None:
+    question = [f"Is statement number {i} about the weather true?" for i in range(8)]
+    data = {"question": question, "a": list("xyxyxyxy"), "b": list("xyxyxxxy")}
+    ann = accord.Annotations.from_wide(data)
+    assert ann.raters == ("a", "b")
+    assert ann.audit.caveats[0].startswith("guessed layout: free-text columns left out "
+                                           "of the raters: 'question'")
+    assert accord.Annotations.from_wide(data, raters=["a", "b"]).audit.caveats == ()
+
+
+def test_one_repeated_row_of_a_wide_table_is_a_duplicate_not_a_long_table(
+        tmp_path: Path) -> None:
+    path = write(tmp_path, "wide.csv", "item,a,b\n1,x,x\n2,y,y\n3,x,y\n4,y,y\n1,y,x\n")
+    with pytest.raises(DuplicateRatingError, match="duplicates='last'"):
+        accord.read(path)
+
+
+def test_repeated_rows_of_a_wide_table_are_never_called_multilabel(tmp_path: Path) -> None:
+    rows = "item,r1,r2\n" + "".join(f"{i},x,y\n" for i in range(8)) + "0,y,x\n1,y,x\n"
+    with pytest.raises(DuplicateRatingError, match="duplicates='last'") as info:
+        accord.read(write(tmp_path, "wide.csv", rows))
+    assert "multilabel" not in str(info.value)

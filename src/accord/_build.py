@@ -15,7 +15,15 @@ from numpy.typing import NDArray
 
 from accord import _encoding as enc
 from accord import _validation as v
-from accord.annotations import GUESSED_LEVEL, LEVELS, Annotations, Audit, Duplicates, Level
+from accord.annotations import (
+    GUESSED_LAYOUT,
+    GUESSED_LEVEL,
+    LEVELS,
+    Annotations,
+    Audit,
+    Duplicates,
+    Level,
+)
 from accord.errors import DataError, DuplicateRatingError, InvalidParameterError
 
 #: Distinct numeric values above which reading them as nominal categories is stated.
@@ -256,14 +264,17 @@ def max_labels_per_pair(keys: NDArray[np.int64], codes: NDArray[np.int64]) -> in
 
 def _wide_columns(
     data: Any, raters: Sequence[str | int] | None, unit: str | int | None, func: str
-) -> tuple[list[Any], list[NDArray[Any]], NDArray[Any]]:
+) -> tuple[list[Any], list[NDArray[Any]], NDArray[Any], str]:
     from accord._frames import wide_table
 
     names, columns = wide_table(data, func=func)
     if unit is not None and unit not in names:
         raise DataError(f"unit column {unit!r} not found; the columns are {names!r}.")
+    text: list[Any] = []
     if raters is None:
         chosen = [n for n in names if n != unit]
+        text = [n for n in chosen if is_free_text(columns[names.index(n)])]
+        chosen = [n for n in chosen if n not in text]
     else:
         if isinstance(raters, (str, bytes)) or not hasattr(raters, "__iter__"):
             raise InvalidParameterError(
@@ -281,7 +292,27 @@ def _wide_columns(
     cols = [columns[names.index(n)] for n in chosen]
     n = cols[0].shape[0] if cols else 0
     ids = columns[names.index(unit)] if unit is not None else np.arange(n, dtype=np.int64)
-    return chosen, cols, ids
+    caveat = (f"{GUESSED_LAYOUT}: free-text columns left out of the raters: "
+              f"{', '.join(repr(t) for t in text)}; name the rater columns with raters=[...] "
+              "to make this explicit") if text else ""
+    return chosen, cols, ids, caveat
+
+
+def is_free_text(column: NDArray[Any]) -> bool:
+    """Whether a column holds free text (long, nearly all distinct strings), not labels.
+
+    The thresholds are those of the table readers
+    (:mod:`accord.readers._layout`): at least 90% distinct among at least two
+    texts, averaging 25 characters or 4 words.
+    """
+    if column.dtype.kind not in "OU":
+        return False
+    texts = [x.strip() for x in column.tolist() if isinstance(x, str) and x.strip()]
+    if len(texts) < 2 or len(texts) < 0.5 * column.shape[0]:
+        return False
+    chars = sum(map(len, texts)) / len(texts)
+    words = sum(len(t.split()) for t in texts) / len(texts)
+    return len(set(texts)) >= 0.9 * len(texts) and (chars >= 25 or words >= 4)
 
 
 def _repeat_obj(arr: NDArray[Any], r: int) -> NDArray[Any]:

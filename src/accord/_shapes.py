@@ -32,7 +32,7 @@ _WINNER_NAMES = (
     "winner", "preference", "preferred", "choice", "chosen", "rejected", "better", "winner_model",
 )
 _SIDE_PAIRS = (
-    ("a", "b"), ("left", "right"), ("first", "second"), ("model_a", "model_b"),
+    ("left", "right"), ("model_a", "model_b"),
     ("response_a", "response_b"), ("option_a", "option_b"), ("system_a", "system_b"),
     ("output_a", "output_b"), ("completion_a", "completion_b"), ("answer_a", "answer_b"),
 )
@@ -40,6 +40,9 @@ _PAIRWISE_LABELS = frozenset({
     "a", "b", "tie", "draw", "both", "neither", "left", "right", "model_a", "model_b",
     "both_bad", "tie (bothbad)", "a>b", "b>a", "a=b", "same", "equal",
 })
+_LAST = ("if a later row corrects an earlier one, pass duplicates='last' "
+         "(accord CLI: --duplicates last) to keep the last value; the output says how many "
+         "ratings it dropped.")
 #: Share of repeated (unit, rater) pairs from which repeats look deliberate, not corrections.
 _MULTILABEL_SHARE = 0.2
 
@@ -72,6 +75,7 @@ def duplicate_advice(
     n_clashes: int,
     n_pairs: int,
     max_labels: int,
+    wide: bool = False,
 ) -> str:
     """The end of the duplicate-rating error: what the data look like and what to use.
 
@@ -85,6 +89,9 @@ def duplicate_advice(
         (unit, rater) pairs with two or more different labels, and all pairs.
     max_labels : int
         The most distinct labels one rater gave one unit.
+    wide : bool
+        The pairs repeat because unit ids repeat over the rows of a wide table
+        (one label per cell): only span columns can explain that by design.
 
     Examples
     --------
@@ -100,6 +107,8 @@ def duplicate_advice(
                 "(accord CLI: accord spans), since keeping one row would compare one "
                 "arbitrary span per unit.")
     pair_cols = pairwise_columns(columns)
+    if wide and not pair_cols:
+        return _LAST
     if pair_cols or _pairwise_labels(labels):
         what = (f"columns {', '.join(repr(c) for c in pair_cols)}" if pair_cols else
                 f"labels {', '.join(repr(x) for x in sorted(map(str, labels)))}")
@@ -112,5 +121,4 @@ def duplicate_advice(
                 "a unit a set of labels; compute set agreement with "
                 "accord.multilabel_agreement (accord CLI: --multilabel) rather than keeping "
                 "one label of each set.")
-    return ("if a later row corrects an earlier one, pass duplicates='last' "
-            "(accord CLI: --duplicates last) to keep the last value, and say so.")
+    return _LAST

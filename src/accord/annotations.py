@@ -243,14 +243,16 @@ class Annotations:
             ``None``/``NaN``/"" cells are not rated.
         raters : sequence of column names or positions, optional
             The rater columns; other columns are ignored. Default: every column
-            except ``unit``.
+            except ``unit`` and columns of free text (long, nearly all distinct
+            strings, such as a question or a model's response), which
+            ``audit.caveats`` names.
         unit : column name or position, optional
             A column of unit ids; default: the row number.
         categories, level, missing
             As in :meth:`from_long`.
         """
         func = "Annotations.from_wide"
-        names, columns, unit_ids = _wide_columns(data, raters, unit, func)
+        names, columns, unit_ids, caveat = _wide_columns(data, raters, unit, func)
         n = unit_ids.shape[0]
         r = len(names)
         units = np.repeat(unit_ids, r) if unit_ids.dtype != object else _repeat_obj(unit_ids, r)
@@ -267,6 +269,7 @@ class Annotations:
             duplicates="error",
             source=func,
             rater_order=list(names),
+            caveats=[caveat] if caveat else [],
         ).require_pairable()
 
     @classmethod

@@ -86,6 +86,13 @@ class AccordGroup(click.Group):
             where = f": {exc.filename}" if exc.filename else ""
             click.echo(f"accord: error: {exc.strerror or exc}{where}", err=True)
             sys.exit(status)
+        except Exception as exc:
+            # a gate must never exit 1 (rejected) on a crash: the traceback's exit status
+            if status == 1 or isinstance(exc, (click.exceptions.Exit, click.exceptions.Abort)):
+                raise
+            first = (str(exc).strip().splitlines() or [""])[0][:300]
+            click.echo(f"accord: error: unexpected {type(exc).__name__}: {first}", err=True)
+            sys.exit(status)
 
 
 def _report_warnings(caught: list[warnings.WarningMessage]) -> None:

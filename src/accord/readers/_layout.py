@@ -30,6 +30,9 @@ PROBE_ROWS = 100_000
 TEXT_DISTINCT_SHARE = 0.9
 #: ... and its cells average at least this many characters or words.
 TEXT_MEAN_CHARS, TEXT_MEAN_WORDS = 25.0, 4.0
+#: Unit ids this repetitive (distinct ids / rows) mean a long table; a few repeats in a
+#: wide table are left to the duplicate-rating check.
+LONG_DISTINCT_SHARE = 0.75
 #: Columns whose exact name says they hold rater ids or rater kinds (a long table).
 RATER_ID_NAMES = (
     "rater", "rater_id", "annotator", "annotator_id", "coder", "coder_id", "worker",
@@ -97,7 +100,7 @@ def refuse_if_long(
         ids = pl.col(unit)
         counts = _probe(frame, [ids.count().alias("n"), ids.drop_nulls().n_unique().alias("u")],
                         source)
-        if counts["u"] < counts["n"]:
+        if counts["u"] <= LONG_DISTINCT_SHARE * counts["n"]:
             why = (f"unit ids in column {unit!r} repeat across rows ({counts['n']} rows, "
                    f"{counts['u']} distinct ids), while a wide table has one row per unit")
     if why:
@@ -105,6 +108,17 @@ def refuse_if_long(
             f"{source}: this table looks long (one row per rating), not wide: {why}; name "
             "its columns with unit=..., rater=... and value=... (the columns are "
             f"{names!r}), or name the rater columns of a wide table with raters=[...]."
+        )
+
+
+def refuse_text_values(frame: pl.LazyFrame, names: list[str], value: str, source: str) -> None:
+    """Raise when the label column of a long table, found by its name, holds free text
+    (a ``response`` column of model outputs is not a column of labels)."""
+    if free_text_columns(frame, [value], source):
+        raise DataError(
+            f"{source}: column {value!r} was taken as the labels by its name, but it holds "
+            "free text (long, nearly all distinct values), not labels; name the label "
+            f"column with value=... (the columns are {names!r})."
         )
 
 
@@ -149,6 +163,7 @@ def duplicate_error(
         labels=labels if labels is not None else np.unique(values).tolist(),
         n_clashes=clash.height, n_pairs=per_pair.height,
         max_labels=int(clash["k"].max() or 0),  # type: ignore[arg-type]
+        wide=rater_order is not None,
     )
     names = rater_order if rater_order is not None else raters
     shown = ", ".join(

@@ -24,6 +24,7 @@ from accord.readers._layout import (
     free_text_columns,
     long_caveat,
     refuse_if_long,
+    refuse_text_values,
     wide_caveat,
 )
 
@@ -98,6 +99,8 @@ def read_table(
     if long_cols is not None:
         unit, rater, value, caveat = long_cols
         caveats += [caveat] if caveat else []
+        if opts.get("value") is None:
+            refuse_text_values(frame, names, value, source)
         if opts.get("start") is not None or opts.get("end") is not None:
             from accord.readers._span_table import read_span_table
 
@@ -116,8 +119,9 @@ def read_table(
         lf, order, note, caveat = _wide(frame, names, opts, source, bool(parts))
         notes.append(note)
         caveats += [caveat] if caveat else []
+    others = [n for n in names if order is None or n not in order]  # not rater columns
     return _encode(lf, source=source, opts=opts, notes=notes, rater_order=order, parts=parts,
-                   columns=names, caveats=caveats)
+                   columns=others, caveats=caveats)
 
 
 def _columns(frame: pl.LazyFrame, source: str) -> list[str]:
