@@ -747,19 +747,19 @@ def _cli(*args: str) -> tuple[int, str, str]:
 
 
 USAGE = [  # (args after the file, text in the error): bad option values, exit 2
-    (["--confidence-level", "0"], "confidence_level"),
-    (["--confidence-level", "1.5"], "confidence_level"),
+    (["--confidence-level", "0"], "--confidence-level must be"),
+    (["--confidence-level", "1.5"], "--confidence-level must be"),
     (["--confidence-level", "x"], "--confidence-level"),
-    (["--ci", "bootstrap", "--n-resamples", "0"], "n_resamples"),
-    (["--ci", "bootstrap", "--seed", "-1"], "'rng' parameter"),
+    (["--ci", "bootstrap", "--n-resamples", "0"], "--n-resamples"),
+    (["--ci", "bootstrap", "--seed", "-1"], "--seed must be"),
     (["--weights", "foo"], "--weights"),
-    (["--form", "ICC9"], "'form' parameter of icc"),
-    (["--population-size", "0"], "population_size"),
+    (["--form", "ICC9"], "--form must be one of"),
+    (["--population-size", "0"], "--population-size must be"),
     (["--population-size", "2"], "at least the 4 units rated"),
     (["--coefficient", "foo"], "--coefficient"),
     (["--scale", "foo"], "--scale"),
     (["--weights", "linear", "--coefficient", "light_kappa"], "does not take weights"),
-    (["--format", "xyz"], "'format' parameter of accord.read"),
+    (["--format", "xyz"], "--format must be one of"),
 ]
 
 

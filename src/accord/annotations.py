@@ -10,7 +10,7 @@ into a category. What was read, used and dropped, and why, is kept in
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -29,6 +29,11 @@ RATER_KINDS: tuple[str, ...] = ("human", "model", "llm", "gold")
 Duplicates = Literal["error", "last"]
 
 __all__ = ["LEVELS", "RATER_KINDS", "Annotations", "Audit", "build"]
+
+#: How a caveat about a guessed table layout (or its columns) begins.
+GUESSED_LAYOUT = "guessed layout"
+#: How a caveat about a guessed level of measurement begins.
+GUESSED_LEVEL = "guessed level"
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,11 @@ class Audit:
         Other things worth knowing (duplicates resolved, offsets converted, ...).
     parts : tuple of Audit
         Per-file audits when several files were read.
+    caveats : tuple of str
+        What accord had to guess (the layout of a table, its columns, the level
+        of measurement) or dropped by a choice the user made (``duplicates="last"``),
+        one sentence each, naming the option that makes it explicit. Every output
+        states them on its first lines.
     """
 
     source: str
@@ -57,10 +67,26 @@ class Audit:
     dropped: Mapping[str, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     parts: tuple[Audit, ...] = ()
+    caveats: tuple[str, ...] = ()
+
+    @property
+    def guessed_layout(self) -> bool:
+        """Whether the layout or the columns of a table were guessed rather than named."""
+        return any(c.startswith(GUESSED_LAYOUT) for c in self.caveats)
+
+    @property
+    def guessed_level(self) -> bool:
+        """Whether many numeric values were read as nominal categories without a level."""
+        return any(c.startswith(GUESSED_LEVEL) for c in self.caveats)
+
+    def with_caveats(self, *caveats: str) -> Audit:
+        """A copy with ``caveats`` added (each once, in order)."""
+        return replace(self, caveats=tuple(dict.fromkeys((*self.caveats, *caveats))))
 
     def lines(self) -> list[str]:
-        """Human-readable lines, one per fact."""
-        out = [f"{self.source}: {self.rows_read} read, {self.ratings_used} used"]
+        """Human-readable lines, one per fact; the caveats come first."""
+        out = [f"caveat: {c}" for c in self.caveats]
+        out += [f"{self.source}: {self.rows_read} read, {self.ratings_used} used"]
         out += [f"  dropped {n}: {why}" for why, n in self.dropped.items() if n]
         out += [f"  note: {note}" for note in self.notes]
         for part in self.parts:
@@ -76,6 +102,7 @@ class Audit:
             "dropped": dict(self.dropped),
             "notes": list(self.notes),
             "parts": [p.to_dict() for p in self.parts],
+            "caveats": list(self.caveats),
         }
 
 
@@ -236,7 +263,9 @@ class Annotations:
             ``None``/``NaN``/"" cells are not rated.
         raters : sequence of column names or positions, optional
             The rater columns; other columns are ignored. Default: every column
-            except ``unit``.
+            except ``unit`` and columns of free text (long, nearly all distinct
+            strings, such as a question or a model's response), which
+            ``audit.caveats`` names.
         unit : column name or position, optional
             A column of unit ids; default: the row number.
         categories, level, missing
@@ -256,7 +285,7 @@ class Annotations:
         (True, (('spam',), ('spam', 'toxic'), ('toxic',)))
         """
         func = "Annotations.from_wide"
-        names, columns, unit_ids = _wide_columns(data, raters, unit, func)
+        names, columns, unit_ids, caveat = _wide_columns(data, raters, unit, func)
         if separator is not None and (not isinstance(separator, str) or not separator):
             raise v.fail("separator", func, "a non-empty string such as ';'", separator)
         columns, set_valued = _set_columns(columns, separator, set_valued)
@@ -277,6 +306,7 @@ class Annotations:
             source=func,
             rater_order=list(names),
             set_valued=set_valued,
+            caveats=[caveat] if caveat else [],
         ).require_pairable()
 
     @classmethod
@@ -471,11 +501,7 @@ class Annotations:
     def require_pairable(self) -> Annotations:
         """Raise unless there are two raters and at least one unit rated by two of them."""
         if self.n_ratings == 0:
-            dropped = sum(self.audit.dropped.values())
-            why = f" ({dropped} missing or skipped)" if dropped else ""
-            raise InsufficientDataError(
-                f"the data hold no ratings{why}, so there is nothing to compare."
-            )
+            raise InsufficientDataError(self._no_ratings())
         if self.n_raters < 2:
             raise InsufficientDataError(
                 f"agreement needs at least two raters; found {self.n_raters} "
@@ -487,6 +513,18 @@ class Annotations:
                 "no unit was rated by two or more raters, so there is nothing to compare."
             )
         return self
+
+    def _no_ratings(self) -> str:
+        """Why there is nothing to compare, naming the source and, for spans, the route."""
+        source = self.audit.source
+        n_spans = len(self.spans) if self.spans is not None else 0
+        if n_spans:
+            return (f"{source}: the data hold spans only ({n_spans} span(s) in field "
+                    f"{self.spans.field!r}), no label per unit and rater; compare spans "
+                    "with accord.span_agreement (accord CLI: accord spans).")
+        dropped = sum(self.audit.dropped.values())
+        why = f" ({dropped} missing or skipped)" if dropped else ""
+        return f"{source}: the data hold no ratings{why}, so there is nothing to compare."
 
     def __repr__(self) -> str:
         return (

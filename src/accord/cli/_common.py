@@ -111,6 +111,10 @@ def load(
     from accord.readers import read
 
     ann = read(data, **read_options(**selection))
+    if ann.audit.caveats:  # stated on the first lines of every output: in the CLI's words
+        from accord.cli._errors import cli_text
+
+        ann.audit = replace(ann.audit, caveats=tuple(cli_text(c) for c in ann.audit.caveats))
     if not select_raters:
         return ann
     raters = tuple(selection.get("raters") or ())
@@ -228,4 +232,6 @@ def check_options(
         try:
             check()
         except InvalidParameterError as exc:
-            raise click.BadParameter(str(exc), param_hint=hint) from None
+            from accord.cli._errors import cli_text
+
+            raise click.BadParameter(cli_text(str(exc)), param_hint=hint) from None

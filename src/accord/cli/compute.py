@@ -12,6 +12,7 @@ from rich.text import Text
 from accord.cli._app import main
 from accord.cli._common import check_options, ci_options, data_options, interval_method, load
 from accord.cli._common import console as cli_console
+from accord.cli._errors import cli_text
 from accord.coefficients import REGISTRY
 from accord.interpretation import SCALES
 from accord.weights import WEIGHT_NAMES
@@ -91,9 +92,12 @@ def compute(
         results = run(ann, list(coefficients) or None, weights=weights, form=form)
         intervals = _intervals(results, confidence_level, method, population_size)
     except InvalidParameterError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(cli_text(str(exc))) from None
     if as_json:
-        click.echo(json.dumps([_json_row(r, ci) for r, ci in zip(results, intervals)], indent=2))
+        rows = [_json_row(r, ci) for r, ci in zip(results, intervals)]
+        for row in rows:  # each result row says what was guessed or dropped to get it
+            row["caveats"] = list(ann.audit.caveats)
+        click.echo(json.dumps(rows, indent=2))
         return
     _print(ann, results, intervals, scale, data)
 
@@ -160,6 +164,8 @@ def _print(
     from accord.interpretation import default_scale, graded, interpret
 
     console = cli_console()
+    for caveat in ann.audit.caveats:
+        console.print(Text(f"caveat: {caveat}"), style="bold yellow")
     console.print(
         Text(
             f"{source}: {ann.n_units} units, {ann.n_raters} raters, "

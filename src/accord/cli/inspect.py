@@ -13,6 +13,7 @@ from rich.text import Text
 from accord.cli._app import main
 from accord.cli._common import console as cli_console
 from accord.cli._common import data_options, read_options
+from accord.cli._errors import cli_text
 
 
 @main.command()
@@ -36,6 +37,8 @@ def inspect(data: str, as_json: bool, **selection: Any) -> None:
     from accord.readers import describe
 
     summary = describe(data, **read_options(**selection))
+    summary["caveats"] = [cli_text(c) for c in summary.get("caveats", [])]
+    summary["audit_lines"] = [cli_text(x) for x in summary.get("audit_lines", [])]
     if as_json:
         click.echo(json.dumps(summary, indent=2, default=str))
         return
@@ -45,6 +48,8 @@ def inspect(data: str, as_json: bool, **selection: Any) -> None:
 def _print(s: dict[str, Any], source: str) -> None:
     console = cli_console()
     console.print(Text(f"{source}: format {s['format']}"), style="bold")
+    for caveat in s["caveats"]:
+        console.print(Text(f"caveat: {caveat}"), style="bold yellow")
     if s.get("choose_field"):
         _print_fields(console, s)
     else:

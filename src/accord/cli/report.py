@@ -1,9 +1,8 @@
-"""``accord report``, ``accord check`` and ``accord disagreements``.
+"""``accord report`` and ``accord disagreements``.
 
 ``report`` writes the agreement report (console summary, and HTML, Markdown or
-JSON with ``-o``); ``check`` is the acceptance gate for pipelines and CI (exit
-0 accepted, 1 rejected or undefined, 2 bad usage); ``disagreements`` exports
-every unit on which the raters differ, safe to open in a spreadsheet.
+JSON with ``-o``); ``disagreements`` exports every unit on which the raters
+differ, safe to open in a spreadsheet. ``accord check`` is in :mod:`accord.cli.check`.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from accord._terminal import echo
 from accord.cli._app import main
 from accord.cli._common import check_options, ci_options, data_options, interval_method, load
 from accord.cli._common import console as cli_console
+from accord.cli._errors import cli_text
 from accord.coefficients import REGISTRY
 from accord.errors import InvalidParameterError, StudyError
 from accord.weights import WEIGHT_NAMES
@@ -35,7 +35,7 @@ def _usage_errors() -> Iterator[None]:
     try:
         yield
     except (StudyError, InvalidParameterError) as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(cli_text(str(exc))) from None
 
 
 def _given(ctx: click.Context, name: str) -> bool:
@@ -151,74 +151,6 @@ def _check_output(output: str | None, to: str | None) -> None:
     if to is not None and by_suffix is not None and by_suffix != to:
         raise click.UsageError(f"-o {output} names a {by_suffix} file but --to is {to}: drop "
                                "--to or change the file name.")
-
-
-@main.command()
-@data_options
-@click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="Declared study protocol (TOML) holding the metric and the rule.")
-@click.option("--coefficient", "coefficients", multiple=True, type=click.Choice(sorted(REGISTRY)),
-              metavar="NAME", help="The coefficient to check (without --study).")
-@click.option("--min", "minimum", type=float, default=None,
-              help="The threshold: accepted when the value is at least this.")
-@click.option("--on", "on", type=click.Choice(["estimate", "lower-ci"]), default="estimate",
-              show_default=True, help="Compare the estimate or the lower confidence limit.")
-@_options
-@ci_options
-@click.pass_context
-def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
-          minimum: float | None, on: str, weights: str | None, form: str | None,
-          confidence_level: float, ci_method: str, n_resamples: int, bootstrap_kind: str,
-          seed: int | None, **selection: Any) -> None:
-    """Accept or reject DATA against a rule; print the decision in one line.
-
-    Exit status: 0 accepted, 1 rejected or undefined (an undefined value is never
-    accepted), 2 bad usage (including an invalid study file).
-
-    \b
-    Examples:
-      accord check pilot.csv --study study.toml
-      accord check pilot.csv --raters annotator_a annotator_b --coefficient cohen_kappa --min 0.8
-      accord check pilot.csv --coefficient cohen_kappa --min 0.6 --on lower-ci
-    """
-    from accord.study import AcceptanceRule, Metric, evaluate, load_study
-
-    check_options(confidence_level, form, None, func="accord check")
-    if study is not None:
-        if coefficients or minimum is not None or _given(ctx, "on"):
-            raise click.UsageError("give either --study or --coefficient/--min/--on, not both.")
-        with _usage_errors():
-            st = load_study(study)
-        ann = load(data, **selection)
-        with _usage_errors():
-            line, accepted = _check_study(st, ann)
-    else:
-        if len(coefficients) != 1 or minimum is None:
-            raise click.UsageError("name the rule: --study FILE, or --coefficient NAME --min X "
-                                   "[--on lower-ci].")
-        metric = Metric(coefficients[0], weights=weights, level=selection.get("level"),
-                        form=form, confidence_level=confidence_level,
-                        interval=ci_method,
-                        n_resamples=n_resamples, bootstrap_kind=bootstrap_kind, seed=seed)
-        rule = AcceptanceRule(coefficients[0], minimum, on=on)  # type: ignore[arg-type]
-        ann = load(data, **selection).require_pairable()
-        with _usage_errors():
-            decision = _quiet(lambda: evaluate(ann, metric, rule).decision)
-        line, accepted = decision.line(), decision.accepted
-    echo(line)
-    sys.exit(0 if accepted else 1)
-
-
-def _check_study(st: Any, ann: Any) -> tuple[str, bool]:
-    from accord.report.register import study_section
-
-    prepared, notes = st.prepare(ann)
-    prepared.require_pairable()
-    section = _quiet(lambda: study_section(st, ann, prepared, notes))
-    line = section.decision.line()
-    if section.deviations:
-        line += f" [{len(section.deviations)} protocol deviation(s): see accord report]"
-    return line, bool(section.decision.accepted)
 
 
 def _quiet(func: Callable[[], Any]) -> Any:

@@ -9,6 +9,7 @@ are put back.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,14 @@ from accord import _validation as v
 from accord.annotations import Annotations, Audit, build
 from accord.errors import DataError, DuplicateRatingError, FormatError
 from accord.readers._base import MISSING_MARKERS, NON_RATER_NAMES, Collected
+from accord.readers._layout import (
+    duplicate_error,
+    free_text_columns,
+    long_caveat,
+    refuse_if_long,
+    refuse_text_values,
+    wide_caveat,
+)
 
 UNIT_NAMES = (
     "unit",
@@ -86,9 +95,12 @@ def read_table(
     names = _columns(frame, source)
     long_cols = _long_columns(names, opts, source)
     notes: list[str] = []
+    caveats: list[str] = []
     if long_cols is not None:
-        unit, rater, value, note = long_cols
-        notes += [note] if note else []
+        unit, rater, value, caveat = long_cols
+        caveats += [caveat] if caveat else []
+        if opts.get("value") is None:
+            refuse_text_values(frame, names, value, source)
         if opts.get("start") is not None or opts.get("end") is not None:
             from accord.readers._span_table import read_span_table
 
@@ -104,9 +116,12 @@ def read_table(
         )
         order = None
     else:
-        lf, order, note = _wide(frame, names, opts, source, bool(parts))
+        lf, order, note, caveat = _wide(frame, names, opts, source, bool(parts))
         notes.append(note)
-    return _encode(lf, source=source, opts=opts, notes=notes, rater_order=order, parts=parts)
+        caveats += [caveat] if caveat else []
+    others = [n for n in names if order is None or n not in order]  # not rater columns
+    return _encode(lf, source=source, opts=opts, notes=notes, rater_order=order, parts=parts,
+                   columns=others, caveats=caveats)
 
 
 def _id_column(frame: pl.LazyFrame, name: str, alias: str) -> pl.Expr:
@@ -154,9 +169,9 @@ def _long_columns(
             )
     if len(set(found.values())) < 3:
         raise DataError(f"{source}: the unit, rater and value columns must differ; got {found!r}.")
-    guessed = [f"{k}={c!r}" for k, c in found.items() if given[k] is None]
-    note = f"long layout; detected from column names: {', '.join(guessed)}" if guessed else ""
-    return str(found["unit"]), str(found["rater"]), str(found["value"]), note
+    guessed = any(given[k] is None for k in found)
+    caveat = long_caveat(found, given) if guessed else ""
+    return str(found["unit"]), str(found["rater"]), str(found["value"]), caveat
 
 
 def _extra(names: list[str], opts: dict[str, Any], source: str) -> list[pl.Expr]:
@@ -170,7 +185,7 @@ def _extra(names: list[str], opts: dict[str, Any], source: str) -> list[pl.Expr]
 
 def _wide(
     frame: pl.LazyFrame, names: list[str], opts: dict[str, Any], source: str, with_part: bool
-) -> tuple[pl.LazyFrame, list[str], str]:
+) -> tuple[pl.LazyFrame, list[str], str, str]:
     unit = opts.get("unit")
     raters = opts.get("raters")
     if unit is not None and unit not in names:
@@ -179,10 +194,15 @@ def _wide(
         candidate = _find(names, UNIT_NAMES)
         unit = candidate if raters is None or candidate not in raters else None
     ignored: list[str] = []
+    caveat = ""
     if raters is None:
+        refuse_if_long(frame, names, unit, source)
         rest = [n for n in names if n != unit]
         ignored = [n for n in rest if _non_rater(n)]
+        texts = free_text_columns(frame, [n for n in rest if n not in ignored], source)
+        ignored += texts
         raters = [n for n in rest if n not in ignored]
+        caveat = wide_caveat(raters, unit, texts) if raters else ""
     else:
         raters = [str(r) for r in raters]
         absent = [r for r in raters if r not in names]
@@ -200,7 +220,7 @@ def _wide(
         + (f"column {unit!r}" if unit else "row number (0-based)")
         + (f"; ignored columns: {ignored!r}" if ignored else "")
     )
-    return _unpivot(frame, unit, raters, with_part), raters, note
+    return _unpivot(frame, unit, raters, with_part), raters, note, caveat
 
 
 def _non_rater(name: str) -> bool:
@@ -242,6 +262,8 @@ def _encode(
     notes: list[str],
     rater_order: list[str] | None,
     parts: Sequence[str],
+    columns: Sequence[str] = (),
+    caveats: Sequence[str] = (),
 ) -> Annotations:
     df = _collect(lf, source)
     n_read = df.height
@@ -288,10 +310,13 @@ def _encode(
             dropped=dropped,
             notes=notes,
             rows_read=n_read,
+            caveats=caveats,
+            values_are_labels=value_labels is None and opts.get("categories") is None,
         )
     except DuplicateRatingError:
-        raise _duplicate_error(
-            u_codes, u_labels, r_codes, r_labels, rater_order, values, source
+        raise duplicate_error(
+            u_codes, u_labels, r_codes, r_labels, rater_order, values, source,
+            (columns, value_labels),
         ) from None
     raters = rater_order if rater_order is not None else r_labels
     return _relabel(ann, u_labels, raters, value_labels, opts, part_audits)
@@ -448,7 +473,7 @@ def _relabel(
     ann.kinds = {r: "human" for r in ann.raters}
     if parts:
         a = ann.audit
-        ann.audit = Audit(a.source, a.rows_read, a.ratings_used, a.dropped, a.notes, parts)
+        ann.audit = replace(a, parts=parts)
     declared = opts.get("categories")
     if declared is not None:
         return ann.with_categories(_like_labels(list(declared), list(ann.categories)))
@@ -467,34 +492,6 @@ def _like_labels(declared: list[Any], labels: list[Any]) -> list[Any]:
         except ValueError:
             out.append(c)
     return out
-
-
-def _duplicate_error(
-    u: np.ndarray[Any, Any],
-    units: list[Any],
-    r: np.ndarray[Any, Any],
-    raters: list[Any],
-    rater_order: list[str] | None,
-    values: np.ndarray[Any, Any],
-    source: str,
-) -> DuplicateRatingError:
-    clash = (
-        pl.DataFrame({"u": u, "r": r, "v": values})
-        .group_by("u", "r", maintain_order=True)
-        .agg(pl.col("v").n_unique().alias("k"))
-        .filter(pl.col("k") > 1)
-    )
-    names = rater_order if rater_order is not None else raters
-    shown = ", ".join(
-        f"unit {units[a] if units else a!r} by rater {names[b]!r}"
-        for a, b, _ in clash.head(3).iter_rows()
-    )
-    more = f" and {clash.height - 3} more" if clash.height > 3 else ""
-    return DuplicateRatingError(
-        f"{source}: {clash.height} unit(s) were rated twice by the same rater with different "
-        f"values ({shown}{more}); pass duplicates='last' (accord CLI: --duplicates last) to "
-        "keep the last value."
-    )
 
 
 def check_duplicates_option(value: Any, func: str) -> None:

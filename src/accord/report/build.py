@@ -283,6 +283,7 @@ def _data_summary(ann: Annotations) -> DataSummary:
         dropped=tuple((str(k), int(n)) for k, n in audit.dropped.items()),
         notes=tuple(audit.notes), units_rated_once=int((m == 1).sum()),
         units_complete=int((m == ann.n_raters).sum()), audit=tuple(audit.lines()),
+        caveats=tuple(audit.caveats),
     )
 
 

@@ -24,7 +24,9 @@ _STATUS_STYLE = {"accepted": "bold green", "rejected": "bold red", "undefined": 
 
 def render_console(report: Report) -> Any:
     """A rich renderable summarising the report."""
-    parts: list[Any] = [Text(report.title, style="bold"), Text(report.headline), Text("")]
+    parts: list[Any] = [Text(report.title, style="bold")]
+    parts += [Text(f"caveat: {c}", style="bold yellow") for c in report.data.caveats]
+    parts += [Text(report.headline), Text("")]
     if report.study is not None:
         parts += _decision(report.study)
     parts += [Text(line) for line in t.data_lines(report)] + [Text("")]

@@ -85,7 +85,9 @@ def render_html(report: Report) -> str:
 
 
 def _header(report: Report) -> str:
-    out = [f"<header><h1>{e(report.title)}</h1>", f'<p class="headline">{e(report.headline)}</p>']
+    out = [f"<header><h1>{e(report.title)}</h1>"]
+    out += [f'<p class="caveat">caveat: {e(c)}</p>' for c in report.data.caveats]
+    out.append(f'<p class="headline">{e(report.headline)}</p>')
     if report.study is not None:
         out.append(_decision_box(report.study, anchor=True))
     return "".join(out) + "</header>"

@@ -52,7 +52,9 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], align: str = "") 
 
 def render_markdown(report: Report) -> str:
     """The whole report as Markdown text."""
-    lines = [f"# {escape(report.title)}", "", escape(report.headline), ""]
+    lines = [f"# {escape(report.title)}", ""]
+    lines += [f"> caveat: {escape(c)}" for c in report.data.caveats]
+    lines += ([""] if report.data.caveats else []) + [escape(report.headline), ""]
     if report.study is not None:
         lines += _decision(report.study)
     lines += ["## Data", ""] + [f"- {escape(x)}" for x in t.data_lines(report)] + [""]

@@ -49,6 +49,9 @@ class DataSummary:
     units_rated_once: int
     units_complete: int
     audit: tuple[str, ...]
+    #: What was guessed (layout, columns, level) or dropped by a choice: first lines of
+    #: every rendering.
+    caveats: tuple[str, ...] = ()
 
     @property
     def n_missing(self) -> int:
