@@ -66,7 +66,7 @@ def _figure(svg: str | None, caption: str) -> str:
 def render_html(report: Report) -> str:
     """The report as one HTML document."""
     sections = [_summary(report)]
-    sections += [_pair(p, i, report.settings.confidence_level) for i, p in enumerate(report.pairs)]
+    sections += [_pair(p, i, report) for i, p in enumerate(report.pairs)]
     sections += [_raters(report), _matrix(report), _units(report), _bootstrap(report)]
     if report.study is not None:
         sections.append(_study(report.study))
@@ -125,19 +125,21 @@ def _summary(report: Report) -> str:
                        f"{d.units_rated_once} by only one)"),
              ("raters", ", ".join(r if k == "human" else f"{r} [{k}]"
                                   for r, k in zip(d.raters, d.kinds))),
-             ("categories", f"{len(d.categories)} ({d.level})"),
-             ("ratings", f"{d.n_ratings} used of {d.rows_read} read"),
+             ("categories", f"{len(d.categories)} ({t.level_text(report)})"),
+             ("ratings", t.ratings_text(report)),
              ("missing", str(d.n_missing)), ("skipped or dropped otherwise", str(d.n_skipped)),
              ("source", d.source)]
     dl = "".join(f"<dt>{e(k)}</dt><dd>{e(x)}</dd>" for k, x in facts)
     extra = [f"dropped {n}: {why}" for why, n in d.dropped if why != "missing value" and n]
     extra += [f"note: {x}" for x in d.notes]
     lvl = t.level(report.settings.confidence_level)
-    head = ["coefficient", "estimate", "SE", f"{lvl} CI", "method", "interpretation",
+    head = ["coefficient", "units", "estimate", "SE", f"{lvl} CI", "method", "interpretation",
             "benchmark (Gwet)"]
-    rows = [[r.title, t.estimate(r), t.num(r.se), t.interval(r), r.method or t.DASH,
-             t.interpretation(r), t.benchmark(r)] for r in report.coefficients]
-    table = _table(head, rows, [False, True, True, True, False, False, False])
+    rows = [[r.label, t.units(r), t.estimate(r), t.num(r.se), t.interval(r),
+             r.method or t.DASH, t.interpretation(r), t.benchmark(r)]
+            for r in report.coefficients]
+    table = _table(head, rows, [False, True, True, True, True, False, False, False],
+                   cls="coefficients")
     bench = t.benchmark_table(report)
     if bench is not None:
         table += f"<p>{e(bench[0])}.</p>" + _table(
@@ -151,7 +153,8 @@ def _summary(report: Report) -> str:
             f"<h3>Coefficients</h3>{table}{notes}{plot}</section>")
 
 
-def _pair(pair: PairAnalysis, i: int, confidence_level: float) -> str:
+def _pair(pair: PairAnalysis, i: int, report: Report) -> str:
+    confidence_level = report.settings.confidence_level
     a, b = pair.raters
     ws = pair.worksheet
     out = [f'<section id="pair-{i + 1}"><h2>Worksheet: {e(a)} vs {e(b)}</h2>',
@@ -164,7 +167,8 @@ def _pair(pair: PairAnalysis, i: int, confidence_level: float) -> str:
                            f"Rows: {a}; columns: {b}. Agreements lie on the diagonal."))
     else:
         out.append(f"<p>{e(t.worksheet_line(ws))} (too many categories to show the table)</p>")
-    figures = "".join(f"<li>{e(n)} <b>{e(x)}</b></li>" for n, x in t.context_rows(pair.context))
+    figures = "".join(f"<li>{e(n)} <b>{e(x)}</b></li>"
+                      for n, x in t.context_rows(pair.context, report))
     out.append(f'<h3>Why kappa can be low when agreement is high</h3><ul class="figures">'
                f'{figures}</ul><div class="explain">'
                + "".join(f"<p>{e(s)}</p>" for s in pair.context.explanation) + "</div>")
@@ -271,7 +275,7 @@ def _study(study: StudySection) -> str:
 
 def _method(report: Report) -> str:
     items = [t.settings_line(report), *report.notes]
-    items += [f"{r.title}: {r.citation}" for r in report.coefficients]
+    items += list(dict.fromkeys(f"{r.title}: {r.citation}" for r in report.coefficients))
     lis = "".join(f"<li>{e(x)}</li>" for x in items)
     audit = "".join(f"<li>{e(x)}</li>" for x in report.data.audit)
     return (f'<section id="method"><h2>Method and notes</h2><ul>{lis}</ul>'

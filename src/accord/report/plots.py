@@ -191,7 +191,7 @@ def coefficient_intervals(rows: Sequence[CoefficientRow],
                 ax.plot([r.ci_low, r.ci_high], [yi, yi], color="#4477aa", linewidth=2.0)
             ax.plot([r.estimate], [yi], marker="o", color="#222222", markersize=5)
         ax.axvline(0.0, color="grey", linewidth=0.8)
-        ax.set_yticks(y, [_label(r.title, 30) for r in shown])
+        ax.set_yticks(y, [_label(r.label, 40) for r in shown])
         low = min([0.0] + [r.ci_low for r in shown if math.isfinite(r.ci_low)]
                   + [r.estimate for r in shown])
         ax.set_xlim(low - 0.05, 1.05)
