@@ -19,6 +19,7 @@ from accord.report import plots
 from accord.report.model import PairAnalysis, Report, StudySection
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+WIDE = 6  # tables with this many columns get a "scroll sideways" cue on a phone
 
 __all__ = ["render_html"]
 
@@ -50,11 +51,19 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence
             _cell(c, num=numeric[j + 1],
                   cls="diag" if diagonal and j == i and i < len(rows) - 1 else "")
             for j, c in enumerate(row[1:])]
-        cls = ' class="total"' if total_last and i == len(rows) - 1 else ""
-        body.append(f"<tr{cls}>{''.join(cells)}</tr>")
+        total = ' class="total"' if total_last and i == len(rows) - 1 else ""
+        body.append(f"<tr{total}>{''.join(cells)}</tr>")
     attr = f' class="{cls}"' if cls else ""
-    return (f'<div class="scroll"><table{attr}>{cap}<thead><tr>{thead}</tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table></div>")
+    return (f'{_cue(len(head))}<div class="scroll"><table{attr}>{cap}<thead><tr>{thead}</tr>'
+            f"</thead><tbody>{''.join(body)}</tbody></table></div>")
+
+
+def _cue(columns: int) -> str:
+    """A line shown on narrow screens above a table too wide for them."""
+    if columns < WIDE:
+        return ""
+    return '<p class="scroll-cue" aria-hidden="true">Wide table: scroll sideways for more →</p>'
+
 
 
 def _figure(svg: str | None, caption: str) -> str:
@@ -133,9 +142,10 @@ def _summary(report: Report) -> str:
     extra = [f"dropped {n}: {why}" for why, n in d.dropped if why != "missing value" and n]
     extra += [f"note: {x}" for x in d.notes]
     lvl = t.level(report.settings.confidence_level)
-    head = ["coefficient", "units", "estimate", "SE", f"{lvl} CI", "method", "interpretation",
+    # the interval next to the estimate, so that a phone shows both before scrolling
+    head = ["coefficient", "estimate", f"{lvl} CI", "SE", "units", "method", "interpretation",
             "benchmark (Gwet)"]
-    rows = [[r.label, t.units(r), t.estimate(r), t.num(r.se), t.interval(r),
+    rows = [[r.label, t.estimate(r), t.interval(r), t.num(r.se), t.units(r),
              r.method or t.DASH, t.interpretation(r), t.benchmark(r)]
             for r in report.coefficients]
     table = _table(head, rows, [False, True, True, True, True, False, False, False],
@@ -253,11 +263,12 @@ def _study(study: StudySection) -> str:
     for r in study.register:
         status = r.status.replace(" ", "-")
         rows.append(f"<tr><th>{e(r.section)}</th><td>{e(r.item)}</td>"
-                    f"<td>{e(r.declared or t.DASH)}</td><td>{e(r.observed or t.DASH)}</td>"
-                    f'<td class="status status-{e(status)}">{e(r.status)}</td></tr>')
-    table = ('<div class="scroll"><table><thead><tr><th>section</th><th>field</th><th>declared'
-             "</th><th>observed in the data</th><th>status</th></tr></thead><tbody>"
-             + "".join(rows) + "</tbody></table></div>")
+                    f'<td class="status status-{e(status)}">{e(r.status)}</td>'
+                    f"<td>{e(r.declared or t.DASH)}</td><td>{e(r.observed or t.DASH)}</td></tr>")
+    # the status before the long texts, so that a phone shows it before scrolling
+    table = (_cue(WIDE) + '<div class="scroll"><table class="register"><thead><tr><th>section'
+             "</th><th>field</th><th>status</th><th>declared</th><th>observed in the data</th>"
+             "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
     dev = ""
     if study.deviations:
         dev = "<h3>Deviations from the protocol</h3><ul>" + "".join(
