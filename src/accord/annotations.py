@@ -19,12 +19,11 @@ from numpy.typing import NDArray
 from accord import _encoding as enc
 from accord import _validation as v
 from accord._frames import columns_of
+from accord._names import LEVELS, RATER_KINDS
 from accord.errors import DataError, InsufficientDataError
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
-LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
 RaterKind = Literal["human", "model", "llm", "gold"]
-RATER_KINDS: tuple[str, ...] = ("human", "model", "llm", "gold")
 Duplicates = Literal["error", "last"]
 
 __all__ = ["LEVELS", "RATER_KINDS", "Annotations", "Audit", "build"]

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from rich.console import Console
 
-from accord.annotations import LEVELS, RATER_KINDS, Annotations
+from accord._names import LEVELS, RATER_KINDS
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from accord.annotations import Annotations
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -21,6 +25,8 @@ def console(*, stderr: bool = False) -> Console:
     note stays on one line whatever the terminal width, so piped output can be read
     with grep; tables still fit the width.
     """
+    from rich.console import Console
+
     return Console(stderr=stderr, soft_wrap=True)
 
 

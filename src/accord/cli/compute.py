@@ -6,15 +6,17 @@ import json
 from typing import Any
 
 import click
-from rich.table import Table
-from rich.text import Text
 
 from accord.cli._app import main
 from accord.cli._common import check_options, ci_options, data_options, interval_method, load
 from accord.cli._common import console as cli_console
-from accord.coefficients import REGISTRY
-from accord.interpretation import SCALES
-from accord.weights import WEIGHT_NAMES
+from accord.cli._lazy import (
+    LazyChoice,
+    ListedChoices,
+    coefficient_names,
+    scale_names,
+    weight_names,
+)
 
 
 @main.command()
@@ -23,15 +25,15 @@ from accord.weights import WEIGHT_NAMES
     "--coefficient",
     "coefficients",
     multiple=True,
-    type=click.Choice(sorted(REGISTRY)),
+    type=LazyChoice(coefficient_names),
     metavar="NAME...",
-    help="Coefficients to compute (default: a sensible set for the data). "
-    f"One or more of: {', '.join(sorted(REGISTRY))}.",
+    cls=ListedChoices,
+    help="Coefficients to compute (default: a sensible set for the data). One or more of:",
 )
 @click.option(
     "--weights",
     default=None,
-    type=click.Choice(WEIGHT_NAMES),
+    type=LazyChoice(weight_names),
     help="Agreement weights for ordered categories (weighted kappa, AC2, ...); give the "
     "order of text labels with --categories (else they are sorted, with a warning).",
 )
@@ -45,7 +47,7 @@ from accord.weights import WEIGHT_NAMES
 @click.option(
     "--scale",
     default=None,
-    type=click.Choice(sorted(SCALES)),
+    type=LazyChoice(scale_names),
     help="Interpretation scale (default: the one written for each coefficient: Krippendorff's "
     "for alpha, Koo & Li's for ICC, Landis & Koch's otherwise).",
 )
@@ -131,6 +133,8 @@ def _interval(result: Any, level: float, method: Any, population_size: int | Non
 
 def _title(result: Any) -> str:
     """The registry title, with the ICC form or the weights when they matter."""
+    from accord.coefficients import REGISTRY
+
     title = REGISTRY[result.coefficient].title
     form = result.details.get("form")
     weights = result.details.get("weights")
@@ -157,6 +161,9 @@ def _fmt(x: float, digits: int = 4) -> str:
 def _print(
     ann: Any, results: list[Any], intervals: list[Any], scale: str | None, source: str
 ) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     from accord.interpretation import default_scale, graded, interpret
 
     console = cli_console()

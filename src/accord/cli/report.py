@@ -20,9 +20,8 @@ from click.core import ParameterSource
 from accord.cli._app import main
 from accord.cli._common import check_options, ci_options, data_options, interval_method, load
 from accord.cli._common import console as cli_console
-from accord.coefficients import REGISTRY
+from accord.cli._lazy import LazyChoice, coefficient_names, weight_names
 from accord.errors import InvalidParameterError, StudyError
-from accord.weights import WEIGHT_NAMES
 
 
 @contextmanager
@@ -43,7 +42,7 @@ def _given(ctx: click.Context, name: str) -> bool:
 def _options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Coefficient options shared by report and check."""
     options = [
-        click.option("--weights", default=None, type=click.Choice(WEIGHT_NAMES),
+        click.option("--weights", default=None, type=LazyChoice(weight_names),
                      help="Agreement weights for ordered categories (give the order of "
                      "text labels with --categories)."),
         click.option("--form", default=None, metavar="FORM",
@@ -58,7 +57,7 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
 @data_options
 @click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Declared study protocol (TOML): evidence register and decision.")
-@click.option("--coefficient", "coefficients", multiple=True, type=click.Choice(sorted(REGISTRY)),
+@click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
               metavar="NAME...", help="Coefficients to report (default: a sensible set).")
 @_options
 @click.option("--pair", "pairs", nargs=2, multiple=True, metavar="A B",
@@ -143,7 +142,7 @@ def _check_output(output: str | None, to: str | None) -> None:
 @data_options
 @click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Declared study protocol (TOML) holding the metric and the rule.")
-@click.option("--coefficient", "coefficients", multiple=True, type=click.Choice(sorted(REGISTRY)),
+@click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
               metavar="NAME", help="The coefficient to check (without --study).")
 @click.option("--min", "minimum", type=float, default=None,
               help="The threshold: accepted when the value is at least this.")
