@@ -207,3 +207,20 @@ def test_krippendorff_lowest_band_is_a_state_not_an_instruction() -> None:
     res = accord.AgreementResult("krippendorff_alpha", 0.5, 0.8, 0.6, 0.05, 100, 2,
                                  bounds=(-1, 1))
     assert accord.interpret(res, "krippendorff").band == "Unreliable"
+
+
+def test_compute_console_worksheet_gives_the_weighted_kappa_of_the_table() -> None:
+    from click.testing import CliRunner
+
+    from accord.cli import main
+
+    out = CliRunner().invoke(main, [
+        "compute", str(EXAMPLES / "severity.csv"), "--raters", "nurse_a", "nurse_b",
+        "--weights", "quadratic", "--categories", "mild", "moderate", "severe"]).output
+    header = out.splitlines()[0]
+    assert "(nominal)" not in header and "quadratic weights" in header
+    row = re.search(rf"Cohen's kappa\s*│\s*({NUM})", out)
+    worksheet = re.search(rf"quadratic weights: p_o = {NUM}\s+p_e = {NUM}\s+kappa = ({NUM})", out)
+    assert row is not None and worksheet is not None
+    assert worksheet.group(1) == row.group(1)
+    assert re.search(r"unweighted: p_o = .* kappa = 0\.4179", out)  # labelled, not a headline

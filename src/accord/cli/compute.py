@@ -97,7 +97,7 @@ def compute(
     if as_json:
         click.echo(json.dumps([_json_row(r, ci) for r, ci in zip(results, intervals)], indent=2))
         return
-    _print(ann, results, intervals, scale, data)
+    _print(ann, results, intervals, scale, data, weights)
 
 
 def _intervals(
@@ -159,7 +159,8 @@ def _fmt(x: float, digits: int = 4) -> str:
 
 
 def _print(
-    ann: Any, results: list[Any], intervals: list[Any], scale: str | None, source: str
+    ann: Any, results: list[Any], intervals: list[Any], scale: str | None, source: str,
+    weights: str | None = None,
 ) -> None:
     from rich.table import Table
     from rich.text import Text
@@ -170,7 +171,7 @@ def _print(
     console.print(
         Text(
             f"{source}: {ann.n_units} units, {ann.n_raters} raters, "
-            f"{len(ann.categories)} categories ({ann.level or 'nominal'})"
+            f"{len(ann.categories)} categories ({_level(ann.level, weights)})"
         ),
         soft_wrap=True,
     )
@@ -218,4 +219,36 @@ def _print(
         from accord.tables.contingency import ContingencyTable
 
         wtable = ContingencyTable.from_annotations(ann)
-        console.print(Text(wtable.worksheet(rater_names=(str(ann.raters[0]), str(ann.raters[1])))))
+        text = wtable.worksheet(rater_names=(str(ann.raters[0]), str(ann.raters[1])))
+        console.print(Text(_weighted_worksheet(text, wtable, weights)))
+
+
+def _weighted(weights: str | None) -> bool:
+    return weights not in (None, "identity")
+
+
+def _level(level: str | None, weights: str | None) -> str:
+    """The level the coefficients used: weights declare an ordered scale."""
+    if not _weighted(weights):
+        return level or "nominal"
+    return f"{level or 'ordinal'}, {weights} weights"
+
+
+def _weighted_worksheet(text: str, table: Any, weights: str | None) -> str:
+    """The worksheet, with the weighted p_o, p_e and kappa (those of the coefficients
+    above) before its unweighted line when weights apply."""
+    if not _weighted(weights):
+        return text
+    import warnings
+
+    from accord.coefficients import cohen_kappa
+    from accord.errors import DegenerateDataWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        k = cohen_kappa(table, weights=weights)
+    *grid, plain = text.splitlines()
+    kappa = _fmt(k.estimate) if k.defined else "undefined"
+    line = (f"{weights} weights: p_o = {_fmt(k.observed)}   p_e = {_fmt(k.expected)}   "
+            f"kappa = {kappa}")
+    return "\n".join([*grid, line, f"unweighted: {plain}"])
