@@ -15,9 +15,8 @@ from numpy.typing import NDArray
 
 from accord import _encoding as enc
 from accord import _validation as v
+from accord._names import GUESSED_LAYOUT, GUESSED_LEVEL
 from accord.annotations import (
-    GUESSED_LAYOUT,
-    GUESSED_LEVEL,
     LEVELS,
     Annotations,
     Audit,

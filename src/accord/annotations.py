@@ -20,20 +20,15 @@ from accord import _encoding as enc
 from accord import _sets
 from accord import _validation as v
 from accord._frames import columns_of
+from accord._names import GUESSED_LAYOUT, GUESSED_LEVEL, LEVELS, RATER_KINDS
 from accord.errors import DataError, InsufficientDataError
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
-LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
 RaterKind = Literal["human", "model", "llm", "gold"]
-RATER_KINDS: tuple[str, ...] = ("human", "model", "llm", "gold")
 Duplicates = Literal["error", "last"]
 
 __all__ = ["LEVELS", "RATER_KINDS", "Annotations", "Audit", "build"]
 
-#: How a caveat about a guessed table layout (or its columns) begins.
-GUESSED_LAYOUT = "guessed layout"
-#: How a caveat about a guessed level of measurement begins.
-GUESSED_LEVEL = "guessed level"
 
 
 @dataclass(frozen=True)

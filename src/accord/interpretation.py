@@ -21,7 +21,7 @@ name               bands (lower bounds)
 ``fleiss``         Poor < .40 <= Fair to good < .75 <= Excellent (Fleiss 1981)
 ``altman``         Poor < .20 <= Fair < .40 <= Moderate < .60 <= Good < .80 <=
                    Very good (Altman 1991)
-``krippendorff``   Discard < .667 <= Tentative conclusions only < .800 <=
+``krippendorff``   Unreliable < .667 <= Tentative conclusions only < .800 <=
                    Reliable (Krippendorff 2004, for alpha)
 ``cicchetti``      Poor < .40 <= Fair < .60 <= Good < .75 <= Excellent
                    (Cicchetti 1994)

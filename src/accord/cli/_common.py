@@ -4,17 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from accord._terminal import SafeConsole
-from accord.annotations import LEVELS, RATER_KINDS, Annotations
+from accord._names import LEVELS, RATER_KINDS
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from accord.annotations import Annotations
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def console(*, stderr: bool = False) -> SafeConsole:
+def console(*, stderr: bool = False) -> Console:
     """The terminal every command prints to.
 
     Lines of text are never hard-wrapped (``soft_wrap``): a path, an audit line or a
@@ -22,6 +26,8 @@ def console(*, stderr: bool = False) -> SafeConsole:
     with grep; tables still fit the width. Control characters in the text (an
     escape sequence in a label) are spelled out, never sent to the terminal.
     """
+    from accord._safe_console import SafeConsole
+
     return SafeConsole(stderr=stderr, soft_wrap=True)
 
 

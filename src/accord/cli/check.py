@@ -17,13 +17,13 @@ from typing import Any
 
 import click
 
+from accord._names import GUESSED_LAYOUT, GUESSED_LEVEL
 from accord._terminal import echo
-from accord.annotations import GUESSED_LAYOUT, GUESSED_LEVEL
 from accord.cli._app import ERROR_STATUS, main
 from accord.cli._common import check_options, ci_options, data_options, load
 from accord.cli._errors import cli_text
+from accord.cli._lazy import LazyChoice, coefficient_names
 from accord.cli.report import _given, _options, _quiet, _usage_errors
-from accord.coefficients import REGISTRY
 
 #: Exit status of every outcome that is not a decision.
 NOT_A_DECISION = 2
@@ -33,7 +33,7 @@ NOT_A_DECISION = 2
 @data_options
 @click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Declared study protocol (TOML) holding the metric and the rule.")
-@click.option("--coefficient", "coefficients", multiple=True, type=click.Choice(sorted(REGISTRY)),
+@click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
               metavar="NAME", help="The coefficient to check (without --study).")
 @click.option("--min", "minimum", type=float, default=None,
               help="The threshold: accepted when the value is at least this.")

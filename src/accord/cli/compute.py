@@ -6,16 +6,18 @@ import json
 from typing import Any
 
 import click
-from rich.table import Table
-from rich.text import Text
 
 from accord.cli._app import main
 from accord.cli._common import check_options, ci_options, data_options, interval_method, load
 from accord.cli._common import console as cli_console
 from accord.cli._errors import cli_text
-from accord.coefficients import REGISTRY
-from accord.interpretation import SCALES
-from accord.weights import WEIGHT_NAMES
+from accord.cli._lazy import (
+    LazyChoice,
+    ListedChoices,
+    coefficient_names,
+    scale_names,
+    weight_names,
+)
 
 
 @main.command()
@@ -24,15 +26,15 @@ from accord.weights import WEIGHT_NAMES
     "--coefficient",
     "coefficients",
     multiple=True,
-    type=click.Choice(sorted(REGISTRY)),
+    type=LazyChoice(coefficient_names),
     metavar="NAME...",
-    help="Coefficients to compute (default: a sensible set for the data). "
-    f"One or more of: {', '.join(sorted(REGISTRY))}.",
+    cls=ListedChoices,
+    help="Coefficients to compute (default: a sensible set for the data). One or more of:",
 )
 @click.option(
     "--weights",
     default=None,
-    type=click.Choice(WEIGHT_NAMES),
+    type=LazyChoice(weight_names),
     help="Agreement weights for ordered categories (weighted kappa, AC2, ...); give the "
     "order of text labels with --categories (else they are sorted, with a warning).",
 )
@@ -46,7 +48,7 @@ from accord.weights import WEIGHT_NAMES
 @click.option(
     "--scale",
     default=None,
-    type=click.Choice(sorted(SCALES)),
+    type=LazyChoice(scale_names),
     help="Interpretation scale (default: the one written for each coefficient: Krippendorff's "
     "for alpha, Koo & Li's for ICC, Landis & Koch's otherwise).",
 )
@@ -99,7 +101,7 @@ def compute(
             row["caveats"] = list(ann.audit.caveats)
         click.echo(json.dumps(rows, indent=2))
         return
-    _print(ann, results, intervals, scale, data)
+    _print(ann, results, intervals, scale, data, weights)
 
 
 def _intervals(
@@ -135,6 +137,8 @@ def _interval(result: Any, level: float, method: Any, population_size: int | Non
 
 def _title(result: Any) -> str:
     """The registry title, with the ICC form or the weights when they matter."""
+    from accord.coefficients import REGISTRY
+
     title = REGISTRY[result.coefficient].title
     form = result.details.get("form")
     weights = result.details.get("weights")
@@ -159,8 +163,12 @@ def _fmt(x: float, digits: int = 4) -> str:
 
 
 def _print(
-    ann: Any, results: list[Any], intervals: list[Any], scale: str | None, source: str
+    ann: Any, results: list[Any], intervals: list[Any], scale: str | None, source: str,
+    weights: str | None = None,
 ) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     from accord.interpretation import default_scale, graded, interpret
 
     console = cli_console()
@@ -169,7 +177,7 @@ def _print(
     console.print(
         Text(
             f"{source}: {ann.n_units} units, {ann.n_raters} raters, "
-            f"{len(ann.categories)} categories ({ann.level or 'nominal'})"
+            f"{len(ann.categories)} categories ({_level(ann.level, weights)})"
         ),
         soft_wrap=True,
     )
@@ -217,4 +225,36 @@ def _print(
         from accord.tables.contingency import ContingencyTable
 
         wtable = ContingencyTable.from_annotations(ann)
-        console.print(Text(wtable.worksheet(rater_names=(str(ann.raters[0]), str(ann.raters[1])))))
+        text = wtable.worksheet(rater_names=(str(ann.raters[0]), str(ann.raters[1])))
+        console.print(Text(_weighted_worksheet(text, wtable, weights)))
+
+
+def _weighted(weights: str | None) -> bool:
+    return weights not in (None, "identity")
+
+
+def _level(level: str | None, weights: str | None) -> str:
+    """The level the coefficients used: weights declare an ordered scale."""
+    if not _weighted(weights):
+        return level or "nominal"
+    return f"{level or 'ordinal'}, {weights} weights"
+
+
+def _weighted_worksheet(text: str, table: Any, weights: str | None) -> str:
+    """The worksheet, with the weighted p_o, p_e and kappa (those of the coefficients
+    above) before its unweighted line when weights apply."""
+    if not _weighted(weights):
+        return text
+    import warnings
+
+    from accord.coefficients import cohen_kappa
+    from accord.errors import DegenerateDataWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        k = cohen_kappa(table, weights=weights)
+    *grid, plain = text.splitlines()
+    kappa = _fmt(k.estimate) if k.defined else "undefined"
+    line = (f"{weights} weights: p_o = {_fmt(k.observed)}   p_e = {_fmt(k.expected)}   "
+            f"kappa = {kappa}")
+    return "\n".join([*grid, line, f"unweighted: {plain}"])

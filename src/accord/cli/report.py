@@ -22,9 +22,8 @@ from accord.cli._app import main
 from accord.cli._common import check_options, ci_options, data_options, interval_method, load
 from accord.cli._common import console as cli_console
 from accord.cli._errors import cli_text
-from accord.coefficients import REGISTRY
+from accord.cli._lazy import LazyChoice, coefficient_names, weight_names
 from accord.errors import InvalidParameterError, StudyError
-from accord.weights import WEIGHT_NAMES
 
 
 @contextmanager
@@ -45,7 +44,7 @@ def _given(ctx: click.Context, name: str) -> bool:
 def _options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Coefficient options shared by report and check."""
     options = [
-        click.option("--weights", default=None, type=click.Choice(WEIGHT_NAMES),
+        click.option("--weights", default=None, type=LazyChoice(weight_names),
                      help="Agreement weights for ordered categories (give the order of "
                      "text labels with --categories)."),
         click.option("--form", default=None, metavar="FORM",
@@ -60,7 +59,7 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
 @data_options
 @click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Declared study protocol (TOML): evidence register and decision.")
-@click.option("--coefficient", "coefficients", multiple=True, type=click.Choice(sorted(REGISTRY)),
+@click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
               metavar="NAME...", help="Coefficients to report (default: a sensible set).")
 @_options
 @click.option("--pair", "pairs", nargs=2, multiple=True, metavar="A B",

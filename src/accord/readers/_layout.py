@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from accord._names import GUESSED_LAYOUT
 from accord._shapes import duplicate_advice
-from accord.annotations import GUESSED_LAYOUT
 from accord.errors import DataError, DuplicateRatingError, FormatError
 
 #: Rows looked at to decide whether a column is free text or ids repeat.

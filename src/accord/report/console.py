@@ -33,7 +33,7 @@ def render_console(report: Report) -> Any:
     parts.append(_coefficients(report))
     parts += [Text(n, style="dim") for n in t.coefficient_notes(report)]
     for pair in report.pairs:
-        parts += _pair(pair)
+        parts += _pair(pair, report)
     u = report.units
     parts += [Text(""), Text(f"{u.n_disagreements} of {u.n_compared} units rated by two or more "
                              "raters have a disagreement (accord disagreements lists them).")]
@@ -56,12 +56,17 @@ def _decision(study: StudySection) -> list[Any]:
 def _coefficients(report: Report) -> Table:
     lvl = t.level(report.settings.confidence_level)
     table = Table(title=Text("Coefficients"), title_justify="left")
-    for head in ("coefficient", "estimate", "SE", f"{lvl} CI", "band", "benchmark"):
-        right = head in ("estimate", "SE", f"{lvl} CI")
+    # the units column only when the coefficients were computed on different units
+    units = len({t.units(r) for r in report.coefficients}) > 1
+    heads = ["coefficient", *(["units"] if units else []), "estimate", "SE", f"{lvl} CI", "band",
+             "benchmark"]
+    for head in heads:
+        right = head in ("units", "estimate", "SE", f"{lvl} CI")
         table.add_column(Text(head), justify="right" if right else "left")
     for r in report.coefficients:
-        table.add_row(Text(r.title), Text(t.estimate(r)), Text(t.num(r.se)), Text(t.interval(r)),
-                      Text(_band(r)), Text(t.benchmark(r)))
+        cells = [r.label, *([t.units(r)] if units else []), t.estimate(r), t.num(r.se),
+                 t.interval(r), _band(r), t.benchmark(r)]
+        table.add_row(*(Text(c) for c in cells))
     return table
 
 
@@ -70,7 +75,7 @@ def _band(row: CoefficientRow) -> str:
     return it.band if it is not None and it.defined else ""
 
 
-def _pair(pair: PairAnalysis) -> list[Any]:
+def _pair(pair: PairAnalysis, report: Report) -> list[Any]:
     ws = pair.worksheet
     title = Text(f"Worksheet: {pair.raters[0]} vs {pair.raters[1]} ({pair.reason})",
                  style="bold")
@@ -86,6 +91,6 @@ def _pair(pair: PairAnalysis) -> list[Any]:
         out += [table, Text(t.worksheet_line(ws))]
     else:
         out.append(Text(t.worksheet_line(ws)))
-    figures = "   ".join(f"{n} {x}" for n, x in t.context_rows(pair.context))
+    figures = "   ".join(f"{n} {x}" for n, x in t.context_rows(pair.context, report))
     out += [Text(figures, style="dim"), Text(" ".join(pair.context.explanation))]
     return out

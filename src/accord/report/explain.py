@@ -105,7 +105,7 @@ def kappa_context(table: ContingencyTable, raters: tuple[str, str]) -> KappaCont
         p_o=f.p_o, p_e=f.p_e, kappa=f.kappa, pabak=f.pabak, ac1=f.ac1, kappa_max=f.kappa_max,
         prevalence_index=f.prevalence_index, bias_index=f.bias_index,
         dominant_category=None if dominant is None else cats[dominant], dominant_share=share,
-        marginal_difference=diff, effects=tuple(effects), explanation=tuple(text),
+        marginal_difference=diff, effects=tuple(effects), explanation=tuple(text), n=f.n,
         bias_tests=_bias_tests(table),
     )
 

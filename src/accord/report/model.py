@@ -9,6 +9,7 @@ console (``rich.print(report)``) render it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +53,11 @@ class DataSummary:
     #: What was guessed (layout, columns, level) or dropped by a choice: first lines of
     #: every rendering.
     caveats: tuple[str, ...] = ()
+    ratings_reader_used: int = -1
+    """Ratings the reader kept (``audit.ratings_used``); more than ``n_ratings`` when
+    raters or units were left out of the analysis afterwards (-1: not known)."""
+    weights: str | None = None
+    """The agreement weights applied (``None`` or ``"identity"``: none)."""
 
     @property
     def n_missing(self) -> int:
@@ -101,11 +107,19 @@ class CoefficientRow:
     interpretation: Interpretation | None
     benchmark: BenchmarkResult | None
     details: Mapping[str, Any] = field(default_factory=dict)
+    variant: str = ""
+    """How the coefficient treated the scale: ``"quadratic weights"``, ``"ordinal"``,
+    ``"unweighted"`` (on ordered data), or empty."""
 
     @property
     def defined(self) -> bool:
         """Whether the estimate is a number."""
         return self.undefined_reason is None and self.estimate == self.estimate
+
+    @property
+    def label(self) -> str:
+        """The title with the variant, e.g. ``Cohen's kappa (quadratic weights)``."""
+        return f"{self.title} ({self.variant})" if self.variant else self.title
 
 
 @dataclass(frozen=True)
@@ -113,7 +127,9 @@ class Worksheet:
     """The textbook worksheet of one rater pair: counts, totals, p_o, p_e, kappa.
 
     ``counts`` is empty when there are too many categories to show
-    (``shown`` is then false; the figures are still given).
+    (``shown`` is then false; the figures are still given). ``p_o``, ``p_e`` and
+    ``kappa`` are unweighted; with agreement ``weights`` the weighted figures of the
+    same table are ``weighted_p_o``, ``weighted_p_e`` and ``weighted_kappa``.
     """
 
     raters: tuple[str, str]
@@ -127,6 +143,10 @@ class Worksheet:
     kappa: float
     kappa_undefined_reason: str | None
     shown: bool
+    weights: str | None = None
+    weighted_p_o: float = math.nan
+    weighted_p_e: float = math.nan
+    weighted_kappa: float = math.nan
 
 
 @dataclass(frozen=True)
@@ -156,6 +176,8 @@ class KappaContext:
     effects: tuple[str, ...]
     explanation: tuple[str, ...]
     bias_tests: tuple[MarginalTest, ...] = ()
+    n: float = math.nan
+    """The units of the table (rated by both raters): every figure here is on them."""
 
 
 @dataclass(frozen=True)

@@ -32,9 +32,9 @@ MAX_CATEGORIES = 30
 _RC: dict[Any, Any] = {
     "svg.hashsalt": "accord-report",
     "svg.fonttype": "none",
-    "font.size": 9.0,
+    "font.size": 10.0,
     "font.family": "DejaVu Sans",
-    "axes.titlesize": 10.0,
+    "axes.titlesize": 11.0,
     "figure.dpi": 72.0,
 }
 _ID = re.compile(r'\bid="([^"]+)"')
@@ -111,7 +111,7 @@ def contingency_heatmap(ws: Worksheet, prefix: str = "heatmap") -> str | None:
             for i in range(k):
                 for j in range(k):
                     x = counts[i, j]
-                    ax.text(j, i, f"{x:g}", ha="center", va="center", fontsize=8,
+                    ax.text(j, i, f"{x:g}", ha="center", va="center", fontsize=9,
                             color="white" if top and x > 0.6 * top else "black")
         ax.set_title("Contingency table")
 
@@ -138,7 +138,7 @@ def rater_matrix(m: RaterMatrix, prefix: str = "matrix") -> str | None:
             for i in range(r):
                 for j in range(r):
                     if i != j and math.isfinite(values[i, j]):
-                        ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=8,
+                        ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=9,
                                 color="white" if abs(values[i, j]) > 0.6 else "black")
         fig.colorbar(image, ax=ax, shrink=0.8, label=_label(m.coefficient))
         ax.set_title("Rater x rater")
@@ -170,7 +170,7 @@ def category_bars(pair: PairAnalysis, prefix: str = "categories") -> str | None:
         ax.set_yticks(y, [_label(c.category) for c in rows])
         ax.set_xlim(min(-0.2, min((c.ci_low for c in rows if math.isfinite(c.ci_low)),
                                   default=0.0) - 0.05), 1.05)
-        fig.legend(loc="outside lower center", ncols=2, fontsize=7, frameon=False)
+        fig.legend(loc="outside lower center", ncols=2, fontsize=9, frameon=False)
         ax.set_title("Per category")
 
     return _render(prefix, 6.0, 1.5 + 0.4 * len(rows), draw)
@@ -191,7 +191,7 @@ def coefficient_intervals(rows: Sequence[CoefficientRow],
                 ax.plot([r.ci_low, r.ci_high], [yi, yi], color="#4477aa", linewidth=2.0)
             ax.plot([r.estimate], [yi], marker="o", color="#222222", markersize=5)
         ax.axvline(0.0, color="grey", linewidth=0.8)
-        ax.set_yticks(y, [_label(r.title, 30) for r in shown])
+        ax.set_yticks(y, [_label(r.label, 40) for r in shown])
         low = min([0.0] + [r.ci_low for r in shown if math.isfinite(r.ci_low)]
                   + [r.estimate for r in shown])
         ax.set_xlim(low - 0.05, 1.05)
@@ -219,7 +219,7 @@ def bootstrap_histogram(b: BootstrapSummary, prefix: str = "bootstrap") -> str |
                 label=f"{b.confidence_level * 100:g}% interval")
         ax.set_xlabel(_label(b.coefficient, 40))
         ax.set_ylabel("resamples")
-        ax.legend(fontsize=7, frameon=False)
+        ax.legend(fontsize=9, frameon=False)
         ax.set_title(f"Bootstrap distribution ({b.n_resamples} resamples)")
 
     return _render(prefix, 6.0, 3.0, draw)
