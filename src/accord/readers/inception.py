@@ -26,12 +26,20 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from accord.readers._base import MAX_TEXT_BYTES, Collected, Reader, format_error, read_text
+from accord.readers._base import (
+    MAX_TEXT_BYTES,
+    Collected,
+    Reader,
+    format_error,
+    read_text,
+    walk_files,
+)
 from accord.readers._webanno_tsv import header_columns, parse
 from accord.readers.spans import Span
 
 INITIAL = "INITIAL_CAS"
 CURATION = "CURATION_USER"
+_MAX_FILES = 200_000
 
 Entry = tuple[str, str, str, Callable[[], str]]  # unit, rater, source name, text loader
 
@@ -66,7 +74,7 @@ def _entries(path: Path) -> list[Entry]:
     out: list[Entry] = []
     for root in roots:
         if root.is_dir():
-            for f in sorted(root.rglob("*.tsv")):
+            for f in sorted(walk_files(root, ".tsv", _MAX_FILES)):
                 unit = f.parent.relative_to(root).as_posix() if f.parent != root else f.stem
                 out.append((unit, f.stem, str(f), partial(read_text, f)))
     return out

@@ -1,0 +1,169 @@
+"""Hostile and unusual input files: nothing silently lost, every refusal one sentence.
+
+Encodings follow the Unicode standard's byte-order marks (Unicode 15, section 23.8);
+UTF-16 is what spreadsheet "Unicode text" exports write.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import accord
+from accord.readers import describe
+
+DATA = Path(__file__).resolve().parent / "readers" / "data"
+TEXT_EXPORTS = sorted(p.name for p in DATA.iterdir() if p.is_file())
+ENCODINGS = {
+    "utf-8-bom": lambda s: b"\xef\xbb\xbf" + s.encode("utf-8"),
+    "utf-16": lambda s: s.encode("utf-16"),
+    "utf-16-be-bom": lambda s: b"\xfe\xff" + s.encode("utf-16-be"),
+    "utf-16-le-no-bom": lambda s: s.encode("utf-16-le"),
+    "utf-32": lambda s: s.encode("utf-32"),
+}
+
+
+def _same_summary(a: dict[str, Any], b: dict[str, Any], a_dir: Path, b_dir: Path) -> None:
+    def norm(x: Any) -> Any:
+        if isinstance(x, str):
+            return x.replace(str(a_dir), "<dir>").replace(str(b_dir), "<dir>")
+        if isinstance(x, list):
+            return [norm(y) for y in x if not (isinstance(y, str) and "decoded from" in y)]
+        if isinstance(x, dict):
+            return {k: norm(y) for k, y in x.items()}
+        return x
+    assert norm(a) == norm(b)
+
+
+@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
+@pytest.mark.parametrize("name", TEXT_EXPORTS)
+def test_every_export_reads_the_same_in_every_unicode_encoding(tmp_path: Path, name: str,
+                                                               encoding: str) -> None:
+    text = (DATA / name).read_text(encoding="utf-8")
+    if text.isascii() is False and encoding == "utf-16-le-no-bom":
+        pytest.skip("UTF-16 without a mark is recognised from ASCII text only")
+    copy = tmp_path / name
+    copy.write_bytes(ENCODINGS[encoding](text))
+    options = {"field": "sentiment"} if name.startswith("label_studio") else {}
+    try:
+        expected = describe(DATA / name, **options)
+    except accord.AccordError as exc:
+        with pytest.raises(type(exc)) as got:
+            describe(copy, **options)
+        assert str(got.value).replace(str(tmp_path), str(DATA)) == str(exc)
+        return
+    found = describe(copy, **options)
+    _same_summary(found, expected, tmp_path, DATA)
+    assert any("decoded from" in line for line in found["audit_lines"]), found["audit_lines"]
+
+
+def test_a_decoded_file_is_audited_under_its_own_name(tmp_path: Path) -> None:
+    path = tmp_path / "sheet.csv"
+    path.write_bytes("item,a,b\nu1,pos,neg\nu2,neg,neg\n".encode("utf-16"))
+    ann = accord.read(path)
+    assert ann.categories == ("neg", "pos") and ann.audit.source == str(path)
+    assert f"{path}: decoded from UTF-16 (little-endian)" in ann.audit.notes
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"item,a,b\nu1,caf\xe9,x\n", r"sheet.csv, line 2: not valid UTF-8 text \(byte 0xe9\)"),
+    (b"\xff\xfe" + "item,a\nu1,x\n".encode("utf-16-le") + b"\x00\xd8\x41\x00",
+     r"sheet.csv, line 3: not valid UTF-16 \(little-endian\) text"),
+])
+def test_undecodable_text_is_refused_naming_the_encoding_and_line(tmp_path: Path, data: bytes,
+                                                                   message: str) -> None:
+    path = tmp_path / "sheet.csv"
+    path.write_bytes(data)
+    with pytest.raises(accord.FormatError, match=message):
+        accord.read(path)
+
+
+def test_a_json_export_in_latin_1_is_refused_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "export.jsonl"
+    path.write_bytes(b'{"text": "ok", "answer": "accept"}\n{"text": "caf\xe9"}\n')
+    with pytest.raises(accord.FormatError, match=r"line 2: not valid UTF-8 text"):
+        accord.read(path, format="prodigy")
+
+
+# --------------------------------------------------------------------------- pipes and devices
+def _fifo_with(tmp_path: Path, body: bytes) -> tuple[Path, threading.Thread]:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with open(fifo, "wb") as fh:
+            fh.write(body)
+
+    thread = threading.Thread(target=feed, daemon=True)
+    thread.start()
+    return fifo, thread
+
+
+def test_a_pipe_loses_no_bytes_to_format_detection(tmp_path: Path) -> None:
+    rows = [f"u{i},{'ab'[i % 2]},{'ab'[i % 3 % 2]}" for i in range(3000)]
+    fifo, thread = _fifo_with(tmp_path, ("item,x,y\n" + "\n".join(rows) + "\n").encode())
+    ann = accord.read(fifo)
+    thread.join(5)
+    assert ann.n_units == 3000 and ann.audit.source == str(fifo)
+    assert any("read from a pipe" in n for n in ann.audit.notes)
+
+
+def test_a_utf16_pipe_is_decoded(tmp_path: Path) -> None:
+    fifo, thread = _fifo_with(tmp_path, "item,x,y\nu1,a,b\nu2,a,a\n".encode("utf-16"))
+    ann = accord.read(fifo)
+    thread.join(5)
+    assert ann.n_units == 2 and any("decoded from UTF-16" in n for n in ann.audit.notes)
+
+
+def test_standard_input_through_the_command_line(tmp_path: Path) -> None:
+    body = "item,x,y\n" + "".join(f"u{i},a,{'ab'[i % 2]}\n" for i in range(3000))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-m", "accord", "inspect", "/dev/stdin", "--json"],
+                          input=body, capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert '"units": 3000' in done.stdout
+
+
+def test_a_stream_of_nul_bytes_is_refused_at_once() -> None:
+    with pytest.raises(accord.FormatError, match="/dev/zero: holds only NUL bytes"):
+        accord.read("/dev/zero")
+
+
+def test_a_device_inside_a_project_folder_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "brat" / "ann"
+    folder.mkdir(parents=True)
+    (folder / "doc.txt").write_text("text", encoding="utf-8")
+    (folder / "doc.ann").symlink_to("/dev/zero")
+    with pytest.raises(accord.FormatError, match="not a regular file"):
+        accord.read(tmp_path / "brat", format="brat")
+
+
+def _brat_project(root: Path, annotators: list[str]) -> None:
+    for name in annotators:
+        folder = root / name
+        folder.mkdir(parents=True)
+        (folder / "doc1.txt").write_text("Alice met Bob.", encoding="utf-8")
+        (folder / "doc1.ann").write_text("T1\tPerson 0 5\tAlice\n", encoding="utf-8")
+
+
+def test_an_unreadable_annotator_folder_is_an_error(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    _brat_project(tmp_path / "project", ["ann", "bob", "carol"])
+    assert len(accord.read(tmp_path / "project", format="brat").raters) == 3
+    real = os.scandir
+    locked = str(tmp_path / "project" / "carol")
+
+    def scandir(path: Any = ".") -> Any:
+        if str(path) == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    with pytest.raises(accord.FormatError, match=f"{locked}: cannot be read .Permission denied"):
+        accord.read(tmp_path / "project", format="brat")
