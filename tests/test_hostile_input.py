@@ -167,3 +167,66 @@ def test_an_unreadable_annotator_folder_is_an_error(tmp_path: Path,
     monkeypatch.setattr(os, "scandir", scandir)
     with pytest.raises(accord.FormatError, match=f"{locked}: cannot be read .Permission denied"):
         accord.read(tmp_path / "project", format="brat")
+
+
+# --------------------------------------------------------------------------- numbers and markers
+def _csv(tmp_path: Path, rows: list[tuple[str, str]], name: str = "t.csv") -> Path:
+    path = tmp_path / name
+    path.write_text("item,a,b\n" + "".join(f"u{i},{a},{b}\n" for i, (a, b) in enumerate(rows)),
+                    encoding="utf-8")
+    return path
+
+
+def test_numbers_beyond_float_precision_stay_distinct(tmp_path: Path) -> None:
+    big = [("1234567890123456789", "1234567890123456788"), ("5", "5")]
+    ann = accord.read(_csv(tmp_path, big))
+    assert ann.categories == ("1234567890123456788", "1234567890123456789", "5")
+    assert accord.percent_agreement(ann).estimate == 0.5  # the two long numbers differ
+    assert any("more digits than a 64-bit float holds" in n for n in ann.audit.notes)
+
+
+def test_numbers_that_survive_a_float_are_numbers(tmp_path: Path) -> None:
+    ann = accord.read(_csv(tmp_path, [("0.1", "0.10"), ("2.5", "1e3"), ("1.000", "1")]))
+    assert ann.categories == (0.1, 1.0, 2.5, 1000.0)
+    assert "labels read as numbers" in ann.audit.notes
+
+
+def test_long_numbers_on_an_interval_scale_are_rounded_with_a_note(tmp_path: Path) -> None:
+    ann = accord.read(_csv(tmp_path, [("0.12345678901234567891", "2"), ("3", "3")]),
+                      level="interval")
+    assert 0.12345678901234568 in ann.categories
+    assert any("were rounded to the nearest float" in n for n in ann.audit.notes)
+
+
+@pytest.mark.parametrize(("a", "b"), [("1e999", "2e999"), ("-1e400", "3"), ("inf", "3"),
+                                      ("-Infinity", "2"), ("1", "INF")])
+def test_infinities_spelled_in_the_data_are_refused(tmp_path: Path, a: str, b: str) -> None:
+    with pytest.raises(accord.DataError, match="finite"):
+        accord.read(_csv(tmp_path, [(a, b), ("1", "2")]))
+
+
+def test_an_infinity_in_a_numeric_parquet_column_is_refused(tmp_path: Path) -> None:
+    import polars as pl
+
+    path = tmp_path / "t.parquet"
+    pl.DataFrame({"item": ["u1", "u2"], "a": [1.0, float("inf")], "b": [1.0, 2.0]}).write_parquet(
+        path)
+    with pytest.raises(accord.DataError, match="inf, not a finite number"):
+        accord.read(path)
+
+
+def test_a_word_among_words_is_a_category(tmp_path: Path) -> None:
+    ann = accord.read(_csv(tmp_path, [("INF", "NOUN"), ("VERB", "INF")]))
+    assert ann.categories == ("INF", "NOUN", "VERB")
+
+
+@pytest.mark.parametrize("marker", ["NA ", " nan ", "NAN", "Null", " N/A", "\tna", " . "])
+def test_missing_markers_are_matched_trimmed_and_in_any_case(tmp_path: Path,
+                                                              marker: str) -> None:
+    ann = accord.read(_csv(tmp_path, [("pos", marker), ("neg", "neg"), ("pos", "pos")]))
+    assert ann.categories == ("neg", "pos") and ann.audit.dropped == {"missing value": 1}
+
+
+def test_extra_missing_markers_are_matched_trimmed(tmp_path: Path) -> None:
+    ann = accord.read(_csv(tmp_path, [("pos", " skip "), ("neg", "neg")]), missing=["skip"])
+    assert ann.categories == ("neg", "pos") and ann.audit.dropped == {"missing value": 1}

@@ -23,6 +23,9 @@ from accord.errors import FormatError
 #: Cells that mean "no rating" in every table reader (``missing=`` adds more).
 MISSING_MARKERS: tuple[str, ...] = ("", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", ".", "-")
 
+#: The built-in markers as matched: after trimming blanks, in any case (``" NA"``, ``NAN``).
+MISSING_FOLDED: list[str] = sorted({m.lower() for m in MISSING_MARKERS})
+
 #: Columns a wide table never takes as raters unless named in ``raters=``.
 NON_RATER_NAMES = (
     "text",
