@@ -683,7 +683,7 @@ USAGE = [  # (args after the file, text in the error): bad option values, exit 2
     (["--confidence-level", "0"], "confidence_level"),
     (["--confidence-level", "1.5"], "confidence_level"),
     (["--confidence-level", "x"], "--confidence-level"),
-    (["--ci", "bootstrap", "--n-resamples", "0"], "n_resamples"),
+    (["--ci", "bootstrap", "--n-resamples", "0"], "--n-resamples"),
     (["--ci", "bootstrap", "--seed", "-1"], "'rng' parameter"),
     (["--weights", "foo"], "--weights"),
     (["--form", "ICC9"], "'form' parameter of icc"),

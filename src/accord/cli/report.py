@@ -8,6 +8,7 @@ every unit on which the raters differ, safe to open in a spreadsheet.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -153,13 +154,21 @@ def _check_output(output: str | None, to: str | None) -> None:
                                "--to or change the file name.")
 
 
+def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A threshold must be a finite number: ``nan`` would reject everything silently."""
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite number; give a threshold such as "
+                                 "0.8.")
+    return value
+
+
 @main.command()
 @data_options
 @click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Declared study protocol (TOML) holding the metric and the rule.")
 @click.option("--coefficient", "coefficients", multiple=True, type=click.Choice(sorted(REGISTRY)),
               metavar="NAME", help="The coefficient to check (without --study).")
-@click.option("--min", "minimum", type=float, default=None,
+@click.option("--min", "minimum", type=float, default=None, callback=_finite,
               help="The threshold: accepted when the value is at least this.")
 @click.option("--on", "on", type=click.Choice(["estimate", "lower-ci"]), default="estimate",
               show_default=True, help="Compare the estimate or the lower confidence limit.")

@@ -20,6 +20,7 @@ folder or the ``.zip`` itself; a folder of ``<document>/<user>.tsv`` or plain
 from __future__ import annotations
 
 import zipfile
+import zlib
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
@@ -27,7 +28,6 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from accord.readers._base import (
-    MAX_TEXT_BYTES,
     Collected,
     Reader,
     format_error,
@@ -35,6 +35,7 @@ from accord.readers._base import (
     walk_files,
 )
 from accord.readers._webanno_tsv import header_columns, parse
+from accord.readers._zip import check_declared, member_text
 from accord.readers.spans import Span
 
 INITIAL = "INITIAL_CAS"
@@ -89,9 +90,9 @@ def _zip_entries(path: Path) -> list[Entry]:
             if i.filename.lower().endswith(".tsv")
             and PurePosixPath(i.filename).parts[:1] in (("annotation",), ("curation",))
         ]
-        if sum(i.file_size for i in infos) > MAX_TEXT_BYTES:
-            raise format_error(path, None, "the zip expands to more than a reader loads")
-    except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError) as exc:
+        check_declared(path, infos)
+    except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError,
+            EOFError) as exc:
         raise format_error(path, None, f"expected a zip archive ({exc})") from None
     out: list[Entry] = []
     for info in sorted(infos, key=lambda i: i.filename):
@@ -109,12 +110,7 @@ def _zip_entries(path: Path) -> list[Entry]:
 
 
 def _zip_text(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> str:
-    try:
-        return zf.read(info).decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise format_error(name, None, "expected UTF-8 text") from None
-    except (zipfile.BadZipFile, OSError, RuntimeError, EOFError) as exc:
-        raise format_error(name, None, f"cannot be read from the zip ({exc})") from None
+    return member_text(zf, info, name)
 
 
 def _file(col: Collected, unit: str, rater: str, name: str, text: str, stats: Counter[str]) -> None:
@@ -163,7 +159,8 @@ def sniff(path: Path, head: bytes) -> float:
                     )
                     else 0.0
                 )
-        except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError):
+        except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError,
+                EOFError):
             return 0.0
     return 0.0
 
