@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import accord
+from accord.errors import StudyError
 from accord.readers import describe
 
 DATA = Path(__file__).resolve().parent / "readers" / "data"
@@ -230,3 +231,93 @@ def test_missing_markers_are_matched_trimmed_and_in_any_case(tmp_path: Path,
 def test_extra_missing_markers_are_matched_trimmed(tmp_path: Path) -> None:
     ann = accord.read(_csv(tmp_path, [("pos", " skip "), ("neg", "neg")]), missing=["skip"])
     assert ann.categories == ("neg", "pos") and ann.audit.dropped == {"missing value": 1}
+
+
+# --------------------------------------------------------------------------- study files
+STUDY = 'title = "Pilot"\n[acceptance]\nrule = "cohen_kappa >= 0.6"\n'
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-bom", "utf-16", "utf-32", "utf-16-le-no-bom"])
+def test_a_study_file_in_any_unicode_encoding_is_read(tmp_path: Path, encoding: str) -> None:
+    path = tmp_path / "study.toml"
+    path.write_bytes(ENCODINGS[encoding](STUDY))
+    assert accord.load_study(path).title == "Pilot"
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ('title = "caf\xe9"\n'.encode("latin-1"), r"line 1: not valid UTF-8 text \(byte 0xe9\)"),
+    (b"\xff\xfe" + 'title = "x"\n'.encode("utf-16-le") + b"\x00\xdc", "not valid UTF-16"),
+    (b"x = " + b"[" * 100_000 + b"]" * 100_000 + b"\n", "not valid TOML"),
+])
+def test_a_study_file_that_cannot_be_decoded_or_parsed_is_one_sentence(
+        tmp_path: Path, data: bytes, message: str) -> None:
+    path = tmp_path / "study.toml"
+    path.write_bytes(data)
+    with pytest.raises(StudyError, match=message):
+        accord.load_study(path)
+
+
+def test_a_device_as_study_file_is_refused() -> None:
+    with pytest.raises(StudyError, match="/dev/zero: is not a regular file"):
+        accord.load_study("/dev/zero")
+
+
+def _study_with_items(tmp_path: Path, items_file: str) -> Path:
+    path = tmp_path / "study.toml"
+    path.write_text(f'[population]\nitems_file = "{items_file}"\n'
+                    '[acceptance]\nrule = "cohen_kappa >= 0.6"\n', encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("items_file", ["/etc/passwd", "../outside.txt", "link.txt"])
+def test_an_items_file_outside_the_study_folder_is_refused(tmp_path: Path,
+                                                           items_file: str) -> None:
+    folder = tmp_path / "study"
+    folder.mkdir()
+    (tmp_path / "outside.txt").write_text("secret\n", encoding="utf-8")
+    (folder / "link.txt").symlink_to("/etc/passwd")
+    with pytest.raises(StudyError, match="outside the study's folder"):
+        accord.load_study(_study_with_items(folder, items_file))
+
+
+def test_an_items_file_linked_to_a_device_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "zero.txt").symlink_to("/dev/zero")
+    with pytest.raises(StudyError, match="outside the study's folder"):
+        accord.load_study(_study_with_items(tmp_path, "zero.txt"))
+    os.mkfifo(tmp_path / "sub" / "fifo.txt")
+    with pytest.raises(StudyError, match="is not a regular file"):
+        accord.load_study(_study_with_items(tmp_path, "sub/fifo.txt"))
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ("u1\nu2\x1b[2J\n", r"item 2 \('u2\\x1b\[2J'\) is not an item id"),
+    ("u1\n" + "x" * 1001 + "\n", "item 2"),
+    (b"u1\ncaf\xe9\n", "line 2: not valid UTF-8"),
+])
+def test_the_items_file_content_is_validated(tmp_path: Path, body: str | bytes,
+                                             message: str) -> None:
+    items = tmp_path / "items.txt"
+    if isinstance(body, bytes):
+        items.write_bytes(body)
+    else:
+        items.write_text(body, encoding="utf-8")
+    with pytest.raises(StudyError, match=message):
+        accord.load_study(_study_with_items(tmp_path, "items.txt"))
+
+
+def test_an_items_file_in_utf16_is_read(tmp_path: Path) -> None:
+    (tmp_path / "items.txt").write_bytes("u1\nu2\n".encode("utf-16"))
+    study = accord.load_study(_study_with_items(tmp_path, "items.txt"))
+    assert study.population.items == ("u1", "u2")
+
+
+def test_check_with_an_undecodable_study_is_bad_usage(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    data = tmp_path / "d.csv"
+    data.write_text("item,a,b\n1,x,x\n2,y,y\n", encoding="utf-8")
+    study = tmp_path / "study.toml"
+    study.write_bytes('title = "caf\xe9"\n'.encode("latin-1"))
+    code, _, err = run_cli("check", str(data), "--study", str(study))
+    assert code == 2 and "not valid UTF-8" in err and "Traceback" not in err

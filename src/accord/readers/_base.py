@@ -216,7 +216,7 @@ def _unreadable(exc: OSError) -> None:
 
 def read_text(path: Path) -> str:
     """The text of ``path``: UTF-8, or UTF-16/32 when a byte-order mark says so."""
-    from accord.readers._inputs import decode
+    from accord._files import decode
 
     return decode(read_bytes(path), path)
 

@@ -17,7 +17,6 @@ Audits and errors name the original file, never the temporary copy.
 from __future__ import annotations
 
 import codecs
-import re
 import shutil
 import stat
 import tempfile
@@ -27,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from accord._files import decode_error, text_encoding
 from accord.errors import AccordError, FormatError
 
 T = TypeVar("T")
@@ -35,64 +35,7 @@ T = TypeVar("T")
 PIPE_LIMIT = 4 * 1024**3
 _CHUNK = 1 << 20
 
-# (byte-order mark, codec, name); UTF-32 LE before UTF-16 LE, which its mark begins with
-_BOMS: tuple[tuple[bytes, str, str], ...] = (
-    (b"\x00\x00\xfe\xff", "utf-32-be", "UTF-32 (big-endian)"),
-    (b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32 (little-endian)"),
-    (b"\xef\xbb\xbf", "utf-8", "UTF-8 with a byte-order mark"),
-    (b"\xfe\xff", "utf-16-be", "UTF-16 (big-endian)"),
-    (b"\xff\xfe", "utf-16-le", "UTF-16 (little-endian)"),
-)
-
-__all__ = ["PIPE_LIMIT", "Prepared", "decode", "prepared", "text_encoding"]
-
-
-def text_encoding(head: bytes) -> tuple[str, int, str] | None:
-    """``(codec, length of the byte-order mark, name)`` of a text that is not plain UTF-8.
-
-    ``None`` for plain UTF-8 (or binary data). UTF-16 without a mark is
-    recognised when the first bytes are ASCII text with every other byte NUL.
-
-    Examples
-    --------
-    >>> text_encoding("id,a".encode("utf-16"))
-    ('utf-16-le', 2, 'UTF-16 (little-endian)')
-    >>> text_encoding("id,a".encode("utf-16-be"))
-    ('utf-16-be', 0, 'UTF-16 (big-endian, no byte-order mark)')
-    >>> text_encoding(b"id,a") is None
-    True
-    """
-    for mark, codec, name in _BOMS:
-        if head.startswith(mark):
-            return codec, len(mark), name
-    sample = head[:4096]
-    if len(sample) >= 8:
-        even, odd = sample[0::2], sample[1::2]
-        if _ascii_with_nuls(even, odd):
-            return "utf-16-be", 0, "UTF-16 (big-endian, no byte-order mark)"
-        if _ascii_with_nuls(odd, even):
-            return "utf-16-le", 0, "UTF-16 (little-endian, no byte-order mark)"
-    return None
-
-
-def _ascii_with_nuls(nuls: bytes, text: bytes) -> bool:
-    return nuls.count(0) == len(nuls) and bool(re.fullmatch(rb"[\t\n\r\x20-\x7e]+", text))
-
-
-def decode(data: bytes, path: Path | str, error: type[AccordError] = FormatError) -> str:
-    """``data`` as text, from its encoding (see :func:`text_encoding`, else UTF-8).
-
-    Raises ``error`` naming ``path``, the line and the encoding when ``data`` is
-    not valid text in that encoding.
-    """
-    found = text_encoding(data[:4096])
-    codec, skip, name = found if found is not None else ("utf-8", 0, "UTF-8")
-    try:
-        return data[skip:].decode(codec)
-    except UnicodeDecodeError as exc:
-        start = exc.start + skip
-        line = data[skip:start].decode(codec, errors="ignore").count("\n") + 1
-        raise error(_not_text(path, line, name, data[start:start + 1])) from None
+__all__ = ["PIPE_LIMIT", "Prepared", "first_invalid_utf8", "on_copies", "prepared"]
 
 
 def first_invalid_utf8(path: Path) -> str | None:
@@ -107,17 +50,12 @@ def first_invalid_utf8(path: Path) -> str | None:
                     line += decoder.decode(chunk, final=not chunk).count("\n")
                 except UnicodeDecodeError as exc:
                     before = chunk[: exc.start].decode("utf-8", errors="ignore").count("\n")
-                    return _not_text(path, line + before, "UTF-8", chunk[exc.start:exc.start + 1])
+                    bad = chunk[exc.start:exc.start + 1]
+                    return decode_error(path, line + before, "UTF-8", bad)
                 if not chunk:
                     return None
     except OSError:
         return None
-
-
-def _not_text(path: Path | str, line: int, name: str, byte: bytes) -> str:
-    shown = f" (byte 0x{byte[0]:02x})" if byte else ""
-    return (f"{path}, line {line}: not valid {name} text{shown}; expected UTF-8 "
-            "(save the file as UTF-8)")
 
 
 @dataclass
@@ -281,7 +219,7 @@ def _transcode(source: Path, target: Path, found: tuple[str, int, str], original
                 text = decoder.decode(chunk, final=not chunk)
             except UnicodeDecodeError as exc:
                 before = chunk[: exc.start].decode(codec, errors="ignore").count("\n")
-                raise FormatError(_not_text(original, line + before, name,
+                raise FormatError(decode_error(original, line + before, name,
                                             chunk[exc.start:exc.start + 1])) from None
             line += text.count("\n")
             dst.write(text)
