@@ -40,19 +40,26 @@ def float_labels(distinct: pl.Series, s: pl.Series, level: str | None,
     """
     values = distinct.cast(pl.Float64)
     if bool(values.is_infinite().any()):
-        bad = distinct.filter(values.is_infinite()).head(1).to_list()[0]
-        raise DataError(f"{source}: value {bad!r} is beyond the range of a 64-bit float "
+        bad = _short(distinct.filter(values.is_infinite()).head(1).to_list()[0])
+        raise DataError(f"{source}: value {bad} is beyond the range of a 64-bit float "
                         "(about 1.8e308); expected finite numbers.")
     inexact = _inexact(distinct)
     if not inexact:
         return s.cast(pl.Float64).to_numpy(), "labels read as numbers"
-    shown = ", ".join(repr(t) for t in inexact[:3])
+    shown = ", ".join(_short(t) for t in inexact[:3])
     if level in ("interval", "ratio"):
         return s.cast(pl.Float64).to_numpy(), (
             f"labels read as numbers; {shown} have more digits than a 64-bit float holds "
             "and were rounded to the nearest float")
     return None, (f"labels kept as written (text): {shown} have more digits than a 64-bit "
                   "float holds, so as numbers different labels could become one")
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """``repr(text)``, cut in the middle when long (a 5,000-digit number)."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(f"{text[:limit // 2]}...{text[-8:]}") + f" ({len(text)} characters)"
 
 
 def _inexact(distinct: pl.Series) -> list[str]:
@@ -75,8 +82,8 @@ def refuse_non_finite_words(distinct: pl.Series, is_number: pl.Series, source: s
     words = distinct.str.strip_chars().str.to_lowercase().is_in(list(NON_FINITE))
     if not bool(words.any()) or not bool((is_number | words).all()) or not bool(is_number.any()):
         return
-    bad = distinct.filter(words).head(1).to_list()[0]
-    raise DataError(f"{source}: value {bad!r} is not a finite number, among labels that are "
+    bad = _short(distinct.filter(words).head(1).to_list()[0])
+    raise DataError(f"{source}: value {bad} is not a finite number, among labels that are "
                     "numbers; expected finite numbers (declare it a missing marker with "
                     "missing=[...], CLI --missing, if it means no rating).")
 
