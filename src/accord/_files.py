@@ -1,4 +1,8 @@
-"""Writing output files safely: never a fragment, never onto an input.
+"""Files in and out: text decoded from its encoding, outputs never a fragment.
+
+Small text files (a study, a list of item ids) are read by
+:func:`read_small_text`: regular files only, with a size limit, decoded from
+UTF-8 or from UTF-16/32 when a byte-order mark says so (:func:`decode`).
 
 Every file accord writes (reports, review CSVs) goes through
 :func:`write_atomic`: the text is written to a temporary file in the same
@@ -15,11 +19,25 @@ from __future__ import annotations
 import contextlib
 import errno as errno_codes
 import os
+import re
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["same_file", "write_atomic"]
+from accord.errors import AccordError, FormatError
+
+# (byte-order mark, codec, name); UTF-32 LE before UTF-16 LE, which its mark begins with
+_BOMS: tuple[tuple[bytes, str, str], ...] = (
+    (b"\x00\x00\xfe\xff", "utf-32-be", "UTF-32 (big-endian)"),
+    (b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32 (little-endian)"),
+    (b"\xef\xbb\xbf", "utf-8", "UTF-8 with a byte-order mark"),
+    (b"\xfe\xff", "utf-16-be", "UTF-16 (big-endian)"),
+    (b"\xff\xfe", "utf-16-le", "UTF-16 (little-endian)"),
+)
+
+__all__ = ["decode", "decode_error", "read_small_text", "same_file", "text_encoding",
+           "write_atomic"]
 
 
 def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8") -> Path:
@@ -97,3 +115,80 @@ def same_file(output: str | os.PathLike[str], inputs: Iterable[str | os.PathLike
         if out_real == real:
             return True
     return False
+
+
+def text_encoding(head: bytes) -> tuple[str, int, str] | None:
+    """``(codec, length of the byte-order mark, name)`` of a text that is not plain UTF-8.
+
+    ``None`` for plain UTF-8 (or binary data). UTF-16 without a mark is
+    recognised when the first bytes are ASCII text with every other byte NUL.
+
+    Examples
+    --------
+    >>> text_encoding("id,a".encode("utf-16"))
+    ('utf-16-le', 2, 'UTF-16 (little-endian)')
+    >>> text_encoding("id,a".encode("utf-16-be"))
+    ('utf-16-be', 0, 'UTF-16 (big-endian, no byte-order mark)')
+    >>> text_encoding(b"id,a") is None
+    True
+    """
+    for mark, codec, name in _BOMS:
+        if head.startswith(mark):
+            return codec, len(mark), name
+    sample = head[:4096]
+    if len(sample) >= 8:
+        even, odd = sample[0::2], sample[1::2]
+        if _ascii_with_nuls(even, odd):
+            return "utf-16-be", 0, "UTF-16 (big-endian, no byte-order mark)"
+        if _ascii_with_nuls(odd, even):
+            return "utf-16-le", 0, "UTF-16 (little-endian, no byte-order mark)"
+    return None
+
+
+def _ascii_with_nuls(nuls: bytes, text: bytes) -> bool:
+    return nuls.count(0) == len(nuls) and bool(re.fullmatch(rb"[\t\n\r\x20-\x7e]+", text))
+
+
+def decode(data: bytes, path: Path | str, error: type[AccordError] = FormatError) -> str:
+    """``data`` as text, from its encoding (see :func:`text_encoding`, else UTF-8).
+
+    Raises ``error`` naming ``path``, the line and the encoding when ``data`` is
+    not valid text in that encoding.
+    """
+    found = text_encoding(data[:4096])
+    codec, skip, name = found if found is not None else ("utf-8", 0, "UTF-8")
+    try:
+        return data[skip:].decode(codec)
+    except UnicodeDecodeError as exc:
+        start = exc.start + skip
+        line = data[skip:start].decode(codec, errors="ignore").count("\n") + 1
+        raise error(decode_error(path, line, name, data[start:start + 1])) from None
+
+
+def decode_error(path: Path | str, line: int, name: str, byte: bytes) -> str:
+    """The sentence for text that is not valid in its encoding."""
+    shown = f" (byte 0x{byte[0]:02x})" if byte else ""
+    return (f"{path}, line {line}: not valid {name} text{shown}; expected UTF-8 "
+            "(save the file as UTF-8)")
+
+
+def read_small_text(path: Path, limit: int, error: type[AccordError]) -> str:
+    """The text of a small regular file (a study, a list of ids), at most ``limit`` bytes.
+
+    A device, a pipe or a folder, a bigger file, or text not valid in its encoding
+    raises ``error`` naming ``path``.
+    """
+    try:
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):
+            raise error(f"{path}: is not a regular file; expected a text file.")
+        if st.st_size > limit:
+            raise error(f"{path}: is {st.st_size} bytes, more than the {limit} bytes expected "
+                        "of this file.")
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise error(f"{path}: cannot be read ({exc.strerror or exc}).") from None
+    if len(data) > limit:
+        raise error(f"{path}: more than the {limit} bytes expected of this file.")
+    return decode(data, path, error)

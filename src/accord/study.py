@@ -65,6 +65,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from accord._files import read_small_text
 from accord.annotations import LEVELS, Annotations
 from accord.errors import AccordError, StudyError
 from accord.results import AgreementResult, ConfidenceInterval
@@ -399,6 +400,10 @@ def evaluate(annotations: Annotations, metric: Metric, rule: AcceptanceRule) -> 
     return Evaluation(annotations, result, interval, decision)
 
 
+#: The largest study file read (bytes): a protocol is a page of TOML.
+STUDY_MAX_BYTES = 1024**2
+
+
 def load_study(path: str | Path) -> Study:
     """Read a study protocol from a TOML file.
 
@@ -413,14 +418,13 @@ def load_study(path: str | Path) -> Study:
     if not isinstance(path, (str, os.PathLike)):
         raise StudyError(f"load_study needs the path of a TOML file; got {type(path).__name__}.")
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise StudyError(f"{p}: cannot be read ({exc.strerror or exc}).") from None
+    text = read_small_text(p, STUDY_MAX_BYTES, StudyError)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"{p}: not valid TOML ({exc}).") from None
+    except RecursionError:
+        raise StudyError(f"{p}: not valid TOML (nested too deeply).") from None
     return Study.from_dict(data, source=str(p), base_dir=p.parent)
 
 

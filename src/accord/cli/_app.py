@@ -62,6 +62,7 @@ class AccordGroup(click.Group):
     """A click group that expands multi-value options and turns AccordError into one line."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["accord.args"] = list(args)  # to name the files in a last-resort error
         return super().parse_args(ctx, expand_multi(args))
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -88,6 +89,16 @@ class AccordGroup(click.Group):
             where = f": {exc.filename}" if exc.filename else ""
             echo(f"accord: error: {exc.strerror or exc}{where}", err=True)
             sys.exit(status)
+        except MemoryError:  # numpy's _ArrayMemoryError too
+            echo(f"accord: error: out of memory{_sizes(ctx)}; select fewer raters (--raters) "
+                 "or a sample of the units, split the file, or use a machine with more "
+                 "memory.", err=True)
+            sys.exit(status)
+        except (OverflowError, FloatingPointError, RecursionError) as exc:
+            what = "nested too deeply" if isinstance(exc, RecursionError) else "too large"
+            echo(f"accord: error: a value in the data{_sizes(ctx)} is {what} to compute "
+                 f"with ({type(exc).__name__}: {str(exc)[:120]}).", err=True)
+            sys.exit(status)
         except (click.exceptions.Exit, click.exceptions.Abort):
             raise
         except Exception as exc:
@@ -100,6 +111,18 @@ class AccordGroup(click.Group):
                  "(a defect in accord: please report it; ACCORD_DEBUG=1 shows the traceback)",
                  err=True)
             sys.exit(status)
+
+
+def _sizes(ctx: click.Context) -> str:
+    """`` while reading NAME (N bytes)`` for the files named on the command line."""
+    files = []
+    for arg in ctx.meta.get("accord.args", []):
+        try:
+            if os.path.isfile(arg):
+                files.append(f"{arg} ({os.path.getsize(arg):,} bytes)")
+        except (OSError, ValueError):
+            continue
+    return f" with {', '.join(files)}" if files else ""
 
 
 def _report_warnings(caught: list[warnings.WarningMessage]) -> None:

@@ -195,7 +195,8 @@ def ci_options(func: F) -> F:
             help="Interval method; asymptotic uses the analytic SE (F-based for ICC).",
         ),
         click.option(
-            "--n-resamples", default=9999, show_default=True, type=int, help="Bootstrap resamples."
+            "--n-resamples", default=9999, show_default=True,
+            type=click.IntRange(1, 10_000_000), help="Bootstrap resamples (at most 10^7)."
         ),
         click.option(
             "--bootstrap-kind",

@@ -11,6 +11,7 @@ rule" and nothing else.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,15 @@ from accord.cli._errors import cli_text
 from accord.cli._lazy import LazyChoice, coefficient_names
 from accord.cli.report import _given, _options, _quiet, _usage_errors
 
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A threshold must be a finite number: ``nan`` would reject everything silently."""
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite number; give a threshold such as "
+                                 "0.8.")
+    return value
+
+
 #: Exit status of every outcome that is not a decision.
 NOT_A_DECISION = 2
 
@@ -35,7 +45,7 @@ NOT_A_DECISION = 2
               default=None, help="Declared study protocol (TOML) holding the metric and the rule.")
 @click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
               metavar="NAME", help="The coefficient to check (without --study).")
-@click.option("--min", "minimum", type=float, default=None,
+@click.option("--min", "minimum", type=float, default=None, callback=_finite,
               help="The threshold: accepted when the value is at least this.")
 @click.option("--on", "on", type=click.Choice(["estimate", "lower-ci"]), default="estimate",
               show_default=True, help="Compare the estimate or the lower confidence limit.")

@@ -26,6 +26,7 @@ from numpy.typing import NDArray
 from scipy import stats
 
 from accord import _validation as v
+from accord._magnitude import power_of_two_scale
 from accord.annotations import LEVELS, Annotations
 from accord.coefficients import _differences as dif
 from accord.coefficients import _set_levels as sets
@@ -253,7 +254,9 @@ def _numeric(cm: CoincidenceMatrix, level: str) -> FloatArray:
         bad = next((c for c in cm.categories if _not_number(c)), cm.categories[0])
         raise DataError(f"level={level!r} needs numeric values, but the data include "
                         f"{bad!r}, which is not a number.")
-    return x
+    # interval and ratio differences are ratios of squares: an exact power-of-two
+    # scale keeps values near 1e200 (or 1e-200) from overflowing (underflowing)
+    return x * power_of_two_scale(x)
 
 
 def _not_number(x: Any) -> bool:

@@ -18,7 +18,7 @@ import polars as pl
 from accord import _validation as v
 from accord.annotations import Annotations, Audit, build
 from accord.errors import DataError, DuplicateRatingError, FormatError
-from accord.readers._base import MISSING_MARKERS, NON_RATER_NAMES, Collected
+from accord.readers._base import MISSING_FOLDED, NON_RATER_NAMES, Collected
 from accord.readers._layout import (
     duplicate_error,
     free_text_columns,
@@ -27,6 +27,7 @@ from accord.readers._layout import (
     refuse_text_values,
     wide_caveat,
 )
+from accord.readers._numbers import check_finite, float_labels, refuse_non_finite_words
 
 UNIT_NAMES = (
     "unit",
@@ -340,8 +341,10 @@ def _missing_expr(dtype: Any, extra: Sequence[Any]) -> pl.Expr:
     expr = col.is_null()
     numbers = [x for x in (_as_number(m) for m in extra) if x is not None and x == x]
     if dtype == pl.String:
-        markers = list(MISSING_MARKERS) + [str(m) for m in extra]
-        expr = expr | col.is_in(markers) | (col.str.strip_chars() == "")
+        trimmed = col.str.strip_chars()
+        # built-in markers after trimming, in any case (" NA", "NAN"); extra ones as written
+        expr = (expr | trimmed.str.to_lowercase().is_in(MISSING_FOLDED)
+                | col.is_in([str(m) for m in extra]) | trimmed.is_in([str(m) for m in extra]))
         if numbers:  # a numeric marker matches the number however it is written: -1, -1.0
             as_number = col.str.strip_chars().cast(pl.Float64, strict=False)
             expr = expr | as_number.is_in(numbers).fill_null(False)
@@ -385,6 +388,7 @@ def _values(
     if s.dtype == pl.Boolean:
         s = s.cast(pl.String).str.to_lowercase()
     if s.dtype.is_numeric():
+        check_finite(s.to_numpy(), source)
         return s.to_numpy(), None, ""
     if s.dtype != pl.String:
         try:
@@ -397,8 +401,14 @@ def _values(
     distinct = s.unique()
     if s.len() and bool(distinct.str.contains(_INT).all()):
         return s.cast(pl.Int64).to_numpy(), None, "labels read as integers"
-    if s.len() and bool(distinct.str.contains(_FLOAT).all()):
-        return s.cast(pl.Float64).to_numpy(), None, "labels read as numbers"
+    is_number = distinct.str.contains(_FLOAT)
+    refuse_non_finite_words(distinct, is_number, source)
+    if s.len() and bool(is_number.all()):
+        floats, note = float_labels(distinct, s, level, source)
+        if floats is not None:
+            return floats, None, note
+        codes, labels = _codes(s)
+        return codes, labels, note
     if level in ("interval", "ratio"):
         bad = distinct.filter(~distinct.str.contains(_FLOAT)).head(1).to_list()
         raise DataError(
