@@ -575,6 +575,9 @@ def test_evaluate_against_a_reference() -> None:
     refused(InvalidParameterError, "'positive' parameter of evaluate", accord.evaluate,
             ["a", "b"], ["a", "b"], positive="c")
     assert isinstance(accord.evaluate(["a", "b"], ["a", "b"]), accord.Evaluation)
+    evs = accord.evaluate(["a", "b"], {"m": ["a", "b"]})
+    assert isinstance(evs, accord.Evaluations)
+    refused(DataError, "no system 'x'", evs.mcnemar, "m", "x")
 
 
 def test_every_public_callable_has_a_bad_input_case() -> None:

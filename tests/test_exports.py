@@ -26,6 +26,7 @@ EXPECTED = [
     "DataError",
     "DegenerateDataWarning",
     "Evaluation",
+    "Evaluations",
     "FormatError",
     "Interpretation",
     "RaterCounts",

@@ -38,7 +38,7 @@ from accord.errors import (
     FormatError,
     UndeclaredOrderWarning,
 )
-from accord.evaluation import Evaluation, evaluate
+from accord.evaluation import Evaluation, Evaluations, evaluate
 from accord.inference import Bootstrap
 from accord.interpretation import (
     SCALES,
@@ -74,6 +74,7 @@ __all__ = [
     "DataError",
     "DegenerateDataWarning",
     "Evaluation",
+    "Evaluations",
     "FormatError",
     "Interpretation",
     "RaterCounts",

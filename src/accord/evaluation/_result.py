@@ -11,7 +11,7 @@ import math
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,6 +21,9 @@ from accord.errors import DegenerateDataWarning
 from accord.inference.bootstrap import Bootstrap
 from accord.results import AgreementResult, ConfidenceInterval, _jsonable, _num
 from accord.tables.contingency import ContingencyTable
+
+if TYPE_CHECKING:
+    from accord.evaluation.ceiling import HumanCeiling
 
 __all__ = ["Averages", "Baselines", "ClassMetrics", "Evaluation", "evaluation_from_table"]
 
@@ -166,7 +169,7 @@ class Evaluation:
     n_unreferenced: int = 0
     n_unpredicted: int = 0
     notes: tuple[str, ...] = ()
-    ceiling: Any = None
+    ceiling: HumanCeiling | None = None
 
     @property
     def n_units(self) -> int:
