@@ -123,7 +123,7 @@ def test_every_coefficient_refuses_summaries_it_cannot_use(name: str) -> None:
     if name not in {"brennan_prediger", "fleiss_kappa", "gwet_ac1", "krippendorff_alpha",
                     "percent_agreement"}:
         refused(DataError, "RaterCounts", func, counts)
-    if accord.REGISTRY[name].family not in {"two_raters", "krippendorff"}:
+    if accord.REGISTRY[name].family not in {"two_raters", "krippendorff", "classification"}:
         refused(DataError, "contingency table|ContingencyTable", func, table)
     if name != "icc":
         refused(DataError, "RatingMatrix", func, ratings)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from accord import _validation as v
-from accord.coefficients import classification as cl
+from accord.coefficients import _classification_core as cl
 from accord.inference.bootstrap import (
     Bootstrap,
     draw_weights,

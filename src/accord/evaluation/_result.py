@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from accord import _validation as v
-from accord.coefficients import classification as cl
+from accord.coefficients import _classification_core as cl
 from accord.errors import DegenerateDataWarning
 from accord.inference.bootstrap import Bootstrap
 from accord.results import AgreementResult, ConfidenceInterval, _jsonable, _num
