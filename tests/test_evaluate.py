@@ -256,7 +256,7 @@ def test_missing_labels_are_counted_not_dropped_silently() -> None:
     pred = ["a", "b", None, "a", "b", "b"]
     ev = accord.evaluate(gold, pred)
     assert (ev.n_units, ev.n_unreferenced, ev.n_unpredicted) == (3, 2, 1)
-    assert any("2 unit(s) without a gold label" in n for n in ev.notes)
+    assert any("2 unit(s) without a reference label (from gold)" in n for n in ev.notes)
     assert ev.to_dict()["n_unreferenced"] == 2
 
 

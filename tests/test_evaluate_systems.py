@@ -58,7 +58,7 @@ def test_units_without_a_reference_label_are_counted() -> None:
     model[10:12] = None
     ev = accord.evaluate(_ann({"gold": gold, "model": model}), systems="model")
     assert (ev.n_units, ev.n_unreferenced, ev.n_unpredicted) == (41, 7, 2)
-    assert any("7 unit(s) without a gold label" in note for note in ev.notes)
+    assert any("7 unit(s) without a reference label (from gold)" in note for note in ev.notes)
 
 
 @pytest.mark.parametrize(("kinds", "kwargs", "match"), [

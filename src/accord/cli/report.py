@@ -18,7 +18,16 @@ import click
 from click.core import ParameterSource
 
 from accord.cli._app import main
-from accord.cli._common import check_options, ci_options, data_options, interval_method, load
+from accord.cli._common import (
+    check_options,
+    ci_options,
+    classifier_options,
+    data_options,
+    interval_method,
+    load,
+    reference_options,
+    with_reference,
+)
 from accord.cli._common import console as cli_console
 from accord.coefficients import REGISTRY
 from accord.errors import InvalidParameterError, StudyError
@@ -150,12 +159,15 @@ def _check_output(output: str | None, to: str | None) -> None:
 @click.option("--on", "on", type=click.Choice(["estimate", "lower-ci"]), default="estimate",
               show_default=True, help="Compare the estimate or the lower confidence limit.")
 @_options
+@reference_options
+@classifier_options
 @ci_options
 @click.pass_context
 def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
           minimum: float | None, on: str, weights: str | None, form: str | None,
-          confidence_level: float, ci_method: str, n_resamples: int, bootstrap_kind: str,
-          seed: int | None, **selection: Any) -> None:
+          gold: str | None, predicted: tuple[str, ...], average: str | None,
+          positive: str | None, confidence_level: float, ci_method: str, n_resamples: int,
+          bootstrap_kind: str, seed: int | None, **selection: Any) -> None:
     """Accept or reject DATA against a rule; print the decision in one line.
 
     Exit status: 0 accepted, 1 rejected or undefined (an undefined value is never
@@ -166,10 +178,14 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
       accord check pilot.csv --study study.toml
       accord check pilot.csv --raters annotator_a annotator_b --coefficient cohen_kappa --min 0.8
       accord check pilot.csv --coefficient cohen_kappa --min 0.6 --on lower-ci
+      accord check examples/preds.csv --gold gold --predicted model --coefficient f1 --min 0.8
     """
     from accord.study import AcceptanceRule, Metric, evaluate, load_study
 
     check_options(confidence_level, form, None, func="accord check")
+    if len(predicted) > 1:
+        raise click.UsageError("check decides on one system: give one column to --predicted.")
+    selection = with_reference(selection, gold, predicted)
     if study is not None:
         if coefficients or minimum is not None or _given(ctx, "on"):
             raise click.UsageError("give either --study or --coefficient/--min/--on, not both.")
@@ -183,7 +199,8 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
             raise click.UsageError("name the rule: --study FILE, or --coefficient NAME --min X "
                                    "[--on lower-ci].")
         metric = Metric(coefficients[0], weights=weights, level=selection.get("level"),
-                        form=form, confidence_level=confidence_level,
+                        form=form, confidence_level=confidence_level, average=average,
+                        positive=positive,
                         interval=ci_method,
                         n_resamples=n_resamples, bootstrap_kind=bootstrap_kind, seed=seed)
         rule = AcceptanceRule(coefficients[0], minimum, on=on)  # type: ignore[arg-type]

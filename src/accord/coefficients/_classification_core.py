@@ -67,6 +67,7 @@ AVERAGES: tuple[str, ...] = ("macro", "micro", "weighted", "binary")
 __all__ = [
     "AVERAGES", "FIGURES", "Cells", "accuracy_result", "average_figure", "averaged",
     "balanced_accuracy_result", "class_figure", "figure_result", "mcc_result", "per_class",
+    "resolve_label",
 ]
 
 
@@ -203,6 +204,20 @@ class Cells:
 def _whole(table: ContingencyTable) -> bool:
     data = table._sparse.data if table.is_sparse else table.counts  # noqa: SLF001
     return bool(np.array_equal(data, np.rint(data)))
+
+
+def resolve_label(value: Any, categories: tuple[Any, ...]) -> Any:
+    """``value`` as one of ``categories``; text matches a label it spells (``"1"`` -> 1).
+
+    Returns ``None`` when nothing matches.
+    """
+    if value in categories:
+        return value
+    if isinstance(value, str):
+        hits = [c for c in categories if str(c) == value]
+        if len(hits) == 1:
+            return hits[0]
+    return None
 
 
 # --------------------------------------------------------------------------- results

@@ -72,10 +72,12 @@ def _averaged(figure: str, data: Any, predicted: Any, average: str | None, posit
     table = _table(data, predicted, categories, sample_weight, raters, figure)
     cells = core.Cells.of(table)
     if average == "binary":
-        if positive not in table.categories:
+        label = core.resolve_label(positive, table.categories)
+        if label is None:
             raise v.fail("positive", figure, f"one of the classes {list(table.categories)!r}",
                          positive)
-        res = core.class_figure(figure, cells, table.categories.index(positive))
+        res = core.class_figure(figure, cells, table.categories.index(label))
+        positive = label
         return _finish(figure, res, average="binary", positive=positive)
     return _finish(figure, core.average_figure(figure, average, cells))
 

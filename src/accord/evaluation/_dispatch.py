@@ -17,6 +17,7 @@ import numpy as np
 
 from accord import _validation as v
 from accord.annotations import Annotations
+from accord.coefficients._classification_core import resolve_label
 from accord.errors import DataError, DegenerateDataWarning, InsufficientDataError
 from accord.evaluation import _annotations as ann_mod
 from accord.evaluation._inputs import Counted, count_pairs
@@ -192,9 +193,9 @@ def route(data: Any, predicted: Any, opts: _Options, *, reference: Any,
 
 
 def _evaluation(counted: Counted, reference: str, system: str, opts: _Options) -> Evaluation:
-    _check_positive(opts.positive, counted.table)
+    positive = _check_positive(opts.positive, counted.table)
     return evaluation_from_table(
-        counted.table, reference=reference, system=system, positive=opts.positive,
+        counted.table, reference=reference, system=system, positive=positive,
         weights=opts.weights, supports=counted.supports, n_unreferenced=counted.n_unreferenced,
         n_unpredicted=counted.n_unpredicted, notes=counted.notes(reference, system),
     )
@@ -282,8 +283,12 @@ def _human_agreement(ann: Annotations, humans: Sequence[Any],
         return None
 
 
-def _check_positive(positive: Any, table: ContingencyTable) -> None:
-    if positive is not None and positive not in table.categories:
+def _check_positive(positive: Any, table: ContingencyTable) -> Any:
+    if positive is None:
+        return None
+    label = resolve_label(positive, table.categories)
+    if label is None:
         raise v.fail("positive", "evaluate",
                      f"one of the classes {list(table.categories)!r}", positive)
+    return label
 

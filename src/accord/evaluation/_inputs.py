@@ -35,10 +35,10 @@ class Counted:
     def notes(self, reference: str, system: str) -> tuple[str, ...]:
         out = []
         if self.n_unreferenced:
-            out.append(f"{self.n_unreferenced} unit(s) without a {reference} label were not "
-                       "evaluated")
+            out.append(f"{self.n_unreferenced} unit(s) without a reference label (from "
+                       f"{reference}) were not evaluated")
         if self.n_unpredicted:
-            out.append(f"{self.n_unpredicted} unit(s) without a {system} label were not "
+            out.append(f"{self.n_unpredicted} unit(s) without a label from {system} were not "
                        "evaluated")
         return tuple(out)
 

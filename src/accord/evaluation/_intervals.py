@@ -30,7 +30,8 @@ _CELLS_PER_CHUNK = 4_000_000
 
 
 def intervals(
-    ev: Evaluation, level: float, method: Bootstrap | str | None
+    ev: Evaluation, level: float, method: Bootstrap | str | None,
+    bootstrap: Bootstrap | None = None,
 ) -> dict[str, ConfidenceInterval]:
     """See :meth:`Evaluation.intervals`."""
     from accord.evaluation._result import DEFAULT_BOOTSTRAP
@@ -43,7 +44,7 @@ def intervals(
     if method is not None and not isinstance(method, Bootstrap):
         raise v.fail("method", "Evaluation.intervals",
                      "None, 'asymptotic', 'jackknife' or an accord.Bootstrap(...)", method)
-    boot = DEFAULT_BOOTSTRAP if method is None else method
+    boot = (bootstrap or DEFAULT_BOOTSTRAP) if method is None else method
     out: dict[str, ConfidenceInterval] = {}
     shared: dict[str, AgreementResult] = {}
     for key, res in figures.items():

@@ -193,7 +193,8 @@ class Evaluation:
         return out
 
     def intervals(
-        self, confidence_level: float = 0.95, *, method: Bootstrap | str | None = None
+        self, confidence_level: float = 0.95, *, method: Bootstrap | str | None = None,
+        bootstrap: Bootstrap | None = None,
     ) -> dict[str, ConfidenceInterval]:
         """An interval for every figure of :meth:`results`.
 
@@ -201,18 +202,22 @@ class Evaluation:
         per-class precision, recall and specificity, micro precision/recall/F1) and
         the percentile bootstrap over the k x k cells (9999 resamples, seed 0, one
         draw shared by every figure) for the rest; Cohen's kappa uses its own
-        bootstrap. ``"asymptotic"`` or ``"jackknife"``: each result's own method.
-        A ``Bootstrap``: that bootstrap for every figure.
+        bootstrap (``bootstrap=`` replaces that default bootstrap). ``"asymptotic"`` or
+        ``"jackknife"``: each result's own method (Wilson, the jackknife-SE normal
+        interval, the Fleiss-Cohen-Everitt interval of kappa). A ``Bootstrap``: that
+        bootstrap for every figure.
         """
         from accord.evaluation._intervals import intervals
 
-        return intervals(self, confidence_level, method)
+        return intervals(self, confidence_level, method, bootstrap)
 
     def to_dict(
-        self, confidence_level: float = 0.95, *, method: Bootstrap | str | None = None
+        self, confidence_level: float = 0.95, *, method: Bootstrap | str | None = None,
+        bootstrap: Bootstrap | None = None,
     ) -> dict[str, Any]:
-        """JSON-ready mapping at full precision, ``None`` where undefined, with intervals."""
-        cis = self.intervals(confidence_level, method=method)
+        """JSON-ready mapping at full precision, ``None`` where undefined, with the
+        intervals of :meth:`intervals`."""
+        cis = self.intervals(confidence_level, method=method, bootstrap=bootstrap)
 
         def fig(key: str, res: AgreementResult) -> dict[str, Any]:
             return {**res.to_dict(), "interval": cis[key].to_dict()}

@@ -200,12 +200,23 @@ class Evaluations(Mapping[str, Any]):
         right = (cells // table.k) == (cells % table.k)
         return dict(zip(ids, right.tolist()))
 
-    def to_dict(self, confidence_level: float = 0.95, *,
-                method: Bootstrap | str | None = None) -> dict[str, Any]:
-        """JSON-ready mapping: the reference, the humans and each system's evaluation."""
+    def to_dict(self, confidence_level: float = 0.95, *, method: Bootstrap | str | None = None,
+                bootstrap: Bootstrap | None = None) -> dict[str, Any]:
+        """JSON-ready mapping: the reference, the humans, each system's evaluation and,
+        for every pair of systems, McNemar's test."""
+        names = list(self.evaluations)
+        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
         return {"reference": str(self.reference), "humans": [str(h) for h in self.humans],
-                "systems": {str(s): ev.to_dict(confidence_level, method=method)
-                            for s, ev in self.evaluations.items()}}
+                "systems": {str(s): ev.to_dict(confidence_level, method=method,
+                                               bootstrap=bootstrap)
+                            for s, ev in self.evaluations.items()},
+                "mcnemar": [self._mcnemar_or_none(a, b) for a, b in pairs]}
+
+    def _mcnemar_or_none(self, a: str, b: str) -> dict[str, Any]:
+        try:
+            return self.mcnemar(a, b).to_dict()
+        except DataError as exc:
+            return {"system_a": str(a), "system_b": str(b), "undefined_reason": str(exc)}
 
     def __str__(self) -> str:
         return "\n\n".join(str(ev) for ev in self.evaluations.values())
