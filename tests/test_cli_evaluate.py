@@ -101,3 +101,35 @@ def test_compute_classifier_metrics_and_refused_options() -> None:
     code, _, err = run("compute", PREDS, "--gold", "gold", "--predicted", "model",
                        "--coefficient", "mcc", "--positive", "spam")
     assert code == 2 and "mcc does not take positive" in err
+
+
+def test_a_study_declares_a_classifier_metric(tmp_path: Path) -> None:
+    study = tmp_path / "study.toml"
+    study.write_text('''title = "Spam classifier against the adjudicated labels"
+
+[annotators]
+names = ["gold", "model"]
+
+[metric]
+coefficient = "f1"
+average = "macro"
+positive = "spam"
+
+[acceptance]
+rule = "f1 >= 0.7"
+''', encoding="utf-8")
+    code, _, err = run("check", PREDS, "--raters", "gold", "model", "--study", str(study))
+    assert code == 2 and "average" in err  # macro with a positive class is contradictory
+    study.write_text(study.read_text(encoding="utf-8").replace('positive = "spam"\n', ""),
+                     encoding="utf-8")
+    code, out, err = run("check", PREDS, "--raters", "gold", "model", "--study", str(study))
+    assert code == 0, err
+    assert out.startswith("ACCEPTED: f1")
+    loaded = accord.load_study(study)
+    assert loaded.metric.average == "macro"
+    assert "average macro" in loaded.metric.describe()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(study.read_text(encoding="utf-8").replace('"macro"', '"mean"'),
+                   encoding="utf-8")
+    code, _, err = run("check", PREDS, "--raters", "gold", "model", "--study", str(bad))
+    assert code == 2 and "[metric].average must be one of" in err
