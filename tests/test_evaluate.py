@@ -384,3 +384,31 @@ def test_the_gold_rater_of_two_annotations_is_the_reference() -> None:
 def test_registered_options_are_validated(kwargs: dict[str, Any], match: str) -> None:
     with pytest.raises(accord.AccordError, match=match):
         accord.f1(["a", "b"], ["a", "b"], **kwargs)
+
+
+def test_kappa_in_the_shared_bootstrap_equals_its_own_bootstrap() -> None:
+    gold, pred = _random(21, 4, 200)
+    ev = _quiet(gold, pred)
+    boot = accord.Bootstrap(n_resamples=999, rng=3)
+    for kind in ("percentile", "bca"):
+        b = accord.Bootstrap(n_resamples=999, rng=3, kind=kind)  # type: ignore[arg-type]
+        shared = ev.intervals(0.95, method=b)["kappa"]
+        own = ev.kappa.confidence_interval(0.95, method=b)
+        assert (shared.low, shared.high) == (pytest.approx(own.low, abs=TOL),
+                                            pytest.approx(own.high, abs=TOL))
+    weighted = _quiet(gold, pred, level="ordinal")
+    assert weighted.intervals(0.95, method=boot)["kappa"].low == pytest.approx(
+        weighted.kappa.confidence_interval(0.95, method=boot).low, abs=TOL)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8])
+def test_integer_labels_take_the_counting_fast_path_with_the_same_answer(dtype: Any) -> None:
+    gold, pred = _random(22, 5, 300)
+    fast = _quiet(gold.astype(dtype), pred.astype(dtype))
+    slow = _quiet([str(g) for g in gold], [str(p) for p in pred])
+    assert fast.macro.f1.estimate == pytest.approx(slow.macro.f1.estimate, abs=TOL)
+    assert fast.table.categories == tuple(range(5))
+    negative = _quiet(gold - 2, pred - 2)  # negative labels go the general way
+    assert negative.table.categories == tuple(range(-2, 3))
+    assert negative.mcc.estimate == pytest.approx(skm.matthews_corrcoef(gold - 2, pred - 2),
+                                                  abs=TOL)

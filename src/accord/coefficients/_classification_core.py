@@ -67,7 +67,7 @@ AVERAGES: tuple[str, ...] = ("macro", "micro", "weighted", "binary")
 __all__ = [
     "AVERAGES", "FIGURES", "Cells", "accuracy_result", "average_figure", "averaged",
     "balanced_accuracy_result", "class_figure", "figure_result", "mcc_result", "per_class",
-    "resolve_label",
+    "kappa_stat", "resolve_label",
 ]
 
 
@@ -104,6 +104,15 @@ def mcc_stat(s: Arr, k: int) -> Arr:
     den = (n**2 - np.sum(c**2, axis=1)) * (n**2 - np.sum(r**2, axis=1))
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.asarray(np.where(den > 0, cov / np.sqrt(np.maximum(den, 0.0)), np.nan))
+
+
+def kappa_stat(s: Arr, k: int) -> Arr:
+    """Unweighted Cohen's kappa ``(p_o - p_e) / (1 - p_e)`` from the same summed features."""
+    n, d, r, c = _split(s, k)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        po = d.sum(axis=1) / n
+        pe = np.sum(r * c, axis=1) / n**2
+        return np.asarray(np.where(pe < 1.0, (po - pe) / (1.0 - pe), np.nan))
 
 
 def averaged(figure: str, average: str, s: Arr, k: int) -> Arr:
@@ -259,8 +268,9 @@ def figure_result(
         se = math.sqrt(max(est * (1.0 - est), 0.0) / m)
         info.update(x=x, m=m, se_method="wald", ci_method="wilson")
         interval = _wilson_for(x, m)
-    elif resample is not None:
-        se, _ = jackknife_se(resample())
+    elif cells.features is not None and cells.counts is not None:
+        # leave-one-out needs only the cells, not each unit's cell (O(n) to build)
+        se, _ = jackknife_se(Resampling(cells.features, cells.counts, statistic))
         info.update(se_method="jackknife")
     else:
         se = math.nan

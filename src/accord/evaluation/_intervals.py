@@ -46,13 +46,20 @@ def intervals(
                      "None, 'asymptotic', 'jackknife' or an accord.Bootstrap(...)", method)
     boot = (bootstrap or DEFAULT_BOOTSTRAP) if method is None else method
     out: dict[str, ConfidenceInterval] = {}
-    shared: dict[str, AgreementResult] = {}
+    shared: dict[str, tuple[AgreementResult, Any]] = {}
+    k = ev.table.k
     for key, res in figures.items():
         wilson = method is None and res.details.get("ci_method") == "wilson"
-        if wilson or not res.defined or res.resampling is None or key == "kappa":
+        # unweighted kappa is a function of the same sums; its own resampling has the
+        # same cells in the same order, so the replicates are the same as its own bootstrap
+        plain_kappa = key == "kappa" and res.details.get("weights") == "identity"
+        if wilson or not res.defined or res.resampling is None or (
+                key == "kappa" and not plain_kappa):
             out[key] = _own(res, level, "asymptotic" if wilson else boot)
+        elif plain_kappa:
+            shared[key] = (res, lambda s: cl.kappa_stat(s, k))
         else:
-            shared[key] = res
+            shared[key] = (res, None)
     if shared:
         out.update(_shared_bootstrap(ev, shared, level, boot))
     return {k: out[k] for k in figures}
@@ -65,17 +72,19 @@ def _own(res: AgreementResult, level: float, method: Any) -> ConfidenceInterval:
 
 
 def _shared_bootstrap(
-    ev: Evaluation, figures: dict[str, AgreementResult], level: float, boot: Bootstrap
+    ev: Evaluation, figures: dict[str, tuple[AgreementResult, Any]], level: float,
+    boot: Bootstrap,
 ) -> dict[str, ConfidenceInterval]:
     cells = cl.Cells.of(ev.table)
     assert cells.features is not None and cells.counts is not None  # noqa: S101
     sums = _resampled_sums(cells.features, cells.counts, boot)
     out = {}
-    for key, res in figures.items():
+    for key, (res, stat) in figures.items():
         resampling = res.resampling() if res.resampling is not None else None
         assert resampling is not None  # noqa: S101 (filtered by the caller)
+        statistic = resampling.statistic if stat is None else stat
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            reps = np.asarray(resampling.statistic(sums), dtype=np.float64)
+            reps = np.asarray(statistic(sums), dtype=np.float64)
         finite = reps[np.isfinite(reps)]
         low, high = interval_from_replicates(resampling, res.estimate, finite, level, boot.kind)
         lo, hi = res.bounds
