@@ -144,7 +144,20 @@ def evaluate(
 
     Examples
     --------
+    The example of scikit-learn's ``classification_report`` documentation
+    (precision 0.50, 0.00, 1.00; recall 1.00, 0.00, 0.67; macro F1 0.49):
+
     >>> import accord
+    >>> ev = accord.evaluate([0, 1, 2, 2, 2], [0, 0, 2, 2, 1])
+    >>> [round(ev.per_class[c].precision.estimate, 2) for c in (0, 1, 2)]
+    [0.5, 0.0, 1.0]
+    >>> [round(ev.per_class[c].recall.estimate, 2) for c in (0, 1, 2)]
+    [1.0, 0.0, 0.67]
+    >>> ev.accuracy.estimate, round(ev.macro.f1.estimate, 2), round(ev.weighted.f1.estimate, 2)
+    (0.6, 0.49, 0.61)
+
+    Text labels, the Wilson interval of the accuracy:
+
     >>> gold = ["cat", "cat", "dog", "dog", "bird", "cat", "dog", "bird"]
     >>> pred = ["cat", "dog", "dog", "dog", "bird", "cat", "cat", "cat"]
     >>> ev = accord.evaluate(gold, pred)
