@@ -412,3 +412,16 @@ def test_integer_labels_take_the_counting_fast_path_with_the_same_answer(dtype: 
     assert negative.table.categories == tuple(range(-2, 3))
     assert negative.mcc.estimate == pytest.approx(skm.matthews_corrcoef(gold - 2, pred - 2),
                                                   abs=TOL)
+
+
+def test_the_default_intervals_fall_back_when_the_bootstrap_would_be_huge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from accord.evaluation import _intervals
+
+    gold, pred = _random(23, 3, 100)
+    ev = _quiet(gold, pred)
+    monkeypatch.setattr(_intervals, "DEFAULT_DRAW_BUDGET", 10)
+    cis = ev.intervals()
+    assert cis["macro.f1"].method == "asymptotic" and cis["accuracy"].method == "wilson"
+    assert ev.intervals(method=accord.Bootstrap(n_resamples=50, rng=0))[
+        "macro.f1"].method == "bootstrap-percentile"

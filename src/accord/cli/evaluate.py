@@ -54,7 +54,7 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
       accord evaluate examples/preds.csv --gold gold --predicted model
       accord evaluate examples/preds.csv --gold gold --predicted model llm --json
       accord evaluate examples/preds.csv --gold gold --predicted model --humans ann_a ann_b
-      accord evaluate export.json --format label_studio
+      accord evaluate examples/preds.csv --gold gold --predicted llm --ci bootstrap --seed 1
     """
     import accord
     from accord.errors import InvalidParameterError

@@ -45,6 +45,11 @@ def intervals(
         raise v.fail("method", "Evaluation.intervals",
                      "None, 'asymptotic', 'jackknife' or an accord.Bootstrap(...)", method)
     boot = (bootstrap or DEFAULT_BOOTSTRAP) if method is None else method
+    if method is None and _too_costly(ev, boot):
+        # thousands of classes: the default falls back to each figure's own interval
+        # (Wilson, or normal with the jackknife SE); ask for a Bootstrap explicitly
+        return {k: r.confidence_interval(level) if r.defined else _own(r, level, "asymptotic")
+                for k, r in figures.items()}
     out: dict[str, ConfidenceInterval] = {}
     shared: dict[str, tuple[AgreementResult, Any]] = {}
     k = ev.table.k
@@ -63,6 +68,16 @@ def intervals(
     if shared:
         out.update(_shared_bootstrap(ev, shared, level, boot))
     return {k: out[k] for k in figures}
+
+
+DEFAULT_DRAW_BUDGET = 400_000_000
+
+
+def _too_costly(ev: Evaluation, boot: Bootstrap) -> bool:
+    """Whether the default bootstrap would draw more than ~4 * 10^8 numbers."""
+    cells = int(np.count_nonzero(ev.table.counts)) if not ev.table.is_sparse else ev.table.k
+    per_resample = min(cells, int(ev.table.n)) if ev.table.n > 0 else 0
+    return boot.n_resamples * per_resample > DEFAULT_DRAW_BUDGET
 
 
 def _own(res: AgreementResult, level: float, method: Any) -> ConfidenceInterval:

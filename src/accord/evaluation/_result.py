@@ -201,8 +201,11 @@ class Evaluation:
         ``method=None`` (the default): Wilson intervals for proportions (accuracy,
         per-class precision, recall and specificity, micro precision/recall/F1) and
         the percentile bootstrap over the k x k cells (9999 resamples, seed 0, one
-        draw shared by every figure) for the rest; Cohen's kappa uses its own
-        bootstrap (``bootstrap=`` replaces that default bootstrap). ``"asymptotic"`` or
+        draw shared by every figure, unweighted kappa included) for the rest
+        (``bootstrap=`` replaces that default bootstrap). When that draw would be very
+        large (more than about 4 * 10^8 numbers: tens of thousands of non-empty cells),
+        the default falls back to each result's own interval (as ``"asymptotic"``); a
+        ``Bootstrap`` passed as ``method`` is always honoured. ``"asymptotic"`` or
         ``"jackknife"``: each result's own method (Wilson, the jackknife-SE normal
         interval, the Fleiss-Cohen-Everitt interval of kappa). A ``Bootstrap``: that
         bootstrap for every figure.

@@ -21,6 +21,7 @@ from scipy import stats
 
 from accord.compare import Comparison, compare
 from accord.errors import DataError
+from accord.evaluation._result import Evaluation
 from accord.inference.bootstrap import Bootstrap
 from accord.results import AgreementResult, _num
 
@@ -123,7 +124,7 @@ def mcnemar_exact(b: int, c: int) -> float:
 
 
 @dataclass(frozen=True)
-class Evaluations(Mapping[str, Any]):
+class Evaluations(Mapping[str, "Evaluation"]):
     """One :class:`~accord.Evaluation` per system, against the same reference.
 
     A mapping from system name to its evaluation, with the tests that compare
@@ -137,11 +138,11 @@ class Evaluations(Mapping[str, Any]):
         Human annotators (not the reference, not a system) used for the ceiling.
     """
 
-    evaluations: Mapping[str, Any]
+    evaluations: Mapping[str, Evaluation]
     reference: Any
     humans: tuple[Any, ...] = ()
 
-    def __getitem__(self, system: str) -> Any:
+    def __getitem__(self, system: str) -> Evaluation:
         try:
             return self.evaluations[system]
         except KeyError:
@@ -222,7 +223,7 @@ class Evaluations(Mapping[str, Any]):
         return "\n\n".join(str(ev) for ev in self.evaluations.values())
 
 
-def _figure(ev: Any, figure: str) -> AgreementResult:
+def _figure(ev: Evaluation, figure: str) -> AgreementResult:
     results = ev.results()
     if figure not in results:
         raise DataError(f"no figure {figure!r}; choose one of {sorted(results)[:12]!r} ...")
