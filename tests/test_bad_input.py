@@ -124,7 +124,7 @@ def test_every_coefficient_refuses_summaries_it_cannot_use(name: str) -> None:
     if name not in {"brennan_prediger", "fleiss_kappa", "gwet_ac1", "krippendorff_alpha",
                     "percent_agreement"}:
         refused(DataError, "RaterCounts", func, counts)
-    if accord.REGISTRY[name].family not in {"two_raters", "krippendorff"}:
+    if accord.REGISTRY[name].family not in {"two_raters", "krippendorff", "classification"}:
         refused(DataError, "contingency table|ContingencyTable", func, table)
     if name != "icc":
         refused(DataError, "RatingMatrix", func, ratings)
@@ -619,6 +619,9 @@ def test_evaluate_against_a_reference() -> None:
     refused(InvalidParameterError, "'positive' parameter of evaluate", accord.evaluate,
             ["a", "b"], ["a", "b"], positive="c")
     assert isinstance(accord.evaluate(["a", "b"], ["a", "b"]), accord.Evaluation)
+    evs = accord.evaluate(["a", "b"], {"m": ["a", "b"]})
+    assert isinstance(evs, accord.Evaluations)
+    refused(DataError, "no system 'x'", evs.mcnemar, "m", "x")
 
 
 def test_span_evaluation() -> None:

@@ -256,7 +256,7 @@ def test_missing_labels_are_counted_not_dropped_silently() -> None:
     pred = ["a", "b", None, "a", "b", "b"]
     ev = accord.evaluate(gold, pred)
     assert (ev.n_units, ev.n_unreferenced, ev.n_unpredicted) == (3, 2, 1)
-    assert any("2 unit(s) without a gold label" in n for n in ev.notes)
+    assert any("2 unit(s) without a reference label (from gold)" in n for n in ev.notes)
     assert ev.to_dict()["n_unreferenced"] == 2
 
 
@@ -327,3 +327,101 @@ def test_perfect_predictions_score_one(gold: list[int]) -> None:
     assert ev.accuracy.estimate == 1.0 and ev.macro.f1.estimate == pytest.approx(1.0)
     if len(set(gold)) > 1:
         assert ev.mcc.estimate == pytest.approx(1.0, abs=TOL)
+
+
+# --------------------------------------------------------------------------- registry entries
+@pytest.mark.parametrize("average", ["macro", "micro", "weighted"])
+@pytest.mark.parametrize("name", ["precision", "recall", "f1"])
+def test_registered_averages_match_scikit_learn(name: str, average: str) -> None:
+    gold, pred = _random(12, 4, 250)
+    ours = getattr(accord, name)(gold, pred, average=average)
+    sk = {"precision": skm.precision_score, "recall": skm.recall_score, "f1": skm.f1_score}[name]
+    assert ours.coefficient == name and ours.details["average"] == average
+    assert ours.estimate == pytest.approx(sk(gold, pred, average=average, zero_division=np.nan),
+                                          abs=TOL)
+
+
+def test_registered_binary_figures_and_summaries_match_scikit_learn() -> None:
+    gold, pred = _random(13, 2, 120)
+    for name, sk in (("precision", skm.precision_score), ("recall", skm.recall_score),
+                     ("f1", skm.f1_score)):
+        res = getattr(accord, name)(gold, pred, positive=1)
+        assert res.details["average"] == "binary" and res.details["positive"] == 1
+        assert res.estimate == pytest.approx(sk(gold, pred, pos_label=1), abs=TOL)
+    assert accord.accuracy(gold, pred).estimate == pytest.approx(skm.accuracy_score(gold, pred))
+    assert accord.mcc(gold, pred).estimate == pytest.approx(skm.matthews_corrcoef(gold, pred),
+                                                            abs=TOL)
+    assert accord.balanced_accuracy(gold, pred).estimate == pytest.approx(
+        skm.balanced_accuracy_score(gold, pred), abs=TOL)
+
+
+def test_registered_figures_equal_the_evaluation() -> None:
+    gold, pred = _random(14, 3, 90)
+    ev = _quiet(gold, pred)
+    assert accord.f1(gold, pred).estimate == ev.macro.f1.estimate
+    assert accord.f1(gold, pred).se == ev.macro.f1.se
+    assert accord.recall(gold, pred, average="weighted").estimate == ev.weighted.recall.estimate
+    assert accord.precision(gold, pred, positive=2).estimate == ev.per_class[2].precision.estimate
+    assert accord.mcc(gold, pred).estimate == ev.mcc.estimate
+
+
+def test_the_gold_rater_of_two_annotations_is_the_reference() -> None:
+    ann = accord.Annotations.from_wide({"model": ["a", "a", "b", "b"],
+                                        "truth": ["a", "b", "b", "b"]})
+    ann.kinds["truth"] = "gold"
+    # rows = truth: precision of "a" is 1/2 (model said "a" twice, once right)
+    assert accord.precision(ann, positive="a").estimate == 0.5
+    assert accord.recall(ann, positive="a").estimate == 1.0
+    assert accord.precision(ann, positive="a", raters=["model", "truth"]).estimate == 1.0
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"average": "mean"}, "'average' parameter of f1 must be one of"),
+    ({"average": "binary"}, "'positive' parameter of f1"),
+    ({"average": "macro", "positive": "a"}, "'average' parameter of f1"),
+    ({"positive": "z"}, "one of the classes"),
+])
+def test_registered_options_are_validated(kwargs: dict[str, Any], match: str) -> None:
+    with pytest.raises(accord.AccordError, match=match):
+        accord.f1(["a", "b"], ["a", "b"], **kwargs)
+
+
+def test_kappa_in_the_shared_bootstrap_equals_its_own_bootstrap() -> None:
+    gold, pred = _random(21, 4, 200)
+    ev = _quiet(gold, pred)
+    boot = accord.Bootstrap(n_resamples=999, rng=3)
+    for kind in ("percentile", "bca"):
+        b = accord.Bootstrap(n_resamples=999, rng=3, kind=kind)  # type: ignore[arg-type]
+        shared = ev.intervals(0.95, method=b)["kappa"]
+        own = ev.kappa.confidence_interval(0.95, method=b)
+        assert (shared.low, shared.high) == (pytest.approx(own.low, abs=TOL),
+                                            pytest.approx(own.high, abs=TOL))
+    weighted = _quiet(gold, pred, level="ordinal")
+    assert weighted.intervals(0.95, method=boot)["kappa"].low == pytest.approx(
+        weighted.kappa.confidence_interval(0.95, method=boot).low, abs=TOL)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8])
+def test_integer_labels_take_the_counting_fast_path_with_the_same_answer(dtype: Any) -> None:
+    gold, pred = _random(22, 5, 300)
+    fast = _quiet(gold.astype(dtype), pred.astype(dtype))
+    slow = _quiet([str(g) for g in gold], [str(p) for p in pred])
+    assert fast.macro.f1.estimate == pytest.approx(slow.macro.f1.estimate, abs=TOL)
+    assert fast.table.categories == tuple(range(5))
+    negative = _quiet(gold - 2, pred - 2)  # negative labels go the general way
+    assert negative.table.categories == tuple(range(-2, 3))
+    assert negative.mcc.estimate == pytest.approx(skm.matthews_corrcoef(gold - 2, pred - 2),
+                                                  abs=TOL)
+
+
+def test_the_default_intervals_fall_back_when_the_bootstrap_would_be_huge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from accord.evaluation import _intervals
+
+    gold, pred = _random(23, 3, 100)
+    ev = _quiet(gold, pred)
+    monkeypatch.setattr(_intervals, "DEFAULT_DRAW_BUDGET", 10)
+    cis = ev.intervals()
+    assert cis["macro.f1"].method == "asymptotic" and cis["accuracy"].method == "wilson"
+    assert ev.intervals(method=accord.Bootstrap(n_resamples=50, rng=0))[
+        "macro.f1"].method == "bootstrap-percentile"

@@ -200,4 +200,41 @@ def test_plot_text_stays_legible_on_a_phone(browser: Any, demo_html: Path) -> No
     assert heights and min(heights) >= 9.5  # about 8 px type or more (it was about 5 px)
     for svg in view.page.locator("svg.plot").all():
         assert svg.bounding_box()["width"] >= 26 * 15 - 1  # never shrunk below 26rem
+
+
+def test_model_against_reference_section(browser: Any, tmp_path: Path) -> None:
+    """The confusion heatmap (rows = reference), per-class bars and the human ceiling,
+    on a desktop and on a phone; a hostile system name stays text."""
+    ann = accord.read(ROOT / "examples" / "preds.csv",
+                      kinds={"gold": "gold", "model": "model", "llm": "llm"})
+    path = tmp_path / "reference.html"
+    accord.report(ann).save(path)
+    for width, height in ((1200, 900), (390, 844)):
+        view = Page(browser, path, width, height)
+        page = view.page
+        assert view.errors == [] and view.blocked == [] and view.dialogs == []
+        assert page.locator("#reference h2").inner_text() == "Model against reference"
+        confusion = page.locator("#reference table").first
+        assert confusion.locator("thead th").all_inner_texts() == [
+            "gold \\ model", "genuine", "off_topic", "spam", "total"]
+        assert confusion.locator("tbody tr").first.locator("td").all_inner_texts() == [
+            "226", "18", "20", "264"]
+        for plot in ("confusion-1", "classes-1", "ceiling-1", "confusion-2"):
+            assert page.locator(f'svg[data-plot="{plot}"]').is_visible()
+        text = page.locator("#reference").inner_text()
+        assert "near the human ceiling on these 397 units" in text
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"reference-{width}.png"), full_page=True)
+        page.close()
+    evil = "<img src=x onerror=alert(3)>"
+    hostile = accord.Annotations.from_wide({"gold": ["a", "b", "a", "b"],
+                                            evil: ["a", "b", "b", "b"]})
+    hostile.kinds.update({"gold": "gold", evil: "model"})
+    accord.report(hostile).save(tmp_path / "hostile-system.html")
+    view = Page(browser, tmp_path / "hostile-system.html", 1000, 800)
+    assert view.dialogs == [] and view.errors == []
+    assert evil in view.page.locator("#reference h3").first.inner_text()
+    assert view.page.locator("img").count() == 0
     view.page.close()

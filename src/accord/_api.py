@@ -9,18 +9,24 @@ from accord import datasets, distances
 from accord.annotations import Annotations, Audit
 from accord.coefficients import (
     REGISTRY,
+    accuracy,
+    balanced_accuracy,
     brennan_prediger,
     category_agreement,
     cohen_kappa,
     conger_kappa,
+    f1,
     fleiss_kappa,
     gwet_ac1,
     icc,
     kappa_max,
     krippendorff_alpha,
     light_kappa,
+    mcc,
     pabak,
     percent_agreement,
+    precision,
+    recall,
     scott_pi,
 )
 from accord.compare import Comparison, compare
@@ -33,7 +39,7 @@ from accord.errors import (
     FormatError,
     UndeclaredOrderWarning,
 )
-from accord.evaluation import Evaluation, evaluate
+from accord.evaluation import Evaluation, Evaluations, evaluate
 from accord.inference import Bootstrap
 from accord.interpretation import (
     SCALES,

@@ -154,6 +154,9 @@ NOT_GRADED = {
     "bands of chance-corrected coefficients do not apply to it",
     "kappa_max": "kappa max is the largest kappa the marginals allow, a bound and not an "
     "agreement",
+    **{name: f"{name} is a classifier metric against a reference, not a chance-corrected "
+       "agreement, so the bands of kappa-like coefficients do not apply to it"
+       for name in ("accuracy", "balanced_accuracy", "f1", "mcc", "precision", "recall")},
 }
 
 

@@ -20,7 +20,10 @@ from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWar
 ERROR_STATUS = "accord.error_status"
 
 # Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
-MULTI_VALUE = ("--raters", "--categories", "--coefficient", "--missing", "--kinds")
+MULTI_VALUE = (
+    "--raters", "--categories", "--coefficient", "--missing", "--kinds", "--predicted",
+    "--humans",
+)
 
 
 def expand_multi(args: Sequence[str]) -> list[str]:
@@ -151,6 +154,7 @@ def main() -> None:
       inspect        what accord read from a file: raters, units, categories, audit
       report         the full agreement report (console, HTML, Markdown, JSON)
       check          pass/fail against a declared threshold (exit 0 / 1)
+      evaluate       a model (or annotator) against reference labels: F1, MCC, baselines
       disagreements  every unit where raters differ, for adjudication
 
     \b

@@ -8,7 +8,16 @@ from typing import Any
 import click
 
 from accord.cli._app import main
-from accord.cli._common import check_options, ci_options, data_options, interval_method, load
+from accord.cli._common import (
+    check_options,
+    ci_options,
+    classifier_options,
+    data_options,
+    interval_method,
+    load,
+    reference_options,
+    with_reference,
+)
 from accord.cli._common import console as cli_console
 from accord.cli._errors import cli_text
 from accord.cli._lazy import (
@@ -59,12 +68,18 @@ from accord.cli._lazy import (
     metavar="N",
     help="Units in the population sampled, for Gwet's finite-population correction.",
 )
+@reference_options
+@classifier_options
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of results instead.")
 def compute(
     data: str,
     coefficients: tuple[str, ...],
     weights: str | None,
     form: str | None,
+    gold: str | None,
+    predicted: tuple[str, ...],
+    average: str | None,
+    positive: str | None,
     confidence_level: float,
     ci_method: str,
     n_resamples: int,
@@ -83,15 +98,21 @@ def compute(
       accord compute severity.csv --weights quadratic --categories mild moderate severe
       accord compute long.csv --unit item --rater coder --value label --ci bootstrap --seed 1
       accord compute scores.csv --level interval --coefficient icc --form ICC2k --json
+      accord compute examples/preds.csv --gold gold --predicted model --coefficient f1 mcc
     """
     from accord.errors import InvalidParameterError
     from accord.selection import compute as run
 
     check_options(confidence_level, form, population_size, func="accord compute")
+    if len(predicted) > 1:
+        raise click.UsageError("compute takes one system: give one column to --predicted "
+                               "(accord evaluate compares several).")
+    selection = with_reference(selection, gold, predicted)
     try:  # a bad option value is bad usage (exit 2), even when found late
         ann = load(data, **selection).require_pairable()
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
-        results = run(ann, list(coefficients) or None, weights=weights, form=form)
+        results = run(ann, list(coefficients) or None, weights=weights, form=form,
+                      average=average, positive=positive)
         intervals = _intervals(results, confidence_level, method, population_size)
     except InvalidParameterError as exc:
         raise click.UsageError(cli_text(str(exc))) from None

@@ -19,7 +19,14 @@ from click.core import ParameterSource
 from accord._files import same_file, write_atomic
 from accord._terminal import echo
 from accord.cli._app import main
-from accord.cli._common import check_options, ci_options, data_options, interval_method, load
+from accord.cli._common import (
+    check_options,
+    ci_options,
+    data_options,
+    interval_method,
+    load,
+    reference_options,
+)
 from accord.cli._common import console as cli_console
 from accord.cli._errors import cli_text
 from accord.cli._lazy import LazyChoice, coefficient_names, weight_names
@@ -64,6 +71,7 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
 @_options
 @click.option("--pair", "pairs", nargs=2, multiple=True, metavar="A B",
               help="Show the worksheet of this rater pair (repeatable).")
+@reference_options
 @ci_options
 @click.option("--scale", default=None, metavar="NAME",
               help="Interpretation scale (default: the one written for each coefficient).")
@@ -78,8 +86,9 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.pass_context
 def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
            weights: str | None, form: str | None, pairs: tuple[tuple[str, str], ...],
-           confidence_level: float, ci_method: str, n_resamples: int, bootstrap_kind: str,
-           seed: int | None, scale: str | None, top_units: int, title: str | None,
+           gold: str | None, predicted: tuple[str, ...], confidence_level: float,
+           ci_method: str, n_resamples: int, bootstrap_kind: str, seed: int | None,
+           scale: str | None, top_units: int, title: str | None,
            output: str | None, to: str | None, quiet: bool, **selection: Any) -> None:
     """Write the agreement report of DATA, optionally against a declared study.
 
@@ -89,6 +98,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
       accord report pilot.csv --study study.toml -o report.html
       accord report long.csv --unit item --rater coder --value label -o report.md
       accord report pilot.csv --ci bootstrap --seed 1 -o report.json
+      accord report examples/preds.csv --gold gold --predicted model llm -o models.html
     """
     import accord
     from accord.report.output import format_for, render
@@ -98,7 +108,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     _not_an_input(output, data, study)
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
-    ann = load(data, **selection)
+    ann = _mark_reference(load(data, **_all_kinds(selection, gold)), gold, predicted)
     method = None
     if st is None or _given(ctx, "ci_method"):
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
@@ -135,6 +145,30 @@ def _not_an_input(output: str | None, *inputs: str | Path | None) -> None:
         return
     if same_file(output, [p for p in inputs if p is not None]):
         raise click.UsageError(f"-o {output} is a file being read: write to another file.")
+
+
+def _all_kinds(selection: dict[str, Any], gold: str | None) -> dict[str, Any]:
+    """With --gold, every rater is read (the reference, the systems and the people)."""
+    from accord.annotations import RATER_KINDS
+
+    return selection if gold is None else {**selection, "kinds": RATER_KINDS}
+
+
+def _mark_reference(ann: Any, gold: str | None, predicted: tuple[str, ...]) -> Any:
+    """--gold names the reference and --predicted the systems: the report's "Model
+    against reference" section compares them (other raters stay as they are)."""
+    if gold is None:
+        if predicted:
+            raise click.UsageError("--predicted needs --gold: name the reference column.")
+        return ann
+    for name in (gold, *predicted):
+        if name not in ann.raters:
+            raise click.UsageError(f"rater {name!r} not found; the raters are "
+                                   f"{list(ann.raters)!r}.")
+    ann.kinds[gold] = "gold"
+    for name in predicted:
+        ann.kinds[name] = "model"
+    return ann
 
 
 def _check_output(output: str | None, to: str | None) -> None:

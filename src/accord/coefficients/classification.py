@@ -1,332 +1,312 @@
-r"""Classifier figures against a reference, computed from the confusion matrix.
+"""Classifier metrics against a reference, as registered coefficients.
 
-The confusion matrix is a :class:`~accord.ContingencyTable` whose rows are the
-reference classes and whose columns are the predicted classes, as the
-literature orients it. With ``n`` units, ``n_ij`` units of reference class
-``i`` predicted as ``j``, row totals ``n_i+`` and column totals ``n_+j``, each
-class ``c`` has (Sokolova & Lapalme 2009, table 3)
+Accuracy, balanced accuracy, precision, recall, F1 and the Matthews correlation
+of a system's labels against reference labels, computed from the confusion
+matrix (rows = reference, columns = system); the formulas, conventions and
+references are in :mod:`accord.coefficients._classification_core`. Each
+function returns one :class:`~accord.AgreementResult`; :func:`accord.evaluate`
+returns all of them at once with the per-class table and the baselines.
 
-.. math:: TP_c = n_{cc}, \quad FN_c = n_{c+} - n_{cc}, \quad FP_c = n_{+c} - n_{cc},
-          \quad TN_c = n - n_{c+} - n_{+c} + n_{cc}
-
-and precision ``TP / (TP + FP)``, recall ``TP / (TP + FN)``, F1 ``2 TP / (2 TP
-+ FP + FN)`` and specificity ``TN / (TN + FP)``. Macro averages are plain means
-over the classes whose figure is defined, weighted averages weight by the
-reference support, micro averages pool the counts. Balanced accuracy is the
-macro-averaged recall (Brodersen et al. 2010); the multiclass Matthews
-correlation is Gorodkin's (2004) ``R_K``:
-
-.. math:: R_K = \frac{n \sum_c n_{cc} - \sum_c n_{c+} n_{+c}}
-                     {\sqrt{(n^2 - \sum_c n_{+c}^2)(n^2 - \sum_c n_{c+}^2)}}
-
-Every figure is a function of the summed per-cell features ``[n, n_cc (k), n_c+
-(k), n_+c (k)]``, so the bootstrap is a multinomial draw over the k x k cells
-(:mod:`accord.inference.resampling`). Proportions (accuracy, per-class
-precision, recall and specificity, micro precision/recall/F1) carry the Wald SE
-``sqrt(p (1 - p) / m)`` and Wilson's (1927) score interval; the other figures
-carry the leave-one-unit-out jackknife SE (Efron & Tibshirani 1993, ch. 11),
-computed from the cells in O(k^2).
-
-Undefined stays undefined: the precision of a class never predicted is 0/0,
-so ``nan`` with a reason. scikit-learn instead returns 0 with a warning by
-default (``zero_division="warn"``); with ``zero_division=np.nan`` it returns
-``nan`` and leaves the class out of the averages, as accord does.
-
-References: Sokolova, M. & Lapalme, G. (2009). A systematic analysis of
-performance measures for classification tasks. Information Processing &
-Management 45(4), 427-437. Gorodkin, J. (2004). Comparing two K-category
-assignments by a K-category correlation coefficient. Computational Biology and
-Chemistry 28(5-6), 367-374. Brodersen, K. H. et al. (2010). The balanced
-accuracy and its posterior distribution. ICPR 2010, 3121-3124. Wilson, E. B.
-(1927). Probable inference, the law of succession, and statistical inference.
-JASA 22(158), 209-212.
+Data: ``f(reference, predicted)`` as in scikit-learn, a ``ContingencyTable``
+(rows = reference), a two-column table (first column = reference) or
+``Annotations`` with two raters (the reference is the rater of kind ``"gold"``
+when there is one, else the first; ``raters=[reference, system]`` names them).
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
-from scipy import stats
-
-from accord.inference.jackknife import jackknife_se
-from accord.inference.resampling import Resampling
+from accord import _validation as v
+from accord.annotations import Annotations
+from accord.coefficients import _classification_core as core
+from accord.coefficients._data import as_table, reusable
+from accord.coefficients._registry import register
 from accord.results import AgreementResult
-from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
+from accord.tables.contingency import ContingencyTable
 
-Arr = NDArray[np.float64]
-Figure = Literal["precision", "recall", "f1", "specificity"]
-Average = Literal["macro", "micro", "weighted", "binary"]
-FIGURES: tuple[Figure, ...] = ("precision", "recall", "f1", "specificity")
-AVERAGES: tuple[str, ...] = ("macro", "micro", "weighted", "binary")
+__all__ = ["accuracy", "balanced_accuracy", "f1", "mcc", "precision", "recall"]
 
-__all__ = ["AVERAGES", "FIGURES", "Cells", "averaged", "class_figure", "figure_result"]
-
-
-# --------------------------------------------------------------------------- statistics
-def _split(s: Arr, k: int) -> tuple[Arr, Arr, Arr, Arr]:
-    """``n``, ``n_cc``, ``n_c+`` and ``n_+c`` from summed features of shape ``(B, 1 + 3k)``."""
-    return s[:, 0], s[:, 1 : 1 + k], s[:, 1 + k : 1 + 2 * k], s[:, 1 + 2 * k :]
+_CITE_SL = (
+    "Sokolova, M. & Lapalme, G. (2009). A systematic analysis of performance measures for "
+    "classification tasks. Information Processing & Management 45(4), 427-437."
+)
+_CITE_WILSON = (
+    " Interval: Wilson, E. B. (1927). Probable inference, the law of succession, and "
+    "statistical inference. JASA 22(158), 209-212."
+)
 
 
-def per_class(figure: str, s: Arr, k: int) -> Arr:
-    """One figure for every class, shape ``(B, k)``; ``nan`` where it is 0/0."""
-    n, d, r, c = _split(s, k)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if figure == "precision":
-            return d / c
-        if figure == "recall":
-            return d / r
-        if figure == "f1":
-            return 2.0 * d / (r + c)
-        return (n[:, None] - r - c + d) / (n[:, None] - r)
+def _table(data: Any, predicted: Any, categories: Sequence[Any] | None, sample_weight: Any,
+           raters: Sequence[Any] | None, func: str) -> ContingencyTable:
+    """The confusion matrix, rows = reference (the gold rater of two, or the first)."""
+    data = reusable(data)
+    if isinstance(data, Annotations) and raters is None and data.n_raters == 2:
+        gold = [r for r in data.raters if data.kinds.get(r) == "gold"]
+        if len(gold) == 1:
+            raters = [gold[0], *(r for r in data.raters if r != gold[0])]
+    return as_table(data, predicted, categories=categories, sample_weight=sample_weight,
+                    raters=raters, func=func)
 
 
-def accuracy_stat(s: Arr, k: int) -> Arr:
-    """``sum_c n_cc / n``."""
-    n, d, _, _ = _split(s, k)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.asarray(d.sum(axis=1) / n)
+def _finish(name: str, res: AgreementResult, **details: Any) -> AgreementResult:
+    """Name the result after the registry entry; warn once when it is undefined."""
+    out = replace(res, coefficient=name, details={**res.details, **details})
+    if not out.defined:
+        v.warn_undefined(name, out.undefined_reason or "it is 0/0 on these data")
+    return out
 
 
-def mcc_stat(s: Arr, k: int) -> Arr:
-    """Gorodkin's (2004) ``R_K``; ``nan`` when either side used a single class."""
-    n, d, r, c = _split(s, k)
-    cov = n * d.sum(axis=1) - np.sum(r * c, axis=1)
-    den = (n**2 - np.sum(c**2, axis=1)) * (n**2 - np.sum(r**2, axis=1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.asarray(np.where(den > 0, cov / np.sqrt(np.maximum(den, 0.0)), np.nan))
+def _averaged(figure: str, data: Any, predicted: Any, average: str | None, positive: Any,
+              categories: Sequence[Any] | None, sample_weight: Any,
+              raters: Sequence[Any] | None) -> AgreementResult:
+    if average is None:
+        average = "binary" if positive is not None else "macro"
+    v.choice(average, core.AVERAGES, param="average", func=figure)
+    if average == "binary" and positive is None:
+        raise v.fail("positive", figure, "the positive class when average='binary'", positive)
+    if average != "binary" and positive is not None:
+        raise v.fail("average", figure, "'binary' (or None) when positive= is given", average)
+    table = _table(data, predicted, categories, sample_weight, raters, figure)
+    cells = core.Cells.of(table)
+    if average == "binary":
+        label = core.resolve_label(positive, table.categories)
+        if label is None:
+            raise v.fail("positive", figure, f"one of the classes {list(table.categories)!r}",
+                         positive)
+        res = core.class_figure(figure, cells, table.categories.index(label))
+        positive = label
+        return _finish(figure, res, average="binary", positive=positive)
+    return _finish(figure, core.average_figure(figure, average, cells))
 
 
-def averaged(figure: str, average: str, s: Arr, k: int) -> Arr:
-    """A macro, micro or support-weighted average, shape ``(B,)``.
-
-    Macro and weighted averages leave out the classes whose figure is undefined
-    (scikit-learn's ``zero_division=np.nan``); the micro average pools the counts.
-    """
-    if average == "micro":
-        return _micro(figure, s, k)
-    vals = per_class(figure, s, k)
-    ok = np.isfinite(vals)
-    weights = ok.astype(np.float64) if average == "macro" else np.where(ok, _split(s, k)[2], 0.0)
-    den = weights.sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.sum(np.where(ok, vals, 0.0) * weights, axis=1) / den
-    return np.asarray(np.where(den > 0, out, np.nan))
-
-
-def _micro(figure: str, s: Arr, k: int) -> Arr:
-    n, d, _, _ = _split(s, k)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if figure == "specificity":  # sum_c TN_c / sum_c (TN_c + FP_c)
-            return np.asarray((k * n - 2.0 * n + d.sum(axis=1)) / ((k - 1.0) * n))
-        return np.asarray(d.sum(axis=1) / n)  # every unit is one TP or one FP and one FN
-
-
-# --------------------------------------------------------------------------- the cells
-@dataclass(frozen=True)
-class Cells:
-    """The confusion matrix as summed features, with what the resampling needs.
-
-    ``sums`` is ``[n, n_cc, n_c+, n_+c]`` for the whole table; ``features`` and
-    ``counts`` describe the non-empty cells (``None`` when the table cannot be
-    resampled: proportions, fractional weights, or more than 2,000 classes).
-    """
-
-    table: ContingencyTable
-    sums: Arr
-    features: Arr | None
-    counts: NDArray[np.int64] | None
-    flat: NDArray[np.int64] | None
-    n_units: int
-    _patterns: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
-
-    @property
-    def k(self) -> int:
-        return self.table.k
-
-    @classmethod
-    def of(cls, table: ContingencyTable) -> Cells:
-        """Count the table's cells once (O(k^2))."""
-        k = table.k
-        sums = np.concatenate([[table.n], table.diagonal, table.row_totals, table.col_totals])
-        n_units = int(round(table.n))
-        if k > DENSE_LIMIT or table.n <= 0 or not _whole(table):
-            return cls(table, sums, None, None, None, n_units)
-        flat_counts = table.counts.reshape(-1)
-        flat = np.flatnonzero(flat_counts > 0)
-        i, j = flat // k, flat % k
-        m = flat.shape[0]
-        feats = np.zeros((m, 1 + 3 * k))
-        feats[:, 0] = 1.0
-        rows = np.arange(m)
-        diag = i == j
-        feats[rows[diag], 1 + i[diag]] = 1.0
-        feats[rows, 1 + k + i] = 1.0
-        feats[rows, 1 + 2 * k + j] = 1.0
-        counts = np.asarray(np.rint(flat_counts[flat]), dtype=np.int64)
-        return cls(table, sums, feats, counts, flat, n_units)
-
-    def unit_patterns(self) -> NDArray[np.int64] | None:
-        """Each unit's cell (as an index into the non-empty cells), computed once."""
-        if "p" not in self._patterns:
-            cells = None if self.table.unit_weights is not None else self.table.unit_cells
-            patterns = None
-            if cells is not None and self.flat is not None:
-                lookup = np.full(self.k * self.k, -1, dtype=np.int64)
-                lookup[self.flat] = np.arange(self.flat.shape[0])
-                patterns = lookup[cells]
-            self._patterns["p"] = patterns
-        out: NDArray[np.int64] | None = self._patterns["p"]
-        return out
-
-    def resampling(self, statistic: Callable[[Arr], Arr]) -> Resampling:
-        """The figure as ``statistic(weights @ features)`` over the cells."""
-        assert self.features is not None and self.counts is not None  # noqa: S101 (callers check)
-        weighted = self.table.unit_weights is not None
-        return Resampling(self.features, self.counts, statistic, self.unit_patterns(),
-                          None if weighted else self.table.unit_ids)
-
-    def value(self, statistic: Callable[[Arr], Arr]) -> float:
-        """The figure on the whole table."""
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return float(statistic(self.sums[None, :])[0])
-
-
-def _whole(table: ContingencyTable) -> bool:
-    data = table._sparse.data if table.is_sparse else table.counts  # noqa: SLF001
-    return bool(np.array_equal(data, np.rint(data)))
-
-
-# --------------------------------------------------------------------------- results
-def wilson(x: float, m: float, level: float) -> tuple[float, float]:
-    """Wilson's (1927) score interval for ``x`` successes in ``m`` trials."""
-    z = float(stats.norm.ppf(0.5 + level / 2.0))
-    p = x / m
-    centre = (p + z * z / (2.0 * m)) / (1.0 + z * z / m)
-    half = z / (1.0 + z * z / m) * math.sqrt(max(p * (1.0 - p) / m + z * z / (4.0 * m * m), 0.0))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def figure_result(
-    name: str,
-    cells: Cells,
-    statistic: Callable[[Arr], Arr],
-    reason: str | None,
+@register("accuracy", title="Accuracy", family="classification",
+          citation=_CITE_SL + _CITE_WILSON, chance_corrected=False, bounds=(0.0, 1.0))
+def accuracy(
+    data: Any,
+    predicted: Any = None,
+    /,
     *,
-    proportion: tuple[float, float] | None = None,
-    bounds: tuple[float, float] = (0.0, 1.0),
-    details: dict[str, Any] | None = None,
+    categories: Sequence[Any] | None = None,
+    sample_weight: Any = None,
+    raters: Sequence[Any] | None = None,
 ) -> AgreementResult:
-    """One figure as an :class:`~accord.AgreementResult` (no warning is emitted here).
+    r"""The share of units whose predicted label equals the reference label.
 
-    ``proportion`` is ``(x, m)`` for a proportion ``x / m``: Wald SE and Wilson
-    interval. Otherwise the SE is the jackknife over units, from the cells.
+    .. math:: \text{accuracy} = \frac{\sum_c n_{cc}}{n}
+
+    ``se`` is the binomial SE ``sqrt(p (1 - p) / n)``; the asymptotic interval is
+    Wilson's score interval (``details["ci_method"] == "wilson"``).
+
+    Examples
+    --------
+    >>> import accord
+    >>> res = accord.accuracy(["a", "a", "b", "b"], ["a", "b", "b", "b"])
+    >>> res.estimate
+    0.75
+    >>> ci = res.confidence_interval(0.95)
+    >>> round(ci.low, 4), round(ci.high, 4), ci.method
+    (0.3006, 0.9544, 'wilson')
     """
-    est = cells.value(statistic)
-    info: dict[str, Any] = dict(details or {})
-    if not math.isfinite(est):
-        reason = reason or f"{name} is 0/0 on these data"
-        return _make(name, cells, math.nan, math.nan, reason, info, bounds, None, None)
-    resample = None if cells.features is None else (lambda: cells.resampling(statistic))
-    interval = None
-    if proportion is not None:
-        x, m = proportion
-        se = math.sqrt(max(est * (1.0 - est), 0.0) / m)
-        info.update(x=x, m=m, se_method="wald", ci_method="wilson")
-        interval = _wilson_for(x, m)
-    elif resample is not None:
-        se, _ = jackknife_se(resample())
-        info.update(se_method="jackknife")
-    else:
-        se = math.nan
-        info.update(se_note="the table holds proportions or fractional weights, so there are "
-                    "no units to leave out; give the counts")
-    return _make(name, cells, est, se, None, info, bounds, resample, interval)
+    table = _table(data, predicted, categories, sample_weight, raters, "accuracy")
+    return _finish("accuracy", core.accuracy_result(core.Cells.of(table)))
 
 
-def _wilson_for(x: float, m: float) -> Callable[[float], tuple[float, float]]:
-    return lambda level: wilson(x, m, level)
-
-
-def _make(
-    name: str, cells: Cells, est: float, se: float, reason: str | None, details: dict[str, Any],
-    bounds: tuple[float, float], resample: Any, interval: Any,
+@register("balanced_accuracy", title="Balanced accuracy", family="classification",
+          citation="Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The "
+          "balanced accuracy and its posterior distribution. ICPR 2010, 3121-3124.",
+          chance_corrected=False, bounds=(0.0, 1.0))
+def balanced_accuracy(
+    data: Any,
+    predicted: Any = None,
+    /,
+    *,
+    categories: Sequence[Any] | None = None,
+    sample_weight: Any = None,
+    raters: Sequence[Any] | None = None,
 ) -> AgreementResult:
-    return AgreementResult(
-        coefficient=name, estimate=est, observed=est, expected=math.nan, se=se,
-        n_units=cells.n_units, n_raters=2, undefined_reason=reason, details=details,
-        bounds=bounds, resampling=resample, analytic_interval=interval,
-    )
+    r"""The mean recall over the classes present in the reference.
+
+    .. math:: \text{balanced accuracy} = \frac{1}{|C|} \sum_{c \in C} \frac{n_{cc}}{n_{c+}},
+              \quad C = \{c : n_{c+} > 0\}
+
+    As scikit-learn's ``balanced_accuracy_score`` (which warns about predicted
+    classes absent from the reference and leaves them out, as here).
+    ``se`` is the jackknife SE over units.
+
+    Examples
+    --------
+    >>> import accord
+    >>> round(accord.balanced_accuracy([0, 0, 0, 1], [0, 0, 1, 1]).estimate, 4)
+    0.8333
+    """
+    table = _table(data, predicted, categories, sample_weight, raters, "balanced_accuracy")
+    return _finish("balanced_accuracy", core.balanced_accuracy_result(core.Cells.of(table)))
 
 
-def class_figure(figure: str, cells: Cells, index: int) -> AgreementResult:
-    """Precision, recall, F1 or specificity of the class at ``index``."""
-    k, label = cells.k, cells.table.categories[index]
-    n, d = float(cells.sums[0]), float(cells.sums[1 + index])
-    r, c = float(cells.sums[1 + k + index]), float(cells.sums[1 + 2 * k + index])
-
-    def statistic(s: Arr) -> Arr:
-        return per_class(figure, s, k)[:, index]
-
-    proportion = {"precision": (d, c), "recall": (d, r),
-                  "specificity": (n - r - c + d, n - r)}.get(figure)
-    reason = _class_reason(figure, label)
-    return figure_result(f"{figure}[{label}]", cells, statistic, reason,
-                         proportion=proportion, details={"class": label})
 
 
-def _class_reason(figure: str, label: Any) -> str:
-    return {
-        "precision": f"the system never predicted {label!r}, so precision is 0/0 (scikit-learn "
-                     "reports 0 with a warning by default)",
-        "recall": f"{label!r} never occurs in the reference, so recall is 0/0",
-        "f1": f"{label!r} occurs in neither the reference nor the predictions, so F1 is 0/0",
-        "specificity": f"every reference label is {label!r}, so there are no negatives and "
-                       "specificity is 0/0",
-    }[figure]
+@register("precision", title="Precision", family="classification",
+          citation=_CITE_SL + _CITE_WILSON, chance_corrected=False, bounds=(0.0, 1.0))
+def precision(
+    data: Any,
+    predicted: Any = None,
+    /,
+    *,
+    average: str | None = None,
+    positive: Any = None,
+    categories: Sequence[Any] | None = None,
+    sample_weight: Any = None,
+    raters: Sequence[Any] | None = None,
+) -> AgreementResult:
+    r"""Of the units predicted as a class, the share whose reference label is that class.
+
+    .. math:: \text{precision}_c = \frac{TP_c}{TP_c + FP_c} = \frac{n_{cc}}{n_{+c}}
+
+    Undefined (``nan``) for a class never predicted; scikit-learn returns 0 there
+    by default (``zero_division="warn"``), and ``zero_division=np.nan`` matches accord.
+
+    Parameters
+    ----------
+    data, predicted : reference and predicted labels, or a table (rows = reference)
+    average : {"macro", "micro", "weighted", "binary"}, optional
+        Default ``"binary"`` when ``positive`` is given, else ``"macro"`` (the mean
+        over the classes where the figure is defined; those left out are listed in
+        ``details["left_out"]``). ``"micro"`` pools the counts (equal to accuracy
+        for single-label data); ``"weighted"`` weights by reference support.
+    positive : label, optional
+        The positive class, for ``average="binary"``.
+
+    Examples
+    --------
+    >>> import accord
+    >>> gold = ["spam", "spam", "ham", "ham", "ham"]
+    >>> pred = ["spam", "ham", "ham", "spam", "ham"]
+    >>> accord.precision(gold, pred, positive="spam").estimate
+    0.5
+    >>> round(accord.precision(gold, pred, average="macro").estimate, 4)
+    0.5833
+    """
+    return _averaged("precision", data, predicted, average, positive, categories, sample_weight,
+                     raters)
 
 
-def average_figure(figure: str, average: str, cells: Cells) -> AgreementResult:
-    """The macro, micro or weighted average of one figure, with the classes left out."""
-    k = cells.k
+@register("recall", title="Recall (sensitivity)", family="classification",
+          citation=_CITE_SL + _CITE_WILSON, chance_corrected=False, bounds=(0.0, 1.0))
+def recall(
+    data: Any,
+    predicted: Any = None,
+    /,
+    *,
+    average: str | None = None,
+    positive: Any = None,
+    categories: Sequence[Any] | None = None,
+    sample_weight: Any = None,
+    raters: Sequence[Any] | None = None,
+) -> AgreementResult:
+    r"""Of the units of a reference class, the share predicted as that class.
 
-    def statistic(s: Arr) -> Arr:
-        return averaged(figure, average, s, k)
+    .. math:: \text{recall}_c = \frac{TP_c}{TP_c + FN_c} = \frac{n_{cc}}{n_{c+}}
 
-    details: dict[str, Any] = {"average": average}
-    if average != "micro":
-        vals = per_class(figure, cells.sums[None, :], k)[0]
-        left = [cells.table.categories[i] for i in np.flatnonzero(~np.isfinite(vals))]
-        details.update(n_left_out=len(left), left_out=left)
-    proportion = None
-    if average == "micro" and figure != "specificity":
-        proportion = (float(cells.sums[1 : 1 + k].sum()), float(cells.sums[0]))
-    reason = f"no class has a defined {figure}" if average != "micro" else None
-    return figure_result(f"{average}_{figure}", cells, statistic, reason,
-                         proportion=proportion, details=details)
+    Undefined (``nan``) for a class absent from the reference.
 
+    Parameters
+    ----------
+    data, predicted : reference and predicted labels, or a table (rows = reference)
+    average : {"macro", "micro", "weighted", "binary"}, optional
+        Default ``"binary"`` when ``positive`` is given, else ``"macro"`` (the mean
+        over the classes where the figure is defined; those left out are listed in
+        ``details["left_out"]``). ``"micro"`` pools the counts (equal to accuracy
+        for single-label data); ``"weighted"`` weights by reference support.
+    positive : label, optional
+        The positive class, for ``average="binary"``.
 
-def accuracy_result(cells: Cells) -> AgreementResult:
-    """Accuracy with the Wilson interval."""
-    k = cells.k
-    correct, n = float(cells.sums[1 : 1 + k].sum()), float(cells.sums[0])
-    return figure_result("accuracy", cells, lambda s: accuracy_stat(s, k), None,
-                         proportion=(correct, n))
-
-
-def balanced_accuracy_result(cells: Cells) -> AgreementResult:
-    """Macro-averaged recall over the classes present in the reference."""
-    return replace(average_figure("recall", "macro", cells), coefficient="balanced_accuracy")
+    Examples
+    --------
+    >>> import accord
+    >>> gold = ["spam", "spam", "ham", "ham", "ham"]
+    >>> pred = ["spam", "ham", "ham", "spam", "ham"]
+    >>> accord.recall(gold, pred, positive="spam").estimate
+    0.5
+    """
+    return _averaged("recall", data, predicted, average, positive, categories, sample_weight,
+                     raters)
 
 
-def mcc_result(cells: Cells) -> AgreementResult:
-    """Gorodkin's multiclass Matthews correlation."""
-    k = cells.k
-    reason = ("the reference or the predictions use a single class throughout, so the "
-              "Matthews correlation is 0/0 (scikit-learn reports 0)")
-    return figure_result("mcc", cells, lambda s: mcc_stat(s, k), reason, bounds=(-1.0, 1.0))
+@register("f1", title="F1 score", family="classification",
+          citation="van Rijsbergen, C. J. (1979). Information Retrieval, 2nd ed., ch. 7. "
+          "Butterworths; " + _CITE_SL, chance_corrected=False, bounds=(0.0, 1.0))
+def f1(
+    data: Any,
+    predicted: Any = None,
+    /,
+    *,
+    average: str | None = None,
+    positive: Any = None,
+    categories: Sequence[Any] | None = None,
+    sample_weight: Any = None,
+    raters: Sequence[Any] | None = None,
+) -> AgreementResult:
+    r"""The harmonic mean of precision and recall.
+
+    .. math:: F_{1,c} = \frac{2\,TP_c}{2\,TP_c + FP_c + FN_c} = \frac{2 n_{cc}}{n_{c+} + n_{+c}}
+
+    Undefined only for a class absent from both sides; the macro average leaves
+    such classes out. ``se`` is the jackknife SE over units; pass
+    ``method=accord.Bootstrap(...)`` for the multinomial bootstrap over the cells.
+
+    Parameters
+    ----------
+    data, predicted : reference and predicted labels, or a table (rows = reference)
+    average : {"macro", "micro", "weighted", "binary"}, optional
+        Default ``"binary"`` when ``positive`` is given, else ``"macro"`` (the mean
+        over the classes where the figure is defined; those left out are listed in
+        ``details["left_out"]``). ``"micro"`` pools the counts (equal to accuracy
+        for single-label data); ``"weighted"`` weights by reference support.
+    positive : label, optional
+        The positive class, for ``average="binary"``.
+
+    Examples
+    --------
+    >>> import accord
+    >>> gold = ["spam", "spam", "ham", "ham", "ham"]
+    >>> pred = ["spam", "ham", "ham", "spam", "ham"]
+    >>> round(accord.f1(gold, pred, average="macro").estimate, 4)
+    0.5833
+    """
+    return _averaged("f1", data, predicted, average, positive, categories, sample_weight, raters)
+
+
+@register("mcc", title="Matthews correlation (multiclass)", family="classification",
+          citation="Matthews, B. W. (1975). Biochimica et Biophysica Acta 405(2), 442-451; "
+          "multiclass: Gorodkin, J. (2004). Comparing two K-category assignments by a "
+          "K-category correlation coefficient. Computational Biology and Chemistry 28(5-6), "
+          "367-374.", chance_corrected=False, bounds=(-1.0, 1.0))
+def mcc(
+    data: Any,
+    predicted: Any = None,
+    /,
+    *,
+    categories: Sequence[Any] | None = None,
+    sample_weight: Any = None,
+    raters: Sequence[Any] | None = None,
+) -> AgreementResult:
+    r"""Gorodkin's multiclass Matthews correlation coefficient ``R_K``.
+
+    .. math:: R_K = \frac{n \sum_c n_{cc} - \sum_c n_{c+} n_{+c}}
+                         {\sqrt{(n^2 - \sum_c n_{+c}^2)(n^2 - \sum_c n_{c+}^2)}}
+
+    Undefined (``nan``) when the reference or the predictions use one class
+    throughout; scikit-learn's ``matthews_corrcoef`` returns 0 there. Not of the
+    kappa form ``(p_o - p_e) / (1 - p_e)``, so not graded by kappa benchmark scales.
+
+    Examples
+    --------
+    >>> import accord
+    >>> round(accord.mcc([1, 1, 0, 0, 1], [1, 0, 0, 0, 1]).estimate, 4)
+    0.6667
+    """
+    table = _table(data, predicted, categories, sample_weight, raters, "mcc")
+    return _finish("mcc", core.mcc_result(core.Cells.of(table)))

@@ -11,5 +11,9 @@ statistic and result type.
 
 from accord.evaluation._dispatch import evaluate
 from accord.evaluation._result import Averages, Baselines, ClassMetrics, Evaluation
+from accord.evaluation.ceiling import Evaluations, HumanCeiling, McNemar
 
-__all__ = ["Averages", "Baselines", "ClassMetrics", "Evaluation", "evaluate"]
+__all__ = [
+    "Averages", "Baselines", "ClassMetrics", "Evaluation", "Evaluations", "HumanCeiling",
+    "McNemar", "evaluate",
+]

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from accord import _encoding as enc
 from accord.coefficients._data import _sample_weight, _small_int_table
 from accord.errors import DataError, InsufficientDataError
-from accord.tables.contingency import ContingencyTable
+from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
 from accord.weights import numeric_labels
 
 __all__ = ["Counted", "count_pairs"]
@@ -35,10 +35,10 @@ class Counted:
     def notes(self, reference: str, system: str) -> tuple[str, ...]:
         out = []
         if self.n_unreferenced:
-            out.append(f"{self.n_unreferenced} unit(s) without a {reference} label were not "
-                       "evaluated")
+            out.append(f"{self.n_unreferenced} unit(s) without a reference label (from "
+                       f"{reference}) were not evaluated")
         if self.n_unpredicted:
-            out.append(f"{self.n_unpredicted} unit(s) without a {system} label were not "
+            out.append(f"{self.n_unpredicted} unit(s) without a label from {system} were not "
                        "evaluated")
         return tuple(out)
 
@@ -61,7 +61,7 @@ def count_pairs(
         )
     w = _sample_weight(sample_weight, a.shape[0])
     if categories is None and w is None:
-        fast = _small_int_table(a, b)
+        fast = _int64_table(a, b)
         if fast is not None:
             return Counted(fast, None, 0, 0)
     ma, mb = enc.missing_mask(a), enc.missing_mask(b)
@@ -84,6 +84,29 @@ def count_pairs(
     if w is not None:
         supports = np.bincount(ca, minlength=len(cats)).astype(np.float64)
     return Counted(table, supports, n_unref, n_unpred)
+
+
+def _int64_table(a: NDArray[Any], b: NDArray[Any]) -> ContingencyTable | None:
+    """Small non-negative int64 labels counted in one ``np.bincount``.
+
+    One pass per array finds the largest label and any negative one at once: read as
+    unsigned, a negative int64 is above 2**63 (and so above the dense limit).
+    """
+    if a.dtype != np.int64 or b.dtype != np.int64 or a.shape[0] == 0:
+        return _small_int_table(a, b)
+    hi = max(int(a.view(np.uint64).max()), int(b.view(np.uint64).max()))
+    if hi >= DENSE_LIMIT:
+        return _small_int_table(a, b)  # negative or large labels: the general route
+    size = hi + 1
+    full = np.bincount(a * size + b, minlength=size * size).reshape(size, size)
+    used = np.flatnonzero(full.any(axis=0) | full.any(axis=1))
+    table = ContingencyTable(full[np.ix_(used, used)].astype(np.float64), [int(x) for x in used])
+    lut = np.full(size, -1, dtype=np.int64)
+    lut[used] = np.arange(used.shape[0])
+    k = used.shape[0]
+    table.set_unit_cells(lambda: lut[a] * k + lut[b])
+    table.ordered = True
+    return table
 
 
 def _codes(

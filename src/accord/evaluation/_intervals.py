@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from accord import _validation as v
-from accord.coefficients import classification as cl
+from accord.coefficients import _classification_core as cl
 from accord.inference.bootstrap import (
     Bootstrap,
     draw_weights,
@@ -30,7 +30,8 @@ _CELLS_PER_CHUNK = 4_000_000
 
 
 def intervals(
-    ev: Evaluation, level: float, method: Bootstrap | str | None
+    ev: Evaluation, level: float, method: Bootstrap | str | None,
+    bootstrap: Bootstrap | None = None,
 ) -> dict[str, ConfidenceInterval]:
     """See :meth:`Evaluation.intervals`."""
     from accord.evaluation._result import DEFAULT_BOOTSTRAP
@@ -43,18 +44,40 @@ def intervals(
     if method is not None and not isinstance(method, Bootstrap):
         raise v.fail("method", "Evaluation.intervals",
                      "None, 'asymptotic', 'jackknife' or an accord.Bootstrap(...)", method)
-    boot = DEFAULT_BOOTSTRAP if method is None else method
+    boot = (bootstrap or DEFAULT_BOOTSTRAP) if method is None else method
+    if method is None and _too_costly(ev, boot):
+        # thousands of classes: the default falls back to each figure's own interval
+        # (Wilson, or normal with the jackknife SE); ask for a Bootstrap explicitly
+        return {k: r.confidence_interval(level) if r.defined else _own(r, level, "asymptotic")
+                for k, r in figures.items()}
     out: dict[str, ConfidenceInterval] = {}
-    shared: dict[str, AgreementResult] = {}
+    shared: dict[str, tuple[AgreementResult, Any]] = {}
+    k = ev.table.k
     for key, res in figures.items():
         wilson = method is None and res.details.get("ci_method") == "wilson"
-        if wilson or not res.defined or res.resampling is None or key == "kappa":
+        # unweighted kappa is a function of the same sums; its own resampling has the
+        # same cells in the same order, so the replicates are the same as its own bootstrap
+        plain_kappa = key == "kappa" and res.details.get("weights") == "identity"
+        if wilson or not res.defined or res.resampling is None or (
+                key == "kappa" and not plain_kappa):
             out[key] = _own(res, level, "asymptotic" if wilson else boot)
+        elif plain_kappa:
+            shared[key] = (res, lambda s: cl.kappa_stat(s, k))
         else:
-            shared[key] = res
+            shared[key] = (res, None)
     if shared:
         out.update(_shared_bootstrap(ev, shared, level, boot))
     return {k: out[k] for k in figures}
+
+
+DEFAULT_DRAW_BUDGET = 400_000_000
+
+
+def _too_costly(ev: Evaluation, boot: Bootstrap) -> bool:
+    """Whether the default bootstrap would draw more than ~4 * 10^8 numbers."""
+    cells = int(np.count_nonzero(ev.table.counts)) if not ev.table.is_sparse else ev.table.k
+    per_resample = min(cells, int(ev.table.n)) if ev.table.n > 0 else 0
+    return boot.n_resamples * per_resample > DEFAULT_DRAW_BUDGET
 
 
 def _own(res: AgreementResult, level: float, method: Any) -> ConfidenceInterval:
@@ -64,17 +87,19 @@ def _own(res: AgreementResult, level: float, method: Any) -> ConfidenceInterval:
 
 
 def _shared_bootstrap(
-    ev: Evaluation, figures: dict[str, AgreementResult], level: float, boot: Bootstrap
+    ev: Evaluation, figures: dict[str, tuple[AgreementResult, Any]], level: float,
+    boot: Bootstrap,
 ) -> dict[str, ConfidenceInterval]:
     cells = cl.Cells.of(ev.table)
     assert cells.features is not None and cells.counts is not None  # noqa: S101
     sums = _resampled_sums(cells.features, cells.counts, boot)
     out = {}
-    for key, res in figures.items():
+    for key, (res, stat) in figures.items():
         resampling = res.resampling() if res.resampling is not None else None
         assert resampling is not None  # noqa: S101 (filtered by the caller)
+        statistic = resampling.statistic if stat is None else stat
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            reps = np.asarray(resampling.statistic(sums), dtype=np.float64)
+            reps = np.asarray(statistic(sums), dtype=np.float64)
         finite = reps[np.isfinite(reps)]
         low, high = interval_from_replicates(resampling, res.estimate, finite, level, boot.kind)
         lo, hi = res.bounds

@@ -11,16 +11,19 @@ import math
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from accord import _validation as v
-from accord.coefficients import classification as cl
+from accord.coefficients import _classification_core as cl
 from accord.errors import DegenerateDataWarning
 from accord.inference.bootstrap import Bootstrap
 from accord.results import AgreementResult, ConfidenceInterval, _jsonable, _num
 from accord.tables.contingency import ContingencyTable
+
+if TYPE_CHECKING:
+    from accord.evaluation.ceiling import HumanCeiling
 
 __all__ = ["Averages", "Baselines", "ClassMetrics", "Evaluation", "evaluation_from_table"]
 
@@ -166,7 +169,7 @@ class Evaluation:
     n_unreferenced: int = 0
     n_unpredicted: int = 0
     notes: tuple[str, ...] = ()
-    ceiling: Any = None
+    ceiling: HumanCeiling | None = None
 
     @property
     def n_units(self) -> int:
@@ -190,26 +193,34 @@ class Evaluation:
         return out
 
     def intervals(
-        self, confidence_level: float = 0.95, *, method: Bootstrap | str | None = None
+        self, confidence_level: float = 0.95, *, method: Bootstrap | str | None = None,
+        bootstrap: Bootstrap | None = None,
     ) -> dict[str, ConfidenceInterval]:
         """An interval for every figure of :meth:`results`.
 
         ``method=None`` (the default): Wilson intervals for proportions (accuracy,
         per-class precision, recall and specificity, micro precision/recall/F1) and
         the percentile bootstrap over the k x k cells (9999 resamples, seed 0, one
-        draw shared by every figure) for the rest; Cohen's kappa uses its own
-        bootstrap. ``"asymptotic"`` or ``"jackknife"``: each result's own method.
-        A ``Bootstrap``: that bootstrap for every figure.
+        draw shared by every figure, unweighted kappa included) for the rest
+        (``bootstrap=`` replaces that default bootstrap). When that draw would be very
+        large (more than about 4 * 10^8 numbers: tens of thousands of non-empty cells),
+        the default falls back to each result's own interval (as ``"asymptotic"``); a
+        ``Bootstrap`` passed as ``method`` is always honoured. ``"asymptotic"`` or
+        ``"jackknife"``: each result's own method (Wilson, the jackknife-SE normal
+        interval, the Fleiss-Cohen-Everitt interval of kappa). A ``Bootstrap``: that
+        bootstrap for every figure.
         """
         from accord.evaluation._intervals import intervals
 
-        return intervals(self, confidence_level, method)
+        return intervals(self, confidence_level, method, bootstrap)
 
     def to_dict(
-        self, confidence_level: float = 0.95, *, method: Bootstrap | str | None = None
+        self, confidence_level: float = 0.95, *, method: Bootstrap | str | None = None,
+        bootstrap: Bootstrap | None = None,
     ) -> dict[str, Any]:
-        """JSON-ready mapping at full precision, ``None`` where undefined, with intervals."""
-        cis = self.intervals(confidence_level, method=method)
+        """JSON-ready mapping at full precision, ``None`` where undefined, with the
+        intervals of :meth:`intervals`."""
+        cis = self.intervals(confidence_level, method=method, bootstrap=bootstrap)
 
         def fig(key: str, res: AgreementResult) -> dict[str, Any]:
             return {**res.to_dict(), "interval": cis[key].to_dict()}

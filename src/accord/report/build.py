@@ -153,6 +153,7 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
            title: str | None) -> Report:
     from accord import __version__
     from accord.report import sections
+    from accord.report.reference import reference_section
     from accord.report.register import study_section
     results = _results(ann, st, coefficients, settings, form)
     rows, intervals = zip(*(_row(r, settings, ci_method, ann.level) for r in results))
@@ -170,7 +171,8 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
         raters=rater_rows, loo_coefficient=loo_name, matrix=sections.rater_matrix(pw),
         units=sections.units_section(ann, top_units),
         bootstrap=sections.bootstrap_summary(results, intervals, primary, ci_method),
-        study=study, notes=(), results=tuple(results),
+        study=study, notes=(),
+        reference=reference_section(ann, settings.confidence_level), results=tuple(results),
     )
 
 

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from accord.report import _text as t
+from accord.report import render_reference
 from accord.report.model import CoefficientRow, PairAnalysis, Report, StudySection
 
 __all__ = ["render_console"]
@@ -37,6 +38,7 @@ def render_console(report: Report) -> Any:
     u = report.units
     parts += [Text(""), Text(f"{u.n_disagreements} of {u.n_compared} units rated by two or more "
                              "raters have a disagreement (accord disagreements lists them).")]
+    parts += render_reference.console_parts(report.reference)
     parts += [Text(n, style="dim") for n in report.notes]
     parts.append(Text(t.settings_line(report), style="dim"))
     return Group(*parts)

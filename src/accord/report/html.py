@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from importlib import resources
 
 from accord.report import _text as t
-from accord.report import plots
+from accord.report import plots, render_reference
 from accord.report.model import PairAnalysis, Report, StudySection
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -77,6 +77,8 @@ def render_html(report: Report) -> str:
     sections = [_summary(report)]
     sections += [_pair(p, i, report) for i, p in enumerate(report.pairs)]
     sections += [_raters(report), _matrix(report), _units(report), _bootstrap(report)]
+    sections.append(render_reference.html_section(report.reference,
+                                                  report.settings.confidence_level))
     if report.study is not None:
         sections.append(_study(report.study))
     sections.append(_method(report))
@@ -123,6 +125,8 @@ def _nav(report: Report) -> str:
     links.append(("units", "Units"))
     if report.bootstrap is not None:
         links.append(("bootstrap", "Bootstrap"))
+    if report.reference is not None:
+        links.append(("reference", render_reference.TITLE))
     if report.study is not None:
         links.append(("study", "Study protocol"))
     links.append(("method", "Method"))

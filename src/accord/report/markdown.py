@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from accord.report import _text as t
+from accord.report import render_reference
 from accord.report.model import PairAnalysis, Report, StudySection
 
 _SPECIAL = re.compile(r"([\\`*\[\]|~])")
@@ -65,6 +66,7 @@ def render_markdown(report: Report) -> str:
     lines += _matrix(report)
     lines += _units(report)
     lines += _bootstrap(report)
+    lines += render_reference.markdown_lines(report.reference, report.settings.confidence_level)
     if report.study is not None:
         lines += _study(report.study)
     lines += _notes(report)

@@ -25,9 +25,10 @@ SCHEMA_VERSION = "1"
 SCHEMA_ID = "https://accord.invalid/schemas/report/1"
 
 __all__ = [
-    "SCHEMA_VERSION", "BootstrapSummary", "CategoryRow", "CoefficientRow", "DataSummary",
-    "KappaContext", "PairAnalysis", "RaterMatrix", "RaterRow", "RegisterRow", "Report",
-    "Settings", "StudySection", "UnitRow", "UnitsSection", "Worksheet",
+    "SCHEMA_VERSION", "BootstrapSummary", "CategoryRow", "ClassRow", "CoefficientRow",
+    "DataSummary", "FigureRow", "KappaContext", "PairAnalysis", "RaterMatrix", "RaterRow",
+    "ReferenceSection", "RegisterRow", "Report", "Settings", "StudySection",
+    "SystemEvaluation", "UnitRow", "UnitsSection", "Worksheet",
 ]
 
 
@@ -295,6 +296,62 @@ class StudySection:
 
 
 @dataclass(frozen=True)
+class FigureRow:
+    """One classifier figure with its interval (``nan`` limits when there is none)."""
+
+    name: str
+    estimate: float
+    ci_low: float
+    ci_high: float
+    method: str
+    undefined_reason: str | None
+
+
+@dataclass(frozen=True)
+class ClassRow:
+    """One class of a system against the reference."""
+
+    label: str
+    support: int
+    precision: FigureRow
+    recall: FigureRow
+    f1: FigureRow
+
+
+@dataclass(frozen=True)
+class SystemEvaluation:
+    """A system against the reference: confusion matrix (rows = reference), per-class
+    figures, the summary, the baselines and the human ceiling (system first, then each
+    human, on ``ceiling_figure``)."""
+
+    system: str
+    reference: str
+    n_units: int
+    n_unreferenced: int
+    n_unpredicted: int
+    confusion: Worksheet
+    classes: tuple[ClassRow, ...]
+    summary: tuple[FigureRow, ...]
+    majority_class: str
+    majority_accuracy: float
+    chance_accuracy: float
+    sentences: tuple[str, ...]
+    ceiling_figure: str | None
+    ceiling: tuple[FigureRow, ...]
+
+
+@dataclass(frozen=True)
+class ReferenceSection:
+    """Model against reference: every system (rater of kind model or llm) against the
+    reference rater (kind gold), McNemar's test between systems as sentences."""
+
+    reference: str
+    humans: tuple[str, ...]
+    systems: tuple[SystemEvaluation, ...]
+    comparisons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Report:
     """The agreement report: one model, several renderers.
 
@@ -319,6 +376,9 @@ class Report:
     study : StudySection or None
     notes : tuple of str
         Warnings met while computing (undefined coefficients, ...), as sentences.
+    reference : ReferenceSection or None
+        Model against reference, when the data hold a rater of kind gold and raters
+        of kind model or llm.
     results : tuple of AgreementResult
         The results behind the rows, for further use (not serialised).
     """
@@ -338,6 +398,7 @@ class Report:
     bootstrap: BootstrapSummary | None
     study: StudySection | None
     notes: tuple[str, ...]
+    reference: ReferenceSection | None = None
     results: tuple[AgreementResult, ...] = field(default=(), repr=False, compare=False)
 
     @property

@@ -23,8 +23,10 @@ from typing import Any
 from accord.report.model import (
     BootstrapSummary,
     CoefficientRow,
+    FigureRow,
     PairAnalysis,
     RaterMatrix,
+    SystemEvaluation,
     Worksheet,
 )
 
@@ -39,8 +41,8 @@ _RC: dict[Any, Any] = {
 }
 _ID = re.compile(r'\bid="([^"]+)"')
 
-__all__ = ["bootstrap_histogram", "category_bars", "coefficient_intervals", "contingency_heatmap",
-           "rater_matrix"]
+__all__ = ["bootstrap_histogram", "category_bars", "class_bars", "coefficient_intervals",
+           "contingency_heatmap", "figure_intervals", "rater_matrix"]
 
 
 def _label(text: object, limit: int = 24) -> str:
@@ -88,8 +90,10 @@ def _render(prefix: str, width: float, height: float, draw: Callable[[Any], None
         return _svg(fig, prefix)
 
 
-def contingency_heatmap(ws: Worksheet, prefix: str = "heatmap") -> str | None:
-    """The contingency table as a heatmap, counts in the cells (None beyond 30 categories)."""
+def contingency_heatmap(ws: Worksheet, prefix: str = "heatmap", *,
+                        title: str = "Contingency table") -> str | None:
+    """The contingency table as a heatmap, counts in the cells (None beyond 30 categories);
+    rows are the first rater (the reference of a confusion matrix)."""
     k = len(ws.categories)
     if not ws.shown or k == 0 or k > MAX_CATEGORIES:
         return None
@@ -113,7 +117,7 @@ def contingency_heatmap(ws: Worksheet, prefix: str = "heatmap") -> str | None:
                     x = counts[i, j]
                     ax.text(j, i, f"{x:g}", ha="center", va="center", fontsize=9,
                             color="white" if top and x > 0.6 * top else "black")
-        ax.set_title("Contingency table")
+        ax.set_title(title)
 
     size = min(2.2 + 0.45 * k, 8.0)
     return _render(prefix, size + 0.6, size, draw)
@@ -223,6 +227,56 @@ def bootstrap_histogram(b: BootstrapSummary, prefix: str = "bootstrap") -> str |
         ax.set_title(f"Bootstrap distribution ({b.n_resamples} resamples)")
 
     return _render(prefix, 6.0, 3.0, draw)
+
+
+def class_bars(s: SystemEvaluation, prefix: str = "classes") -> str | None:
+    """Precision, recall and F1 of each class as bars with their intervals."""
+    rows = s.classes
+    if not rows or len(rows) > MAX_CATEGORIES:
+        return None
+
+    def draw(fig: Any) -> None:
+        ax = fig.add_subplot()
+        height = 0.26
+        for k, (name, colour) in enumerate((("precision", "#4477aa"), ("recall", "#ee7733"),
+                                           ("f1", "#228833"))):
+            y = [len(rows) - 1 - i + (1 - k) * height for i in range(len(rows))]
+            figs = [getattr(c, name) for c in rows]
+            ax.barh(y, [_finite(f.estimate) for f in figs], height=height, color=colour,
+                    label=name if name != "f1" else "F1")
+            for yi, f in zip(y, figs):
+                if math.isfinite(f.ci_low) and math.isfinite(f.ci_high):
+                    ax.plot([f.ci_low, f.ci_high], [yi, yi], color="black", linewidth=1.0)
+        ax.set_yticks(range(len(rows))[::-1], [_label(c.label) for c in rows])
+        ax.set_xlim(0.0, 1.05)
+        fig.legend(loc="outside lower center", ncols=3, fontsize=7, frameon=False)
+        ax.set_title("Per class")
+
+    return _render(prefix, 6.0, 1.6 + 0.55 * len(rows), draw)
+
+
+def figure_intervals(rows: Sequence[FigureRow], prefix: str = "figures", *,
+                     title: str = "Estimates and confidence intervals") -> str | None:
+    """Named estimates with their intervals, one row each (the first highlighted)."""
+    shown = [r for r in rows if math.isfinite(r.estimate)]
+    if not shown:
+        return None
+
+    def draw(fig: Any) -> None:
+        ax = fig.add_subplot()
+        y = list(range(len(shown)))[::-1]
+        for i, (yi, r) in enumerate(zip(y, shown)):
+            colour = "#ee7733" if i == 0 else "#4477aa"
+            if math.isfinite(r.ci_low) and math.isfinite(r.ci_high):
+                ax.plot([r.ci_low, r.ci_high], [yi, yi], color=colour, linewidth=2.0)
+            ax.plot([r.estimate], [yi], marker="o", color="#222222", markersize=5)
+        ax.set_yticks(y, [_label(r.name, 30) for r in shown])
+        low = min([r.ci_low for r in shown if math.isfinite(r.ci_low)]
+                  + [r.estimate for r in shown])
+        ax.set_xlim(max(-1.05, low - 0.05), 1.05)
+        ax.set_title(title)
+
+    return _render(prefix, 6.0, 1.0 + 0.38 * len(shown), draw)
 
 
 def _finite(x: float) -> float:
