@@ -580,6 +580,19 @@ def test_span_evaluation() -> None:
                       accord.SpanEvaluation)
 
 
+def test_span_agreement() -> None:
+    """span_agreement (its result, SpanAgreement, is a record)."""
+    from accord.readers.spans import Span, SpanTable
+
+    one = SpanTable((Span("d", "A", 0, 2, "X"),))
+    refused(InsufficientDataError, "two raters or more", accord.span_agreement, one)
+    refused(DataError, "hold no spans", accord.span_agreement, Annotations.from_wide(W3))
+    refused(InvalidParameterError, "'raters' parameter of span_agreement",
+            accord.span_agreement, one, raters=["A", "Z"])
+    two = SpanTable((Span("d", "A", 0, 2, "X"), Span("d", "B", 0, 2, "X")))
+    assert isinstance(accord.span_agreement(two), accord.SpanAgreement)
+
+
 def test_every_public_callable_has_a_bad_input_case() -> None:
     """A new public function or class must get a case in this module (found by name);
     registered coefficients are covered by the registry-driven tests above."""

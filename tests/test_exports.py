@@ -32,6 +32,7 @@ EXPECTED = [
     "Report",
     "SamplePlan",
     "Scale",
+    "SpanAgreement",
     "SpanEvaluation",
     "Study",
     "UndeclaredOrderWarning",
@@ -63,6 +64,7 @@ EXPECTED = [
     "read",
     "report",
     "scott_pi",
+    "span_agreement",
     "unit_agreement",
 ]
 

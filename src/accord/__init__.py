@@ -52,7 +52,7 @@ from accord.planning import SamplePlan, plan_sample_size
 from accord.readers import formats, read
 from accord.report import Report, report
 from accord.results import AgreementResult, ConfidenceInterval
-from accord.spans import SpanEvaluation, evaluate_spans
+from accord.spans import SpanAgreement, SpanEvaluation, evaluate_spans, span_agreement
 from accord.study import Study, load_study
 from accord.tables import CoincidenceMatrix, ContingencyTable, RaterCounts, RatingMatrix
 
@@ -80,6 +80,7 @@ __all__ = [
     "Report",
     "SamplePlan",
     "Scale",
+    "SpanAgreement",
     "SpanEvaluation",
     "Study",
     "UndeclaredOrderWarning",
@@ -111,5 +112,6 @@ __all__ = [
     "read",
     "report",
     "scott_pi",
+    "span_agreement",
     "unit_agreement",
 ]

@@ -4,12 +4,24 @@
   four SemEval-2013 task 9.1 modes, by sorted sweeps per unit;
 * :func:`evaluate_spans`: precision, recall and F1 against a reference (spans
   or tag sequences);
+* :func:`span_agreement`: pairwise F1 between raters (Hripcsak & Rothschild 2005);
 * :mod:`accord.spans.tags`: entities of BIO-style tag sequences, as seqeval
   finds them.
 """
 
 from accord.spans._scores import SpanCounts
+from accord.spans.agreement import PairAgreement, SpanAgreement, span_agreement
 from accord.spans.evaluate import SpanEvaluation, SpanScores, evaluate_spans
 from accord.spans.matching import KINDS, MODES
 
-__all__ = ["KINDS", "MODES", "SpanCounts", "SpanEvaluation", "SpanScores", "evaluate_spans"]
+__all__ = [
+    "KINDS",
+    "MODES",
+    "PairAgreement",
+    "SpanAgreement",
+    "SpanCounts",
+    "SpanEvaluation",
+    "SpanScores",
+    "evaluate_spans",
+    "span_agreement",
+]
