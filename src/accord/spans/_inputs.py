@@ -46,8 +46,9 @@ def table_of(data: Any, func: str, param: str) -> SpanTable:
         return spans
     if hasattr(data, "raters") and hasattr(data, "audit"):
         raise DataError(
-            f"{func}: the '{param}' annotations hold no spans; span agreement needs data "
-            "read from a span export (brat, INCEpTION, Label Studio, a span table, ...)."
+            f"{func}: the {param} hold no spans; span agreement needs spans read from a span "
+            "export (brat, INCEpTION, Label Studio, doccano, ...) or a span table read with "
+            "start= and end= columns."
         )
     raise InvalidParameterError(
         f"The '{param}' parameter of {func} must be a list with one list of (start, end, label) "
