@@ -593,6 +593,19 @@ def test_span_agreement() -> None:
     assert isinstance(accord.span_agreement(two), accord.SpanAgreement)
 
 
+def test_unitizing_alpha() -> None:
+    from accord.readers.spans import Span, SpanTable
+
+    one = SpanTable((Span("d", "A", 0, 2, "X"),))
+    refused(InsufficientDataError, "two raters or more", accord.unitizing_alpha, one)
+    clash = SpanTable((Span("d", "A", 0, 4, "X"), Span("d", "A", 2, 6, "X"),
+                       Span("d", "B", 0, 2, "X")))
+    refused(DataError, "not to overlap", accord.unitizing_alpha, clash)
+    two = SpanTable((Span("d", "A", 0, 2, "X"), Span("d", "B", 0, 2, "X")))
+    refused(InvalidParameterError, "'lengths' parameter of unitizing_alpha",
+            accord.unitizing_alpha, two, lengths={"d": "long"})
+
+
 def test_every_public_callable_has_a_bad_input_case() -> None:
     """A new public function or class must get a case in this module (found by name);
     registered coefficients are covered by the registry-driven tests above."""

@@ -66,6 +66,7 @@ EXPECTED = [
     "scott_pi",
     "span_agreement",
     "unit_agreement",
+    "unitizing_alpha",
 ]
 
 

@@ -52,7 +52,13 @@ from accord.planning import SamplePlan, plan_sample_size
 from accord.readers import formats, read
 from accord.report import Report, report
 from accord.results import AgreementResult, ConfidenceInterval
-from accord.spans import SpanAgreement, SpanEvaluation, evaluate_spans, span_agreement
+from accord.spans import (
+    SpanAgreement,
+    SpanEvaluation,
+    evaluate_spans,
+    span_agreement,
+    unitizing_alpha,
+)
 from accord.study import Study, load_study
 from accord.tables import CoincidenceMatrix, ContingencyTable, RaterCounts, RatingMatrix
 
@@ -114,4 +120,5 @@ __all__ = [
     "scott_pi",
     "span_agreement",
     "unit_agreement",
+    "unitizing_alpha",
 ]

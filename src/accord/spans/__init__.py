@@ -5,6 +5,7 @@
 * :func:`evaluate_spans`: precision, recall and F1 against a reference (spans
   or tag sequences);
 * :func:`span_agreement`: pairwise F1 between raters (Hripcsak & Rothschild 2005);
+* :func:`unitizing_alpha`: Krippendorff's alpha_U on character offsets;
 * :mod:`accord.spans.tags`: entities of BIO-style tag sequences, as seqeval
   finds them.
 """
@@ -13,6 +14,7 @@ from accord.spans._scores import SpanCounts
 from accord.spans.agreement import PairAgreement, SpanAgreement, span_agreement
 from accord.spans.evaluate import SpanEvaluation, SpanScores, evaluate_spans
 from accord.spans.matching import KINDS, MODES
+from accord.spans.unitizing import unitizing_alpha
 
 __all__ = [
     "KINDS",
@@ -24,4 +26,5 @@ __all__ = [
     "SpanScores",
     "evaluate_spans",
     "span_agreement",
+    "unitizing_alpha",
 ]
