@@ -606,6 +606,18 @@ def test_unitizing_alpha() -> None:
             accord.unitizing_alpha, two, lengths={"d": "long"})
 
 
+def test_token_agreement() -> None:
+    """token_agreement and token_annotations."""
+    from accord.readers.spans import Span, SpanTable
+
+    two = SpanTable((Span("d", "A", 0, 2, "X"), Span("d", "B", 0, 2, "X")))
+    refused(InvalidParameterError, "'coefficient' parameter of token_agreement",
+            accord.token_agreement, two, tokens={"d": 3}, coefficient="kappa")
+    refused(DataError, "no entry in tokens", accord.token_annotations, two, tokens={})
+    refused(DataError, "ordered, non-empty and not overlap", accord.token_annotations, two,
+            tokens={"d": [(0, 2), (1, 3)]})
+
+
 def test_every_public_callable_has_a_bad_input_case() -> None:
     """A new public function or class must get a case in this module (found by name);
     registered coefficients are covered by the registry-driven tests above."""

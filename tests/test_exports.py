@@ -65,6 +65,8 @@ EXPECTED = [
     "report",
     "scott_pi",
     "span_agreement",
+    "token_agreement",
+    "token_annotations",
     "unit_agreement",
     "unitizing_alpha",
 ]

@@ -57,6 +57,8 @@ from accord.spans import (
     SpanEvaluation,
     evaluate_spans,
     span_agreement,
+    token_agreement,
+    token_annotations,
     unitizing_alpha,
 )
 from accord.study import Study, load_study
@@ -119,6 +121,8 @@ __all__ = [
     "report",
     "scott_pi",
     "span_agreement",
+    "token_agreement",
+    "token_annotations",
     "unit_agreement",
     "unitizing_alpha",
 ]
