@@ -19,10 +19,10 @@ sufficient statistic: a bootstrap over units sums them, never matching again.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from accord import _validation as v
 from accord.errors import InsufficientDataError
 from accord.inference.resampling import FloatArray, Resampling, pattern_index
 from accord.results import AgreementResult
-from accord.spans._inputs import Encoded, case_notes, encode_table, table_of
+from accord.spans._inputs import Encoded, case_notes, encode_cached, table_of
 from accord.spans._scores import SpanCounts, score
 from accord.spans.evaluate import _restrict
 from accord.spans.matching import MODES, Mode, candidates, match
@@ -187,7 +187,7 @@ def span_agreement(
     """
     v.choice(mode, MODES, param="mode", func=FUNC)
     table = table_of(annotations, FUNC, "annotations")
-    enc = encode_table(table, raters, labels, FUNC)
+    enc = encode_cached(table, raters, labels, FUNC)
     if len(enc.raters) < 2:
         raise InsufficientDataError(
             f"{FUNC}: span agreement needs two raters or more; found {list(enc.raters)!r}."
@@ -206,8 +206,9 @@ def span_agreement(
         for c in used
     }  # fmt: skip
     return SpanAgreement(
-        mode, f1, macro, per_label, {p.raters: p for p in per_pair}, _unit_means(per_pair), notes
-    )
+        mode, f1, macro, per_label, {p.raters: p for p in per_pair},
+        _unit_means(per_pair, len(enc.units), enc.units), notes,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -229,12 +230,14 @@ def _pair(enc: Encoded, a: str, b: str, mode: Mode) -> tuple[PairAgreement, _Fea
     n_all = both.shape[0]
     overall = match(ref, pred, cand, mode).per_unit(n_all)
     events = match(ref, pred, cand, mode, same_label_only=True)
-    used = np.unique(np.concatenate([ref.label, pred.label]))
-    by_label = {int(c): _m_and_total(events.of_label(int(c)).per_unit(n_all)) for c in used}
+    used = np.flatnonzero(np.bincount(np.concatenate([ref.label, pred.label]), minlength=1))
+    split = events.by_label()
+    lab_units = {int(c): split[int(c)].per_unit(n_all) for c in used}
+    by_label = {c: _m_and_total(x) for c, x in lab_units.items()}
     what = f"span_f1 ({mode}, {a!r} and {b!r}"
     f1 = score("f1", overall[units], mode=mode, what=what + ")", details={"raters": [a, b]})
     per_label = {
-        enc.labels[c]: score("f1", events.of_label(c).per_unit(n_all)[units], mode=mode,
+        enc.labels[c]: score("f1", lab_units[c][units], mode=mode,
                              what=f"{what}, label {enc.labels[c]!r})")
         for c in sorted(by_label)
     }  # fmt: skip
@@ -243,7 +246,7 @@ def _pair(enc: Encoded, a: str, b: str, mode: Mode) -> tuple[PairAgreement, _Fea
     m, t = feats.matched[units], feats.total[units]
     with np.errstate(divide="ignore", invalid="ignore"):
         unit_f1 = np.where(t > 0, 2.0 * m / t, np.nan)
-    per_unit = dict(zip([enc.units[i] for i in units.tolist()], unit_f1.tolist()))
+    per_unit = UnitValues(enc.units, units, unit_f1)
     counts = SpanCounts.of(overall[units].sum(axis=0))
     left = _left(enc, a, b)
     pair = PairAgreement((a, b), f1, macro, per_label, per_unit, counts, len(units), left)
@@ -282,8 +285,7 @@ def _macro(feats: _Features, units: Any, mode: str, what: str) -> AgreementResul
     codes = sorted(feats.by_label)
     cols = [feats.by_label[c][0] for c in codes] + [feats.by_label[c][1] for c in codes]
     x = np.stack(cols, axis=1)[units] if codes else np.zeros((len(units), 0))
-    ids = tuple(feats.ids[i] for i in units.tolist())
-    return _result("span_macro_f1", x, _macro_stat(len(codes)), mode, what, 2, ids)
+    return _result("span_macro_f1", x, _macro_stat(len(codes)), mode, what, 2, (feats.ids, units))
 
 
 def _result(
@@ -293,7 +295,7 @@ def _result(
     mode: str,
     what: str,
     n_raters: int,
-    unit_ids: tuple[Any, ...],
+    unit_ids: tuple[tuple[Any, ...], Any],
     details: dict[str, Any] | None = None,
 ) -> AgreementResult:
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -304,7 +306,8 @@ def _result(
 
     def resampling() -> Resampling:
         patterns, counts, inverse = pattern_index(x)
-        return Resampling(np.asarray(patterns, dtype=np.float64), counts, stat, inverse, unit_ids)
+        ids = tuple(unit_ids[0][i] for i in unit_ids[1].tolist())
+        return Resampling(np.asarray(patterns, dtype=np.float64), counts, stat, inverse, ids)
 
     return AgreementResult(
         coefficient=name, estimate=est, observed=math.nan, expected=math.nan, se=math.nan,
@@ -359,7 +362,7 @@ def _mean(
         stats.append(stat)
     x = np.concatenate(blocks, axis=1)
     widths = [b.shape[1] for b in blocks]
-    ids = tuple(enc.units[i] for i in units.tolist())
+    ids = (enc.units, units)
     return _result(name, x, _pairs_stat(stats, widths), mode, what, len(enc.raters), ids,
                    {"n_pairs": len(feats)})  # fmt: skip
 
@@ -384,11 +387,37 @@ def _pairs_stat(
     return stat
 
 
-def _unit_means(pairs: list[PairAgreement]) -> dict[Any, float]:
-    sums: dict[Any, list[float]] = {}
-    for p in pairs:
-        for u, f in p.per_unit.items():
-            if math.isfinite(f):
-                sums.setdefault(u, []).append(f)
-    units = dict.fromkeys(u for p in pairs for u in p.per_unit)
-    return {u: (sum(sums[u]) / len(sums[u]) if u in sums else math.nan) for u in units}
+def _unit_means(pairs: list[PairAgreement], n_units: int, ids: tuple[Any, ...]) -> UnitValues:
+    """The mean over pairs of the per-unit F1, where defined, for units some pair compared."""
+    values = np.full((len(pairs), n_units), np.nan)
+    compared = np.zeros(n_units, dtype=bool)
+    for k, p in enumerate(pairs):
+        pu = cast(UnitValues, p.per_unit)  # built by _pair
+        values[k, pu.positions] = pu.array
+        compared[pu.positions] = True
+    where = np.flatnonzero(compared)
+    return UnitValues(ids, where, _finite_mean(values[:, where].T))
+
+
+class UnitValues(Mapping[Any, float]):
+    """A read-only mapping of unit to value, kept as arrays (built for 10^5 units)."""
+
+    def __init__(self, ids: tuple[Any, ...], positions: Any, values: FloatArray) -> None:
+        self._ids = ids
+        self.positions = np.asarray(positions, dtype=np.int64)
+        self.array = np.asarray(values, dtype=np.float64)
+        self._index: dict[Any, int] | None = None
+
+    def __getitem__(self, unit: Any) -> float:
+        if self._index is None:
+            self._index = {self._ids[p]: k for k, p in enumerate(self.positions.tolist())}
+        return float(self.array[self._index[unit]])
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self._ids[p] for p in self.positions.tolist())
+
+    def __len__(self) -> int:
+        return int(self.positions.shape[0])
+
+    def __repr__(self) -> str:
+        return repr(dict(self))

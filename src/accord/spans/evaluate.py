@@ -227,7 +227,9 @@ def evaluate_encoded(enc: Encoded, a: str, b: str, mode: Mode) -> SpanEvaluation
     units = np.flatnonzero(both)
     cand = candidates(ref, pred)
     overall = match(ref, pred, cand, mode)
-    by_label = match(ref, pred, cand, mode, same_label_only=True)
+    split = match(ref, pred, cand, mode, same_label_only=True).by_label()
+    none = np.zeros(0, dtype=np.int64)
+    empty = Events(none, none, none)
     n = int(units.shape[0])
     per_unit = overall.per_unit(both.shape[0])[units] if n else np.zeros((0, 5), np.int64)
     p, r, f = (
@@ -235,7 +237,8 @@ def evaluate_encoded(enc: Encoded, a: str, b: str, mode: Mode) -> SpanEvaluation
         for k in ("precision", "recall", "f1")
     )
     labels = {
-        lab: _label_scores(by_label, i, both, units, mode, lab) for i, lab in enumerate(enc.labels)
+        lab: _label_scores(split.get(i, empty), both, units, mode, lab)
+        for i, lab in enumerate(enc.labels)
     }
     return SpanEvaluation(
         mode, p, r, f, SpanCounts.of(overall.totals()), labels, n,
@@ -248,10 +251,8 @@ def _restrict(s: SpanSet, units: np.ndarray[Any, np.dtype[np.bool_]]) -> SpanSet
     return s if bool(keep.all()) else s.subset(keep)
 
 
-def _label_scores(
-    events: Events, code: int, both: Any, units: Any, mode: Mode, label: str
-) -> SpanScores:
-    per_unit = events.of_label(code).per_unit(both.shape[0])[units]
+def _label_scores(events: Events, both: Any, units: Any, mode: Mode, label: str) -> SpanScores:
+    per_unit = events.per_unit(both.shape[0])[units]
     what = f"({mode}, label {label!r})"
     p, r, f = (
         score(k, per_unit, mode=mode, what=f"span_{k} {what}")
