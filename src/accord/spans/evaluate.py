@@ -170,6 +170,7 @@ def _encode(
 ) -> Encoded:
     if _is_nested_list(reference) and _is_nested_list(predicted):
         if _is_tags(reference) or _is_tags(predicted):
+            _same_lengths(reference, predicted)
             return encode_lists(_entities(reference, scheme), _entities(predicted, scheme), FUNC)
         return encode_lists(reference, predicted, FUNC)
     ref = table_of(reference, FUNC, "reference")
@@ -188,9 +189,25 @@ def _encode(
         for s in t.spans
         if s.rater == r
     )
-    cov = {(u, "reference"): st for (u, r), st in ref.coverage.items() if r == a}
-    cov.update({(u, "predicted"): st for (u, r), st in pred.coverage.items() if r == b})
+    every = dict.fromkeys([*ref.units, *pred.units])
+    cov: dict[tuple[str, str], str] = {}
+    for t, r, side in ((ref, a, "reference"), (pred, b, "predicted")):
+        # a table without coverage: its rater annotated every unit (as in encode_table)
+        seen = {(u, st) for (u, x), st in t.coverage.items() if x == r}
+        cov.update({(u, side): st for u, st in seen} or {(u, side): "annotated" for u in every})
     return encode_table(SpanTable(spans, cov), ["reference", "predicted"], None, FUNC)
+
+
+def _same_lengths(reference: Sequence[Sequence[Any]], predicted: Sequence[Sequence[Any]]) -> None:
+    if len(reference) != len(predicted):
+        raise DataError(f"{FUNC}: reference and predicted must hold the same sentences; got "
+                        f"{len(reference)} and {len(predicted)}.")  # fmt: skip
+    for i, (r, p) in enumerate(zip(reference, predicted)):
+        if len(r) != len(p) or not all(isinstance(t, str) for t in [*r, *p]):
+            raise DataError(
+                f"{FUNC}: sentence {i} must be two lists of tags of one length; got "
+                f"{len(r)} and {len(p)} items."
+            )
 
 
 def _is_nested_list(x: Any) -> bool:
