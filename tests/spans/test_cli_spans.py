@@ -74,6 +74,7 @@ def test_data_without_spans_says_how_to_read_a_span_table() -> None:
     code, _, err = run_cli("spans", str(pilot))
     assert code == 1
     assert err.strip() == (
-        f"accord: error: {pilot}: no spans were read; a span table needs --start and --end "
-        "(with --unit, --rater and --label)."
+        f"accord: error: {pilot}: no spans were read; accord spans needs a span export (brat, "
+        "INCEpTION, Label Studio, doccano, Prodigy, CoNLL, ...) or a span table read with "
+        "--start and --end (with --unit, --rater and --label)."
     )

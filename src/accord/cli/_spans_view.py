@@ -42,7 +42,7 @@ def _agreement(ann: Any, mode: str, raters: list[str] | None, ci: _Ci) -> dict[s
 
     res = span_agreement(ann, mode=mode, raters=raters)  # type: ignore[arg-type]
     pct = f"{ci.level:.0%} CI"
-    pairs: list[list[Any]] = [["raters", "units", "F1", pct, "macro F1", "matched", "unmatched"]]
+    pairs: list[list[Any]] = [["raters", "units", "F1", pct, "macro F1", "c/i/p/m/s"]]
     js: dict[str, Any] = {"mode": mode, "pairs": []}
     for (a, b), p in res.pairs.items():
         f1, shown, f1_js = _cell(p.f1, ci)
@@ -54,8 +54,7 @@ def _agreement(ann: Any, mode: str, raters: list[str] | None, ci: _Ci) -> dict[s
                 f1,
                 shown,
                 _fmt(p.macro_f1.estimate),
-                c.correct + c.incorrect + c.partial,
-                f"{c.missed} / {c.spurious}",
+                "/".join(str(getattr(c, k)) for k in _KINDS),
             ]
         )
         js["pairs"].append({**p.to_dict(), "f1": f1_js})
@@ -67,9 +66,11 @@ def _agreement(ann: Any, mode: str, raters: list[str] | None, ci: _Ci) -> dict[s
         est, lab_ci, js["per_label"][lab] = _cell(r, ci)
         labels.append([lab, est, lab_ci])
     js["notes"] = list(res.notes)
+    figure = " ".join(x for x in (mean, shown) if x)
     headline = (
-        f"spans, mode {mode}: mean pairwise F1 {mean} {shown} over "
-        f"{len(res.pairs)} rater pair(s); macro F1 {_fmt(res.macro_f1.estimate)}"
+        f"spans, mode {mode}: mean pairwise F1 {figure} over {len(res.pairs)} rater pair(s); "
+        f"macro F1 {_fmt(res.macro_f1.estimate)} (counts c/i/p/m/s: correct, incorrect, "
+        "partial, spans of the first rater only, of the second only)"
     )
     return {
         "headline": headline,

@@ -100,8 +100,9 @@ def _check(ann: Any, data: str, gold: str | None) -> None:
 
     if ann.spans is None:
         raise DataError(
-            f"{data}: no spans were read; a span table needs --start and --end "
-            "(with --unit, --rater and --label)."
+            f"{data}: no spans were read; accord spans needs a span export (brat, INCEpTION, "
+            "Label Studio, doccano, Prodigy, CoNLL, ...) or a span table read with --start "
+            "and --end (with --unit, --rater and --label)."
         )
     if gold is not None and gold not in ann.spans.raters:
         raise DataError(
