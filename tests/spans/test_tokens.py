@@ -70,6 +70,9 @@ def test_conll_spans_back_to_tokens_give_the_tag_columns_kappa() -> None:
     direct = accord.cohen_kappa(gold, system)
     assert via_spans.estimate == pytest.approx(direct.estimate, abs=1e-12)
     assert via_spans.n_units == len(gold)
+    carried = accord.token_agreement(ann, coefficient="cohen_kappa")  # the file's own tokens
+    assert carried.estimate == via_spans.estimate
+    assert ann.meta["tokens"] == lengths
 
 
 def test_exclude_keeps_only_tokens_someone_labelled() -> None:
@@ -103,6 +106,8 @@ def test_bad_input() -> None:
     )
     with pytest.raises(DataError, match="both 'X' and 'Y'"):
         accord.token_annotations(clash, tokens={"d": 6})
+    with pytest.raises(DataError, match="declare the tokens with tokens="):
+        accord.token_annotations(clash)
     with pytest.raises(DataError, match="has spans but no entry in tokens"):
         accord.token_annotations(clash, tokens={})
     with pytest.raises(accord.AccordError, match="'unannotated' parameter"):

@@ -15,6 +15,8 @@ system output as extra columns.
 * the entities of each column are found as seqeval finds them:
   ``scheme=None`` (default) is conlleval's lenient reading, ``scheme="IOB2"``
   (or IOB1, IOE1, IOE2, IOBES, BILOU) seqeval's strict mode;
+* ``Annotations.meta["tokens"]`` holds each sentence's token count, the declared
+  tokenisation :func:`accord.token_agreement` uses when no ``tokens=`` is given;
 * several files (e.g. ``gold.conll`` and ``system.conll``) are read side by side:
   their raters are named ``<file stem>`` (one tag column) or
   ``<file stem>:<column>``, and their sentences must hold the same tokens.
@@ -73,6 +75,7 @@ def _file(
     for doc, sent, (lineno, toks, tags) in sentences:
         unit = f"{doc}/{sent}"
         _same_tokens(path, lineno, unit, toks, tokens)
+        col.meta.setdefault("tokens", {})[unit] = len(toks)
         col.parts[part].rows_read += len(toks)
         for i, rater in raters.items():
             col.cover(unit, rater, FIELD, "annotated")

@@ -36,7 +36,7 @@ Unannotated = Literal["outside", "exclude"]
 def token_annotations(
     annotations: Any,
     *,
-    tokens: Mapping[Any, Any],
+    tokens: Mapping[Any, Any] | None = None,
     unannotated: Unannotated = "outside",
     pattern: str = r"\S+",
     outside: str = "O",
@@ -48,10 +48,11 @@ def token_annotations(
     ----------
     annotations : Annotations or SpanTable
         Spans of two or more raters.
-    tokens : mapping of unit to text, int or sequence of (start, end)
+    tokens : mapping of unit to text, int or sequence of (start, end), optional
         The declared tokenisation of each unit: its text (split by ``pattern``),
         a number ``n`` (tokens are the positions ``0 .. n - 1``, as in the token
-        offsets of CoNLL data), or the token offsets themselves.
+        offsets of CoNLL data), or the token offsets themselves. Default: the
+        tokens the export carries (``annotations.meta["tokens"]``, CoNLL files).
     unannotated : {"outside", "exclude"}
         Tokens no rater labelled: rated ``outside`` by everyone, or left out.
     pattern : str
@@ -84,6 +85,7 @@ def token_annotations(
     [('d#0', 'a', 'PER'), ('d#1', 'a', 'PER'), ('d#2', 'a', 'O')]
     """
     v.choice(unannotated, ("outside", "exclude"), param="unannotated", func=FUNC)
+    tokens = _declared(annotations, tokens)
     enc = encode_table(table_of(annotations, FUNC, "annotations"), raters, None, FUNC)
     rows: list[tuple[str, str, str]] = []
     dropped = 0
@@ -105,6 +107,18 @@ def token_annotations(
     )
     ann.audit = replace(ann.audit, notes=(*ann.audit.notes, *notes))
     return ann
+
+
+def _declared(annotations: Any, tokens: Mapping[Any, Any] | None) -> Mapping[Any, Any]:
+    if tokens is not None:
+        return tokens
+    carried = getattr(annotations, "meta", {}).get("tokens")
+    if carried is None:
+        raise DataError(
+            f"{FUNC}: declare the tokens with tokens= (each unit's text, token count or token "
+            "offsets); these annotations carry none."
+        )
+    return dict(carried)
 
 
 def _any_text(tokens: Mapping[Any, Any]) -> bool:
@@ -181,7 +195,7 @@ def _token_rows(
 def token_agreement(
     annotations: Any,
     *,
-    tokens: Mapping[Any, Any],
+    tokens: Mapping[Any, Any] | None = None,
     coefficient: str = "krippendorff_alpha",
     unannotated: Unannotated = "outside",
     pattern: str = r"\S+",
