@@ -637,6 +637,44 @@ def test_span_evaluation() -> None:
                       accord.SpanEvaluation)
 
 
+def test_span_agreement() -> None:
+    """span_agreement (its result, SpanAgreement, is a record)."""
+    from accord.readers.spans import Span, SpanTable
+
+    one = SpanTable((Span("d", "A", 0, 2, "X"),))
+    refused(InsufficientDataError, "two raters or more", accord.span_agreement, one)
+    refused(DataError, "hold no spans", accord.span_agreement, Annotations.from_wide(W3))
+    refused(InvalidParameterError, "'raters' parameter of span_agreement",
+            accord.span_agreement, one, raters=["A", "Z"])
+    two = SpanTable((Span("d", "A", 0, 2, "X"), Span("d", "B", 0, 2, "X")))
+    assert isinstance(accord.span_agreement(two), accord.SpanAgreement)
+
+
+def test_unitizing_alpha() -> None:
+    from accord.readers.spans import Span, SpanTable
+
+    one = SpanTable((Span("d", "A", 0, 2, "X"),))
+    refused(InsufficientDataError, "two raters or more", accord.unitizing_alpha, one)
+    clash = SpanTable((Span("d", "A", 0, 4, "X"), Span("d", "A", 2, 6, "X"),
+                       Span("d", "B", 0, 2, "X")))
+    refused(DataError, "not to overlap", accord.unitizing_alpha, clash)
+    two = SpanTable((Span("d", "A", 0, 2, "X"), Span("d", "B", 0, 2, "X")))
+    refused(InvalidParameterError, "'lengths' parameter of unitizing_alpha",
+            accord.unitizing_alpha, two, lengths={"d": "long"})
+
+
+def test_token_agreement() -> None:
+    """token_agreement and token_annotations."""
+    from accord.readers.spans import Span, SpanTable
+
+    two = SpanTable((Span("d", "A", 0, 2, "X"), Span("d", "B", 0, 2, "X")))
+    refused(InvalidParameterError, "'coefficient' parameter of token_agreement",
+            accord.token_agreement, two, tokens={"d": 3}, coefficient="kappa")
+    refused(DataError, "no entry in tokens", accord.token_annotations, two, tokens={})
+    refused(DataError, "ordered, non-empty and not overlap", accord.token_annotations, two,
+            tokens={"d": [(0, 2), (1, 3)]})
+
+
 def test_every_public_callable_has_a_bad_input_case() -> None:
     """A new public function or class must get a case in this module (found by name);
     registered coefficients are covered by the registry-driven tests above."""

@@ -35,6 +35,7 @@ EXPECTED = [
     "Report",
     "SamplePlan",
     "Scale",
+    "SpanAgreement",
     "SpanEvaluation",
     "Study",
     "UndeclaredOrderWarning",
@@ -81,8 +82,12 @@ EXPECTED = [
     "recall",
     "report",
     "scott_pi",
+    "span_agreement",
     "stuart_maxwell_test",
+    "token_agreement",
+    "token_annotations",
     "unit_agreement",
+    "unitizing_alpha",
 ]
 
 

@@ -46,6 +46,7 @@ __all__ = [
     "Report",
     "SamplePlan",
     "Scale",
+    "SpanAgreement",
     "SpanEvaluation",
     "Study",
     "UndeclaredOrderWarning",
@@ -92,8 +93,12 @@ __all__ = [
     "recall",
     "report",
     "scott_pi",
+    "span_agreement",
     "stuart_maxwell_test",
+    "token_agreement",
+    "token_annotations",
     "unit_agreement",
+    "unitizing_alpha",
 ]
 
 # Public functions that share their name with a subpackage (accord.report is the function;

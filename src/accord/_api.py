@@ -64,6 +64,14 @@ from accord.planning import SamplePlan, plan_sample_size
 from accord.readers import formats, read
 from accord.report import Report, report
 from accord.results import AgreementResult, ConfidenceInterval
-from accord.spans import SpanEvaluation, evaluate_spans
+from accord.spans import (
+    SpanAgreement,
+    SpanEvaluation,
+    evaluate_spans,
+    span_agreement,
+    token_agreement,
+    token_annotations,
+    unitizing_alpha,
+)
 from accord.study import Study, load_study
 from accord.tables import CoincidenceMatrix, ContingencyTable, RaterCounts, RatingMatrix

@@ -11,6 +11,7 @@ from accord.cli import (  # noqa: F401  (commands register on import)
     evaluate,
     inspect,
     report,
+    spans,
     table,
 )
 from accord.cli._app import main

@@ -37,6 +37,7 @@ _REGISTRY: tuple[tuple[str, str, str], ...] = (
     ("mturk", "mturk", "MTURK"),
     ("sagemaker", "sagemaker", "SAGEMAKER"),
     ("argilla", "argilla", "ARGILLA"),
+    ("conll", "conll", "CONLL"),
     ("csv", "csv", "CSV"),
     ("parquet", "parquet", "PARQUET"),
     ("jsonl", "jsonl", "JSONL"),
