@@ -60,6 +60,7 @@ EXPECTED = [
     "pairwise",
     "percent_agreement",
     "plan_sample_size",
+    "preferences",
     "read",
     "report",
     "scott_pi",

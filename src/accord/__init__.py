@@ -47,7 +47,7 @@ from accord.interpretation import (
     benchmark,
     interpret,
 )
-from accord.judge import alt_test, judge_agreement
+from accord.judge import alt_test, judge_agreement, preferences
 from accord.pairwise import pairwise
 from accord.planning import SamplePlan, plan_sample_size
 from accord.readers import formats, read
@@ -108,6 +108,7 @@ __all__ = [
     "pairwise",
     "percent_agreement",
     "plan_sample_size",
+    "preferences",
     "read",
     "report",
     "scott_pi",
