@@ -207,6 +207,7 @@ class Annotations:
         categories: Sequence[Any] | None = None,
         level: Level | None = None,
         missing: Sequence[Any] = (),
+        kinds: Mapping[Any, str] | None = None,
     ) -> Annotations:
         """Annotations from a wide table: one row per unit, one column per rater.
 
@@ -221,6 +222,9 @@ class Annotations:
             A column of unit ids; default: the row number.
         categories, level, missing
             As in :meth:`from_long`.
+        kinds : mapping, optional
+            The kind of some raters, e.g. ``{"gpt4": "llm"}`` (others are ``"human"``);
+            kinds are ``"human"``, ``"model"``, ``"llm"`` and ``"gold"``.
         """
         func = "Annotations.from_wide"
         names, columns, unit_ids = _wide_columns(data, raters, unit, func)
@@ -240,6 +244,7 @@ class Annotations:
             duplicates="error",
             source=func,
             rater_order=list(names),
+            kinds=_kinds(kinds, names, func),
         ).require_pairable()
 
     @classmethod
@@ -415,6 +420,14 @@ class Annotations:
             f"categories={list(self.categories)[:8]!r}{'...' if len(self.categories) > 8 else ''}, "
             f"level={self.level!r}, n_ratings={self.n_ratings})"
         )
+
+
+def _kinds(kinds: Mapping[Any, str] | None, raters: Sequence[Any], func: str
+           ) -> Mapping[Any, str] | None:
+    from accord.readers import check_kinds
+
+    check_kinds(kinds, raters, func=func)
+    return kinds
 
 
 from accord._build import (  # noqa: E402  (the builder needs the classes above)

@@ -145,11 +145,13 @@ class AltTestResult:
         won = sum(h.won for h in self.per_human.values())
         return (
             f"{self.judge} {verdict} the alt-test (epsilon={self.epsilon:g}): won against "
-            f"{won} of {self._tested()} humans (winning rate {self.winning_rate:.2f}), "
+            f"{won} of {self.n_tested} humans (winning rate {self.winning_rate:.2f}), "
             f"advantage probability {self.advantage_probability:.3f}, n_units={self.n_units}"
         )
 
-    def _tested(self) -> int:
+    @property
+    def n_tested(self) -> int:
+        """Humans tested: those sharing at least one unit with the judge and another human."""
         return sum(h.n_units > 0 for h in self.per_human.values())
 
 

@@ -12,14 +12,14 @@ tables with Polars; nothing is unpickled or evaluated.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 from accord import _validation as v
 from accord.annotations import LEVELS, RATER_KINDS, Annotations
-from accord.errors import AccordError, FormatError, InvalidParameterError
+from accord.errors import AccordError, DataError, FormatError, InvalidParameterError
 from accord.readers._base import Collected, Reader, format_error, iter_jsonl, load_json
 from accord.readers._describe import describe, summary
 
@@ -257,8 +257,9 @@ def read(
         duplicates=duplicates,
         include_kinds=include_kinds,
     )
+    check_kinds(options.get("kinds"), None, func=func)
     try:
-        return _complete(reader.read(paths, opts), opts, paths)
+        ann = _complete(reader.read(paths, opts), opts, paths)
     except AccordError:
         raise
     except UNEXPECTED as exc:  # a layout no reader rule foresaw: still one sentence
@@ -269,6 +270,28 @@ def read(
             f"could not be read as a {name!r} export "
             f"({UNEXPECTED_NOTE}: {type(exc).__name__}: {first})",
         ) from None
+    if include_kinds is None:
+        check_kinds(options.get("kinds"), ann.raters, func=func)
+    return ann
+
+
+def check_kinds(kinds: Any, raters: Sequence[Any] | None, *, func: str) -> None:
+    """``kinds={rater: kind}``: a mapping to known kinds, naming raters that exist."""
+    if kinds is None:
+        return
+    if not isinstance(kinds, Mapping):
+        raise v.fail("kinds", func, 'a mapping of rater to kind, e.g. {"gpt4": "llm"}', kinds)
+    odd = {k: x for k, x in kinds.items() if x not in RATER_KINDS}
+    if odd:
+        raise v.fail("kinds", func, f"a mapping to kinds among {list(RATER_KINDS)!r}", odd)
+    if raters is not None:
+        names = {str(r) for r in raters}
+        unknown = [k for k in kinds if str(k) not in names]
+        if unknown:
+            raise DataError(
+                f"{func} was given kinds for {unknown!r}, which are not among the raters "
+                f"{list(raters)!r}."
+            )
 
 
 def scan(
