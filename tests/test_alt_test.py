@@ -306,3 +306,17 @@ def test_annotations_with_llm_kind_default_humans() -> None:
     ann.kinds["judge"] = "llm"
     res = accord.alt_test(ann, judge="judge")
     assert res.humans == ("h0", "h1", "h2")
+
+
+@given(st.integers(0, 10_000), st.permutations(range(1, 4)))
+@settings(max_examples=20, deadline=None)
+def test_relabelling_nominal_categories_changes_nothing(seed: int, perm: list[int]) -> None:
+    cols, _ = _panel(seed, n_units=50, n_humans=3, k=3, missing=0.0, judge_noise=0.3,
+                     human_noise=0.3)
+    names = {1: "x", 2: "y", 3: "z"}
+    mapping = {v: names[perm[v - 1]] for v in (1, 2, 3)}
+    relabelled = {r: [mapping[x] for x in col] for r, col in cols.items()}
+    a = accord.alt_test(cols, judge="judge")
+    b = accord.alt_test(relabelled, judge="judge")
+    assert [r.pvalue for r in a.per_human.values()] == [r.pvalue for r in b.per_human.values()]
+    assert a.advantage_probability == b.advantage_probability
