@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from accord.interpretation import BenchmarkResult, Interpretation
+    from accord.report.judge_section import JudgeSection
     from accord.results import AgreementResult
     from accord.study import Decision
 
@@ -292,6 +293,8 @@ class Report:
         Warnings met while computing (undefined coefficients, ...), as sentences.
     results : tuple of AgreementResult
         The results behind the rows, for further use (not serialised).
+    judge : JudgeSection or None
+        An LLM judge against the humans (``accord.report(..., judge=...)``).
     """
 
     title: str
@@ -310,6 +313,7 @@ class Report:
     study: StudySection | None
     notes: tuple[str, ...]
     results: tuple[AgreementResult, ...] = field(default=(), repr=False, compare=False)
+    judge: JudgeSection | None = field(default=None, repr=False)
 
     @property
     def decision(self) -> Decision | None:
