@@ -25,6 +25,9 @@ from accord.cli._common import console, data_options, load
               "--level interval or ratio).")
 @click.option("--test", "test_kind", type=click.Choice(["t", "wilcoxon"]), default="t",
               show_default=True, help="Per-human test; wilcoxon for fewer than 30 units.")
+@click.option("--min-units", default=1, show_default=True, type=click.IntRange(min=1),
+              help="Leave untested (but among the others) humans with fewer units; the "
+              "authors use 30.")
 @click.option("--coefficient", "coefficient", default=None, metavar="NAME",
               help="Agreement coefficient of the judge-vs-human table "
               "(default: Krippendorff's alpha at the level of measurement).")
@@ -33,7 +36,8 @@ from accord.cli._common import console, data_options, load
 @click.option("--seed", default=None, type=int, help="Seed for a reproducible bootstrap.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead.")
 def judge(data: str, judge_name: str, humans: tuple[str, ...], epsilon: float,
-          scoring: str | None, test_kind: str, coefficient: str | None, n_resamples: int,
+          scoring: str | None, test_kind: str, min_units: int, coefficient: str | None,
+          n_resamples: int,
           seed: int | None, as_json: bool, **selection: Any) -> None:
     """Test whether a judge (an LLM) may replace a human annotator: the alternative
     annotator test (Calderon, Reichart & Dror 2025), then the judge's agreement with
@@ -55,7 +59,8 @@ def judge(data: str, judge_name: str, humans: tuple[str, ...], epsilon: float,
         chosen = list(humans) if humans else None
         kind = scoring or ("neg_rmse" if ann.level in ("interval", "ratio") else "accuracy")
         alt = accord.alt_test(ann, judge=judge_name, humans=chosen, epsilon=epsilon,
-                              scoring=kind, test=test_kind)  # type: ignore[arg-type]
+                              scoring=kind, test=test_kind,  # type: ignore[arg-type]
+                              min_units=min_units)
         agree = accord.judge_agreement(
             ann, judge=judge_name, humans=chosen, coefficient=coefficient,
             method=accord.Bootstrap(n_resamples=n_resamples, rng=seed))
