@@ -312,6 +312,17 @@ def test_human_sharing_one_unit_has_a_reason() -> None:
     assert "share 1 unit" in (late.undefined_reason or "")
 
 
+@pytest.mark.parametrize("test", ["t", "wilcoxon"])
+def test_differences_all_equal_to_epsilon_are_undefined_with_a_reason(test: str) -> None:
+    a = [1, 2, 3, 1, 2] * 8
+    data = {"j": a, "h0": a, "h1": a, "h2": a}
+    res = accord.alt_test(data, judge="j", epsilon=0.0, test=test)  # type: ignore[arg-type]
+    row = res.per_human["h0"]
+    assert math.isnan(row.pvalue) and not row.won and "0/0" in (row.undefined_reason or "")
+    assert res.winning_rate == 0.0 and res.advantage_probability == 1.0
+    assert accord.alt_test(data, judge="j", epsilon=0.1).winning_rate == 1.0
+
+
 def test_to_dict_and_str() -> None:
     cols, _ = _panel(0, n_units=40, n_humans=3, k=3, missing=0.0, judge_noise=0.1,
                      human_noise=0.3)

@@ -313,7 +313,11 @@ def _one(human: Any, ok: NDArray[np.bool_], w_judge: NDArray[np.bool_],
         why = f"the judge and {human!r} share {n} unit(s) with another human; a test needs 2"
         return human, n, rho_j, rho_h, math.nan, math.nan, why
     stat, pvalue = _t_test(d, eps) if test == "t" else _wilcoxon(d, eps)
-    return human, n, rho_j, rho_h, stat, pvalue, None
+    reason: str | None = None
+    if math.isnan(pvalue):
+        reason = (f"on every unit the human-minus-judge indicator of {human!r} equals epsilon "
+                  f"({eps:g}), so the test is 0/0")
+    return human, n, rho_j, rho_h, stat, pvalue, reason
 
 
 def _t_test(d: NDArray[np.float64], eps: float) -> tuple[float, float]:
