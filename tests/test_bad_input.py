@@ -487,6 +487,15 @@ def test_judge_agreement() -> None:
             accord.judge_agreement, data, judge="j", level="nominl")
 
 
+def test_preferences() -> None:
+    rows = {"unit": [1, 1], "rater": ["j", "j"], "first": ["x", "y"], "second": ["y", "x"],
+            "verdict": ["A", "ERROR"]}
+    refused(DataError, "declare parse failures with missing=", accord.preferences, rows)
+    refused(InvalidParameterError, "'labels' parameter of preferences", accord.preferences,
+            rows, labels=["A"])
+    refused(DataError, "column", accord.preferences, rows, verdict="answer")
+
+
 def test_interpret_and_benchmark() -> None:
     refused(InvalidParameterError, "'scale' parameter of interpret must be one of", accord
             .interpret, RESULT, scale="foo")

@@ -77,6 +77,7 @@ EXPECTED = [
     "percent_agreement",
     "plan_sample_size",
     "precision",
+    "preferences",
     "rater_bias",
     "read",
     "recall",

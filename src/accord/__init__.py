@@ -88,6 +88,7 @@ __all__ = [
     "percent_agreement",
     "plan_sample_size",
     "precision",
+    "preferences",
     "rater_bias",
     "read",
     "recall",

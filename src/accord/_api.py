@@ -49,7 +49,7 @@ from accord.interpretation import (
     benchmark,
     interpret,
 )
-from accord.judge import alt_test, judge_agreement
+from accord.judge import alt_test, judge_agreement, preferences
 from accord.marginal import (
     MarginalTest,
     bhapkar_test,

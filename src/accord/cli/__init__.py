@@ -10,6 +10,7 @@ from accord.cli import (  # noqa: F401  (commands register on import)
     compute,
     evaluate,
     inspect,
+    judge,
     report,
     spans,
     table,

@@ -156,6 +156,7 @@ def main() -> None:
       check          pass/fail against a declared threshold (exit 0 / 1)
       evaluate       a model (or annotator) against reference labels: F1, MCC, baselines
       disagreements  every unit where raters differ, for adjudication
+      judge          may an LLM judge replace a human annotator (alt-test, ceiling)
       spans          agreement on spans (pairwise F1), or spans against a --gold rater
 
     \b
