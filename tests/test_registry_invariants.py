@@ -34,28 +34,29 @@ from accord import AgreementResult, Annotations, ContingencyTable, RaterCounts
 # --------------------------------------------------------------------------- classification
 # How many raters a coefficient compares: exactly two, or any number >= 2.
 TWO_RATER_ONLY = {"cohen_kappa", "kappa_max", "pabak", "scott_pi"}
+SCORES = {"finn", "kendall_w", "mean_pearson", "mean_spearman", "robinson_a"}  # irr's
 MANY_RATER = {
     "brennan_prediger", "conger_kappa", "fleiss_kappa", "gwet_ac1", "icc",
     "krippendorff_alpha", "light_kappa", "percent_agreement",
-}
+} | SCORES
 # What it reads: labels of any hashable kind, or numeric scores only.
 LABELS = {
     "brennan_prediger", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
     "kappa_max", "krippendorff_alpha", "light_kappa", "pabak", "percent_agreement", "scott_pi",
 }
-NUMERIC_ONLY = {"icc"}
+NUMERIC_ONLY = {"icc"} | SCORES
 # Chance-corrected (kappa-like) or not.
 CHANCE_CORRECTED = {
     "brennan_prediger", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
     "kappa_max", "krippendorff_alpha", "light_kappa", "pabak", "scott_pi",
 }
-NOT_CHANCE_CORRECTED = {"icc", "percent_agreement"}
+NOT_CHANCE_CORRECTED = {"icc", "percent_agreement"} | SCORES
 # Symmetric under a swap of the two raters / a permutation of the rater columns.
 SYMMETRIC = LABELS | NUMERIC_ONLY
 NOT_SYMMETRIC: set[str] = set()
 # Unchanged when nominal categories are renamed by a one-to-one map (unweighted).
 RELABEL_INVARIANT = set(LABELS)
-NOT_RELABEL_INVARIANT = {"icc"}  # reads the numbers themselves
+NOT_RELABEL_INVARIANT = {"icc"} | SCORES  # reads the numbers themselves
 # Perfect agreement gives exactly 1 wherever the coefficient is defined.
 PERFECT_IS_ONE = LABELS | NUMERIC_ONLY
 PERFECT_NOT_ONE: set[str] = set()
@@ -64,19 +65,19 @@ TAKES_WEIGHTS = {
     "brennan_prediger", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
     "percent_agreement", "scott_pi",
 }
-NO_WEIGHTS = {"icc", "kappa_max", "krippendorff_alpha", "light_kappa", "pabak"}
+NO_WEIGHTS = {"icc", "kappa_max", "krippendorff_alpha", "light_kappa", "pabak"} | SCORES
 TAKES_LEVEL = {"krippendorff_alpha"}
 NO_LEVEL = (LABELS | NUMERIC_ONLY) - TAKES_LEVEL
 TAKES_FORM = {"icc"}
 NO_FORM = (LABELS | NUMERIC_ONLY) - TAKES_FORM
 TAKES_CATEGORIES = set(LABELS)
-NO_CATEGORIES = {"icc"}
+NO_CATEGORIES = {"icc"} | SCORES
 # Sufficient statistics accepted in place of raw data.
 FROM_CONTINGENCY_TABLE = {
     "brennan_prediger", "cohen_kappa", "gwet_ac1", "kappa_max", "krippendorff_alpha",
     "pabak", "percent_agreement", "scott_pi",
 }
-NOT_FROM_CONTINGENCY_TABLE = {"conger_kappa", "fleiss_kappa", "icc", "light_kappa"}
+NOT_FROM_CONTINGENCY_TABLE = {"conger_kappa", "fleiss_kappa", "icc", "light_kappa"} | SCORES
 FROM_RATER_COUNTS = {
     "brennan_prediger", "fleiss_kappa", "gwet_ac1", "krippendorff_alpha", "percent_agreement",
 }
@@ -84,7 +85,7 @@ FROM_RATER_COUNTS = {
 RAW_WHEN_RATED_ONCE = {"gwet_ac1", "brennan_prediger", "percent_agreement"}
 NOT_FROM_RATER_COUNTS = {  # they need to know which rater gave which rating
     "cohen_kappa", "conger_kappa", "icc", "kappa_max", "light_kappa", "pabak", "scott_pi",
-}
+} | SCORES
 
 AXES: dict[str, tuple[set[str], ...]] = {
     "raters": (TWO_RATER_ONLY, MANY_RATER),

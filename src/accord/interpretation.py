@@ -154,6 +154,10 @@ NOT_GRADED = {
     "bands of chance-corrected coefficients do not apply to it",
     "kappa_max": "kappa max is the largest kappa the marginals allow, a bound and not an "
     "agreement",
+    **dict.fromkeys(
+        ("kendall_w", "mean_pearson", "mean_spearman", "finn", "robinson_a"),
+        "no published band scale was written for this coefficient; the kappa bands do not "
+        "apply to it"),
 }
 
 

@@ -4,6 +4,7 @@ from accord.coefficients._registry import REGISTRY, CoefficientInfo, register
 from accord.coefficients.intraclass import icc
 from accord.coefficients.krippendorff import krippendorff_alpha
 from accord.coefficients.many_raters import conger_kappa, fleiss_kappa, light_kappa
+from accord.coefficients.scores import finn, kendall_w, mean_pearson, mean_spearman, robinson_a
 from accord.coefficients.two_raters import (
     brennan_prediger,
     category_agreement,
@@ -22,14 +23,19 @@ __all__ = [
     "category_agreement",
     "cohen_kappa",
     "conger_kappa",
+    "finn",
     "fleiss_kappa",
     "gwet_ac1",
     "icc",
     "kappa_max",
+    "kendall_w",
     "krippendorff_alpha",
     "light_kappa",
+    "mean_pearson",
+    "mean_spearman",
     "pabak",
     "percent_agreement",
     "register",
+    "robinson_a",
     "scott_pi",
 ]
