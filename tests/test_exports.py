@@ -36,6 +36,7 @@ EXPECTED = [
     "Study",
     "UndeclaredOrderWarning",
     "__version__",
+    "bangdiwala_b",
     "benchmark",
     "bhapkar_test",
     "bowker_test",

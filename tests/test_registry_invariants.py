@@ -33,7 +33,7 @@ from accord import AgreementResult, Annotations, ContingencyTable, RaterCounts
 
 # --------------------------------------------------------------------------- classification
 # How many raters a coefficient compares: exactly two, or any number >= 2.
-TWO_RATER_ONLY = {"cohen_kappa", "kappa_max", "pabak", "scott_pi"}
+TWO_RATER_ONLY = {"bangdiwala_b", "cohen_kappa", "kappa_max", "pabak", "scott_pi"}
 SCORES = {"finn", "kendall_w", "mean_pearson", "mean_spearman", "robinson_a"}  # irr's
 MANY_RATER = {
     "brennan_prediger", "conger_kappa", "fleiss_kappa", "gwet_ac1", "icc",
@@ -41,7 +41,7 @@ MANY_RATER = {
 } | SCORES
 # What it reads: labels of any hashable kind, or numeric scores only.
 LABELS = {
-    "brennan_prediger", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
+    "bangdiwala_b", "brennan_prediger", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
     "kappa_max", "krippendorff_alpha", "light_kappa", "pabak", "percent_agreement", "scott_pi",
 }
 NUMERIC_ONLY = {"icc"} | SCORES
@@ -50,7 +50,7 @@ CHANCE_CORRECTED = {
     "brennan_prediger", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
     "kappa_max", "krippendorff_alpha", "light_kappa", "pabak", "scott_pi",
 }
-NOT_CHANCE_CORRECTED = {"icc", "percent_agreement"} | SCORES
+NOT_CHANCE_CORRECTED = {"bangdiwala_b", "icc", "percent_agreement"} | SCORES
 # Symmetric under a swap of the two raters / a permutation of the rater columns.
 SYMMETRIC = LABELS | NUMERIC_ONLY
 NOT_SYMMETRIC: set[str] = set()
@@ -65,7 +65,9 @@ TAKES_WEIGHTS = {
     "brennan_prediger", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
     "percent_agreement", "scott_pi",
 }
-NO_WEIGHTS = {"icc", "kappa_max", "krippendorff_alpha", "light_kappa", "pabak"} | SCORES
+NO_WEIGHTS = {
+    "bangdiwala_b", "icc", "kappa_max", "krippendorff_alpha", "light_kappa", "pabak",
+} | SCORES
 TAKES_LEVEL = {"krippendorff_alpha"}
 NO_LEVEL = (LABELS | NUMERIC_ONLY) - TAKES_LEVEL
 TAKES_FORM = {"icc"}
@@ -74,8 +76,8 @@ TAKES_CATEGORIES = set(LABELS)
 NO_CATEGORIES = {"icc"} | SCORES
 # Sufficient statistics accepted in place of raw data.
 FROM_CONTINGENCY_TABLE = {
-    "brennan_prediger", "cohen_kappa", "gwet_ac1", "kappa_max", "krippendorff_alpha",
-    "pabak", "percent_agreement", "scott_pi",
+    "bangdiwala_b", "brennan_prediger", "cohen_kappa", "gwet_ac1", "kappa_max",
+    "krippendorff_alpha", "pabak", "percent_agreement", "scott_pi",
 }
 NOT_FROM_CONTINGENCY_TABLE = {"conger_kappa", "fleiss_kappa", "icc", "light_kappa"} | SCORES
 FROM_RATER_COUNTS = {
@@ -84,7 +86,8 @@ FROM_RATER_COUNTS = {
 # two-rater coefficients that follow Gwet's raw-data formulas when a unit is rated once
 RAW_WHEN_RATED_ONCE = {"gwet_ac1", "brennan_prediger", "percent_agreement"}
 NOT_FROM_RATER_COUNTS = {  # they need to know which rater gave which rating
-    "cohen_kappa", "conger_kappa", "icc", "kappa_max", "light_kappa", "pabak", "scott_pi",
+    "bangdiwala_b", "cohen_kappa", "conger_kappa", "icc", "kappa_max", "light_kappa", "pabak",
+    "scott_pi",
 } | SCORES
 
 AXES: dict[str, tuple[set[str], ...]] = {
@@ -534,6 +537,9 @@ def test_undefined_results_have_a_reason_one_warning_and_null_json(name: str) ->
     if name == "percent_agreement":
         assert res.estimate == 1.0  # not chance-corrected: perfect agreement is defined
         res = _run(func, ContingencyTable([[0, 0], [0, 0]]))
+    if name == "bangdiwala_b":
+        assert res.estimate == 1.0  # not chance-corrected: perfect agreement is defined
+        res = _run(func, ContingencyTable([[0, 3], [0, 0]]))  # no category shared: 0/0
     assert not res.defined
     assert json.loads(json.dumps(res.to_dict(), allow_nan=False))["estimate"] is None
     ci = res.confidence_interval(0.95)

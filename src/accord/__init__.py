@@ -14,6 +14,7 @@ from accord import datasets
 from accord.annotations import Annotations, Audit
 from accord.coefficients import (
     REGISTRY,
+    bangdiwala_b,
     brennan_prediger,
     category_agreement,
     cohen_kappa,
@@ -97,6 +98,7 @@ __all__ = [
     "Study",
     "UndeclaredOrderWarning",
     "__version__",
+    "bangdiwala_b",
     "benchmark",
     "bhapkar_test",
     "bowker_test",

@@ -155,7 +155,7 @@ NOT_GRADED = {
     "kappa_max": "kappa max is the largest kappa the marginals allow, a bound and not an "
     "agreement",
     **dict.fromkeys(
-        ("kendall_w", "mean_pearson", "mean_spearman", "finn", "robinson_a"),
+        ("bangdiwala_b", "kendall_w", "mean_pearson", "mean_spearman", "finn", "robinson_a"),
         "no published band scale was written for this coefficient; the kappa bands do not "
         "apply to it"),
 }

@@ -1,6 +1,7 @@
 """Agreement coefficients; :data:`REGISTRY` lists every one by name."""
 
 from accord.coefficients._registry import REGISTRY, CoefficientInfo, register
+from accord.coefficients.bangdiwala import bangdiwala_b
 from accord.coefficients.intraclass import icc
 from accord.coefficients.krippendorff import krippendorff_alpha
 from accord.coefficients.many_raters import conger_kappa, fleiss_kappa, light_kappa
@@ -19,6 +20,7 @@ from accord.coefficients.two_raters import (
 __all__ = [
     "REGISTRY",
     "CoefficientInfo",
+    "bangdiwala_b",
     "brennan_prediger",
     "category_agreement",
     "cohen_kappa",
