@@ -587,6 +587,16 @@ def test_marginal_tests_refuse_bad_data(name: str) -> None:
         assert isinstance(func(Y1, Y2), (accord.MarginalTest, tuple))
 
 
+def test_power_plans_refuse_bad_input() -> None:
+    refused(InvalidParameterError, "'expected' parameter of plan_power", accord.plan_power,
+            1.5, 0.4, prevalence=0.3)
+    refused(InvalidParameterError, "'prevalence' parameter of plan_power", accord.plan_power,
+            0.6, 0.4, prevalence=[0.5, 0.6, 0.1])
+    refused(InvalidParameterError, "'assurance' parameter of plan_lower_limit",
+            accord.plan_lower_limit, 0.8, 0.6, prevalence=0.3, assurance=0)
+    assert isinstance(accord.plan_lower_limit(0.8, 0.6, prevalence=0.3), accord.PowerPlan)
+
+
 def test_every_public_callable_has_a_bad_input_case() -> None:
     """A new public function or class must get a case in this module (found by name);
     registered coefficients are covered by the registry-driven tests above."""

@@ -64,6 +64,7 @@ from accord.marginal import (
 )
 from accord.pairwise import pairwise
 from accord.planning import SamplePlan, plan_sample_size
+from accord.power import PowerPlan, plan_lower_limit, plan_power
 from accord.readers import formats, read
 from accord.report import Report, report
 from accord.results import AgreementResult, ConfidenceInterval
@@ -90,6 +91,7 @@ __all__ = [
     "FormatError",
     "Interpretation",
     "MarginalTest",
+    "PowerPlan",
     "RaterCounts",
     "RatingMatrix",
     "Report",
@@ -129,6 +131,8 @@ __all__ = [
     "pabak",
     "pairwise",
     "percent_agreement",
+    "plan_lower_limit",
+    "plan_power",
     "plan_sample_size",
     "rater_bias",
     "read",

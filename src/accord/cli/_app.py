@@ -13,7 +13,8 @@ from accord import __version__
 from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWarning
 
 # Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
-MULTI_VALUE = ("--raters", "--categories", "--coefficient", "--missing", "--kinds")
+MULTI_VALUE = ("--raters", "--categories", "--coefficient", "--missing", "--kinds",
+               "--prevalence", "--rater-rates")
 
 
 def expand_multi(args: Sequence[str]) -> list[str]:
@@ -105,6 +106,7 @@ def main() -> None:
       report         the full agreement report (console, HTML, Markdown, JSON)
       check          pass/fail against a declared threshold (exit 0 / 1)
       disagreements  every unit where raters differ, for adjudication
+      plan           how many units to rate (interval width, lower limit, power)
 
     \b
     Wide data: one column per rater      accord compute pilot.csv --raters ann_a ann_b
