@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
+from scipy import sparse, stats
 
 from accord import _validation as v
 from accord.annotations import Annotations
@@ -259,10 +259,8 @@ def _levels(data: Any, x: Arr, n_levels: int | None) -> tuple[float, str]:
 # --------------------------------------------------------------------------- result
 def _result(name: str, x: Arr, dropped: int, statistic: Statistic, *,
             bounds: tuple[float, float]) -> AgreementResult:
-    rows, counts, inverse = pattern_index(x)
-    patterns = np.asarray(rows, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        est = float(statistic(patterns, counts[None, :].astype(np.float64))[0])
+        est = float(statistic(x, np.ones((1, x.shape[0])))[0])
     why = None if math.isfinite(est) else _reason(name)
     if why:
         v.warn_undefined(name, why)
@@ -271,7 +269,7 @@ def _result(name: str, x: Arr, dropped: int, statistic: Statistic, *,
         coefficient=name, estimate=est, observed=math.nan, expected=math.nan, se=math.nan,
         n_units=x.shape[0], n_raters=x.shape[1], undefined_reason=why,
         details={"n_units_dropped": dropped}, bounds=bounds,
-        resampling=_resampler(patterns, counts, inverse, statistic))
+        resampling=_resampler(x, statistic))
 
 
 def _with(res: AgreementResult, extra: dict[str, Any]) -> AgreementResult:
@@ -287,12 +285,20 @@ def _reason(name: str) -> str:
     return "every rater gives every unit the same score, so the coefficient is 0/0"
 
 
-def _resampler(patterns: Arr, counts: NDArray[np.int64], inverse: NDArray[np.int64],
-               statistic: Statistic) -> Callable[[], Resampling] | None:
-    if patterns.shape[0] > RESAMPLE_LIMIT:
-        return None
+def _resampler(x: Arr, statistic: Statistic) -> Callable[[], Resampling]:
+    """Units with equal scores form a pattern; the statistic takes pattern weights."""
 
     def make() -> Resampling:
+        rows, counts, inverse = pattern_index(x)
+        if rows.shape[0] > RESAMPLE_LIMIT:
+            from accord.errors import InvalidParameterError
+
+            raise InvalidParameterError(
+                f"the scores have {rows.shape[0]} distinct unit patterns, more than the "
+                f"{RESAMPLE_LIMIT} this coefficient resamples in memory; use a sample of the "
+                "units or round the scores.")
+        patterns = np.asarray(rows, dtype=np.float64)
+
         def stat(w: Arr) -> Arr:
             return statistic(patterns, w)
 
@@ -313,11 +319,19 @@ def _f_inf_pvalue(f: float, df2: float) -> float:
 # Each takes the distinct score patterns (p, m) and pattern weights (B, p).
 def _midranks(col: Arr, w: Arr) -> tuple[Arr, Arr]:
     """Mid-ranks of one rater's scores among the weighted units, and each pattern's tie
-    weight: ``rank_i = sum_{x_k < x_i} w_k + (sum_{x_k = x_i} w_k + 1) / 2``."""
-    less = (col[:, None] < col[None, :]).astype(np.float64)  # [k, i]: x_k < x_i
-    equal = (col[:, None] == col[None, :]).astype(np.float64)
-    tied = w @ equal
-    return w @ less + (tied + 1.0) / 2.0, tied
+    weight: ``rank_i = sum_{x_k < x_i} w_k + (sum_{x_k = x_i} w_k + 1) / 2``.
+
+    One sort of the scores, then cumulative sums of the weights of each group of
+    equal scores: O(B p) after the sort, no p x p matrix.
+    """
+    values, inverse = np.unique(col, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    member = sparse.csr_array((np.ones(inverse.shape[0]), (inverse, np.arange(inverse.shape[0]))),
+                              shape=(values.shape[0], inverse.shape[0]))
+    group = np.asarray((member @ w.T).T)  # (B, groups): weight of each group of equal scores
+    below = np.cumsum(group, axis=1) - group
+    tied = group[:, inverse]
+    return below[:, inverse] + (tied + 1.0) / 2.0, tied
 
 
 def _kendall(x: Arr, w: Arr) -> Arr:
