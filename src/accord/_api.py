@@ -11,22 +11,28 @@ from accord.coefficients import (
     REGISTRY,
     accuracy,
     balanced_accuracy,
+    bangdiwala_b,
     brennan_prediger,
     category_agreement,
     cohen_kappa,
     conger_kappa,
     f1,
+    finn,
     fleiss_kappa,
     gwet_ac1,
     icc,
     kappa_max,
+    kendall_w,
     krippendorff_alpha,
     light_kappa,
     mcc,
+    mean_pearson,
+    mean_spearman,
     pabak,
     percent_agreement,
     precision,
     recall,
+    robinson_a,
     scott_pi,
 )
 from accord.compare import Comparison, compare
@@ -61,6 +67,7 @@ from accord.marginal import (
 )
 from accord.pairwise import pairwise
 from accord.planning import SamplePlan, plan_sample_size
+from accord.power import PowerPlan, plan_lower_limit, plan_power
 from accord.readers import formats, read
 from accord.report import Report, report
 from accord.results import AgreementResult, ConfidenceInterval

@@ -22,7 +22,7 @@ ERROR_STATUS = "accord.error_status"
 # Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
 MULTI_VALUE = (
     "--raters", "--categories", "--coefficient", "--missing", "--kinds", "--predicted",
-    "--humans",
+    "--humans", "--prevalence", "--rater-rates",
 )
 
 
@@ -157,6 +157,7 @@ def main() -> None:
       evaluate       a model (or annotator) against reference labels: F1, MCC, baselines
       disagreements  every unit where raters differ, for adjudication
       judge          may an LLM judge replace a human annotator (alt-test, ceiling)
+      plan           how many units to rate (interval width, lower limit, power)
       spans          agreement on spans (pairwise F1), or spans against a --gold rater
 
     \b
