@@ -14,6 +14,7 @@ from accord import datasets, distances
 from accord.annotations import Annotations, Audit
 from accord.coefficients import (
     REGISTRY,
+    MultilabelAgreement,
     brennan_prediger,
     category_agreement,
     cohen_kappa,
@@ -24,6 +25,7 @@ from accord.coefficients import (
     kappa_max,
     krippendorff_alpha,
     light_kappa,
+    multilabel_agreement,
     pabak,
     percent_agreement,
     scott_pi,
@@ -74,6 +76,7 @@ __all__ = [
     "DegenerateDataWarning",
     "FormatError",
     "Interpretation",
+    "MultilabelAgreement",
     "RaterCounts",
     "RatingMatrix",
     "Report",
@@ -102,6 +105,7 @@ __all__ = [
     "leave_one_rater_out",
     "light_kappa",
     "load_study",
+    "multilabel_agreement",
     "pabak",
     "pairwise",
     "percent_agreement",

@@ -337,13 +337,23 @@ class Annotations:
             return self.categories
         return _sets.sorted_tuple({x for c in self.categories for x in (_sets.canonical(c) or ())})
 
-    def as_sets(self) -> Annotations:
+    def as_sets(self, separator: str | None = None) -> Annotations:
         """The same ratings with every value a sorted tuple of labels (set-valued).
 
-        A single label ``"a"`` becomes ``("a",)``; values that become the same set
-        are merged.
+        A single label ``"a"`` becomes ``("a",)``; with ``separator``, a text label
+        ``"a;b"`` becomes ``("a", "b")``. Values that become the same set are merged.
+        Only the distinct values are looked at, not every rating.
+
+        Examples
+        --------
+        >>> ann = Annotations.from_wide([["a;b", "b;a"], ["a", "b"]])
+        >>> ann.as_sets(";").categories
+        (('a',), ('a', 'b'), ('b',))
         """
-        sets = [_sets.canonical(c) or () for c in self.categories]
+        if separator is not None and (not isinstance(separator, str) or not separator):
+            raise v.fail("separator", "Annotations.as_sets", "a non-empty string such as ';'",
+                         separator)
+        sets = [_sets.canonical(c, separator) or () for c in self.categories]
         if self._set_valued and sets == list(self.categories):
             return self
         codes, distinct = enc.factorize(_object_array(sets))

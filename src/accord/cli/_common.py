@@ -79,6 +79,21 @@ def data_options(func: F) -> F:
             help="A rater who rated a unit twice with different labels: stop, or keep the last.",
         ),
         click.option(
+            "--multilabel",
+            is_flag=True,
+            default=False,
+            help="Long data: raters gave every label that applies, one row per label; the "
+            "rows of one unit and rater are one rating, the set of their labels.",
+        ),
+        click.option(
+            "--separator",
+            "label_separator",
+            default=None,
+            metavar="TEXT",
+            help="A label cell holds several labels joined by TEXT (e.g. ';'): each cell is "
+            "the set of its labels.",
+        ),
+        click.option(
             "--kinds",
             multiple=True,
             type=click.Choice(RATER_KINDS),
@@ -142,6 +157,8 @@ def read_options(
     missing: tuple[str, ...] = (),
     duplicates: str = "error",
     kinds: tuple[str, ...] = (),
+    multilabel: bool = False,
+    label_separator: str | None = None,
 ) -> dict[str, Any]:
     """The keyword arguments of :func:`accord.read` for the shared data options.
 
@@ -162,6 +179,8 @@ def read_options(
         "level": level,
         "missing": tuple(missing),
         "duplicates": duplicates,
+        "multilabel": multilabel,
+        "label_separator": label_separator,
     }
 
 

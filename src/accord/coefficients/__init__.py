@@ -4,6 +4,7 @@ from accord.coefficients._registry import REGISTRY, CoefficientInfo, register
 from accord.coefficients.intraclass import icc
 from accord.coefficients.krippendorff import krippendorff_alpha
 from accord.coefficients.many_raters import conger_kappa, fleiss_kappa, light_kappa
+from accord.coefficients.multilabel import MultilabelAgreement, multilabel_agreement
 from accord.coefficients.two_raters import (
     brennan_prediger,
     category_agreement,
@@ -18,6 +19,7 @@ from accord.coefficients.two_raters import (
 __all__ = [
     "REGISTRY",
     "CoefficientInfo",
+    "MultilabelAgreement",
     "brennan_prediger",
     "category_agreement",
     "cohen_kappa",
@@ -28,6 +30,7 @@ __all__ = [
     "kappa_max",
     "krippendorff_alpha",
     "light_kappa",
+    "multilabel_agreement",
     "pabak",
     "percent_agreement",
     "register",

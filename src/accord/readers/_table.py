@@ -15,6 +15,7 @@ import numpy as np
 import polars as pl
 
 from accord import _validation as v
+from accord._sets import sorted_tuple
 from accord.annotations import Annotations, Audit, build
 from accord.errors import DataError, DuplicateRatingError, FormatError
 from accord.readers._base import MISSING_MARKERS, NON_RATER_NAMES, Collected
@@ -280,6 +281,7 @@ def _encode(
             dropped=dropped,
             notes=notes,
             rows_read=n_read,
+            multilabel=bool(opts.get("multilabel")),
         )
     except DuplicateRatingError:
         raise _duplicate_error(
@@ -428,7 +430,9 @@ def _relabel(
     """Put the labels back on the codes ``build`` saw (in place: no copy of the codes)."""
     if units:
         ann.units = tuple(units[i] for i in ann.units)
-    if categories is not None:
+    if categories is not None and ann.set_valued:
+        ann.categories = tuple(sorted_tuple(categories[i] for i in c) for c in ann.categories)
+    elif categories is not None:
         ann.categories = tuple(categories[i] for i in ann.categories)
     ann.raters = tuple(raters[i] for i in ann.raters)
     ann.kinds = {r: "human" for r in ann.raters}
