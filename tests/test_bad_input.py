@@ -580,13 +580,22 @@ def test_multilabel_agreement_bad_input() -> None:
             [[("a",), None], [None, ("b",)]])
 
 
+def test_evaluate_multilabel_bad_input() -> None:
+    refused(DataError, "one entry per unit", accord.evaluate_multilabel, [("a",)], [])
+    refused(DataError, "no unit has both", accord.evaluate_multilabel, [None], [("a",)])
+    refused(DataError, "0/1 indicator", accord.evaluate_multilabel, np.array([[2, 0]]),
+            np.array([[1, 0]]))
+    refused(DataError, "one set of labels per unit", accord.evaluate_multilabel, "ab", "ab")
+
+
 def test_every_public_callable_has_a_bad_input_case() -> None:
     """A new public function or class must get a case in this module (found by name);
     registered coefficients are covered by the registry-driven tests above."""
     this = inspect.getsource(test_every_public_callable_has_a_bad_input_case)
     source = Path(__file__).read_text(encoding="utf-8").replace(this, "")
     records = {"AgreementResult", "Audit", "BenchmarkResult", "Comparison",
-               "ConfidenceInterval", "Interpretation", "MultilabelAgreement", "Report",
+               "ConfidenceInterval", "Interpretation", "MultilabelAgreement",
+               "MultilabelEvaluation", "Report",
                "SamplePlan", "Scale", "Study"}
     public = [name for name in accord.__all__ if callable(getattr(accord, name))]
     untested = [

@@ -49,6 +49,7 @@ from accord.interpretation import (
     benchmark,
     interpret,
 )
+from accord.multilabel_metrics import MultilabelEvaluation, evaluate_multilabel
 from accord.pairwise import pairwise
 from accord.planning import SamplePlan, plan_sample_size
 from accord.readers import formats, read
@@ -77,6 +78,7 @@ __all__ = [
     "FormatError",
     "Interpretation",
     "MultilabelAgreement",
+    "MultilabelEvaluation",
     "RaterCounts",
     "RatingMatrix",
     "Report",
@@ -94,6 +96,7 @@ __all__ = [
     "datasets",
     "disagreements",
     "distances",
+    "evaluate_multilabel",
     "fleiss_kappa",
     "formats",
     "gwet_ac1",
