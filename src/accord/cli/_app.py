@@ -105,6 +105,7 @@ def main() -> None:
       report         the full agreement report (console, HTML, Markdown, JSON)
       check          pass/fail against a declared threshold (exit 0 / 1)
       disagreements  every unit where raters differ, for adjudication
+      multilabel     multi-label (set-valued) ratings: per label and on the sets
 
     \b
     Wide data: one column per rater      accord compute pilot.csv --raters ann_a ann_b

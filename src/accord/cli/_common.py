@@ -133,6 +133,18 @@ def load(
     return _only_kinds(ann, kinds)
 
 
+def single_labels(ann: Annotations, command: str) -> Annotations:
+    """Refuse set-valued ratings in a command that needs one label per rating."""
+    if ann.set_valued:
+        from accord.errors import DataError
+
+        raise DataError(
+            f"these ratings are sets of labels, and `accord {command}` needs one label per "
+            "rating: run `accord multilabel` on the same data and options instead."
+        )
+    return ann
+
+
 def _only_kinds(ann: Annotations, kinds: tuple[str, ...]) -> Annotations:
     left_out = [r for r in ann.raters if ann.kinds.get(r, "human") not in kinds]
     if not left_out:

@@ -10,7 +10,14 @@ from rich.table import Table
 from rich.text import Text
 
 from accord.cli._app import main
-from accord.cli._common import check_options, ci_options, data_options, interval_method, load
+from accord.cli._common import (
+    check_options,
+    ci_options,
+    data_options,
+    interval_method,
+    load,
+    single_labels,
+)
 from accord.cli._common import console as cli_console
 from accord.coefficients import REGISTRY
 from accord.interpretation import SCALES
@@ -86,7 +93,7 @@ def compute(
 
     check_options(confidence_level, form, population_size, func="accord compute")
     try:  # a bad option value is bad usage (exit 2), even when found late
-        ann = load(data, **selection).require_pairable()
+        ann = single_labels(load(data, **selection).require_pairable(), "compute")
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
         results = run(ann, list(coefficients) or None, weights=weights, form=form)
         intervals = _intervals(results, confidence_level, method, population_size)
