@@ -65,8 +65,16 @@ def sorted_tuple(items: Any) -> tuple[Any, ...]:
 
 def canonical_array(values: NDArray[Any], separator: str | None = None) -> NDArray[Any]:
     """An object array of sorted tuples (``None`` where missing)."""
+    memo: dict[Any, tuple[Any, ...] | None] = {}
+    cells: list[tuple[Any, ...] | None] = []
+    for x in values:  # one canonical form per distinct cell; equal cells share it
+        try:
+            cell = memo[x] if x in memo else memo.setdefault(x, canonical(x, separator))
+        except TypeError:  # an unhashable cell (a list or a set)
+            cell = canonical(x, separator)
+        cells.append(cell)
     out = np.empty(values.shape[0], dtype=object)
-    out[:] = [canonical(x, separator) for x in values]
+    out[:] = cells
     return out
 
 
