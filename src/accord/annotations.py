@@ -260,6 +260,9 @@ class Annotations:
         if separator is not None and (not isinstance(separator, str) or not separator):
             raise v.fail("separator", func, "a non-empty string such as ';'", separator)
         columns, set_valued = _set_columns(columns, separator, set_valued)
+        if set_valued and categories is not None:  # declared labels, not declared sets
+            _check_labels(columns, categories)
+            categories = None
         n = unit_ids.shape[0]
         r = len(names)
         units = np.repeat(unit_ids, r) if unit_ids.dtype != object else _repeat_obj(unit_ids, r)
@@ -511,6 +514,13 @@ def _object_array(items: Sequence[Any]) -> NDArray[Any]:
     out = np.empty(len(items), dtype=object)
     out[:] = list(items)
     return out
+
+
+def _check_labels(columns: list[NDArray[Any]], labels: Sequence[Any]) -> None:
+    used = {x for c in columns for cell in c if cell is not None for x in cell}
+    flat = _object_array(_sets.sorted_tuple(used))
+    enc.encode_declared(flat, enc.label_list(labels, param="declared categories"),
+                        name="the labels")
 
 
 def _set_columns(columns: list[NDArray[Any]], separator: str | None,
