@@ -259,9 +259,9 @@ class Annotations:
         names, columns, unit_ids = _wide_columns(data, raters, unit, func)
         if separator is not None and (not isinstance(separator, str) or not separator):
             raise v.fail("separator", func, "a non-empty string such as ';'", separator)
-        columns, set_valued = _set_columns(columns, separator, set_valued)
+        columns, set_valued = _sets.set_columns(columns, separator, set_valued)
         if set_valued and categories is not None:  # declared labels, not declared sets
-            _check_labels(columns, categories)
+            _sets.check_labels(columns, categories)
             categories = None
         n = unit_ids.shape[0]
         r = len(names)
@@ -359,7 +359,7 @@ class Annotations:
         sets = [_sets.canonical(c, separator) or () for c in self.categories]
         if self._set_valued and sets == list(self.categories):
             return self
-        codes, distinct = enc.factorize(_object_array(sets))
+        codes, distinct = enc.factorize(_sets.object_array(sets))
         return self._replace_values(codes[self._value_codes], distinct, set_valued=True)
 
     def _replace_values(self, value_codes: NDArray[np.int64], categories: Sequence[Any],
@@ -508,31 +508,6 @@ class Annotations:
             f"level={self.level!r}, n_ratings={self.n_ratings}"
             f"{', set_valued=True' if self._set_valued else ''})"
         )
-
-
-def _object_array(items: Sequence[Any]) -> NDArray[Any]:
-    out = np.empty(len(items), dtype=object)
-    out[:] = list(items)
-    return out
-
-
-def _check_labels(columns: list[NDArray[Any]], labels: Sequence[Any]) -> None:
-    used = {x for c in columns for cell in c if cell is not None for x in cell}
-    flat = _object_array(_sets.sorted_tuple(used))
-    enc.encode_declared(flat, enc.label_list(labels, param="declared categories"),
-                        name="the labels")
-
-
-def _set_columns(columns: list[NDArray[Any]], separator: str | None,
-                 set_valued: bool) -> tuple[list[NDArray[Any]], bool]:
-    """Wide columns with every cell a sorted tuple when the data are set-valued."""
-    if not set_valued and separator is None:
-        set_valued = any(
-            c.dtype == object and any(map(_sets.is_set_label, c)) for c in columns
-        )
-    if not set_valued and separator is None:
-        return columns, False
-    return [_sets.canonical_array(c, separator) for c in columns], True
 
 
 from accord._build import (  # noqa: E402  (the builder needs the classes above)
