@@ -695,13 +695,35 @@ def test_power_plans_refuse_bad_input() -> None:
     assert isinstance(accord.plan_lower_limit(0.8, 0.6, prevalence=0.3), accord.PowerPlan)
 
 
+def test_multilabel_agreement_bad_input() -> None:
+    sets = [[("a",), ("a", "b")], [("b",), ("b",)], [("a",), ("b",)]]
+    refused(InvalidParameterError, "'coefficient' parameter of multilabel_agreement",
+            accord.multilabel_agreement, sets, coefficient="kappa")
+    refused(DataError, "not one of the declared labels", accord.multilabel_agreement, sets,
+            labels=["a"])
+    refused(DataError, "not a RaterCounts", accord.multilabel_agreement,
+            RaterCounts([[2, 0], [1, 1]]))
+    refused(InsufficientDataError, "nothing to compare", accord.multilabel_agreement,
+            [[("a",), None], [None, ("b",)]])
+
+
+def test_evaluate_multilabel_bad_input() -> None:
+    refused(DataError, "one entry per unit", accord.evaluate_multilabel, [("a",)], [])
+    refused(DataError, "no unit has both", accord.evaluate_multilabel, [None], [("a",)])
+    refused(DataError, "0/1 indicator", accord.evaluate_multilabel, np.array([[2, 0]]),
+            np.array([[1, 0]]))
+    refused(DataError, "one set of labels per unit", accord.evaluate_multilabel, "ab", "ab")
+
+
 def test_every_public_callable_has_a_bad_input_case() -> None:
     """A new public function or class must get a case in this module (found by name);
     registered coefficients are covered by the registry-driven tests above."""
     this = inspect.getsource(test_every_public_callable_has_a_bad_input_case)
     source = Path(__file__).read_text(encoding="utf-8").replace(this, "")
     records = {"AgreementResult", "Audit", "BenchmarkResult", "Comparison",
-               "ConfidenceInterval", "Interpretation", "Report", "SamplePlan", "Scale", "Study"}
+               "ConfidenceInterval", "Interpretation", "MultilabelAgreement",
+               "MultilabelEvaluation", "Report",
+               "SamplePlan", "Scale", "Study"}
     public = [name for name in accord.__all__ if callable(getattr(accord, name))]
     untested = [
         name for name in public

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import accord
@@ -225,3 +225,35 @@ def test_large_number_of_distinct_sets_matches_dense_path() -> None:
     dense = accord.krippendorff_alpha(rows, level=m)
     assert res.estimate == pytest.approx(dense.estimate, abs=1e-12)
     assert res.se == pytest.approx(dense.se, abs=1e-12)
+
+
+cells_st = st.one_of(st.none(), st.frozensets(st.sampled_from("abc"), min_size=1, max_size=3))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(cells_st, min_size=3, max_size=3), min_size=4, max_size=12),
+       st.randoms(use_true_random=False))
+def test_set_alpha_invariances(rows: list[list[Any]], rnd: random.Random) -> None:
+    """Unit order, rater order and label names do not matter; the Annotations and the
+    coincidence-matrix entry points agree; identical sets give alpha 1."""
+    import warnings as w
+
+    with w.catch_warnings():
+        w.simplefilter("ignore", accord.DegenerateDataWarning)
+        try:
+            base = accord.krippendorff_alpha(rows, level="masi")
+        except accord.errors.InsufficientDataError:
+            return
+        shuffled = rows[:]
+        rnd.shuffle(shuffled)
+        renamed = [[None if c is None else frozenset(x.upper() for x in c) for c in row][::-1]
+                   for row in shuffled]
+        other = accord.krippendorff_alpha(renamed, level="masi")
+        cm = accord.CoincidenceMatrix.from_annotations(accord.Annotations.from_wide(rows))
+        from_cm = accord.krippendorff_alpha(cm, level="masi")
+    for res in (other, from_cm):
+        assert (math.isnan(base.estimate) and math.isnan(res.estimate)) or \
+            res.estimate == pytest.approx(base.estimate, abs=1e-12)
+    same = [[row[0]] * 3 for row in rows if row[0] is not None]
+    if len({r[0] for r in same}) > 1:
+        assert accord.krippendorff_alpha(same, level="jaccard").estimate == pytest.approx(1.0)

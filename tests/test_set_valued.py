@@ -107,3 +107,41 @@ def test_prodigy_multiple_choice_is_set_valued(tmp_path: Any) -> None:
     assert ann.set_valued and ann.labels == ("X", "Y")
     with pytest.raises(DataError, match="sets of labels"):
         accord.cohen_kappa(ann)
+
+
+def test_label_studio_multiple_choices_are_set_valued(tmp_path: Any) -> None:
+    import json
+
+    def task(i: int, a: list[str], b: list[str]) -> dict[str, Any]:
+        def ann(who: int, choices: list[str]) -> dict[str, Any]:
+            return {"completed_by": who, "result": [
+                {"from_name": "tags", "to_name": "text", "type": "choices",
+                 "value": {"choices": choices}}]}
+        return {"id": i, "data": {}, "annotations": [ann(1, a), ann(2, b)]}
+
+    path = tmp_path / "ls.json"
+    path.write_text(json.dumps([task(1, ["b", "a"], ["a"]), task(2, ["a"], ["a"]),
+                                task(3, ["b"], ["a", "b"])]))
+    ann = accord.read(path)
+    assert ann.set_valued and ann.labels == ("a", "b")
+    res = accord.multilabel_agreement(ann)
+    assert res.n_units == 3 and set(res.per_label) == {"a", "b"}
+    with pytest.raises(DataError, match="sets of labels"):
+        accord.fleiss_kappa(ann)
+
+
+def test_multilabel_with_declared_labels_checks_them() -> None:
+    rows = [(1, "A", "x"), (1, "A", "y"), (1, "B", "x")]
+    ann = Annotations.from_long(rows, unit=0, rater=1, value=2, multilabel=True,
+                                categories=["x", "y", "z"])
+    assert ann.categories == (("x",), ("x", "y"))
+    with pytest.raises(accord.errors.UnknownCategoryError, match="'y'"):
+        Annotations.from_long(rows, unit=0, rater=1, value=2, multilabel=True,
+                              categories=["x"])
+
+
+def test_separator_with_declared_labels_checks_them() -> None:
+    ann = Annotations.from_wide([["x;y", "x"]], separator=";", categories=["x", "y"])
+    assert ann.labels == ("x", "y")
+    with pytest.raises(accord.errors.UnknownCategoryError, match="'y'"):
+        Annotations.from_wide([["x;y", "x"]], separator=";", categories=["x"])

@@ -9,6 +9,7 @@ from accord import datasets, distances
 from accord.annotations import Annotations, Audit
 from accord.coefficients import (
     REGISTRY,
+    MultilabelAgreement,
     accuracy,
     balanced_accuracy,
     bangdiwala_b,
@@ -28,6 +29,7 @@ from accord.coefficients import (
     mcc,
     mean_pearson,
     mean_spearman,
+    multilabel_agreement,
     pabak,
     percent_agreement,
     precision,
@@ -65,6 +67,7 @@ from accord.marginal import (
     rater_bias,
     stuart_maxwell_test,
 )
+from accord.multilabel_metrics import MultilabelEvaluation, evaluate_multilabel
 from accord.pairwise import pairwise
 from accord.planning import SamplePlan, plan_sample_size
 from accord.power import PowerPlan, plan_lower_limit, plan_power

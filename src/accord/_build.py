@@ -81,6 +81,9 @@ def build(
     ):
         enc.check_hashable(arr, name=name)
     if multilabel:
+        if categories is not None:  # the declared labels: every label must be one of them
+            enc.encode_declared(values, categories, name="the labels")
+            categories = None
         units, raters, values, set_notes = group_sets(units, raters, values)
         notes = tuple(notes) + tuple(set_notes)
     values = _numeric_if_needed(values, level)

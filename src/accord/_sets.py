@@ -65,8 +65,16 @@ def sorted_tuple(items: Any) -> tuple[Any, ...]:
 
 def canonical_array(values: NDArray[Any], separator: str | None = None) -> NDArray[Any]:
     """An object array of sorted tuples (``None`` where missing)."""
+    memo: dict[Any, tuple[Any, ...] | None] = {}
+    cells: list[tuple[Any, ...] | None] = []
+    for x in values:  # one canonical form per distinct cell; equal cells share it
+        try:
+            cell = memo[x] if x in memo else memo.setdefault(x, canonical(x, separator))
+        except TypeError:  # an unhashable cell (a list or a set)
+            cell = canonical(x, separator)
+        cells.append(cell)
     out = np.empty(values.shape[0], dtype=object)
-    out[:] = [canonical(x, separator) for x in values]
+    out[:] = cells
     return out
 
 
@@ -149,3 +157,30 @@ class SetDistances:
         """The dense sets x sets distance matrix (small numbers of sets only)."""
         inter = self.member @ self.member.T
         return distance_from_counts(inter, self.sizes[:, None], self.sizes[None, :], self.kind)
+
+
+def object_array(items: Sequence[Any]) -> NDArray[Any]:
+    """A 1-D object array of ``items`` (tuples stay elements, not rows)."""
+    out = np.empty(len(items), dtype=object)
+    out[:] = list(items)
+    return out
+
+
+def check_labels(columns: list[NDArray[Any]], labels: Sequence[Any]) -> None:
+    """Raise one sentence when a set holds a label outside the declared ``labels``."""
+    from accord import _encoding as enc
+
+    used = {x for c in columns for cell in c if cell is not None for x in cell}
+    enc.encode_declared(object_array(sorted_tuple(used)),
+                        enc.label_list(labels, param="declared categories"), name="the labels")
+
+
+def set_columns(columns: list[NDArray[Any]], separator: str | None,
+                set_valued: bool) -> tuple[list[NDArray[Any]], bool]:
+    """Wide columns with every cell a sorted tuple when the data are set-valued
+    (declared, a separator given, or a cell that is a tuple, list, set or frozenset)."""
+    if not set_valued and separator is None:
+        set_valued = any(c.dtype == object and any(map(is_set_label, c)) for c in columns)
+    if not set_valued and separator is None:
+        return columns, False
+    return [canonical_array(c, separator) for c in columns], True

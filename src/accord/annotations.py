@@ -287,7 +287,10 @@ class Annotations:
         names, columns, unit_ids, caveat = _wide_columns(data, raters, unit, func)
         if separator is not None and (not isinstance(separator, str) or not separator):
             raise v.fail("separator", func, "a non-empty string such as ';'", separator)
-        columns, set_valued = _set_columns(columns, separator, set_valued)
+        columns, set_valued = _sets.set_columns(columns, separator, set_valued)
+        if set_valued and categories is not None:  # declared labels, not declared sets
+            _sets.check_labels(columns, categories)
+            categories = None
         n = unit_ids.shape[0]
         r = len(names)
         units = np.repeat(unit_ids, r) if unit_ids.dtype != object else _repeat_obj(unit_ids, r)
@@ -367,16 +370,26 @@ class Annotations:
             return self.categories
         return _sets.sorted_tuple({x for c in self.categories for x in (_sets.canonical(c) or ())})
 
-    def as_sets(self) -> Annotations:
+    def as_sets(self, separator: str | None = None) -> Annotations:
         """The same ratings with every value a sorted tuple of labels (set-valued).
 
-        A single label ``"a"`` becomes ``("a",)``; values that become the same set
-        are merged.
+        A single label ``"a"`` becomes ``("a",)``; with ``separator``, a text label
+        ``"a;b"`` becomes ``("a", "b")``. Values that become the same set are merged.
+        Only the distinct values are looked at, not every rating.
+
+        Examples
+        --------
+        >>> ann = Annotations.from_wide([["a;b", "b;a"], ["a", "b"]])
+        >>> ann.as_sets(";").categories
+        (('a',), ('a', 'b'), ('b',))
         """
-        sets = [_sets.canonical(c) or () for c in self.categories]
+        if separator is not None and (not isinstance(separator, str) or not separator):
+            raise v.fail("separator", "Annotations.as_sets", "a non-empty string such as ';'",
+                         separator)
+        sets = [_sets.canonical(c, separator) or () for c in self.categories]
         if self._set_valued and sets == list(self.categories):
             return self
-        codes, distinct = enc.factorize(_object_array(sets))
+        codes, distinct = enc.factorize(_sets.object_array(sets))
         return self._replace_values(codes[self._value_codes], distinct, set_valued=True)
 
     def _replace_values(self, value_codes: NDArray[np.int64], categories: Sequence[Any],
@@ -535,22 +548,6 @@ class Annotations:
         )
 
 
-def _object_array(items: Sequence[Any]) -> NDArray[Any]:
-    out = np.empty(len(items), dtype=object)
-    out[:] = list(items)
-    return out
-
-
-def _set_columns(columns: list[NDArray[Any]], separator: str | None,
-                 set_valued: bool) -> tuple[list[NDArray[Any]], bool]:
-    """Wide columns with every cell a sorted tuple when the data are set-valued."""
-    if not set_valued and separator is None:
-        set_valued = any(
-            c.dtype == object and any(map(_sets.is_set_label, c)) for c in columns
-        )
-    if not set_valued and separator is None:
-        return columns, False
-    return [_sets.canonical_array(c, separator) for c in columns], True
 def _kinds(kinds: Mapping[Any, str] | None, raters: Sequence[Any], func: str
            ) -> Mapping[Any, str] | None:
     from accord.readers import check_kinds

@@ -86,6 +86,21 @@ def data_options(func: F) -> F:
             help="A rater who rated a unit twice with different labels: stop, or keep the last.",
         ),
         click.option(
+            "--multilabel",
+            is_flag=True,
+            default=False,
+            help="Long data: raters gave every label that applies, one row per label; the "
+            "rows of one unit and rater are one rating, the set of their labels.",
+        ),
+        click.option(
+            "--separator",
+            "label_separator",
+            default=None,
+            metavar="TEXT",
+            help="A label cell holds several labels joined by TEXT (e.g. ';'): each cell is "
+            "the set of its labels.",
+        ),
+        click.option(
             "--kinds",
             multiple=True,
             type=click.Choice(RATER_KINDS),
@@ -156,6 +171,18 @@ def load(
     return _only_kinds(ann, kinds)
 
 
+def single_labels(ann: Annotations, command: str) -> Annotations:
+    """Refuse set-valued ratings in a command that needs one label per rating."""
+    if ann.set_valued:
+        from accord.errors import DataError
+
+        raise DataError(
+            f"these ratings are sets of labels, and `accord {command}` needs one label per "
+            "rating: run `accord multilabel` on the same data and options instead."
+        )
+    return ann
+
+
 def _only_kinds(ann: Annotations, kinds: tuple[str, ...]) -> Annotations:
     left_out = [r for r in ann.raters if ann.kinds.get(r, "human") not in kinds]
     if not left_out:
@@ -181,6 +208,8 @@ def read_options(
     duplicates: str = "error",
     kinds: tuple[str, ...] = (),
     rater_kinds: tuple[tuple[str, str], ...] = (),
+    multilabel: bool = False,
+    label_separator: str | None = None,
 ) -> dict[str, Any]:
     """The keyword arguments of :func:`accord.read` for the shared data options.
 
@@ -204,6 +233,8 @@ def read_options(
         "level": level,
         "missing": tuple(missing),
         "duplicates": duplicates,
+        "multilabel": multilabel,
+        "label_separator": label_separator,
     }
 
 

@@ -16,6 +16,7 @@ from accord.cli._common import (
     interval_method,
     load,
     reference_options,
+    single_labels,
     with_reference,
 )
 from accord.cli._common import console as cli_console
@@ -109,7 +110,7 @@ def compute(
                                "(accord evaluate compares several).")
     selection = with_reference(selection, gold, predicted)
     try:  # a bad option value is bad usage (exit 2), even when found late
-        ann = load(data, **selection).require_pairable()
+        ann = single_labels(load(data, **selection).require_pairable(), "compute")
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
         results = run(ann, list(coefficients) or None, weights=weights, form=form,
                       average=average, positive=positive)

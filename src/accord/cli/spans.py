@@ -79,7 +79,7 @@ def spans(
         selection["value"] = label
     raters = list(selection.pop("raters", ()) or ()) or None
     selection.pop("kinds", None)
-    opts = {k: x for k, x in (("start", start), ("end", end)) if x is not None}
+    opts: dict[str, Any] = {k: x for k, x in (("start", start), ("end", end)) if x is not None}
     ann = read(data, **read_options(**selection), **opts)
     _check(ann, data, gold)
     from accord.cli._spans_view import _against, _agreement, _Ci

@@ -13,6 +13,7 @@ from accord.coefficients.classification import (
 from accord.coefficients.intraclass import icc
 from accord.coefficients.krippendorff import krippendorff_alpha
 from accord.coefficients.many_raters import conger_kappa, fleiss_kappa, light_kappa
+from accord.coefficients.multilabel import MultilabelAgreement, multilabel_agreement
 from accord.coefficients.scores import finn, kendall_w, mean_pearson, mean_spearman, robinson_a
 from accord.coefficients.two_raters import (
     brennan_prediger,
@@ -31,6 +32,7 @@ __all__ = [
     "accuracy",
     "balanced_accuracy",
     "bangdiwala_b",
+    "MultilabelAgreement",
     "brennan_prediger",
     "category_agreement",
     "cohen_kappa",
@@ -47,6 +49,7 @@ __all__ = [
     "mcc",
     "mean_pearson",
     "mean_spearman",
+    "multilabel_agreement",
     "pabak",
     "percent_agreement",
     "precision",

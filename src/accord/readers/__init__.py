@@ -153,6 +153,8 @@ def read(
     missing: Sequence[Any] = (),
     duplicates: str = "error",
     include_kinds: Sequence[str] | None = None,
+    multilabel: bool = False,
+    label_separator: str | None = None,
     **options: Any,
 ) -> Annotations:
     """Read an annotation export or a table into :class:`~accord.annotations.Annotations`.
@@ -192,6 +194,15 @@ def read(
         Rater kinds to keep. Default: all (Label Studio ``ground_truth`` and
         INCEpTION curation are ``"gold"``, predictions and suggestions
         ``"model"``); ``Annotations.humans()`` selects the humans afterwards.
+    multilabel : bool
+        Long tables: the raters gave every label that applies, one row per label;
+        the rows of one (unit, rater) are one rating, the set of their labels
+        (see :meth:`Annotations.from_long`). Tool exports keep multi-choice answers
+        as sets already.
+    label_separator : str, optional
+        A label cell holds several labels joined by this string (``"toxic;spam"``):
+        each becomes the set of its labels. (For CSV tables ``separator=`` is the
+        field delimiter, not this.)
     **options
         Reader options: ``kinds={rater: kind}`` for any reader; for tables
         ``separator=``, ``timestamp=`` (a column ordering repeated answers) and
@@ -258,12 +269,16 @@ def read(
         missing=tuple(missing),
         duplicates=duplicates,
         include_kinds=include_kinds,
+        multilabel=bool(multilabel),
     )
     check_kinds(options.get("kinds"), None, func=func)
+    if label_separator is not None and (not isinstance(label_separator, str)
+                                        or not label_separator):
+        raise v.fail("label_separator", func, "a non-empty string such as ';'", label_separator)
     ann = _read_with(reader, name, paths, opts)
     if include_kinds is None:
         check_kinds(options.get("kinds"), ann.raters, func=func)
-    return ann
+    return ann.as_sets(label_separator) if label_separator is not None else ann
 
 
 def _check_options(reader: Any, name: str, options: dict[str, Any], field: str | None) -> None:

@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 
 from accord import _validation as v
+from accord._sets import sorted_tuple
 from accord.annotations import Annotations, Audit, build
 from accord.errors import DataError, DuplicateRatingError, FormatError
 from accord.readers._base import MISSING_FOLDED, NON_RATER_NAMES, Collected
@@ -313,6 +314,7 @@ def _encode(
             rows_read=n_read,
             caveats=caveats,
             values_are_labels=value_labels is None and opts.get("categories") is None,
+            multilabel=bool(opts.get("multilabel")),
         )
     except DuplicateRatingError:
         raise duplicate_error(
@@ -477,7 +479,9 @@ def _relabel(
     """Put the labels back on the codes ``build`` saw (in place: no copy of the codes)."""
     if units:
         ann.units = tuple(units[i] for i in ann.units)
-    if categories is not None:
+    if categories is not None and ann.set_valued:
+        ann.categories = tuple(sorted_tuple(categories[i] for i in c) for c in ann.categories)
+    elif categories is not None:
         ann.categories = tuple(categories[i] for i in ann.categories)
     ann.raters = tuple(raters[i] for i in ann.raters)
     ann.kinds = {r: "human" for r in ann.raters}

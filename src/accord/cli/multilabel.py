@@ -1,0 +1,147 @@
+"""``accord multilabel``: agreement on set-valued labels, per label and on the sets."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import click
+
+from accord.cli._app import main
+from accord.cli._common import check_options, ci_options, data_options, interval_method, load
+from accord.cli._common import console as cli_console
+from accord.cli._lazy import LazyChoice, ListedChoices
+
+
+def _choices() -> list[str]:
+    from accord.coefficients import REGISTRY
+
+    return sorted(n for n in REGISTRY if n != "icc")
+
+
+@main.command()
+@data_options
+@click.option(
+    "--coefficient",
+    default="krippendorff_alpha",
+    show_default=True,
+    type=LazyChoice(_choices),
+    cls=ListedChoices,
+    metavar="NAME",
+    help="Coefficient for each label's yes/no ratings; a two-rater one (cohen_kappa, ...) "
+    "needs two raters. One of:",
+)
+@click.option(
+    "--labels",
+    multiple=True,
+    metavar="LABEL...",
+    help="The labels and their order (labels nobody used are kept). Default: every label used.",
+)
+@ci_options
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON instead.")
+def multilabel(
+    data: str,
+    coefficient: str,
+    labels: tuple[str, ...],
+    confidence_level: float,
+    ci_method: str,
+    n_resamples: int,
+    bootstrap_kind: str,
+    seed: int | None,
+    as_json: bool,
+    **selection: Any,
+) -> None:
+    """Agreement on multi-label (set-valued) ratings in DATA: per label, with
+    intervals, and on the sets (MASI and Jaccard alpha, mean Jaccard and Dice,
+    maximum-percentage agreement).
+
+    Each label is a yes/no question every rater answered on every unit they
+    rated. Read several labels per cell with --separator, or one row per label
+    with --multilabel; on single-label data each category is compared against
+    the rest.
+
+    \b
+    Examples:
+      accord multilabel examples/toxicity_multilabel.csv --separator ';'
+      accord multilabel examples/toxicity_multilabel.csv --separator ';' --coefficient fleiss_kappa
+      accord multilabel examples/toxicity_multilabel_long.csv --multilabel --json
+    """
+    from accord.coefficients.multilabel import multilabel_agreement
+    from accord.errors import InvalidParameterError
+
+    check_options(confidence_level, None, None, func="accord multilabel")
+    try:
+        ann = load(data, **selection).require_pairable()
+        method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
+        res = multilabel_agreement(ann, coefficient=coefficient,
+                                   labels=list(labels) if labels else None)
+        intervals = {k: r.confidence_interval(confidence_level, method=method)
+                     for k, r in _results(res).items()}
+    except InvalidParameterError as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:
+        out = res.to_dict()
+        out["confidence_intervals"] = {k: ci.to_dict() for k, ci in intervals.items()}
+        click.echo(json.dumps(out, indent=2))
+        return
+    _print(res, intervals, data, ann)
+
+
+def _results(res: Any) -> dict[str, Any]:
+    """Every AgreementResult of the answer, keyed as in the JSON output."""
+    out = {f"label:{k}": r for k, r in res.per_label.items()}
+    out["pooled"] = res.pooled
+    if res.masi_alpha is not None:
+        out["masi_alpha"] = res.masi_alpha
+        out["jaccard_alpha"] = res.jaccard_alpha
+    return out
+
+
+def _fmt(x: float, digits: int = 3) -> str:
+    return "undefined" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def _ci(ci: Any) -> str:
+    if math.isnan(ci.low):
+        return "-"
+    return f"[{ci.low:.3f}, {ci.high:.3f}]"
+
+
+def _print(res: Any, intervals: dict[str, Any], data: str, ann: Any) -> None:
+    con = cli_console()
+    con.print(f"{data}: {res.n_units} units, {res.n_raters} raters, {len(res.labels)} labels"
+              f"{'' if ann.set_valued else ' (single-label data: each category against the rest)'}")
+    level = next(iter(intervals.values())).confidence_level if intervals else 0.95
+    from rich.table import Table
+
+    table = Table(title=f"per label: {res.coefficient}")
+    for col in ("label", "estimate", f"{level:.0%} CI", "note"):
+        table.add_column(col, overflow="fold")
+    for label, r in res.per_label.items():
+        table.add_row(str(label), _fmt(r.estimate), _ci(intervals[f"label:{label}"]),
+                      r.undefined_reason or "")
+    con.print(table)
+    lines = [
+        f"macro mean over labels: {_fmt(res.macro)}"
+        + (f" (left out, undefined: {', '.join(map(str, res.macro_left_out))})"
+           if res.macro_left_out else ""),
+        f"pooled over (unit, label) items: {_fmt(res.pooled.estimate)} "
+        f"{_ci(intervals['pooled'])} (items of one unit are not independent: descriptive)",
+    ]
+    for name in ("masi_alpha", "jaccard_alpha"):
+        r = getattr(res, name)
+        if r is None:
+            lines.append(f"{name.replace('_', ' ')}: {res.details['set_alpha']}")
+        else:
+            lines.append(f"{name.replace('_', ' ')} on the sets: {_fmt(r.estimate)} "
+                         f"{_ci(intervals[name])}")
+    lines += [
+        f"mean pairwise Jaccard: {_fmt(res.mean_jaccard)}; mean pairwise Dice: "
+        f"{_fmt(res.mean_dice)}",
+        f"maximum-percentage agreement (raters share a label): {_fmt(res.max_percentage)}",
+    ]
+    for line in lines:
+        con.print(line, highlight=False)
+    for line in ann.audit.lines():
+        con.print(line, highlight=False, markup=False)

@@ -1,0 +1,254 @@
+"""Set-valued predictions against a reference: scikit-learn's multilabel metrics.
+
+From the units x labels indicator matrices of the reference ``T`` and the
+prediction ``P`` (sufficient statistic: per label ``tp``, ``fp``, ``fn``; per unit
+``|T & P|``, ``|T|``, ``|P|``):
+
+- per label: precision ``tp / (tp + fp)``, recall ``tp / (tp + fn)``, F1
+  ``2 tp / (2 tp + fp + fn)``, support ``tp + fn``;
+- averages: micro (from the summed counts), macro (mean over labels), weighted
+  (by support; when the labels with a defined value all have support 0, their
+  plain mean, as scikit-learn), samples (per unit, then the mean over units);
+- Hamming loss: the share of unit-label cells that differ; subset accuracy: the
+  share of units whose predicted set equals the reference set.
+
+These are the definitions of scikit-learn's ``precision_recall_fscore_support``,
+``hamming_loss`` and ``accuracy_score`` on multilabel indicator data. A ratio whose
+denominator is 0 is ``nan`` (scikit-learn's ``zero_division=np.nan``) and averages
+leave such values out; a :class:`~accord.DegenerateDataWarning` names the labels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from accord import _sets
+from accord import _validation as v
+from accord.errors import DataError
+
+__all__ = ["MultilabelEvaluation", "evaluate_multilabel"]
+
+FloatArray = NDArray[np.float64]
+_FUNC = "evaluate_multilabel"
+_AVERAGES = ("micro", "macro", "weighted", "samples")
+
+
+@dataclass(frozen=True)
+class MultilabelEvaluation:
+    """Multilabel predictions scored against a reference.
+
+    Attributes
+    ----------
+    labels : tuple
+        The labels, in order.
+    per_label : mapping of label to mapping
+        ``precision``, ``recall``, ``f1``, ``support``, ``tp``, ``fp``, ``fn``.
+    averages : mapping of str to mapping
+        ``"micro"``, ``"macro"``, ``"weighted"`` and ``"samples"``, each with
+        ``precision``, ``recall`` and ``f1``.
+    hamming_loss, subset_accuracy : float
+        As scikit-learn defines them for indicator data.
+    n_units : int
+        Units scored (both a reference and a prediction).
+    n_left_out : int
+        Units left out because the reference or the prediction is missing.
+    """
+
+    labels: tuple[Any, ...]
+    per_label: Mapping[Any, Mapping[str, float]]
+    averages: Mapping[str, Mapping[str, float]]
+    hamming_loss: float
+    subset_accuracy: float
+    n_units: int
+    n_left_out: int = 0
+    notes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "per_label", MappingProxyType(
+            {k: MappingProxyType(dict(x)) for k, x in self.per_label.items()}))
+        object.__setattr__(self, "averages", MappingProxyType(
+            {k: MappingProxyType(dict(x)) for k, x in self.averages.items()}))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready mapping; undefined figures are ``None``."""
+        return {
+            "labels": [str(x) for x in self.labels],
+            "per_label": {str(k): _clean(x) for k, x in self.per_label.items()},
+            "averages": {k: _clean(x) for k, x in self.averages.items()},
+            "hamming_loss": self.hamming_loss,
+            "subset_accuracy": self.subset_accuracy,
+            "n_units": self.n_units,
+            "n_left_out": self.n_left_out,
+            "notes": list(self.notes),
+        }
+
+
+def _clean(m: Mapping[str, float]) -> dict[str, float | None]:
+    return {k: (None if isinstance(x, float) and math.isnan(x) else x) for k, x in m.items()}
+
+
+def evaluate_multilabel(
+    reference: Any, predicted: Any, /, *, labels: Sequence[Any] | None = None,
+    separator: str | None = None,
+) -> MultilabelEvaluation:
+    """Score set-valued predictions against a reference, as scikit-learn does.
+
+    Parameters
+    ----------
+    reference, predicted : sequence of sets, or units x labels 0/1 arrays
+        One entry per unit, aligned: a set, frozenset, tuple or list of labels (a
+        single label is a one-label set; ``None`` = missing, and the unit is left
+        out), or a 2-D indicator array (then ``labels`` names its columns).
+    labels : sequence, optional
+        The labels and their order; labels nobody used are kept (their scores are
+        undefined). Default: every label used, sorted.
+    separator : str, optional
+        Text entries hold several labels joined by this string (``"toxic;spam"``).
+
+    Returns
+    -------
+    MultilabelEvaluation
+
+    References
+    ----------
+    scikit-learn ``precision_recall_fscore_support``, ``hamming_loss``,
+    ``accuracy_score`` (multilabel indicator input); Tsoumakas, G. & Katakis, I.
+    (2007). Multi-label classification: an overview. IJDWM 3(3).
+
+    Examples
+    --------
+    >>> import accord
+    >>> ref = [("a",), ("a", "b"), ("b",), ()]
+    >>> pred = [("a",), ("a",), ("a", "b"), ()]
+    >>> ev = accord.evaluate_multilabel(ref, pred)
+    >>> ev.per_label["b"]["recall"], ev.hamming_loss, ev.subset_accuracy
+    (0.5, 0.25, 0.5)
+    >>> round(ev.averages["micro"]["f1"], 4)
+    0.75
+    """
+    t, p, names, left_out = _indicators(reference, predicted, labels, separator)
+    tp = (t & p).sum(axis=0).astype(np.float64)
+    fp = (~t & p).sum(axis=0).astype(np.float64)
+    fn = (t & ~p).sum(axis=0).astype(np.float64)
+    precision, recall, f1 = _prf(tp, fp, fn)
+    support = tp + fn
+    per_label = {
+        name: {"precision": float(precision[j]), "recall": float(recall[j]),
+               "f1": float(f1[j]), "support": float(support[j]), "tp": float(tp[j]),
+               "fp": float(fp[j]), "fn": float(fn[j])}
+        for j, name in enumerate(names)
+    }
+    averages = _averages(t, p, tp, fp, fn, precision, recall, f1)
+    notes = _warn_undefined(names, precision, recall)
+    n = t.shape[0]
+    return MultilabelEvaluation(
+        labels=names, per_label=per_label, averages=averages,
+        hamming_loss=float((t != p).mean()) if t.size else math.nan,
+        subset_accuracy=float((t == p).all(axis=1).mean()) if n else math.nan,
+        n_units=n, n_left_out=left_out, notes=notes,
+    )
+
+
+def _ratio(num: FloatArray, den: FloatArray) -> FloatArray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(np.where(den > 0, num / den, np.nan), dtype=np.float64)
+
+
+def _prf(tp: FloatArray, fp: FloatArray, fn: FloatArray) -> tuple[FloatArray, ...]:
+    return _ratio(tp, tp + fp), _ratio(tp, tp + fn), _ratio(2.0 * tp, 2.0 * tp + fp + fn)
+
+
+def _mean(x: FloatArray, w: FloatArray | None = None) -> float:
+    ok = ~np.isnan(x)
+    if not ok.any():
+        return math.nan
+    if w is None:
+        return float(x[ok].mean())
+    total = float(w[ok].sum())
+    # as scikit-learn's _nanaverage: when the defined values all weigh 0, their plain mean
+    return float(x[ok] @ w[ok] / total) if total > 0 else float(x[ok].mean())
+
+
+def _averages(t: NDArray[np.bool_], p: NDArray[np.bool_], tp: FloatArray, fp: FloatArray,
+              fn: FloatArray, *per: FloatArray) -> dict[str, dict[str, float]]:
+    keys = ("precision", "recall", "f1")
+    micro = _prf(np.asarray([tp.sum()]), np.asarray([fp.sum()]), np.asarray([fn.sum()]))
+    inter = (t & p).sum(axis=1).astype(np.float64)
+    n_t = t.sum(axis=1).astype(np.float64)
+    n_p = p.sum(axis=1).astype(np.float64)
+    samples = (_ratio(inter, n_p), _ratio(inter, n_t), _ratio(2.0 * inter, n_t + n_p))
+    support = tp + fn
+    return {
+        "micro": {k: float(x[0]) for k, x in zip(keys, micro)},
+        "macro": {k: _mean(x) for k, x in zip(keys, per)},
+        "weighted": {k: _mean(x, support) for k, x in zip(keys, per)},
+        "samples": {k: _mean(x) for k, x in zip(keys, samples)},
+    }
+
+
+def _warn_undefined(names: tuple[Any, ...], precision: FloatArray,
+                    recall: FloatArray) -> tuple[str, ...]:
+    notes = []
+    for what, x, why in (("precision", precision, "never predicted"),
+                         ("recall", recall, "absent from the reference")):
+        bad = [names[j] for j in np.flatnonzero(np.isnan(x))]
+        if bad:
+            shown = ", ".join(repr(b) for b in bad[:5]) + (" ..." if len(bad) > 5 else "")
+            notes.append(f"{what} is undefined for label(s) {shown} ({why}); "
+                         "averages leave it out")
+    for note in notes:
+        v.warn_undefined(_FUNC, note)
+    return tuple(notes)
+
+
+# --------------------------------------------------------------------- input
+def _indicators(reference: Any, predicted: Any, labels: Sequence[Any] | None,
+                separator: str | None) -> tuple[NDArray[np.bool_], NDArray[np.bool_],
+                                                tuple[Any, ...], int]:
+    if isinstance(reference, np.ndarray) and reference.ndim == 2:
+        return _arrays(reference, predicted, labels)
+    ref = _set_list(reference, "reference", separator)
+    pred = _set_list(predicted, "predicted", separator)
+    if len(ref) != len(pred):
+        raise DataError(f"reference and predicted must have one entry per unit; got "
+                        f"{len(ref)} and {len(pred)}.")
+    pairs = [(a, b) for a, b in zip(ref, pred) if a is not None and b is not None]
+    if not pairs:
+        raise DataError(f"{_FUNC}: no unit has both a reference and a prediction.")
+    distinct = list(dict.fromkeys([a for a, _ in pairs] + [b for _, b in pairs]))
+    names, member = _sets.membership(distinct, labels)
+    index = {s: i for i, s in enumerate(distinct)}
+    t = member[[index[a] for a, _ in pairs]]
+    p = member[[index[b] for _, b in pairs]]
+    return t, p, names, len(ref) - len(pairs)
+
+
+def _set_list(x: Any, name: str, separator: str | None) -> list[tuple[Any, ...] | None]:
+    if isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
+        raise DataError(f"{name} must be a sequence with one set of labels per unit; "
+                        f"got {type(x).__name__}.")
+    return [_sets.canonical(c, separator) for c in x]
+
+
+def _arrays(reference: Any, predicted: Any, labels: Sequence[Any] | None) -> tuple[
+        NDArray[np.bool_], NDArray[np.bool_], tuple[Any, ...], int]:
+    t = np.asarray(reference)
+    p = np.asarray(predicted)
+    if p.shape != t.shape:
+        raise DataError(f"reference and predicted indicator arrays must have one shape; got "
+                        f"{t.shape} and {p.shape}.")
+    for arr, name in ((t, "reference"), (p, "predicted")):
+        if arr.size and not np.isin(arr, (0, 1)).all():
+            raise DataError(f"{name} must be a 0/1 indicator array (units x labels).")
+    names = tuple(labels) if labels is not None else tuple(range(t.shape[1]))
+    if len(names) != t.shape[1]:
+        raise DataError(f"labels has {len(names)} names but the arrays have {t.shape[1]} "
+                        "columns.")
+    return t.astype(bool), p.astype(bool), names, 0

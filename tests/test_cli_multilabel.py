@@ -1,0 +1,65 @@
+"""``accord multilabel``, ``--separator`` and ``--multilabel`` on the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import accord
+from conftest import run_cli as run
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "toxicity_multilabel.csv"
+
+
+def test_json_matches_the_library() -> None:
+    code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--json")
+    assert code == 0, err
+    got = json.loads(out)
+    ann = accord.read(EXAMPLE, label_separator=";")
+    want = accord.multilabel_agreement(ann)
+    assert got["labels"] == list(want.labels)
+    for label, r in want.per_label.items():
+        assert got["per_label"][label]["estimate"] == r.estimate
+        ci = got["confidence_intervals"][f"label:{label}"]
+        assert ci["low"] == r.confidence_interval().low
+    assert got["masi_alpha"]["estimate"] == want.masi_alpha.estimate  # type: ignore[union-attr]
+    assert got["max_percentage"] == want.max_percentage
+
+
+def test_console_table_and_summaries() -> None:
+    code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--raters",
+                         "annotator_a", "annotator_b", "--coefficient", "cohen_kappa")
+    assert code == 0, err
+    assert "per label: cohen_kappa" in out and "toxic" in out
+    assert "masi alpha on the sets" in out and "maximum-percentage agreement" in out
+
+
+def test_long_multilabel_file(tmp_path: Path) -> None:
+    path = tmp_path / "long.csv"
+    path.write_text("item,annotator,label\n1,A,toxic\n1,A,spam\n1,B,spam\n2,A,ok\n2,B,ok\n"
+                    "3,A,spam\n3,B,toxic\n3,B,spam\n4,A,ok\n4,B,toxic\n")
+    code, out, err = run("multilabel", str(path), "--multilabel", "--json")
+    assert code == 0, err
+    assert json.loads(out)["labels"] == ["ok", "spam", "toxic"]
+    code, out, err = run("compute", str(path), "--multilabel")
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and "accord multilabel" in err
+
+
+def test_compute_refuses_separated_cells_in_one_line() -> None:
+    code, _, err = run("compute", str(EXAMPLE), "--separator", ";")
+    assert code == 1
+    assert err.startswith("accord: error: these ratings are sets of labels")
+
+
+def test_two_rater_coefficient_with_three_raters_is_one_line() -> None:
+    code, _, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--coefficient",
+                       "cohen_kappa")
+    assert code == 1 and "compares two raters" in err and err.count("\n") == 1
+
+
+def test_wide_separated_and_long_multilabel_files_give_the_same_figures() -> None:
+    long_path = EXAMPLE.with_name("toxicity_multilabel_long.csv")
+    wide = accord.multilabel_agreement(accord.read(EXAMPLE, label_separator=";"))
+    long = accord.multilabel_agreement(accord.read(long_path, multilabel=True))
+    assert wide.to_dict() == long.to_dict()
