@@ -226,3 +226,16 @@ def test_a_crash_inside_check_is_not_a_rejection(cohen_csv: Path,
     code, out, err = check(str(cohen_csv), "--raters", "ann", "bob", *RULE, "0.5")
     assert code == 2 and out == ""
     assert err == "accord: error: unexpected RuntimeError: something nobody foresaw\n"
+
+
+def test_report_notes_name_cli_options(tmp_path: Path) -> None:
+    raters = [f"r{j}" for j in range(31)]
+    rows = ["item," + ",".join(raters)]
+    rows += [f"{i}," + ",".join("xy"[(i + j) % 2 if j % 3 else 0] for j in range(31))
+             for i in range(6)]
+    path = write(tmp_path, "many.csv", "\n".join(rows) + "\n")
+    code, out, err = run_cli("report", str(path), "--raters", *raters, "-q", "-o", "-",
+                             "--to", "json")
+    assert code == 0, err
+    notes = " ".join(json.loads(out)["notes"])
+    assert "--pair A B" in notes and "pairs=" not in notes

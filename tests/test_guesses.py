@@ -318,3 +318,20 @@ def test_repeated_rows_of_a_wide_table_are_never_called_multilabel(tmp_path: Pat
     with pytest.raises(DuplicateRatingError, match="duplicates='last'") as info:
         accord.read(write(tmp_path, "wide.csv", rows))
     assert "multilabel" not in str(info.value)
+
+
+def test_a_tool_export_says_it_kept_the_latest_of_different_answers() -> None:
+    ann = accord.read(READERS_DATA / "label_studio_export.json", field="sentiment")
+    assert ann.audit.caveats == ("dropped the earlier answers of 1 (unit, rater) pair(s) "
+                                 "answered differently more than once: the tool's latest "
+                                 "answer was kept",)
+
+
+def test_raters_left_out_by_kind_open_the_output() -> None:
+    code, out, err = run("compute", str(READERS_DATA / "label_studio_export.json"),
+                         "--field", "sentiment")
+    assert code == 0, err
+    first, second = out.splitlines()[:2]
+    assert first.startswith("caveat: dropped the earlier answers of 1")
+    assert second.startswith("caveat: left out raters 'sentiment-v2' (model), "
+                             "'ground_truth' (gold)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
             pairs=list(pairs) or None, confidence_level=level, method=method, seed=seed,
             scale=scale, top_units=top_units, title=title,
         )
+    rep = replace(rep, notes=tuple(cli_text(n) for n in rep.notes))  # --pair, not pairs=
     to_stdout = output == "-"
     if to_stdout and to is None:
         raise click.UsageError("-o - writes to standard output: choose a format with --to.")
