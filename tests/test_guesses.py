@@ -335,3 +335,12 @@ def test_raters_left_out_by_kind_open_the_output() -> None:
     assert first.startswith("caveat: dropped the earlier answers of 1")
     assert second.startswith("caveat: left out raters 'sentiment-v2' (model), "
                              "'ground_truth' (gold)")
+
+
+def test_disagreements_state_the_guess_beside_the_csv(tmp_path: Path) -> None:
+    path = str(free_text_csv(tmp_path))
+    code, out, err = run("disagreements", path)
+    assert code == 0 and out.startswith("unit,rater_1,rater_2")
+    assert err.startswith(FIRST_LINE)
+    code, out, err = run("disagreements", path, "-o", str(tmp_path / "review.csv"))
+    assert code == 0 and out.startswith(FIRST_LINE)

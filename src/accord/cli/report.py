@@ -177,6 +177,8 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
 
     ann = load(data, **selection).require_pairable()
     found = find(ann, order=order, limit=limit)  # type: ignore[arg-type]
+    for caveat in ann.audit.caveats:  # standard error when standard output is the CSV
+        click.echo(f"caveat: {caveat}", err=output is None or output == "-")
     if output is None or output == "-":
         click.echo(found.to_csv(), nl=False)
         return
