@@ -239,3 +239,17 @@ def test_report_notes_name_cli_options(tmp_path: Path) -> None:
     assert code == 0, err
     notes = " ".join(json.loads(out)["notes"])
     assert "--pair A B" in notes and "pairs=" not in notes
+
+
+def test_the_check_help_examples_run_and_decide(monkeypatch: pytest.MonkeyPatch) -> None:
+    import shlex
+
+    monkeypatch.chdir(EXAMPLES.parent)
+    code, out, _ = run_cli("check", "--help")
+    examples = [line.strip() for line in out.split("Examples:")[1].splitlines()
+                if line.strip().startswith("accord check")]
+    assert len(examples) == 3
+    for example in examples:
+        got, stdout, err = run_cli(*shlex.split(example)[1:])
+        assert got in (0, 1), (example, err)  # a decision, whichever it is
+        assert stdout.strip()

@@ -344,3 +344,12 @@ def test_disagreements_state_the_guess_beside_the_csv(tmp_path: Path) -> None:
     assert err.startswith(FIRST_LINE)
     code, out, err = run("disagreements", path, "-o", str(tmp_path / "review.csv"))
     assert code == 0 and out.startswith(FIRST_LINE)
+
+
+def test_sets_only_name_the_source_and_the_route() -> None:
+    data = {"unit": [1, 1, 2, 2], "rater": ["a", "b", "a", "b"],
+            "value": [("x", "y"), ("x",) * 1, ("y", "z"), ("y", "z")]}
+    ann = accord.Annotations.from_long(data)
+    (caveat,) = ann.audit.caveats
+    assert caveat.startswith("guessed level: every label of Annotations.from_long is a set")
+    assert "accord.multilabel_agreement" in caveat

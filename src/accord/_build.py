@@ -96,7 +96,7 @@ def build(
     drop[REPLACED] = n_replaced
     stated = [*caveats, *([_replaced_caveat(n_replaced)] if n_replaced else [])]
     if values_are_labels:
-        stated += _value_caveats(cats, level, categories is not None)
+        stated += _value_caveats(cats, level, categories is not None, source)
     audit = Audit(
         source,
         n_read,
@@ -125,14 +125,17 @@ def _replaced_caveat(n: int) -> str:
             "same rater replaced each (duplicates='last')")
 
 
-def _value_caveats(cats: list[Any], level: Level | None, declared: bool) -> list[str]:
+def _value_caveats(cats: list[Any], level: Level | None, declared: bool,
+                   source: str) -> list[str]:
     """Say when labels were read in a way nobody declared: many numbers as nominal
     categories, or label sets as single categories."""
     sets = [x for x in cats if isinstance(x, tuple)]
     if sets:
-        return [f"{GUESSED_LEVEL}: {len(sets)} of the {len(cats)} labels are sets of labels "
-                f"(e.g. {sets[0]!r}), each read as one nominal category; for agreement on "
-                "sets of labels use accord.multilabel_agreement (accord CLI: --multilabel)"]
+        what = (f"every label of {source} is a set of labels" if len(sets) == len(cats) else
+                f"{len(sets)} of the {len(cats)} labels are sets of labels")
+        return [f"{GUESSED_LEVEL}: {what} (e.g. {sets[0]!r}), each set read as one nominal "
+                "category; for agreement on sets of labels use accord.multilabel_agreement "
+                "(accord CLI: --multilabel)"]
     numeric = all(isinstance(x, (int, float, np.number)) and not isinstance(x, bool)
                   for x in cats)
     if level is not None or declared or not numeric or len(cats) <= MANY_NUMBERS:
