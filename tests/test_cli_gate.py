@@ -12,7 +12,10 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from accord.cli._errors import OPTIONS, cli_text
 from conftest import COHEN_1960, run_cli, write_table_csv
 from test_guesses import LONG_OK, free_text_csv, long_jsonl, scores_csv, write
 
@@ -194,8 +197,6 @@ def test_no_cli_error_speaks_the_library_spelling(tmp_path: Path, cohen_csv: Pat
 
 
 def test_the_translation_names_the_options() -> None:
-    from accord.cli._errors import cli_text
-
     cases = {
         "name two with raters=[...].": "name two with --raters A B.",
         "choose one with field=....": "choose one with --field NAME.",
@@ -253,3 +254,20 @@ def test_the_check_help_examples_run_and_decide(monkeypatch: pytest.MonkeyPatch)
         got, stdout, err = run_cli(*shlex.split(example)[1:])
         assert got in (0, 1), (example, err)  # a decision, whichever it is
         assert stdout.strip()
+
+
+# --------------------------------------------------------------------------- properties
+_FRAGMENTS = st.sampled_from([
+    *[f"{name}=..." for name in OPTIONS], *[f"{name}=[...]" for name in OPTIONS],
+    *[f"{name}='x'" for name in OPTIONS], "the columns are ['a', 'b']", "; ", "pass",
+    "accord.span_agreement (accord CLI: accord spans)", "value 3", "(e.g. ('a', 'b'))",
+])
+
+
+@given(st.lists(_FRAGMENTS, min_size=1, max_size=8))
+def test_translation_leaves_no_library_spelling_and_is_idempotent(parts: list[str]) -> None:
+    message = " ".join(parts)
+    once = cli_text(message)
+    assert cli_text(once) == once
+    assert not re.search(rf"\b({'|'.join(OPTIONS)})=", once)
+    assert "accord CLI:" not in once

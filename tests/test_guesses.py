@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import accord
 from accord.errors import DataError, DuplicateRatingError, InsufficientDataError
@@ -353,3 +355,20 @@ def test_sets_only_name_the_source_and_the_route() -> None:
     (caveat,) = ann.audit.caveats
     assert caveat.startswith("guessed level: every label of Annotations.from_long is a set")
     assert "accord.multilabel_agreement" in caveat
+
+
+def test_free_text_with_missing_cells_is_still_free_text(tmp_path: Path) -> None:
+    rows = ["item,free_answer,a,b"]
+    rows += [f"{i},{'NA' if i % 2 else f'A long free answer written for item {i}'},x,y"
+             for i in range(20)]
+    ann = accord.read(write(tmp_path, "t.csv", "\n".join(rows) + "\n"))
+    assert ann.raters == ("a", "b")
+
+
+@given(st.lists(st.tuples(st.sampled_from(["yes", "no", "strongly agree", "n/a-ish", "1"]),
+                          st.sampled_from(["yes", "no", "strongly agree", "maybe"])),
+                min_size=2, max_size=40))
+def test_short_categorical_labels_are_never_free_text(rows: list[tuple[str, str]]) -> None:
+    data = {"a": [r[0] for r in rows], "b": [r[1] for r in rows]}
+    ann = accord.Annotations.from_wide(data)
+    assert ann.raters == ("a", "b") and ann.audit.caveats == ()

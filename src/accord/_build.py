@@ -302,20 +302,19 @@ def _wide_columns(
 
 
 def is_free_text(column: NDArray[Any]) -> bool:
-    """Whether a column holds free text (long, nearly all distinct strings), not labels.
+    """Whether a column holds free text (long, nearly all distinct strings), not labels,
+    judged on its first rows by :func:`accord._shapes.looks_like_text`."""
+    from accord._shapes import PROBE_ROWS, looks_like_text
 
-    The thresholds are those of the table readers
-    (:mod:`accord.readers._layout`): at least 90% distinct among at least two
-    texts, averaging 25 characters or 4 words.
-    """
     if column.dtype.kind not in "OU":
         return False
-    texts = [x.strip() for x in column.tolist() if isinstance(x, str) and x.strip()]
-    if len(texts) < 2 or len(texts) < 0.5 * column.shape[0]:
+    texts = [x.strip() for x in column[:PROBE_ROWS].tolist() if isinstance(x, str)]
+    texts = [t for t in texts if t]
+    if not texts:
         return False
     chars = sum(map(len, texts)) / len(texts)
     words = sum(len(t.split()) for t in texts) / len(texts)
-    return len(set(texts)) >= 0.9 * len(texts) and (chars >= 25 or words >= 4)
+    return looks_like_text(len(texts), len(set(texts)), chars, words)
 
 
 def _repeat_obj(arr: NDArray[Any], r: int) -> NDArray[Any]:
