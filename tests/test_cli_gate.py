@@ -54,6 +54,9 @@ NOT_DECISIONS = [  # (file maker, args): nothing was decided, exit 2
     ("scores", ["--raters", "judge_a", "judge_b", *RULE, "0.5"]),     # level guessed
     ("cohen", ["--raters", "ann", "bob", "--coefficient", "cohen_kappa"]),  # no threshold
     ("cohen", ["--raters", "ann", "bob", *RULE, "0.5", "--confidence-level", "2"]),
+    ("cohen", ["--raters", "ann", "bob", *RULE, "0.5", "--ci", "bootstrap", "--n-resamples",
+               "0"]),
+    ("cohen", ["--raters", "ann", "bob", *RULE, "0.5", "--ci", "bootstrap", "--seed", "-1"]),
     ("cohen", ["--raters", "ann", "bob", "--level", "interval", "--coefficient", "icc",
                "--form", "ICC9", "--min", "0.5"]),
 ]

@@ -65,6 +65,7 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
 
     ctx.meta[ERROR_STATUS] = NOT_A_DECISION
     check_options(confidence_level, form, None, func="accord check")
+    _check_bootstrap(ci_method, n_resamples, seed)
     if study is not None:
         if coefficients or minimum is not None or _given(ctx, "on"):
             raise click.UsageError("give either --study or --coefficient/--min/--on, not both.")
@@ -90,6 +91,19 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
         deviations = 0
     _print(decision, deviations, caveats, ann, data, as_json)
     sys.exit(0 if decision.accepted else 1)
+
+
+def _check_bootstrap(ci_method: str, n_resamples: int, seed: int | None) -> None:
+    """Bootstrap options are checked even when the rule does not need the interval:
+    a mistyped option is never silently ignored by the gate."""
+    if ci_method != "bootstrap":
+        return
+    if n_resamples < 1:
+        raise click.BadParameter(f"must be a positive integer; got {n_resamples}.",
+                                 param_hint="--n-resamples")
+    if seed is not None and seed < 0:
+        raise click.BadParameter(f"must be a non-negative integer; got {seed}.",
+                                 param_hint="--seed")
 
 
 def _print(decision: Any, deviations: int, caveats: list[str], ann: Any, data: str,
