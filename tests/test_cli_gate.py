@@ -274,3 +274,14 @@ def test_translation_leaves_no_library_spelling_and_is_idempotent(parts: list[st
     assert cli_text(once) == once
     assert not re.search(rf"\b({'|'.join(OPTIONS)})=", once)
     assert "accord CLI:" not in once
+
+
+def test_check_json_with_a_study() -> None:
+    code, out, err = check(str(EXAMPLES / "pilot.csv"), "--study", str(EXAMPLES / "study.toml"),
+                           "--json")
+    assert code == 1, err
+    doc = json.loads(out)
+    assert doc["status"] == "rejected" and doc["rule"]["on"] == "lower-ci"
+    assert doc["raters"] == ["annotator_a", "annotator_b"]  # the study's, as compared
+    assert doc["n_raters"] == 2 and doc["protocol_deviations"] == 0 and doc["caveats"] == []
+    assert doc["value"] == pytest.approx(0.5946, abs=5e-5)

@@ -74,7 +74,7 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
         ann = load(data, **selection)
         caveats = _refuse_guesses(ann, st, selection)
         with _usage_errors():
-            decision, deviations = _check_study(st, ann)
+            decision, deviations, used = _check_study(st, ann)
     else:
         if len(coefficients) != 1 or minimum is None:
             raise click.UsageError("name the rule: --study FILE, or --coefficient NAME --min X "
@@ -88,8 +88,8 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
         caveats = _refuse_guesses(ann, None, selection)
         with _usage_errors():
             decision = _quiet(lambda: evaluate(ann, metric, rule).decision)
-        deviations = 0
-    _print(decision, deviations, caveats, ann, data, as_json)
+        deviations, used = 0, ann.raters
+    _print(decision, deviations, caveats, used, data, as_json)
     sys.exit(0 if decision.accepted else 1)
 
 
@@ -106,14 +106,14 @@ def _check_bootstrap(ci_method: str, n_resamples: int, seed: int | None) -> None
                                  param_hint="--seed")
 
 
-def _print(decision: Any, deviations: int, caveats: list[str], ann: Any, data: str,
+def _print(decision: Any, deviations: int, caveats: list[str], raters: Any, data: str,
            as_json: bool) -> None:
     if as_json:
         out = decision.to_dict()
         out.update(
             accepted=decision.accepted, exit_status=0 if decision.accepted else 1, data=data,
             n_units=decision.result.n_units, n_raters=decision.result.n_raters,
-            raters=[str(r) for r in ann.raters], caveats=caveats,
+            raters=[str(r) for r in raters], caveats=caveats,
             protocol_deviations=deviations,
         )
         click.echo(json.dumps(out, indent=2, allow_nan=False))
@@ -152,10 +152,10 @@ def _refuse_guesses(ann: Any, st: Any, selection: dict[str, Any]) -> list[str]:
     return [c for c in caveats if not (confirmed and c.startswith(GUESSED_LAYOUT))]
 
 
-def _check_study(st: Any, ann: Any) -> tuple[Any, int]:
+def _check_study(st: Any, ann: Any) -> tuple[Any, int, tuple[Any, ...]]:
     from accord.report.register import study_section
 
     prepared, notes = st.prepare(ann)
     prepared.require_pairable()
     section = _quiet(lambda: study_section(st, ann, prepared, notes))
-    return section.decision, len(section.deviations)
+    return section.decision, len(section.deviations), prepared.raters
