@@ -150,5 +150,6 @@ def test_a_foreign_warning_passes_through_once_and_the_command_ends() -> None:
 def test_a_full_disk_is_one_error_line(cohen_csv: Path) -> None:
     code, _, err = run("report", str(cohen_csv), "--raters", "ann_a", "ann_b", "-q",
                        "-o", "/dev/full", "--to", "json")
-    assert code == 1 and err.startswith("accord: error: No space left on device")
+    assert code == 1 and err.startswith("accord: error: could not write /dev/full: No space left")
+    assert Path("/dev/full").is_char_device()  # written to, never replaced by a file
     assert err.count("\n") == 1

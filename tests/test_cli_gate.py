@@ -229,7 +229,8 @@ def test_a_crash_inside_check_is_not_a_rejection(cohen_csv: Path,
     monkeypatch.setattr(accord.study, "evaluate", boom)
     code, out, err = check(str(cohen_csv), "--raters", "ann", "bob", *RULE, "0.5")
     assert code == 2 and out == ""
-    assert err == "accord: error: unexpected RuntimeError: something nobody foresaw\n"
+    assert err.startswith("accord: error: unexpected RuntimeError: something nobody foresaw")
+    assert "Traceback" not in err and err.count("\n") == 1
 
 
 def test_report_notes_name_cli_options(tmp_path: Path) -> None:
@@ -252,7 +253,7 @@ def test_the_check_help_examples_run_and_decide(monkeypatch: pytest.MonkeyPatch)
     code, out, _ = run_cli("check", "--help")
     examples = [line.strip() for line in out.split("Examples:")[1].splitlines()
                 if line.strip().startswith("accord check")]
-    assert len(examples) == 3
+    assert len(examples) >= 3
     for example in examples:
         got, stdout, err = run_cli(*shlex.split(example)[1:])
         assert got in (0, 1), (example, err)  # a decision, whichever it is

@@ -2,7 +2,8 @@
 
 The per-unit agreement is checked against a direct count of agreeing rater pairs
 (Fleiss 1971, P_i); the neutralisation follows OWASP's CSV-injection advice
-(prefix a quote to cells starting with = + - @, tab or carriage return).
+(prefix a quote to cells starting with = + - @, tab or carriage return), extended
+to formula starts after leading blanks and to full-width forms (OWASP ASVS 5.0, 1.2.10).
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def test_formula_cells_are_neutralised(start: str) -> None:
 
 
 def test_plain_cells_are_untouched() -> None:
-    for text in ("spam", "1", "", " =not at start", "'quoted"):
+    for text in ("spam", "1", "", "a =not at start", "'quoted", "-1", "-2.5", "+3", "1e-3"):
         assert neutralise_cell(text) == text
 
 
@@ -93,8 +94,8 @@ def test_csv_is_spreadsheet_safe_and_reads_back(tmp_path: Path) -> None:
     }, unit="unit", raters=["+ann", "bob"])
     path = tmp_path / "review.csv"
     text = accord.disagreements(ann).to_csv(path)
-    assert path.read_text(encoding="utf-8") == text
-    rows = list(csv.reader(io.StringIO(text)))
+    assert path.read_bytes().decode("utf-8") == text
+    rows = list(csv.reader(io.StringIO(text, newline="")))
     assert rows[0] == ["unit", "'+ann", "bob", "n_ratings", "agreement", "adjudicated", "comment"]
     assert rows[1] == ["u1", "'" + evil, "neg", "2", "0.0", "", ""]
     assert rows[2][:3] == ["'@u2", "pos", "neg"]
@@ -109,7 +110,7 @@ def test_csv_to_a_stream() -> None:
     buf = io.StringIO()
     text = accord.disagreements(ann).to_csv(buf)
     assert buf.getvalue() == text == (
-        "unit,rater_1,rater_2,n_ratings,agreement,adjudicated,comment\n1,b,a,2,0.0,,\n")
+        "unit,rater_1,rater_2,n_ratings,agreement,adjudicated,comment\r\n1,b,a,2,0.0,,\r\n")
 
 
 labels = st.one_of(st.none(), st.sampled_from(["a", "b", "c"]))

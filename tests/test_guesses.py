@@ -151,9 +151,15 @@ def test_a_few_numeric_categories_are_not_a_caveat() -> None:
     assert ann.audit.caveats == ()
 
 
-def test_label_sets_read_as_categories_say_so() -> None:
-    ann = accord.read(READERS_DATA / "doccano_textcat")
-    assert any("sets of labels" in c and "multilabel_agreement" in c for c in ann.audit.caveats)
+def test_label_sets_name_the_file_and_the_route() -> None:
+    path = READERS_DATA / "doccano_textcat"
+    assert accord.read(path).set_valued
+    with pytest.raises(DataError, match=f"^{path}: fleiss_kappa needs one label per rating"
+                                        ".*multilabel_agreement"):
+        accord.fleiss_kappa(accord.read(path))
+    code, _, err = run("compute", str(path))
+    assert code == 1 and str(path) in err and "--multilabel" in err
+    assert "accord.multilabel_agreement" not in err
 
 
 # ------------------------------------------------------------------ duplicate shapes
@@ -170,7 +176,7 @@ def test_a_span_table_is_not_told_to_keep_the_last_row(tmp_path: Path) -> None:
 
 def test_multilabel_rows_are_not_told_to_keep_the_last_row(tmp_path: Path) -> None:
     path = write(tmp_path, "multi.csv", MULTILABEL)
-    with pytest.raises(DuplicateRatingError, match="multilabel_agreement") as info:
+    with pytest.raises(DuplicateRatingError, match="multilabel=True") as info:
         accord.read(path)
     assert "duplicates='last'" not in str(info.value)
     code, _, err = run("compute", str(path))
@@ -346,15 +352,6 @@ def test_disagreements_state_the_guess_beside_the_csv(tmp_path: Path) -> None:
     assert err.startswith(FIRST_LINE)
     code, out, err = run("disagreements", path, "-o", str(tmp_path / "review.csv"))
     assert code == 0 and out.startswith(FIRST_LINE)
-
-
-def test_sets_only_name_the_source_and_the_route() -> None:
-    data = {"unit": [1, 1, 2, 2], "rater": ["a", "b", "a", "b"],
-            "value": [("x", "y"), ("x",) * 1, ("y", "z"), ("y", "z")]}
-    ann = accord.Annotations.from_long(data)
-    (caveat,) = ann.audit.caveats
-    assert caveat.startswith("guessed level: every label of Annotations.from_long is a set")
-    assert "accord.multilabel_agreement" in caveat
 
 
 def test_free_text_with_missing_cells_is_still_free_text(tmp_path: Path) -> None:

@@ -15,9 +15,8 @@ from numpy.typing import NDArray
 
 from accord import _encoding as enc
 from accord import _validation as v
+from accord._names import GUESSED_LAYOUT, GUESSED_LEVEL
 from accord.annotations import (
-    GUESSED_LAYOUT,
-    GUESSED_LEVEL,
     LEVELS,
     Annotations,
     Audit,
@@ -48,6 +47,8 @@ def build(
     dropped: Mapping[str, int] | None = None,
     notes: Sequence[str] = (),
     rows_read: int | None = None,
+    multilabel: bool = False,
+    set_valued: bool = False,
     caveats: Sequence[str] = (),
     values_are_labels: bool = True,
 ) -> Annotations:
@@ -79,6 +80,9 @@ def build(
         (values, "the values"),
     ):
         enc.check_hashable(arr, name=name)
+    if multilabel:
+        units, raters, values, set_notes = group_sets(units, raters, values)
+        notes = tuple(notes) + tuple(set_notes)
     values = _numeric_if_needed(values, level)
     value_codes, cats = _encode_values(values, categories)
     unit_codes, unit_labels = enc.factorize(units, order="appearance")
@@ -117,7 +121,60 @@ def build(
         field=field,
         audit=audit,
         declared_order=categories is not None,
+        set_valued=set_valued or multilabel,
     )
+
+
+def group_sets(
+    units: NDArray[Any], raters: NDArray[Any], values: NDArray[Any]
+) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], list[str]]:
+    """One rating per (unit, rater): the sorted tuple of the labels on its rows.
+
+    The labels of each (unit, rater) are gathered as bits (one word per 64
+    labels), so only the distinct sets are ever built as Python tuples.
+    """
+    n = values.shape[0]
+    if n == 0:
+        return units, raters, values, []
+    for arr, name in ((units, "the unit column"), (raters, "the rater column"),
+                      (values, "the values")):
+        enc.check_hashable(arr, name=name)
+    u, _ = enc.factorize(units, order="appearance")
+    r, r_labels = enc.factorize(raters, order="appearance")
+    c, labels = enc.factorize(values)
+    key = u * max(len(r_labels), 1) + r
+    order = np.lexsort((c, key))
+    key, c = key[order], c[order]
+    first = np.ones(n, dtype=bool)
+    first[1:] = key[1:] != key[:-1]
+    starts = np.flatnonzero(first)
+    words = np.zeros((starts.shape[0], (len(labels) + 63) // 64), dtype=np.uint64)
+    for w in range(words.shape[1]):
+        bits = np.where(c // 64 == w, np.left_shift(np.uint64(1), (c % 64).astype(np.uint64)),
+                        np.uint64(0))
+        words[:, w] = np.bitwise_or.reduceat(bits, starts)
+    distinct, inverse = np.unique(words, axis=0, return_inverse=True)
+    tuples = [tuple(labels[j] for j in _bit_positions(row)) for row in distinct]
+    sets = np.empty(len(tuples), dtype=object)
+    sets[:] = tuples
+    rows = order[starts]
+    repeated = n - int(np.unique(np.stack([key, c]), axis=1).shape[1])
+    notes = [f"multilabel: {n} row(s) gathered into {starts.shape[0]} (unit, rater) set(s)"]
+    if repeated:
+        notes.append(f"multilabel: {repeated} repeated (unit, rater, label) row(s) counted once")
+    return units[rows], raters[rows], sets[inverse.reshape(-1)], notes
+
+
+def _bit_positions(row: NDArray[np.uint64]) -> list[int]:
+    out: list[int] = []
+    for w, word in enumerate(row.tolist()):
+        j = 0
+        while word:
+            if word & 1:
+                out.append(64 * w + j)
+            word >>= 1
+            j += 1
+    return out
 
 
 def _replaced_caveat(n: int) -> str:
@@ -127,15 +184,9 @@ def _replaced_caveat(n: int) -> str:
 
 def _value_caveats(cats: list[Any], level: Level | None, declared: bool,
                    source: str) -> list[str]:
-    """Say when labels were read in a way nobody declared: many numbers as nominal
-    categories, or label sets as single categories."""
-    sets = [x for x in cats if isinstance(x, tuple)]
-    if sets:
-        what = (f"every label of {source} is a set of labels" if len(sets) == len(cats) else
-                f"{len(sets)} of the {len(cats)} labels are sets of labels")
-        return [f"{GUESSED_LEVEL}: {what} (e.g. {sets[0]!r}), each set read as one nominal "
-                "category; for agreement on sets of labels use accord.multilabel_agreement "
-                "(accord CLI: --multilabel)"]
+    """Say when many numbers were read as nominal categories with no level declared."""
+    if any(isinstance(x, tuple) for x in cats):  # label sets: set-valued ratings, not numbers
+        return []
     numeric = all(isinstance(x, (int, float, np.number)) and not isinstance(x, bool)
                   for x in cats)
     if level is not None or declared or not numeric or len(cats) <= MANY_NUMBERS:

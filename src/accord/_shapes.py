@@ -140,7 +140,7 @@ def duplicate_advice(
     if max_labels >= 3 or (n_clashes >= 2 and n_clashes >= _MULTILABEL_SHARE * n_pairs):
         return (f"{n_clashes} of {n_pairs} (unit, rater) pairs hold several different labels "
                 f"(up to {max_labels}): this looks like multilabel data, where a rater may give "
-                "a unit a set of labels; compute set agreement with "
-                "accord.multilabel_agreement (accord CLI: --multilabel) rather than keeping "
-                "one label of each set.")
+                "a unit a set of labels; read the rows of one unit and rater as one set with "
+                "multilabel=True (accord CLI: --multilabel) and compute agreement on the sets "
+                "rather than keeping one label of each set.")
     return _LAST

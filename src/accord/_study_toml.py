@@ -8,10 +8,12 @@ file and the key, e.g. ``study.toml: [acceptance].on must be one of 'estimate',
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from accord._files import read_small_text
 from accord.annotations import LEVELS
 from accord.errors import StudyError
 from accord.study import (
@@ -27,14 +29,18 @@ from accord.study import (
     Task,
 )
 
+#: The largest items file read (bytes), and the longest item id (characters).
+ITEMS_MAX_BYTES = 64 * 1024**2
+MAX_ID_CHARS = 1000
 BOOTSTRAP_KINDS = ("percentile", "bca", "basic")
+AVERAGES = ("macro", "micro", "weighted", "binary")
 _KEYS: dict[str, tuple[str, ...]] = {
     "": ("title", "population", "annotators", "task", "metric", "acceptance", "disposition"),
     "population": ("description", "sampling", "items", "items_file"),
     "annotators": ("names", "independent"),
     "task": ("categories", "ontology_revision", "missing"),
     "metric": ("coefficient", "weights", "level", "form", "confidence_level", "interval",
-               "n_resamples", "bootstrap_kind", "seed"),
+               "n_resamples", "bootstrap_kind", "seed", "average", "positive"),
     "acceptance": ("rule", "on"),
     "disposition": DISPOSITION_FIELDS,
 }
@@ -111,19 +117,34 @@ class Parser:
         if items is not None and items_file is not None:
             raise self.error("population.items_file", "cannot be given together with items")
         if items_file is not None:
-            items = self._read_items(Path(base_dir or ".") / items_file)
+            folder = Path(base_dir or ".")
+            items = self._read_items(folder / items_file, folder)
         return Population(self.text(t, "population", "description"),
                           self.text(t, "population", "sampling"), items, items_file)
 
-    def _read_items(self, path: Path) -> tuple[str, ...]:
+    def _read_items(self, path: Path, base_dir: Path) -> tuple[str, ...]:
+        """The item ids of ``path``: a regular text file in the study's folder, one id a line."""
+        key = "population.items_file"
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise self.error("population.items_file",
-                             f"{str(path)!r} cannot be read ({exc.strerror or exc})") from None
+            inside = base_dir.resolve() in path.resolve().parents
+        except (OSError, RuntimeError):
+            inside = False
+        if not inside:
+            raise self.error(key, f"{str(path)!r} is outside the study's folder; expected a "
+                             "file of item ids next to the study file (or below it)")
+        try:
+            text = read_small_text(path, ITEMS_MAX_BYTES, StudyError)
+        except StudyError as exc:
+            raise self.error(key, str(exc)) from None
+        lines = text.splitlines()
         items = [s.strip() for s in lines if s.strip() and not s.lstrip().startswith("#")]
+        for n, item in enumerate(items, start=1):
+            if len(item) > MAX_ID_CHARS or any(unicodedata.category(c) == "Cc" for c in item):
+                raise self.error(key, f"{str(path)!r}: item {n} ({item[:40]!r}) is not an item "
+                                 f"id; expected one id a line (at most {MAX_ID_CHARS} "
+                                 "characters, no control characters)")
         if len(set(items)) != len(items):
-            raise self.error("population.items_file", f"{str(path)!r} repeats an item id")
+            raise self.error(key, f"{str(path)!r} repeats an item id")
         return tuple(items)
 
     def annotators(self, t: Mapping[str, Any]) -> Annotators:
@@ -186,12 +207,20 @@ class Parser:
         return Metric(
             coefficient=coefficient, weights=self.choice(t, "metric", "weights", WEIGHT_NAMES),
             level=self.choice(t, "metric", "level", LEVELS), form=self.text(t, "metric", "form"),
-            confidence_level=float(level),
+            confidence_level=float(level), average=self.choice(t, "metric", "average", AVERAGES),
+            positive=self._label(t, "positive"),
             interval=self.choice(t, "metric", "interval", INTERVALS, "asymptotic") or "asymptotic",
             n_resamples=n_resamples, seed=seed,
             bootstrap_kind=self.choice(t, "metric", "bootstrap_kind", BOOTSTRAP_KINDS,
                                        "percentile") or "percentile",
         )
+
+    def _label(self, t: Mapping[str, Any], key: str) -> Any:
+        value = t.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (str, int))):
+            raise self.error(f"metric.{key}", f"must be a class label (text or integer); "
+                             f"got {value!r}")
+        return value
 
     def disposition(self, t: Mapping[str, Any]) -> Disposition:
         return Disposition(**{k: self.text(t, "disposition", k) or "" for k in DISPOSITION_FIELDS})

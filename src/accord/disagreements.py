@@ -11,15 +11,24 @@ units rated by a single rater are not compared. The shares are computed from
 the distinct (unit, category) pairs, never from a units x categories matrix,
 so label sets with many categories cost O(n log n) time and O(n) memory.
 
-The CSV export is safe to open in a spreadsheet: a cell that would start a
-formula (``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is prefixed
-with a single quote, as OWASP recommends against CSV injection.
+The CSV export is safe to open in a spreadsheet (OWASP "CSV Injection";
+OWASP ASVS 5.0 requirement 1.2.10): it is written by Python's CSV writer with
+CRLF line ends (RFC 4180), so every cell holding a comma, a quote, a carriage
+return or a line feed is quoted and no cell can start a new row; and a cell
+that would start a formula is prefixed with a single quote. A cell starts a
+formula when its first character is a control character (NUL, tab, CR, ESC...)
+or when, after any leading whitespace and control characters, it starts with
+``=``, ``+``, ``-``, ``@`` or their full-width forms (``＝`` ...). Plain numbers
+(``-1``, ``-2.5``, ``+3``, ``1e-3``) are written as they are, so they read back
+as numbers.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,10 +38,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from accord import _validation as v
+from accord._files import write_atomic
 from accord.annotations import Annotations
 
 Order = Literal["data", "disagreement"]
 FORMULA_STARTS: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r")
+#: Characters that start a formula once leading blanks are skipped (with full-width forms).
+_FORMULA_CHARS = frozenset("=+-@\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63\u2212")
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 __all__ = ["Disagreements", "UnitLabels", "disagreements", "neutralise_cell"]
 
@@ -106,12 +119,13 @@ class Disagreements:
         ``=HYPERLINK(...)`` is shown as text by a spreadsheet, not run.
         """
         buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
+        # CRLF line ends: the writer then quotes a cell holding CR or LF (RFC 4180)
+        writer = csv.writer(buf, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
         for row in self.rows():
             writer.writerow([neutralise_cell(c) for c in row])
         text = buf.getvalue()
         if isinstance(path, (str, Path)):
-            Path(path).write_text(text, encoding="utf-8", newline="")
+            write_atomic(path, text)
         elif path is not None:
             path.write(text)
         return text
@@ -120,12 +134,30 @@ class Disagreements:
 def neutralise_cell(text: str) -> str:
     """Prefix a quote to a cell a spreadsheet would read as a formula.
 
+    A cell is neutralised when it starts with a control character, or when its
+    first character after leading whitespace and control characters is ``=``,
+    ``+``, ``-``, ``@`` or a full-width form of these; plain numbers are kept.
+
     Examples
     --------
     >>> neutralise_cell("=1+1"), neutralise_cell("-3"), neutralise_cell("spam")
-    ("'=1+1", "'-3", 'spam')
+    ("'=1+1", '-3', 'spam')
+    >>> neutralise_cell(" \uff1d1+1"), neutralise_cell(" @SUM(A1)"), neutralise_cell("+3")
+    ("' \uff1d1+1", "' @SUM(A1)", '+3')
     """
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    if not text or _PLAIN_NUMBER.fullmatch(text):
+        return text
+    if unicodedata.category(text[0]) == "Cc":  # NUL, tab, CR, LF, ESC...
+        return "'" + text
+    i = 0
+    while i < len(text) and _is_blank(text[i]):
+        i += 1
+    return "'" + text if text[i:i + 1] in _FORMULA_CHARS else text
+
+
+def _is_blank(char: str) -> bool:
+    """Whitespace, or a control or format character (NUL, ESC, zero-width space...)."""
+    return char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zs", "Zl", "Zp")
 
 
 def disagreements(
@@ -171,41 +203,47 @@ def disagreements(
     if raters is not None:
         raters = v.names(raters, param="raters", func=func)
     ann = annotations.select(raters) if raters is not None else annotations
-    m, share = _unit_agreement(ann)
+    m, share, distinct = _unit_agreement(ann)
     idx = np.flatnonzero((m >= 2) & (share < 1.0))
     total = int(idx.shape[0])
-    wide = ann.wide()
-    distinct = _distinct_counts(wide[idx])
     if order == "disagreement":
-        idx = idx[np.lexsort((idx, -distinct, share[idx]))]
+        idx = idx[np.lexsort((idx, -distinct[idx], share[idx]))]
     if limit is not None:
         idx = idx[:limit]
     cats = ann.categories
+    labels = _labels_of(ann, idx)
     units = tuple(
-        UnitLabels(ann.units[i], tuple(None if c < 0 else cats[c] for c in wide[i]),
+        UnitLabels(ann.units[i], tuple(None if c < 0 else cats[c] for c in row),
                    int(m[i]), float(share[i]))
-        for i in idx
+        for i, row in zip(idx.tolist(), labels)
     )
     return Disagreements(ann.raters, units, int((m >= 2).sum()), total)
 
 
-def _unit_agreement(ann: Annotations) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
-    """Per unit: ratings ``m`` and the share of agreeing pairs (``nan`` when ``m < 2``)."""
+def _labels_of(ann: Annotations, idx: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The value codes (``-1`` = not rated) of the units ``idx`` x every rater, built for
+    those units only (never all units x raters)."""
+    units, raters, values = ann.codes
+    pos = np.full(ann.n_units, -1, dtype=np.int64)
+    pos[idx] = np.arange(idx.shape[0])
+    row = pos[units]
+    hit = row >= 0
+    out = np.full((idx.shape[0], ann.n_raters), -1, dtype=np.int64)
+    out[row[hit], raters[hit]] = values[hit]
+    return out
+
+
+def _unit_agreement(
+    ann: Annotations,
+) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64]]:
+    """Per unit: ratings ``m``, the share of agreeing pairs (``nan`` when ``m < 2``) and
+    the number of distinct labels."""
     units, _, values = ann.codes
     k = max(len(ann.categories), 1)
     m = np.bincount(units, minlength=ann.n_units).astype(np.int64)
     keys, n_c = np.unique(units * k + values, return_counts=True)
     same = np.bincount(keys // k, weights=n_c * (n_c - 1.0), minlength=ann.n_units)
+    distinct = np.bincount(keys // k, minlength=ann.n_units).astype(np.int64)
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(m >= 2, same / (m * (m - 1.0)), np.nan)
-    return m, share
-
-
-def _distinct_counts(rows: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Distinct non-negative codes per row."""
-    if rows.size == 0:
-        return np.zeros(rows.shape[0], dtype=np.int64)
-    s = np.sort(rows, axis=1)
-    new = np.ones_like(s, dtype=bool)
-    new[:, 1:] = s[:, 1:] != s[:, :-1]
-    return np.asarray((new & (s >= 0)).sum(axis=1), dtype=np.int64)
+    return m, share, distinct

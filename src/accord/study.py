@@ -65,6 +65,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from accord._files import read_small_text
 from accord.annotations import LEVELS, Annotations
 from accord.errors import AccordError, StudyError
 from accord.results import AgreementResult, ConfidenceInterval
@@ -119,6 +120,8 @@ class Metric:
     level: str | None = None
     form: str | None = None
     confidence_level: float = 0.95
+    average: str | None = None
+    positive: Any = None
     interval: str = "asymptotic"
     n_resamples: int = 9999
     bootstrap_kind: str = "percentile"
@@ -136,7 +139,8 @@ class Metric:
     def describe(self) -> str:
         """One line, e.g. ``cohen_kappa (weights quadratic), 95% asymptotic interval``."""
         opts = [f"{k} {val}" for k, val in (("weights", self.weights), ("level", self.level),
-                                            ("form", self.form)) if val]
+                                            ("form", self.form), ("average", self.average),
+                                            ("positive", self.positive)) if val is not None]
         extra = f" ({', '.join(opts)})" if opts else ""
         how = self.interval
         if self.interval == "bootstrap":
@@ -388,7 +392,8 @@ def evaluate(annotations: Annotations, metric: Metric, rule: AcceptanceRule) -> 
     from accord.selection import compute
 
     result = compute(annotations, [metric.coefficient], weights=metric.weights,
-                     level=metric.level, form=metric.form)[0]
+                     level=metric.level, form=metric.form, average=metric.average,
+                     positive=metric.positive)[0]
     interval, error = None, None
     if result.defined:
         try:
@@ -397,6 +402,10 @@ def evaluate(annotations: Annotations, metric: Metric, rule: AcceptanceRule) -> 
             error = str(exc)
     decision = rule.decide(result, interval, interval_error=error)
     return Evaluation(annotations, result, interval, decision)
+
+
+#: The largest study file read (bytes): a protocol is a page of TOML.
+STUDY_MAX_BYTES = 1024**2
 
 
 def load_study(path: str | Path) -> Study:
@@ -413,14 +422,13 @@ def load_study(path: str | Path) -> Study:
     if not isinstance(path, (str, os.PathLike)):
         raise StudyError(f"load_study needs the path of a TOML file; got {type(path).__name__}.")
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise StudyError(f"{p}: cannot be read ({exc.strerror or exc}).") from None
+    text = read_small_text(p, STUDY_MAX_BYTES, StudyError)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"{p}: not valid TOML ({exc}).") from None
+    except RecursionError:
+        raise StudyError(f"{p}: not valid TOML (nested too deeply).") from None
     return Study.from_dict(data, source=str(p), base_dir=p.parent)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -10,6 +11,7 @@ from typing import Any
 import click
 
 from accord import __version__
+from accord._terminal import echo, visible
 from accord.cli._errors import cli_text
 from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWarning
 
@@ -18,7 +20,10 @@ from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWar
 ERROR_STATUS = "accord.error_status"
 
 # Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
-MULTI_VALUE = ("--raters", "--categories", "--coefficient", "--missing", "--kinds")
+MULTI_VALUE = (
+    "--raters", "--categories", "--coefficient", "--missing", "--kinds", "--predicted",
+    "--humans",
+)
 
 
 def expand_multi(args: Sequence[str]) -> list[str]:
@@ -60,6 +65,7 @@ class AccordGroup(click.Group):
     """A click group that expands multi-value options and turns AccordError into one line."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["accord.args"] = list(args)  # to name the files in a last-resort error
         return super().parse_args(ctx, expand_multi(args))
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -77,22 +83,49 @@ class AccordGroup(click.Group):
                 _report_warnings(caught)
                 status = ctx.meta.get(ERROR_STATUS, 1)
         except click.ClickException as exc:  # usage errors too: in the CLI's own words
-            setattr(exc, "message", cli_text(exc.message))  # noqa: B010  (Final in the stubs)
+            vars(exc)["message"] = visible(cli_text(exc.message))
             raise
         except AccordError as exc:
-            click.echo(f"accord: error: {cli_text(str(exc))}", err=True)
+            echo(f"accord: error: {cli_text(str(exc))}", err=True)
             sys.exit(status)
         except OSError as exc:  # a missing file, a directory, no permission, a full disk
             where = f": {exc.filename}" if exc.filename else ""
-            click.echo(f"accord: error: {exc.strerror or exc}{where}", err=True)
+            echo(f"accord: error: {exc.strerror or exc}{where}", err=True)
             sys.exit(status)
+        except MemoryError:  # numpy's _ArrayMemoryError too
+            echo(f"accord: error: out of memory{_sizes(ctx)}; select fewer raters (--raters) "
+                 "or a sample of the units, split the file, or use a machine with more "
+                 "memory.", err=True)
+            sys.exit(status)
+        except (OverflowError, FloatingPointError, RecursionError) as exc:
+            what = "nested too deeply" if isinstance(exc, RecursionError) else "too large"
+            echo(f"accord: error: a value in the data{_sizes(ctx)} is {what} to compute "
+                 f"with ({type(exc).__name__}: {str(exc)[:120]}).", err=True)
+            sys.exit(status)
+        except (click.exceptions.Exit, click.exceptions.Abort):
+            raise
         except Exception as exc:
-            # a gate must never exit 1 (rejected) on a crash: the traceback's exit status
-            if status == 1 or isinstance(exc, (click.exceptions.Exit, click.exceptions.Abort)):
+            # never a traceback (ACCORD_DEBUG=1 shows it), and a gate never exits 1
+            # (rejected) on a crash: check sets its error status to 2
+            if os.environ.get("ACCORD_DEBUG"):
                 raise
-            first = (str(exc).strip().splitlines() or [""])[0][:300]
-            click.echo(f"accord: error: unexpected {type(exc).__name__}: {first}", err=True)
+            first = visible((str(exc).strip().splitlines() or [""])[0][:300])
+            echo(f"accord: error: unexpected {type(exc).__name__}: {first} "
+                 "(a defect in accord: please report it; ACCORD_DEBUG=1 shows the traceback)",
+                 err=True)
             sys.exit(status)
+
+
+def _sizes(ctx: click.Context) -> str:
+    """`` while reading NAME (N bytes)`` for the files named on the command line."""
+    files = []
+    for arg in ctx.meta.get("accord.args", []):
+        try:
+            if os.path.isfile(arg):
+                files.append(f"{arg} ({os.path.getsize(arg):,} bytes)")
+        except (OSError, ValueError):
+            continue
+    return f" with {', '.join(files)}" if files else ""
 
 
 def _report_warnings(caught: list[warnings.WarningMessage]) -> None:
@@ -104,7 +137,7 @@ def _report_warnings(caught: list[warnings.WarningMessage]) -> None:
             text = str(w.message)
             if text not in seen:
                 seen.add(text)
-                click.echo(f"accord: warning: {cli_text(text)}", err=True)
+                echo(f"accord: warning: {cli_text(text)}", err=True)
         else:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
@@ -121,6 +154,7 @@ def main() -> None:
       inspect        what accord read from a file: raters, units, categories, audit
       report         the full agreement report (console, HTML, Markdown, JSON)
       check          pass/fail against a declared threshold (exit 0 / 1; 2: no decision)
+      evaluate       a model (or annotator) against reference labels: F1, MCC, baselines
       disagreements  every unit where raters differ, for adjudication
 
     \b

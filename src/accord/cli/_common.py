@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from rich.console import Console
 
-from accord.annotations import LEVELS, RATER_KINDS, Annotations
+from accord._names import LEVELS, RATER_KINDS
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from accord.annotations import Annotations
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -19,9 +23,12 @@ def console(*, stderr: bool = False) -> Console:
 
     Lines of text are never hard-wrapped (``soft_wrap``): a path, an audit line or a
     note stays on one line whatever the terminal width, so piped output can be read
-    with grep; tables still fit the width.
+    with grep; tables still fit the width. Control characters in the text (an
+    escape sequence in a label) are spelled out, never sent to the terminal.
     """
-    return Console(stderr=stderr, soft_wrap=True)
+    from accord._safe_console import SafeConsole
+
+    return SafeConsole(stderr=stderr, soft_wrap=True)
 
 
 def data_options(func: F) -> F:
@@ -188,7 +195,8 @@ def ci_options(func: F) -> F:
             help="Interval method; asymptotic uses the analytic SE (F-based for ICC).",
         ),
         click.option(
-            "--n-resamples", default=9999, show_default=True, type=int, help="Bootstrap resamples."
+            "--n-resamples", default=9999, show_default=True,
+            type=click.IntRange(1, 10_000_000), help="Bootstrap resamples (at most 10^7)."
         ),
         click.option(
             "--bootstrap-kind",
@@ -234,3 +242,48 @@ def check_options(
             from accord.cli._errors import cli_text
 
             raise click.BadParameter(cli_text(str(exc)), param_hint=hint) from None
+
+
+def reference_options(func: F) -> F:
+    """``--gold COL`` and ``--predicted COL...``: a system's labels against a reference."""
+    options = [
+        click.option("--gold", default=None, metavar="COL",
+                     help="The reference labels: a column of wide data, or a rater of long "
+                     "data or an export (default there: the rater of kind gold)."),
+        click.option("--predicted", multiple=True, metavar="COL...",
+                     help="The system labels to set against --gold: columns or raters."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def classifier_options(func: F) -> F:
+    """``--average`` and ``--positive`` for precision, recall and F1."""
+    options = [
+        click.option("--average", default=None,
+                     type=click.Choice(["macro", "micro", "weighted", "binary"]),
+                     help="Precision/recall/F1: average over classes (default macro, or "
+                     "binary with --positive)."),
+        click.option("--positive", default=None, metavar="LABEL",
+                     help="Precision/recall/F1: the positive class of a binary task."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def with_reference(selection: dict[str, Any], gold: str | None, predicted: tuple[str, ...],
+                   humans: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The data options with ``--gold``/``--predicted`` (and ``--humans``) as the raters to
+    read, gold first."""
+    if gold is None:
+        if predicted or humans:
+            raise click.UsageError("--predicted and --humans need --gold: name the reference "
+                                   "column.")
+        return selection
+    if selection.get("raters"):
+        raise click.UsageError("give either --raters or --gold/--predicted, not both.")
+    if not predicted:
+        raise click.UsageError("--gold needs --predicted: name the system column(s).")
+    return {**selection, "raters": (gold, *predicted, *humans)}

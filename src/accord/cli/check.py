@@ -11,18 +11,37 @@ rule" and nothing else.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from accord.annotations import GUESSED_LAYOUT, GUESSED_LEVEL
+from accord._names import GUESSED_LAYOUT, GUESSED_LEVEL
+from accord._terminal import echo
 from accord.cli._app import ERROR_STATUS, main
-from accord.cli._common import check_options, ci_options, data_options, load
+from accord.cli._common import (
+    check_options,
+    ci_options,
+    classifier_options,
+    data_options,
+    load,
+    reference_options,
+    with_reference,
+)
 from accord.cli._errors import cli_text
+from accord.cli._lazy import LazyChoice, coefficient_names
 from accord.cli.report import _given, _options, _quiet, _usage_errors
-from accord.coefficients import REGISTRY
+
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A threshold must be a finite number: ``nan`` would reject everything silently."""
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite number; give a threshold such as "
+                                 "0.8.")
+    return value
+
 
 #: Exit status of every outcome that is not a decision.
 NOT_A_DECISION = 2
@@ -32,21 +51,24 @@ NOT_A_DECISION = 2
 @data_options
 @click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Declared study protocol (TOML) holding the metric and the rule.")
-@click.option("--coefficient", "coefficients", multiple=True, type=click.Choice(sorted(REGISTRY)),
+@click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
               metavar="NAME", help="The coefficient to check (without --study).")
-@click.option("--min", "minimum", type=float, default=None,
+@click.option("--min", "minimum", type=float, default=None, callback=_finite,
               help="The threshold: accepted when the value is at least this.")
 @click.option("--on", "on", type=click.Choice(["estimate", "lower-ci"]), default="estimate",
               show_default=True, help="Compare the estimate or the lower confidence limit.")
 @_options
+@reference_options
+@classifier_options
 @ci_options
 @click.option("--json", "as_json", is_flag=True,
               help="Print the decision with its figures as one JSON object.")
 @click.pass_context
 def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
           minimum: float | None, on: str, weights: str | None, form: str | None,
-          confidence_level: float, ci_method: str, n_resamples: int, bootstrap_kind: str,
-          seed: int | None, as_json: bool, **selection: Any) -> None:
+          gold: str | None, predicted: tuple[str, ...], average: str | None,
+          positive: str | None, confidence_level: float, ci_method: str, n_resamples: int,
+          bootstrap_kind: str, seed: int | None, as_json: bool, **selection: Any) -> None:
     """Accept or reject DATA against a rule; print the decision in one line.
 
     Exit status: 0 accepted, 1 rejected or undefined (an undefined value is never
@@ -60,12 +82,16 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
       accord check examples/pilot.csv --study examples/study.toml
       accord check examples/pilot.csv --raters annotator_a annotator_b --coefficient cohen_kappa --min 0.8
       accord check examples/pilot.csv --raters annotator_a annotator_b --coefficient cohen_kappa --min 0.6 --on lower-ci --json
+      accord check examples/preds.csv --gold gold --predicted model --coefficient f1 --min 0.8
     """  # noqa: E501
     from accord.study import AcceptanceRule, Metric, evaluate, load_study
 
     ctx.meta[ERROR_STATUS] = NOT_A_DECISION
     check_options(confidence_level, form, None, func="accord check")
     _check_bootstrap(ci_method, n_resamples, seed)
+    if len(predicted) > 1:
+        raise click.UsageError("check decides on one system: give one column to --predicted.")
+    selection = with_reference(selection, gold, predicted)
     if study is not None:
         if coefficients or minimum is not None or _given(ctx, "on"):
             raise click.UsageError("give either --study or --coefficient/--min/--on, not both.")
@@ -80,8 +106,8 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
             raise click.UsageError("name the rule: --study FILE, or --coefficient NAME --min X "
                                    "[--on lower-ci].")
         metric = Metric(coefficients[0], weights=weights, level=selection.get("level"),
-                        form=form, confidence_level=confidence_level,
-                        interval=ci_method,
+                        form=form, confidence_level=confidence_level, average=average,
+                        positive=positive, interval=ci_method,
                         n_resamples=n_resamples, bootstrap_kind=bootstrap_kind, seed=seed)
         rule = AcceptanceRule(coefficients[0], minimum, on=on)  # type: ignore[arg-type]
         ann = load(data, **selection).require_pairable()
@@ -119,11 +145,11 @@ def _print(decision: Any, deviations: int, caveats: list[str], raters: Any, data
         click.echo(json.dumps(out, indent=2, allow_nan=False))
         return
     for caveat in caveats:
-        click.echo(f"caveat: {caveat}")
+        echo(f"caveat: {caveat}")
     line = decision.line()
     if deviations:
         line += f" [{deviations} protocol deviation(s): see accord report]"
-    click.echo(line)
+    echo(line)
 
 
 def _refuse_guesses(ann: Any, st: Any, selection: dict[str, Any]) -> list[str]:

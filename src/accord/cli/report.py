@@ -7,6 +7,7 @@ differ, safe to open in a spreadsheet. ``accord check`` is in :mod:`accord.cli.c
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -16,13 +17,21 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
+from accord._files import same_file, write_atomic
+from accord._terminal import echo
 from accord.cli._app import main
-from accord.cli._common import check_options, ci_options, data_options, interval_method, load
+from accord.cli._common import (
+    check_options,
+    ci_options,
+    data_options,
+    interval_method,
+    load,
+    reference_options,
+)
 from accord.cli._common import console as cli_console
 from accord.cli._errors import cli_text
-from accord.coefficients import REGISTRY
+from accord.cli._lazy import LazyChoice, coefficient_names, weight_names
 from accord.errors import InvalidParameterError, StudyError
-from accord.weights import WEIGHT_NAMES
 
 
 @contextmanager
@@ -43,7 +52,7 @@ def _given(ctx: click.Context, name: str) -> bool:
 def _options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Coefficient options shared by report and check."""
     options = [
-        click.option("--weights", default=None, type=click.Choice(WEIGHT_NAMES),
+        click.option("--weights", default=None, type=LazyChoice(weight_names),
                      help="Agreement weights for ordered categories (give the order of "
                      "text labels with --categories)."),
         click.option("--form", default=None, metavar="FORM",
@@ -58,11 +67,12 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
 @data_options
 @click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Declared study protocol (TOML): evidence register and decision.")
-@click.option("--coefficient", "coefficients", multiple=True, type=click.Choice(sorted(REGISTRY)),
+@click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
               metavar="NAME...", help="Coefficients to report (default: a sensible set).")
 @_options
 @click.option("--pair", "pairs", nargs=2, multiple=True, metavar="A B",
               help="Show the worksheet of this rater pair (repeatable).")
+@reference_options
 @ci_options
 @click.option("--scale", default=None, metavar="NAME",
               help="Interpretation scale (default: the one written for each coefficient).")
@@ -77,8 +87,9 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.pass_context
 def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
            weights: str | None, form: str | None, pairs: tuple[tuple[str, str], ...],
-           confidence_level: float, ci_method: str, n_resamples: int, bootstrap_kind: str,
-           seed: int | None, scale: str | None, top_units: int, title: str | None,
+           gold: str | None, predicted: tuple[str, ...], confidence_level: float,
+           ci_method: str, n_resamples: int, bootstrap_kind: str, seed: int | None,
+           scale: str | None, top_units: int, title: str | None,
            output: str | None, to: str | None, quiet: bool, **selection: Any) -> None:
     """Write the agreement report of DATA, optionally against a declared study.
 
@@ -88,15 +99,17 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
       accord report pilot.csv --study study.toml -o report.html
       accord report long.csv --unit item --rater coder --value label -o report.md
       accord report pilot.csv --ci bootstrap --seed 1 -o report.json
+      accord report examples/preds.csv --gold gold --predicted model llm -o models.html
     """
     import accord
     from accord.report.output import format_for, render
 
     check_options(confidence_level, form, None, func="accord report")
     _check_output(output, to)
+    _not_an_input(output, data, study)
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
-    ann = load(data, **selection)
+    ann = _mark_reference(load(data, **_all_kinds(selection, gold)), gold, predicted)
     method = None
     if st is None or _given(ctx, "ci_method"):
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
@@ -120,9 +133,44 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     if to_stdout:
         click.echo(render(rep, fmt), nl=False)
         return
-    path = Path(output)
-    path.write_text(render(rep, fmt), encoding="utf-8")
-    click.echo(f"report written to {path.resolve()}")
+    path = write_atomic(output, render(rep, fmt))
+    echo(f"report written to {path.resolve()}")
+
+
+def _on_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def _not_an_input(output: str | None, *inputs: str | Path | None) -> None:
+    """Refuse an output file that is one of the files being read (bad usage, exit 2)."""
+    if output is None or output == "-":
+        return
+    if same_file(output, [p for p in inputs if p is not None]):
+        raise click.UsageError(f"-o {output} is a file being read: write to another file.")
+
+
+def _all_kinds(selection: dict[str, Any], gold: str | None) -> dict[str, Any]:
+    """With --gold, every rater is read (the reference, the systems and the people)."""
+    from accord.annotations import RATER_KINDS
+
+    return selection if gold is None else {**selection, "kinds": RATER_KINDS}
+
+
+def _mark_reference(ann: Any, gold: str | None, predicted: tuple[str, ...]) -> Any:
+    """--gold names the reference and --predicted the systems: the report's "Model
+    against reference" section compares them (other raters stay as they are)."""
+    if gold is None:
+        if predicted:
+            raise click.UsageError("--predicted needs --gold: name the reference column.")
+        return ann
+    for name in (gold, *predicted):
+        if name not in ann.raters:
+            raise click.UsageError(f"rater {name!r} not found; the raters are "
+                                   f"{list(ann.raters)!r}.")
+    ann.kinds[gold] = "gold"
+    for name in predicted:
+        ann.kinds[name] = "model"
+    return ann
 
 
 def _check_output(output: str | None, to: str | None) -> None:
@@ -166,7 +214,8 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
     Columns: unit, one per rater (empty = not rated), n_ratings, agreement (share
     of agreeing rater pairs) and empty adjudicated/comment columns for the
     review. Cells a spreadsheet would read as a formula (starting with = + - @,
-    a tab or a carriage return) are prefixed with a quote.
+    after any blanks, or with a control character) are prefixed with a quote;
+    cells holding a comma, quote or line break are quoted; numbers stay numbers.
 
     \b
     Examples:
@@ -175,13 +224,18 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
     """
     from accord.disagreements import disagreements as find
 
+    _not_an_input(output, data)
     ann = load(data, **selection).require_pairable()
     found = find(ann, order=order, limit=limit)  # type: ignore[arg-type]
     for caveat in ann.audit.caveats:  # standard error when standard output is the CSV
         click.echo(f"caveat: {caveat}", err=output is None or output == "-")
     if output is None or output == "-":
-        click.echo(found.to_csv(), nl=False)
+        text = found.to_csv()
+        if _on_terminal():
+            echo(text, nl=False, keep="\r\n")  # a review file on screen: no escape sequences
+        else:  # exactly as written (click would strip what looks like a colour code)
+            click.echo(text, nl=False, color=True)
         return
     found.to_csv(output)
-    click.echo(f"{found.n_disagreements} of {found.n_compared} compared units have a "
+    echo(f"{found.n_disagreements} of {found.n_compared} compared units have a "
                f"disagreement; {len(found)} written to {Path(output).resolve()}")

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from accord._terminal import echo
 from accord.cli._app import main
 from accord.cli._common import data_options, load
 from accord.cli._errors import cli_text
@@ -52,5 +53,5 @@ def table(data: str, as_json: bool, **selection: Any) -> None:
         )
         return
     for caveat in ann.audit.caveats:
-        click.echo(f"caveat: {caveat}")
-    click.echo(t.worksheet(rater_names=names))
+        echo(f"caveat: {caveat}")
+    echo(t.worksheet(rater_names=names))

@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 from scipy import stats
 
 from accord import _validation as v
+from accord._magnitude import power_of_two_scale
 from accord.annotations import Annotations
 from accord.coefficients._registry import register
 from accord.errors import DataError
@@ -110,6 +111,11 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
 
     Notes
     -----
+    The figure accord reproduces is ``psych::ICC(x, lmer = FALSE)``: the ANOVA
+    estimates and F intervals of Shrout & Fleiss (1979) and McGraw & Wong (1996).
+    psych's default (``lmer = TRUE``) estimates the variance components by lme4's REML
+    and truncates negative components at 0, which can give other values; ``irr::icc``
+    and pingouin's ``intraclass_corr`` give the same estimates on complete data.
     Where psych and irr differ, accord follows psych: the agreement F test uses
     ``F = MSR / MSE`` on ``(n - 1, (n - 1)(k - 1))`` degrees of freedom (irr 0.84.1
     uses the Satterthwaite df of the interval), and the ICC(A,k) interval is the
@@ -149,6 +155,9 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
     """
     chosen = form_of(form)
     full = _ratings(data)
+    scale = power_of_two_scale(full.values)
+    if scale != 1.0:  # ICC is unchanged by scaling; sums of squares must not overflow
+        full = RatingMatrix(full.values * scale, raters=full.raters, units=full.units)
     rm = full.rated(2)
     require_design(rm)
     k = rm.n_raters
@@ -165,6 +174,8 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
         v.warn_undefined(_FUNC, why)
         est = math.nan
     details = _details(ms, chosen, k, est, complete, full.n_units - rm.n_units)
+    if scale != 1.0:
+        details["ratings_scaled_by"] = scale  # the mean squares are of the scaled ratings
     interval = None if why else partial(_interval, ms=ms, form=chosen, k=k, est=est)
     return AgreementResult(
         coefficient=_FUNC, estimate=est, observed=math.nan, expected=math.nan, se=math.nan,

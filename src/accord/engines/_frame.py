@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from accord import _encoding as enc
 from accord import _validation as v
 from accord.errors import DataError, DuplicateRatingError
-from accord.readers._base import MISSING_MARKERS
+from accord.readers._base import MISSING_FOLDED
 
 IntArray = NDArray[np.int64]
 
@@ -113,7 +113,7 @@ def as_label(name: str, dtype: Any, target: Any) -> Any:
 def missing(name: str, dtype: Any, extra: Sequence[Any]) -> Any:
     """True where the value in ``name`` is missing: null, NaN or a marker.
 
-    The markers are :data:`accord.readers._base.MISSING_MARKERS` (as in
+    The markers are :data:`accord.readers._base.MISSING_MARKERS`, trimmed, in any case (as in
     :func:`accord.read`), blank text, and ``extra``; numeric ``extra`` markers
     (``-9``, ``999``) also apply to numeric columns.
     """
@@ -122,8 +122,10 @@ def missing(name: str, dtype: Any, extra: Sequence[Any]) -> Any:
     col = nw.col(name)
     expr = col.is_null()
     if dtype == nw.String:
-        markers = [*MISSING_MARKERS, *(str(m) for m in extra)]
-        return expr | col.is_in(markers) | (col.str.strip_chars() == "")
+        extra_text = [str(m) for m in extra]
+        trimmed = col.str.strip_chars()
+        expr = expr | trimmed.str.to_lowercase().is_in(MISSING_FOLDED)
+        return expr | col.is_in(extra_text) | trimmed.is_in(extra_text) if extra_text else expr
     if dtype.is_float():
         expr = expr | col.is_nan()
     numbers = [x for x in (_number(m) for m in extra) if x is not None]

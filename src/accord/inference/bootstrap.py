@@ -31,6 +31,10 @@ from accord.inference.resampling import FloatArray, Resampling
 
 BootstrapKind = Literal["percentile", "bca", "basic"]
 _CELLS_PER_CHUNK = 4_000_000
+#: The most resamples a Bootstrap draws: the interval needs every replicate (8 bytes
+#: each, 80 MB here), and the Monte-Carlo error of a quantile at 10^7 resamples is far
+#: below any interval's width.
+MAX_RESAMPLES = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,9 @@ class Bootstrap:
     Parameters
     ----------
     n_resamples : int
-        Number of bootstrap resamples (default 9999).
+        Number of bootstrap resamples (default 9999, at most ``MAX_RESAMPLES`` = 10^7).
+        Resamples are drawn in chunks, so the memory of the draws does not grow
+        with ``n_resamples``; the replicates take 8 bytes each.
     kind : {"percentile", "bca", "basic"}
         The interval: percentile, bias-corrected and accelerated (BCa), or basic
         (reverse percentile, ``2 * estimate - quantiles``).
@@ -82,6 +88,10 @@ class Bootstrap:
 
     def __post_init__(self) -> None:
         v.positive_int(self.n_resamples, param="n_resamples", func="Bootstrap")
+        if self.n_resamples > MAX_RESAMPLES:
+            raise v.fail("n_resamples", "Bootstrap", f"at most {MAX_RESAMPLES:,} (every "
+                         "replicate is kept, 8 bytes each; 9,999 is the default and 10^5 is "
+                         "plenty for a 95% interval)", self.n_resamples)
         v.choice(self.kind, ("percentile", "bca", "basic"), param="kind", func="Bootstrap")
         rng = self.rng
         ok_int = isinstance(rng, numbers.Integral) and not isinstance(rng, bool) and rng >= 0

@@ -22,6 +22,7 @@ from accord.annotations import LEVELS, RATER_KINDS, Annotations
 from accord.errors import AccordError, FormatError, InvalidParameterError
 from accord.readers._base import Collected, Reader, format_error, iter_jsonl, load_json
 from accord.readers._describe import describe, summary
+from accord.readers._inputs import first_invalid_utf8, on_copies, prepared
 
 __all__ = ["describe", "detect", "formats", "read", "scan", "summary"]
 
@@ -95,6 +96,10 @@ def detect(path: str | os.PathLike[str]) -> str:
     Raises FormatError when no reader recognises the file.
     """
     p = Path(path)
+    with prepared([p]) as prep:
+        if prep.names:
+            found: str = on_copies(prep, lambda ps: detect(ps[0]))
+            return found
     head = _head(p)
     scores = [(_reader(name).sniff(p, head), -i, name) for i, (name, _, _) in enumerate(_REGISTRY)]
     best, _, name = max(scores)
@@ -239,6 +244,14 @@ def read(
         if given is not None:
             v.names(given, param=param, func=func)
     paths = _paths(path_or_paths)
+    with prepared(paths) as prep:
+        if prep.names:  # read the decoded copies; name the originals
+            args: dict[str, Any] = dict(
+                format=format, field=field, unit=unit, rater=rater, value=value,
+                raters=raters, categories=categories, level=level, missing=missing,
+                duplicates=duplicates, include_kinds=include_kinds, **options)
+            out: Annotations = on_copies(prep, lambda ps: read(ps, **args))
+            return out
     if level is not None:
         v.choice(level, LEVELS, param="level", func=func)
     v.choice(duplicates, ("error", "last"), param="duplicates", func=func)
@@ -271,6 +284,12 @@ def read(
     )
     try:
         return _complete(reader.read(paths, opts), opts, paths)
+    except FormatError as exc:
+        utf8 = "utf-8" in str(exc).lower() or "utf8" in str(exc).lower()
+        bad_text = next((m for p in paths if utf8 and (m := first_invalid_utf8(p))), None)
+        if bad_text is None:
+            raise
+        raise FormatError(bad_text) from None
     except AccordError:
         raise
     except UNEXPECTED as exc:  # a layout no reader rule foresaw: still one sentence
@@ -295,6 +314,11 @@ def scan(
     field; tables give their Annotations.
     """
     paths = _paths(path_or_paths)
+    with prepared(paths) as prep:
+        if prep.names:
+            out: Collected | Annotations = on_copies(
+                prep, lambda ps: scan(ps, format=format, **options))
+            return out
     name = format if format is not None else detect(paths[0])
     opts = dict(options)
     opts.setdefault("missing", ())

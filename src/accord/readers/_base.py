@@ -10,6 +10,8 @@ answer per (unit, rater, field) and encodes the labels with
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +22,9 @@ from accord.errors import FormatError
 
 #: Cells that mean "no rating" in every table reader (``missing=`` adds more).
 MISSING_MARKERS: tuple[str, ...] = ("", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", ".", "-")
+
+#: The built-in markers as matched: after trimming blanks, in any case (``" NA"``, ``NAN``).
+MISSING_FOLDED: list[str] = sorted({m.lower() for m in MISSING_MARKERS})
 
 #: Columns a wide table never takes as raters unless named in ``raters=``.
 NON_RATER_NAMES = (
@@ -166,7 +171,11 @@ def format_error(path: Path | str, where: str | None, expected: str) -> FormatEr
 def read_bytes(path: Path) -> bytes:
     """The bytes of ``path``; an unreadable or huge file becomes a FormatError."""
     try:
-        size = path.stat().st_size
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):
+            raise format_error(path, None, "is not a regular file (a device, a pipe or a "
+                               "socket); expected a file of annotations")
+        size = st.st_size
         if size > MAX_TEXT_BYTES:
             raise format_error(
                 path,
@@ -179,14 +188,37 @@ def read_bytes(path: Path) -> bytes:
         raise format_error(path, None, f"cannot be read ({exc.strerror or exc})") from None
 
 
+def walk_files(folder: Path, suffix: str, limit: int) -> list[Path]:
+    """The ``suffix`` files under ``folder``, at most ``limit``.
+
+    A folder that cannot be listed, or a name that is not a regular file (a
+    device, a pipe, a broken link), is an error naming it, never skipped.
+    """
+    out: list[Path] = []
+    for where, _, names in os.walk(folder, onerror=_unreadable):
+        for name in names:
+            if not name.endswith(suffix):
+                continue
+            if len(out) >= limit:
+                raise format_error(folder, None, f"more than {limit} {suffix} files")
+            p = Path(where) / name
+            if not p.is_file():
+                raise format_error(p, None, "is not a regular file (a device, a pipe or a "
+                                   "broken link); expected a file of annotations")
+            out.append(p)
+    return out
+
+
+def _unreadable(exc: OSError) -> None:
+    raise format_error(exc.filename, None, f"cannot be read ({exc.strerror or exc}); every "
+                       "folder of the project must be readable, or moved out of it")
+
+
 def read_text(path: Path) -> str:
-    """The text of ``path`` as UTF-8 (a byte-order mark is dropped)."""
-    data = read_bytes(path)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise format_error(path, f"line {line}", "expected UTF-8 text") from None
+    """The text of ``path``: UTF-8, or UTF-16/32 when a byte-order mark says so."""
+    from accord._files import decode
+
+    return decode(read_bytes(path), path)
 
 
 def load_json(path: Path) -> Any:

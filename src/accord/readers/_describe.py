@@ -92,8 +92,14 @@ def describe(
     """
     from accord.readers import _TABLES, _paths, detect, read, scan
     from accord.readers._base import Collected
+    from accord.readers._inputs import on_copies, prepared
 
     paths = _paths(path_or_paths)
+    with prepared(paths) as prep:
+        if prep.names:  # a pipe is read once; audits name the originals
+            out: dict[str, Any] = on_copies(
+                prep, lambda ps: describe(ps, format=format, field=field, **options))
+            return out
     name = format if format is not None else detect(paths[0])
     if field is None and name not in _TABLES:
         collected = scan(

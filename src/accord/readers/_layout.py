@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from accord._names import GUESSED_LAYOUT
 from accord._shapes import PROBE_ROWS, duplicate_advice, looks_like_text
-from accord.annotations import GUESSED_LAYOUT
 from accord.errors import DataError, DuplicateRatingError, FormatError
 from accord.readers._base import MISSING_MARKERS
 

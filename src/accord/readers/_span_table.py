@@ -14,7 +14,7 @@ from typing import Any
 import polars as pl
 
 from accord.errors import DataError
-from accord.readers._base import MISSING_MARKERS, Collected, format_error, text_id
+from accord.readers._base import MISSING_FOLDED, Collected, format_error, text_id
 from accord.readers.spans import Span
 
 FIELD = "spans"
@@ -48,7 +48,7 @@ def read_span_table(
         col.part(name)
     col.fields_seen[FIELD] = None
     col.span_fields.add(FIELD)
-    missing = set(MISSING_MARKERS) | {str(m) for m in opts.get("missing", ())}
+    missing = {str(m) for m in opts.get("missing", ())}
     for i, row in enumerate(df.iter_rows(named=True)):
         _row(col, row, i, source, missing)
     col.notes.append(
@@ -86,4 +86,5 @@ def _row(col: Collected, row: dict[str, Any], i: int, source: str, missing: set[
 
 
 def _blank(x: Any, missing: set[str]) -> bool:
-    return x is None or str(x).strip() == "" or str(x) in missing
+    text = str(x).strip() if x is not None else ""
+    return x is None or text.lower() in MISSING_FOLDED or str(x) in missing or text in missing

@@ -18,7 +18,7 @@ import polars as pl
 from accord import _validation as v
 from accord.annotations import Annotations, Audit, build
 from accord.errors import DataError, DuplicateRatingError, FormatError
-from accord.readers._base import MISSING_MARKERS, NON_RATER_NAMES, Collected
+from accord.readers._base import MISSING_FOLDED, NON_RATER_NAMES, Collected
 from accord.readers._layout import (
     duplicate_error,
     free_text_columns,
@@ -27,6 +27,7 @@ from accord.readers._layout import (
     refuse_text_values,
     wide_caveat,
 )
+from accord.readers._numbers import check_finite, float_labels, refuse_non_finite_words
 
 UNIT_NAMES = (
     "unit",
@@ -108,8 +109,8 @@ def read_table(
                 frame, names, (unit, rater, value), source, opts, parts, _collect
             )
         lf = frame.select(
-            pl.col(unit).cast(pl.String).alias("u"),
-            pl.col(rater).cast(pl.String).alias("r"),
+            _id_column(frame, unit, "u"),
+            _id_column(frame, rater, "r"),
             pl.col(value).alias("v"),
             *_extra(names, opts, source),
             *([pl.col("__part").alias("p")] if parts else []),
@@ -122,6 +123,14 @@ def read_table(
     others = [n for n in names if order is None or n not in order]  # not rater columns
     return _encode(lf, source=source, opts=opts, notes=notes, rater_order=order, parts=parts,
                    columns=others, caveats=caveats)
+
+
+def _id_column(frame: pl.LazyFrame, name: str, alias: str) -> pl.Expr:
+    """An id column: text, except integer ids, which stay integers until :func:`_codes`
+    (ranking 10^7 integers is far cheaper than ranking their text) and come back as text."""
+    if frame.collect_schema()[name].is_integer():
+        return pl.col(name).alias(alias)
+    return pl.col(name).cast(pl.String).alias(alias)
 
 
 def _columns(frame: pl.LazyFrame, source: str) -> list[str]:
@@ -283,7 +292,7 @@ def _encode(
     values, value_labels, vnote = _values(kept["v"], opts.get("level"), source)
     notes += [vnote] if vnote else []
     kept = kept.drop("v")
-    u_codes, u_labels = _codes(kept["u"])
+    u_codes, u_labels = _codes(kept["u"], text=rater_order is None)  # wide: row numbers
     kept = kept.drop("u")
     if rater_order is None:
         r_codes, r_labels = _codes(kept["r"])
@@ -332,8 +341,10 @@ def _missing_expr(dtype: Any, extra: Sequence[Any]) -> pl.Expr:
     expr = col.is_null()
     numbers = [x for x in (_as_number(m) for m in extra) if x is not None and x == x]
     if dtype == pl.String:
-        markers = list(MISSING_MARKERS) + [str(m) for m in extra]
-        expr = expr | col.is_in(markers) | (col.str.strip_chars() == "")
+        trimmed = col.str.strip_chars()
+        # built-in markers after trimming, in any case (" NA", "NAN"); extra ones as written
+        expr = (expr | trimmed.str.to_lowercase().is_in(MISSING_FOLDED)
+                | col.is_in([str(m) for m in extra]) | trimmed.is_in([str(m) for m in extra]))
         if numbers:  # a numeric marker matches the number however it is written: -1, -1.0
             as_number = col.str.strip_chars().cast(pl.Float64, strict=False)
             expr = expr | as_number.is_in(numbers).fill_null(False)
@@ -377,6 +388,7 @@ def _values(
     if s.dtype == pl.Boolean:
         s = s.cast(pl.String).str.to_lowercase()
     if s.dtype.is_numeric():
+        check_finite(s.to_numpy(), source)
         return s.to_numpy(), None, ""
     if s.dtype != pl.String:
         try:
@@ -389,8 +401,14 @@ def _values(
     distinct = s.unique()
     if s.len() and bool(distinct.str.contains(_INT).all()):
         return s.cast(pl.Int64).to_numpy(), None, "labels read as integers"
-    if s.len() and bool(distinct.str.contains(_FLOAT).all()):
-        return s.cast(pl.Float64).to_numpy(), None, "labels read as numbers"
+    is_number = distinct.str.contains(_FLOAT)
+    refuse_non_finite_words(distinct, is_number, source)
+    if s.len() and bool(is_number.all()):
+        floats, note = float_labels(distinct, s, level, source)
+        if floats is not None:
+            return floats, None, note
+        codes, labels = _codes(s)
+        return codes, labels, note
     if level in ("interval", "ratio"):
         bad = distinct.filter(~distinct.str.contains(_FLOAT)).head(1).to_list()
         raise DataError(
@@ -420,15 +438,21 @@ def _same_number_note(distinct: pl.Series) -> str:
             "is a number, so labels are kept as written")
 
 
-def _codes(s: pl.Series) -> tuple[np.ndarray[Any, Any], list[Any]]:
+def _codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any], list[Any]]:
     """Codes in sorted label order, and the sorted distinct labels.
 
     Few distinct labels (raters, categories): a hash look-up through an Enum of
     the sorted labels. Many (unit ids): one dense rank (a sort), and each
-    label taken from any row holding its code.
+    label taken from any row holding its code. Integer ids are ranked as numbers
+    and labelled with their text (``text=False``: the integers are the codes, as
+    for row numbers).
     """
     if s.dtype.is_integer():
-        return s.to_numpy().astype(np.int64, copy=False), []
+        if not text:
+            return s.to_numpy().astype(np.int64, copy=False), []
+        distinct = s.unique().sort()
+        codes = (s.rank("dense") - 1).cast(pl.Int64).to_numpy()
+        return codes, distinct.cast(pl.String).to_list()
     if s.len() == 0:
         return np.zeros(0, dtype=np.int64), []
     if s.head(_PROBE).n_unique() <= _FEW:

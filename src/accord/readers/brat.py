@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from accord import _validation as v
-from accord.readers._base import Collected, Reader, format_error, read_text
+from accord.readers._base import Collected, Reader, format_error, read_text, walk_files
 from accord.readers.spans import Span
 
 FIELD = "entities"
@@ -81,13 +81,7 @@ def _has_ann(folder: Path) -> bool:
 
 
 def _walk(folder: Path, suffix: str) -> list[Path]:
-    out = []
-    for i, p in enumerate(folder.rglob(f"*{suffix}")):
-        if i >= _MAX_FILES:
-            raise format_error(folder, None, f"more than {_MAX_FILES} {suffix} files")
-        if p.is_file():
-            out.append(p)
-    return out
+    return walk_files(folder, suffix, _MAX_FILES)
 
 
 def _docs(folder: Path) -> list[str]:

@@ -36,7 +36,11 @@ def _separator(path: Path, opts: dict[str, Any]) -> str:
 def _check_header(path: Path, separator: str) -> None:
     """Refuse a header that names a column twice (Polars would rename the second copy)."""
     with open(path, encoding="utf-8-sig", errors="replace", newline="") as fh:
-        header = next(csv.reader(fh, delimiter=separator), [])
+        try:
+            header = next(csv.reader(fh, delimiter=separator), [])
+        except csv.Error as exc:  # a header cell over the csv module's 128 KiB field limit
+            raise format_error(path, "line 1", f"the header cannot be read ({exc}); "
+                               "expected column names") from None
     twice = [name for name, n in Counter(header).items() if n > 1]
     if twice:
         shown = ", ".join(repr(n) for n in twice)

@@ -24,19 +24,20 @@ commit 94b1d805; issues doccano/doccano#2329, #1846, #956, #2290, #2484.
 from __future__ import annotations
 
 import zipfile
+import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from accord import _validation as v
 from accord.readers._base import (
-    MAX_TEXT_BYTES,
     Collected,
     Reader,
     as_label,
     format_error,
     text_id,
 )
+from accord.readers._zip import check_declared, member_text
 from accord.readers.spans import Span, Utf16Index, locate
 
 EMPTY_MISSING = "empty label list ([]: not annotated or nothing to mark; see empty=)"
@@ -84,15 +85,11 @@ def _zip_members(path: Path) -> list[tuple[str, str, list[tuple[int, Any]]]]:
     try:
         with zipfile.ZipFile(path) as zf:
             infos = [i for i in zf.infolist() if i.filename.lower().endswith(".jsonl")]
-            if sum(i.file_size for i in infos) > MAX_TEXT_BYTES:
-                raise format_error(path, None, "the zip expands to more than a reader loads")
+            check_declared(path, infos)
             out = []
             for info in sorted(infos, key=lambda i: i.filename):
                 name = f"{path}:{info.filename}"
-                try:
-                    text = zf.read(info).decode("utf-8-sig")
-                except UnicodeDecodeError:
-                    raise format_error(name, None, "expected UTF-8 text") from None
+                text = member_text(zf, info, name)
                 lines = []
                 for n, line in enumerate(text.splitlines(), start=1):
                     if line.strip():
@@ -104,7 +101,8 @@ def _zip_members(path: Path) -> list[tuple[str, str, list[tuple[int, Any]]]]:
                             ) from None
                 out.append((name, Path(info.filename).stem, lines))
             return out
-    except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError) as exc:
+    except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError,
+            EOFError) as exc:
         raise format_error(path, None, f"expected a zip archive ({exc})") from None
 
 
@@ -283,7 +281,8 @@ def sniff(path: Path, head: bytes) -> float:
                     return 0.0
                 with zf.open(names[0]) as fh:
                     return 0.8 if _sniff_head(fh.read(4096)) else 0.0
-        except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError):
+        except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError,
+                EOFError):
             return 0.0
     return 0.8 if _sniff_head(head) else 0.0
 

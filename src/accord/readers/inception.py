@@ -20,18 +20,27 @@ folder or the ``.zip`` itself; a folder of ``<document>/<user>.tsv`` or plain
 from __future__ import annotations
 
 import zipfile
+import zlib
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from accord.readers._base import MAX_TEXT_BYTES, Collected, Reader, format_error, read_text
+from accord.readers._base import (
+    Collected,
+    Reader,
+    format_error,
+    read_text,
+    walk_files,
+)
 from accord.readers._webanno_tsv import header_columns, parse
+from accord.readers._zip import check_declared, member_text
 from accord.readers.spans import Span
 
 INITIAL = "INITIAL_CAS"
 CURATION = "CURATION_USER"
+_MAX_FILES = 200_000
 
 Entry = tuple[str, str, str, Callable[[], str]]  # unit, rater, source name, text loader
 
@@ -66,7 +75,7 @@ def _entries(path: Path) -> list[Entry]:
     out: list[Entry] = []
     for root in roots:
         if root.is_dir():
-            for f in sorted(root.rglob("*.tsv")):
+            for f in sorted(walk_files(root, ".tsv", _MAX_FILES)):
                 unit = f.parent.relative_to(root).as_posix() if f.parent != root else f.stem
                 out.append((unit, f.stem, str(f), partial(read_text, f)))
     return out
@@ -81,9 +90,9 @@ def _zip_entries(path: Path) -> list[Entry]:
             if i.filename.lower().endswith(".tsv")
             and PurePosixPath(i.filename).parts[:1] in (("annotation",), ("curation",))
         ]
-        if sum(i.file_size for i in infos) > MAX_TEXT_BYTES:
-            raise format_error(path, None, "the zip expands to more than a reader loads")
-    except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError) as exc:
+        check_declared(path, infos)
+    except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError,
+            EOFError) as exc:
         raise format_error(path, None, f"expected a zip archive ({exc})") from None
     out: list[Entry] = []
     for info in sorted(infos, key=lambda i: i.filename):
@@ -101,12 +110,7 @@ def _zip_entries(path: Path) -> list[Entry]:
 
 
 def _zip_text(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> str:
-    try:
-        return zf.read(info).decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise format_error(name, None, "expected UTF-8 text") from None
-    except (zipfile.BadZipFile, OSError, RuntimeError, EOFError) as exc:
-        raise format_error(name, None, f"cannot be read from the zip ({exc})") from None
+    return member_text(zf, info, name)
 
 
 def _file(col: Collected, unit: str, rater: str, name: str, text: str, stats: Counter[str]) -> None:
@@ -155,7 +159,8 @@ def sniff(path: Path, head: bytes) -> float:
                     )
                     else 0.0
                 )
-        except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError):
+        except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError,
+                EOFError):
             return 0.0
     return 0.0
 

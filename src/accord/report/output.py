@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from accord import _validation as v
+from accord._files import write_atomic
 
 if TYPE_CHECKING:
     from accord.report.model import Report
@@ -39,7 +40,6 @@ def render(report: Report, format: str) -> str:
 
 
 def save(report: Report, path: Path, format: str | None = None) -> Path:
-    """Write ``report`` to ``path`` (UTF-8) and return the path."""
+    """Write ``report`` to ``path`` (UTF-8, all at once: see :func:`write_atomic`)."""
     fmt = format_for(path, format)
-    path.write_text(render(report, fmt), encoding="utf-8")
-    return path
+    return write_atomic(path, render(report, fmt))

@@ -76,6 +76,12 @@ class ContingencyTable:
             )
         if not np.all(np.isfinite(values)) or (values.size and values.min() < 0):
             raise DataError("contingency table counts must be finite and non-negative.")
+        with np.errstate(over="ignore"):
+            total = float(np.sum(values))
+        if total > 2.0**53:  # beyond this a float no longer holds every whole count
+            raise DataError(f"contingency table counts sum to {total:.3g}, more than 2**53 "
+                            "(about 9.0e15), beyond which counts are not exact; expected "
+                            "counts of units (or weights on that scale).")
         k = shape[0]
         cats = tuple(range(k)) if categories is None else tuple(
             label_list(_letters(categories), param="categories"))

@@ -1,0 +1,83 @@
+"""Reading members of a zip export with bounded memory and time.
+
+A small zip can expand to gigabytes (a "zip bomb": 4.6 MB of compressed NUL
+bytes is 1 GiB). Each member is checked before it is opened (the sizes the
+archive declares) and while it is streamed (the bytes actually produced):
+
+* no member, and no archive in total, expands beyond :data:`MAX_EXPANDED` bytes;
+* past :data:`RATIO_FLOOR` bytes, a member may not expand more than
+  :data:`MAX_RATIO` times its compressed size (JSON and TSV exports compress
+  5 to 30 times; a bomb compresses a thousand times);
+* a corrupted stream (``zlib.error``, a bad CRC) is one sentence naming the member.
+"""
+
+from __future__ import annotations
+
+import zipfile
+import zlib
+from collections.abc import Sequence
+
+from accord.errors import FormatError
+from accord.readers._base import MAX_TEXT_BYTES, format_error
+
+#: The most bytes a member, or an archive in total, may expand to.
+MAX_EXPANDED = MAX_TEXT_BYTES
+#: The largest expansion ratio accepted past :data:`RATIO_FLOOR` bytes.
+MAX_RATIO = 200
+#: Below this many expanded bytes the ratio is not checked (tiny members compress oddly).
+RATIO_FLOOR = 8 * 1024**2
+_CHUNK = 1 << 20
+#: What zipfile raises on a damaged archive or member.
+ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError,
+              EOFError, ValueError)
+
+__all__ = ["MAX_EXPANDED", "MAX_RATIO", "RATIO_FLOOR", "ZIP_ERRORS", "check_declared",
+           "member_text"]
+
+
+def check_declared(path: object, infos: Sequence[zipfile.ZipInfo]) -> None:
+    """Refuse an archive whose declared sizes are beyond the limits, before reading."""
+    if sum(i.file_size for i in infos) > MAX_EXPANDED:
+        raise format_error(str(path), None, f"the zip expands to more than {MAX_EXPANDED} "
+                           "bytes, more than a reader loads")
+    for info in infos:
+        _check_ratio(f"{path}:{info.filename}", info.file_size, info.compress_size)
+
+
+def _check_ratio(name: str, expanded: int, compressed: int) -> None:
+    if expanded > RATIO_FLOOR and expanded > MAX_RATIO * max(compressed, 1):
+        raise format_error(name, None, f"expands more than {MAX_RATIO} times its compressed "
+                           f"size ({compressed} bytes); expected an annotation export, not a "
+                           "zip bomb")
+
+
+def member_bytes(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> bytes:
+    """The bytes of one member, streamed with the size and ratio checks."""
+    check_declared(zf.filename, [info])
+    chunks: list[bytes] = []
+    total = 0
+    try:
+        with zf.open(info) as fh:
+            while chunk := fh.read(_CHUNK):
+                total += len(chunk)
+                if total > MAX_EXPANDED:
+                    raise format_error(name, None, f"expands to more than {MAX_EXPANDED} bytes")
+                _check_ratio(name, total, info.compress_size)
+                chunks.append(chunk)
+    except FormatError:
+        raise
+    except ZIP_ERRORS as exc:
+        raise format_error(name, None, f"cannot be read from the zip ({_why(exc)})") from None
+    return b"".join(chunks)
+
+
+def member_text(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> str:
+    """The text of one member (UTF-8, or UTF-16/32 with a byte-order mark)."""
+    from accord._files import decode
+
+    return decode(member_bytes(zf, info, name), name)
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return (text[0] if text else type(exc).__name__)[:200]

@@ -1,0 +1,106 @@
+"""Memory and time stay bounded whatever the input asks for; absurd requests are refused.
+
+The bootstrap draws resamples in chunks (Efron & Tibshirani 1993 resampling over
+units); its memory is measured here with tracemalloc, which numpy reports to.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import accord
+from accord.errors import InvalidParameterError
+from accord.inference.bootstrap import MAX_RESAMPLES, bootstrap_distribution
+from conftest import run_cli as run
+
+
+def _pilot_csv(tmp_path: Path) -> Path:
+    path = tmp_path / "pilot.csv"
+    rows = [f"u{i},{'ab'[i % 2]},{'ab'[i % 3 % 2]}" for i in range(40)]
+    path.write_text("item,x,y\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("n", [MAX_RESAMPLES + 1, 10**12])
+def test_an_absurd_number_of_resamples_is_refused_at_once(n: int) -> None:
+    with pytest.raises(InvalidParameterError, match="at most 10,000,000"):
+        accord.Bootstrap(n_resamples=n)
+
+
+@pytest.mark.parametrize("command", ["compute", "report", "check"])
+def test_the_command_line_refuses_an_absurd_number_of_resamples(tmp_path: Path,
+                                                                  command: str) -> None:
+    extra = ["--coefficient", "cohen_kappa", "--min", "0.1"] if command == "check" else []
+    code, _, err = run(command, str(_pilot_csv(tmp_path)), *extra, "--ci", "bootstrap",
+                       "--n-resamples", "1000000000")
+    assert code == 2 and "--n-resamples" in err and "Traceback" not in err
+
+
+def test_drawing_memory_does_not_grow_with_the_number_of_resamples() -> None:
+    rs = accord.cohen_kappa(["a", "b", "a", "b"] * 50, ["a", "a", "b", "b"] * 50).resampling()
+    peaks = []
+    for b in (20_000, 80_000):
+        tracemalloc.start()
+        bootstrap_distribution(rs, b, np.random.default_rng(1), chunk=500)
+        peaks.append(tracemalloc.get_traced_memory()[1] - 8 * b)  # less the replicates kept
+        tracemalloc.stop()
+    assert peaks[1] < peaks[0] * 1.5 + 100_000, peaks
+
+
+@pytest.mark.parametrize("threshold", ["nan", "inf", "-inf", "NaN"])
+def test_a_threshold_that_is_not_finite_is_bad_usage(tmp_path: Path, threshold: str) -> None:
+    code, _, err = run("check", str(_pilot_csv(tmp_path)), "--coefficient", "cohen_kappa",
+                       f"--min={threshold}")
+    assert code == 2 and "not a finite number" in err
+
+
+# --------------------------------------------------------------------------- zip bombs
+def _zip(path: Path, members: dict[str, bytes]) -> Path:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return path
+
+
+@pytest.mark.parametrize(("fmt", "member", "fill"), [
+    ("doccano", "admin.jsonl", b"\x00"), ("doccano", "admin.jsonl", b"\n"),
+    ("inception", "annotation/doc1.txt/alice.tsv", b"\x00"),
+])
+def test_a_zip_bomb_is_refused_before_it_is_expanded(tmp_path: Path, fmt: str, member: str,
+                                                     fill: bytes) -> None:
+    path = _zip(tmp_path / "export.zip", {member: fill * (48 * 1024**2)})
+    assert path.stat().st_size < 200_000
+    tracemalloc.start()
+    with pytest.raises(accord.FormatError, match="expands more than 200 times"):
+        accord.read(path, format=fmt)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 16 * 1024**2
+
+
+def test_a_corrupted_deflate_stream_is_one_sentence(tmp_path: Path) -> None:
+    body = "".join(f'{{"id": {i}, "text": "t{i}", "label": ["pos"]}}\n' for i in range(2000))
+    path = _zip(tmp_path / "export.zip", {"admin.jsonl": body.encode()})
+    raw = bytearray(path.read_bytes())
+    start = raw.index(b"admin.jsonl") + len("admin.jsonl")  # local header, then the stream
+    for i in range(start + 40, start + 400):
+        raw[i] ^= 0x5A
+    path.write_bytes(bytes(raw))
+    with pytest.raises(accord.FormatError, match=r"admin.jsonl: cannot be read from the zip"):
+        accord.read(path, format="doccano")
+
+
+def test_a_member_linked_to_a_device_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "doccano"
+    folder.mkdir()
+    (folder / "admin.jsonl").write_text('{"id": 1, "text": "t", "label": ["pos"]}\n',
+                                        encoding="utf-8")
+    (folder / "bob.jsonl").symlink_to("/dev/zero")
+    with pytest.raises(accord.FormatError, match="bob.jsonl: is not a regular file"):
+        accord.read(folder, format="doccano")
