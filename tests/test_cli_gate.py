@@ -188,6 +188,10 @@ def _error_paths(tmp_path: Path, cohen: Path) -> list[list[str]]:
         ["check", c, *RULE, "0.5"],
         ["check", str(scores_csv(tmp_path)), "--raters", "judge_a", "judge_b", *RULE, "0.5"],
         ["compute", text, "--raters", "a", "b", "--weights", "linear"],
+        ["compute", str(write(tmp_path, "inf.csv", "item,a,b\n1,inf,1\n2,2,3\n")),
+         "--raters", "a", "b"],
+        ["compute", str(READERS_DATA / "doccano_textcat")],
+        ["evaluate", str(EXAMPLES / "pilot.csv")],
     ]
 
 
