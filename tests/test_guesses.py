@@ -369,3 +369,14 @@ def test_short_categorical_labels_are_never_free_text(rows: list[tuple[str, str]
     data = {"a": [r[0] for r in rows], "b": [r[1] for r in rows]}
     ann = accord.Annotations.from_wide(data)
     assert ann.raters == ("a", "b") and ann.audit.caveats == ()
+
+
+def test_no_rater_left_says_what_was_left_out(tmp_path: Path) -> None:
+    path = write(tmp_path, "all_text.csv", "item,comment,answer_given\n"
+                 "1,a long comment on the first item here,the first long free answer given\n"
+                 "2,another long comment on the second,a second and different long answer\n")
+    with pytest.raises(DataError, match=r"no rater columns \(left out as not ratings: "
+                                         r"\['comment', 'answer_given'\]\)"):
+        accord.read(path)
+    code, _, err = run("compute", str(path))
+    assert code == 1 and "--raters A B" in err
