@@ -12,7 +12,10 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from accord.cli._errors import OPTIONS, cli_text
 from conftest import COHEN_1960, run_cli, write_table_csv
 from test_guesses import LONG_OK, free_text_csv, long_jsonl, scores_csv, write
 
@@ -51,6 +54,9 @@ NOT_DECISIONS = [  # (file maker, args): nothing was decided, exit 2
     ("scores", ["--raters", "judge_a", "judge_b", *RULE, "0.5"]),     # level guessed
     ("cohen", ["--raters", "ann", "bob", "--coefficient", "cohen_kappa"]),  # no threshold
     ("cohen", ["--raters", "ann", "bob", *RULE, "0.5", "--confidence-level", "2"]),
+    ("cohen", ["--raters", "ann", "bob", *RULE, "0.5", "--ci", "bootstrap", "--n-resamples",
+               "0"]),
+    ("cohen", ["--raters", "ann", "bob", *RULE, "0.5", "--ci", "bootstrap", "--seed", "-1"]),
     ("cohen", ["--raters", "ann", "bob", "--level", "interval", "--coefficient", "icc",
                "--form", "ICC9", "--min", "0.5"]),
 ]
@@ -182,6 +188,10 @@ def _error_paths(tmp_path: Path, cohen: Path) -> list[list[str]]:
         ["check", c, *RULE, "0.5"],
         ["check", str(scores_csv(tmp_path)), "--raters", "judge_a", "judge_b", *RULE, "0.5"],
         ["compute", text, "--raters", "a", "b", "--weights", "linear"],
+        ["compute", str(write(tmp_path, "inf.csv", "item,a,b\n1,inf,1\n2,2,3\n")),
+         "--raters", "a", "b"],
+        ["compute", str(READERS_DATA / "doccano_textcat")],
+        ["evaluate", str(EXAMPLES / "pilot.csv")],
     ]
 
 
@@ -194,8 +204,6 @@ def test_no_cli_error_speaks_the_library_spelling(tmp_path: Path, cohen_csv: Pat
 
 
 def test_the_translation_names_the_options() -> None:
-    from accord.cli._errors import cli_text
-
     cases = {
         "name two with raters=[...].": "name two with --raters A B.",
         "choose one with field=....": "choose one with --field NAME.",
@@ -227,3 +235,58 @@ def test_a_crash_inside_check_is_not_a_rejection(cohen_csv: Path,
     assert code == 2 and out == ""
     assert err.startswith("accord: error: unexpected RuntimeError: something nobody foresaw")
     assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_report_notes_name_cli_options(tmp_path: Path) -> None:
+    raters = [f"r{j}" for j in range(31)]
+    rows = ["item," + ",".join(raters)]
+    rows += [f"{i}," + ",".join("xy"[(i + j) % 2 if j % 3 else 0] for j in range(31))
+             for i in range(6)]
+    path = write(tmp_path, "many.csv", "\n".join(rows) + "\n")
+    code, out, err = run_cli("report", str(path), "--raters", *raters, "-q", "-o", "-",
+                             "--to", "json")
+    assert code == 0, err
+    notes = " ".join(json.loads(out)["notes"])
+    assert "--pair A B" in notes and "pairs=" not in notes
+
+
+def test_the_check_help_examples_run_and_decide(monkeypatch: pytest.MonkeyPatch) -> None:
+    import shlex
+
+    monkeypatch.chdir(EXAMPLES.parent)
+    code, out, _ = run_cli("check", "--help")
+    examples = [line.strip() for line in out.split("Examples:")[1].splitlines()
+                if line.strip().startswith("accord check")]
+    assert len(examples) >= 3
+    for example in examples:
+        got, stdout, err = run_cli(*shlex.split(example)[1:])
+        assert got in (0, 1), (example, err)  # a decision, whichever it is
+        assert stdout.strip()
+
+
+# --------------------------------------------------------------------------- properties
+_FRAGMENTS = st.sampled_from([
+    *[f"{name}=..." for name in OPTIONS], *[f"{name}=[...]" for name in OPTIONS],
+    *[f"{name}='x'" for name in OPTIONS], "the columns are ['a', 'b']", "; ", "pass",
+    "accord.span_agreement (accord CLI: accord spans)", "value 3", "(e.g. ('a', 'b'))",
+])
+
+
+@given(st.lists(_FRAGMENTS, min_size=1, max_size=8))
+def test_translation_leaves_no_library_spelling_and_is_idempotent(parts: list[str]) -> None:
+    message = " ".join(parts)
+    once = cli_text(message)
+    assert cli_text(once) == once
+    assert not re.search(rf"\b({'|'.join(OPTIONS)})=", once)
+    assert "accord CLI:" not in once
+
+
+def test_check_json_with_a_study() -> None:
+    code, out, err = check(str(EXAMPLES / "pilot.csv"), "--study", str(EXAMPLES / "study.toml"),
+                           "--json")
+    assert code == 1, err
+    doc = json.loads(out)
+    assert doc["status"] == "rejected" and doc["rule"]["on"] == "lower-ci"
+    assert doc["raters"] == ["annotator_a", "annotator_b"]  # the study's, as compared
+    assert doc["n_raters"] == 2 and doc["protocol_deviations"] == 0 and doc["caveats"] == []
+    assert doc["value"] == pytest.approx(0.5946, abs=5e-5)

@@ -195,8 +195,8 @@ def test_disagreements_csv(cohen_csv: Path, tmp_path: Path) -> None:
     assert rows[0] == ["unit", "ann", "bob", "n_ratings", "agreement", "adjudicated", "comment"]
     assert len(rows) - 1 == 200 - (88 + 40 + 12)  # every off-diagonal unit of Cohen's table
     target = tmp_path / "review.csv"
-    code, out, _ = run("disagreements", str(cohen_csv), "-o", str(target), "--limit", "5",
-                       "--sort", "disagreement")
+    code, out, _ = run("disagreements", str(cohen_csv), "--raters", "ann", "bob", "-o",
+                       str(target), "--limit", "5", "--sort", "disagreement")
     assert code == 0
     assert out == f"60 of 200 compared units have a disagreement; 5 written to {target.resolve()}\n"
     assert len(target.read_text(encoding="utf-8").splitlines()) == 6

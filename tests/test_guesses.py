@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import accord
 from accord.errors import DataError, DuplicateRatingError, InsufficientDataError
@@ -149,9 +151,15 @@ def test_a_few_numeric_categories_are_not_a_caveat() -> None:
     assert ann.audit.caveats == ()
 
 
-def test_label_sets_read_as_categories_say_so() -> None:
-    ann = accord.read(READERS_DATA / "doccano_textcat")
-    assert any("sets of labels" in c and "multilabel_agreement" in c for c in ann.audit.caveats)
+def test_label_sets_name_the_file_and_the_route() -> None:
+    path = READERS_DATA / "doccano_textcat"
+    assert accord.read(path).set_valued
+    with pytest.raises(DataError, match=f"^{path}: fleiss_kappa needs one label per rating"
+                                        ".*multilabel_agreement"):
+        accord.fleiss_kappa(accord.read(path))
+    code, _, err = run("compute", str(path))
+    assert code == 1 and str(path) in err and "--multilabel" in err
+    assert "accord.multilabel_agreement" not in err
 
 
 # ------------------------------------------------------------------ duplicate shapes
@@ -168,7 +176,7 @@ def test_a_span_table_is_not_told_to_keep_the_last_row(tmp_path: Path) -> None:
 
 def test_multilabel_rows_are_not_told_to_keep_the_last_row(tmp_path: Path) -> None:
     path = write(tmp_path, "multi.csv", MULTILABEL)
-    with pytest.raises(DuplicateRatingError, match="multilabel_agreement") as info:
+    with pytest.raises(DuplicateRatingError, match="multilabel=True") as info:
         accord.read(path)
     assert "duplicates='last'" not in str(info.value)
     code, _, err = run("compute", str(path))
@@ -318,3 +326,57 @@ def test_repeated_rows_of_a_wide_table_are_never_called_multilabel(tmp_path: Pat
     with pytest.raises(DuplicateRatingError, match="duplicates='last'") as info:
         accord.read(write(tmp_path, "wide.csv", rows))
     assert "multilabel" not in str(info.value)
+
+
+def test_a_tool_export_says_it_kept_the_latest_of_different_answers() -> None:
+    ann = accord.read(READERS_DATA / "label_studio_export.json", field="sentiment")
+    assert ann.audit.caveats == ("dropped the earlier answers of 1 (unit, rater) pair(s) "
+                                 "answered differently more than once: the tool's latest "
+                                 "answer was kept",)
+
+
+def test_raters_left_out_by_kind_open_the_output() -> None:
+    code, out, err = run("compute", str(READERS_DATA / "label_studio_export.json"),
+                         "--field", "sentiment")
+    assert code == 0, err
+    first, second = out.splitlines()[:2]
+    assert first.startswith("caveat: dropped the earlier answers of 1")
+    assert second.startswith("caveat: left out raters 'sentiment-v2' (model), "
+                             "'ground_truth' (gold)")
+
+
+def test_disagreements_state_the_guess_beside_the_csv(tmp_path: Path) -> None:
+    path = str(free_text_csv(tmp_path))
+    code, out, err = run("disagreements", path)
+    assert code == 0 and out.startswith("unit,rater_1,rater_2")
+    assert err.startswith(FIRST_LINE)
+    code, out, err = run("disagreements", path, "-o", str(tmp_path / "review.csv"))
+    assert code == 0 and out.startswith(FIRST_LINE)
+
+
+def test_free_text_with_missing_cells_is_still_free_text(tmp_path: Path) -> None:
+    rows = ["item,free_answer,a,b"]
+    rows += [f"{i},{'NA' if i % 2 else f'A long free answer written for item {i}'},x,y"
+             for i in range(20)]
+    ann = accord.read(write(tmp_path, "t.csv", "\n".join(rows) + "\n"))
+    assert ann.raters == ("a", "b")
+
+
+@given(st.lists(st.tuples(st.sampled_from(["yes", "no", "strongly agree", "n/a-ish", "1"]),
+                          st.sampled_from(["yes", "no", "strongly agree", "maybe"])),
+                min_size=2, max_size=40))
+def test_short_categorical_labels_are_never_free_text(rows: list[tuple[str, str]]) -> None:
+    data = {"a": [r[0] for r in rows], "b": [r[1] for r in rows]}
+    ann = accord.Annotations.from_wide(data)
+    assert ann.raters == ("a", "b") and ann.audit.caveats == ()
+
+
+def test_no_rater_left_says_what_was_left_out(tmp_path: Path) -> None:
+    path = write(tmp_path, "all_text.csv", "item,comment,answer_given\n"
+                 "1,a long comment on the first item here,the first long free answer given\n"
+                 "2,another long comment on the second,a second and different long answer\n")
+    with pytest.raises(DataError, match=r"no rater columns \(left out as not ratings: "
+                                         r"\['comment', 'answer_given'\]\)"):
+        accord.read(path)
+    code, _, err = run("compute", str(path))
+    assert code == 1 and "--raters A B" in err

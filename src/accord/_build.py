@@ -103,7 +103,7 @@ def build(
     drop[REPLACED] = n_replaced
     stated = [*caveats, *([_replaced_caveat(n_replaced)] if n_replaced else [])]
     if values_are_labels:
-        stated += _value_caveats(cats, level, categories is not None)
+        stated += _value_caveats(cats, level, categories is not None, source)
     audit = Audit(
         source,
         n_read,
@@ -185,14 +185,11 @@ def _replaced_caveat(n: int) -> str:
             "same rater replaced each (duplicates='last')")
 
 
-def _value_caveats(cats: list[Any], level: Level | None, declared: bool) -> list[str]:
-    """Say when labels were read in a way nobody declared: many numbers as nominal
-    categories, or label sets as single categories."""
-    sets = [x for x in cats if isinstance(x, tuple)]
-    if sets:
-        return [f"{GUESSED_LEVEL}: {len(sets)} of the {len(cats)} labels are sets of labels "
-                f"(e.g. {sets[0]!r}), each read as one nominal category; for agreement on "
-                "sets of labels use accord.multilabel_agreement (accord CLI: --multilabel)"]
+def _value_caveats(cats: list[Any], level: Level | None, declared: bool,
+                   source: str) -> list[str]:
+    """Say when many numbers were read as nominal categories with no level declared."""
+    if any(isinstance(x, tuple) for x in cats):  # label sets: set-valued ratings, not numbers
+        return []
     numeric = all(isinstance(x, (int, float, np.number)) and not isinstance(x, bool)
                   for x in cats)
     if level is not None or declared or not numeric or len(cats) <= MANY_NUMBERS:
@@ -359,20 +356,19 @@ def _wide_columns(
 
 
 def is_free_text(column: NDArray[Any]) -> bool:
-    """Whether a column holds free text (long, nearly all distinct strings), not labels.
+    """Whether a column holds free text (long, nearly all distinct strings), not labels,
+    judged on its first rows by :func:`accord._shapes.looks_like_text`."""
+    from accord._shapes import PROBE_ROWS, looks_like_text
 
-    The thresholds are those of the table readers
-    (:mod:`accord.readers._layout`): at least 90% distinct among at least two
-    texts, averaging 25 characters or 4 words.
-    """
     if column.dtype.kind not in "OU":
         return False
-    texts = [x.strip() for x in column.tolist() if isinstance(x, str) and x.strip()]
-    if len(texts) < 2 or len(texts) < 0.5 * column.shape[0]:
+    texts = [x.strip() for x in column[:PROBE_ROWS].tolist() if isinstance(x, str)]
+    texts = [t for t in texts if t]
+    if not texts:
         return False
     chars = sum(map(len, texts)) / len(texts)
     words = sum(len(t.split()) for t in texts) / len(texts)
-    return len(set(texts)) >= 0.9 * len(texts) and (chars >= 25 or words >= 4)
+    return looks_like_text(len(texts), len(set(texts)), chars, words)
 
 
 def _repeat_obj(arr: NDArray[Any], r: int) -> NDArray[Any]:

@@ -21,7 +21,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["duplicate_advice", "span_columns", "pairwise_columns"]
+__all__ = ["duplicate_advice", "looks_like_text", "pairwise_columns", "span_columns"]
+
+#: Rows looked at to decide whether a column is free text (or whether ids repeat).
+PROBE_ROWS = 100_000
+#: A column is free text when at least this share of its cells are distinct ...
+TEXT_DISTINCT_SHARE = 0.9
+#: ... and its cells average at least this many characters or words.
+TEXT_MEAN_CHARS, TEXT_MEAN_WORDS = 25.0, 4.0
+
+
+def looks_like_text(n: int, distinct: int, mean_chars: float, mean_words: float) -> bool:
+    """Whether ``n`` non-empty cells with these statistics are free text, not labels:
+    nearly all distinct and long (a question, a model's response, a rationale).
+
+    Examples
+    --------
+    >>> looks_like_text(40, 40, 61.0, 11.0), looks_like_text(40, 3, 61.0, 11.0)
+    (True, False)
+    >>> looks_like_text(3, 3, 5.0, 1.0)  # three short distinct labels stay labels
+    False
+    """
+    long_cells = mean_chars >= TEXT_MEAN_CHARS or mean_words >= TEXT_MEAN_WORDS
+    return n >= 2 and distinct >= TEXT_DISTINCT_SHARE * n and long_cells
 
 _SPAN_NAMES = (
     "start", "end", "begin", "stop", "start_offset", "end_offset", "start_char", "end_char",
@@ -118,7 +140,7 @@ def duplicate_advice(
     if max_labels >= 3 or (n_clashes >= 2 and n_clashes >= _MULTILABEL_SHARE * n_pairs):
         return (f"{n_clashes} of {n_pairs} (unit, rater) pairs hold several different labels "
                 f"(up to {max_labels}): this looks like multilabel data, where a rater may give "
-                "a unit a set of labels; compute set agreement with "
-                "accord.multilabel_agreement (accord CLI: --multilabel) rather than keeping "
-                "one label of each set.")
+                "a unit a set of labels; read the rows of one unit and rater as one set with "
+                "multilabel=True (accord CLI: --multilabel) and compute agreement on the sets "
+                "rather than keeping one label of each set.")
     return _LAST

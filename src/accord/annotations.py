@@ -201,7 +201,10 @@ class Annotations:
             Extra markers of a missing value (None, NaN and "" always are), e.g. ``["NA", "."]``.
         duplicates : {"error", "last"}
             What to do when a rater gave one unit two different values: raise, or keep
-            the last one (recorded in the audit). Identical repeats always collapse.
+            the last one. The error names the route when the repeats look deliberate
+            (label sets, pairwise comparisons); with ``"last"`` the ratings dropped
+            are counted in ``audit.dropped`` and stated in ``audit.caveats``.
+            Identical repeats always collapse.
         multilabel : bool
             The raters were asked for every label that applies: the rows of one
             (unit, rater) are one rating, the set of their labels (a sorted tuple; a

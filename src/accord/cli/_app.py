@@ -153,7 +153,7 @@ def main() -> None:
       table          the two-rater worksheet (contingency table with marginals)
       inspect        what accord read from a file: raters, units, categories, audit
       report         the full agreement report (console, HTML, Markdown, JSON)
-      check          pass/fail against a declared threshold (exit 0 / 1)
+      check          pass/fail against a declared threshold (exit 0 / 1; 2: no decision)
       evaluate       a model (or annotator) against reference labels: F1, MCC, baselines
       disagreements  every unit where raters differ, for adjudication
       judge          may an LLM judge replace a human annotator (alt-test, ceiling)

@@ -190,7 +190,7 @@ def _only_kinds(ann: Annotations, kinds: tuple[str, ...]) -> Annotations:
     kept = ann.select([r for r in ann.raters if r not in left_out])
     named = ", ".join(f"{r!r} ({ann.kinds[r]})" for r in left_out)
     note = f"left out raters {named}: pass --kinds or --raters to include them"
-    kept.audit = replace(kept.audit, notes=(*kept.audit.notes, note))
+    kept.audit = replace(kept.audit, notes=(*kept.audit.notes, note)).with_caveats(note)
     return kept
 
 

@@ -43,6 +43,10 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "top_units": ("--top-units", "N"),
     "title": ("--title", "TEXT"),
     "path_or_paths": ("DATA", ""),
+    "reference": ("--gold", "COL"),
+    "systems": ("--predicted", "COL..."),
+    "average": ("--average", "NAME"),
+    "positive": ("--positive", "LABEL"),
 }
 
 _NAMES = "|".join(sorted(OPTIONS, key=len, reverse=True))

@@ -88,6 +88,7 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
 
     ctx.meta[ERROR_STATUS] = NOT_A_DECISION
     check_options(confidence_level, form, None, func="accord check")
+    _check_bootstrap(ci_method, n_resamples, seed)
     if len(predicted) > 1:
         raise click.UsageError("check decides on one system: give one column to --predicted.")
     selection = with_reference(selection, gold, predicted)
@@ -99,7 +100,7 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
         ann = load(data, **selection)
         caveats = _refuse_guesses(ann, st, selection)
         with _usage_errors():
-            decision, deviations = _check_study(st, ann)
+            decision, deviations, used = _check_study(st, ann)
     else:
         if len(coefficients) != 1 or minimum is None:
             raise click.UsageError("name the rule: --study FILE, or --coefficient NAME --min X "
@@ -113,19 +114,32 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
         caveats = _refuse_guesses(ann, None, selection)
         with _usage_errors():
             decision = _quiet(lambda: evaluate(ann, metric, rule).decision)
-        deviations = 0
-    _print(decision, deviations, caveats, ann, data, as_json)
+        deviations, used = 0, ann.raters
+    _print(decision, deviations, caveats, used, data, as_json)
     sys.exit(0 if decision.accepted else 1)
 
 
-def _print(decision: Any, deviations: int, caveats: list[str], ann: Any, data: str,
+def _check_bootstrap(ci_method: str, n_resamples: int, seed: int | None) -> None:
+    """Bootstrap options are checked even when the rule does not need the interval:
+    a mistyped option is never silently ignored by the gate."""
+    if ci_method != "bootstrap":
+        return
+    if n_resamples < 1:
+        raise click.BadParameter(f"must be a positive integer; got {n_resamples}.",
+                                 param_hint="--n-resamples")
+    if seed is not None and seed < 0:
+        raise click.BadParameter(f"must be a non-negative integer; got {seed}.",
+                                 param_hint="--seed")
+
+
+def _print(decision: Any, deviations: int, caveats: list[str], raters: Any, data: str,
            as_json: bool) -> None:
     if as_json:
         out = decision.to_dict()
         out.update(
             accepted=decision.accepted, exit_status=0 if decision.accepted else 1, data=data,
             n_units=decision.result.n_units, n_raters=decision.result.n_raters,
-            raters=[str(r) for r in ann.raters], caveats=caveats,
+            raters=[str(r) for r in raters], caveats=caveats,
             protocol_deviations=deviations,
         )
         click.echo(json.dumps(out, indent=2, allow_nan=False))
@@ -164,10 +178,10 @@ def _refuse_guesses(ann: Any, st: Any, selection: dict[str, Any]) -> list[str]:
     return [c for c in caveats if not (confirmed and c.startswith(GUESSED_LAYOUT))]
 
 
-def _check_study(st: Any, ann: Any) -> tuple[Any, int]:
+def _check_study(st: Any, ann: Any) -> tuple[Any, int, tuple[Any, ...]]:
     from accord.report.register import study_section
 
     prepared, notes = st.prepare(ann)
     prepared.require_pairable()
     section = _quiet(lambda: study_section(st, ann, prepared, notes))
-    return section.decision, len(section.deviations)
+    return section.decision, len(section.deviations), prepared.raters

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +129,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
             pairs=list(pairs) or None, confidence_level=level, method=method, seed=seed,
             scale=scale, top_units=top_units, title=title, judge=judge_name, epsilon=epsilon,
         )
+    rep = replace(rep, notes=tuple(cli_text(n) for n in rep.notes))  # --pair, not pairs=
     to_stdout = output == "-"
     if to_stdout and to is None:
         raise click.UsageError("-o - writes to standard output: choose a format with --to.")
@@ -234,6 +236,8 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
     _not_an_input(output, data)
     ann = load(data, **selection).require_pairable()
     found = find(ann, order=order, limit=limit)  # type: ignore[arg-type]
+    for caveat in ann.audit.caveats:  # standard error when standard output is the CSV
+        click.echo(f"caveat: {caveat}", err=output is None or output == "-")
     if output is None or output == "-":
         text = found.to_csv()
         if _on_terminal():

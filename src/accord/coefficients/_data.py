@@ -60,12 +60,15 @@ def _width(data: Any) -> int:
     return len(first) if hasattr(first, "__len__") and not isinstance(first, str) else 0
 
 
-def set_valued_error(func: str) -> DataError:
-    """The one sentence a single-label coefficient gives for set-valued ratings."""
+def set_valued_error(func: str, source: str | None = None) -> DataError:
+    """The one sentence a single-label coefficient gives for set-valued ratings,
+    naming the file they were read from when there is one."""
+    where = f"{source}: " if source and source != "Annotations" else ""
     return DataError(
-        f"{func} needs one label per rating, but these ratings are sets of labels "
-        "(multi-label); use accord.multilabel_agreement for per-label agreement or "
-        "accord.krippendorff_alpha(data, level='masi') for agreement on the sets."
+        f"{where}{func} needs one label per rating, but these ratings are sets of labels "
+        "(multi-label); use accord.multilabel_agreement (accord CLI: --multilabel) for "
+        "per-label agreement, or krippendorff_alpha with level='masi' for agreement on "
+        "the sets."
     )
 
 
@@ -84,7 +87,7 @@ def as_annotations(
     """
     ann = _as_annotations(data, categories=categories, level=level, raters=raters, func=func)
     if ann.set_valued and not sets:
-        raise set_valued_error(func)
+        raise set_valued_error(func, ann.audit.source)
     return ann
 
 

@@ -178,8 +178,12 @@ def read(
         ``label``/``value``/``rating``/``answer``) and the audit says which were taken.
     raters : sequence of str, optional
         Tables in wide form: the rater columns. Default: every column except a
-        detected id column and columns named like text or metadata (``text``,
-        ``comment``, ``rationale``, ``*_text``, ...); the audit lists both.
+        detected id column, columns named like text or metadata (``text``,
+        ``comment``, ``rationale``, ``*_text``, ...) and columns of free text
+        (long, nearly all distinct values, e.g. a question or a model's
+        response); the audit lists them, and ``audit.caveats`` states that the
+        layout was guessed. A table read this way that looks long (a column
+        named like rater ids, or unit ids repeating over rows) is refused.
     categories, level
         Declare the category order and level of measurement.
     missing : sequence, optional
@@ -224,7 +228,16 @@ def read(
         The file is malformed or of an unknown layout (one sentence naming the
         file, the line or field, and what was expected), or a field must be chosen.
     DataError
-        The table lacks a named column, or holds conflicting duplicates.
+        The table lacks a named column, looks long while no long columns were
+        found, takes free text as its labels, or holds conflicting duplicates
+        (the message names the route for span tables, label sets and pairwise
+        comparisons).
+
+    Notes
+    -----
+    What had to be guessed (the layout, the columns, a level for many numeric
+    values, label sets read as categories) or was dropped by ``duplicates="last"``
+    is in ``audit.caveats``, which every output of accord states first.
 
     Examples
     --------

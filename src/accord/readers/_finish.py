@@ -20,6 +20,8 @@ from accord.readers._base import Collected, Judgment, Part, Skip
 from accord.readers.spans import SpanTable
 
 SUPERSEDED = "superseded by a later answer of the same rater"
+#: Marks, among the notes of :func:`_latest`, the one that is a caveat.
+CAVEAT_MARK = "caveat: "
 
 
 def choose_field(col: Collected, field: str | None, source: str) -> str | None:
@@ -55,7 +57,11 @@ def finish(col: Collected, opts: dict[str, Any], source: str) -> Annotations:
         raters = list(dict.fromkeys([*raters, *spans.raters]))
     for j in judgments:
         col.parts[j.part].used += 1
+    caveats = [n.removeprefix(CAVEAT_MARK) for n in dup_notes if n.startswith(CAVEAT_MARK)]
+    dup_notes = [n for n in dup_notes if not n.startswith(CAVEAT_MARK)]
     ann = _build(judgments, opts, source, raters, kinds, fld, col, dup_notes)
+    if caveats:
+        ann.audit = ann.audit.with_caveats(*caveats)
     ann.spans = spans
     if spans is not None:
         status = list(spans.coverage.values())
@@ -147,6 +153,9 @@ def _latest(judgments: list[Judgment], parts: list[Part]) -> tuple[list[Judgment
     kept.sort(key=lambda j: j.order)
     notes = []
     if conflicts:
+        notes.append(f"{CAVEAT_MARK}dropped the earlier answers of {len(conflicts)} (unit, "
+                     "rater) pair(s) answered differently more than once: the tool's latest "
+                     "answer was kept")
         shown = "; ".join(conflicts[:5]) + (
             f"; and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
         )

@@ -21,15 +21,10 @@ import numpy as np
 import polars as pl
 
 from accord._names import GUESSED_LAYOUT
-from accord._shapes import duplicate_advice
+from accord._shapes import PROBE_ROWS, duplicate_advice, looks_like_text
 from accord.errors import DataError, DuplicateRatingError, FormatError
+from accord.readers._base import MISSING_MARKERS
 
-#: Rows looked at to decide whether a column is free text or ids repeat.
-PROBE_ROWS = 100_000
-#: A column is free text when at least this share of its cells are distinct ...
-TEXT_DISTINCT_SHARE = 0.9
-#: ... and its cells average at least this many characters or words.
-TEXT_MEAN_CHARS, TEXT_MEAN_WORDS = 25.0, 4.0
 #: Unit ids this repetitive (distinct ids / rows) mean a long table; a few repeats in a
 #: wide table are left to the duplicate-rating check.
 LONG_DISTINCT_SHARE = 0.75
@@ -62,7 +57,7 @@ def free_text_columns(
     stats = []
     for j, c in enumerate(texts):
         col = pl.col(c).str.strip_chars()
-        col = pl.when(col == "").then(None).otherwise(col)
+        col = pl.when(col.is_in(MISSING_MARKERS)).then(None).otherwise(col)  # "" too
         stats += [
             col.count().alias(f"n{j}"),
             col.n_unique().alias(f"u{j}"),  # counts null as one value: subtracted below
@@ -75,12 +70,9 @@ def free_text_columns(
 
 
 def _is_text(row: dict[str, Any], j: int) -> bool:
-    n = int(row[f"n{j}"])
-    if n < 2:
-        return False
-    distinct = int(row[f"u{j}"]) - (1 if row[f"z{j}"] else 0)
-    long_cells = (row[f"c{j}"] or 0) >= TEXT_MEAN_CHARS or (row[f"w{j}"] or 0) >= TEXT_MEAN_WORDS
-    return distinct >= TEXT_DISTINCT_SHARE * n and long_cells
+    distinct = int(row[f"u{j}"]) - (1 if row[f"z{j}"] else 0)  # n_unique counts null
+    return looks_like_text(int(row[f"n{j}"]), distinct, float(row[f"c{j}"] or 0),
+                           float(row[f"w{j}"] or 0))
 
 
 def refuse_if_long(

@@ -85,7 +85,7 @@ def refuse_non_finite_words(distinct: pl.Series, is_number: pl.Series, source: s
     bad = _short(distinct.filter(words).head(1).to_list()[0])
     raise DataError(f"{source}: value {bad} is not a finite number, among labels that are "
                     "numbers; expected finite numbers (declare it a missing marker with "
-                    "missing=[...], CLI --missing, if it means no rating).")
+                    "missing=[...] if it means no rating).")
 
 
 def check_finite(values: np.ndarray[Any, Any], source: str) -> None:

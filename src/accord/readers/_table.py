@@ -216,7 +216,9 @@ def _wide(
             raise DataError(f"{source}: rater columns must be distinct; got {raters!r}.")
         ignored = [n for n in names if n not in raters and n != unit and not n.startswith("__")]
     if not raters:
-        raise DataError(f"{source}: no rater columns; the columns are {names!r}.")
+        left_out = f" (left out as not ratings: {ignored!r})" if ignored else ""
+        raise DataError(f"{source}: no rater columns{left_out}; the columns are {names!r}; "
+                        "name the rater columns with raters=[...].")
     note = (
         f"wide layout; raters: {raters!r}; unit ids: "
         + (f"column {unit!r}" if unit else "row number (0-based)")
