@@ -30,10 +30,27 @@ def console(*, stderr: bool = False) -> Console:
     return Console(stderr=stderr, soft_wrap=True)
 
 
+class DataPaths(str):
+    """DATA as given: the text of its path(s), for messages, and ``paths``, for reading."""
+
+    paths: tuple[str, ...]
+
+    def __new__(cls, paths: tuple[str, ...]) -> DataPaths:
+        out = super().__new__(cls, paths[0] if len(paths) == 1 else ", ".join(paths))
+        out.paths = paths
+        return out
+
+
+def _data_paths(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> DataPaths:
+    return DataPaths(tuple(value))
+
+
 def data_options(func: F) -> F:
-    """DATA plus the one vocabulary for selecting data (see ARCHITECTURE.md)."""
+    """DATA (one or more files, or a folder of one tool's batches) plus the one vocabulary
+    for selecting data (see ARCHITECTURE.md)."""
     options = [
-        click.argument("data", type=click.Path(exists=True, dir_okay=True, path_type=str)),
+        click.argument("data", nargs=-1, required=True, callback=_data_paths,
+                       type=click.Path(exists=True, dir_okay=True, path_type=str)),
         click.option(
             "--format",
             "fmt",
@@ -115,13 +132,19 @@ def load(
     """
     from accord.readers import read
 
-    ann = read(data, **read_options(**selection))
+    ann = read(paths_of(data), **read_options(**selection))
     if not select_raters:
         return ann
     raters = tuple(selection.get("raters") or ())
     if raters:
         return ann if ann.raters == raters else ann.select(list(raters))
     return _only_kinds(ann, kinds)
+
+
+def paths_of(data: str) -> str | list[str]:
+    """What :func:`accord.read` takes for DATA: one path, or the list of them."""
+    paths = getattr(data, "paths", (data,))
+    return paths[0] if len(paths) == 1 else list(paths)
 
 
 def _only_kinds(ann: Annotations, kinds: tuple[str, ...]) -> Annotations:

@@ -9,7 +9,7 @@ import click
 
 from accord.cli._app import main
 from accord.cli._common import console as cli_console
-from accord.cli._common import data_options, read_options
+from accord.cli._common import data_options, paths_of, read_options
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -35,7 +35,7 @@ def inspect(data: str, as_json: bool, **selection: Any) -> None:
     """
     from accord.readers import describe
 
-    summary = describe(data, **read_options(**selection))
+    summary = describe(paths_of(data), **read_options(**selection))
     if as_json:
         click.echo(json.dumps(summary, indent=2, default=str))
         return

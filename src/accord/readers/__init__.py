@@ -99,6 +99,9 @@ def detect(path: str | os.PathLike[str]) -> str:
     scores = [(_reader(name).sniff(p, head), -i, name) for i, (name, _, _) in enumerate(_REGISTRY)]
     best, _, name = max(scores)
     if best <= 0:
+        from accord.readers._many import refuse_cvat
+
+        refuse_cvat(p, head)
         _raise_if_bad_json(p, head)
         raise format_error(
             p,
@@ -157,7 +160,10 @@ def read(
     path_or_paths : path or sequence of paths
         A file, a directory (brat: one folder per annotator; INCEpTION project
         export), or several files read together (e.g. the per-user JSONL files
-        of a doccano export). Each file gets its own entry in ``audit.parts``.
+        of a doccano export, or MTurk batch results files). A folder that no
+        reader takes as a whole is read as its files, which, like several files
+        given together, must be of one format. Each file gets its own entry in
+        ``audit.parts``.
     format : str, optional
         A reader name from :func:`formats`; default: detected from content and name.
     field : str, optional
@@ -226,11 +232,10 @@ def read(
                          ("missing", missing), ("include_kinds", include_kinds)):
         if given is not None:
             v.names(given, param=param, func=func)
-    paths = _paths(path_or_paths)
     if level is not None:
         v.choice(level, LEVELS, param="level", func=func)
     v.choice(duplicates, ("error", "last"), param="duplicates", func=func)
-    name = format if format is not None else detect(paths[0])
+    paths, name = resolve(path_or_paths, format)
     reader = _reader(name)
     for key in options:
         if key not in reader.options and key != "kinds":
@@ -282,13 +287,21 @@ def scan(
     Tool exports give a :class:`~accord.readers._base.Collected` with every
     field; tables give their Annotations.
     """
-    paths = _paths(path_or_paths)
-    name = format if format is not None else detect(paths[0])
+    paths, name = resolve(path_or_paths, format)
     opts = dict(options)
     opts.setdefault("missing", ())
     opts.setdefault("duplicates", "error")
     result: Collected | Annotations = _reader(name).read(paths, opts)
     return result
+
+
+def resolve(path_or_paths: Any, format: str | None = None) -> tuple[list[Path], str]:
+    """The files to read and the reader: a folder no reader takes as a whole is read as
+    its files, which (like several files given together) must be of one format."""
+    from accord.readers._many import resolve as resolve_many
+
+    known = [n for n, _, _ in _REGISTRY]
+    return resolve_many(_paths(path_or_paths), format, detect, known)
 
 
 def _paths(path_or_paths: Any) -> list[Path]:
@@ -317,6 +330,8 @@ def _complete(
     from accord.readers._finish import finish
 
     source = str(paths[0]) if len(paths) == 1 else f"{len(paths)} files"
+    if len(paths) > 1 and len({p.parent for p in paths}) == 1:
+        source += f" in {paths[0].parent}"
     if isinstance(result, Collected):
         return finish(result, opts, source)
     kinds = opts.get("kinds") or {}

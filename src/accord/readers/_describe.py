@@ -89,11 +89,10 @@ def describe(
     For such an export the result has ``"fields"`` with, per field, the number
     of answers and whether it holds spans, and the raters seen, but no categories.
     """
-    from accord.readers import _TABLES, _paths, detect, read, scan
+    from accord.readers import _TABLES, read, resolve, scan
     from accord.readers._base import Collected
 
-    paths = _paths(path_or_paths)
-    name = format if format is not None else detect(paths[0])
+    paths, name = resolve(path_or_paths, format)
     if field is None and name not in _TABLES:
         collected = scan(
             paths, format=name, **{k: v for k, v in options.items() if k in ("fields",)}
