@@ -29,9 +29,9 @@ def inspect(data: str, as_json: bool, **selection: Any) -> None:
 
     \b
     Examples:
-      accord inspect project-7-export.json
-      accord inspect project-7-export.json --field sentiment
-      accord inspect ratings.csv --unit item --rater coder --value label --json
+      accord inspect examples/export.json
+      accord inspect examples/export.json --field sentiment
+      accord inspect examples/long.csv --unit item --rater coder --value label --json
     """
     from accord.readers import describe
 

@@ -83,10 +83,10 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
 
     \b
     Examples:
-      accord report pilot.csv --raters annotator_a annotator_b
-      accord report pilot.csv --study study.toml -o report.html
-      accord report long.csv --unit item --rater coder --value label -o report.md
-      accord report pilot.csv --ci bootstrap --seed 1 -o report.json
+      accord report examples/pilot.csv --raters annotator_a annotator_b
+      accord report examples/pilot.csv --study examples/study.toml -o report.html
+      accord report examples/long.csv --unit item --rater coder --value label -o report.md
+      accord report examples/pilot.csv --ci bootstrap --seed 1 -o report.json
     """
     import accord
     from accord.report.output import format_for, render
@@ -162,9 +162,11 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
 
     \b
     Examples:
-      accord check pilot.csv --study study.toml
-      accord check pilot.csv --raters annotator_a annotator_b --coefficient cohen_kappa --min 0.8
-      accord check pilot.csv --coefficient cohen_kappa --min 0.6 --on lower-ci
+      accord check examples/pilot.csv --study examples/study.toml
+      accord check examples/pilot.csv --raters annotator_a annotator_b \\
+        --coefficient cohen_kappa --min 0.8
+      accord check examples/pilot.csv --raters annotator_a annotator_b \\
+        --coefficient cohen_kappa --min 0.6 --on lower-ci
     """
     from accord.study import AcceptanceRule, Metric, evaluate, load_study
 
@@ -236,8 +238,9 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
 
     \b
     Examples:
-      accord disagreements pilot.csv --raters annotator_a annotator_b -o review.csv
-      accord disagreements long.csv --unit item --rater coder --value label --sort disagreement
+      accord disagreements examples/pilot.csv --raters annotator_a annotator_b -o review.csv
+      accord disagreements examples/long.csv --unit item --rater coder --value label \\
+        --sort disagreement
     """
     from accord.disagreements import disagreements as find
 
