@@ -100,7 +100,7 @@ def test_headline_names_the_scale_the_data_declare(
         rendered: tuple[Report, dict[str, str]]) -> None:
     rep, texts = rendered
     md = texts["markdown"]
-    level = re.search(r"categories: \d+, level (\w+)( \((\w+) weights\))?", md)
+    level = re.search(r"categories: \d+, level (\w+)(, (\w+) weights)?", md)
     assert level is not None
     rows = _table_rows(md)
     headline = md.splitlines()[2]
@@ -111,7 +111,7 @@ def test_headline_names_the_scale_the_data_declare(
         assert re.search(r"\((\w+ weights|ordinal|interval|ratio)\) = ", headline), headline
     if level.group(3):
         assert f"{level.group(3)} weights" in headline
-    html_level = re.search(r"categories \d+ \((level [^)]*\)?)\)", texts["html"])
+    html_level = re.search(r"categories \d+ \((level [^)]*)\)", texts["html"])
     assert html_level is not None and html_level.group(1).startswith(f"level {level.group(1)}")
 
 
