@@ -224,3 +224,15 @@ def test_compute_console_worksheet_gives_the_weighted_kappa_of_the_table() -> No
     assert row is not None and worksheet is not None
     assert worksheet.group(1) == row.group(1)
     assert re.search(r"unweighted: p_o = .* kappa = 0\.4179", out)  # labelled, not a headline
+
+
+def test_cli_report_headline_follows_level_ordinal() -> None:
+    from click.testing import CliRunner
+
+    from accord.cli import main
+
+    out = CliRunner().invoke(main, ["report", str(DATA / "long_scores.csv"), "--level",
+                                    "ordinal"]).output
+    headline = out.splitlines()[1]
+    assert "Krippendorff's alpha (ordinal) = " in headline and "Fleiss" not in headline
+    assert "Fleiss' kappa" in out and "(unweighted)" in out  # still shown, and labelled
