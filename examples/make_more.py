@@ -5,6 +5,9 @@
   between neighbouring grades, so weighted kappa is well above unweighted kappa.
 - ``long.csv``: three coders label 40 comments ``pos``, ``neg`` or ``neu`` (long:
   ``item``, ``coder``, ``label``, one row per rating); ``coder_3`` skipped a few.
+- ``scores.csv``: three graders score 30 essays from 0 to 20 (wide: ``item_id``,
+  ``grader_1``, ``grader_2``, ``grader_3``), each with a leniency of their own: data
+  for an intraclass correlation (``--level interval``).
 
 The data are invented. ``export.json`` (a small Label Studio JSON export) is a
 copy of ``tests/readers/data/label_studio_export.json`` and is not generated here.
@@ -54,11 +57,23 @@ def long_table(rng: np.random.Generator, path: Path) -> None:
                 w.writerow([f"c{i + 1:02d}", coder, label])
 
 
+def scores(rng: np.random.Generator, path: Path) -> None:
+    quality = rng.normal(12.0, 3.0, size=30)
+    leniency = (0.0, 1.5, -1.0)
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["item_id", "grader_1", "grader_2", "grader_3"])
+        for i, q in enumerate(quality):
+            marks = [int(np.clip(round(q + b + rng.normal(0.0, 1.5)), 0, 20)) for b in leniency]
+            w.writerow([f"e{i + 1:02d}", *marks])
+
+
 def main() -> None:
     rng = np.random.default_rng(SEED)
     here = Path(__file__).resolve().parent
     severity(rng, here / "severity.csv")
     long_table(rng, here / "long.csv")
+    scores(rng, here / "scores.csv")
 
 
 if __name__ == "__main__":

@@ -158,7 +158,7 @@ def test_label_sets_name_the_file_and_the_route() -> None:
                                         ".*multilabel_agreement"):
         accord.fleiss_kappa(accord.read(path))
     code, _, err = run("compute", str(path))
-    assert code == 1 and str(path) in err and "--multilabel" in err
+    assert code == 1 and str(path) in err and "accord multilabel" in err
     assert "accord.multilabel_agreement" not in err
 
 

@@ -199,7 +199,7 @@ def test_plot_text_stays_legible_on_a_phone(browser: Any, demo_html: Path) -> No
         ".map(t => t.getBoundingClientRect().height).filter(h => h > 0)")
     assert heights and min(heights) >= 9.5  # about 8 px type or more (it was about 5 px)
     for svg in view.page.locator("svg.plot").all():
-        assert svg.bounding_box()["width"] >= 26 * 15 - 1  # never shrunk below 26rem
+        assert svg.bounding_box()["width"] >= 22 * 15 - 1  # never shrunk below 22rem
 
 
 def test_model_against_reference_section(browser: Any, tmp_path: Path) -> None:

@@ -105,7 +105,7 @@ def test_headline_names_the_scale_the_data_declare(
         rendered: tuple[Report, dict[str, str]]) -> None:
     rep, texts = rendered
     md = texts["markdown"]
-    level = re.search(r"categories: \d+, level (\w+)( \((\w+) weights\))?", md)
+    level = re.search(r"categories: \d+, level (\w+)(, (\w+) weights)?", md)
     assert level is not None
     rows = _table_rows(md)
     headline = next(x for x in md.splitlines() if re.search(r"rated \d+ units|units both rated", x))
@@ -116,7 +116,7 @@ def test_headline_names_the_scale_the_data_declare(
         assert re.search(r"\((\w+ weights|ordinal|interval|ratio)\) = ", headline), headline
     if level.group(3):
         assert f"{level.group(3)} weights" in headline
-    html_level = re.search(r"categories \d+ \((level [^)]*\)?)\)", texts["html"])
+    html_level = re.search(r"categories \d+ \((level [^)]*)\)", texts["html"])
     assert html_level is not None and html_level.group(1).startswith(f"level {level.group(1)}")
 
 
@@ -154,14 +154,16 @@ def test_worksheet_and_kappa_box_match_the_table(
                 assert units != rows[next(k for k in rows if k.startswith("Gwet"))][0], name
 
 
-def test_decision_line_repeats_the_table(rendered: tuple[Report, dict[str, str]]) -> None:
-    rep, texts = rendered
-    if rep.study is None:
-        pytest.skip("no study, no decision")
-    rows = _table_rows(texts["markdown"])
+def test_decision_line_repeats_the_table() -> None:
+    rep = pilot()  # the case with a study, hence a decision
+    markdown = html.unescape(rep.to_markdown().replace("\\", ""))
+    console = Console(width=240, record=True, color_system=None, file=io.StringIO())
+    console.print(rep)
+    rows = _table_rows(markdown)
     primary = next(r for r in rep.coefficients if r.coefficient == rep.primary)
     units, est, low, _ = rows[primary.label]
-    for name, text in texts.items():
+    for name, text in (("markdown", markdown), ("console", console.export_text()),
+                       ("html", html.unescape(rep.to_html()))):
         m = re.search(rf"lower 95% limit \(\w+\) ({NUM}) [<>]=? [\d.]+ \(n = (\d+) units, "
                       rf"estimate ({NUM})\)", text)
         assert m is not None and m.groups() == (low, units, est), name
@@ -229,3 +231,15 @@ def test_compute_console_worksheet_gives_the_weighted_kappa_of_the_table() -> No
     assert row is not None and worksheet is not None
     assert worksheet.group(1) == row.group(1)
     assert re.search(r"unweighted: p_o = .* kappa = 0\.4179", out)  # labelled, not a headline
+
+
+def test_cli_report_headline_follows_level_ordinal() -> None:
+    from click.testing import CliRunner
+
+    from accord.cli import main
+
+    out = CliRunner().invoke(main, ["report", str(DATA / "long_scores.csv"), "--level",
+                                    "ordinal"]).output
+    headline = next(x for x in out.splitlines() if re.search(HEADLINE, x))
+    assert "Krippendorff's alpha (ordinal) = " in headline and "Fleiss" not in headline
+    assert "Fleiss' kappa" in out and "(unweighted)" in out  # still shown, and labelled

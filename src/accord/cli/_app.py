@@ -162,8 +162,10 @@ def main() -> None:
       spans          agreement on spans (pairwise F1), or spans against a --gold rater
 
     \b
-    Wide data: one column per rater      accord compute pilot.csv --raters ann_a ann_b
-    Long data: one row per rating      accord compute long.csv --unit item --rater coder --value y
+    Wide data, one column per rater:
+      accord compute examples/pilot.csv --raters annotator_a annotator_b
+    Long data, one row per rating:
+      accord compute examples/long.csv --unit item --rater coder --value label
 
     Errors print one line on stderr; exit status 1 for bad data, 2 for bad usage.
     """

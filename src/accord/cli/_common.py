@@ -31,10 +31,27 @@ def console(*, stderr: bool = False) -> Console:
     return SafeConsole(stderr=stderr, soft_wrap=True)
 
 
+class DataPaths(str):
+    """DATA as given: the text of its path(s), for messages, and ``paths``, for reading."""
+
+    paths: tuple[str, ...]
+
+    def __new__(cls, paths: tuple[str, ...]) -> DataPaths:
+        out = super().__new__(cls, paths[0] if len(paths) == 1 else ", ".join(paths))
+        out.paths = paths
+        return out
+
+
+def _data_paths(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> DataPaths:
+    return DataPaths(tuple(value))
+
+
 def data_options(func: F) -> F:
-    """DATA plus the one vocabulary for selecting data (see ARCHITECTURE.md)."""
+    """DATA (one or more files, or a folder of one tool's batches) plus the one vocabulary
+    for selecting data (see ARCHITECTURE.md)."""
     options = [
-        click.argument("data", type=click.Path(exists=True, dir_okay=True, path_type=str)),
+        click.argument("data", nargs=-1, required=True, callback=_data_paths,
+                       type=click.Path(exists=True, dir_okay=True, path_type=str)),
         click.option(
             "--format",
             "fmt",
@@ -158,7 +175,7 @@ def load(
     """
     from accord.readers import read
 
-    ann = read(data, **read_options(**selection))
+    ann = read(paths_of(data), **read_options(**selection))
     if ann.audit.caveats:  # stated on the first lines of every output: in the CLI's words
         from accord.cli._errors import cli_text
 
@@ -176,11 +193,18 @@ def single_labels(ann: Annotations, command: str) -> Annotations:
     if ann.set_valued:
         from accord.errors import DataError
 
+        source = f"{ann.audit.source}: " if ann.audit.source else ""
         raise DataError(
-            f"these ratings are sets of labels, and `accord {command}` needs one label per "
-            "rating: run `accord multilabel` on the same data and options instead."
+            f"{source}these ratings are sets of labels, and `accord {command}` needs one label "
+            "per rating: run `accord multilabel` on the same data and options instead."
         )
     return ann
+
+
+def paths_of(data: str) -> str | list[str]:
+    """What :func:`accord.read` takes for DATA: one path, or the list of them."""
+    paths = getattr(data, "paths", (data,))
+    return paths[0] if len(paths) == 1 else list(paths)
 
 
 def _only_kinds(ann: Annotations, kinds: tuple[str, ...]) -> Annotations:

@@ -95,10 +95,12 @@ def compute(
 
     \b
     Examples:
-      accord compute pilot.csv --raters annotator_a annotator_b
-      accord compute severity.csv --weights quadratic --categories mild moderate severe
-      accord compute long.csv --unit item --rater coder --value label --ci bootstrap --seed 1
-      accord compute scores.csv --level interval --coefficient icc --form ICC2k --json
+      accord compute examples/pilot.csv --raters annotator_a annotator_b
+      accord compute examples/severity.csv --raters nurse_a nurse_b --weights quadratic \\
+        --categories mild moderate severe
+      accord compute examples/long.csv --unit item --rater coder --value label \\
+        --ci bootstrap --seed 1
+      accord compute examples/scores.csv --level interval --coefficient icc --form ICC2k --json
       accord compute examples/preds.csv --gold gold --predicted model --coefficient f1 mcc
     """
     from accord.errors import InvalidParameterError

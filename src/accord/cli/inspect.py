@@ -9,7 +9,7 @@ import click
 
 from accord.cli._app import main
 from accord.cli._common import console as cli_console
-from accord.cli._common import data_options, read_options
+from accord.cli._common import data_options, paths_of, read_options
 from accord.cli._errors import cli_text
 
 if TYPE_CHECKING:
@@ -30,13 +30,13 @@ def inspect(data: str, as_json: bool, **selection: Any) -> None:
 
     \b
     Examples:
-      accord inspect project-7-export.json
-      accord inspect project-7-export.json --field sentiment
-      accord inspect ratings.csv --unit item --rater coder --value label --json
+      accord inspect examples/export.json
+      accord inspect examples/export.json --field sentiment
+      accord inspect examples/long.csv --unit item --rater coder --value label --json
     """
     from accord.readers import describe
 
-    summary = describe(data, **read_options(**selection))
+    summary = describe(paths_of(data), **read_options(**selection))
     summary["caveats"] = [cli_text(c) for c in summary.get("caveats", [])]
     summary["audit_lines"] = [cli_text(x) for x in summary.get("audit_lines", [])]
     if as_json:

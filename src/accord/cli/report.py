@@ -101,10 +101,10 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
 
     \b
     Examples:
-      accord report pilot.csv --raters annotator_a annotator_b
-      accord report pilot.csv --study study.toml -o report.html
-      accord report long.csv --unit item --rater coder --value label -o report.md
-      accord report pilot.csv --ci bootstrap --seed 1 -o report.json
+      accord report examples/pilot.csv --raters annotator_a annotator_b
+      accord report examples/pilot.csv --study examples/study.toml -o report.html
+      accord report examples/long.csv --unit item --rater coder --value label -o report.md
+      accord report examples/pilot.csv --ci bootstrap --seed 1 -o report.json
       accord report examples/preds.csv --gold gold --predicted model llm -o models.html
       accord report examples/judge.csv --judge gpt4 --missing ERROR --seed 1 -o judge.html
     """
@@ -228,8 +228,9 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
 
     \b
     Examples:
-      accord disagreements pilot.csv --raters annotator_a annotator_b -o review.csv
-      accord disagreements long.csv --unit item --rater coder --value label --sort disagreement
+      accord disagreements examples/pilot.csv --raters annotator_a annotator_b -o review.csv
+      accord disagreements examples/long.csv --unit item --rater coder --value label \\
+        --sort disagreement
     """
     from accord.disagreements import disagreements as find
 

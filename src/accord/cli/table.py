@@ -21,7 +21,7 @@ def table(data: str, as_json: bool, **selection: Any) -> None:
 
     \b
     Example:
-      accord table pilot.csv --raters annotator_a annotator_b
+      accord table examples/pilot.csv --raters annotator_a annotator_b
     """
     from accord.errors import InvalidParameterError
     from accord.tables.contingency import ContingencyTable

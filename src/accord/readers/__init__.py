@@ -105,6 +105,9 @@ def detect(path: str | os.PathLike[str]) -> str:
     scores = [(_reader(name).sniff(p, head), -i, name) for i, (name, _, _) in enumerate(_REGISTRY)]
     best, _, name = max(scores)
     if best <= 0:
+        from accord.readers._many import refuse_cvat
+
+        refuse_cvat(p, head)
         _raise_if_bad_json(p, head)
         raise format_error(
             p,
@@ -164,7 +167,10 @@ def read(
     path_or_paths : path or sequence of paths
         A file, a directory (brat: one folder per annotator; INCEpTION project
         export), or several files read together (e.g. the per-user JSONL files
-        of a doccano export). Each file gets its own entry in ``audit.parts``.
+        of a doccano export, or MTurk batch results files). A folder that no
+        reader takes as a whole is read as its files, which, like several files
+        given together, must be of one format. Each file gets its own entry in
+        ``audit.parts``.
     format : str, optional
         A reader name from :func:`formats`; default: detected from content and name.
     field : str, optional
@@ -261,13 +267,14 @@ def read(
             args: dict[str, Any] = dict(
                 format=format, field=field, unit=unit, rater=rater, value=value,
                 raters=raters, categories=categories, level=level, missing=missing,
-                duplicates=duplicates, include_kinds=include_kinds, **options)
+                duplicates=duplicates, include_kinds=include_kinds,
+                multilabel=multilabel, label_separator=label_separator, **options)
             out: Annotations = on_copies(prep, lambda ps: read(ps, **args))
             return out
     if level is not None:
         v.choice(level, LEVELS, param="level", func=func)
     v.choice(duplicates, ("error", "last"), param="duplicates", func=func)
-    name = format if format is not None else detect(paths[0])
+    paths, name = resolve(path_or_paths, format)
     reader = _reader(name)
     _check_options(reader, name, options, field)
     opts: dict[str, Any] = dict(
@@ -367,12 +374,21 @@ def scan(
             out: Collected | Annotations = on_copies(
                 prep, lambda ps: scan(ps, format=format, **options))
             return out
-    name = format if format is not None else detect(paths[0])
+    paths, name = resolve(path_or_paths, format)
     opts = dict(options)
     opts.setdefault("missing", ())
     opts.setdefault("duplicates", "error")
     result: Collected | Annotations = _reader(name).read(paths, opts)
     return result
+
+
+def resolve(path_or_paths: Any, format: str | None = None) -> tuple[list[Path], str]:
+    """The files to read and the reader: a folder no reader takes as a whole is read as
+    its files, which (like several files given together) must be of one format."""
+    from accord.readers._many import resolve as resolve_many
+
+    known = [n for n, _, _ in _REGISTRY]
+    return resolve_many(_paths(path_or_paths), format, detect, known)
 
 
 def _paths(path_or_paths: Any) -> list[Path]:
@@ -401,6 +417,8 @@ def _complete(
     from accord.readers._finish import finish
 
     source = str(paths[0]) if len(paths) == 1 else f"{len(paths)} files"
+    if len(paths) > 1 and len({p.parent for p in paths}) == 1:
+        source += f" in {paths[0].parent}"
     if isinstance(result, Collected):
         return finish(result, opts, source)
     kinds = opts.get("kinds") or {}

@@ -90,7 +90,7 @@ def describe(
     For such an export the result has ``"fields"`` with, per field, the number
     of answers and whether it holds spans, and the raters seen, but no categories.
     """
-    from accord.readers import _TABLES, _paths, detect, read, scan
+    from accord.readers import _TABLES, _paths, read, resolve, scan
     from accord.readers._base import Collected
     from accord.readers._inputs import on_copies, prepared
 
@@ -100,7 +100,7 @@ def describe(
             out: dict[str, Any] = on_copies(
                 prep, lambda ps: describe(ps, format=format, field=field, **options))
             return out
-    name = format if format is not None else detect(paths[0])
+    paths, name = resolve(path_or_paths, format)
     if field is None and name not in _TABLES:
         collected = scan(
             paths, format=name, **{k: v for k, v in options.items() if k in ("fields",)}

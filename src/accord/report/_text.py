@@ -240,9 +240,9 @@ def listed_raters(rows: Sequence[Any]) -> tuple[list[Any], str]:
 
 
 def level_text(report: Report) -> str:
-    """``level nominal``, or ``level ordinal (quadratic weights)`` when weights apply."""
+    """``level nominal``, or ``level ordinal, quadratic weights`` when weights apply."""
     d = report.data
-    return f"level {d.level}" + (f" ({d.weights} weights)" if d.weights else "")
+    return f"level {d.level}" + (f", {d.weights} weights" if d.weights else "")
 
 
 def ratings_text(report: Report) -> str:

@@ -177,7 +177,7 @@ def category_bars(pair: PairAnalysis, prefix: str = "categories") -> str | None:
         fig.legend(loc="outside lower center", ncols=2, fontsize=9, frameon=False)
         ax.set_title("Per category")
 
-    return _render(prefix, 6.0, 1.5 + 0.4 * len(rows), draw)
+    return _render(prefix, 5.0, 1.5 + 0.4 * len(rows), draw)
 
 
 def coefficient_intervals(rows: Sequence[CoefficientRow],
@@ -195,13 +195,13 @@ def coefficient_intervals(rows: Sequence[CoefficientRow],
                 ax.plot([r.ci_low, r.ci_high], [yi, yi], color="#4477aa", linewidth=2.0)
             ax.plot([r.estimate], [yi], marker="o", color="#222222", markersize=5)
         ax.axvline(0.0, color="grey", linewidth=0.8)
-        ax.set_yticks(y, [_label(r.label, 40) for r in shown])
+        ax.set_yticks(y, [_label(r.label, 32) for r in shown])
         low = min([0.0] + [r.ci_low for r in shown if math.isfinite(r.ci_low)]
                   + [r.estimate for r in shown])
         ax.set_xlim(low - 0.05, 1.05)
-        ax.set_title("Estimates and confidence intervals")
+        fig.suptitle("Estimates and confidence intervals", fontsize=11.0)  # within the figure
 
-    return _render(prefix, 6.0, 1.0 + 0.38 * len(shown), draw)
+    return _render(prefix, 5.0, 1.0 + 0.38 * len(shown), draw)
 
 
 def bootstrap_histogram(b: BootstrapSummary, prefix: str = "bootstrap") -> str | None:
@@ -226,7 +226,7 @@ def bootstrap_histogram(b: BootstrapSummary, prefix: str = "bootstrap") -> str |
         ax.legend(fontsize=9, frameon=False)
         ax.set_title(f"Bootstrap distribution ({b.n_resamples} resamples)")
 
-    return _render(prefix, 6.0, 3.0, draw)
+    return _render(prefix, 5.0, 3.0, draw)
 
 
 def class_bars(s: SystemEvaluation, prefix: str = "classes") -> str | None:
