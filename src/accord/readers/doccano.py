@@ -193,8 +193,12 @@ def _example(
         for k, item in enumerate(raw)
     ]
     col.add_spans(spans, origin=(part << 32) + col.parts[part].rows_read)
-    if obj.get("relations"):
-        stats["relations (not read)"] += len(obj["relations"])
+    relations = obj.get("relations")
+    if relations:
+        if not isinstance(relations, list):
+            raise format_error(name, where, f"expected 'relations' to be a list, got "
+                               f"{type(relations).__name__}")
+        stats["relations (not read)"] += len(relations)
     return 1
 
 
