@@ -321,3 +321,15 @@ def test_check_with_an_undecodable_study_is_bad_usage(tmp_path: Path) -> None:
     study.write_bytes('title = "caf\xe9"\n'.encode("latin-1"))
     code, _, err = run_cli("check", str(data), "--study", str(study))
     assert code == 2 and "not valid UTF-8" in err and "Traceback" not in err
+
+
+def test_an_infinite_label_in_a_tool_export_is_refused(tmp_path: Path) -> None:
+    import json
+
+    lines = (DATA / "argilla_v2_flat.jsonl").read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[0])
+    first["sentiment.responses"] = [1e999, "positive", "negative"]  # 1e999 reads as inf
+    path = tmp_path / "argilla.jsonl"
+    path.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n", encoding="utf-8")
+    with pytest.raises(accord.FormatError, match="inf, not a finite number"):
+        accord.read(path, field="sentiment")
