@@ -223,3 +223,12 @@ def test_an_output_onto_the_input_is_refused(tmp_path: Path, command: list[str])
         code, _, err = run(command[0], str(data), *command[1:], "-o", str(target))
         assert code == 2 and "is a file being read" in err, (target, err)
     assert data.read_text(encoding="utf-8") == body
+
+
+def test_a_report_on_standard_output_is_visible_on_a_terminal(
+        evil_csv: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _, piped, _ = run("report", str(evil_csv), "-o", "-", "--to", "markdown")
+    monkeypatch.setattr("accord.cli.report._on_terminal", lambda: True)
+    _, shown, _ = run("report", str(evil_csv), "-o", "-", "--to", "markdown")
+    assert ESC not in shown and "\\x1b" in shown
+    assert len(shown) >= len(piped) > 0

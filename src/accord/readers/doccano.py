@@ -95,7 +95,7 @@ def _zip_members(path: Path) -> list[tuple[str, str, list[tuple[int, Any]]]]:
                     if line.strip():
                         try:
                             lines.append((n, json.loads(line)))
-                        except (json.JSONDecodeError, RecursionError):
+                        except (ValueError, RecursionError):
                             raise format_error(
                                 name, f"line {n}", "expected one JSON object"
                             ) from None
