@@ -1,37 +1,49 @@
 # One-command set-up: `make demo` runs the main job, `make test` runs the whole suite.
+# `make demo` installs accord alone (runtime dependencies only); `make test` adds the test
+# and benchmark extras. Each install is remembered by a stamp named after pyproject.toml's
+# checksum, so a changed pyproject.toml reinstalls, and `make test` after `make demo`
+# installs the extras.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+SUM := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+DEMO_STAMP := $(VENV)/.installed-demo-$(SUM)
+TEST_STAMP := $(VENV)/.installed-test-$(SUM)
 
-.PHONY: demo test test-slow lint typecheck bench browser clean
+.PHONY: demo test test-slow lint typecheck bench browser clean install
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
+$(DEMO_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(DEMO_STAMP)
+
+# the test install includes the runtime one, so it stamps both
+$(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
-	touch $(STAMP)
+	touch $(DEMO_STAMP) $(TEST_STAMP)
 
-install: $(STAMP)
+install: $(DEMO_STAMP)
 
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	$(BIN)/accord report examples/pilot.csv --raters annotator_a annotator_b --study examples/study.toml -o demo-report.html
 	@echo "open file://$(CURDIR)/demo-report.html in a browser (one self-contained file, no network needed)"
+	@echo "accord is in $(BIN): run 'source $(BIN)/activate' to type accord, or call $(BIN)/accord"
 
 browser:
 	@bash .ci/install-browser
 
-test: $(STAMP) browser
+test: $(TEST_STAMP) browser
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
-test-slow: $(STAMP)
+test-slow: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -m slow tests; rc=$$?; if [ $$rc -eq 5 ]; then echo "no slow tests"; exit 0; fi; exit $$rc
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/run_all.py
 
 clean:

@@ -233,7 +233,13 @@ def test_level_is_validated() -> None:
 
 def test_unhashable_labels() -> None:
     with pytest.raises(DataError, match="unhashable"):
-        Annotations.from_wide([[["a"], "b"], ["a", "b"]])
+        Annotations.from_wide([[{"a": 1}, "b"], ["a", "b"]])
+
+
+def test_list_cells_are_sets_of_labels() -> None:
+    ann = Annotations.from_wide([[["b", "a"], "b"], ["a", {"b"}]])
+    assert ann.set_valued
+    assert ann.categories == (("a",), ("a", "b"), ("b",))
 
 
 def test_ragged_rows() -> None:

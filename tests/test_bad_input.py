@@ -89,7 +89,8 @@ BAD_TABLES: list[tuple[str, Any, type[AccordError], str]] = [
     ("ragged rows", [[1, 2], [1]], DataError, "same number of columns"),
     ("columns of different lengths", {"a": [1, 2, 1], "b": [1]}, DataError,
      "columns of one length"),
-    ("unhashable labels", [[[1], [2]], [[1], [1]]], DataError, "unhashable label"),
+    ("set-valued labels", [[[1], [2]], [[1], [1]]], DataError,
+     "sets of labels.*multilabel_agreement"),
     ("dict labels", [[{"a": 1}, {"a": 1}], [{"b": 1}, {"a": 1}]], DataError,
      "unhashable label"),
     ("a single rater", [[1], [2], [3]], InsufficientDataError, "at least two raters"),
@@ -107,7 +108,7 @@ BAD_TABLES: list[tuple[str, Any, type[AccordError], str]] = [
 def test_every_coefficient_refuses_bad_data(name: str, what: str, table: Any,
                                             kind: type[AccordError], match: str) -> None:
     func = accord.REGISTRY[name].function
-    if name == "icc" and what in ("unhashable labels", "dict labels"):
+    if name == "icc" and what in ("set-valued labels", "dict labels"):
         kind, match = DataError, "numeric|unhashable"
     if name in TWO_ONLY and what == "no units":
         match = "nothing to compare"
@@ -123,7 +124,7 @@ def test_every_coefficient_refuses_summaries_it_cannot_use(name: str) -> None:
     if name not in {"brennan_prediger", "fleiss_kappa", "gwet_ac1", "krippendorff_alpha",
                     "percent_agreement"}:
         refused(DataError, "RaterCounts", func, counts)
-    if accord.REGISTRY[name].family not in {"two_raters", "krippendorff"}:
+    if accord.REGISTRY[name].family not in {"two_raters", "krippendorff", "classification"}:
         refused(DataError, "contingency table|ContingencyTable", func, table)
     if name != "icc":
         refused(DataError, "RatingMatrix", func, ratings)
@@ -139,7 +140,7 @@ def test_two_label_sequences_must_be_sequences_of_one_length(name: str) -> None:
     refused(DataError, "y1 must be a sequence of labels; got dict", func, {"a": 1}, {"b": 2})
     refused(DataError, "y1 must be a sequence of labels; got set", func, {1, 2}, [1, 2])
     refused(DataError, "one-dimensional", func, np.zeros((2, 2, 2)), np.zeros((2, 2, 2)))
-    refused(DataError, "unhashable label", func, [[1, 2], [1, 2]], [1, 2])
+    refused(DataError, "sets of labels", func, [[1, 2], [1, 2]], [1, 2])
     refused(InsufficientDataError, "no unit has a label from both", func, [], [])
     refused(InsufficientDataError, "no unit has a label from both", func, [None, np.nan],
             [np.nan, None])
@@ -463,6 +464,29 @@ def test_unit_agreement_needs_two_raters() -> None:
     refused(InsufficientDataError, "at least two raters", accord.unit_agreement, [[1], [2]])
 
 
+def test_alt_test() -> None:
+    data = {"j": [1, 2, 1], "a": [1, 2, 2], "b": [1, 1, 2]}
+    refused(InsufficientDataError, "at least 2 humans", accord.alt_test, data, judge="j",
+            humans=["a"])
+    refused(DataError, "not among the raters", accord.alt_test, data, judge="gpt")
+    refused(InvalidParameterError, "'test' parameter of alt_test", accord.alt_test, data,
+            judge="j", test="z")
+    refused(InvalidParameterError, "'humans' parameter of alt_test", accord.alt_test, data,
+            judge="j", humans="ab")
+    refused(InsufficientDataError, "rated none of the units", accord.alt_test,
+            {"j": [1, None], "a": [None, 1], "b": [None, 2]}, judge="j")
+
+
+def test_judge_agreement() -> None:
+    data = {"j": [1, 2, 1], "a": [1, 2, 2], "b": [1, 1, 2]}
+    refused(InsufficientDataError, "at least 2 humans", accord.judge_agreement, data,
+            judge="j", humans=["a"])
+    refused(InvalidParameterError, "'coefficient' parameter of judge_agreement",
+            accord.judge_agreement, data, judge="j", coefficient="kapa")
+    refused(InvalidParameterError, "'level' parameter of judge_agreement",
+            accord.judge_agreement, data, judge="j", level="nominl")
+
+
 def test_interpret_and_benchmark() -> None:
     refused(InvalidParameterError, "'scale' parameter of interpret must be one of", accord
             .interpret, RESULT, scale="foo")
@@ -565,6 +589,52 @@ def test_disagreements_and_report() -> None:
         accord.disagreements(ann, raters=["x", "y"])
     with pytest.raises(InvalidParameterError, match="coefficient"):
         accord.report(ann, coefficients=["foo"])
+
+
+MARGINAL = ["bhapkar_test", "bowker_test", "marginal_tests", "mcnemar_test", "rater_bias",
+            "stuart_maxwell_test"]
+
+
+@pytest.mark.parametrize("name", MARGINAL)
+def test_marginal_tests_refuse_bad_data(name: str) -> None:
+    func = getattr(accord, name)
+    refused(DataError, r"same length .*got 3 and 2", func, [1, 2, 3], [1, 2])
+    refused(DataError, "needs a table", func, "abc")
+    refused(DataError, "compares two raters; the data have 3", func, W3)
+    refused(DataError, "RaterCounts", func, RaterCounts([[2, 0], [1, 1]]))
+    refused(InsufficientDataError, "nothing to compare", func, [[None, 1], [2, None]])
+    if name != "marginal_tests":
+        refused(DataError, "no unit was rated by both", func, ContingencyTable([[0, 0], [0, 0]]))
+    if name == "mcnemar_test":
+        refused(DataError, "needs two categories and the data have 3", func, Y1, Y2)
+    else:
+        assert isinstance(func(Y1, Y2), (accord.MarginalTest, tuple))
+
+
+def test_evaluate_against_a_reference() -> None:
+    """accord.evaluate (its Evaluation result is a record): more cases in test_evaluate.py."""
+    refused(DataError, "same length", accord.evaluate, ["a", "b"], ["a"])
+    refused(DataError, "outside the declared categories", accord.evaluate, ["a"], ["z"],
+            categories=["a"])
+    refused(InvalidParameterError, "'positive' parameter of evaluate", accord.evaluate,
+            ["a", "b"], ["a", "b"], positive="c")
+    assert isinstance(accord.evaluate(["a", "b"], ["a", "b"]), accord.Evaluation)
+    evs = accord.evaluate(["a", "b"], {"m": ["a", "b"]})
+    assert isinstance(evs, accord.Evaluations)
+    refused(DataError, "no system 'x'", evs.mcnemar, "m", "x")
+
+
+def test_span_evaluation() -> None:
+    """evaluate_spans (its result, SpanEvaluation, is a record)."""
+    refused(InvalidParameterError, "'mode' parameter of evaluate_spans", accord.evaluate_spans,
+            [[]], [[]], mode="loose")
+    refused(DataError, "end > start", accord.evaluate_spans, [[(3, 3, "X")]], [[]])
+    refused(DataError, "one list per unit each", accord.evaluate_spans, [[]], [[], []])
+    refused(InvalidParameterError, "SpanTable or Annotations", accord.evaluate_spans, 3, 4)
+    refused(DataError, "prefix must be one of", accord.evaluate_spans, [["B-X"]], [["E-X"]],
+            scheme="IOB2")
+    assert isinstance(accord.evaluate_spans([[(0, 1, "X")]], [[(0, 1, "X")]]),
+                      accord.SpanEvaluation)
 
 
 def test_every_public_callable_has_a_bad_input_case() -> None:
@@ -680,19 +750,19 @@ def _cli(*args: str) -> tuple[int, str, str]:
 
 
 USAGE = [  # (args after the file, text in the error): bad option values, exit 2
-    (["--confidence-level", "0"], "confidence_level"),
-    (["--confidence-level", "1.5"], "confidence_level"),
+    (["--confidence-level", "0"], "--confidence-level must be"),
+    (["--confidence-level", "1.5"], "--confidence-level must be"),
     (["--confidence-level", "x"], "--confidence-level"),
     (["--ci", "bootstrap", "--n-resamples", "0"], "--n-resamples"),
-    (["--ci", "bootstrap", "--seed", "-1"], "'rng' parameter"),
+    (["--ci", "bootstrap", "--seed", "-1"], "--seed must be"),
     (["--weights", "foo"], "--weights"),
-    (["--form", "ICC9"], "'form' parameter of icc"),
-    (["--population-size", "0"], "population_size"),
+    (["--form", "ICC9"], "--form must be one of"),
+    (["--population-size", "0"], "--population-size must be"),
     (["--population-size", "2"], "at least the 4 units rated"),
     (["--coefficient", "foo"], "--coefficient"),
     (["--scale", "foo"], "--scale"),
     (["--weights", "linear", "--coefficient", "light_kappa"], "does not take weights"),
-    (["--format", "xyz"], "'format' parameter of accord.read"),
+    (["--format", "xyz"], "--format must be one of"),
 ]
 
 

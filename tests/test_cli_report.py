@@ -112,7 +112,8 @@ def test_invalid_study_is_bad_usage(cohen_csv: Path, tmp_path: Path) -> None:
      "REJECTED: cohen_kappa lower 95% limit (asymptotic) 0.3916 < 0.4"),
 ])
 def test_check_exit_codes(cohen_csv: Path, args: list[str], code: int, line: str) -> None:
-    got, out, err = run("check", str(cohen_csv), "--coefficient", "cohen_kappa", *args)
+    got, out, err = run("check", str(cohen_csv), "--raters", "ann", "bob",
+                        "--coefficient", "cohen_kappa", *args)
     assert got == code, err
     assert out.startswith(line) and out.count("\n") == 1
 
@@ -120,16 +121,18 @@ def test_check_exit_codes(cohen_csv: Path, args: list[str], code: int, line: str
 def test_check_undefined_is_not_accepted(tmp_path: Path) -> None:
     path = tmp_path / "same.csv"
     path.write_text("item,a,b\n1,x,x\n2,x,x\n3,x,x\n", encoding="utf-8")
-    code, out, err = run("check", str(path), "--coefficient", "cohen_kappa", "--min", "-1")
+    code, out, err = run("check", str(path), "--raters", "a", "b", "--coefficient", "cohen_kappa",
+                         "--min", "-1")
     assert code == 1, err
     assert out.startswith("UNDEFINED (not accepted): cohen_kappa is undefined")
 
 
 def test_check_with_a_study(cohen_csv: Path, tmp_path: Path) -> None:
-    accept = study(tmp_path, "[acceptance]\nrule = 'cohen_kappa >= 0.45'\n")
+    named = "[annotators]\nnames = ['ann', 'bob']\n"
+    accept = study(tmp_path, named + "[acceptance]\nrule = 'cohen_kappa >= 0.45'\n")
     code, out, _ = run("check", str(cohen_csv), "--study", str(accept))
     assert code == 0 and out.startswith("ACCEPTED")
-    deviating = study(tmp_path, "[task]\ncategories = ['c0', 'c1']\n"
+    deviating = study(tmp_path, named + "[task]\ncategories = ['c0', 'c1']\n"
                       "[acceptance]\nrule = 'cohen_kappa >= 0.45'\n")
     code, out, _ = run("check", str(cohen_csv), "--study", str(deviating))
     assert code == 0 and out.rstrip().endswith("[1 protocol deviation(s): see accord report]")
@@ -175,11 +178,13 @@ def test_weights_on_undeclared_text_labels_warn_once(command: list[str]) -> None
     assert code == 0 and "declare the order" not in err
 
 
-def test_check_bad_data_exits_1(tmp_path: Path) -> None:
+def test_check_data_it_cannot_decide_on_exits_2(tmp_path: Path) -> None:
+    """Exit 1 means rejected or undefined, nothing else: data without a decision exit 2."""
     path = tmp_path / "one.csv"
     path.write_text("item,a\n1,x\n", encoding="utf-8")
-    code, out, err = run("check", str(path), "--coefficient", "cohen_kappa", "--min", "0.5")
-    assert code == 1 and out == "" and err.startswith("accord: error:")
+    code, out, err = run("check", str(path), "--raters", "a", "--coefficient", "cohen_kappa",
+                         "--min", "0.5")
+    assert code == 2 and out == "" and err.startswith("accord: error:")
 
 
 # --------------------------------------------------------------------------- disagreements

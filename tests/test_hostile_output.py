@@ -73,7 +73,8 @@ def test_any_label_round_trips_and_never_starts_a_formula(label: str) -> None:
     if cell == label and label:
         stripped = label.lstrip()
         assert stripped[:1] not in ("=", "@", "\uff1d") or re.fullmatch(r"[+-]?[\d.eE+-]+", label)
-    row = list(csv.reader(io.StringIO(_review([label or "x", "p"], ["y", "q"]), newline="")))
+    other = "y" if label != "y" else "z"  # the first unit must be a disagreement
+    row = list(csv.reader(io.StringIO(_review([label or "x", "p"], [other, "q"]), newline="")))
     assert row[1][1] == neutralise_cell(label or "x") and len(row) == 3
 
 

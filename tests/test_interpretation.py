@@ -30,7 +30,7 @@ PUBLISHED = {
     "fleiss": [(-1.0, "Poor"), (0.4, "Fair to good"), (0.75, "Excellent")],
     "altman": [(-1.0, "Poor"), (0.2, "Fair"), (0.4, "Moderate"), (0.6, "Good"),
                (0.8, "Very good")],
-    "krippendorff": [(-1.0, "Discard"), (0.667, "Tentative conclusions only"),
+    "krippendorff": [(-1.0, "Unreliable"), (0.667, "Tentative conclusions only"),
                      (0.8, "Reliable")],
     "cicchetti": [(-1.0, "Poor"), (0.4, "Fair"), (0.6, "Good"), (0.75, "Excellent")],
     "koo_li": [(-1.0, "Poor"), (0.5, "Moderate"), (0.75, "Good"), (0.9, "Excellent")],

@@ -7,8 +7,10 @@ Sources of the expected numbers (each test names its own):
   the Python krippendorff 0.9.0 agree on them);
 - Wikipedia "Krippendorff's alpha" computational example (fast-krippendorff doctest 0.691358);
 - Hayes, A. F. & Krippendorff, K. (2007), Table 1 data, ordinal alpha .7598;
-- R irrCAC 1.0 README (CRAN): krippen.alpha.raw(cac.raw4raters) SE 0.14557,
-  p-value 0.0004594257; krippen.alpha.dist(distrib.6raters) alpha 0.4204384;
+- R irrCAC README: krippen.alpha.raw(cac.raw4raters) SE 0.14557, p-value 0.0004594257
+  (1.0, CRAN, unit terms centred on p_a) and SE 0.14548 (1.2 on, GitHub kgwet/irrCAC,
+  centred on p_a'); krippen.alpha.dist(distrib.6raters) alpha 0.4204384;
+  krippen2.table(cont3x3abstractors) alpha 0.7972585, SE 0.05905473;
 - the Python ``krippendorff`` package 0.9.0, run here on random data.
 """
 
@@ -124,15 +126,65 @@ def test_coincidences_of_example_c() -> None:
 # ------------------------------------------------------------------ Gwet's SE (irrCAC)
 def test_gwet_se_matches_irrcac_readme() -> None:
     res = accord.krippendorff_alpha(EXAMPLE_C)
-    # irrCAC 1.0 README: krippen.alpha.raw(cac.raw4raters): se 0.14557, p-value 0.0004594257
-    # (two-sided t test on pairable units - 1 = 10 df).
-    assert res.se == pytest.approx(0.14557, abs=5e-6)
-    assert res.details["pvalue"] == pytest.approx(0.0004594257, abs=1e-10)
+    # irrCAC 1.2+ README (GitHub kgwet/irrCAC): krippen.alpha.raw(cac.raw4raters): se 0.14548
+    # (unit terms centred on p_a'; irrCAC 1.0 on CRAN, centred on p_a, prints 0.14557).
+    assert res.se == pytest.approx(0.14548, abs=5e-6)
+    se_cran = _irrcac_alpha_se(_array(EXAMPLE_C), 1.0 - np.eye(5), np.arange(1.0, 6.0),
+                               centre="pa")
+    assert se_cran == pytest.approx(0.14557, abs=5e-6)
+    # p-value: irrCAC 1.0's two-sided t test on pairable units - 1 = 10 df, with its SE
+    # 0.0004594257; with the p_a'-centred SE the same test gives a slightly smaller value.
+    t = res.estimate / res.se
+    assert res.details["pvalue"] == pytest.approx(2 * stats.t.sf(t, 10), rel=1e-12)
+    assert 2 * stats.t.sf(res.estimate / se_cran, 10) == pytest.approx(0.0004594257, abs=1e-10)
     assert res.details["se_method"] == "gwet_2014"
 
 
-def _irrcac_alpha_se(data: np.ndarray, delta: np.ndarray, values: np.ndarray) -> float:
-    """irrCAC 1.0 krippen.alpha.raw, transcribed unit by unit (weights w = 1 - delta / max)."""
+def test_contingency_table_se_matches_krippen2_table() -> None:
+    table = ContingencyTable([[13, 0, 0], [0, 20, 7], [0, 4, 56]])  # cont3x3abstractors
+    res = accord.krippendorff_alpha(table)
+    # irrCAC README: krippen2.table(cont3x3abstractors): 0.7972585, se 0.05905473.
+    assert res.estimate == pytest.approx(0.7972585, abs=5e-8)
+    assert res.se == pytest.approx(0.05905473, abs=5e-9)
+    assert res.details["se_method"] == "gwet_2014_table"
+    # The raw ratings divide by n (n - 1) instead of n^2: same estimate, SE larger by
+    # sqrt(n / (n - 1)).
+    raw = accord.krippendorff_alpha(_pairs([[13, 0, 0], [0, 20, 7], [0, 4, 56]]))
+    assert raw.estimate == pytest.approx(res.estimate, abs=1e-14)
+    assert raw.se == pytest.approx(res.se * math.sqrt(100 / 99), rel=1e-12)
+
+
+def test_asymmetric_difference_matrix_counts_its_symmetric_part() -> None:
+    # Coincidences are symmetric, so alpha and its SE see only (delta + delta^T) / 2.
+    data = _random_ratings(7, k=4)
+    rng = np.random.default_rng(7)
+    delta = rng.random((4, 4))
+    np.fill_diagonal(delta, 0.0)
+    asym = accord.krippendorff_alpha(data, level=delta, categories=[1.0, 2.0, 3.0, 4.0])
+    sym = accord.krippendorff_alpha(data, level=(delta + delta.T) / 2,
+                                    categories=[1.0, 2.0, 3.0, 4.0])
+    assert asym.estimate == pytest.approx(sym.estimate, abs=1e-14)
+    assert asym.se == pytest.approx(sym.se, rel=1e-12)
+
+
+def _pairs(counts: list[list[int]]) -> np.ndarray:
+    return np.array([[i, j] for i, row in enumerate(counts) for j, c in enumerate(row)
+                     for _ in range(c)], dtype=float)
+
+
+def test_pvalue_is_zero_for_perfect_agreement() -> None:
+    res = accord.krippendorff_alpha([[1, 1], [2, 2], [3, 3], [1, 1]])
+    # alpha = 1 with SE 0: the t statistic is infinite, so p = 0 (irrCAC prints 0).
+    assert res.estimate == 1.0 and res.se == 0.0
+    assert res.details["pvalue"] == 0.0
+
+
+def _irrcac_alpha_se(data: np.ndarray, delta: np.ndarray, values: np.ndarray,
+                     centre: str = "pa_prime") -> float:
+    """irrCAC krippen.alpha.raw, transcribed unit by unit (weights w = 1 - delta / max).
+
+    ``centre="pa_prime"``: irrCAC 1.2+ (GitHub); ``"pa"``: irrCAC 1.0 (CRAN).
+    """
     w = 1.0 - delta / delta.max()
     agree = np.stack([(data == v).sum(axis=1) for v in values], axis=1).astype(float)
     r = agree.sum(axis=1)
@@ -145,7 +197,7 @@ def _irrcac_alpha_se(data: np.ndarray, delta: np.ndarray, values: np.ndarray) ->
     pi = (agree / rbar).mean(axis=0)
     pe = pi @ w @ pi
     prime = (pa_prime - pe) / (1.0 - pe)
-    pa_i = sum_q / (rbar * (r - 1.0)) - pa * (r - rbar) / rbar
+    pa_i = sum_q / (rbar * (r - 1.0)) - (pa if centre == "pa" else pa_prime) * (r - rbar) / rbar
     k_i = (pa_i - pe) / (1.0 - pe)
     pe_i = agree @ ((w @ pi + w.T @ pi) / 2.0) / rbar - pe * (r - rbar) / rbar
     k_x = k_i - 2.0 * (1.0 - prime) * (pe_i - pe) / (1.0 - pe)

@@ -80,9 +80,11 @@ def test_rows_equal_the_library_at_full_precision() -> None:
 
 
 def test_benchmark_is_gwets_on_the_row() -> None:
+    # at the one-sided level of the lower limit of the two-sided 95% interval (0.975), so
+    # that the band never grades above that limit (and a decision taken on it)
     rep = accord.report(COHEN)
     kappa = row(rep, "cohen_kappa")
-    assert kappa.benchmark == accord.benchmark(accord.cohen_kappa(COHEN), "landis_koch")
+    assert kappa.benchmark == accord.benchmark(accord.cohen_kappa(COHEN), "landis_koch", 0.975)
     assert kappa.interpretation is not None and kappa.interpretation.band == "Moderate"
     assert row(rep, "percent_agreement").benchmark is None  # not chance-corrected
 
@@ -362,12 +364,17 @@ def test_report_is_frozen() -> None:
     assert replace(rep, title="x").title == "x"
 
 
-def test_weighted_report_says_the_worksheet_is_unweighted() -> None:
+def test_weighted_report_shows_the_weighted_worksheet_next_to_the_unweighted() -> None:
     rep = accord.report(COHEN, weights="quadratic")
     kappa = row(rep, "cohen_kappa")
-    assert kappa.estimate == accord.cohen_kappa(COHEN, weights="quadratic").estimate
-    assert rep.pairs[0].worksheet.kappa == pytest.approx(0.4915254237, abs=1e-9)
-    assert any("unweighted agreement" in n and "'quadratic'" in n for n in rep.notes)
+    weighted = accord.cohen_kappa(COHEN, weights="quadratic")
+    assert kappa.estimate == weighted.estimate
+    ws = rep.pairs[0].worksheet
+    assert ws.kappa == pytest.approx(0.4915254237, abs=1e-9)  # Cohen (1960), unweighted
+    assert (ws.weighted_p_o, ws.weighted_p_e, ws.weighted_kappa) == (
+        weighted.observed, weighted.expected, weighted.estimate)
+    assert kappa.variant == "quadratic weights" and rep.data.level == "ordinal"
+    assert any("quadratic-weighted p_o" in n for n in rep.notes)
 
 
 def test_many_raters_skip_the_quadratic_sections() -> None:

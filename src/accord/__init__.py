@@ -10,50 +10,14 @@ gives one, and ``confidence_interval()``.
 0.5
 """
 
-from accord import datasets
-from accord.annotations import Annotations, Audit
-from accord.coefficients import (
-    REGISTRY,
-    brennan_prediger,
-    category_agreement,
-    cohen_kappa,
-    conger_kappa,
-    fleiss_kappa,
-    gwet_ac1,
-    icc,
-    kappa_max,
-    krippendorff_alpha,
-    light_kappa,
-    pabak,
-    percent_agreement,
-    scott_pi,
-)
-from accord.compare import Comparison, compare
-from accord.diagnostics import label_distribution, leave_one_rater_out, unit_agreement
-from accord.disagreements import disagreements
-from accord.errors import (
-    AccordError,
-    DataError,
-    DegenerateDataWarning,
-    FormatError,
-    UndeclaredOrderWarning,
-)
-from accord.inference import Bootstrap
-from accord.interpretation import (
-    SCALES,
-    BenchmarkResult,
-    Interpretation,
-    Scale,
-    benchmark,
-    interpret,
-)
-from accord.pairwise import pairwise
-from accord.planning import SamplePlan, plan_sample_size
-from accord.readers import formats, read
-from accord.report import Report, report
-from accord.results import AgreementResult, ConfidenceInterval
-from accord.study import Study, load_study
-from accord.tables import CoincidenceMatrix, ContingencyTable, RaterCounts, RatingMatrix
+from __future__ import annotations
+
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from accord._api import *  # noqa: F403
 
 __version__ = "0.1.0"
 
@@ -72,17 +36,26 @@ __all__ = [
     "ContingencyTable",
     "DataError",
     "DegenerateDataWarning",
+    "Evaluation",
+    "Evaluations",
     "FormatError",
     "Interpretation",
+    "MarginalTest",
     "RaterCounts",
     "RatingMatrix",
     "Report",
     "SamplePlan",
     "Scale",
+    "SpanEvaluation",
     "Study",
     "UndeclaredOrderWarning",
     "__version__",
+    "accuracy",
+    "alt_test",
+    "balanced_accuracy",
     "benchmark",
+    "bhapkar_test",
+    "bowker_test",
     "brennan_prediger",
     "category_agreement",
     "cohen_kappa",
@@ -90,23 +63,72 @@ __all__ = [
     "conger_kappa",
     "datasets",
     "disagreements",
+    "distances",
+    "evaluate",
+    "evaluate_spans",
+    "f1",
     "fleiss_kappa",
     "formats",
     "gwet_ac1",
     "icc",
     "interpret",
+    "judge_agreement",
     "kappa_max",
     "krippendorff_alpha",
     "label_distribution",
     "leave_one_rater_out",
     "light_kappa",
     "load_study",
+    "marginal_tests",
+    "mcc",
+    "mcnemar_test",
     "pabak",
     "pairwise",
     "percent_agreement",
     "plan_sample_size",
+    "precision",
+    "rater_bias",
     "read",
+    "recall",
     "report",
     "scott_pi",
+    "stuart_maxwell_test",
     "unit_agreement",
 ]
+
+# Public functions that share their name with a subpackage (accord.report is the function;
+# the subpackage is accord.report.*): importing the subpackage must not replace them.
+_SHADOWED = frozenset({"compare", "disagreements", "pairwise", "report"})
+
+
+def _public() -> types.ModuleType:
+    import importlib
+
+    return importlib.import_module("accord._api")
+
+
+def __getattr__(name: str) -> Any:
+    """The public names are imported on first use (numpy and scipy only when needed)."""
+    if name == "datasets":  # a subpackage
+        import importlib
+
+        return importlib.import_module("accord.datasets")
+    if name in __all__:
+        value = getattr(_public(), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'accord' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(__all__) | {n for n in globals() if n.startswith("__")})
+
+
+class _Package(types.ModuleType):
+    def __getattribute__(self, name: str) -> Any:
+        if name in _SHADOWED:
+            return getattr(_public(), name)
+        return super().__getattribute__(name)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -15,8 +15,20 @@ from numpy.typing import NDArray
 
 from accord import _encoding as enc
 from accord import _validation as v
-from accord.annotations import LEVELS, Annotations, Audit, Duplicates, Level
+from accord._names import GUESSED_LAYOUT, GUESSED_LEVEL
+from accord.annotations import (
+    LEVELS,
+    Annotations,
+    Audit,
+    Duplicates,
+    Level,
+)
 from accord.errors import DataError, DuplicateRatingError, InvalidParameterError
+
+#: Distinct numeric values above which reading them as nominal categories is stated.
+MANY_NUMBERS = 10
+#: Reason in ``audit.dropped`` for ratings that a later different one replaced.
+REPLACED = "replaced by a later rating of the same unit and rater"
 
 
 def build(
@@ -35,11 +47,17 @@ def build(
     dropped: Mapping[str, int] | None = None,
     notes: Sequence[str] = (),
     rows_read: int | None = None,
+    multilabel: bool = False,
+    set_valued: bool = False,
+    caveats: Sequence[str] = (),
+    values_are_labels: bool = True,
 ) -> Annotations:
     """Encode three aligned columns into :class:`Annotations`, recording the audit.
 
     This does not require two raters (readers use it to show what a file holds);
     the public constructors call :meth:`Annotations.require_pairable` afterwards.
+    ``values_are_labels=False`` says the values are codes of text labels (a
+    table reader codes them first), so they are not numbers read as categories.
     """
     func = source
     if level is not None:
@@ -62,11 +80,14 @@ def build(
         (values, "the values"),
     ):
         enc.check_hashable(arr, name=name)
+    if multilabel:
+        units, raters, values, set_notes = group_sets(units, raters, values)
+        notes = tuple(notes) + tuple(set_notes)
     values = _numeric_if_needed(values, level)
     value_codes, cats = _encode_values(values, categories)
     unit_codes, unit_labels = enc.factorize(units, order="appearance")
     rater_codes, rater_labels = _encode_raters(raters, rater_order)
-    unit_codes, rater_codes, value_codes, dup_notes = _resolve_duplicates(
+    unit_codes, rater_codes, value_codes, dup_notes, n_replaced = _resolve_duplicates(
         unit_codes,
         rater_codes,
         value_codes,
@@ -76,12 +97,17 @@ def build(
         rater_labels,
         cats,
     )
+    drop[REPLACED] = n_replaced
+    stated = [*caveats, *([_replaced_caveat(n_replaced)] if n_replaced else [])]
+    if values_are_labels:
+        stated += _value_caveats(cats, level, categories is not None)
     audit = Audit(
         source,
         n_read,
         int(value_codes.shape[0]),
         {k: n for k, n in drop.items() if n},
         tuple(notes) + tuple(dup_notes),
+        caveats=tuple(stated),
     )
     return Annotations(
         unit_codes,
@@ -95,7 +121,83 @@ def build(
         field=field,
         audit=audit,
         declared_order=categories is not None,
+        set_valued=set_valued or multilabel,
     )
+
+
+def group_sets(
+    units: NDArray[Any], raters: NDArray[Any], values: NDArray[Any]
+) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], list[str]]:
+    """One rating per (unit, rater): the sorted tuple of the labels on its rows.
+
+    The labels of each (unit, rater) are gathered as bits (one word per 64
+    labels), so only the distinct sets are ever built as Python tuples.
+    """
+    n = values.shape[0]
+    if n == 0:
+        return units, raters, values, []
+    for arr, name in ((units, "the unit column"), (raters, "the rater column"),
+                      (values, "the values")):
+        enc.check_hashable(arr, name=name)
+    u, _ = enc.factorize(units, order="appearance")
+    r, r_labels = enc.factorize(raters, order="appearance")
+    c, labels = enc.factorize(values)
+    key = u * max(len(r_labels), 1) + r
+    order = np.lexsort((c, key))
+    key, c = key[order], c[order]
+    first = np.ones(n, dtype=bool)
+    first[1:] = key[1:] != key[:-1]
+    starts = np.flatnonzero(first)
+    words = np.zeros((starts.shape[0], (len(labels) + 63) // 64), dtype=np.uint64)
+    for w in range(words.shape[1]):
+        bits = np.where(c // 64 == w, np.left_shift(np.uint64(1), (c % 64).astype(np.uint64)),
+                        np.uint64(0))
+        words[:, w] = np.bitwise_or.reduceat(bits, starts)
+    distinct, inverse = np.unique(words, axis=0, return_inverse=True)
+    tuples = [tuple(labels[j] for j in _bit_positions(row)) for row in distinct]
+    sets = np.empty(len(tuples), dtype=object)
+    sets[:] = tuples
+    rows = order[starts]
+    repeated = n - int(np.unique(np.stack([key, c]), axis=1).shape[1])
+    notes = [f"multilabel: {n} row(s) gathered into {starts.shape[0]} (unit, rater) set(s)"]
+    if repeated:
+        notes.append(f"multilabel: {repeated} repeated (unit, rater, label) row(s) counted once")
+    return units[rows], raters[rows], sets[inverse.reshape(-1)], notes
+
+
+def _bit_positions(row: NDArray[np.uint64]) -> list[int]:
+    out: list[int] = []
+    for w, word in enumerate(row.tolist()):
+        j = 0
+        while word:
+            if word & 1:
+                out.append(64 * w + j)
+            word >>= 1
+            j += 1
+    return out
+
+
+def _replaced_caveat(n: int) -> str:
+    return (f"dropped {n} rating(s): a later, different rating of the same unit by the "
+            "same rater replaced each (duplicates='last')")
+
+
+def _value_caveats(cats: list[Any], level: Level | None, declared: bool) -> list[str]:
+    """Say when labels were read in a way nobody declared: many numbers as nominal
+    categories, or label sets as single categories."""
+    sets = [x for x in cats if isinstance(x, tuple)]
+    if sets:
+        return [f"{GUESSED_LEVEL}: {len(sets)} of the {len(cats)} labels are sets of labels "
+                f"(e.g. {sets[0]!r}), each read as one nominal category; for agreement on "
+                "sets of labels use accord.multilabel_agreement (accord CLI: --multilabel)"]
+    numeric = all(isinstance(x, (int, float, np.number)) and not isinstance(x, bool)
+                  for x in cats)
+    if level is not None or declared or not numeric or len(cats) <= MANY_NUMBERS:
+        return []
+    return [f"{GUESSED_LEVEL}: {len(cats)} distinct numeric values were read as nominal "
+            "categories, since no level was given; for scores pass level='interval' or "
+            "level='ratio', for ranks level='ordinal', or level='nominal' to keep them as "
+            "categories"]
 
 
 def _numeric_if_needed(values: NDArray[Any], level: Level | None) -> NDArray[Any]:
@@ -143,58 +245,93 @@ def _resolve_duplicates(
     unit_labels: list[Any],
     rater_labels: list[Any],
     cats: list[Any],
-) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], list[str]]:
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], list[str], int]:
+    """Collapse identical repeats; refuse, or keep the last of, different ones.
+
+    Returns the kept codes, audit notes and how many ratings a later different
+    rating replaced.
+    """
     if u.shape[0] == 0:
-        return u, r, c, []
+        return u, r, c, [], 0
     key = u * max(n_raters, 1) + r
     cells = (int(u.max()) + 1) * max(n_raters, 1)
     if cells <= 4 * u.shape[0] + 1024 and np.bincount(key, minlength=cells).max() <= 1:
-        return u, r, c, []  # O(n) proof that no (unit, rater) repeats: no sort needed
+        return u, r, c, [], 0  # O(n) proof that no (unit, rater) repeats: no sort needed
     order = np.argsort(key, kind="stable")
     ks, cs = key[order], c[order]
     same_as_next = ks[1:] == ks[:-1]
     if not same_as_next.any():
-        return u, r, c, []
+        return u, r, c, [], 0
     conflict = same_as_next & (cs[1:] != cs[:-1])
     notes: list[str] = []
-    width = max(n_raters, 1)
     if conflict.any() and mode == "error":
-        pairs = sorted({int(k) for k in ks[1:][conflict]})
-        shown = ", ".join(
-            f"unit {unit_labels[k // width]!r} by rater {rater_labels[k % width]!r}"
-            for k in pairs[:3]
-        )
-        more = f" and {len(pairs) - 3} more" if len(pairs) > 3 else ""
-        raise DuplicateRatingError(
-            f"{len(pairs)} unit(s) were rated twice by the same rater with different values "
-            f"({shown}{more}); pass duplicates='last' (accord CLI: --duplicates last) to keep "
-            "the last value."
-        )
+        raise _duplicate_error(ks, cs, conflict, max(n_raters, 1), unit_labels, rater_labels,
+                               cats)
     last = np.ones(ks.shape[0], dtype=bool)
     last[:-1] = ~same_as_next
-    n_conflict = int(np.unique(ks[1:][conflict]).shape[0])
-    n_exact = int(same_as_next.sum()) - int(conflict.sum())
+    kept_code = cs[np.searchsorted(ks, ks, side="right") - 1]  # the last value of each pair
+    n_replaced = int((~last & (cs != kept_code)).sum())
+    n_exact = int((~last).sum()) - n_replaced
     if n_exact:
         notes.append(f"{n_exact} identical repeated rating(s) collapsed")
-    if n_conflict:
+    if n_replaced:
+        n_conflict = int(np.unique(ks[1:][conflict]).shape[0])
         notes.append(
             f"{n_conflict} (unit, rater) pair(s) rated differently more than once: "
-            "kept the last value"
+            f"kept the last value, dropped {n_replaced} earlier rating(s)"
         )
     keep = np.sort(order[last])
-    return u[keep], r[keep], c[keep], notes
+    return u[keep], r[keep], c[keep], notes, n_replaced
+
+
+def _duplicate_error(
+    ks: NDArray[np.int64],
+    cs: NDArray[np.int64],
+    conflict: NDArray[np.bool_],
+    width: int,
+    unit_labels: list[Any],
+    rater_labels: list[Any],
+    cats: list[Any],
+) -> DuplicateRatingError:
+    """Name the first pairs rated differently twice, and the route that fits the data."""
+    from accord._shapes import duplicate_advice
+
+    pairs = sorted({int(k) for k in ks[1:][conflict]})
+    shown = ", ".join(
+        f"unit {unit_labels[k // width]!r} by rater {rater_labels[k % width]!r}"
+        for k in pairs[:3]
+    )
+    more = f" and {len(pairs) - 3} more" if len(pairs) > 3 else ""
+    advice = duplicate_advice(labels=cats, n_clashes=len(pairs),
+                              n_pairs=int(np.unique(ks).shape[0]),
+                              max_labels=max_labels_per_pair(ks, cs))
+    return DuplicateRatingError(
+        f"{len(pairs)} unit(s) were rated twice by the same rater with different values "
+        f"({shown}{more}); {advice}"
+    )
+
+
+def max_labels_per_pair(keys: NDArray[np.int64], codes: NDArray[np.int64]) -> int:
+    """The most distinct codes any one key holds."""
+    if keys.shape[0] == 0:
+        return 0
+    pairs = np.unique(np.stack([keys, codes], axis=1), axis=0)
+    return int(np.unique(pairs[:, 0], return_counts=True)[1].max())
 
 
 def _wide_columns(
     data: Any, raters: Sequence[str | int] | None, unit: str | int | None, func: str
-) -> tuple[list[Any], list[NDArray[Any]], NDArray[Any]]:
+) -> tuple[list[Any], list[NDArray[Any]], NDArray[Any], str]:
     from accord._frames import wide_table
 
     names, columns = wide_table(data, func=func)
     if unit is not None and unit not in names:
         raise DataError(f"unit column {unit!r} not found; the columns are {names!r}.")
+    text: list[Any] = []
     if raters is None:
         chosen = [n for n in names if n != unit]
+        text = [n for n in chosen if is_free_text(columns[names.index(n)])]
+        chosen = [n for n in chosen if n not in text]
     else:
         if isinstance(raters, (str, bytes)) or not hasattr(raters, "__iter__"):
             raise InvalidParameterError(
@@ -212,7 +349,27 @@ def _wide_columns(
     cols = [columns[names.index(n)] for n in chosen]
     n = cols[0].shape[0] if cols else 0
     ids = columns[names.index(unit)] if unit is not None else np.arange(n, dtype=np.int64)
-    return chosen, cols, ids
+    caveat = (f"{GUESSED_LAYOUT}: free-text columns left out of the raters: "
+              f"{', '.join(repr(t) for t in text)}; name the rater columns with raters=[...] "
+              "to make this explicit") if text else ""
+    return chosen, cols, ids, caveat
+
+
+def is_free_text(column: NDArray[Any]) -> bool:
+    """Whether a column holds free text (long, nearly all distinct strings), not labels.
+
+    The thresholds are those of the table readers
+    (:mod:`accord.readers._layout`): at least 90% distinct among at least two
+    texts, averaging 25 characters or 4 words.
+    """
+    if column.dtype.kind not in "OU":
+        return False
+    texts = [x.strip() for x in column.tolist() if isinstance(x, str) and x.strip()]
+    if len(texts) < 2 or len(texts) < 0.5 * column.shape[0]:
+        return False
+    chars = sum(map(len, texts)) / len(texts)
+    words = sum(len(t.split()) for t in texts) / len(texts)
+    return len(set(texts)) >= 0.9 * len(texts) and (chars >= 25 or words >= 4)
 
 
 def _repeat_obj(arr: NDArray[Any], r: int) -> NDArray[Any]:

@@ -142,7 +142,7 @@ SCALES: Mapping[str, Scale] = {
         ),
         _scale(
             "krippendorff", "Krippendorff (2004)",
-            [(-1.0, "Discard"), (0.667, "Tentative conclusions only"), (0.8, "Reliable")],
+            [(-1.0, "Unreliable"), (0.667, "Tentative conclusions only"), (0.8, "Reliable")],
             "Krippendorff, K. (2004). Content Analysis: An Introduction to Its Methodology, "
             "2nd ed., p. 241. Sage, Thousand Oaks, CA.",
             _CONVENTION + " Krippendorff asks that alpha be unlikely to fall below the chosen "

@@ -33,13 +33,14 @@ from accord.study import (
 ITEMS_MAX_BYTES = 64 * 1024**2
 MAX_ID_CHARS = 1000
 BOOTSTRAP_KINDS = ("percentile", "bca", "basic")
+AVERAGES = ("macro", "micro", "weighted", "binary")
 _KEYS: dict[str, tuple[str, ...]] = {
     "": ("title", "population", "annotators", "task", "metric", "acceptance", "disposition"),
     "population": ("description", "sampling", "items", "items_file"),
     "annotators": ("names", "independent"),
     "task": ("categories", "ontology_revision", "missing"),
     "metric": ("coefficient", "weights", "level", "form", "confidence_level", "interval",
-               "n_resamples", "bootstrap_kind", "seed"),
+               "n_resamples", "bootstrap_kind", "seed", "average", "positive"),
     "acceptance": ("rule", "on"),
     "disposition": DISPOSITION_FIELDS,
 }
@@ -206,12 +207,20 @@ class Parser:
         return Metric(
             coefficient=coefficient, weights=self.choice(t, "metric", "weights", WEIGHT_NAMES),
             level=self.choice(t, "metric", "level", LEVELS), form=self.text(t, "metric", "form"),
-            confidence_level=float(level),
+            confidence_level=float(level), average=self.choice(t, "metric", "average", AVERAGES),
+            positive=self._label(t, "positive"),
             interval=self.choice(t, "metric", "interval", INTERVALS, "asymptotic") or "asymptotic",
             n_resamples=n_resamples, seed=seed,
             bootstrap_kind=self.choice(t, "metric", "bootstrap_kind", BOOTSTRAP_KINDS,
                                        "percentile") or "percentile",
         )
+
+    def _label(self, t: Mapping[str, Any], key: str) -> Any:
+        value = t.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (str, int))):
+            raise self.error(f"metric.{key}", f"must be a class label (text or integer); "
+                             f"got {value!r}")
+        return value
 
     def disposition(self, t: Mapping[str, Any]) -> Disposition:
         return Disposition(**{k: self.text(t, "disposition", k) or "" for k in DISPOSITION_FIELDS})

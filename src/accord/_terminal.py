@@ -6,20 +6,17 @@ clear the screen and print a fake verdict (``ESC [2J``), set the clipboard
 (``ESC ]52``) or reorder the text (Unicode bidirectional overrides, the
 "Trojan Source" attack, CVE-2021-42574). Every console line accord prints goes
 through :func:`visible`, which spells such characters out (``\\x1b``,
-``\\u202e``): the rich console of the command line (:class:`SafeConsole`) applies
+``\\u202e``): the command line's rich console (:mod:`accord._safe_console`) applies
 it to every piece of text it renders, and :func:`echo` to plain lines.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 import click
-from rich.console import Console
-from rich.segment import Segment
 
-__all__ = ["SafeConsole", "echo", "visible"]
+__all__ = ["echo", "visible"]
 
 # C0 controls except line feed, DEL, C1 controls, bidirectional embeddings,
 # overrides and isolates, and the line/paragraph separators.
@@ -51,23 +48,3 @@ def visible(text: str, *, keep: str = "\n") -> str:
 def echo(text: str, *, err: bool = False, nl: bool = True, keep: str = "\n") -> None:
     """``click.echo`` of :func:`visible` text."""
     click.echo(visible(text, keep=keep), err=err, nl=nl)
-
-
-class SafeConsole(Console):
-    """A rich console that spells out control characters in every text it renders.
-
-    Rich's own styling and cursor movement are control segments and pass
-    unchanged; only the text (labels, names, notes) is made visible.
-    """
-
-    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
-        return super()._render_buffer(_safe_segments(buffer))
-
-
-def _safe_segments(buffer: Iterable[Segment]) -> Iterable[Segment]:
-    for segment in buffer:
-        text, style, control = segment
-        if control or not _UNSAFE.search(text):
-            yield segment
-        else:
-            yield Segment(visible(text), style, control)

@@ -10,24 +10,25 @@ into a category. What was read, used and dropped, and why, is kept in
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
 from accord import _encoding as enc
+from accord import _sets
 from accord import _validation as v
 from accord._frames import columns_of
+from accord._names import GUESSED_LAYOUT, GUESSED_LEVEL, LEVELS, RATER_KINDS
 from accord.errors import DataError, InsufficientDataError
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
-LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
 RaterKind = Literal["human", "model", "llm", "gold"]
-RATER_KINDS: tuple[str, ...] = ("human", "model", "llm", "gold")
 Duplicates = Literal["error", "last"]
 
 __all__ = ["LEVELS", "RATER_KINDS", "Annotations", "Audit", "build"]
+
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,11 @@ class Audit:
         Other things worth knowing (duplicates resolved, offsets converted, ...).
     parts : tuple of Audit
         Per-file audits when several files were read.
+    caveats : tuple of str
+        What accord had to guess (the layout of a table, its columns, the level
+        of measurement) or dropped by a choice the user made (``duplicates="last"``),
+        one sentence each, naming the option that makes it explicit. Every output
+        states them on its first lines.
     """
 
     source: str
@@ -56,10 +62,26 @@ class Audit:
     dropped: Mapping[str, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     parts: tuple[Audit, ...] = ()
+    caveats: tuple[str, ...] = ()
+
+    @property
+    def guessed_layout(self) -> bool:
+        """Whether the layout or the columns of a table were guessed rather than named."""
+        return any(c.startswith(GUESSED_LAYOUT) for c in self.caveats)
+
+    @property
+    def guessed_level(self) -> bool:
+        """Whether many numeric values were read as nominal categories without a level."""
+        return any(c.startswith(GUESSED_LEVEL) for c in self.caveats)
+
+    def with_caveats(self, *caveats: str) -> Audit:
+        """A copy with ``caveats`` added (each once, in order)."""
+        return replace(self, caveats=tuple(dict.fromkeys((*self.caveats, *caveats))))
 
     def lines(self) -> list[str]:
-        """Human-readable lines, one per fact."""
-        out = [f"{self.source}: {self.rows_read} read, {self.ratings_used} used"]
+        """Human-readable lines, one per fact; the caveats come first."""
+        out = [f"caveat: {c}" for c in self.caveats]
+        out += [f"{self.source}: {self.rows_read} read, {self.ratings_used} used"]
         out += [f"  dropped {n}: {why}" for why, n in self.dropped.items() if n]
         out += [f"  note: {note}" for note in self.notes]
         for part in self.parts:
@@ -75,6 +97,7 @@ class Audit:
             "dropped": dict(self.dropped),
             "notes": list(self.notes),
             "parts": [p.to_dict() for p in self.parts],
+            "caveats": list(self.caveats),
         }
 
 
@@ -109,6 +132,7 @@ class Annotations:
         "spans",
         "meta",
         "_declared_order",
+        "_set_valued",
     )
 
     def __init__(
@@ -127,6 +151,7 @@ class Annotations:
         spans: Any = None,
         meta: Mapping[str, Any] | None = None,
         declared_order: bool = False,
+        set_valued: bool = False,
     ) -> None:
         self._unit_codes = np.asarray(unit_codes, dtype=np.int64)
         self._rater_codes = np.asarray(rater_codes, dtype=np.int64)
@@ -142,6 +167,7 @@ class Annotations:
         self.spans = spans
         self.meta: dict[str, Any] = dict(meta or {})
         self._declared_order = bool(declared_order)
+        self._set_valued = bool(set_valued) or any(map(_sets.is_set_label, self.categories))
 
     # ----------------------------------------------------------------- constructors
     @classmethod
@@ -156,6 +182,7 @@ class Annotations:
         level: Level | None = None,
         missing: Sequence[Any] = (),
         duplicates: Duplicates = "error",
+        multilabel: bool = False,
     ) -> Annotations:
         """Annotations from a long table: one row per (unit, rater, value).
 
@@ -175,6 +202,11 @@ class Annotations:
         duplicates : {"error", "last"}
             What to do when a rater gave one unit two different values: raise, or keep
             the last one (recorded in the audit). Identical repeats always collapse.
+        multilabel : bool
+            The raters were asked for every label that applies: the rows of one
+            (unit, rater) are one rating, the set of their labels (a sorted tuple; a
+            repeated label counts once). The annotations are then
+            :attr:`set_valued`. ``duplicates`` does not apply.
 
         Examples
         --------
@@ -183,6 +215,13 @@ class Annotations:
         >>> ann = Annotations.from_long(rows, unit=0, rater=1, value=2)
         >>> ann.units, ann.categories
         (('u1', 'u2'), ('neg', 'pos'))
+
+        Several labels per rater and unit:
+
+        >>> rows = [("u1", "ann", "toxic"), ("u1", "ann", "spam"), ("u1", "bob", "spam")]
+        >>> ann = Annotations.from_long(rows, unit=0, rater=1, value=2, multilabel=True)
+        >>> ann.set_valued, ann.categories, ann.labels
+        (True, (('spam',), ('spam', 'toxic')), ('spam', 'toxic'))
         """
         func = "Annotations.from_long"
         cols = columns_of(data, [unit, rater, value], func=func)
@@ -195,6 +234,7 @@ class Annotations:
             missing=missing,
             duplicates=duplicates,
             source=func,
+            multilabel=multilabel,
         ).require_pairable()
 
     @classmethod
@@ -207,6 +247,8 @@ class Annotations:
         categories: Sequence[Any] | None = None,
         level: Level | None = None,
         missing: Sequence[Any] = (),
+        separator: str | None = None,
+        set_valued: bool = False,
     ) -> Annotations:
         """Annotations from a wide table: one row per unit, one column per rater.
 
@@ -216,14 +258,32 @@ class Annotations:
             ``None``/``NaN``/"" cells are not rated.
         raters : sequence of column names or positions, optional
             The rater columns; other columns are ignored. Default: every column
-            except ``unit``.
+            except ``unit`` and columns of free text (long, nearly all distinct
+            strings, such as a question or a model's response), which
+            ``audit.caveats`` names.
         unit : column name or position, optional
             A column of unit ids; default: the row number.
         categories, level, missing
             As in :meth:`from_long`.
+        separator : str, optional
+            A cell holds several labels joined by this string (``"toxic;spam"`` with
+            ``separator=";"``): each cell is the set of its labels and the annotations
+            are :attr:`set_valued`.
+        set_valued : bool
+            Read every cell as a set of labels (a single label is a one-label set).
+            Cells that are tuples, lists, sets or frozensets always are.
+
+        Examples
+        --------
+        >>> ann = Annotations.from_wide([["toxic;spam", "spam"], ["", "toxic"]], separator=";")
+        >>> ann.set_valued, ann.categories
+        (True, (('spam',), ('spam', 'toxic'), ('toxic',)))
         """
         func = "Annotations.from_wide"
-        names, columns, unit_ids = _wide_columns(data, raters, unit, func)
+        names, columns, unit_ids, caveat = _wide_columns(data, raters, unit, func)
+        if separator is not None and (not isinstance(separator, str) or not separator):
+            raise v.fail("separator", func, "a non-empty string such as ';'", separator)
+        columns, set_valued = _set_columns(columns, separator, set_valued)
         n = unit_ids.shape[0]
         r = len(names)
         units = np.repeat(unit_ids, r) if unit_ids.dtype != object else _repeat_obj(unit_ids, r)
@@ -240,6 +300,8 @@ class Annotations:
             duplicates="error",
             source=func,
             rater_order=list(names),
+            set_valued=set_valued,
+            caveats=[caveat] if caveat else [],
         ).require_pairable()
 
     @classmethod
@@ -280,6 +342,46 @@ class Annotations:
     def n_ratings(self) -> int:
         """Number of (unit, rater, value) ratings."""
         return int(self._value_codes.shape[0])
+
+    @property
+    def set_valued(self) -> bool:
+        """Whether each rating is a set of labels (multi-label data).
+
+        True when the data were read with ``multilabel=True`` or ``separator=``, or
+        when a value is a tuple, list, set or frozenset (the readers keep a
+        multi-choice answer as a sorted tuple). Coefficients that need one label per
+        rating refuse such data; use :func:`accord.multilabel_agreement` or
+        ``krippendorff_alpha(..., level="masi")``.
+        """
+        return self._set_valued
+
+    @property
+    def labels(self) -> tuple[Any, ...]:
+        """The distinct single labels: the members of the sets when :attr:`set_valued`."""
+        if not self._set_valued:
+            return self.categories
+        return _sets.sorted_tuple({x for c in self.categories for x in (_sets.canonical(c) or ())})
+
+    def as_sets(self) -> Annotations:
+        """The same ratings with every value a sorted tuple of labels (set-valued).
+
+        A single label ``"a"`` becomes ``("a",)``; values that become the same set
+        are merged.
+        """
+        sets = [_sets.canonical(c) or () for c in self.categories]
+        if self._set_valued and sets == list(self.categories):
+            return self
+        codes, distinct = enc.factorize(_object_array(sets))
+        return self._replace_values(codes[self._value_codes], distinct, set_valued=True)
+
+    def _replace_values(self, value_codes: NDArray[np.int64], categories: Sequence[Any],
+                        *, set_valued: bool) -> Annotations:
+        return Annotations(
+            self._unit_codes, self._rater_codes, value_codes, units=self.units,
+            raters=self.raters, categories=categories, level=self.level, kinds=self.kinds,
+            field=self.field, audit=self.audit, spans=self.spans, meta=self.meta,
+            declared_order=self._declared_order, set_valued=set_valued,
+        )
 
     @property
     def ordered(self) -> bool:
@@ -361,6 +463,7 @@ class Annotations:
             spans=self.spans,
             meta=self.meta,
             declared_order=self._declared_order,
+            set_valued=self._set_valued,
         )
 
     def with_categories(
@@ -387,16 +490,13 @@ class Annotations:
             spans=self.spans,
             meta=self.meta,
             declared_order=True,
+            set_valued=self._set_valued,
         )
 
     def require_pairable(self) -> Annotations:
         """Raise unless there are two raters and at least one unit rated by two of them."""
         if self.n_ratings == 0:
-            dropped = sum(self.audit.dropped.values())
-            why = f" ({dropped} missing or skipped)" if dropped else ""
-            raise InsufficientDataError(
-                f"the data hold no ratings{why}, so there is nothing to compare."
-            )
+            raise InsufficientDataError(self._no_ratings())
         if self.n_raters < 2:
             raise InsufficientDataError(
                 f"agreement needs at least two raters; found {self.n_raters} "
@@ -409,12 +509,43 @@ class Annotations:
             )
         return self
 
+    def _no_ratings(self) -> str:
+        """Why there is nothing to compare, naming the source and, for spans, the route."""
+        source = self.audit.source
+        n_spans = len(self.spans) if self.spans is not None else 0
+        if n_spans:
+            return (f"{source}: the data hold spans only ({n_spans} span(s) in field "
+                    f"{self.spans.field!r}), no label per unit and rater; compare spans "
+                    "with accord.span_agreement (accord CLI: accord spans).")
+        dropped = sum(self.audit.dropped.values())
+        why = f" ({dropped} missing or skipped)" if dropped else ""
+        return f"{source}: the data hold no ratings{why}, so there is nothing to compare."
+
     def __repr__(self) -> str:
         return (
             f"Annotations(n_units={self.n_units}, raters={list(self.raters)!r}, "
             f"categories={list(self.categories)[:8]!r}{'...' if len(self.categories) > 8 else ''}, "
-            f"level={self.level!r}, n_ratings={self.n_ratings})"
+            f"level={self.level!r}, n_ratings={self.n_ratings}"
+            f"{', set_valued=True' if self._set_valued else ''})"
         )
+
+
+def _object_array(items: Sequence[Any]) -> NDArray[Any]:
+    out = np.empty(len(items), dtype=object)
+    out[:] = list(items)
+    return out
+
+
+def _set_columns(columns: list[NDArray[Any]], separator: str | None,
+                 set_valued: bool) -> tuple[list[NDArray[Any]], bool]:
+    """Wide columns with every cell a sorted tuple when the data are set-valued."""
+    if not set_valued and separator is None:
+        set_valued = any(
+            c.dtype == object and any(map(_sets.is_set_label, c)) for c in columns
+        )
+    if not set_valued and separator is None:
+        return columns, False
+    return [_sets.canonical_array(c, separator) for c in columns], True
 
 
 from accord._build import (  # noqa: E402  (the builder needs the classes above)

@@ -203,41 +203,47 @@ def disagreements(
     if raters is not None:
         raters = v.names(raters, param="raters", func=func)
     ann = annotations.select(raters) if raters is not None else annotations
-    m, share = _unit_agreement(ann)
+    m, share, distinct = _unit_agreement(ann)
     idx = np.flatnonzero((m >= 2) & (share < 1.0))
     total = int(idx.shape[0])
-    wide = ann.wide()
-    distinct = _distinct_counts(wide[idx])
     if order == "disagreement":
-        idx = idx[np.lexsort((idx, -distinct, share[idx]))]
+        idx = idx[np.lexsort((idx, -distinct[idx], share[idx]))]
     if limit is not None:
         idx = idx[:limit]
     cats = ann.categories
+    labels = _labels_of(ann, idx)
     units = tuple(
-        UnitLabels(ann.units[i], tuple(None if c < 0 else cats[c] for c in wide[i]),
+        UnitLabels(ann.units[i], tuple(None if c < 0 else cats[c] for c in row),
                    int(m[i]), float(share[i]))
-        for i in idx
+        for i, row in zip(idx.tolist(), labels)
     )
     return Disagreements(ann.raters, units, int((m >= 2).sum()), total)
 
 
-def _unit_agreement(ann: Annotations) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
-    """Per unit: ratings ``m`` and the share of agreeing pairs (``nan`` when ``m < 2``)."""
+def _labels_of(ann: Annotations, idx: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The value codes (``-1`` = not rated) of the units ``idx`` x every rater, built for
+    those units only (never all units x raters)."""
+    units, raters, values = ann.codes
+    pos = np.full(ann.n_units, -1, dtype=np.int64)
+    pos[idx] = np.arange(idx.shape[0])
+    row = pos[units]
+    hit = row >= 0
+    out = np.full((idx.shape[0], ann.n_raters), -1, dtype=np.int64)
+    out[row[hit], raters[hit]] = values[hit]
+    return out
+
+
+def _unit_agreement(
+    ann: Annotations,
+) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64]]:
+    """Per unit: ratings ``m``, the share of agreeing pairs (``nan`` when ``m < 2``) and
+    the number of distinct labels."""
     units, _, values = ann.codes
     k = max(len(ann.categories), 1)
     m = np.bincount(units, minlength=ann.n_units).astype(np.int64)
     keys, n_c = np.unique(units * k + values, return_counts=True)
     same = np.bincount(keys // k, weights=n_c * (n_c - 1.0), minlength=ann.n_units)
+    distinct = np.bincount(keys // k, minlength=ann.n_units).astype(np.int64)
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(m >= 2, same / (m * (m - 1.0)), np.nan)
-    return m, share
-
-
-def _distinct_counts(rows: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Distinct non-negative codes per row."""
-    if rows.size == 0:
-        return np.zeros(rows.shape[0], dtype=np.int64)
-    s = np.sort(rows, axis=1)
-    new = np.ones_like(s, dtype=bool)
-    new[:, 1:] = s[:, 1:] != s[:, :-1]
-    return np.asarray((new & (s >= 0)).sum(axis=1), dtype=np.int64)
+    return m, share, distinct

@@ -21,7 +21,7 @@ name               bands (lower bounds)
 ``fleiss``         Poor < .40 <= Fair to good < .75 <= Excellent (Fleiss 1981)
 ``altman``         Poor < .20 <= Fair < .40 <= Moderate < .60 <= Good < .80 <=
                    Very good (Altman 1991)
-``krippendorff``   Discard < .667 <= Tentative conclusions only < .800 <=
+``krippendorff``   Unreliable < .667 <= Tentative conclusions only < .800 <=
                    Reliable (Krippendorff 2004, for alpha)
 ``cicchetti``      Poor < .40 <= Fair < .60 <= Good < .75 <= Excellent
                    (Cicchetti 1994)
@@ -154,6 +154,9 @@ NOT_GRADED = {
     "bands of chance-corrected coefficients do not apply to it",
     "kappa_max": "kappa max is the largest kappa the marginals allow, a bound and not an "
     "agreement",
+    **{name: f"{name} is a classifier metric against a reference, not a chance-corrected "
+       "agreement, so the bands of kappa-like coefficients do not apply to it"
+       for name in ("accuracy", "balanced_accuracy", "f1", "mcc", "precision", "recall")},
 }
 
 

@@ -17,7 +17,7 @@ from accord.coefficients import REGISTRY
 from accord.errors import InvalidParameterError
 from accord.results import AgreementResult
 
-ROUTED_OPTIONS = ("weights", "level", "form")
+ROUTED_OPTIONS = ("weights", "level", "form", "average", "positive")
 
 
 def default_coefficients(annotations: Annotations, *, weights: Any = None) -> list[str]:
@@ -58,10 +58,13 @@ def compute(
     level: str | None = None,
     form: str | None = None,
     raters: Sequence[Any] | None = None,
+    average: str | None = None,
+    positive: Any = None,
 ) -> list[AgreementResult]:
     """Run the named coefficients (default: :func:`default_coefficients`) on ``annotations``.
 
-    ``weights``, ``level`` and ``form`` go to the coefficients that take them
+    ``weights``, ``level``, ``form``, and the classifier options ``average`` and
+    ``positive``, go to the coefficients that take them
     (weights without a declared level imply the ordinal level for alpha);
     naming one explicitly for a coefficient that does not take it is an error,
     so nothing is silently ignored. ``level`` defaults to the data's level.
@@ -88,12 +91,14 @@ def compute(
         annotations = annotations.select(list(raters))
     # Weights declare an ordered scale: alpha then uses Krippendorff's ordinal metric.
     implied = "ordinal" if weights not in (None, "identity") else None
-    given = {"weights": weights, "level": level or annotations.level or implied, "form": form}
+    given = {"weights": weights, "level": level or annotations.level or implied, "form": form,
+             "average": average, "positive": positive}
     out = []
     for name in names:
         accepted = accepted_options(name)
         kwargs = {k: val for k, val in given.items() if val is not None and k in accepted}
-        rejected = [k for k in ("weights", "form") if given[k] is not None and k not in accepted]
+        rejected = [k for k in ("weights", "form", "average", "positive")
+                    if given[k] is not None and k not in accepted]
         if rejected and explicit:
             raise InvalidParameterError(
                 f"{name} does not take {', '.join(rejected)}; drop the option or choose a "

@@ -120,6 +120,8 @@ class Metric:
     level: str | None = None
     form: str | None = None
     confidence_level: float = 0.95
+    average: str | None = None
+    positive: Any = None
     interval: str = "asymptotic"
     n_resamples: int = 9999
     bootstrap_kind: str = "percentile"
@@ -137,7 +139,8 @@ class Metric:
     def describe(self) -> str:
         """One line, e.g. ``cohen_kappa (weights quadratic), 95% asymptotic interval``."""
         opts = [f"{k} {val}" for k, val in (("weights", self.weights), ("level", self.level),
-                                            ("form", self.form)) if val]
+                                            ("form", self.form), ("average", self.average),
+                                            ("positive", self.positive)) if val is not None]
         extra = f" ({', '.join(opts)})" if opts else ""
         how = self.interval
         if self.interval == "bootstrap":
@@ -389,7 +392,8 @@ def evaluate(annotations: Annotations, metric: Metric, rule: AcceptanceRule) -> 
     from accord.selection import compute
 
     result = compute(annotations, [metric.coefficient], weights=metric.weights,
-                     level=metric.level, form=metric.form)[0]
+                     level=metric.level, form=metric.form, average=metric.average,
+                     positive=metric.positive)[0]
     interval, error = None, None
     if result.defined:
         try:

@@ -71,7 +71,7 @@ def test_long_csv_detects_common_names_and_says_so():
     assert ann.units == ("001", "002", "003", "004")
     assert ann.categories == (1, 2, 3, 4, 5)  # every label an integer: read as numbers
     assert ann.audit.dropped == {"missing value": 1}
-    assert any("unit='item_id', rater='annotator', value='rating'" in n for n in ann.audit.notes)
+    assert any("unit='item_id', rater='annotator', value='rating'" in n for n in ann.audit.caveats)
 
 
 def test_long_rows_in_any_order_give_the_same_matrix(tmp_path):

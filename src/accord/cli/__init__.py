@@ -5,7 +5,14 @@ errors become one line on stderr with exit status 1 (bad data), and usage
 errors exit with status 2.
 """
 
-from accord.cli import compute, inspect, report, table  # noqa: F401  (commands register on import)
+from accord.cli import (  # noqa: F401  (commands register on import)
+    check,
+    compute,
+    evaluate,
+    inspect,
+    report,
+    table,
+)
 from accord.cli._app import main
 
 __all__ = ["main"]

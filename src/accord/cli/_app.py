@@ -12,10 +12,18 @@ import click
 
 from accord import __version__
 from accord._terminal import echo, visible
+from accord.cli._errors import cli_text
 from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWarning
 
+#: ``ctx.meta`` key: the exit status of an error (1 by default; ``check`` makes every
+#: error that is not a decision 2, so that 1 always means rejected or undefined).
+ERROR_STATUS = "accord.error_status"
+
 # Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
-MULTI_VALUE = ("--raters", "--categories", "--coefficient", "--missing", "--kinds")
+MULTI_VALUE = (
+    "--raters", "--categories", "--coefficient", "--missing", "--kinds", "--predicted",
+    "--humans",
+)
 
 
 def expand_multi(args: Sequence[str]) -> list[str]:
@@ -62,6 +70,7 @@ class AccordGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         caught: list[warnings.WarningMessage] = []
+        status = 1
         try:
             try:
                 with warnings.catch_warnings(record=True) as caught:
@@ -72,26 +81,39 @@ class AccordGroup(click.Group):
                 # after the recording block: a warning passed on here must not be recorded
                 # into the list being read (that loop would never end)
                 _report_warnings(caught)
-        except click.ClickException as exc:  # usage errors may quote a label or a rater
-            vars(exc)["message"] = visible(exc.message)
+                status = ctx.meta.get(ERROR_STATUS, 1)
+        except click.ClickException as exc:  # usage errors too: in the CLI's own words
+            vars(exc)["message"] = visible(cli_text(exc.message))
             raise
         except AccordError as exc:
-            echo(f"accord: error: {exc}", err=True)
-            sys.exit(1)
+            echo(f"accord: error: {cli_text(str(exc))}", err=True)
+            sys.exit(status)
         except OSError as exc:  # a missing file, a directory, no permission, a full disk
             where = f": {exc.filename}" if exc.filename else ""
             echo(f"accord: error: {exc.strerror or exc}{where}", err=True)
-            sys.exit(1)
+            sys.exit(status)
         except MemoryError:  # numpy's _ArrayMemoryError too
             echo(f"accord: error: out of memory{_sizes(ctx)}; select fewer raters (--raters) "
                  "or a sample of the units, split the file, or use a machine with more "
                  "memory.", err=True)
-            sys.exit(1)
+            sys.exit(status)
         except (OverflowError, FloatingPointError, RecursionError) as exc:
             what = "nested too deeply" if isinstance(exc, RecursionError) else "too large"
             echo(f"accord: error: a value in the data{_sizes(ctx)} is {what} to compute "
                  f"with ({type(exc).__name__}: {str(exc)[:120]}).", err=True)
-            sys.exit(1)
+            sys.exit(status)
+        except (click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:
+            # never a traceback (ACCORD_DEBUG=1 shows it), and a gate never exits 1
+            # (rejected) on a crash: check sets its error status to 2
+            if os.environ.get("ACCORD_DEBUG"):
+                raise
+            first = visible((str(exc).strip().splitlines() or [""])[0][:300])
+            echo(f"accord: error: unexpected {type(exc).__name__}: {first} "
+                 "(a defect in accord: please report it; ACCORD_DEBUG=1 shows the traceback)",
+                 err=True)
+            sys.exit(status)
 
 
 def _sizes(ctx: click.Context) -> str:
@@ -115,7 +137,7 @@ def _report_warnings(caught: list[warnings.WarningMessage]) -> None:
             text = str(w.message)
             if text not in seen:
                 seen.add(text)
-                echo(f"accord: warning: {text}", err=True)
+                echo(f"accord: warning: {cli_text(text)}", err=True)
         else:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
@@ -132,6 +154,7 @@ def main() -> None:
       inspect        what accord read from a file: raters, units, categories, audit
       report         the full agreement report (console, HTML, Markdown, JSON)
       check          pass/fail against a declared threshold (exit 0 / 1)
+      evaluate       a model (or annotator) against reference labels: F1, MCC, baselines
       disagreements  every unit where raters differ, for adjudication
 
     \b

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from accord._terminal import SafeConsole
-from accord.annotations import LEVELS, RATER_KINDS, Annotations
+from accord._names import LEVELS, RATER_KINDS
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from accord.annotations import Annotations
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def console(*, stderr: bool = False) -> SafeConsole:
+def console(*, stderr: bool = False) -> Console:
     """The terminal every command prints to.
 
     Lines of text are never hard-wrapped (``soft_wrap``): a path, an audit line or a
@@ -22,6 +26,8 @@ def console(*, stderr: bool = False) -> SafeConsole:
     with grep; tables still fit the width. Control characters in the text (an
     escape sequence in a label) are spelled out, never sent to the terminal.
     """
+    from accord._safe_console import SafeConsole
+
     return SafeConsole(stderr=stderr, soft_wrap=True)
 
 
@@ -111,6 +117,10 @@ def load(
     from accord.readers import read
 
     ann = read(data, **read_options(**selection))
+    if ann.audit.caveats:  # stated on the first lines of every output: in the CLI's words
+        from accord.cli._errors import cli_text
+
+        ann.audit = replace(ann.audit, caveats=tuple(cli_text(c) for c in ann.audit.caveats))
     if not select_raters:
         return ann
     raters = tuple(selection.get("raters") or ())
@@ -229,4 +239,51 @@ def check_options(
         try:
             check()
         except InvalidParameterError as exc:
-            raise click.BadParameter(str(exc), param_hint=hint) from None
+            from accord.cli._errors import cli_text
+
+            raise click.BadParameter(cli_text(str(exc)), param_hint=hint) from None
+
+
+def reference_options(func: F) -> F:
+    """``--gold COL`` and ``--predicted COL...``: a system's labels against a reference."""
+    options = [
+        click.option("--gold", default=None, metavar="COL",
+                     help="The reference labels: a column of wide data, or a rater of long "
+                     "data or an export (default there: the rater of kind gold)."),
+        click.option("--predicted", multiple=True, metavar="COL...",
+                     help="The system labels to set against --gold: columns or raters."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def classifier_options(func: F) -> F:
+    """``--average`` and ``--positive`` for precision, recall and F1."""
+    options = [
+        click.option("--average", default=None,
+                     type=click.Choice(["macro", "micro", "weighted", "binary"]),
+                     help="Precision/recall/F1: average over classes (default macro, or "
+                     "binary with --positive)."),
+        click.option("--positive", default=None, metavar="LABEL",
+                     help="Precision/recall/F1: the positive class of a binary task."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def with_reference(selection: dict[str, Any], gold: str | None, predicted: tuple[str, ...],
+                   humans: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The data options with ``--gold``/``--predicted`` (and ``--humans``) as the raters to
+    read, gold first."""
+    if gold is None:
+        if predicted or humans:
+            raise click.UsageError("--predicted and --humans need --gold: name the reference "
+                                   "column.")
+        return selection
+    if selection.get("raters"):
+        raise click.UsageError("give either --raters or --gold/--predicted, not both.")
+    if not predicted:
+        raise click.UsageError("--gold needs --predicted: name the system column(s).")
+    return {**selection, "raters": (gold, *predicted, *humans)}

@@ -6,15 +6,27 @@ import json
 from typing import Any
 
 import click
-from rich.table import Table
-from rich.text import Text
 
 from accord.cli._app import main
-from accord.cli._common import check_options, ci_options, data_options, interval_method, load
+from accord.cli._common import (
+    check_options,
+    ci_options,
+    classifier_options,
+    data_options,
+    interval_method,
+    load,
+    reference_options,
+    with_reference,
+)
 from accord.cli._common import console as cli_console
-from accord.coefficients import REGISTRY
-from accord.interpretation import SCALES
-from accord.weights import WEIGHT_NAMES
+from accord.cli._errors import cli_text
+from accord.cli._lazy import (
+    LazyChoice,
+    ListedChoices,
+    coefficient_names,
+    scale_names,
+    weight_names,
+)
 
 
 @main.command()
@@ -23,15 +35,15 @@ from accord.weights import WEIGHT_NAMES
     "--coefficient",
     "coefficients",
     multiple=True,
-    type=click.Choice(sorted(REGISTRY)),
+    type=LazyChoice(coefficient_names),
     metavar="NAME...",
-    help="Coefficients to compute (default: a sensible set for the data). "
-    f"One or more of: {', '.join(sorted(REGISTRY))}.",
+    cls=ListedChoices,
+    help="Coefficients to compute (default: a sensible set for the data). One or more of:",
 )
 @click.option(
     "--weights",
     default=None,
-    type=click.Choice(WEIGHT_NAMES),
+    type=LazyChoice(weight_names),
     help="Agreement weights for ordered categories (weighted kappa, AC2, ...); give the "
     "order of text labels with --categories (else they are sorted, with a warning).",
 )
@@ -45,7 +57,7 @@ from accord.weights import WEIGHT_NAMES
 @click.option(
     "--scale",
     default=None,
-    type=click.Choice(sorted(SCALES)),
+    type=LazyChoice(scale_names),
     help="Interpretation scale (default: the one written for each coefficient: Krippendorff's "
     "for alpha, Koo & Li's for ICC, Landis & Koch's otherwise).",
 )
@@ -56,12 +68,18 @@ from accord.weights import WEIGHT_NAMES
     metavar="N",
     help="Units in the population sampled, for Gwet's finite-population correction.",
 )
+@reference_options
+@classifier_options
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of results instead.")
 def compute(
     data: str,
     coefficients: tuple[str, ...],
     weights: str | None,
     form: str | None,
+    gold: str | None,
+    predicted: tuple[str, ...],
+    average: str | None,
+    positive: str | None,
     confidence_level: float,
     ci_method: str,
     n_resamples: int,
@@ -80,22 +98,31 @@ def compute(
       accord compute severity.csv --weights quadratic --categories mild moderate severe
       accord compute long.csv --unit item --rater coder --value label --ci bootstrap --seed 1
       accord compute scores.csv --level interval --coefficient icc --form ICC2k --json
+      accord compute examples/preds.csv --gold gold --predicted model --coefficient f1 mcc
     """
     from accord.errors import InvalidParameterError
     from accord.selection import compute as run
 
     check_options(confidence_level, form, population_size, func="accord compute")
+    if len(predicted) > 1:
+        raise click.UsageError("compute takes one system: give one column to --predicted "
+                               "(accord evaluate compares several).")
+    selection = with_reference(selection, gold, predicted)
     try:  # a bad option value is bad usage (exit 2), even when found late
         ann = load(data, **selection).require_pairable()
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
-        results = run(ann, list(coefficients) or None, weights=weights, form=form)
+        results = run(ann, list(coefficients) or None, weights=weights, form=form,
+                      average=average, positive=positive)
         intervals = _intervals(results, confidence_level, method, population_size)
     except InvalidParameterError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(cli_text(str(exc))) from None
     if as_json:
-        click.echo(json.dumps([_json_row(r, ci) for r, ci in zip(results, intervals)], indent=2))
+        rows = [_json_row(r, ci) for r, ci in zip(results, intervals)]
+        for row in rows:  # each result row says what was guessed or dropped to get it
+            row["caveats"] = list(ann.audit.caveats)
+        click.echo(json.dumps(rows, indent=2))
         return
-    _print(ann, results, intervals, scale, data)
+    _print(ann, results, intervals, scale, data, weights)
 
 
 def _intervals(
@@ -131,6 +158,8 @@ def _interval(result: Any, level: float, method: Any, population_size: int | Non
 
 def _title(result: Any) -> str:
     """The registry title, with the ICC form or the weights when they matter."""
+    from accord.coefficients import REGISTRY
+
     title = REGISTRY[result.coefficient].title
     form = result.details.get("form")
     weights = result.details.get("weights")
@@ -155,15 +184,21 @@ def _fmt(x: float, digits: int = 4) -> str:
 
 
 def _print(
-    ann: Any, results: list[Any], intervals: list[Any], scale: str | None, source: str
+    ann: Any, results: list[Any], intervals: list[Any], scale: str | None, source: str,
+    weights: str | None = None,
 ) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     from accord.interpretation import default_scale, graded, interpret
 
     console = cli_console()
+    for caveat in ann.audit.caveats:
+        console.print(Text(f"caveat: {caveat}"), style="bold yellow")
     console.print(
         Text(
             f"{source}: {ann.n_units} units, {ann.n_raters} raters, "
-            f"{len(ann.categories)} categories ({ann.level or 'nominal'})"
+            f"{len(ann.categories)} categories ({_level(ann.level, weights)})"
         ),
         soft_wrap=True,
     )
@@ -211,4 +246,36 @@ def _print(
         from accord.tables.contingency import ContingencyTable
 
         wtable = ContingencyTable.from_annotations(ann)
-        console.print(Text(wtable.worksheet(rater_names=(str(ann.raters[0]), str(ann.raters[1])))))
+        text = wtable.worksheet(rater_names=(str(ann.raters[0]), str(ann.raters[1])))
+        console.print(Text(_weighted_worksheet(text, wtable, weights)))
+
+
+def _weighted(weights: str | None) -> bool:
+    return weights not in (None, "identity")
+
+
+def _level(level: str | None, weights: str | None) -> str:
+    """The level the coefficients used: weights declare an ordered scale."""
+    if not _weighted(weights):
+        return level or "nominal"
+    return f"{level or 'ordinal'}, {weights} weights"
+
+
+def _weighted_worksheet(text: str, table: Any, weights: str | None) -> str:
+    """The worksheet, with the weighted p_o, p_e and kappa (those of the coefficients
+    above) before its unweighted line when weights apply."""
+    if not _weighted(weights):
+        return text
+    import warnings
+
+    from accord.coefficients import cohen_kappa
+    from accord.errors import DegenerateDataWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        k = cohen_kappa(table, weights=weights)
+    *grid, plain = text.splitlines()
+    kappa = _fmt(k.estimate) if k.defined else "undefined"
+    line = (f"{weights} weights: p_o = {_fmt(k.observed)}   p_e = {_fmt(k.expected)}   "
+            f"kappa = {kappa}")
+    return "\n".join([*grid, line, f"unweighted: {plain}"])

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from accord.cli._app import main
 from accord.cli._common import console as cli_console
 from accord.cli._common import data_options, read_options
+from accord.cli._errors import cli_text
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 @main.command()
@@ -36,6 +37,8 @@ def inspect(data: str, as_json: bool, **selection: Any) -> None:
     from accord.readers import describe
 
     summary = describe(data, **read_options(**selection))
+    summary["caveats"] = [cli_text(c) for c in summary.get("caveats", [])]
+    summary["audit_lines"] = [cli_text(x) for x in summary.get("audit_lines", [])]
     if as_json:
         click.echo(json.dumps(summary, indent=2, default=str))
         return
@@ -43,8 +46,13 @@ def inspect(data: str, as_json: bool, **selection: Any) -> None:
 
 
 def _print(s: dict[str, Any], source: str) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     console = cli_console()
     console.print(Text(f"{source}: format {s['format']}"), style="bold")
+    for caveat in s["caveats"]:
+        console.print(Text(f"caveat: {caveat}"), style="bold yellow")
     if s.get("choose_field"):
         _print_fields(console, s)
     else:
@@ -82,6 +90,9 @@ def _print(s: dict[str, Any], source: str) -> None:
 
 
 def _print_fields(console: Console, s: dict[str, Any]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title="fields (choose one with --field)", title_justify="left")
     for head in ("field", "kind", "answers"):
         table.add_column(head, justify="right" if head == "answers" else "left")
@@ -92,6 +103,9 @@ def _print_fields(console: Console, s: dict[str, Any]) -> None:
 
 
 def _print_raters(console: Console, raters: list[dict[str, Any]]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title="raters", title_justify="left")
     table.add_column("rater")
     table.add_column("kind")

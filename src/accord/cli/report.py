@@ -1,14 +1,12 @@
-"""``accord report``, ``accord check`` and ``accord disagreements``.
+"""``accord report`` and ``accord disagreements``.
 
 ``report`` writes the agreement report (console summary, and HTML, Markdown or
-JSON with ``-o``); ``check`` is the acceptance gate for pipelines and CI (exit
-0 accepted, 1 rejected or undefined, 2 bad usage); ``disagreements`` exports
-every unit on which the raters differ, safe to open in a spreadsheet.
+JSON with ``-o``); ``disagreements`` exports every unit on which the raters
+differ, safe to open in a spreadsheet. ``accord check`` is in :mod:`accord.cli.check`.
 """
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,11 +19,18 @@ from click.core import ParameterSource
 from accord._files import same_file, write_atomic
 from accord._terminal import echo
 from accord.cli._app import main
-from accord.cli._common import check_options, ci_options, data_options, interval_method, load
+from accord.cli._common import (
+    check_options,
+    ci_options,
+    data_options,
+    interval_method,
+    load,
+    reference_options,
+)
 from accord.cli._common import console as cli_console
-from accord.coefficients import REGISTRY
+from accord.cli._errors import cli_text
+from accord.cli._lazy import LazyChoice, coefficient_names, weight_names
 from accord.errors import InvalidParameterError, StudyError
-from accord.weights import WEIGHT_NAMES
 
 
 @contextmanager
@@ -36,7 +41,7 @@ def _usage_errors() -> Iterator[None]:
     try:
         yield
     except (StudyError, InvalidParameterError) as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(cli_text(str(exc))) from None
 
 
 def _given(ctx: click.Context, name: str) -> bool:
@@ -46,7 +51,7 @@ def _given(ctx: click.Context, name: str) -> bool:
 def _options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Coefficient options shared by report and check."""
     options = [
-        click.option("--weights", default=None, type=click.Choice(WEIGHT_NAMES),
+        click.option("--weights", default=None, type=LazyChoice(weight_names),
                      help="Agreement weights for ordered categories (give the order of "
                      "text labels with --categories)."),
         click.option("--form", default=None, metavar="FORM",
@@ -61,11 +66,12 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
 @data_options
 @click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Declared study protocol (TOML): evidence register and decision.")
-@click.option("--coefficient", "coefficients", multiple=True, type=click.Choice(sorted(REGISTRY)),
+@click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
               metavar="NAME...", help="Coefficients to report (default: a sensible set).")
 @_options
 @click.option("--pair", "pairs", nargs=2, multiple=True, metavar="A B",
               help="Show the worksheet of this rater pair (repeatable).")
+@reference_options
 @ci_options
 @click.option("--scale", default=None, metavar="NAME",
               help="Interpretation scale (default: the one written for each coefficient).")
@@ -80,8 +86,9 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.pass_context
 def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
            weights: str | None, form: str | None, pairs: tuple[tuple[str, str], ...],
-           confidence_level: float, ci_method: str, n_resamples: int, bootstrap_kind: str,
-           seed: int | None, scale: str | None, top_units: int, title: str | None,
+           gold: str | None, predicted: tuple[str, ...], confidence_level: float,
+           ci_method: str, n_resamples: int, bootstrap_kind: str, seed: int | None,
+           scale: str | None, top_units: int, title: str | None,
            output: str | None, to: str | None, quiet: bool, **selection: Any) -> None:
     """Write the agreement report of DATA, optionally against a declared study.
 
@@ -91,6 +98,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
       accord report pilot.csv --study study.toml -o report.html
       accord report long.csv --unit item --rater coder --value label -o report.md
       accord report pilot.csv --ci bootstrap --seed 1 -o report.json
+      accord report examples/preds.csv --gold gold --predicted model llm -o models.html
     """
     import accord
     from accord.report.output import format_for, render
@@ -100,7 +108,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     _not_an_input(output, data, study)
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
-    ann = load(data, **selection)
+    ann = _mark_reference(load(data, **_all_kinds(selection, gold)), gold, predicted)
     method = None
     if st is None or _given(ctx, "ci_method"):
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
@@ -148,6 +156,30 @@ def _not_an_input(output: str | None, *inputs: str | Path | None) -> None:
         raise click.UsageError(f"-o {output} is a file being read: write to another file.")
 
 
+def _all_kinds(selection: dict[str, Any], gold: str | None) -> dict[str, Any]:
+    """With --gold, every rater is read (the reference, the systems and the people)."""
+    from accord.annotations import RATER_KINDS
+
+    return selection if gold is None else {**selection, "kinds": RATER_KINDS}
+
+
+def _mark_reference(ann: Any, gold: str | None, predicted: tuple[str, ...]) -> Any:
+    """--gold names the reference and --predicted the systems: the report's "Model
+    against reference" section compares them (other raters stay as they are)."""
+    if gold is None:
+        if predicted:
+            raise click.UsageError("--predicted needs --gold: name the reference column.")
+        return ann
+    for name in (gold, *predicted):
+        if name not in ann.raters:
+            raise click.UsageError(f"rater {name!r} not found; the raters are "
+                                   f"{list(ann.raters)!r}.")
+    ann.kinds[gold] = "gold"
+    for name in predicted:
+        ann.kinds[name] = "model"
+    return ann
+
+
 def _check_output(output: str | None, to: str | None) -> None:
     """Before any work: the output file name and --to must agree on one format."""
     from accord.report.output import SUFFIXES
@@ -161,82 +193,6 @@ def _check_output(output: str | None, to: str | None) -> None:
     if to is not None and by_suffix is not None and by_suffix != to:
         raise click.UsageError(f"-o {output} names a {by_suffix} file but --to is {to}: drop "
                                "--to or change the file name.")
-
-
-def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
-    """A threshold must be a finite number: ``nan`` would reject everything silently."""
-    if value is not None and not math.isfinite(value):
-        raise click.BadParameter(f"{value} is not a finite number; give a threshold such as "
-                                 "0.8.")
-    return value
-
-
-@main.command()
-@data_options
-@click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="Declared study protocol (TOML) holding the metric and the rule.")
-@click.option("--coefficient", "coefficients", multiple=True, type=click.Choice(sorted(REGISTRY)),
-              metavar="NAME", help="The coefficient to check (without --study).")
-@click.option("--min", "minimum", type=float, default=None, callback=_finite,
-              help="The threshold: accepted when the value is at least this.")
-@click.option("--on", "on", type=click.Choice(["estimate", "lower-ci"]), default="estimate",
-              show_default=True, help="Compare the estimate or the lower confidence limit.")
-@_options
-@ci_options
-@click.pass_context
-def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
-          minimum: float | None, on: str, weights: str | None, form: str | None,
-          confidence_level: float, ci_method: str, n_resamples: int, bootstrap_kind: str,
-          seed: int | None, **selection: Any) -> None:
-    """Accept or reject DATA against a rule; print the decision in one line.
-
-    Exit status: 0 accepted, 1 rejected or undefined (an undefined value is never
-    accepted), 2 bad usage (including an invalid study file).
-
-    \b
-    Examples:
-      accord check pilot.csv --study study.toml
-      accord check pilot.csv --raters annotator_a annotator_b --coefficient cohen_kappa --min 0.8
-      accord check pilot.csv --coefficient cohen_kappa --min 0.6 --on lower-ci
-    """
-    from accord.study import AcceptanceRule, Metric, evaluate, load_study
-
-    check_options(confidence_level, form, None, func="accord check")
-    if study is not None:
-        if coefficients or minimum is not None or _given(ctx, "on"):
-            raise click.UsageError("give either --study or --coefficient/--min/--on, not both.")
-        with _usage_errors():
-            st = load_study(study)
-        ann = load(data, **selection)
-        with _usage_errors():
-            line, accepted = _check_study(st, ann)
-    else:
-        if len(coefficients) != 1 or minimum is None:
-            raise click.UsageError("name the rule: --study FILE, or --coefficient NAME --min X "
-                                   "[--on lower-ci].")
-        metric = Metric(coefficients[0], weights=weights, level=selection.get("level"),
-                        form=form, confidence_level=confidence_level,
-                        interval=ci_method,
-                        n_resamples=n_resamples, bootstrap_kind=bootstrap_kind, seed=seed)
-        rule = AcceptanceRule(coefficients[0], minimum, on=on)  # type: ignore[arg-type]
-        ann = load(data, **selection).require_pairable()
-        with _usage_errors():
-            decision = _quiet(lambda: evaluate(ann, metric, rule).decision)
-        line, accepted = decision.line(), decision.accepted
-    echo(line)
-    sys.exit(0 if accepted else 1)
-
-
-def _check_study(st: Any, ann: Any) -> tuple[str, bool]:
-    from accord.report.register import study_section
-
-    prepared, notes = st.prepare(ann)
-    prepared.require_pairable()
-    section = _quiet(lambda: study_section(st, ann, prepared, notes))
-    line = section.decision.line()
-    if section.deviations:
-        line += f" [{len(section.deviations)} protocol deviation(s): see accord report]"
-    return line, bool(section.decision.accepted)
 
 
 def _quiet(func: Callable[[], Any]) -> Any:

@@ -10,6 +10,7 @@ import click
 from accord._terminal import echo
 from accord.cli._app import main
 from accord.cli._common import data_options, load
+from accord.cli._errors import cli_text
 
 
 @main.command()
@@ -28,7 +29,7 @@ def table(data: str, as_json: bool, **selection: Any) -> None:
     try:  # a bad option value (--categories, --format, ...) is bad usage: exit 2
         ann = load(data, **selection).require_pairable()
     except InvalidParameterError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(cli_text(str(exc))) from None
     if ann.n_raters != 2:
         raise click.UsageError(
             f"the data have {ann.n_raters} raters ({', '.join(map(str, ann.raters))}); "
@@ -46,8 +47,11 @@ def table(data: str, as_json: bool, **selection: Any) -> None:
                     "n": t.n,
                     "p_o": t.p_o,
                     "p_e": t.p_e,
+                    "caveats": list(ann.audit.caveats),
                 }
             )
         )
         return
+    for caveat in ann.audit.caveats:
+        echo(f"caveat: {caveat}")
     echo(t.worksheet(rater_names=names))

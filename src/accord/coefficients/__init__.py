@@ -1,6 +1,14 @@
 """Agreement coefficients; :data:`REGISTRY` lists every one by name."""
 
 from accord.coefficients._registry import REGISTRY, CoefficientInfo, register
+from accord.coefficients.classification import (
+    accuracy,
+    balanced_accuracy,
+    f1,
+    mcc,
+    precision,
+    recall,
+)
 from accord.coefficients.intraclass import icc
 from accord.coefficients.krippendorff import krippendorff_alpha
 from accord.coefficients.many_raters import conger_kappa, fleiss_kappa, light_kappa
@@ -18,18 +26,24 @@ from accord.coefficients.two_raters import (
 __all__ = [
     "REGISTRY",
     "CoefficientInfo",
+    "accuracy",
+    "balanced_accuracy",
     "brennan_prediger",
     "category_agreement",
     "cohen_kappa",
     "conger_kappa",
+    "f1",
     "fleiss_kappa",
     "gwet_ac1",
     "icc",
     "kappa_max",
     "krippendorff_alpha",
     "light_kappa",
+    "mcc",
     "pabak",
     "percent_agreement",
+    "precision",
+    "recall",
     "register",
     "scott_pi",
 ]

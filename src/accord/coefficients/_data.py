@@ -60,6 +60,15 @@ def _width(data: Any) -> int:
     return len(first) if hasattr(first, "__len__") and not isinstance(first, str) else 0
 
 
+def set_valued_error(func: str) -> DataError:
+    """The one sentence a single-label coefficient gives for set-valued ratings."""
+    return DataError(
+        f"{func} needs one label per rating, but these ratings are sets of labels "
+        "(multi-label); use accord.multilabel_agreement for per-label agreement or "
+        "accord.krippendorff_alpha(data, level='masi') for agreement on the sets."
+    )
+
+
 def as_annotations(
     data: Any,
     *,
@@ -67,8 +76,26 @@ def as_annotations(
     level: Any = None,
     raters: Sequence[Any] | None = None,
     func: str,
+    sets: bool = False,
 ) -> Annotations:
-    """Annotations from an Annotations object or a units x raters table."""
+    """Annotations from an Annotations object or a units x raters table.
+
+    Set-valued ratings are refused unless ``sets`` (a coefficient that takes sets).
+    """
+    ann = _as_annotations(data, categories=categories, level=level, raters=raters, func=func)
+    if ann.set_valued and not sets:
+        raise set_valued_error(func)
+    return ann
+
+
+def _as_annotations(
+    data: Any,
+    *,
+    categories: Sequence[Any] | None,
+    level: Any,
+    raters: Sequence[Any] | None,
+    func: str,
+) -> Annotations:
     if raters is not None:
         raters = v.names(raters, param="raters", func=func)
     if isinstance(data, Annotations):
@@ -113,13 +140,15 @@ def as_table(
             return declared
         return data
     if y2 is not None:
-        return table_from_pairs(data, y2, categories=categories, sample_weight=sample_weight)
+        return table_from_pairs(data, y2, categories=categories, sample_weight=sample_weight,
+                                func=func)
     ann = as_annotations(data, categories=categories, raters=raters, func=func)
     return ContingencyTable.from_annotations(ann, raters, sample_weight=sample_weight)
 
 
 def table_from_pairs(
-    y1: Any, y2: Any, *, categories: Sequence[Any] | None = None, sample_weight: Any = None
+    y1: Any, y2: Any, *, categories: Sequence[Any] | None = None, sample_weight: Any = None,
+    func: str = "this coefficient",
 ) -> ContingencyTable:
     """Count two aligned label sequences; pairs with a missing label are left out."""
     a = enc.to_array(y1, name="y1")
@@ -144,6 +173,10 @@ def table_from_pairs(
         raise InsufficientDataError(
             "no unit has a label from both raters (every pair has a missing value)."
         )
+    from accord._sets import is_set_label
+
+    if any(x.dtype == object and any(map(is_set_label, x)) for x in (a, b)):
+        raise set_valued_error(func)
     enc.check_hashable(a, name="y1")
     enc.check_hashable(b, name="y2")
     both = _concat(a, b)

@@ -199,7 +199,8 @@ class Matrix:
         return float(n_c @ self.delta @ n_c)
 
     def spread(self, pi: FloatArray) -> FloatArray:
-        return np.asarray(self.delta @ pi, dtype=np.float64)
+        # coincidences are symmetric, so only the symmetric part of delta counts
+        return np.asarray((self.delta @ pi + self.delta.T @ pi) / 2.0, dtype=np.float64)
 
     def resampling(self, cm: CoincidenceMatrix) -> tuple[FloatArray, Statistic] | None:
         if not _fits(cm, cm.k + 2) or cm.k > RATIO_EXACT_LIMIT:

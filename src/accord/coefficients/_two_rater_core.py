@@ -257,9 +257,10 @@ def _se_gwet(
         return _root(var)
     pi = (cells.r + cells.c) / 2.0
     if chance == "scott":
-        wbar = pi if w is None else w @ pi
-        wbar_t = pi if w is None else w.T @ pi
-        dev = cells.w - (1.0 - est) * (wbar[cells.i] + wbar_t[cells.j])
+        # d p_e / d p_kl = G_k + G_l with G = (W + W^T) pi / 2 (pi_k = (p_k+ + p_+k) / 2);
+        # irrCAC's scott2.table uses (W p_+. + W^T p_.+) / 2, the same for symmetric W.
+        g = pi if w is None else (w @ pi + w.T @ pi) / 2.0
+        dev = cells.w - (1.0 - est) * (g[cells.i] + g[cells.j])
     else:  # gwet
         total_w = float(q) if w is None else float(w.sum())
         dev = cells.w - 2.0 * (1.0 - est) * total_w * (1.0 - (pi[cells.i] + pi[cells.j]) / 2.0) / (

@@ -111,6 +111,11 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
 
     Notes
     -----
+    The figure accord reproduces is ``psych::ICC(x, lmer = FALSE)``: the ANOVA
+    estimates and F intervals of Shrout & Fleiss (1979) and McGraw & Wong (1996).
+    psych's default (``lmer = TRUE``) estimates the variance components by lme4's REML
+    and truncates negative components at 0, which can give other values; ``irr::icc``
+    and pingouin's ``intraclass_corr`` give the same estimates on complete data.
     Where psych and irr differ, accord follows psych: the agreement F test uses
     ``F = MSR / MSE`` on ``(n - 1, (n - 1)(k - 1))`` degrees of freedom (irr 0.84.1
     uses the Satterthwaite df of the interval), and the ICC(A,k) interval is the

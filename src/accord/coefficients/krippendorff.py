@@ -29,6 +29,7 @@ from accord import _validation as v
 from accord._magnitude import power_of_two_scale
 from accord.annotations import LEVELS, Annotations
 from accord.coefficients import _differences as dif
+from accord.coefficients import _set_levels as sets
 from accord.coefficients._data import as_annotations
 from accord.coefficients._registry import register
 from accord.errors import DataError, InsufficientDataError
@@ -58,7 +59,7 @@ class _Difference(Protocol):
 
 @register("krippendorff_alpha", title="Krippendorff's alpha", family="krippendorff",
           raters="many", bounds=(-math.inf, 1.0),
-          levels=("nominal", "ordinal", "interval", "ratio"),
+          levels=("nominal", "ordinal", "interval", "ratio", "masi", "jaccard"),
           citation="Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. "
           "Departmental Papers (ASC), University of Pennsylvania; Hayes, A. F. & Krippendorff, "
           "K. (2007). Communication Methods and Measures 1(1), 77-89. SE: Gwet, K. L. (2014), "
@@ -78,13 +79,18 @@ def krippendorff_alpha(
     data : units x raters table, Annotations, ContingencyTable, RaterCounts or CoincidenceMatrix
         ``None``/``NaN`` = not rated. A :class:`~accord.ContingencyTable` is two
         raters' units; :class:`~accord.RaterCounts` is units x values counts.
-    level : {"nominal", "ordinal", "interval", "ratio"}, callable or V x V matrix
+    level : {"nominal", "ordinal", "interval", "ratio", "masi", "jaccard"}, callable or matrix
         The difference function ``delta_ck``: ``[c != k]``; Krippendorff's ordinal
         metric ``(sum_{g=c..k} n_g - (n_c + n_k)/2)^2`` (built on the marginal
         frequencies, not Gwet's ordinal weights); ``(c - k)^2``;
-        ``((c - k)/(c + k))^2``. A callable ``d(c, k)`` on two values (called on numpy
+        ``((c - k)/(c + k))^2``. For set-valued ratings (cells that are sets,
+        frozensets or tuples of labels, or :class:`~accord.Annotations` that are
+        ``set_valued``), ``"masi"`` and ``"jaccard"`` are the distances of
+        :mod:`accord.distances` (Passonneau 2006), computed from the coincidences of
+        the distinct sets. A callable ``d(c, k)`` on two values (called on numpy
         arrays when it accepts them) or a V x V matrix (zero diagonal,
-        non-negative, in ``categories`` order) gives any other difference.
+        non-negative, in ``categories`` order) gives any other difference. The
+        named single-label levels refuse set-valued data.
     categories : sequence, optional
         The values in order (ordinal alpha uses the order; unused values are kept).
         Default: the sorted observed values.
@@ -99,6 +105,18 @@ def krippendorff_alpha(
 
     Notes
     -----
+    Which published figure each number reproduces: the estimate is Krippendorff's
+    (2011) worked examples, Hayes' KALPHA, the Python ``krippendorff`` package and
+    irrCAC's ``krippen.alpha.raw`` / ``krippen2.table``. R's ``irr::kripp.alpha`` (0.84.1)
+    agrees when some rating is missing, but on complete data with more than two raters it
+    does not divide each unit's pairs by ``m_u - 1`` and its alpha is slightly off;
+    accord follows Krippendorff's definition. ``se`` is irrCAC's from version 1.2 on
+    (unit terms centred on ``p_a'``; irrCAC 1.0 on CRAN centres on ``p_a``, which differs
+    only when units have different numbers of values); from a
+    :class:`~accord.ContingencyTable` it is ``krippen2.table``'s. ``pvalue`` is irrCAC
+    1.0's two-sided t test (later irrCAC versions print a one-sided p-value); it is 0
+    when the SE is 0 and alpha is not 0 (perfect agreement).
+
     Undefined cases. When every pairable value is the same, ``D_e = 0`` and alpha
     is 0/0: accord returns ``nan`` with ``undefined_reason`` and a
     :class:`~accord.DegenerateDataWarning`. In the same case R's ``irr::kripp.alpha``
@@ -120,10 +138,16 @@ def krippendorff_alpha(
     0.7434
     >>> round(accord.krippendorff_alpha(data, level="interval").estimate, 4)
     0.8491
+
+    Set-valued ratings with the MASI distance:
+
+    >>> sets = [[("a",), ("a",)], [("a", "b"), ("a",)], [("b",), ("b", "c")], [("c",), ("a",)]]
+    >>> round(accord.krippendorff_alpha(sets, level="masi").estimate, 4)
+    0.1648
     """
     cm = as_coincidences(data, categories=categories, level=level)
     difference = _difference(level, cm)
-    return _result(cm, difference)
+    return _result(cm, difference, table=isinstance(data, ContingencyTable))
 
 
 # --------------------------------------------------------------------- input
@@ -152,8 +176,15 @@ def _build(data: Any, categories: Sequence[Any] | None, level: Any) -> Coinciden
         _ordinal_needs_order(level, data.categories, data.ordered)
         return CoincidenceMatrix.from_counts(data.counts, data.categories)
     named = level if isinstance(level, str) and level in LEVELS else None
+    if sets.set_level(level) is not None:
+        if categories is not None:
+            raise DataError(f"{_FUNC}: categories cannot be declared with level={level!r}; "
+                            "the values are the distinct sets of labels.")
+        return CoincidenceMatrix.from_annotations(
+            sets.set_annotations(data, _FUNC).require_pairable())
     if isinstance(data, Annotations):
-        ann = as_annotations(data, categories=categories, func=_FUNC)
+        _single_labels(data, level)
+        ann = as_annotations(data, categories=categories, func=_FUNC, sets=True)
         _ordinal_needs_order(level, ann.categories, ann.ordered)
         return CoincidenceMatrix.from_annotations(ann.require_pairable())
     if isinstance(data, np.ndarray) and data.dtype.kind in "iuf" and categories is None:
@@ -164,8 +195,19 @@ def _build(data: Any, categories: Sequence[Any] | None, level: Any) -> Coinciden
         return CoincidenceMatrix.from_array(data)
     numeric: Any = named if named in ("interval", "ratio") else None
     ann = Annotations.from_wide(data, categories=categories, level=numeric)
+    _single_labels(ann, level)
     _ordinal_needs_order(level, ann.categories, ann.ordered)
     return CoincidenceMatrix.from_annotations(ann)
+
+
+def _single_labels(ann: Annotations, level: Any) -> None:
+    """A named single-label level refuses sets; a callable or matrix level takes them."""
+    if ann.set_valued and isinstance(level, str):
+        raise DataError(
+            f"{_FUNC} with level={level!r} needs one label per rating, but these ratings are "
+            "sets of labels; use level='masi' or level='jaccard', or "
+            "accord.multilabel_agreement for per-label agreement."
+        )
 
 
 def _ordinal_needs_order(level: Any, categories: Sequence[Any], ordered: bool) -> None:
@@ -181,8 +223,11 @@ def _same_categories(given: Sequence[Any] | None, have: tuple[Any, ...]) -> None
 
 
 def _difference(level: Any, cm: CoincidenceMatrix) -> _Difference:
+    kind = sets.set_level(level)
+    if kind is not None:
+        return sets.SetDifference(cm.categories, kind)
     if isinstance(level, str):
-        v.choice(level, LEVELS, param="level", func=_FUNC)
+        v.choice(level, LEVELS + sets.SET_LEVELS, param="level", func=_FUNC)
         if level == "nominal":
             return dif.Nominal()
         if level == "ordinal":
@@ -225,7 +270,8 @@ def _not_number(x: Any) -> bool:
 
 
 # --------------------------------------------------------------------- result
-def _result(cm: CoincidenceMatrix, difference: _Difference) -> AgreementResult:
+def _result(cm: CoincidenceMatrix, difference: _Difference, *,
+            table: bool = False) -> AgreementResult:
     n = cm.n
     n_c = cm.marginals
     observed = difference.observed(cm) if cm.n_patterns else np.zeros(0)
@@ -238,14 +284,14 @@ def _result(cm: CoincidenceMatrix, difference: _Difference) -> AgreementResult:
         "level": difference.name,
         "n_pairable_values": n,
         "n_unpairable_units": cm.n_unpairable,
-        "se_method": "gwet_2014",
+        "se_method": "gwet_2014_table" if table else "gwet_2014",
     }
     est, se = math.nan, math.nan
     if why:
         v.warn_undefined(_FUNC, why)
     else:
         est = 1.0 - d_o / d_e
-        se, prime = _gwet_se(cm, difference, observed, do_num, de_num, n_c)
+        se, prime = _gwet_se(cm, difference, observed, do_num, de_num, n_c, table)
         details["alpha_prime"] = prime
         details["pvalue"] = _pvalue(est, se, cm.n_units)
     return AgreementResult(
@@ -269,21 +315,30 @@ def _undefined_reason(cm: CoincidenceMatrix, n_c: FloatArray, de_num: float) -> 
 
 
 def _gwet_se(cm: CoincidenceMatrix, difference: _Difference, observed: FloatArray,
-             do_num: float, de_num: float, n_c: FloatArray) -> tuple[float, float]:
+             do_num: float, de_num: float, n_c: FloatArray,
+             table: bool = False) -> tuple[float, float]:
     """Gwet (2014) SE of alpha and his alpha' (irrCAC ``krippen.alpha.raw``).
 
     Gwet's per-unit terms, rewritten with Krippendorff's differences (the weight
     scale cancels): for a unit with r_i values, ``d_i = sum_ck o^i_ck delta_ck`` and
     ``g_i = sum_c n_ic (Delta pi)_c``,
 
-        kappa_i  = alpha + (r_i a (n - 1) / n - d_i) / (rbar b),
+        kappa_i  = alpha' + (r_i a - d_i) / (rbar b),
         kappa*_i = kappa_i - 2 (1 - alpha') (r_i b - g_i) / (rbar b),
         var      = sum_i (kappa*_i - alpha')^2 / (n_units (n_units - 1)),
 
     with ``a = D_o``, ``b = sum n_c n_k delta / n^2``, ``alpha' = 1 - a / b`` and
-    ``rbar = n / n_units``. As in irrCAC 1.0 (CRAN), the agreement of unit i is
-    centred with Gwet's ``p_a`` (not ``p_a'``), which gives its published SE 0.14557
-    on Krippendorff's example C.
+    ``rbar = n / n_units``. The agreement of unit i is centred on Gwet's
+    ``p_a' = 1 - a``: ``p_a'`` is the ratio estimator ``sum_i x_i / sum_i r_i`` whose
+    linearisation has slope ``p_a'``. This is irrCAC's form from version 1.2 on (its
+    GitHub repository since August 2021; README: SE 0.14548 on Krippendorff's
+    example C). irrCAC 1.0 on CRAN centres on ``p_a`` instead (SE 0.14557 there); the
+    two coincide when every unit has the same number of values.
+
+    A :class:`~accord.ContingencyTable` has no per-unit record of missing values and
+    is treated as irrCAC's ``krippen2.table`` treats it: the variance divides by
+    ``n_units^2`` instead of ``n_units (n_units - 1)`` (``table=True``), like every
+    other two-rater coefficient computed from a table.
     """
     n = cm.n
     units = cm.n_units
@@ -297,16 +352,21 @@ def _gwet_se(cm: CoincidenceMatrix, difference: _Difference, observed: FloatArra
     pattern, code, mult = cm.entries
     spread = difference.spread(n_c / n)
     g = np.bincount(pattern, weights=mult * spread[code], minlength=cm.n_patterns)
-    alpha = 1.0 - (n - 1.0) * a / (n * b)
-    kappa = alpha + (m * a * (n - 1.0) / n - observed) / (rbar * b)
-    dev = kappa - prime - 2.0 * (1.0 - prime) * (m * b - g) / (rbar * b)
-    var = float(counts @ dev**2) / (units * (units - 1.0))
+    dev = (m * a - observed) / (rbar * b) - 2.0 * (1.0 - prime) * (m * b - g) / (rbar * b)
+    var = float(counts @ dev**2) / (units * (units if table else units - 1.0))
     return math.sqrt(var), prime
 
 
 def _pvalue(est: float, se: float, n_units: int) -> float:
-    if not (math.isfinite(se) and se > 0 and n_units > 1):
+    """Two-sided t test of alpha = 0 with pairable units - 1 df (irrCAC 1.0).
+
+    With ``se = 0`` the statistic is infinite when alpha is not 0 (perfect agreement)
+    and the p-value is 0, as irrCAC reports; only 0/0 (alpha = 0, se = 0) is ``nan``.
+    """
+    if not (math.isfinite(se) and se >= 0 and n_units > 1):
         return math.nan
+    if se == 0:
+        return math.nan if est == 0 else 0.0
     return float(2.0 * stats.t.sf(abs(est / se), n_units - 1))
 
 

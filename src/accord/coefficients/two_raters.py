@@ -97,6 +97,17 @@ def cohen_kappa(
         specific agreement for each category (unweighted tables up to 200 categories).
         The estimate is ``nan`` (with a reason) when ``p_e = 1``.
 
+    Notes
+    -----
+    Which published figure each number reproduces: the estimate is R's
+    ``irr::kappa2``, ``psych::cohen.kappa``, irrCAC's ``kappa2.table``, SAS PROC FREQ,
+    statsmodels' ``cohens_kappa`` and scikit-learn's ``cohen_kappa_score``. ``se`` is the
+    large-sample SE of SAS, statsmodels and ``psych::cohen.kappa`` from psych 2.3.3 on
+    (earlier psych versions compute the weighted-kappa variance wrongly; accord agrees
+    with the corrected psych and with statsmodels). ``z`` and ``pvalue`` use the null SE
+    ``se0``, as ``irr::kappa2`` does for unweighted kappa (for weighted kappa irr puts the
+    unweighted ``p_e`` in its variance, so its z differs).
+
     Examples
     --------
     Cohen (1960, p. 45): kappa = 0.4915, SE (Fleiss, Cohen & Everitt 1969) 0.0510.
@@ -246,8 +257,18 @@ def scott_pi(
 ) -> AgreementResult:
     """Scott's pi for two raters: chance from the pooled marginals ``pi_k``.
 
-    ``p_e = sum_kl w_kl pi_k pi_l`` with ``pi_k = (p_k+ + p_+k) / 2``; SE from Gwet (2014).
-    For more raters use :func:`fleiss_kappa` (its multi-rater generalisation).
+    ``p_e = sum_kl w_kl pi_k pi_l`` with ``pi_k = (p_k+ + p_+k) / 2``; SE from Gwet (2014),
+    the delta method on the cell proportions:
+
+        var = (sum_kl p_kl (w_kl - (1 - pi) (G_k + G_l))^2 - (p_o - 2 (1 - pi) p_e)^2)
+              / (n (1 - p_e)^2),   G = (W + W^T) pi / 2,
+
+    where ``G_k + G_l`` is the derivative of ``p_e`` with respect to ``p_kl``. With
+    symmetric weights this is R irrCAC's ``scott2.table``; with weights that are not
+    symmetric irrCAC uses ``(W p_+. + W^T p_.+) / 2`` in place of ``G``, which is not
+    the derivative, and accord's SE differs from it (and equals a finite-difference
+    delta method). For more raters use :func:`fleiss_kappa` (its multi-rater
+    generalisation).
 
     Examples
     --------

@@ -109,8 +109,7 @@ def detect(path: str | os.PathLike[str]) -> str:
             p,
             None,
             "not a layout accord knows; expected one of "
-            f"{', '.join(n for n, _, _ in _REGISTRY)} (pass format=... to choose; accord CLI: "
-            "--format NAME).",
+            f"{', '.join(n for n, _, _ in _REGISTRY)} (choose one with format=...).",
         )
     return name
 

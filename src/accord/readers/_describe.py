@@ -52,6 +52,7 @@ def summary(ann: Annotations) -> dict[str, Any]:
         "spans": _spans(ann.spans),
         "audit": ann.audit.to_dict(),
         "audit_lines": ann.audit.lines(),
+        "caveats": list(ann.audit.caveats),
     }
     return out
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -34,7 +35,7 @@ def choose_field(col: Collected, field: str | None, source: str) -> str | None:
         shown = ", ".join(repr(f) for f in fields)
         raise FormatError(
             f"{source}: this export has {len(fields)} fields: {shown}; "
-            "choose one with field=... (--field)."
+            "choose one with field=...."
         )
     return fields[0] if fields else None
 
@@ -191,7 +192,7 @@ def _span_table(
 
 
 def _with_note(a: Audit, note: str) -> Audit:
-    return Audit(a.source, a.rows_read, a.ratings_used, a.dropped, (*a.notes, note), a.parts)
+    return replace(a, notes=(*a.notes, note))
 
 
 def _origins(col: Collected) -> list[tuple[Any, int]]:
@@ -244,10 +245,8 @@ def _build(
     )
     if len(parts) > 1:
         a = ann.audit
-        ann.audit = Audit(a.source, a.rows_read, a.ratings_used, a.dropped, a.notes, parts)
+        ann.audit = replace(a, parts=parts)
     elif parts:
         a = ann.audit
-        ann.audit = Audit(
-            a.source, a.rows_read, a.ratings_used, a.dropped, tuple(parts[0].notes) + a.notes
-        )
+        ann.audit = replace(a, notes=tuple(parts[0].notes) + a.notes)
     return ann

@@ -9,6 +9,7 @@ are put back.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,14 @@ from accord import _validation as v
 from accord.annotations import Annotations, Audit, build
 from accord.errors import DataError, DuplicateRatingError, FormatError
 from accord.readers._base import MISSING_FOLDED, NON_RATER_NAMES, Collected
+from accord.readers._layout import (
+    duplicate_error,
+    free_text_columns,
+    long_caveat,
+    refuse_if_long,
+    refuse_text_values,
+    wide_caveat,
+)
 from accord.readers._numbers import check_finite, float_labels, refuse_non_finite_words
 
 UNIT_NAMES = (
@@ -87,9 +96,12 @@ def read_table(
     names = _columns(frame, source)
     long_cols = _long_columns(names, opts, source)
     notes: list[str] = []
+    caveats: list[str] = []
     if long_cols is not None:
-        unit, rater, value, note = long_cols
-        notes += [note] if note else []
+        unit, rater, value, caveat = long_cols
+        caveats += [caveat] if caveat else []
+        if opts.get("value") is None:
+            refuse_text_values(frame, names, value, source)
         if opts.get("start") is not None or opts.get("end") is not None:
             from accord.readers._span_table import read_span_table
 
@@ -97,17 +109,28 @@ def read_table(
                 frame, names, (unit, rater, value), source, opts, parts, _collect
             )
         lf = frame.select(
-            pl.col(unit).cast(pl.String).alias("u"),
-            pl.col(rater).cast(pl.String).alias("r"),
+            _id_column(frame, unit, "u"),
+            _id_column(frame, rater, "r"),
             pl.col(value).alias("v"),
             *_extra(names, opts, source),
             *([pl.col("__part").alias("p")] if parts else []),
         )
         order = None
     else:
-        lf, order, note = _wide(frame, names, opts, source, bool(parts))
+        lf, order, note, caveat = _wide(frame, names, opts, source, bool(parts))
         notes.append(note)
-    return _encode(lf, source=source, opts=opts, notes=notes, rater_order=order, parts=parts)
+        caveats += [caveat] if caveat else []
+    others = [n for n in names if order is None or n not in order]  # not rater columns
+    return _encode(lf, source=source, opts=opts, notes=notes, rater_order=order, parts=parts,
+                   columns=others, caveats=caveats)
+
+
+def _id_column(frame: pl.LazyFrame, name: str, alias: str) -> pl.Expr:
+    """An id column: text, except integer ids, which stay integers until :func:`_codes`
+    (ranking 10^7 integers is far cheaper than ranking their text) and come back as text."""
+    if frame.collect_schema()[name].is_integer():
+        return pl.col(name).alias(alias)
+    return pl.col(name).cast(pl.String).alias(alias)
 
 
 def _columns(frame: pl.LazyFrame, source: str) -> list[str]:
@@ -147,9 +170,9 @@ def _long_columns(
             )
     if len(set(found.values())) < 3:
         raise DataError(f"{source}: the unit, rater and value columns must differ; got {found!r}.")
-    guessed = [f"{k}={c!r}" for k, c in found.items() if given[k] is None]
-    note = f"long layout; detected from column names: {', '.join(guessed)}" if guessed else ""
-    return str(found["unit"]), str(found["rater"]), str(found["value"]), note
+    guessed = any(given[k] is None for k in found)
+    caveat = long_caveat(found, given) if guessed else ""
+    return str(found["unit"]), str(found["rater"]), str(found["value"]), caveat
 
 
 def _extra(names: list[str], opts: dict[str, Any], source: str) -> list[pl.Expr]:
@@ -163,7 +186,7 @@ def _extra(names: list[str], opts: dict[str, Any], source: str) -> list[pl.Expr]
 
 def _wide(
     frame: pl.LazyFrame, names: list[str], opts: dict[str, Any], source: str, with_part: bool
-) -> tuple[pl.LazyFrame, list[str], str]:
+) -> tuple[pl.LazyFrame, list[str], str, str]:
     unit = opts.get("unit")
     raters = opts.get("raters")
     if unit is not None and unit not in names:
@@ -172,10 +195,15 @@ def _wide(
         candidate = _find(names, UNIT_NAMES)
         unit = candidate if raters is None or candidate not in raters else None
     ignored: list[str] = []
+    caveat = ""
     if raters is None:
+        refuse_if_long(frame, names, unit, source)
         rest = [n for n in names if n != unit]
         ignored = [n for n in rest if _non_rater(n)]
+        texts = free_text_columns(frame, [n for n in rest if n not in ignored], source)
+        ignored += texts
         raters = [n for n in rest if n not in ignored]
+        caveat = wide_caveat(raters, unit, texts) if raters else ""
     else:
         raters = [str(r) for r in raters]
         absent = [r for r in raters if r not in names]
@@ -193,7 +221,7 @@ def _wide(
         + (f"column {unit!r}" if unit else "row number (0-based)")
         + (f"; ignored columns: {ignored!r}" if ignored else "")
     )
-    return _unpivot(frame, unit, raters, with_part), raters, note
+    return _unpivot(frame, unit, raters, with_part), raters, note, caveat
 
 
 def _non_rater(name: str) -> bool:
@@ -235,6 +263,8 @@ def _encode(
     notes: list[str],
     rater_order: list[str] | None,
     parts: Sequence[str],
+    columns: Sequence[str] = (),
+    caveats: Sequence[str] = (),
 ) -> Annotations:
     df = _collect(lf, source)
     n_read = df.height
@@ -262,7 +292,7 @@ def _encode(
     values, value_labels, vnote = _values(kept["v"], opts.get("level"), source)
     notes += [vnote] if vnote else []
     kept = kept.drop("v")
-    u_codes, u_labels = _codes(kept["u"])
+    u_codes, u_labels = _codes(kept["u"], text=rater_order is None)  # wide: row numbers
     kept = kept.drop("u")
     if rater_order is None:
         r_codes, r_labels = _codes(kept["r"])
@@ -281,10 +311,13 @@ def _encode(
             dropped=dropped,
             notes=notes,
             rows_read=n_read,
+            caveats=caveats,
+            values_are_labels=value_labels is None and opts.get("categories") is None,
         )
     except DuplicateRatingError:
-        raise _duplicate_error(
-            u_codes, u_labels, r_codes, r_labels, rater_order, values, source
+        raise duplicate_error(
+            u_codes, u_labels, r_codes, r_labels, rater_order, values, source,
+            (columns, value_labels),
         ) from None
     raters = rater_order if rater_order is not None else r_labels
     return _relabel(ann, u_labels, raters, value_labels, opts, part_audits)
@@ -405,15 +438,21 @@ def _same_number_note(distinct: pl.Series) -> str:
             "is a number, so labels are kept as written")
 
 
-def _codes(s: pl.Series) -> tuple[np.ndarray[Any, Any], list[Any]]:
+def _codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any], list[Any]]:
     """Codes in sorted label order, and the sorted distinct labels.
 
     Few distinct labels (raters, categories): a hash look-up through an Enum of
     the sorted labels. Many (unit ids): one dense rank (a sort), and each
-    label taken from any row holding its code.
+    label taken from any row holding its code. Integer ids are ranked as numbers
+    and labelled with their text (``text=False``: the integers are the codes, as
+    for row numbers).
     """
     if s.dtype.is_integer():
-        return s.to_numpy().astype(np.int64, copy=False), []
+        if not text:
+            return s.to_numpy().astype(np.int64, copy=False), []
+        distinct = s.unique().sort()
+        codes = (s.rank("dense") - 1).cast(pl.Int64).to_numpy()
+        return codes, distinct.cast(pl.String).to_list()
     if s.len() == 0:
         return np.zeros(0, dtype=np.int64), []
     if s.head(_PROBE).n_unique() <= _FEW:
@@ -444,7 +483,7 @@ def _relabel(
     ann.kinds = {r: "human" for r in ann.raters}
     if parts:
         a = ann.audit
-        ann.audit = Audit(a.source, a.rows_read, a.ratings_used, a.dropped, a.notes, parts)
+        ann.audit = replace(a, parts=parts)
     declared = opts.get("categories")
     if declared is not None:
         return ann.with_categories(_like_labels(list(declared), list(ann.categories)))
@@ -463,34 +502,6 @@ def _like_labels(declared: list[Any], labels: list[Any]) -> list[Any]:
         except ValueError:
             out.append(c)
     return out
-
-
-def _duplicate_error(
-    u: np.ndarray[Any, Any],
-    units: list[Any],
-    r: np.ndarray[Any, Any],
-    raters: list[Any],
-    rater_order: list[str] | None,
-    values: np.ndarray[Any, Any],
-    source: str,
-) -> DuplicateRatingError:
-    clash = (
-        pl.DataFrame({"u": u, "r": r, "v": values})
-        .group_by("u", "r", maintain_order=True)
-        .agg(pl.col("v").n_unique().alias("k"))
-        .filter(pl.col("k") > 1)
-    )
-    names = rater_order if rater_order is not None else raters
-    shown = ", ".join(
-        f"unit {units[a] if units else a!r} by rater {names[b]!r}"
-        for a, b, _ in clash.head(3).iter_rows()
-    )
-    more = f" and {clash.height - 3} more" if clash.height > 3 else ""
-    return DuplicateRatingError(
-        f"{source}: {clash.height} unit(s) were rated twice by the same rater with different "
-        f"values ({shown}{more}); pass duplicates='last' (accord CLI: --duplicates last) to "
-        "keep the last value."
-    )
 
 
 def check_duplicates_option(value: Any, func: str) -> None:

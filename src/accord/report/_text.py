@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
+from accord.marginal import MarginalTest
 from accord.report.model import CoefficientRow, KappaContext, Report, Worksheet
 
 NOT_RATED = "-"
@@ -47,6 +49,26 @@ def span(low: float, high: float) -> str:
     return f"{low:.4f} to {high:.4f}"
 
 
+def units(row: CoefficientRow) -> str:
+    """The units behind a coefficient: ``115``, or ``115 / 120`` when the observed
+    agreement is over the units rated twice and the rest over all units (Gwet 2014)."""
+    pa = row.details.get("n_units_p_a")
+    if isinstance(pa, int) and pa != row.n_units:
+        return f"{pa} / {row.n_units}"
+    return str(row.n_units)
+
+
+def units_note(report: Report) -> str | None:
+    """What ``a / b`` in the units column means, when it appears."""
+    split = [units(r) for r in report.coefficients if "/" in units(r)]
+    if not split:
+        return None
+    a, b = split[0].split(" / ")
+    return (f"units {a} / {b}: the observed agreement is over the {a} units rated by two or "
+            f"more raters; chance agreement and the SE use all {b} units (Gwet 2014; R "
+            "irrCAC's *.raw functions).")
+
+
 def interval(row: CoefficientRow) -> str:
     """The row's confidence interval, ``0.6012 to 0.8231`` or ``-``."""
     return span(row.ci_low, row.ci_high)
@@ -66,11 +88,23 @@ def interpretation(row: CoefficientRow) -> str:
 
 
 def benchmark(row: CoefficientRow) -> str:
-    """Gwet's retained band, e.g. ``Moderate (95%)``."""
+    """Gwet's retained band with its one-sided probability, e.g. ``Moderate (97.5%, one-sided)``."""
     b = row.benchmark
     if b is None or b.undefined_reason is not None:
         return ""
-    return f"{b.band} ({level(b.confidence_level)})"
+    return f"{b.band} ({level(b.confidence_level)}, one-sided)"
+
+
+def benchmark_note(report: Report) -> str | None:
+    """What the benchmark column means next to the interval (None without a benchmark)."""
+    b = next((r.benchmark for r in report.coefficients if r.benchmark is not None), None)
+    if b is None:
+        return None
+    cl = report.settings.confidence_level
+    return (f"Benchmark (Gwet 2014): the highest band the true value reaches with probability "
+            f"{level(b.confidence_level)} (one-sided), the confidence of the lower limit of the "
+            f"two-sided {level(cl)} interval; so the band agrees with that lower limit and with "
+            "a decision taken on it.")
 
 
 def benchmark_table(report: Report) -> tuple[str, list[list[str]]] | None:
@@ -79,9 +113,9 @@ def benchmark_table(report: Report) -> tuple[str, list[list[str]]] | None:
     b = None if row is None else row.benchmark
     if row is None or b is None or b.undefined_reason is not None:
         return None
-    title = (f"Gwet's (2014) benchmark of {row.title} on the {b.scale_title} scale: the "
-             f"probability that the true value lies in each band; the band retained at "
-             f"{level(b.confidence_level)} is {b.band}")
+    title = (f"Gwet's (2014) benchmark of {row.label} on the {b.scale_title} scale: the "
+             f"probability that the true value lies in each band; the band retained at a "
+             f"cumulative probability of {level(b.confidence_level)} (one-sided) is {b.band}")
     rows = [[r["label"], f"{num(r['lower'], 2)} to {num(r['upper'], 2)}",
              num(r["membership"]), num(r["cumulative"])] for r in b.rows()]
     return title, rows
@@ -92,11 +126,11 @@ def coefficient_notes(report: Report) -> list[str]:
     out: list[str] = []
     for row in report.coefficients:
         if row.undefined_reason:
-            out.append(f"{row.title}: undefined: {row.undefined_reason}")
+            out.append(f"{row.label}: undefined: {row.undefined_reason}")
         elif row.ci_note:
-            out.append(f"{row.title}: no interval: {row.ci_note}")
+            out.append(f"{row.label}: no interval: {row.ci_note}")
         if row.n_excluded:
-            out.append(f"{row.title}: {row.n_excluded} resamples were undefined and left out")
+            out.append(f"{row.label}: {row.n_excluded} resamples were undefined and left out")
     seen: dict[str, str] = {}
     for row in report.coefficients:
         it = row.interpretation
@@ -105,20 +139,44 @@ def coefficient_notes(report: Report) -> list[str]:
         if it is not None and it.note:
             out.append(it.note)
     out += [f"{title}: {caveat}" for title, caveat in seen.items()]
+    for extra in (units_note(report), benchmark_note(report)):
+        if extra is not None:
+            out.append(extra)
     return list(dict.fromkeys(out))
 
 
-def context_rows(ctx: KappaContext) -> list[tuple[str, str]]:
-    """The figures next to kappa, as (name, value) pairs."""
-    rows = [("observed agreement p_o", num(ctx.p_o)), ("chance agreement p_e", num(ctx.p_e)),
-            ("Cohen's kappa", num(ctx.kappa)), ("PABAK", num(ctx.pabak)),
-            ("Gwet's AC1", num(ctx.ac1)), ("kappa max", num(ctx.kappa_max))]
+def context_rows(ctx: KappaContext, report: Report | None = None) -> list[tuple[str, str]]:
+    """The figures next to kappa, as (name, value) pairs.
+
+    They are unweighted and on the units both raters rated; a name says so where the
+    coefficient table shows the same coefficient weighted or on other units.
+    """
+    weighted = report is not None and report.data.weights is not None
+    tag = " (unweighted)" if weighted else ""
+    ac1 = "Gwet's AC1" + tag
+    row = None if report is None else next(
+        (r for r in report.coefficients if r.coefficient == "gwet_ac1"), None)
+    if row is not None and report is not None and report.data.n_raters > 2:
+        ac1 += " (this pair)"
+    elif row is not None and math.isfinite(ctx.n) and row.n_units != ctx.n:
+        ac1 += f" ({count(ctx.n)} units both rated)"
+    rows = [("observed agreement p_o" + tag, num(ctx.p_o)),
+            ("chance agreement p_e" + tag, num(ctx.p_e)),
+            ("Cohen's kappa" + tag, num(ctx.kappa)), ("PABAK", num(ctx.pabak)),
+            (ac1, num(ctx.ac1)), ("kappa max", num(ctx.kappa_max))]
     if math.isfinite(ctx.prevalence_index):
         rows += [("prevalence index", num(ctx.prevalence_index)),
                  ("bias index", num(ctx.bias_index))]
     else:
         rows += [("marginal difference", num(ctx.marginal_difference))]
-    return rows
+    return rows + [(test.title, bias_test(test)) for test in ctx.bias_tests]
+
+
+def bias_test(test: MarginalTest) -> str:
+    """``chi2(3) = 11.96, p = 0.0075`` (or why the test is undefined)."""
+    if not test.defined:
+        return "undefined: the raters never disagree"
+    return f"chi2({test.df:g}) = {test.statistic:.2f}, p = {test.pvalue:.4f}"
 
 
 def worksheet_grid(ws: Worksheet) -> list[list[str]]:
@@ -131,10 +189,16 @@ def worksheet_grid(ws: Worksheet) -> list[list[str]]:
 
 
 def worksheet_line(ws: Worksheet) -> str:
-    """``p_o = ... p_e = ... kappa = ...``."""
+    """``n = ...   p_o = ...   p_e = ...   kappa = ...``; with weights, the weighted
+    figures first (those of the weighted coefficients), then the unweighted ones."""
     kappa = (f"undefined ({ws.kappa_undefined_reason})" if ws.kappa_undefined_reason
              else num(ws.kappa))
-    return f"n = {count(ws.n)}   p_o = {num(ws.p_o)}   p_e = {num(ws.p_e)}   kappa = {kappa}"
+    plain = f"p_o = {num(ws.p_o)}   p_e = {num(ws.p_e)}   kappa = {kappa}"
+    if ws.weights is None:
+        return f"n = {count(ws.n)}   {plain}"
+    wk = num(ws.weighted_kappa) if math.isfinite(ws.weighted_kappa) else "undefined"
+    return (f"n = {count(ws.n)}   {ws.weights} weights: p_o = {num(ws.weighted_p_o)}   "
+            f"p_e = {num(ws.weighted_p_e)}   kappa = {wk};   unweighted: {plain}")
 
 
 def data_lines(report: Report) -> list[str]:
@@ -146,8 +210,8 @@ def data_lines(report: Report) -> list[str]:
         f"units: {d.n_units} ({d.units_complete} rated by every rater, {d.units_rated_once} "
         f"by only one)",
         f"raters: {d.n_raters} ({_raters(d.raters, d.kinds)})",
-        f"categories: {len(d.categories)}, level {d.level}: {cats}{more}",
-        f"ratings: {d.n_ratings} used of {d.rows_read} read; missing {d.n_missing}, "
+        f"categories: {len(d.categories)}, {level_text(report)}: {cats}{more}",
+        f"ratings: {ratings_text(report)}; missing {d.n_missing}, "
         f"skipped or dropped otherwise {d.n_skipped}",
     ]
     lines += [f"dropped {n}: {why}" for why, n in d.dropped if why != "missing value" and n]
@@ -155,8 +219,53 @@ def data_lines(report: Report) -> list[str]:
     return lines
 
 
+#: Rater names listed in a summary line; a crowd's workers are counted past this.
+RATERS_SHOWN = 30
+
+
+#: Rows of the per-rater table in HTML and Markdown; a crowd's most active raters are
+#: listed and the rest counted (the JSON report lists every rater).
+RATER_ROWS = 100
+
+
+def listed_raters(rows: Sequence[Any]) -> tuple[list[Any], str]:
+    """The rater rows a document lists (the most ratings first when there are too many)
+    and a note on the rest ("" when every rater is listed)."""
+    if len(rows) <= RATER_ROWS:
+        return list(rows), ""
+    top = sorted(range(len(rows)), key=lambda i: -rows[i].n_rated)[:RATER_ROWS]
+    note = (f"{len(rows)} raters: the {RATER_ROWS} with most ratings are listed; "
+            f"{len(rows) - RATER_ROWS} more are in the JSON report.")
+    return [rows[i] for i in sorted(top)], note
+
+
+def level_text(report: Report) -> str:
+    """``level nominal``, or ``level ordinal (quadratic weights)`` when weights apply."""
+    d = report.data
+    return f"level {d.level}" + (f" ({d.weights} weights)" if d.weights else "")
+
+
+def ratings_text(report: Report) -> str:
+    """``235 used of 240 read``; when raters or units were left out after reading,
+    ``4 analysed of the 5 used (6 read)``, matching the reader's audit."""
+    d = report.data
+    if d.ratings_reader_used <= d.n_ratings:
+        return f"{d.n_ratings} used of {d.rows_read} read"
+    left = d.ratings_reader_used - d.n_ratings
+    return (f"{d.n_ratings} analysed of the {d.ratings_reader_used} used ({d.rows_read} read; "
+            f"{left} left out with the raters or units not analysed)")
+
+
 def _raters(raters: Sequence[str], kinds: Sequence[str]) -> str:
-    return ", ".join(r if k == "human" else f"{r} [{k}]" for r, k in zip(raters, kinds))
+    return rater_list(raters, kinds)
+
+
+def rater_list(raters: Sequence[str], kinds: Sequence[str]) -> str:
+    """The raters with their kinds, the first :data:`RATERS_SHOWN` named and the rest counted."""
+    shown = [r if k == "human" else f"{r} [{k}]"
+             for r, k in zip(raters[:RATERS_SHOWN], kinds[:RATERS_SHOWN])]
+    more = len(raters) - RATERS_SHOWN
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
 def settings_line(report: Report) -> str:

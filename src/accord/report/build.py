@@ -19,7 +19,7 @@ from accord import _validation as v
 from accord.annotations import Annotations
 from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWarning
 from accord.inference import Bootstrap
-from accord.report.model import CoefficientRow, DataSummary, Report, Settings
+from accord.report.model import CoefficientRow, DataSummary, PairAnalysis, Report, Settings
 from accord.report.sections import MAX_RATERS
 from accord.results import AgreementResult, ConfidenceInterval
 from accord.study import Study, load_study
@@ -138,8 +138,9 @@ def report(
                   "R irrCAC's *.raw functions), so they count all units; Cohen's kappa, Scott's "
                   f"pi, the worksheet and the kappa context use the {both} units both rated.",)
     if settings.weights not in (None, "identity") and model.pairs:
-        notes += (f"The worksheets and the kappa context use unweighted agreement; the "
-                  f"coefficients use weights {settings.weights!r}.",)
+        notes += (f"The worksheets give the {settings.weights}-weighted p_o, p_e and kappa "
+                  "next to the unweighted ones; the figures under 'why kappa can be low' are "
+                  "unweighted.",)
     for w in caught:
         if not issubclass(w.category, noted):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
@@ -152,23 +153,26 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
            title: str | None) -> Report:
     from accord import __version__
     from accord.report import sections
+    from accord.report.reference import reference_section
     from accord.report.register import study_section
     results = _results(ann, st, coefficients, settings, form)
-    rows, intervals = zip(*(_row(r, settings, ci_method) for r in results))
-    primary = _primary(results, st)
-    data = _data_summary(ann)
+    rows, intervals = zip(*(_row(r, settings, ci_method, ann.level) for r in results))
+    primary = _primary(rows, st)
+    data = _data_summary(ann, settings.weights)
     study = None if st is None else study_section(st, raw, ann, study_notes)
     loo_name, rater_rows = sections.rater_rows(ann, primary, settings, form)
     pw = sections.pairwise_kappa(ann)
+    analyses = sections.pair_analyses(ann, pairs, settings.confidence_level, pw,
+                                      settings.weights)
     return Report(
         title=title or (st.title if st is not None and st.title else "Agreement report"),
-        headline=_headline(ann, rows, primary), accord_version=__version__, data=data,
-        settings=settings, coefficients=tuple(rows), primary=primary,
-        pairs=sections.pair_analyses(ann, pairs, settings.confidence_level, pw),
+        headline=_headline(ann, rows, primary, analyses), accord_version=__version__, data=data,
+        settings=settings, coefficients=tuple(rows), primary=primary, pairs=analyses,
         raters=rater_rows, loo_coefficient=loo_name, matrix=sections.rater_matrix(pw),
         units=sections.units_section(ann, top_units),
         bootstrap=sections.bootstrap_summary(results, intervals, primary, ci_method),
-        study=study, notes=(), results=tuple(results),
+        study=study, notes=(),
+        reference=reference_section(ann, settings.confidence_level), results=tuple(results),
     )
 
 
@@ -219,15 +223,18 @@ def _results(ann: Annotations, st: Study | None, coefficients: Sequence[str] | N
     return results
 
 
-def _primary(results: Sequence[AgreementResult], st: Study | None) -> str | None:
-    from accord.coefficients import REGISTRY
-
+def _primary(rows: Sequence[CoefficientRow], st: Study | None) -> str | None:
+    """The study's coefficient, else the first chance-corrected one that treats the scale
+    as declared (on ordered data an unweighted kappa is not the headline)."""
     if st is not None:
         return st.metric.coefficient
-    for r in results:
-        if REGISTRY[r.coefficient].chance_corrected:
+    corrected = [r for r in rows if r.chance_corrected]
+    for r in corrected:
+        if r.variant != "unweighted":
             return r.coefficient
-    return results[0].coefficient if results else None
+    if corrected:
+        return corrected[0].coefficient
+    return rows[0].coefficient if rows else None
 
 
 def _interval(result: AgreementResult, level: float,
@@ -240,8 +247,34 @@ def _interval(result: AgreementResult, level: float,
         return None, str(exc)
 
 
-def _row(result: AgreementResult, settings: Settings,
-         method: Any) -> tuple[CoefficientRow, ConfidenceInterval | None]:
+def _variant(result: AgreementResult, data_level: str | None, weights: str | None) -> str:
+    """How a coefficient treated the scale, said next to its title."""
+    w = result.details.get("weights")
+    if isinstance(w, str) and w != "identity":
+        return f"{w} weights"
+    level = result.details.get("level")
+    if isinstance(level, str):
+        return level
+    ordered = (data_level not in (None, "nominal")) or weights not in (None, "identity")
+    return "unweighted" if w == "identity" and ordered else ""
+
+
+def benchmark_probability(confidence_level: float) -> float:
+    """The cumulative probability Gwet's benchmark must reach in the report: the one-sided
+    level of the lower limit of the two-sided interval, ``1 - (1 - level) / 2``.
+
+    The band retained then lies at or below the lower confidence limit (for an
+    asymptotic interval), so the benchmark never grades higher than a decision taken on
+    that limit.
+
+    >>> benchmark_probability(0.95)
+    0.975
+    """
+    return 1.0 - (1.0 - confidence_level) / 2.0
+
+
+def _row(result: AgreementResult, settings: Settings, method: Any,
+         data_level: str | None = None) -> tuple[CoefficientRow, ConfidenceInterval | None]:
     from accord.coefficients import REGISTRY
     from accord.interpretation import benchmark, default_scale, graded, interpret
 
@@ -253,7 +286,7 @@ def _row(result: AgreementResult, settings: Settings,
         interp = interpret(result, scale, confidence_level=settings.confidence_level,
                            interval=ci)
         if result.defined and math.isfinite(result.se):
-            bench = benchmark(result, scale)
+            bench = benchmark(result, scale, benchmark_probability(settings.confidence_level))
     nan = math.nan
     row = CoefficientRow(
         coefficient=result.coefficient, title=info.title, citation=info.citation,
@@ -264,11 +297,12 @@ def _row(result: AgreementResult, settings: Settings,
         n_excluded=ci.n_excluded if ci else 0, ci_note=note,
         undefined_reason=result.undefined_reason, interpretation=interp, benchmark=bench,
         details=dict(result.details),
+        variant=_variant(result, data_level, settings.weights),
     )
     return row, ci
 
 
-def _data_summary(ann: Annotations) -> DataSummary:
+def _data_summary(ann: Annotations, weights: str | None = None) -> DataSummary:
     units, raters, values = ann.codes
     m = np.bincount(units, minlength=ann.n_units)
     counts = np.bincount(values, minlength=len(ann.categories))
@@ -278,21 +312,37 @@ def _data_summary(ann: Annotations) -> DataSummary:
         raters=tuple(str(r) for r in ann.raters),
         kinds=tuple(str(ann.kinds.get(r, "human")) for r in ann.raters),
         categories=tuple(str(c) for c in ann.categories),
-        category_counts=tuple(int(x) for x in counts), level=ann.level or "nominal",
+        category_counts=tuple(int(x) for x in counts), level=_level(ann.level, weights),
         n_ratings=ann.n_ratings, rows_read=audit.rows_read,
         dropped=tuple((str(k), int(n)) for k, n in audit.dropped.items()),
         notes=tuple(audit.notes), units_rated_once=int((m == 1).sum()),
         units_complete=int((m == ann.n_raters).sum()), audit=tuple(audit.lines()),
+        caveats=tuple(audit.caveats),
+        ratings_reader_used=int(audit.ratings_used),
+        weights=weights if weights not in (None, "identity") else None,
     )
 
 
-def _headline(ann: Annotations, rows: Sequence[CoefficientRow], primary: str | None) -> str:
+def _level(level: str | None, weights: str | None) -> str:
+    """The data's level; weights declare an ordered scale (as in ``accord.compute``)."""
+    if level is not None:
+        return level
+    return "ordinal" if weights not in (None, "identity") else "nominal"
+
+
+def _headline(ann: Annotations, rows: Sequence[CoefficientRow], primary: str | None,
+              pairs: Sequence[PairAnalysis] = ()) -> str:
     who = (f"{ann.raters[0]} and {ann.raters[1]}" if ann.n_raters == 2
            else f"{ann.n_raters} raters")
     pa = next((r for r in rows if r.coefficient == "percent_agreement" and r.defined), None)
     if pa is not None and ann.n_raters == 2:
         both = int((np.bincount(ann.codes[0], minlength=ann.n_units) == 2).sum())
-        head = f"{who} agree on {100 * pa.estimate:.1f}% of the {both} units both rated"
+        ws = pairs[0].worksheet if pairs else None
+        if pa.variant and ws is not None:
+            head = (f"{who} agree exactly on {100 * ws.p_o:.1f}% of the {both} units both "
+                    f"rated ({pa.variant}: agreement {100 * pa.estimate:.1f}%)")
+        else:
+            head = f"{who} agree on {100 * pa.estimate:.1f}% of the {both} units both rated"
     elif pa is not None:
         head = (f"{who} rated {ann.n_units} units (pairwise agreement "
                 f"{100 * pa.estimate:.1f}%)")
@@ -302,14 +352,14 @@ def _headline(ann: Annotations, rows: Sequence[CoefficientRow], primary: str | N
     if row is None:
         return head + "."
     if not row.defined:
-        return f"{head}; {row.title} is undefined: {row.undefined_reason}."
+        return f"{head}; {row.label} is undefined: {row.undefined_reason}."
     ci = ""
     if math.isfinite(row.ci_low):
         ci = f" ({_pct(row.confidence_level)} CI {row.ci_low:.4f} to {row.ci_high:.4f})"
     band = ""
     if row.interpretation is not None and row.interpretation.defined:
         band = f", {row.interpretation.band} on {row.interpretation.scale_title}"
-    return f"{head}; {row.title} = {row.estimate:.4f}{ci}{band}."
+    return f"{head}; {row.label} = {row.estimate:.4f}{ci}{band}."
 
 
 def _pct(level: float) -> str:

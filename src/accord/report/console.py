@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from accord.report import _text as t
+from accord.report import render_reference
 from accord.report.model import CoefficientRow, PairAnalysis, Report, StudySection
 
 __all__ = ["render_console"]
@@ -24,17 +25,20 @@ _STATUS_STYLE = {"accepted": "bold green", "rejected": "bold red", "undefined": 
 
 def render_console(report: Report) -> Any:
     """A rich renderable summarising the report."""
-    parts: list[Any] = [Text(report.title, style="bold"), Text(report.headline), Text("")]
+    parts: list[Any] = [Text(report.title, style="bold")]
+    parts += [Text(f"caveat: {c}", style="bold yellow") for c in report.data.caveats]
+    parts += [Text(report.headline), Text("")]
     if report.study is not None:
         parts += _decision(report.study)
     parts += [Text(line) for line in t.data_lines(report)] + [Text("")]
     parts.append(_coefficients(report))
     parts += [Text(n, style="dim") for n in t.coefficient_notes(report)]
     for pair in report.pairs:
-        parts += _pair(pair)
+        parts += _pair(pair, report)
     u = report.units
     parts += [Text(""), Text(f"{u.n_disagreements} of {u.n_compared} units rated by two or more "
                              "raters have a disagreement (accord disagreements lists them).")]
+    parts += render_reference.console_parts(report.reference)
     parts += [Text(n, style="dim") for n in report.notes]
     parts.append(Text(t.settings_line(report), style="dim"))
     return Group(*parts)
@@ -54,12 +58,17 @@ def _decision(study: StudySection) -> list[Any]:
 def _coefficients(report: Report) -> Table:
     lvl = t.level(report.settings.confidence_level)
     table = Table(title=Text("Coefficients"), title_justify="left")
-    for head in ("coefficient", "estimate", "SE", f"{lvl} CI", "band", "benchmark"):
-        right = head in ("estimate", "SE", f"{lvl} CI")
+    # the units column only when the coefficients were computed on different units
+    units = len({t.units(r) for r in report.coefficients}) > 1
+    heads = ["coefficient", *(["units"] if units else []), "estimate", "SE", f"{lvl} CI", "band",
+             "benchmark"]
+    for head in heads:
+        right = head in ("units", "estimate", "SE", f"{lvl} CI")
         table.add_column(Text(head), justify="right" if right else "left")
     for r in report.coefficients:
-        table.add_row(Text(r.title), Text(t.estimate(r)), Text(t.num(r.se)), Text(t.interval(r)),
-                      Text(_band(r)), Text(t.benchmark(r)))
+        cells = [r.label, *([t.units(r)] if units else []), t.estimate(r), t.num(r.se),
+                 t.interval(r), _band(r), t.benchmark(r)]
+        table.add_row(*(Text(c) for c in cells))
     return table
 
 
@@ -68,7 +77,7 @@ def _band(row: CoefficientRow) -> str:
     return it.band if it is not None and it.defined else ""
 
 
-def _pair(pair: PairAnalysis) -> list[Any]:
+def _pair(pair: PairAnalysis, report: Report) -> list[Any]:
     ws = pair.worksheet
     title = Text(f"Worksheet: {pair.raters[0]} vs {pair.raters[1]} ({pair.reason})",
                  style="bold")
@@ -84,6 +93,6 @@ def _pair(pair: PairAnalysis) -> list[Any]:
         out += [table, Text(t.worksheet_line(ws))]
     else:
         out.append(Text(t.worksheet_line(ws)))
-    figures = "   ".join(f"{n} {x}" for n, x in t.context_rows(pair.context))
+    figures = "   ".join(f"{n} {x}" for n, x in t.context_rows(pair.context, report))
     out += [Text(figures, style="dim"), Text(" ".join(pair.context.explanation))]
     return out

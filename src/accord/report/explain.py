@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from accord.errors import DegenerateDataWarning
+from accord.marginal import MarginalTest, marginal_tests
 from accord.report.model import KappaContext
 from accord.tables.contingency import ContingencyTable
 
@@ -104,8 +105,19 @@ def kappa_context(table: ContingencyTable, raters: tuple[str, str]) -> KappaCont
         p_o=f.p_o, p_e=f.p_e, kappa=f.kappa, pabak=f.pabak, ac1=f.ac1, kappa_max=f.kappa_max,
         prevalence_index=f.prevalence_index, bias_index=f.bias_index,
         dominant_category=None if dominant is None else cats[dominant], dominant_share=share,
-        marginal_difference=diff, effects=tuple(effects), explanation=tuple(text),
+        marginal_difference=diff, effects=tuple(effects), explanation=tuple(text), n=f.n,
+        bias_tests=_bias_tests(table),
     )
+
+
+def _bias_tests(table: ContingencyTable) -> tuple[MarginalTest, ...]:
+    """McNemar (2 x 2) or Stuart-Maxwell, Bhapkar and Bowker, when the table is small
+    enough to be dense and has units; undefined tests are kept (they say why)."""
+    from accord.tables.contingency import DENSE_LIMIT
+
+    if table.n <= 0 or table.k < 2 or table.k > DENSE_LIMIT:
+        return ()
+    return marginal_tests(table)
 
 
 def _figures(table: ContingencyTable) -> _Figures:

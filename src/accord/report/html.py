@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from importlib import resources
 
 from accord.report import _text as t
-from accord.report import plots
+from accord.report import plots, render_reference
 from accord.report.model import PairAnalysis, Report, StudySection
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+WIDE = 6  # tables with this many columns get a "scroll sideways" cue on a phone
 
 __all__ = ["render_html"]
 
@@ -50,11 +51,19 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence
             _cell(c, num=numeric[j + 1],
                   cls="diag" if diagonal and j == i and i < len(rows) - 1 else "")
             for j, c in enumerate(row[1:])]
-        cls = ' class="total"' if total_last and i == len(rows) - 1 else ""
-        body.append(f"<tr{cls}>{''.join(cells)}</tr>")
+        total = ' class="total"' if total_last and i == len(rows) - 1 else ""
+        body.append(f"<tr{total}>{''.join(cells)}</tr>")
     attr = f' class="{cls}"' if cls else ""
-    return (f'<div class="scroll"><table{attr}>{cap}<thead><tr>{thead}</tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table></div>")
+    return (f'{_cue(len(head))}<div class="scroll"><table{attr}>{cap}<thead><tr>{thead}</tr>'
+            f"</thead><tbody>{''.join(body)}</tbody></table></div>")
+
+
+def _cue(columns: int) -> str:
+    """A line shown on narrow screens above a table too wide for them."""
+    if columns < WIDE:
+        return ""
+    return '<p class="scroll-cue" aria-hidden="true">Wide table: scroll sideways for more →</p>'
+
 
 
 def _figure(svg: str | None, caption: str) -> str:
@@ -66,8 +75,10 @@ def _figure(svg: str | None, caption: str) -> str:
 def render_html(report: Report) -> str:
     """The report as one HTML document."""
     sections = [_summary(report)]
-    sections += [_pair(p, i, report.settings.confidence_level) for i, p in enumerate(report.pairs)]
+    sections += [_pair(p, i, report) for i, p in enumerate(report.pairs)]
     sections += [_raters(report), _matrix(report), _units(report), _bootstrap(report)]
+    sections.append(render_reference.html_section(report.reference,
+                                                  report.settings.confidence_level))
     if report.study is not None:
         sections.append(_study(report.study))
     sections.append(_method(report))
@@ -85,7 +96,9 @@ def render_html(report: Report) -> str:
 
 
 def _header(report: Report) -> str:
-    out = [f"<header><h1>{e(report.title)}</h1>", f'<p class="headline">{e(report.headline)}</p>']
+    out = [f"<header><h1>{e(report.title)}</h1>"]
+    out += [f'<p class="caveat">caveat: {e(c)}</p>' for c in report.data.caveats]
+    out.append(f'<p class="headline">{e(report.headline)}</p>')
     if report.study is not None:
         out.append(_decision_box(report.study, anchor=True))
     return "".join(out) + "</header>"
@@ -112,6 +125,8 @@ def _nav(report: Report) -> str:
     links.append(("units", "Units"))
     if report.bootstrap is not None:
         links.append(("bootstrap", "Bootstrap"))
+    if report.reference is not None:
+        links.append(("reference", render_reference.TITLE))
     if report.study is not None:
         links.append(("study", "Study protocol"))
     links.append(("method", "Method"))
@@ -123,21 +138,23 @@ def _summary(report: Report) -> str:
     d = report.data
     facts = [("units", f"{d.n_units} ({d.units_complete} rated by every rater, "
                        f"{d.units_rated_once} by only one)"),
-             ("raters", ", ".join(r if k == "human" else f"{r} [{k}]"
-                                  for r, k in zip(d.raters, d.kinds))),
-             ("categories", f"{len(d.categories)} ({d.level})"),
-             ("ratings", f"{d.n_ratings} used of {d.rows_read} read"),
+             ("raters", t.rater_list(d.raters, d.kinds)),
+             ("categories", f"{len(d.categories)} ({t.level_text(report)})"),
+             ("ratings", t.ratings_text(report)),
              ("missing", str(d.n_missing)), ("skipped or dropped otherwise", str(d.n_skipped)),
              ("source", d.source)]
     dl = "".join(f"<dt>{e(k)}</dt><dd>{e(x)}</dd>" for k, x in facts)
     extra = [f"dropped {n}: {why}" for why, n in d.dropped if why != "missing value" and n]
     extra += [f"note: {x}" for x in d.notes]
     lvl = t.level(report.settings.confidence_level)
-    head = ["coefficient", "estimate", "SE", f"{lvl} CI", "method", "interpretation",
+    # the interval next to the estimate, so that a phone shows both before scrolling
+    head = ["coefficient", "estimate", f"{lvl} CI", "SE", "units", "method", "interpretation",
             "benchmark (Gwet)"]
-    rows = [[r.title, t.estimate(r), t.num(r.se), t.interval(r), r.method or t.DASH,
-             t.interpretation(r), t.benchmark(r)] for r in report.coefficients]
-    table = _table(head, rows, [False, True, True, True, False, False, False])
+    rows = [[r.label, t.estimate(r), t.interval(r), t.num(r.se), t.units(r),
+             r.method or t.DASH, t.interpretation(r), t.benchmark(r)]
+            for r in report.coefficients]
+    table = _table(head, rows, [False, True, True, True, True, False, False, False],
+                   cls="coefficients")
     bench = t.benchmark_table(report)
     if bench is not None:
         table += f"<p>{e(bench[0])}.</p>" + _table(
@@ -151,7 +168,8 @@ def _summary(report: Report) -> str:
             f"<h3>Coefficients</h3>{table}{notes}{plot}</section>")
 
 
-def _pair(pair: PairAnalysis, i: int, confidence_level: float) -> str:
+def _pair(pair: PairAnalysis, i: int, report: Report) -> str:
+    confidence_level = report.settings.confidence_level
     a, b = pair.raters
     ws = pair.worksheet
     out = [f'<section id="pair-{i + 1}"><h2>Worksheet: {e(a)} vs {e(b)}</h2>',
@@ -164,7 +182,8 @@ def _pair(pair: PairAnalysis, i: int, confidence_level: float) -> str:
                            f"Rows: {a}; columns: {b}. Agreements lie on the diagonal."))
     else:
         out.append(f"<p>{e(t.worksheet_line(ws))} (too many categories to show the table)</p>")
-    figures = "".join(f"<li>{e(n)} <b>{e(x)}</b></li>" for n, x in t.context_rows(pair.context))
+    figures = "".join(f"<li>{e(n)} <b>{e(x)}</b></li>"
+                      for n, x in t.context_rows(pair.context, report))
     out.append(f'<h3>Why kappa can be low when agreement is high</h3><ul class="figures">'
                f'{figures}</ul><div class="explain">'
                + "".join(f"<p>{e(s)}</p>" for s in pair.context.explanation) + "</div>")
@@ -191,7 +210,8 @@ def _raters(report: Report) -> str:
     if report.loo_coefficient:
         head.append(f"{report.loo_coefficient} without this rater")
     rows = []
-    for r in report.raters:
+    listed, more = t.listed_raters(report.raters)
+    for r in listed:
         row = [r.rater, r.kind, str(r.n_rated)]
         if shown:
             row += [f"{n} ({t.pct(n / r.n_rated if r.n_rated else float('nan'), 0)})"
@@ -201,7 +221,8 @@ def _raters(report: Report) -> str:
         rows.append(row)
     numeric = [False, False] + [True] * (len(head) - 2)
     return (f'<section id="raters"><h2>Raters</h2><p class="note">How often each rater used '
-            f"each category.</p>{_table(head, rows, numeric)}</section>")
+            f"each category.{' ' + html.escape(more) if more else ''}</p>"
+            f"{_table(head, rows, numeric)}</section>")
 
 
 def _matrix(report: Report) -> str:
@@ -249,11 +270,12 @@ def _study(study: StudySection) -> str:
     for r in study.register:
         status = r.status.replace(" ", "-")
         rows.append(f"<tr><th>{e(r.section)}</th><td>{e(r.item)}</td>"
-                    f"<td>{e(r.declared or t.DASH)}</td><td>{e(r.observed or t.DASH)}</td>"
-                    f'<td class="status status-{e(status)}">{e(r.status)}</td></tr>')
-    table = ('<div class="scroll"><table><thead><tr><th>section</th><th>field</th><th>declared'
-             "</th><th>observed in the data</th><th>status</th></tr></thead><tbody>"
-             + "".join(rows) + "</tbody></table></div>")
+                    f'<td class="status status-{e(status)}">{e(r.status)}</td>'
+                    f"<td>{e(r.declared or t.DASH)}</td><td>{e(r.observed or t.DASH)}</td></tr>")
+    # the status before the long texts, so that a phone shows it before scrolling
+    table = (_cue(WIDE) + '<div class="scroll"><table class="register"><thead><tr><th>section'
+             "</th><th>field</th><th>status</th><th>declared</th><th>observed in the data</th>"
+             "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
     dev = ""
     if study.deviations:
         dev = "<h3>Deviations from the protocol</h3><ul>" + "".join(
@@ -271,7 +293,7 @@ def _study(study: StudySection) -> str:
 
 def _method(report: Report) -> str:
     items = [t.settings_line(report), *report.notes]
-    items += [f"{r.title}: {r.citation}" for r in report.coefficients]
+    items += list(dict.fromkeys(f"{r.title}: {r.citation}" for r in report.coefficients))
     lis = "".join(f"<li>{e(x)}</li>" for x in items)
     audit = "".join(f"<li>{e(x)}</li>" for x in report.data.audit)
     return (f'<section id="method"><h2>Method and notes</h2><ul>{lis}</ul>'

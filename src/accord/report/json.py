@@ -31,7 +31,8 @@ def schema() -> dict[str, Any]:
 
 def report_dict(report: Report) -> dict[str, Any]:
     """The report as JSON-ready data (``results`` are left out; every row has the figures)."""
-    out: dict[str, Any] = {"$schema": SCHEMA_ID, "schema_version": SCHEMA_VERSION}
+    out: dict[str, Any] = {"$schema": SCHEMA_ID, "schema_version": SCHEMA_VERSION,
+                           "caveats": list(report.data.caveats)}
     body = _plain(report)
     body["data"]["dropped"] = dict(report.data.dropped)
     body["data"]["n_missing"] = report.data.n_missing

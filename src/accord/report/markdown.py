@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from accord.report import _text as t
+from accord.report import render_reference
 from accord.report.model import PairAnalysis, Report, StudySection
 
 _SPECIAL = re.compile(r"([\\`*\[\]|~])")
@@ -52,17 +53,20 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], align: str = "") 
 
 def render_markdown(report: Report) -> str:
     """The whole report as Markdown text."""
-    lines = [f"# {escape(report.title)}", "", escape(report.headline), ""]
+    lines = [f"# {escape(report.title)}", ""]
+    lines += [f"> caveat: {escape(c)}" for c in report.data.caveats]
+    lines += ([""] if report.data.caveats else []) + [escape(report.headline), ""]
     if report.study is not None:
         lines += _decision(report.study)
     lines += ["## Data", ""] + [f"- {escape(x)}" for x in t.data_lines(report)] + [""]
     lines += _coefficients(report)
     for pair in report.pairs:
-        lines += _pair(pair, report.settings.confidence_level)
+        lines += _pair(pair, report)
     lines += _raters(report)
     lines += _matrix(report)
     lines += _units(report)
     lines += _bootstrap(report)
+    lines += render_reference.markdown_lines(report.reference, report.settings.confidence_level)
     if report.study is not None:
         lines += _study(report.study)
     lines += _notes(report)
@@ -80,13 +84,13 @@ def _decision(study: StudySection) -> list[str]:
 
 def _coefficients(report: Report) -> list[str]:
     lvl = t.level(report.settings.confidence_level)
-    head = ["coefficient", "estimate", "SE", f"{lvl} CI", "method", "interpretation",
+    head = ["coefficient", "units", "estimate", "SE", f"{lvl} CI", "method", "interpretation",
             "benchmark"]
-    rows = [[escape(r.title), t.estimate(r), t.num(r.se), t.interval(r),
+    rows = [[escape(r.label), t.units(r), t.estimate(r), t.num(r.se), t.interval(r),
              escape(r.method) if r.method else t.DASH,
              escape(t.interpretation(r)), escape(t.benchmark(r))]
             for r in report.coefficients]
-    out = ["## Coefficients", ""] + _table(head, rows, "lrrrlll")
+    out = ["## Coefficients", ""] + _table(head, rows, "lrrrrlll")
     bench = t.benchmark_table(report)
     if bench is not None:
         out += [escape(bench[0]) + ".", ""]
@@ -97,7 +101,8 @@ def _coefficients(report: Report) -> list[str]:
     return out
 
 
-def _pair(pair: PairAnalysis, confidence_level: float) -> list[str]:
+def _pair(pair: PairAnalysis, report: Report) -> list[str]:
+    confidence_level = report.settings.confidence_level
     a, b = (escape(x) for x in pair.raters)
     ws = pair.worksheet
     out = [f"## Worksheet: {a} vs {b}", "", f"Shown because: {escape(pair.reason)}.", ""]
@@ -108,7 +113,8 @@ def _pair(pair: PairAnalysis, confidence_level: float) -> list[str]:
     else:
         out += ["(too many categories to show the table)", ""]
     out += [escape(t.worksheet_line(ws)), "", "### Why kappa can be low when agreement is high", ""]
-    out += _table(["figure", "value"], [[n, x] for n, x in t.context_rows(pair.context)], "lr")
+    figures = t.context_rows(pair.context, report)
+    out += _table(["figure", "value"], [[escape(n), x] for n, x in figures], "lr")
     out += [escape(" ".join(pair.context.explanation)), ""]
     if pair.categories:
         lvl = t.level(confidence_level)
@@ -129,7 +135,8 @@ def _raters(report: Report) -> list[str]:
     if report.loo_coefficient:
         head.append(f"{escape(report.loo_coefficient)} without this rater")
     rows = []
-    for r in report.raters:
+    listed, more = t.listed_raters(report.raters)
+    for r in listed:
         row = [escape(r.rater), escape(r.kind), str(r.n_rated)]
         if shown:
             row += [f"{n} ({t.pct(n / r.n_rated if r.n_rated else float('nan'), 0)})"
@@ -137,7 +144,8 @@ def _raters(report: Report) -> list[str]:
         if report.loo_coefficient:
             row.append(t.num(r.leave_one_out))
         rows.append(row)
-    return ["## Raters", ""] + _table(head, rows, "llr" + "r" * (len(head) - 3))
+    note = [escape(more), ""] if more else []
+    return ["## Raters", "", *note] + _table(head, rows, "llr" + "r" * (len(head) - 3))
 
 
 def _matrix(report: Report) -> list[str]:
@@ -199,5 +207,6 @@ def _study(study: StudySection) -> list[str]:
 def _notes(report: Report) -> list[str]:
     out = ["## Method and notes", "", f"- {escape(t.settings_line(report))}"]
     out += [f"- {escape(n)}" for n in report.notes]
-    out += [f"- {escape(r.title)}: {escape(r.citation)}" for r in report.coefficients]
+    out += [f"- {x}" for x in dict.fromkeys(f"{escape(r.title)}: {escape(r.citation)}"
+                                            for r in report.coefficients)]
     return out + [""]

@@ -9,6 +9,7 @@ console (``rich.print(report)``) render it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from accord.interpretation import BenchmarkResult, Interpretation
+    from accord.marginal import MarginalTest
     from accord.results import AgreementResult
     from accord.study import Decision
 
@@ -23,9 +25,10 @@ SCHEMA_VERSION = "1"
 SCHEMA_ID = "https://accord.invalid/schemas/report/1"
 
 __all__ = [
-    "SCHEMA_VERSION", "BootstrapSummary", "CategoryRow", "CoefficientRow", "DataSummary",
-    "KappaContext", "PairAnalysis", "RaterMatrix", "RaterRow", "RegisterRow", "Report",
-    "Settings", "StudySection", "UnitRow", "UnitsSection", "Worksheet",
+    "SCHEMA_VERSION", "BootstrapSummary", "CategoryRow", "ClassRow", "CoefficientRow",
+    "DataSummary", "FigureRow", "KappaContext", "PairAnalysis", "RaterMatrix", "RaterRow",
+    "ReferenceSection", "RegisterRow", "Report", "Settings", "StudySection",
+    "SystemEvaluation", "UnitRow", "UnitsSection", "Worksheet",
 ]
 
 
@@ -48,6 +51,14 @@ class DataSummary:
     units_rated_once: int
     units_complete: int
     audit: tuple[str, ...]
+    #: What was guessed (layout, columns, level) or dropped by a choice: first lines of
+    #: every rendering.
+    caveats: tuple[str, ...] = ()
+    ratings_reader_used: int = -1
+    """Ratings the reader kept (``audit.ratings_used``); more than ``n_ratings`` when
+    raters or units were left out of the analysis afterwards (-1: not known)."""
+    weights: str | None = None
+    """The agreement weights applied (``None`` or ``"identity"``: none)."""
 
     @property
     def n_missing(self) -> int:
@@ -97,11 +108,19 @@ class CoefficientRow:
     interpretation: Interpretation | None
     benchmark: BenchmarkResult | None
     details: Mapping[str, Any] = field(default_factory=dict)
+    variant: str = ""
+    """How the coefficient treated the scale: ``"quadratic weights"``, ``"ordinal"``,
+    ``"unweighted"`` (on ordered data), or empty."""
 
     @property
     def defined(self) -> bool:
         """Whether the estimate is a number."""
         return self.undefined_reason is None and self.estimate == self.estimate
+
+    @property
+    def label(self) -> str:
+        """The title with the variant, e.g. ``Cohen's kappa (quadratic weights)``."""
+        return f"{self.title} ({self.variant})" if self.variant else self.title
 
 
 @dataclass(frozen=True)
@@ -109,7 +128,9 @@ class Worksheet:
     """The textbook worksheet of one rater pair: counts, totals, p_o, p_e, kappa.
 
     ``counts`` is empty when there are too many categories to show
-    (``shown`` is then false; the figures are still given).
+    (``shown`` is then false; the figures are still given). ``p_o``, ``p_e`` and
+    ``kappa`` are unweighted; with agreement ``weights`` the weighted figures of the
+    same table are ``weighted_p_o``, ``weighted_p_e`` and ``weighted_kappa``.
     """
 
     raters: tuple[str, str]
@@ -123,6 +144,10 @@ class Worksheet:
     kappa: float
     kappa_undefined_reason: str | None
     shown: bool
+    weights: str | None = None
+    weighted_p_o: float = math.nan
+    weighted_p_e: float = math.nan
+    weighted_kappa: float = math.nan
 
 
 @dataclass(frozen=True)
@@ -133,7 +158,9 @@ class KappaContext:
     (1993) indices of a 2 x 2 table (``nan`` otherwise); ``marginal_difference``
     is half the summed absolute difference of the raters' marginal proportions
     (equal to ``|bias_index|`` for 2 x 2). ``effects`` names what the
-    explanation found (``"prevalence"``, ``"bias"``).
+    explanation found (``"prevalence"``, ``"bias"``). ``bias_tests`` are the
+    symmetry and marginal homogeneity tests of the table
+    (:func:`accord.marginal_tests`), which test the bias the indices describe.
     """
 
     p_o: float
@@ -149,6 +176,9 @@ class KappaContext:
     marginal_difference: float
     effects: tuple[str, ...]
     explanation: tuple[str, ...]
+    bias_tests: tuple[MarginalTest, ...] = ()
+    n: float = math.nan
+    """The units of the table (rated by both raters): every figure here is on them."""
 
 
 @dataclass(frozen=True)
@@ -266,6 +296,62 @@ class StudySection:
 
 
 @dataclass(frozen=True)
+class FigureRow:
+    """One classifier figure with its interval (``nan`` limits when there is none)."""
+
+    name: str
+    estimate: float
+    ci_low: float
+    ci_high: float
+    method: str
+    undefined_reason: str | None
+
+
+@dataclass(frozen=True)
+class ClassRow:
+    """One class of a system against the reference."""
+
+    label: str
+    support: int
+    precision: FigureRow
+    recall: FigureRow
+    f1: FigureRow
+
+
+@dataclass(frozen=True)
+class SystemEvaluation:
+    """A system against the reference: confusion matrix (rows = reference), per-class
+    figures, the summary, the baselines and the human ceiling (system first, then each
+    human, on ``ceiling_figure``)."""
+
+    system: str
+    reference: str
+    n_units: int
+    n_unreferenced: int
+    n_unpredicted: int
+    confusion: Worksheet
+    classes: tuple[ClassRow, ...]
+    summary: tuple[FigureRow, ...]
+    majority_class: str
+    majority_accuracy: float
+    chance_accuracy: float
+    sentences: tuple[str, ...]
+    ceiling_figure: str | None
+    ceiling: tuple[FigureRow, ...]
+
+
+@dataclass(frozen=True)
+class ReferenceSection:
+    """Model against reference: every system (rater of kind model or llm) against the
+    reference rater (kind gold), McNemar's test between systems as sentences."""
+
+    reference: str
+    humans: tuple[str, ...]
+    systems: tuple[SystemEvaluation, ...]
+    comparisons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Report:
     """The agreement report: one model, several renderers.
 
@@ -290,6 +376,9 @@ class Report:
     study : StudySection or None
     notes : tuple of str
         Warnings met while computing (undefined coefficients, ...), as sentences.
+    reference : ReferenceSection or None
+        Model against reference, when the data hold a rater of kind gold and raters
+        of kind model or llm.
     results : tuple of AgreementResult
         The results behind the rows, for further use (not serialised).
     """
@@ -309,6 +398,7 @@ class Report:
     bootstrap: BootstrapSummary | None
     study: StudySection | None
     notes: tuple[str, ...]
+    reference: ReferenceSection | None = None
     results: tuple[AgreementResult, ...] = field(default=(), repr=False, compare=False)
 
     @property

@@ -23,8 +23,10 @@ from typing import Any
 from accord.report.model import (
     BootstrapSummary,
     CoefficientRow,
+    FigureRow,
     PairAnalysis,
     RaterMatrix,
+    SystemEvaluation,
     Worksheet,
 )
 
@@ -32,15 +34,15 @@ MAX_CATEGORIES = 30
 _RC: dict[Any, Any] = {
     "svg.hashsalt": "accord-report",
     "svg.fonttype": "none",
-    "font.size": 9.0,
+    "font.size": 10.0,
     "font.family": "DejaVu Sans",
-    "axes.titlesize": 10.0,
+    "axes.titlesize": 11.0,
     "figure.dpi": 72.0,
 }
 _ID = re.compile(r'\bid="([^"]+)"')
 
-__all__ = ["bootstrap_histogram", "category_bars", "coefficient_intervals", "contingency_heatmap",
-           "rater_matrix"]
+__all__ = ["bootstrap_histogram", "category_bars", "class_bars", "coefficient_intervals",
+           "contingency_heatmap", "figure_intervals", "rater_matrix"]
 
 
 def _label(text: object, limit: int = 24) -> str:
@@ -88,8 +90,10 @@ def _render(prefix: str, width: float, height: float, draw: Callable[[Any], None
         return _svg(fig, prefix)
 
 
-def contingency_heatmap(ws: Worksheet, prefix: str = "heatmap") -> str | None:
-    """The contingency table as a heatmap, counts in the cells (None beyond 30 categories)."""
+def contingency_heatmap(ws: Worksheet, prefix: str = "heatmap", *,
+                        title: str = "Contingency table") -> str | None:
+    """The contingency table as a heatmap, counts in the cells (None beyond 30 categories);
+    rows are the first rater (the reference of a confusion matrix)."""
     k = len(ws.categories)
     if not ws.shown or k == 0 or k > MAX_CATEGORIES:
         return None
@@ -111,9 +115,9 @@ def contingency_heatmap(ws: Worksheet, prefix: str = "heatmap") -> str | None:
             for i in range(k):
                 for j in range(k):
                     x = counts[i, j]
-                    ax.text(j, i, f"{x:g}", ha="center", va="center", fontsize=8,
+                    ax.text(j, i, f"{x:g}", ha="center", va="center", fontsize=9,
                             color="white" if top and x > 0.6 * top else "black")
-        ax.set_title("Contingency table")
+        ax.set_title(title)
 
     size = min(2.2 + 0.45 * k, 8.0)
     return _render(prefix, size + 0.6, size, draw)
@@ -138,7 +142,7 @@ def rater_matrix(m: RaterMatrix, prefix: str = "matrix") -> str | None:
             for i in range(r):
                 for j in range(r):
                     if i != j and math.isfinite(values[i, j]):
-                        ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=8,
+                        ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=9,
                                 color="white" if abs(values[i, j]) > 0.6 else "black")
         fig.colorbar(image, ax=ax, shrink=0.8, label=_label(m.coefficient))
         ax.set_title("Rater x rater")
@@ -170,7 +174,7 @@ def category_bars(pair: PairAnalysis, prefix: str = "categories") -> str | None:
         ax.set_yticks(y, [_label(c.category) for c in rows])
         ax.set_xlim(min(-0.2, min((c.ci_low for c in rows if math.isfinite(c.ci_low)),
                                   default=0.0) - 0.05), 1.05)
-        fig.legend(loc="outside lower center", ncols=2, fontsize=7, frameon=False)
+        fig.legend(loc="outside lower center", ncols=2, fontsize=9, frameon=False)
         ax.set_title("Per category")
 
     return _render(prefix, 6.0, 1.5 + 0.4 * len(rows), draw)
@@ -191,7 +195,7 @@ def coefficient_intervals(rows: Sequence[CoefficientRow],
                 ax.plot([r.ci_low, r.ci_high], [yi, yi], color="#4477aa", linewidth=2.0)
             ax.plot([r.estimate], [yi], marker="o", color="#222222", markersize=5)
         ax.axvline(0.0, color="grey", linewidth=0.8)
-        ax.set_yticks(y, [_label(r.title, 30) for r in shown])
+        ax.set_yticks(y, [_label(r.label, 40) for r in shown])
         low = min([0.0] + [r.ci_low for r in shown if math.isfinite(r.ci_low)]
                   + [r.estimate for r in shown])
         ax.set_xlim(low - 0.05, 1.05)
@@ -219,10 +223,60 @@ def bootstrap_histogram(b: BootstrapSummary, prefix: str = "bootstrap") -> str |
                 label=f"{b.confidence_level * 100:g}% interval")
         ax.set_xlabel(_label(b.coefficient, 40))
         ax.set_ylabel("resamples")
-        ax.legend(fontsize=7, frameon=False)
+        ax.legend(fontsize=9, frameon=False)
         ax.set_title(f"Bootstrap distribution ({b.n_resamples} resamples)")
 
     return _render(prefix, 6.0, 3.0, draw)
+
+
+def class_bars(s: SystemEvaluation, prefix: str = "classes") -> str | None:
+    """Precision, recall and F1 of each class as bars with their intervals."""
+    rows = s.classes
+    if not rows or len(rows) > MAX_CATEGORIES:
+        return None
+
+    def draw(fig: Any) -> None:
+        ax = fig.add_subplot()
+        height = 0.26
+        for k, (name, colour) in enumerate((("precision", "#4477aa"), ("recall", "#ee7733"),
+                                           ("f1", "#228833"))):
+            y = [len(rows) - 1 - i + (1 - k) * height for i in range(len(rows))]
+            figs = [getattr(c, name) for c in rows]
+            ax.barh(y, [_finite(f.estimate) for f in figs], height=height, color=colour,
+                    label=name if name != "f1" else "F1")
+            for yi, f in zip(y, figs):
+                if math.isfinite(f.ci_low) and math.isfinite(f.ci_high):
+                    ax.plot([f.ci_low, f.ci_high], [yi, yi], color="black", linewidth=1.0)
+        ax.set_yticks(range(len(rows))[::-1], [_label(c.label) for c in rows])
+        ax.set_xlim(0.0, 1.05)
+        fig.legend(loc="outside lower center", ncols=3, fontsize=7, frameon=False)
+        ax.set_title("Per class")
+
+    return _render(prefix, 6.0, 1.6 + 0.55 * len(rows), draw)
+
+
+def figure_intervals(rows: Sequence[FigureRow], prefix: str = "figures", *,
+                     title: str = "Estimates and confidence intervals") -> str | None:
+    """Named estimates with their intervals, one row each (the first highlighted)."""
+    shown = [r for r in rows if math.isfinite(r.estimate)]
+    if not shown:
+        return None
+
+    def draw(fig: Any) -> None:
+        ax = fig.add_subplot()
+        y = list(range(len(shown)))[::-1]
+        for i, (yi, r) in enumerate(zip(y, shown)):
+            colour = "#ee7733" if i == 0 else "#4477aa"
+            if math.isfinite(r.ci_low) and math.isfinite(r.ci_high):
+                ax.plot([r.ci_low, r.ci_high], [yi, yi], color=colour, linewidth=2.0)
+            ax.plot([r.estimate], [yi], marker="o", color="#222222", markersize=5)
+        ax.set_yticks(y, [_label(r.name, 30) for r in shown])
+        low = min([r.ci_low for r in shown if math.isfinite(r.ci_low)]
+                  + [r.estimate for r in shown])
+        ax.set_xlim(max(-1.05, low - 0.05), 1.05)
+        ax.set_title(title)
+
+    return _render(prefix, 6.0, 1.0 + 0.38 * len(shown), draw)
 
 
 def _finite(x: float) -> float:

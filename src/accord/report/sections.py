@@ -12,6 +12,7 @@ import numpy as np
 
 from accord.annotations import Annotations
 from accord.errors import DataError, DegenerateDataWarning
+from accord.report._text import RATERS_SHOWN
 from accord.report.explain import kappa_context
 from accord.report.model import (
     BootstrapSummary,
@@ -78,7 +79,8 @@ def _extreme_pairs(ann: Annotations, res: Any) -> list[tuple[Any, Any, str]]:
 
 
 def pair_analyses(ann: Annotations, pairs: Sequence[tuple[Any, Any]] | None,
-                  confidence_level: float, pw: Any = None) -> tuple[PairAnalysis, ...]:
+                  confidence_level: float, pw: Any = None,
+                  weights: str | None = None) -> tuple[PairAnalysis, ...]:
     """Worksheet, kappa context and per-category agreement for the pairs that matter.
 
     Empty for interval and ratio data, where a contingency table of values is not
@@ -93,18 +95,28 @@ def pair_analyses(ann: Annotations, pairs: Sequence[tuple[Any, Any]] | None,
         except DataError:
             continue
         names = (str(a), str(b))
-        out.append(PairAnalysis(names, why, worksheet(table, names), kappa_context(table, names),
+        out.append(PairAnalysis(names, why, worksheet(table, names, weights),
+                                kappa_context(table, names),
                                 category_rows(table, confidence_level)))
     return tuple(out)
 
 
-def worksheet(table: ContingencyTable, names: tuple[str, str]) -> Worksheet:
-    """The worksheet model of a table (counts left out beyond 30 categories)."""
+def worksheet(table: ContingencyTable, names: tuple[str, str],
+              weights: str | None = None) -> Worksheet:
+    """The worksheet model of a table (counts left out beyond 30 categories).
+
+    With ``weights`` (other than ``"identity"``) the weighted p_o, p_e and kappa of
+    the same table are given too, so the worksheet shows the figures the weighted
+    coefficients report.
+    """
     from accord.coefficients import cohen_kappa
 
+    weighted = weights not in (None, "identity")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateDataWarning)
         kap = cohen_kappa(table)
+        wk = cohen_kappa(table, weights=weights) if weighted else None
+    nan = math.nan
     shown = table.k <= MAX_SHOWN
     counts = tuple(tuple(float(x) for x in row) for row in table.counts) if shown else ()
     return Worksheet(
@@ -114,6 +126,10 @@ def worksheet(table: ContingencyTable, names: tuple[str, str]) -> Worksheet:
         col_totals=tuple(float(x) for x in table.col_totals) if shown else (),
         n=table.n, p_o=table.p_o, p_e=table.p_e, kappa=kap.estimate,
         kappa_undefined_reason=kap.undefined_reason, shown=shown,
+        weights=weights if weighted else None,
+        weighted_p_o=wk.observed if wk is not None else nan,
+        weighted_p_e=wk.expected if wk is not None else nan,
+        weighted_kappa=wk.estimate if wk is not None else nan,
     )
 
 
@@ -195,12 +211,17 @@ def units_section(ann: Annotations, top: int) -> UnitsSection:
     from accord.disagreements import disagreements
 
     d = disagreements(ann, order="disagreement", limit=top)
+    cols = list(range(len(d.raters)))
+    if len(cols) > RATERS_SHOWN:  # a crowd: only the raters who rated a listed unit
+        cols = [j for j in cols if any(u.labels[j] is not None for u in d.units)]
     rows = tuple(
-        UnitRow(str(u.unit), tuple(None if x is None else str(x) for x in u.labels),
+        UnitRow(str(u.unit), tuple(None if u.labels[j] is None else str(u.labels[j])
+                                   for j in cols),
                 u.n_ratings, u.agreement)
         for u in d.units
     )
-    return UnitsSection(tuple(str(r) for r in d.raters), rows, d.n_disagreements, d.n_compared)
+    raters = tuple(str(d.raters[j]) for j in cols)
+    return UnitsSection(raters, rows, d.n_disagreements, d.n_compared)
 
 
 # --------------------------------------------------------------------------- bootstrap

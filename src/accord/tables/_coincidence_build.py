@@ -134,9 +134,10 @@ def _count_matrix(counts: Any) -> IntArray:
 
 
 def _unique_keys(keys: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """Distinct keys, first index, inverse and counts; a bincount when the keys are small."""
+    """Distinct keys, first index, inverse and counts; a bincount when the key range is
+    small next to the number of keys (memory stays proportional to the keys)."""
     top = int(keys.max())
-    if top < _BINCOUNT_KEYS:
+    if top < min(_BINCOUNT_KEYS, 4 * keys.shape[0] + _BLOCK_CELLS):
         cnt = np.bincount(keys, minlength=top + 1)
         present = np.flatnonzero(cnt)
         lut = np.full(top + 1, -1, dtype=np.int64)
@@ -247,3 +248,50 @@ def _rated_columns(arr: FloatArray) -> int:
         seen = ~np.isnan(arr[start : start + 4096][:, cols]).all(axis=0)
         empty[cols[seen]] = False
     return int(arr.shape[1] - np.count_nonzero(empty))
+
+
+def _sparse_patterns(
+    units: IntArray, value_codes: IntArray, n_units: int, k: int
+) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
+    """Patterns straight from long codes, in O(ratings) memory.
+
+    Each unit's non-zero ``n_uc`` entries (one sort of the ratings), grouped into
+    the units' distinct value-count vectors one row length at a time, so no units x
+    raters or units x values array is built: the path for many raters and many
+    values at once (a crowd with continuous scores).
+
+    Returns ``ptr, codes, mult`` (CSR entries of the patterns), ``n_per`` (units per
+    pattern), ``inverse`` (the pattern of each pairable unit, in unit order) and
+    ``m`` (values per unit, every unit).
+    """
+    keys, n_uc = np.unique(units * np.int64(k) + value_codes, return_counts=True)
+    eu, ec = keys // k, keys % k
+    m = np.bincount(eu, weights=n_uc, minlength=n_units).astype(np.int64)
+    pairable = m >= 2
+    sel = pairable[eu]
+    eu, ec, n_uc = eu[sel], ec[sel], n_uc[sel].astype(np.int64)
+    packed = ec * (int(n_uc.max(initial=0)) + 1) + n_uc  # one int per (value, count) entry
+    rank = np.cumsum(pairable) - 1  # a pairable unit's position among pairable units
+    length = np.bincount(rank[eu], minlength=int(pairable.sum()))
+    start = np.concatenate([[0], np.cumsum(length)[:-1]]).astype(np.int64)
+    inverse = np.empty(length.shape[0], dtype=np.int64)
+    ptrs: list[IntArray] = []
+    reps: list[IntArray] = []
+    counts: list[IntArray] = []
+    offset = 0
+    for size in np.unique(length).tolist():
+        rows = np.flatnonzero(length == size)
+        mat = packed[start[rows][:, None] + np.arange(size)]
+        first, inv, n_per = _group_rows(mat)
+        inverse[rows] = inv + offset
+        offset += first.shape[0]
+        reps.append(mat[first].reshape(-1))
+        ptrs.append(np.full(first.shape[0], size, dtype=np.int64))
+        counts.append(n_per)
+    if not reps:
+        z = np.zeros(0, dtype=np.int64)
+        return np.zeros(1, dtype=np.int64), z, z, z, inverse, m
+    rep = np.concatenate(reps)
+    base = int(n_uc.max()) + 1
+    ptr = np.concatenate([[0], np.cumsum(np.concatenate(ptrs))]).astype(np.int64)
+    return ptr, rep // base, rep % base, np.concatenate(counts), inverse, m

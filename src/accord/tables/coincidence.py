@@ -36,6 +36,7 @@ from accord.tables._coincidence_build import (
     _numeric_or_none,
     _rated_columns,
     _small_int_patterns,
+    _sparse_patterns,
     _unique_rows,
 )
 
@@ -46,6 +47,10 @@ FloatArray = NDArray[np.float64]
 
 #: Largest number of values for which the dense V x V coincidences are built.
 DENSE_LIMIT = 4096
+
+#: Cells of a units x values (or units x raters) temporary that are always affordable;
+#: above this, one is built only when it is at most 8 cells per rating.
+_SMALL_CELLS = 1 << 22
 
 
 class CoincidenceMatrix:
@@ -137,10 +142,31 @@ class CoincidenceMatrix:
             )
         ann = annotations
         values = _numeric_or_none(ann.categories)
-        rater_codes = ann.codes[1]
+        units, rater_codes, value_codes = ann.codes
         used = int(np.count_nonzero(np.bincount(rater_codes, minlength=ann.n_raters)))
-        return cls._from_codes(
-            ann.wide(), ann.categories, values=values, unit_ids=ann.units, n_raters=used
+        n, k = ann.n_units, len(ann.categories)
+        budget = max(8 * ann.n_ratings, _SMALL_CELLS)
+        if n * k <= budget:
+            # per-unit value counts n_uc: O(units x values), never units x raters
+            counts = np.bincount(units * k + value_codes, minlength=n * k).reshape(n, k)
+            return cls._from_count_rows(counts, ann.categories, values, ann.units, used)
+        if n * ann.n_raters <= budget:
+            return cls._from_codes(
+                ann.wide(), ann.categories, values=values, unit_ids=ann.units, n_raters=used
+            )
+        ptr, codes, mult, n_per, inverse, m = _sparse_patterns(units, value_codes, n, k)
+        keep = m >= 2
+        return cls(
+            ann.categories,
+            ptr,
+            codes,
+            mult,
+            n_per,
+            unit_patterns=inverse,
+            unit_ids=[u for u, kept in zip(ann.units, keep.tolist()) if kept],
+            n_unpairable=int(np.sum(m == 1)),
+            n_raters=used,
+            values=values,
         )
 
     @classmethod
@@ -203,19 +229,38 @@ class CoincidenceMatrix:
                 f"{x.shape[1]} columns; give one label per column."
             )
         m = x.sum(axis=1)
+        return cls._from_count_rows(x, cats, _numeric_or_none(cats), None,
+                                    int(m.max()) if m.size else 0)
+
+    @classmethod
+    def _from_count_rows(
+        cls,
+        x: IntArray,
+        categories: Sequence[Any],
+        values: FloatArray | None,
+        unit_ids: Sequence[Any] | None,
+        n_raters: int,
+    ) -> CoincidenceMatrix:
+        """Patterns of a units x values count matrix (the order of ``_code_patterns``:
+        both sort the count vectors as numbers in a base above every count)."""
+        m = x.sum(axis=1)
         keep = m >= 2
-        rows, n_per, inverse = _unique_rows(x[keep])
+        rows, n_per, inverse = _unique_rows(x[keep] if not keep.all() else x)
         ptr, codes, mult = _entries_from_counts(rows)
+        ids = None
+        if unit_ids is not None:
+            ids = [u for u, kept in zip(unit_ids, keep.tolist()) if kept]
         return cls(
-            cats,
+            categories,
             ptr,
             codes,
             mult,
             n_per,
             unit_patterns=inverse,
+            unit_ids=ids,
             n_unpairable=int(np.sum(m == 1)),
-            n_raters=int(m.max()) if m.size else 0,
-            values=_numeric_or_none(cats),
+            n_raters=n_raters,
+            values=values,
         )
 
     @classmethod

@@ -1,0 +1,69 @@
+"""Every public name of :mod:`accord`, imported at once.
+
+``import accord`` does not import this module: :mod:`accord` loads it the first time a
+public name is used (``accord.cohen_kappa``), so that ``import accord`` and the command
+line start without numpy and scipy. Add a public name here and to ``accord.__all__``.
+"""
+
+from accord import datasets, distances
+from accord.annotations import Annotations, Audit
+from accord.coefficients import (
+    REGISTRY,
+    accuracy,
+    balanced_accuracy,
+    brennan_prediger,
+    category_agreement,
+    cohen_kappa,
+    conger_kappa,
+    f1,
+    fleiss_kappa,
+    gwet_ac1,
+    icc,
+    kappa_max,
+    krippendorff_alpha,
+    light_kappa,
+    mcc,
+    pabak,
+    percent_agreement,
+    precision,
+    recall,
+    scott_pi,
+)
+from accord.compare import Comparison, compare
+from accord.diagnostics import label_distribution, leave_one_rater_out, unit_agreement
+from accord.disagreements import disagreements
+from accord.errors import (
+    AccordError,
+    DataError,
+    DegenerateDataWarning,
+    FormatError,
+    UndeclaredOrderWarning,
+)
+from accord.evaluation import Evaluation, Evaluations, evaluate
+from accord.inference import Bootstrap
+from accord.interpretation import (
+    SCALES,
+    BenchmarkResult,
+    Interpretation,
+    Scale,
+    benchmark,
+    interpret,
+)
+from accord.judge import alt_test, judge_agreement
+from accord.marginal import (
+    MarginalTest,
+    bhapkar_test,
+    bowker_test,
+    marginal_tests,
+    mcnemar_test,
+    rater_bias,
+    stuart_maxwell_test,
+)
+from accord.pairwise import pairwise
+from accord.planning import SamplePlan, plan_sample_size
+from accord.readers import formats, read
+from accord.report import Report, report
+from accord.results import AgreementResult, ConfidenceInterval
+from accord.spans import SpanEvaluation, evaluate_spans
+from accord.study import Study, load_study
+from accord.tables import CoincidenceMatrix, ContingencyTable, RaterCounts, RatingMatrix

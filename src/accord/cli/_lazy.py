@@ -1,0 +1,66 @@
+"""Option types whose values come from modules that are slow to import.
+
+The coefficient registry needs every coefficient module (and scipy); the weight
+and scale names need numpy. The command line registers its commands without
+them, so that ``accord --help`` and ``accord --version`` start at once; the
+names are loaded when an option is parsed or its help is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import click
+
+__all__ = ["LazyChoice", "ListedChoices", "coefficient_names", "scale_names", "weight_names"]
+
+
+class LazyChoice(click.Choice):  # type: ignore[type-arg]
+    """A :class:`click.Choice` whose choices are computed on first use."""
+
+    def __init__(self, load: Callable[[], Sequence[str]], case_sensitive: bool = True) -> None:
+        self._load = load
+        self._loaded: tuple[str, ...] | None = None
+        super().__init__((), case_sensitive=case_sensitive)
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        if self._loaded is None:
+            self._loaded = tuple(self._load())
+        return self._loaded
+
+    @choices.setter
+    def choices(self, value: Any) -> None:
+        """Set by ``click.Choice.__init__``; the loader decides."""
+
+
+class ListedChoices(click.Option):
+    """An option whose help ends with the list of its (lazily loaded) choices."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        record = super().get_help_record(ctx)
+        if record is None or not isinstance(self.type, click.Choice):
+            return record
+        return record[0], f"{record[1]} {', '.join(self.type.choices)}."
+
+
+def coefficient_names() -> list[str]:
+    """The registry's coefficient names, sorted."""
+    from accord.coefficients import REGISTRY
+
+    return sorted(REGISTRY)
+
+
+def weight_names() -> tuple[str, ...]:
+    """The names of the agreement weights."""
+    from accord.weights import WEIGHT_NAMES
+
+    return WEIGHT_NAMES
+
+
+def scale_names() -> list[str]:
+    """The interpretation scales, sorted."""
+    from accord._scales import SCALES
+
+    return sorted(SCALES)

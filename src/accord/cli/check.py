@@ -1,0 +1,173 @@
+"""``accord check``: the acceptance gate for pipelines and CI.
+
+Exit status 0 means accepted, 1 rejected or undefined (an undefined value is
+never accepted), 2 anything that is not a decision: bad usage, an invalid
+study file, unreadable data, a rater column that does not exist, too many or
+too few raters for the coefficient, or a layout or level that accord would
+have had to guess. A pipeline can therefore read 1 as "the data failed the
+rule" and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from accord._names import GUESSED_LAYOUT, GUESSED_LEVEL
+from accord._terminal import echo
+from accord.cli._app import ERROR_STATUS, main
+from accord.cli._common import (
+    check_options,
+    ci_options,
+    classifier_options,
+    data_options,
+    load,
+    reference_options,
+    with_reference,
+)
+from accord.cli._errors import cli_text
+from accord.cli._lazy import LazyChoice, coefficient_names
+from accord.cli.report import _given, _options, _quiet, _usage_errors
+
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A threshold must be a finite number: ``nan`` would reject everything silently."""
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite number; give a threshold such as "
+                                 "0.8.")
+    return value
+
+
+#: Exit status of every outcome that is not a decision.
+NOT_A_DECISION = 2
+
+
+@main.command()
+@data_options
+@click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Declared study protocol (TOML) holding the metric and the rule.")
+@click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
+              metavar="NAME", help="The coefficient to check (without --study).")
+@click.option("--min", "minimum", type=float, default=None, callback=_finite,
+              help="The threshold: accepted when the value is at least this.")
+@click.option("--on", "on", type=click.Choice(["estimate", "lower-ci"]), default="estimate",
+              show_default=True, help="Compare the estimate or the lower confidence limit.")
+@_options
+@reference_options
+@classifier_options
+@ci_options
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the decision with its figures as one JSON object.")
+@click.pass_context
+def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
+          minimum: float | None, on: str, weights: str | None, form: str | None,
+          gold: str | None, predicted: tuple[str, ...], average: str | None,
+          positive: str | None, confidence_level: float, ci_method: str, n_resamples: int,
+          bootstrap_kind: str, seed: int | None, as_json: bool, **selection: Any) -> None:
+    """Accept or reject DATA against a rule; print the decision in one line.
+
+    Exit status: 0 accepted, 1 rejected or undefined (an undefined value is never
+    accepted), 2 anything that is not a decision: bad usage, an invalid study
+    file, unreadable data, a column that does not exist, a coefficient that does
+    not fit the raters, or columns or a level of measurement that were not named
+    and would have to be guessed.
+
+    \b
+    Examples:
+      accord check examples/pilot.csv --study examples/study.toml
+      accord check examples/pilot.csv --raters annotator_a annotator_b --coefficient cohen_kappa --min 0.8
+      accord check examples/pilot.csv --raters annotator_a annotator_b --coefficient cohen_kappa --min 0.6 --on lower-ci --json
+      accord check examples/preds.csv --gold gold --predicted model --coefficient f1 --min 0.8
+    """  # noqa: E501
+    from accord.study import AcceptanceRule, Metric, evaluate, load_study
+
+    ctx.meta[ERROR_STATUS] = NOT_A_DECISION
+    check_options(confidence_level, form, None, func="accord check")
+    if len(predicted) > 1:
+        raise click.UsageError("check decides on one system: give one column to --predicted.")
+    selection = with_reference(selection, gold, predicted)
+    if study is not None:
+        if coefficients or minimum is not None or _given(ctx, "on"):
+            raise click.UsageError("give either --study or --coefficient/--min/--on, not both.")
+        with _usage_errors():
+            st = load_study(study)
+        ann = load(data, **selection)
+        caveats = _refuse_guesses(ann, st, selection)
+        with _usage_errors():
+            decision, deviations = _check_study(st, ann)
+    else:
+        if len(coefficients) != 1 or minimum is None:
+            raise click.UsageError("name the rule: --study FILE, or --coefficient NAME --min X "
+                                   "[--on lower-ci].")
+        metric = Metric(coefficients[0], weights=weights, level=selection.get("level"),
+                        form=form, confidence_level=confidence_level, average=average,
+                        positive=positive, interval=ci_method,
+                        n_resamples=n_resamples, bootstrap_kind=bootstrap_kind, seed=seed)
+        rule = AcceptanceRule(coefficients[0], minimum, on=on)  # type: ignore[arg-type]
+        ann = load(data, **selection).require_pairable()
+        caveats = _refuse_guesses(ann, None, selection)
+        with _usage_errors():
+            decision = _quiet(lambda: evaluate(ann, metric, rule).decision)
+        deviations = 0
+    _print(decision, deviations, caveats, ann, data, as_json)
+    sys.exit(0 if decision.accepted else 1)
+
+
+def _print(decision: Any, deviations: int, caveats: list[str], ann: Any, data: str,
+           as_json: bool) -> None:
+    if as_json:
+        out = decision.to_dict()
+        out.update(
+            accepted=decision.accepted, exit_status=0 if decision.accepted else 1, data=data,
+            n_units=decision.result.n_units, n_raters=decision.result.n_raters,
+            raters=[str(r) for r in ann.raters], caveats=caveats,
+            protocol_deviations=deviations,
+        )
+        click.echo(json.dumps(out, indent=2, allow_nan=False))
+        return
+    for caveat in caveats:
+        echo(f"caveat: {caveat}")
+    line = decision.line()
+    if deviations:
+        line += f" [{deviations} protocol deviation(s): see accord report]"
+    echo(line)
+
+
+def _refuse_guesses(ann: Any, st: Any, selection: dict[str, Any]) -> list[str]:
+    """A decision is only taken on columns and a level someone named (exit 2 otherwise).
+
+    Returns the caveats to print: a layout the study protocol confirms (two of
+    its declared annotators are rater columns) is no longer a guess.
+    """
+    declared = st.annotators.names if st is not None else ()
+    confirmed = sum(1 for n in declared if n in {str(r) for r in ann.raters}) >= 2
+    caveats = [cli_text(c) for c in ann.audit.caveats]
+    if ann.audit.guessed_layout and not confirmed:
+        guess = next(c for c in caveats if c.startswith(GUESSED_LAYOUT))
+        what = guess.removeprefix(f"{GUESSED_LAYOUT}: ").split("; name", 1)[0]
+        raise click.UsageError(
+            f"{ann.audit.source}: check decides only on named columns, and these were "
+            f"guessed ({what}); pass --raters A B for a wide table or --unit COL --rater COL "
+            "--value COL for a long one, or declare the annotators in the study protocol.")
+    level_named = selection.get("level") is not None or (
+        st is not None and st.metric.level is not None)
+    if ann.audit.guessed_level and not level_named:
+        guess = next(c for c in caveats if c.startswith(GUESSED_LEVEL))
+        raise click.UsageError(
+            f"{ann.audit.source}: check decides only on a named level of measurement "
+            f"({guess}); pass --level LEVEL or declare the level in the study protocol.")
+    return [c for c in caveats if not (confirmed and c.startswith(GUESSED_LAYOUT))]
+
+
+def _check_study(st: Any, ann: Any) -> tuple[Any, int]:
+    from accord.report.register import study_section
+
+    prepared, notes = st.prepare(ann)
+    prepared.require_pairable()
+    section = _quiet(lambda: study_section(st, ann, prepared, notes))
+    return section.decision, len(section.deviations)

@@ -1,0 +1,200 @@
+"""``accord evaluate``: a model (or an annotator) against reference labels."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import click
+from click.core import ParameterSource
+
+from accord.cli._app import main
+from accord.cli._common import (
+    check_options,
+    ci_options,
+    data_options,
+    load,
+    reference_options,
+    with_reference,
+)
+from accord.cli._common import console as cli_console
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+
+@main.command()
+@data_options
+@reference_options
+@click.option("--humans", multiple=True, metavar="COL...",
+              help="Human annotators set against the same reference (the human ceiling); "
+              "with exports, raters of kind human are used by default.")
+@click.option("--ceiling-figure", default="accuracy", show_default=True, metavar="NAME",
+              help="The figure of the human ceiling, e.g. accuracy, macro.f1, kappa.")
+@click.option("--positive", default=None, metavar="LABEL",
+              help="The positive class of a binary task (shown first in the summary).")
+@ci_options
+@click.option("--json", "as_json", is_flag=True, help="Print the evaluation as JSON instead.")
+@click.pass_context
+def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tuple[str, ...],
+             humans: tuple[str, ...], ceiling_figure: str, positive: str | None,
+             confidence_level: float, ci_method: str, n_resamples: int, bootstrap_kind: str,
+             seed: int | None, as_json: bool, **selection: Any) -> None:
+    """Evaluate system labels in DATA against reference labels.
+
+    Prints the confusion matrix (rows = reference), the per-class table and the
+    summary (accuracy, balanced accuracy, macro/micro/weighted F1, Matthews
+    correlation, kappa) with intervals: Wilson for proportions, a bootstrap over
+    the confusion-matrix cells for the rest (unless --ci says otherwise), the
+    majority-class and chance baselines, McNemar's test between systems and,
+    when human annotators are present, the human ceiling. Units without a
+    reference label are not evaluated and are counted.
+
+    \b
+    Examples:
+      accord evaluate examples/preds.csv --gold gold --predicted model
+      accord evaluate examples/preds.csv --gold gold --predicted model llm --json
+      accord evaluate examples/preds.csv --gold gold --predicted model --humans ann_a ann_b
+      accord evaluate examples/preds.csv --gold gold --predicted llm --ci bootstrap --seed 1
+    """
+    import accord
+    from accord.errors import InvalidParameterError
+
+    check_options(confidence_level, None, None, func="accord evaluate")
+    selection = with_reference(selection, gold, predicted, humans)
+    named = bool(selection.get("raters"))
+    ann = load(data, select_raters=named, **selection)
+    if gold is not None:
+        ann.kinds[gold] = "gold"
+    explicit = ctx.get_parameter_source("ci_method") is not ParameterSource.DEFAULT
+    boot = accord.Bootstrap(n_resamples=n_resamples, kind=bootstrap_kind,  # type: ignore[arg-type]
+                            rng=0 if seed is None else seed)
+    method: Any = None if not explicit else boot if ci_method == "bootstrap" else ci_method
+    if gold is None and list(ann.kinds.values()).count("gold") != 1:
+        raise click.UsageError(f"name the reference column with --gold: {_golds(ann)}.")
+    # one --predicted column: one Evaluation, printed as Evaluation.to_dict()
+    systems: Any = predicted[0] if len(predicted) == 1 else (list(predicted) or None)
+    try:
+        evs = accord.evaluate(ann, reference=gold, systems=systems, positive=positive,
+                              ceiling_figure=ceiling_figure, method=boot)
+        out = evs.to_dict(confidence_level, method=method, bootstrap=boot)
+    except InvalidParameterError as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(out, indent=2, allow_nan=False))
+        return
+    if "systems" not in out:
+        out = {"reference": out["reference"], "systems": {out["system"]: out}, "mcnemar": []}
+    _print(cli_console(), out, ann.audit.lines())
+
+
+def _golds(ann: Any) -> str:
+    golds = [r for r, kind in ann.kinds.items() if kind == "gold"]
+    if golds:
+        return f"the raters of kind gold are {golds!r}"
+    return f"no rater is of kind gold (the raters are {list(ann.raters)!r})"
+
+
+def _fmt(x: Any, digits: int = 4) -> str:
+    return "undefined" if x is None else f"{x:.{digits}f}"
+
+
+def _ci(fig: dict[str, Any]) -> str:
+    ci = fig["interval"]
+    if ci["low"] is None:
+        return ""
+    return f"{_fmt(ci['low'], 3)} to {_fmt(ci['high'], 3)}"
+
+
+def _print(console: Console, out: dict[str, Any], audit: list[str]) -> None:
+    for line in audit:
+        console.print(line, markup=False, highlight=False)
+    for system, ev in out["systems"].items():
+        console.print()
+        console.print(f"[bold]{system}[/] against [bold]{out['reference']}[/]: "
+                      f"{ev['n_units']} units, {len(ev['categories'])} classes",
+                      highlight=False)
+        for note in ev["notes"]:
+            console.print(f"  note: {note}", markup=False, highlight=False)
+        console.print(_confusion(ev))
+        console.print(_per_class(ev))
+        console.print(_summary(ev))
+        for sentence in _sentences(ev):
+            console.print(sentence, markup=False, highlight=False)
+    for test in out["mcnemar"]:
+        if "pvalue" in test:
+            console.print(f"McNemar's exact test, {test['system_a']} vs {test['system_b']}: "
+                          f"{test['b']} units right only under {test['system_a']}, {test['c']} "
+                          f"only under {test['system_b']}, p = {test['pvalue']:.4g}",
+                          markup=False, highlight=False)
+
+
+def _confusion(ev: dict[str, Any]) -> Table:
+    from rich.table import Table
+
+    cats = [str(c) for c in ev["categories"]]
+    cm = ev["confusion_matrix"]
+    table = Table(title="confusion matrix (rows = reference, columns = predicted)",
+                  title_justify="left")
+    table.add_column("reference \\ predicted")
+    for c in [*cats, "total"]:
+        table.add_column(c, justify="right")
+    for label, row, total in zip(cats, cm["counts"], cm["row_totals"]):
+        table.add_row(label, *(f"{x:g}" for x in row), f"{total:g}")
+    table.add_row("total", *(f"{x:g}" for x in cm["col_totals"]), f"{cm['n']:g}")
+    return table
+
+
+def _per_class(ev: dict[str, Any]) -> Table:
+    from rich.table import Table
+
+    table = Table(title="per class", title_justify="left")
+    for head in ("class", "support", "precision", "recall", "F1", "specificity"):
+        table.add_column(head, justify="left" if head == "class" else "right")
+    for label, row in ev["per_class"].items():
+        cells = [_cell(row[f]) for f in ("precision", "recall", "f1", "specificity")]
+        table.add_row(label, str(row["support"]), *cells)
+    for avg in ("macro", "micro", "weighted"):
+        cells = [_cell(ev[avg][f]) for f in ("precision", "recall", "f1", "specificity")]
+        table.add_row(f"{avg} average", "", *cells)
+    return table
+
+
+def _cell(fig: dict[str, Any]) -> str:
+    """``0.946 (0.909-0.968)``: the estimate and its interval, short enough for a table."""
+    if fig["estimate"] is None:
+        return "undefined"
+    ci = fig["interval"]
+    if ci["low"] is None:
+        return _fmt(fig["estimate"], 3)
+    return f"{_fmt(fig['estimate'], 3)} ({_fmt(ci['low'], 3)}-{_fmt(ci['high'], 3)})"
+
+
+def _summary(ev: dict[str, Any]) -> Table:
+    from rich.table import Table
+
+    level = ev["accuracy"]["interval"]["confidence_level"]
+    table = Table(title="summary", title_justify="left")
+    for head in ("figure", "estimate", f"{level:.0%} CI", "method"):
+        table.add_column(head, justify="left" if head in ("figure", "method") else "right")
+    for name in ("accuracy", "balanced_accuracy", "mcc", "kappa"):
+        fig = ev[name]
+        table.add_row(name.replace("_", " "), _fmt(fig["estimate"]), _ci(fig),
+                      fig["interval"]["method"])
+    b = ev["baselines"]
+    table.add_row(f"majority class ({b['majority_class']})", _fmt(b["majority_accuracy"]), "",
+                  "baseline")
+    table.add_row("chance accuracy p_e", _fmt(b["chance_accuracy"]), "", "baseline")
+    return table
+
+
+def _sentences(ev: dict[str, Any]) -> list[str]:
+    b = ev["baselines"]
+    out = [s for s in (b["chance_note"], b["majority_note"]) if s]
+    for name in ("accuracy", "balanced_accuracy", "mcc", "kappa"):
+        if ev[name]["undefined_reason"]:
+            out.append(f"{name}: undefined: {ev[name]['undefined_reason']}")
+    if ev["ceiling"] is not None:
+        out.append(ev["ceiling"]["sentence"])
+    return out

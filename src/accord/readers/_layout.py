@@ -1,0 +1,177 @@
+"""Which columns of a table hold ratings, when nobody said so.
+
+A wide table read without ``raters=`` takes its rater columns by elimination,
+so three rules keep that guess from turning into a confident wrong number:
+
+- a column of free text (long strings, nearly all distinct: a question, a
+  model's response, a rationale) is never a rater;
+- a table that looks long (a column named like rater ids, or unit ids that
+  repeat across rows) is refused with the options to name, never unpivoted as
+  if each row were a unit;
+- whatever is still guessed (the layout, the columns) is stated as a caveat
+  of the audit, which every output shows on its first lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from accord._names import GUESSED_LAYOUT
+from accord._shapes import duplicate_advice
+from accord.errors import DataError, DuplicateRatingError, FormatError
+
+#: Rows looked at to decide whether a column is free text or ids repeat.
+PROBE_ROWS = 100_000
+#: A column is free text when at least this share of its cells are distinct ...
+TEXT_DISTINCT_SHARE = 0.9
+#: ... and its cells average at least this many characters or words.
+TEXT_MEAN_CHARS, TEXT_MEAN_WORDS = 25.0, 4.0
+#: Unit ids this repetitive (distinct ids / rows) mean a long table; a few repeats in a
+#: wide table are left to the duplicate-rating check.
+LONG_DISTINCT_SHARE = 0.75
+#: Columns whose exact name says they hold rater ids or rater kinds (a long table).
+RATER_ID_NAMES = (
+    "rater", "rater_id", "annotator", "annotator_id", "coder", "coder_id", "worker",
+    "worker_id", "workerid", "user", "user_id", "judge", "labeler", "labeller", "annotator_kind",
+    "rater_kind", "annotator_type", "rater_type", "annotator_name", "rater_name", "grader",
+    "evaluator",
+)
+
+
+def _probe(frame: pl.LazyFrame, exprs: list[pl.Expr], source: str) -> dict[str, Any]:
+    """One row of statistics over the first rows; an unreadable file is one sentence."""
+    try:
+        return frame.head(PROBE_ROWS).select(exprs).collect().row(0, named=True)
+    except (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError) as exc:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
+        raise FormatError(f"{source}: {first}") from None
+
+
+def free_text_columns(
+    frame: pl.LazyFrame, candidates: Sequence[str], source: str
+) -> list[str]:
+    """The candidate columns whose values read as free text rather than labels."""
+    schema = frame.collect_schema()
+    texts = [c for c in candidates if schema[c] == pl.String]
+    if not texts:
+        return []
+    stats = []
+    for j, c in enumerate(texts):
+        col = pl.col(c).str.strip_chars()
+        col = pl.when(col == "").then(None).otherwise(col)
+        stats += [
+            col.count().alias(f"n{j}"),
+            col.n_unique().alias(f"u{j}"),  # counts null as one value: subtracted below
+            col.null_count().alias(f"z{j}"),
+            col.str.len_chars().mean().alias(f"c{j}"),
+            (col.str.count_matches(r"\s+").mean() + 1).alias(f"w{j}"),
+        ]
+    row = _probe(frame, stats, source)
+    return [c for j, c in enumerate(texts) if _is_text(row, j)]
+
+
+def _is_text(row: dict[str, Any], j: int) -> bool:
+    n = int(row[f"n{j}"])
+    if n < 2:
+        return False
+    distinct = int(row[f"u{j}"]) - (1 if row[f"z{j}"] else 0)
+    long_cells = (row[f"c{j}"] or 0) >= TEXT_MEAN_CHARS or (row[f"w{j}"] or 0) >= TEXT_MEAN_WORDS
+    return distinct >= TEXT_DISTINCT_SHARE * n and long_cells
+
+
+def refuse_if_long(
+    frame: pl.LazyFrame, names: list[str], unit: str | None, source: str
+) -> None:
+    """Raise when a table read as wide by elimination looks long.
+
+    Long tables repeat a unit over rows and name their raters in a column; read
+    as wide, every row would become a unit and every column a rater.
+    """
+    why = ""
+    rater_cols = sorted((n for n in names if n.lower().strip() in RATER_ID_NAMES),
+                        key=lambda n: RATER_ID_NAMES.index(n.lower().strip()))
+    if rater_cols:
+        why = f"column {rater_cols[0]!r} holds rater ids"
+    elif unit is not None:
+        ids = pl.col(unit)
+        counts = _probe(frame, [ids.count().alias("n"), ids.drop_nulls().n_unique().alias("u")],
+                        source)
+        if counts["u"] <= LONG_DISTINCT_SHARE * counts["n"]:
+            why = (f"unit ids in column {unit!r} repeat across rows ({counts['n']} rows, "
+                   f"{counts['u']} distinct ids), while a wide table has one row per unit")
+    if why:
+        raise DataError(
+            f"{source}: this table looks long (one row per rating), not wide: {why}; name "
+            "its columns with unit=..., rater=... and value=... (the columns are "
+            f"{names!r}), or name the rater columns of a wide table with raters=[...]."
+        )
+
+
+def refuse_text_values(frame: pl.LazyFrame, names: list[str], value: str, source: str) -> None:
+    """Raise when the label column of a long table, found by its name, holds free text
+    (a ``response`` column of model outputs is not a column of labels)."""
+    if free_text_columns(frame, [value], source):
+        raise DataError(
+            f"{source}: column {value!r} was taken as the labels by its name, but it holds "
+            "free text (long, nearly all distinct values), not labels; name the label "
+            f"column with value=... (the columns are {names!r})."
+        )
+
+
+def wide_caveat(raters: Sequence[str], unit: str | None, text_columns: Sequence[str]) -> str:
+    """The caveat of a wide layout whose rater columns were taken by elimination."""
+    shown = ", ".join(repr(r) for r in raters)
+    ids = f"column {unit!r}" if unit else "the row number"
+    text = (f"; free-text columns left out: {', '.join(repr(c) for c in text_columns)}"
+            if text_columns else "")
+    return (f"{GUESSED_LAYOUT}: a wide table, one column per rater: {shown} (every column "
+            f"left after the unit ids, from {ids}){text}; name the rater columns with "
+            "raters=[...] to make this explicit")
+
+
+def long_caveat(found: dict[str, str | None], given: dict[str, Any]) -> str:
+    """The caveat of a long layout whose columns were found by their names."""
+    guessed = ", ".join(f"{role}={col!r}" for role, col in found.items() if given[role] is None)
+    return (f"{GUESSED_LAYOUT}: a long table, columns taken from their names: {guessed}; "
+            "name them with unit=..., rater=... and value=... to make this explicit")
+
+
+def duplicate_error(
+    u: np.ndarray[Any, Any],
+    units: list[Any],
+    r: np.ndarray[Any, Any],
+    raters: list[Any],
+    rater_order: list[str] | None,
+    values: np.ndarray[Any, Any],
+    source: str,
+    shape: tuple[Sequence[str], list[Any] | None],
+) -> DuplicateRatingError:
+    """The duplicate-rating error of a table: the first clashing pairs and the route that fits."""
+    per_pair = (
+        pl.DataFrame({"u": u, "r": r, "v": values})
+        .group_by("u", "r", maintain_order=True)
+        .agg(pl.col("v").n_unique().alias("k"))
+    )
+    clash = per_pair.filter(pl.col("k") > 1)
+    columns, labels = shape
+    advice = duplicate_advice(
+        columns=columns,
+        labels=labels if labels is not None else np.unique(values).tolist(),
+        n_clashes=clash.height, n_pairs=per_pair.height,
+        max_labels=int(clash["k"].max() or 0),  # type: ignore[arg-type]
+        wide=rater_order is not None,
+    )
+    names = rater_order if rater_order is not None else raters
+    shown = ", ".join(
+        f"unit {units[a] if units else a!r} by rater {names[b]!r}"
+        for a, b, _ in clash.head(3).iter_rows()
+    )
+    more = f" and {clash.height - 3} more" if clash.height > 3 else ""
+    return DuplicateRatingError(
+        f"{source}: {clash.height} unit(s) were rated twice by the same rater with different "
+        f"values ({shown}{more}); {advice}"
+    )

@@ -1,0 +1,195 @@
+"""From what users pass (lists per unit, a SpanTable, Annotations) to encoded span arrays.
+
+Coverage: a rater who annotated a unit and marked nothing there takes part in
+the comparison of that unit (the other side's spans there are misses); a unit
+a rater skipped or never saw is left out of every comparison with that rater,
+and counted. Spans themselves imply coverage: a rater with a span in a unit
+annotated it. A table that records no coverage at all (built by hand) is taken
+to have every rater annotate every unit, and says so in its notes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from accord.errors import DataError, InvalidParameterError
+from accord.readers.spans import SpanTable
+from accord.spans._spanset import Fragments, SpanSet, build
+
+Row = tuple[int, int, int, str, Fragments | None]
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """Every rater's spans as a :class:`SpanSet` over shared unit and label codes."""
+
+    units: tuple[Any, ...]
+    labels: tuple[str, ...]
+    raters: tuple[str, ...]
+    sets: dict[str, SpanSet]
+    annotated: dict[str, NDArray[np.bool_]]
+    skipped: dict[str, NDArray[np.bool_]]
+    notes: tuple[str, ...]
+
+
+def table_of(data: Any, func: str, param: str) -> SpanTable:
+    """The SpanTable of a SpanTable or of Annotations with spans."""
+    if isinstance(data, SpanTable):
+        return data
+    spans = getattr(data, "spans", None)
+    if isinstance(spans, SpanTable):
+        return spans
+    if hasattr(data, "raters") and hasattr(data, "audit"):
+        raise DataError(
+            f"{func}: the '{param}' annotations hold no spans; span agreement needs data "
+            "read from a span export (brat, INCEpTION, Label Studio, a span table, ...)."
+        )
+    raise InvalidParameterError(
+        f"The '{param}' parameter of {func} must be a list with one list of (start, end, label) "
+        f"per unit, a SpanTable or Annotations with spans. Got {type(data).__name__} instead."
+    )
+
+
+def encode_table(
+    table: SpanTable,
+    raters: Sequence[str] | None,
+    labels: Sequence[str] | None,
+    func: str,
+    rename: dict[str, str] | None = None,
+) -> Encoded:
+    """Encode the spans of ``raters`` (default: all) in ``table``."""
+    chosen = _raters(table, raters, func)
+    keep_labels = None if labels is None else {str(x) for x in labels}
+    units: dict[Any, int] = {}
+    per: dict[str, list[Row]] = {r: [] for r in chosen}
+    dropped = 0
+    for s in table.spans:
+        if s.rater not in per:
+            continue
+        u = units.setdefault(s.unit, len(units))
+        if keep_labels is not None and s.label not in keep_labels:
+            dropped += 1
+            continue
+        per[s.rater].append((u, s.start, s.end, s.label, s.fragments))
+    for unit, _ in table.coverage:
+        units.setdefault(unit, len(units))
+    notes = [f"{dropped} span(s) with a label outside labels= left out"] if dropped else []
+    return _finish(table, chosen, units, per, notes, keep_labels, rename or {})
+
+
+def _raters(table: SpanTable, raters: Sequence[str] | None, func: str) -> list[str]:
+    present = list(table.raters)
+    if raters is None:
+        return present
+    chosen = [str(r) for r in raters]
+    unknown = [r for r in chosen if r not in present]
+    if unknown:
+        raise InvalidParameterError(
+            f"The 'raters' parameter of {func} names {unknown!r}, which marked no span and "
+            f"covered no unit; the raters are {present!r}."
+        )
+    return chosen
+
+
+def _finish(
+    table: SpanTable,
+    chosen: list[str],
+    units: dict[Any, int],
+    per: dict[str, list[Row]],
+    notes: list[str],
+    keep_labels: set[str] | None,
+    rename: dict[str, str],
+) -> Encoded:
+    n = len(units)
+    codes: dict[str, int] = {lab: i for i, lab in enumerate(sorted(keep_labels or ()))}
+    for lab in sorted({row[3] for rows in per.values() for row in rows}):
+        codes.setdefault(lab, len(codes))
+    sets, annotated, skipped = {}, {}, {}
+    for r in chosen:
+        name = rename.get(r, r)
+        sets[name] = build(per[r], codes, who=f"rater {r!r}")
+        annotated[name] = np.zeros(n, dtype=bool)
+        skipped[name] = np.zeros(n, dtype=bool)
+        annotated[name][sets[name].unit] = True
+    if not table.coverage:
+        notes.append("no coverage recorded: every rater taken to have annotated every unit")
+        for name in annotated:
+            annotated[name][:] = True
+    for (unit, rater), status in table.coverage.items():
+        name = rename.get(rater, rater)
+        if name in annotated and unit in units:
+            target = annotated if status == "annotated" else skipped
+            target[name][units[unit]] = True
+    for name in annotated:
+        skipped[name] &= ~annotated[name]
+    names = tuple(rename.get(r, r) for r in chosen)
+    return Encoded(tuple(units), tuple(codes), names, sets, annotated, skipped, tuple(notes))
+
+
+def encode_lists(
+    reference: Sequence[Sequence[Any]], predicted: Sequence[Sequence[Any]], func: str
+) -> Encoded:
+    """Encode two lists with one list of ``(start, end, label)`` per unit."""
+    if len(reference) != len(predicted):
+        raise DataError(
+            f"{func}: reference and predicted must have one list per unit each; got "
+            f"{len(reference)} and {len(predicted)} units."
+        )
+    codes: dict[str, int] = {}
+    sets = {
+        "reference": build(_rows(reference, func, "reference"), codes, who="reference"),
+        "predicted": build(_rows(predicted, func, "predicted"), codes, who="predicted"),
+    }
+    n = len(reference)
+    sets = _recode_sorted(sets, codes)
+    full = {k: np.ones(n, dtype=bool) for k in sets}
+    none = {k: np.zeros(n, dtype=bool) for k in sets}
+    labels = tuple(sorted(codes))
+    return Encoded(tuple(range(n)), labels, ("reference", "predicted"), sets, full, none, ())
+
+
+def _recode_sorted(sets: dict[str, SpanSet], codes: dict[str, int]) -> dict[str, SpanSet]:
+    """Label codes in sorted label order (codes were given in order of first sight)."""
+    ranks = np.zeros(len(codes), dtype=np.int64)
+    for rank, lab in enumerate(sorted(codes)):
+        ranks[codes[lab]] = rank
+    return {
+        k: SpanSet(s.unit, s.start, s.end, ranks[s.label], s.fragments) for k, s in sets.items()
+    }
+
+
+def _rows(units: Sequence[Sequence[Any]], func: str, side: str) -> list[Row]:
+    rows: list[Row] = []
+    for u, spans in enumerate(units):
+        if isinstance(spans, (str, bytes)):
+            raise _shape_error(func, side, spans)
+        for sp in spans:
+            if not isinstance(sp, (tuple, list)) or len(sp) not in (3, 4):
+                raise _shape_error(func, side, sp)
+            frags = tuple(tuple(f) for f in sp[3]) if len(sp) == 4 else None
+            rows.append((u, sp[0], sp[1], str(sp[2]), frags))
+    return rows
+
+
+def _shape_error(func: str, side: str, got: Any) -> InvalidParameterError:
+    return InvalidParameterError(
+        f"The '{side}' parameter of {func} must hold one list per unit of (start, end, label) "
+        f"tuples (optionally with a 4th item, the fragments). Got {got!r} instead."
+    )
+
+
+def case_notes(labels: Sequence[str]) -> tuple[str, ...]:
+    """A note for each group of labels that differ only in case (they stay distinct)."""
+    groups: dict[str, list[str]] = {}
+    for lab in labels:
+        groups.setdefault(lab.casefold(), []).append(lab)
+    return tuple(
+        f"labels {sorted(g)!r} differ only in case; they are compared as different labels"
+        for g in groups.values()
+        if len(g) > 1
+    )
