@@ -105,6 +105,7 @@ def evil_csv(tmp_path: Path) -> Path:
     ["table", "--raters", "bob" + CLIPBOARD, "nobody"],
     ["check", "--coefficient", "cohen_kappa", "--min", "0.5", "--categories", "pos"],
     ["compute", "--raters", "bob" + CLIPBOARD, "nobody"],
+    ["evaluate", "--gold", "rater" + CLEAR_AND_FAKE, "--predicted", "bob" + CLIPBOARD],
 ])
 def test_no_command_sends_an_escape_sequence_to_the_console(evil_csv: Path,
                                                               command: list[str]) -> None:
