@@ -98,8 +98,11 @@ def _fifo_with(tmp_path: Path, body: bytes) -> tuple[Path, threading.Thread]:
     os.mkfifo(fifo)
 
     def feed() -> None:
-        with open(fifo, "wb") as fh:
-            fh.write(body)
+        try:
+            with open(fifo, "wb") as fh:
+                fh.write(body)
+        except BrokenPipeError:  # the reader refused the stream and stopped reading
+            pass
 
     thread = threading.Thread(target=feed, daemon=True)
     thread.start()
@@ -131,9 +134,17 @@ def test_standard_input_through_the_command_line(tmp_path: Path) -> None:
     assert '"units": 3000' in done.stdout
 
 
-def test_a_stream_of_nul_bytes_is_refused_at_once() -> None:
-    with pytest.raises(accord.FormatError, match="/dev/zero: holds only NUL bytes"):
-        accord.read("/dev/zero")
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_an_endless_device_is_refused_at_once(device: str) -> None:
+    with pytest.raises(accord.FormatError, match=f"{device}: is a device"):
+        accord.read(device)
+
+
+def test_a_pipe_of_nul_bytes_is_refused_at_once(tmp_path: Path) -> None:
+    fifo, thread = _fifo_with(tmp_path, b"\x00" * (4 * 1024**2))
+    with pytest.raises(accord.FormatError, match="pipe: holds only NUL bytes"):
+        accord.read(fifo)
+    thread.join(5)
 
 
 def test_a_device_inside_a_project_folder_is_refused(tmp_path: Path) -> None:
