@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import accord
 from accord.errors import StudyError
@@ -344,3 +346,10 @@ def test_an_infinite_label_in_a_tool_export_is_refused(tmp_path: Path) -> None:
     path.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n", encoding="utf-8")
     with pytest.raises(accord.FormatError, match="inf, not a finite number"):
         accord.read(path, field="sentiment")
+
+
+@given(st.text(max_size=40), st.sampled_from(sorted(set(ENCODINGS) - {"utf-16-le-no-bom"})))
+def test_decoding_round_trips_every_text(text: str, encoding: str) -> None:
+    from accord._files import decode
+
+    assert decode(ENCODINGS[encoding](text), "x") == text  # st.text() holds no lone surrogate

@@ -234,3 +234,14 @@ def test_a_report_on_standard_output_is_visible_on_a_terminal(
     _, shown, _ = run("report", str(evil_csv), "-o", "-", "--to", "markdown")
     assert ESC not in shown and "\\x1b" in shown
     assert len(shown) >= len(piped) > 0
+
+
+@given(st.text())
+def test_visible_text_holds_no_control_character(text: str) -> None:
+    import unicodedata
+
+    shown = visible(text)
+    assert all(c == "\n" or unicodedata.category(c) != "Cc" for c in shown)
+    assert not any(c in shown for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    if text.isprintable():
+        assert shown == text  # ordinary text is left alone
