@@ -8,6 +8,10 @@ humans; indicators ``judge >= human`` and ``human >= judge``; scipy's
 ``ttest_1samp(human - judge, epsilon, alternative="less")``; the Benjamini-Yekutieli
 step-up at q = 0.05; winning rate = rejections / humans. The BY adjustment is also
 checked against statsmodels ``multipletests(method="fdr_by")``.
+
+On the authors' own data, ``benchmarks/check_alttest_reference.py`` reproduces all
+52 winning rates and advantage probabilities their notebook prints (9 data sets,
+4-6 LLMs each); their repository has no licence, so those data are not copied here.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ def _ref_by(pvalues: list[float], q: float) -> set[int]:
 
 
 def _reference(judge: dict[Any, Any], humans: dict[Any, dict[Any, Any]], name: str,
-               eps: float) -> dict[str, Any]:
+               eps: float, min_units: int = 0) -> dict[str, Any]:
     by_unit: dict[Any, list[Any]] = {}
     for h, ratings in humans.items():
         for unit in ratings:
@@ -56,6 +60,8 @@ def _reference(judge: dict[Any, Any], humans: dict[Any, dict[Any, Any]], name: s
     pvalues, rhos, names = [], [], []
     for h, ratings in humans.items():
         d, w_j = [], []
+        if sum(unit in keep for unit in ratings) < min_units:
+            continue  # not tested, but still among the others of everyone else
         for unit in ratings:
             if unit not in keep:
                 continue
@@ -149,6 +155,22 @@ def test_custom_similarity_sees_only_rated_pairs() -> None:
             "z": ["b", "b"] * 20}
     accord.alt_test(cols, judge="j", scoring=sim, test="wilcoxon")
     assert None not in seen and seen
+
+
+def test_min_units_leaves_a_human_untested_but_among_the_others() -> None:
+    cols, _ = _panel(9, n_units=80, n_humans=4, k=3, missing=0.0, judge_noise=0.2,
+                     human_noise=0.3)
+    cols["late"] = [None] * 60 + cols["h0"][60:]
+    res = accord.alt_test(cols, judge="judge", min_units=30)
+    ref = _reference(*_dicts(cols), "accuracy", 0.2, min_units=30)
+    assert res.n_tested == 4 and not res.per_human["late"].won
+    assert res.winning_rate == ref["winning_rate"]
+    assert res.advantage_probability == pytest.approx(ref["rho"], abs=1e-12)
+    for h in ref["pvalues"]:
+        assert res.per_human[h].pvalue == pytest.approx(ref["pvalues"][h], rel=1e-12)
+    assert any("not tested" in n for n in res.notes)
+    with pytest.raises(InsufficientDataError, match="tests nobody"):
+        accord.alt_test(cols, judge="judge", min_units=1000)
 
 
 # ----------------------------------------------------------------------- BY correction
@@ -290,6 +312,17 @@ def test_human_sharing_one_unit_has_a_reason() -> None:
     assert "share 1 unit" in (late.undefined_reason or "")
 
 
+@pytest.mark.parametrize("test", ["t", "wilcoxon"])
+def test_differences_all_equal_to_epsilon_are_undefined_with_a_reason(test: str) -> None:
+    a = [1, 2, 3, 1, 2] * 8
+    data = {"j": a, "h0": a, "h1": a, "h2": a}
+    res = accord.alt_test(data, judge="j", epsilon=0.0, test=test)  # type: ignore[arg-type]
+    row = res.per_human["h0"]
+    assert math.isnan(row.pvalue) and not row.won and "0/0" in (row.undefined_reason or "")
+    assert res.winning_rate == 0.0 and res.advantage_probability == 1.0
+    assert accord.alt_test(data, judge="j", epsilon=0.1).winning_rate == 1.0
+
+
 def test_to_dict_and_str() -> None:
     cols, _ = _panel(0, n_units=40, n_humans=3, k=3, missing=0.0, judge_noise=0.1,
                      human_noise=0.3)
@@ -306,3 +339,17 @@ def test_annotations_with_llm_kind_default_humans() -> None:
     ann.kinds["judge"] = "llm"
     res = accord.alt_test(ann, judge="judge")
     assert res.humans == ("h0", "h1", "h2")
+
+
+@given(st.integers(0, 10_000), st.permutations(range(1, 4)))
+@settings(max_examples=20, deadline=None)
+def test_relabelling_nominal_categories_changes_nothing(seed: int, perm: list[int]) -> None:
+    cols, _ = _panel(seed, n_units=50, n_humans=3, k=3, missing=0.0, judge_noise=0.3,
+                     human_noise=0.3)
+    names = {1: "x", 2: "y", 3: "z"}
+    mapping = {v: names[perm[v - 1]] for v in (1, 2, 3)}
+    relabelled = {r: [mapping[x] for x in col] for r, col in cols.items()}
+    a = accord.alt_test(cols, judge="judge")
+    b = accord.alt_test(relabelled, judge="judge")
+    assert [r.pvalue for r in a.per_human.values()] == [r.pvalue for r in b.per_human.values()]
+    assert a.advantage_probability == b.advantage_probability

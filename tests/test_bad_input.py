@@ -108,7 +108,8 @@ BAD_TABLES: list[tuple[str, Any, type[AccordError], str]] = [
 def test_every_coefficient_refuses_bad_data(name: str, what: str, table: Any,
                                             kind: type[AccordError], match: str) -> None:
     func = accord.REGISTRY[name].function
-    if name == "icc" and what in ("set-valued labels", "dict labels"):
+    scores = "nominal" not in accord.REGISTRY[name].levels  # ICC, irr's score coefficients
+    if scores and what in ("set-valued labels", "dict labels"):
         kind, match = DataError, "numeric|unhashable"
     if name in TWO_ONLY and what == "no units":
         match = "nothing to compare"
@@ -126,7 +127,7 @@ def test_every_coefficient_refuses_summaries_it_cannot_use(name: str) -> None:
         refused(DataError, "RaterCounts", func, counts)
     if accord.REGISTRY[name].family not in {"two_raters", "krippendorff", "classification"}:
         refused(DataError, "contingency table|ContingencyTable", func, table)
-    if name != "icc":
+    if "nominal" in accord.REGISTRY[name].levels:  # scores (icc, kendall_w, ...) take one
         refused(DataError, "RatingMatrix", func, ratings)
 
 
@@ -487,6 +488,15 @@ def test_judge_agreement() -> None:
             accord.judge_agreement, data, judge="j", level="nominl")
 
 
+def test_preferences() -> None:
+    rows = {"unit": [1, 1], "rater": ["j", "j"], "first": ["x", "y"], "second": ["y", "x"],
+            "verdict": ["A", "ERROR"]}
+    refused(DataError, "declare parse failures with missing=", accord.preferences, rows)
+    refused(InvalidParameterError, "'labels' parameter of preferences", accord.preferences,
+            rows, labels=["A"])
+    refused(DataError, "column", accord.preferences, rows, verdict="answer")
+
+
 def test_interpret_and_benchmark() -> None:
     refused(InvalidParameterError, "'scale' parameter of interpret must be one of", accord
             .interpret, RESULT, scale="foo")
@@ -637,6 +647,54 @@ def test_span_evaluation() -> None:
                       accord.SpanEvaluation)
 
 
+def test_span_agreement() -> None:
+    """span_agreement (its result, SpanAgreement, is a record)."""
+    from accord.readers.spans import Span, SpanTable
+
+    one = SpanTable((Span("d", "A", 0, 2, "X"),))
+    refused(InsufficientDataError, "two raters or more", accord.span_agreement, one)
+    refused(DataError, "hold no spans", accord.span_agreement, Annotations.from_wide(W3))
+    refused(InvalidParameterError, "'raters' parameter of span_agreement",
+            accord.span_agreement, one, raters=["A", "Z"])
+    two = SpanTable((Span("d", "A", 0, 2, "X"), Span("d", "B", 0, 2, "X")))
+    assert isinstance(accord.span_agreement(two), accord.SpanAgreement)
+
+
+def test_unitizing_alpha() -> None:
+    from accord.readers.spans import Span, SpanTable
+
+    one = SpanTable((Span("d", "A", 0, 2, "X"),))
+    refused(InsufficientDataError, "two raters or more", accord.unitizing_alpha, one)
+    clash = SpanTable((Span("d", "A", 0, 4, "X"), Span("d", "A", 2, 6, "X"),
+                       Span("d", "B", 0, 2, "X")))
+    refused(DataError, "not to overlap", accord.unitizing_alpha, clash)
+    two = SpanTable((Span("d", "A", 0, 2, "X"), Span("d", "B", 0, 2, "X")))
+    refused(InvalidParameterError, "'lengths' parameter of unitizing_alpha",
+            accord.unitizing_alpha, two, lengths={"d": "long"})
+
+
+def test_token_agreement() -> None:
+    """token_agreement and token_annotations."""
+    from accord.readers.spans import Span, SpanTable
+
+    two = SpanTable((Span("d", "A", 0, 2, "X"), Span("d", "B", 0, 2, "X")))
+    refused(InvalidParameterError, "'coefficient' parameter of token_agreement",
+            accord.token_agreement, two, tokens={"d": 3}, coefficient="kappa")
+    refused(DataError, "no entry in tokens", accord.token_annotations, two, tokens={})
+    refused(DataError, "ordered, non-empty and not overlap", accord.token_annotations, two,
+            tokens={"d": [(0, 2), (1, 3)]})
+
+
+def test_power_plans_refuse_bad_input() -> None:
+    refused(InvalidParameterError, "'expected' parameter of plan_power", accord.plan_power,
+            1.5, 0.4, prevalence=0.3)
+    refused(InvalidParameterError, "'prevalence' parameter of plan_power", accord.plan_power,
+            0.6, 0.4, prevalence=[0.5, 0.6, 0.1])
+    refused(InvalidParameterError, "'assurance' parameter of plan_lower_limit",
+            accord.plan_lower_limit, 0.8, 0.6, prevalence=0.3, assurance=0)
+    assert isinstance(accord.plan_lower_limit(0.8, 0.6, prevalence=0.3), accord.PowerPlan)
+
+
 def test_every_public_callable_has_a_bad_input_case() -> None:
     """A new public function or class must get a case in this module (found by name);
     registered coefficients are covered by the registry-driven tests above."""
@@ -661,7 +719,7 @@ def test_a_generator_of_rows_gives_the_same_answer_as_the_list(name: str) -> Non
     func = accord.REGISTRY[name].function
     rows: list[list[Any]] = [["a", "b"], ["b", "b"], ["a", "a"], ["b", "a"], ["a", "a"],
                              ["b", "b"]]
-    if name == "icc":
+    if "nominal" not in accord.REGISTRY[name].levels:
         rows = [[1.0, 2.0], [2.0, 2.5], [1.0, 1.5], [3.0, 2.0], [1.0, 1.0], [2.0, 2.0]]
     assert func(r for r in rows).estimate == pytest.approx(func(rows).estimate, abs=1e-15)
 

@@ -23,7 +23,7 @@ from accord.errors import DataError, InvalidParameterError
 
 def test_names_and_list() -> None:
     names = datasets.names()
-    assert list(names) == sorted(names) and len(names) == 8
+    assert list(names) == sorted(names) and len(names) == 9
     loaded = datasets.list()
     assert [d.name for d in loaded] == list(names)
     for d in loaded:

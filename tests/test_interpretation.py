@@ -34,6 +34,10 @@ PUBLISHED = {
                      (0.8, "Reliable")],
     "cicchetti": [(-1.0, "Poor"), (0.4, "Fair"), (0.6, "Good"), (0.75, "Excellent")],
     "koo_li": [(-1.0, "Poor"), (0.5, "Moderate"), (0.75, "Good"), (0.9, "Excellent")],
+    # Regier et al. (2013), DSM-5 field trials, p. 60: >= .8 excellent, .6-.79 very good,
+    # .4-.59 good, .2-.39 questionable, < .2 unacceptable
+    "regier": [(-1.0, "Unacceptable"), (0.2, "Questionable"), (0.4, "Good"),
+               (0.6, "Very good"), (0.8, "Excellent")],
 }
 
 

@@ -130,6 +130,8 @@ def _registry_data(name: str, family: str, two: bool) -> np.ndarray:
 
 
 def _call(function: object, data: np.ndarray, two: bool) -> object:
+    if function is accord.finn:  # the scale size is the scale's, not the sample's
+        return accord.finn(data, n_levels=7)
     return function(data[:, 0], data[:, 1]) if two else function(data)  # type: ignore[operator]
 
 

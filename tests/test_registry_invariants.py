@@ -35,30 +35,31 @@ from accord import AgreementResult, Annotations, ContingencyTable, RaterCounts
 # How many raters a coefficient compares: exactly two, or any number >= 2.
 # Classifier metrics against a reference (the first sequence): two label sources only.
 CLASSIFICATION = {"accuracy", "balanced_accuracy", "f1", "mcc", "precision", "recall"}
-TWO_RATER_ONLY = {"cohen_kappa", "kappa_max", "pabak", "scott_pi"} | CLASSIFICATION
+TWO_RATER_ONLY = {"bangdiwala_b", "cohen_kappa", "kappa_max", "pabak", "scott_pi"} | CLASSIFICATION
+SCORES = {"finn", "kendall_w", "mean_pearson", "mean_spearman", "robinson_a"}  # irr's
 MANY_RATER = {
     "brennan_prediger", "conger_kappa", "fleiss_kappa", "gwet_ac1", "icc",
     "krippendorff_alpha", "light_kappa", "percent_agreement",
-}
+} | SCORES
 # What it reads: labels of any hashable kind, or numeric scores only.
 LABELS = {
-    "brennan_prediger", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
+    "bangdiwala_b", "brennan_prediger", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
     "kappa_max", "krippendorff_alpha", "light_kappa", "pabak", "percent_agreement", "scott_pi",
 } | CLASSIFICATION
-NUMERIC_ONLY = {"icc"}
+NUMERIC_ONLY = {"icc"} | SCORES
 # Chance-corrected (kappa-like) or not.
 CHANCE_CORRECTED = {
     "brennan_prediger", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
     "kappa_max", "krippendorff_alpha", "light_kappa", "pabak", "scott_pi",
 }
-NOT_CHANCE_CORRECTED = {"icc", "percent_agreement"} | CLASSIFICATION
+NOT_CHANCE_CORRECTED = {"bangdiwala_b", "icc", "percent_agreement"} | SCORES | CLASSIFICATION
 # Symmetric under a swap of the two raters / a permutation of the rater columns.
 # Swapping reference and system swaps precision and recall (and so changes balanced accuracy).
 NOT_SYMMETRIC = {"balanced_accuracy", "precision", "recall"}
 SYMMETRIC = (LABELS | NUMERIC_ONLY) - NOT_SYMMETRIC
 # Unchanged when nominal categories are renamed by a one-to-one map (unweighted).
 RELABEL_INVARIANT = set(LABELS)
-NOT_RELABEL_INVARIANT = {"icc"}  # reads the numbers themselves
+NOT_RELABEL_INVARIANT = {"icc"} | SCORES  # reads the numbers themselves
 # Perfect agreement gives exactly 1 wherever the coefficient is defined.
 PERFECT_IS_ONE = LABELS | NUMERIC_ONLY
 PERFECT_NOT_ONE: set[str] = set()
@@ -67,27 +68,30 @@ TAKES_WEIGHTS = {
     "brennan_prediger", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
     "percent_agreement", "scott_pi",
 }
-NO_WEIGHTS = {"icc", "kappa_max", "krippendorff_alpha", "light_kappa", "pabak"} | CLASSIFICATION
+NO_WEIGHTS = {
+    "bangdiwala_b", "icc", "kappa_max", "krippendorff_alpha", "light_kappa", "pabak",
+} | SCORES | CLASSIFICATION
 TAKES_LEVEL = {"krippendorff_alpha"}
 NO_LEVEL = (LABELS | NUMERIC_ONLY) - TAKES_LEVEL
 TAKES_FORM = {"icc"}
 NO_FORM = (LABELS | NUMERIC_ONLY) - TAKES_FORM
 TAKES_CATEGORIES = set(LABELS)
-NO_CATEGORIES = {"icc"}
+NO_CATEGORIES = {"icc"} | SCORES
 # Sufficient statistics accepted in place of raw data.
 FROM_CONTINGENCY_TABLE = {
-    "brennan_prediger", "cohen_kappa", "gwet_ac1", "kappa_max", "krippendorff_alpha",
-    "pabak", "percent_agreement", "scott_pi",
+    "bangdiwala_b", "brennan_prediger", "cohen_kappa", "gwet_ac1", "kappa_max",
+    "krippendorff_alpha", "pabak", "percent_agreement", "scott_pi",
 } | CLASSIFICATION
-NOT_FROM_CONTINGENCY_TABLE = {"conger_kappa", "fleiss_kappa", "icc", "light_kappa"}
+NOT_FROM_CONTINGENCY_TABLE = {"conger_kappa", "fleiss_kappa", "icc", "light_kappa"} | SCORES
 FROM_RATER_COUNTS = {
     "brennan_prediger", "fleiss_kappa", "gwet_ac1", "krippendorff_alpha", "percent_agreement",
 }
 # two-rater coefficients that follow Gwet's raw-data formulas when a unit is rated once
 RAW_WHEN_RATED_ONCE = {"gwet_ac1", "brennan_prediger", "percent_agreement"}
 NOT_FROM_RATER_COUNTS = {  # they need to know which rater gave which rating
-    "cohen_kappa", "conger_kappa", "icc", "kappa_max", "light_kappa", "pabak", "scott_pi",
-} | CLASSIFICATION
+    "bangdiwala_b", "cohen_kappa", "conger_kappa", "icc", "kappa_max", "light_kappa", "pabak",
+    "scott_pi",
+} | SCORES | CLASSIFICATION
 
 AXES: dict[str, tuple[set[str], ...]] = {
     "raters": (TWO_RATER_ONLY, MANY_RATER),
@@ -536,6 +540,9 @@ def test_undefined_results_have_a_reason_one_warning_and_null_json(name: str) ->
     if name == "percent_agreement" or name in CLASSIFICATION - {"mcc"}:
         assert res.estimate == 1.0  # not chance-corrected: perfect agreement is defined
         res = _run(func, ContingencyTable([[0, 0], [0, 0]]))
+    if name == "bangdiwala_b":
+        assert res.estimate == 1.0  # not chance-corrected: perfect agreement is defined
+        res = _run(func, ContingencyTable([[0, 3], [0, 0]]))  # no category shared: 0/0
     assert not res.defined
     assert json.loads(json.dumps(res.to_dict(), allow_nan=False))["estimate"] is None
     ci = res.confidence_interval(0.95)

@@ -11,22 +11,28 @@ from accord.coefficients import (
     REGISTRY,
     accuracy,
     balanced_accuracy,
+    bangdiwala_b,
     brennan_prediger,
     category_agreement,
     cohen_kappa,
     conger_kappa,
     f1,
+    finn,
     fleiss_kappa,
     gwet_ac1,
     icc,
     kappa_max,
+    kendall_w,
     krippendorff_alpha,
     light_kappa,
     mcc,
+    mean_pearson,
+    mean_spearman,
     pabak,
     percent_agreement,
     precision,
     recall,
+    robinson_a,
     scott_pi,
 )
 from accord.compare import Comparison, compare
@@ -49,7 +55,7 @@ from accord.interpretation import (
     benchmark,
     interpret,
 )
-from accord.judge import alt_test, judge_agreement
+from accord.judge import alt_test, judge_agreement, preferences
 from accord.marginal import (
     MarginalTest,
     bhapkar_test,
@@ -61,9 +67,18 @@ from accord.marginal import (
 )
 from accord.pairwise import pairwise
 from accord.planning import SamplePlan, plan_sample_size
+from accord.power import PowerPlan, plan_lower_limit, plan_power
 from accord.readers import formats, read
 from accord.report import Report, report
 from accord.results import AgreementResult, ConfidenceInterval
-from accord.spans import SpanEvaluation, evaluate_spans
+from accord.spans import (
+    SpanAgreement,
+    SpanEvaluation,
+    evaluate_spans,
+    span_agreement,
+    token_agreement,
+    token_annotations,
+    unitizing_alpha,
+)
 from accord.study import Study, load_study
 from accord.tables import CoincidenceMatrix, ContingencyTable, RaterCounts, RatingMatrix

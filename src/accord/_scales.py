@@ -160,6 +160,17 @@ SCALES: Mapping[str, Scale] = {
             "significance and the confidence interval must be read with them.",
         ),
         _scale(
+            "regier", "Regier et al. (2013)",
+            [(-1.0, "Unacceptable"), (0.2, "Questionable"), (0.4, "Good"), (0.6, "Very good"),
+             (0.8, "Excellent")],
+            "Regier, D. A., Narrow, W. E., Clarke, D. E., Kraemer, H. C., Kuramoto, S. J., "
+            "Kuhl, E. A. & Kupfer, D. J. (2013). DSM-5 field trials in the United States and "
+            "Canada, Part II: test-retest reliability of selected categorical diagnoses. "
+            "American Journal of Psychiatry 170(1), 59-70.",
+            _CONVENTION + " Regier et al. set these bands for the DSM-5 field trials, expecting "
+            "lower kappas for clinical diagnoses than earlier trials reported." + _KAPPA,
+        ),
+        _scale(
             "koo_li", "Koo & Li (2016)",
             [(-1.0, "Poor"), (0.5, "Moderate"), (0.75, "Good"), (0.9, "Excellent")],
             "Koo, T. K. & Li, M. Y. (2016). A guideline of selecting and reporting intraclass "

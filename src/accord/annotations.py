@@ -249,6 +249,7 @@ class Annotations:
         missing: Sequence[Any] = (),
         separator: str | None = None,
         set_valued: bool = False,
+        kinds: Mapping[Any, str] | None = None,
     ) -> Annotations:
         """Annotations from a wide table: one row per unit, one column per rater.
 
@@ -265,6 +266,9 @@ class Annotations:
             A column of unit ids; default: the row number.
         categories, level, missing
             As in :meth:`from_long`.
+        kinds : mapping, optional
+            The kind of some raters, e.g. ``{"gpt4": "llm"}`` (others are ``"human"``);
+            kinds are ``"human"``, ``"model"``, ``"llm"`` and ``"gold"``.
         separator : str, optional
             A cell holds several labels joined by this string (``"toxic;spam"`` with
             ``separator=";"``): each cell is the set of its labels and the annotations
@@ -302,6 +306,7 @@ class Annotations:
             rater_order=list(names),
             set_valued=set_valued,
             caveats=[caveat] if caveat else [],
+            kinds=_kinds(kinds, names, func),
         ).require_pairable()
 
     @classmethod
@@ -546,6 +551,12 @@ def _set_columns(columns: list[NDArray[Any]], separator: str | None,
     if not set_valued and separator is None:
         return columns, False
     return [_sets.canonical_array(c, separator) for c in columns], True
+def _kinds(kinds: Mapping[Any, str] | None, raters: Sequence[Any], func: str
+           ) -> Mapping[Any, str] | None:
+    from accord.readers import check_kinds
+
+    check_kinds(kinds, raters, func=func)
+    return kinds
 
 
 from accord._build import (  # noqa: E402  (the builder needs the classes above)

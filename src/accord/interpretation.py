@@ -25,6 +25,8 @@ name               bands (lower bounds)
                    Reliable (Krippendorff 2004, for alpha)
 ``cicchetti``      Poor < .40 <= Fair < .60 <= Good < .75 <= Excellent
                    (Cicchetti 1994)
+``regier``         Unacceptable < .20 <= Questionable < .40 <= Good < .60 <=
+                   Very good < .80 <= Excellent (Regier et al. 2013, DSM-5)
 ``koo_li``         Poor < .50 <= Moderate < .75 <= Good < .90 <= Excellent
                    (Koo & Li 2016, for ICCs)
 =================  ==============================================================
@@ -157,6 +159,10 @@ NOT_GRADED = {
     **{name: f"{name} is a classifier metric against a reference, not a chance-corrected "
        "agreement, so the bands of kappa-like coefficients do not apply to it"
        for name in ("accuracy", "balanced_accuracy", "f1", "mcc", "precision", "recall")},
+    **dict.fromkeys(
+        ("bangdiwala_b", "kendall_w", "mean_pearson", "mean_spearman", "finn", "robinson_a"),
+        "no published band scale was written for this coefficient; the kappa bands do not "
+        "apply to it"),
 }
 
 
@@ -223,7 +229,8 @@ def interpret(
         A coefficient's result (or a bare value, which has no interval).
     scale : str or Scale
         A key of :data:`SCALES` (``"landis_koch"``, ``"fleiss"``, ``"altman"``,
-        ``"krippendorff"``, ``"cicchetti"``, ``"koo_li"``) or your own :class:`Scale`.
+        ``"krippendorff"``, ``"cicchetti"``, ``"regier"``, ``"koo_li"``) or your own
+        :class:`Scale`.
     confidence_level : float
         Level of the asymptotic (or analytic, for ICCs) interval computed from the
         result when ``interval`` is not given.

@@ -38,7 +38,8 @@ class ConfidenceInterval:
     confidence_level : float
         The nominal coverage, e.g. 0.95.
     method : str
-        ``"asymptotic"``, ``"F"`` (ICC), ``"jackknife"`` or ``"bootstrap-<kind>"``.
+        ``"asymptotic"``, ``"F"`` (ICC), ``"jackknife"`` or ``"bootstrap-<kind>"``;
+        ``"asymptotic-t"`` / ``"jackknife-t"`` with Student's t quantile (irrCAC).
     n_excluded : int
         Resamples (or leave-one-out values) in which the coefficient was undefined
         and which were therefore left out.
@@ -128,6 +129,7 @@ class AgreementResult:
         *,
         method: IntervalMethod = "asymptotic",
         population_size: int | None = None,
+        distribution: Literal["normal", "t"] = "normal",
     ) -> ConfidenceInterval:
         """A confidence interval at ``confidence_level``.
 
@@ -145,6 +147,13 @@ class AgreementResult:
             sampled from. The variance is multiplied by ``1 - n_units / N`` (Gwet 2014,
             ch. 5): both limits move toward the estimate by ``sqrt(1 - n_units / N)``.
             Not defined for the F-based ICC interval (use the jackknife or bootstrap).
+        distribution : {"normal", "t"}
+            The quantile of the SE-based intervals (``"asymptotic"`` and
+            ``"jackknife"``): the standard normal (default), or Student's t with
+            ``n_units - 1`` degrees of freedom, the convention of R's irrCAC (its
+            ``conf.int``), for replicating an irrCAC analysis. The interval's ``method``
+            then reads ``"asymptotic-t"`` / ``"jackknife-t"``. Not defined for the
+            bootstrap or the F-based ICC interval.
 
         Returns
         -------
@@ -153,6 +162,9 @@ class AgreementResult:
         """
         level = v.confidence_level(confidence_level, func="confidence_interval")
         label = _method_label(method)
+        t_df = self._t_df(distribution, method)
+        if t_df is not None:
+            label += "-t"
         fpc, pop = 1.0, population_size
         if pop is not None:
             fpc = fpc_factor(self.n_units, pop, func="confidence_interval")
@@ -166,9 +178,14 @@ class AgreementResult:
             return ConfidenceInterval(low, high, level, label, excluded, reps, pop)
         if method == "jackknife":
             se, excluded = jackknife_se(self._resampling("a jackknife interval"))
-            low, high = self._normal(se * fpc, level)
+            low, high = self._normal(se * fpc, level, t_df)
             return ConfidenceInterval(low, high, level, label, excluded, population_size=pop)
         if self.analytic_interval is not None:
+            if t_df is not None:
+                raise InvalidParameterError(
+                    f"distribution='t' is not defined for the {self.coefficient} analytic "
+                    "interval; it applies to SE-based intervals."
+                )
             if pop is not None:
                 raise InvalidParameterError(
                     f"population_size is not defined for the {self.coefficient} analytic "
@@ -186,11 +203,31 @@ class AgreementResult:
                 f"{self.coefficient} has no analytic standard error; use "
                 "method='jackknife' or method=accord.Bootstrap(...) instead."
             )
-        low, high = self._normal(self.se * fpc, level)
+        low, high = self._normal(self.se * fpc, level, t_df)
         return ConfidenceInterval(low, high, level, label, population_size=pop)
 
-    def _normal(self, se: float, level: float) -> tuple[float, float]:
-        z = float(stats.norm.ppf(0.5 + level / 2.0))
+    def _t_df(self, distribution: str, method: object) -> int | None:
+        """The t quantile's degrees of freedom, or None for the normal quantile."""
+        v.choice(distribution, ("normal", "t"), param="distribution", func="confidence_interval")
+        if distribution == "normal":
+            return None
+        if isinstance(method, Bootstrap):
+            raise InvalidParameterError(
+                "distribution='t' applies to the asymptotic and jackknife intervals, not to "
+                "the bootstrap (which has no quantile to replace)."
+            )
+        if self.n_units < 2:
+            raise InvalidParameterError(
+                f"distribution='t' needs at least two units (n_units - 1 degrees of "
+                f"freedom); {self.coefficient} used {self.n_units}."
+            )
+        return self.n_units - 1
+
+    def _normal(self, se: float, level: float, t_df: int | None = None) -> tuple[float, float]:
+        if t_df is None:
+            z = float(stats.norm.ppf(0.5 + level / 2.0))
+        else:
+            z = float(stats.t.ppf(0.5 + level / 2.0, t_df))
         return self._clip(self.estimate - z * se, self.estimate + z * se)
 
     def _clip(self, low: float, high: float) -> tuple[float, float]:

@@ -161,3 +161,30 @@ def test_labels_differing_in_case_stay_apart_with_a_note() -> None:
     assert res.notes == (
         "labels ['PER', 'per'] differ only in case; they are compared as different labels",
     )
+
+
+def test_tag_sequences_must_pair_up() -> None:
+    with pytest.raises(DataError, match="sentence 0 must be two lists of tags of one length"):
+        accord.evaluate_spans([["B-X", "O"]], [["B-X"]])
+    with pytest.raises(DataError, match="sentence 0 must be two lists of tags"):
+        accord.evaluate_spans([["B-X"]], [[(0, 1, "X")]])
+
+
+def test_two_tables_and_their_coverage() -> None:
+    from accord.readers.spans import Span, SpanTable
+
+    gold = SpanTable(
+        (Span("d1", "gold", 0, 4, "X"), Span("d2", "gold", 0, 2, "X")),
+        {("d1", "gold"): "annotated", ("d2", "gold"): "annotated", ("d3", "gold"): "annotated"},
+    )
+    system = SpanTable((Span("d1", "sys", 0, 4, "X"), Span("d3", "sys", 5, 6, "X")))
+    res = accord.evaluate_spans(gold, system)  # the system table records no coverage
+    assert (res.n_units, res.counts.correct, res.counts.missed, res.counts.spurious) == (3, 1, 1, 1)
+    seen = SpanTable(system.spans, {("d1", "sys"): "annotated", ("d3", "sys"): "annotated"})
+    res = accord.evaluate_spans(gold, seen)
+    assert res.n_units == 2 and res.left_out == {"skipped": 0, "not seen": 1}
+    ann_like = SpanTable(gold.spans + seen.spans, {**gold.coverage, **seen.coverage})
+    same = accord.evaluate_spans(ann_like, ann_like, reference_rater="gold", predicted_rater="sys")
+    assert same.counts == res.counts
+    with pytest.raises(DataError, match="choose one with reference_rater="):
+        accord.evaluate_spans(ann_like, system)

@@ -10,7 +10,10 @@ from accord.cli import (  # noqa: F401  (commands register on import)
     compute,
     evaluate,
     inspect,
+    judge,
+    plan,
     report,
+    spans,
     table,
 )
 from accord.cli._app import main

@@ -22,7 +22,7 @@ ERROR_STATUS = "accord.error_status"
 # Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
 MULTI_VALUE = (
     "--raters", "--categories", "--coefficient", "--missing", "--kinds", "--predicted",
-    "--humans",
+    "--humans", "--prevalence", "--rater-rates",
 )
 
 
@@ -156,6 +156,9 @@ def main() -> None:
       check          pass/fail against a declared threshold (exit 0 / 1)
       evaluate       a model (or annotator) against reference labels: F1, MCC, baselines
       disagreements  every unit where raters differ, for adjudication
+      judge          may an LLM judge replace a human annotator (alt-test, ceiling)
+      plan           how many units to rate (interval width, lower limit, power)
+      spans          agreement on spans (pairwise F1), or spans against a --gold rater
 
     \b
     Wide data: one column per rater      accord compute pilot.csv --raters ann_a ann_b

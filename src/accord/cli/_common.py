@@ -93,12 +93,39 @@ def data_options(func: F) -> F:
             show_default=True,
             metavar="KIND...",
             help="Kinds of rater to compare when --raters is not given: human, model, llm, "
-            "gold (reference answers). Model and gold raters are left out by default.",
+            "gold (reference answers). Model and gold raters are left out by default. "
+            "This selects raters; --kind sets a rater's kind.",
+        ),
+        click.option(
+            "--kind",
+            "rater_kinds",
+            multiple=True,
+            metavar="RATER=KIND",
+            callback=_rater_kinds,
+            help="Set the kind of a rater, e.g. --kind gpt4=llm (repeat for several); "
+            "KIND is human, model, llm or gold. Then --kinds chooses which kinds to compare.",
         ),
     ]
     for option in reversed(options):
         func = option(func)
     return func
+
+
+def _rater_kinds(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> tuple[tuple[str, str], ...]:
+    """``RATER=KIND`` pairs; the kind is what follows the last ``=``."""
+    out = []
+    for item in value:
+        rater, eq, kind = item.rpartition("=")
+        if not eq or not rater:
+            raise click.BadParameter(f"expected RATER=KIND (e.g. gpt4=llm), got {item!r}.")
+        if kind not in RATER_KINDS:
+            raise click.BadParameter(
+                f"the kind of {rater!r} must be one of {', '.join(RATER_KINDS)}; got {kind!r}."
+            )
+        out.append((rater, kind))
+    return tuple(out)
 
 
 def load(
@@ -153,16 +180,20 @@ def read_options(
     missing: tuple[str, ...] = (),
     duplicates: str = "error",
     kinds: tuple[str, ...] = (),
+    rater_kinds: tuple[tuple[str, str], ...] = (),
 ) -> dict[str, Any]:
     """The keyword arguments of :func:`accord.read` for the shared data options.
 
     With long data (``--unit/--rater/--value``) ``--raters`` selects raters after
     reading instead of naming columns. ``kinds`` selects raters after reading and
-    is not an option of ``read``. Declared categories are passed as typed; the
+    is not an option of ``read``; ``rater_kinds`` (``--kind RATER=KIND``) becomes
+    ``read(kinds={rater: kind})``. Declared categories are passed as typed; the
     readers match ``"1"`` to a numeric label 1.
     """
     long_form = any(x is not None for x in (unit, rater, value))
+    extra: dict[str, Any] = {"kinds": dict(rater_kinds)} if rater_kinds else {}
     return {
+        **extra,
         "format": fmt,
         "field": field,
         "unit": unit,

@@ -26,7 +26,7 @@ def inspect(data: str, as_json: bool, **selection: Any) -> None:
     \b
     Formats (--format; detected when omitted):
       label_studio, label_studio_csv, prodigy, doccano, brat, inception, mturk,
-      sagemaker, argilla, csv (also TSV), parquet, jsonl
+      sagemaker, argilla, conll, csv (also TSV), parquet, jsonl
 
     \b
     Examples:

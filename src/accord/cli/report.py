@@ -83,13 +83,19 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--to", "to", type=click.Choice(["html", "markdown", "json"]), default=None,
               help="Output format when the suffix does not say (or with -o -, standard output).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the console summary.")
+@click.option("--judge", "judge_name", default=None, metavar="COL",
+              help="A rater (an LLM) to test as a replacement for a human: adds the "
+              "alternative annotator test; the rest of the report is about the humans.")
+@click.option("--epsilon", default=0.2, show_default=True, type=float,
+              help="With --judge: the allowance, 0.2 expert, 0.15 skilled, 0.1 crowd humans.")
 @click.pass_context
 def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
            weights: str | None, form: str | None, pairs: tuple[tuple[str, str], ...],
            gold: str | None, predicted: tuple[str, ...], confidence_level: float,
            ci_method: str, n_resamples: int, bootstrap_kind: str, seed: int | None,
            scale: str | None, top_units: int, title: str | None,
-           output: str | None, to: str | None, quiet: bool, **selection: Any) -> None:
+           output: str | None, to: str | None, quiet: bool, judge_name: str | None,
+           epsilon: float, **selection: Any) -> None:
     """Write the agreement report of DATA, optionally against a declared study.
 
     \b
@@ -99,6 +105,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
       accord report long.csv --unit item --rater coder --value label -o report.md
       accord report pilot.csv --ci bootstrap --seed 1 -o report.json
       accord report examples/preds.csv --gold gold --predicted model llm -o models.html
+      accord report examples/judge.csv --judge gpt4 --missing ERROR --seed 1 -o judge.html
     """
     import accord
     from accord.report.output import format_for, render
@@ -108,7 +115,9 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     _not_an_input(output, data, study)
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
-    ann = _mark_reference(load(data, **_all_kinds(selection, gold)), gold, predicted)
+    ann = _mark_reference(
+        load(data, select_raters=judge_name is None, **_all_kinds(selection, gold)),
+        gold, predicted)
     method = None
     if st is None or _given(ctx, "ci_method"):
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
@@ -117,7 +126,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
         rep = accord.report(
             ann, st, coefficients=list(coefficients) or None, weights=weights, form=form,
             pairs=list(pairs) or None, confidence_level=level, method=method, seed=seed,
-            scale=scale, top_units=top_units, title=title,
+            scale=scale, top_units=top_units, title=title, judge=judge_name, epsilon=epsilon,
         )
     to_stdout = output == "-"
     if to_stdout and to is None:

@@ -1,6 +1,7 @@
 """Agreement coefficients; :data:`REGISTRY` lists every one by name."""
 
 from accord.coefficients._registry import REGISTRY, CoefficientInfo, register
+from accord.coefficients.bangdiwala import bangdiwala_b
 from accord.coefficients.classification import (
     accuracy,
     balanced_accuracy,
@@ -12,6 +13,7 @@ from accord.coefficients.classification import (
 from accord.coefficients.intraclass import icc
 from accord.coefficients.krippendorff import krippendorff_alpha
 from accord.coefficients.many_raters import conger_kappa, fleiss_kappa, light_kappa
+from accord.coefficients.scores import finn, kendall_w, mean_pearson, mean_spearman, robinson_a
 from accord.coefficients.two_raters import (
     brennan_prediger,
     category_agreement,
@@ -28,22 +30,28 @@ __all__ = [
     "CoefficientInfo",
     "accuracy",
     "balanced_accuracy",
+    "bangdiwala_b",
     "brennan_prediger",
     "category_agreement",
     "cohen_kappa",
     "conger_kappa",
     "f1",
+    "finn",
     "fleiss_kappa",
     "gwet_ac1",
     "icc",
     "kappa_max",
+    "kendall_w",
     "krippendorff_alpha",
     "light_kappa",
     "mcc",
+    "mean_pearson",
+    "mean_spearman",
     "pabak",
     "percent_agreement",
     "precision",
     "recall",
     "register",
+    "robinson_a",
     "scott_pi",
 ]

@@ -199,7 +199,8 @@ def fleiss_per_category(t: CountTerms) -> dict[int, dict[str, float]]:
     ``kappa_j`` is Fleiss' kappa of the two-category table (j, not j), which with
     ``m`` ratings per unit is ``1 - sum_i x_ij (m - x_ij) / (n m (m - 1) p_j q_j)``;
     ``se0 = sqrt(2 / (n m (m - 1)))`` (its SE under kappa_j = 0, Fleiss 1971),
-    ``z = kappa_j / se0``, and ``se`` is Gwet's design-based SE of kappa_j. All
+    ``z = kappa_j / se0`` with its two-sided normal ``pvalue`` (R ``irr::kappam.fleiss(x,
+    detail = TRUE)``), and ``se`` is Gwet's design-based SE of kappa_j. All
     categories at once: every array below is units x categories.
     """
     m = constant_m(t)
@@ -233,7 +234,9 @@ def fleiss_per_category(t: CountTerms) -> dict[int, dict[str, float]]:
     out: dict[int, dict[str, float]] = {}
     for j in range(t.q):
         z = kappa[j] / se0 if math.isfinite(kappa[j]) and math.isfinite(se0) else math.nan
-        out[j] = {"kappa": float(kappa[j]), "se0": se0, "z": float(z), "se": float(se[j])}
+        p = math.erfc(abs(z) / math.sqrt(2.0)) if math.isfinite(z) else math.nan
+        out[j] = {"kappa": float(kappa[j]), "se0": se0, "z": float(z), "pvalue": p,
+                  "se": float(se[j])}
     return out
 
 

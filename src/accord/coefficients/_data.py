@@ -236,3 +236,27 @@ def _sample_weight(sample_weight: Any, n: int) -> NDArray[np.float64] | None:
     if not np.all(np.isfinite(w)) or w.min() < 0:
         raise DataError("sample_weight must be finite and non-negative.")
     return w
+
+
+def restrict_labels(table: ContingencyTable, labels: Sequence[Any],
+                    func: str) -> tuple[ContingencyTable, float]:
+    """The table on ``labels`` only (scikit-learn's ``labels=``), in that order, and how
+    many units fall outside it (a rater used a label not in ``labels``).
+
+    Labels that do not occur keep a row and column of zeros, as declared categories do.
+    """
+    wanted = enc.label_list(labels, param="labels")
+    if not wanted:
+        raise v.fail("labels", func, "a non-empty list of labels", labels)
+    index = {c: i for i, c in enumerate(table.categories)}
+    present = [(j, index[c]) for j, c in enumerate(wanted) if c in index]
+    if not present:
+        raise DataError(f"{func}: none of labels {list(wanted)[:6]!r} occurs in the data "
+                        f"(the labels are {list(table.categories)[:6]!r}).")
+    counts = np.zeros((len(wanted), len(wanted)))
+    new, old = (np.array(ix, dtype=np.int64) for ix in zip(*present))
+    counts[np.ix_(new, new)] = table.counts[np.ix_(old, old)]
+    out = ContingencyTable(counts, wanted)
+    out.ordered = True
+    out.unit_weights = table.unit_weights
+    return out, float(table.n - counts.sum())

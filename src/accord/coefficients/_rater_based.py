@@ -141,3 +141,33 @@ def pair_kappas(codes: IntArray, q: int) -> list[PairKappa]:
         kap = float(chance_corrected(np.array([po]), np.array([pe]))[0])
         out.append(PairKappa((g, h), n, po, pe, kap))
     return out
+
+
+def light_irr_z(codes: IntArray, q: int) -> tuple[float, float]:
+    """R ``irr::kappam.light``'s z and two-sided p-value, on the units every rater rated
+    (irr's Light's kappa is the mean pairwise kappa on those units too).
+
+    irr's chance term (after Light 1971): for each pair of raters, ``D = sum_{i != j}
+    n_gi n_hj`` (how many ordered unit pairs could disagree), ``B = (number of pairs)
+    prod D`` and ``P = 1 - B / n^(2 * pairs)``; ``var = P / (n (1 - P))``,
+    ``z = kappa / sqrt(var)``. Computed in logarithms, where irr overflows to ``NaN``
+    for large n.
+    """
+    complete = codes[(codes >= 0).all(axis=1)]
+    n, r = complete.shape
+    kappa = float(np.mean([p.kappa for p in pair_kappas(complete, q)])) if n else math.nan
+    if not math.isfinite(kappa):
+        return math.nan, math.nan
+    counts = rater_category_counts(complete, q)
+    log_b = math.log(r * (r - 1) / 2.0)
+    for g, h in combinations(range(r), 2):
+        dis = float(counts[g].sum() * counts[h].sum() - counts[g] @ counts[h])
+        if dis <= 0:
+            return math.nan, math.nan
+        log_b += math.log(dis)
+    ratio = math.exp(log_b - (r * (r - 1)) * math.log(n))
+    chance = 1.0 - ratio
+    if not 0.0 < chance < 1.0:
+        return math.nan, math.nan
+    z = kappa / math.sqrt(chance / (n * (1.0 - chance)))
+    return z, math.erfc(abs(z) / math.sqrt(2.0))

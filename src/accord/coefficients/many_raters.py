@@ -435,8 +435,12 @@ def light_kappa(data: Any, *, categories: Sequence[Any] | None = None) -> Agreem
     out and listed in ``details["pairs_without_common_units"]``. ``observed`` and
     ``expected`` are the mean pairwise p_o and p_e (the estimate is the mean of the
     kappas, not a ratio of these means); ``details["pairs"]`` holds each pair's kappa.
-    There is no analytic SE (irr's z uses an ad hoc chance variance); use
-    ``confidence_interval(method="jackknife")`` or a bootstrap.
+    There is no analytic SE; use ``confidence_interval(method="jackknife")`` or a
+    bootstrap. ``details["irr_z"]`` and ``["irr_pvalue"]`` are R ``irr::kappam.light``'s
+    z test, whose variance ``P / (n (1 - P))`` uses an ad hoc chance term ``P`` built
+    from the raters' marginals, with irr's listwise deletion (its kappa and z use only
+    the units every rater rated); it is given for comparison with irr, not as a
+    recommended test.
 
     Undefined when the kappa of any pair is (that pair used one category
     throughout); irr then returns NaN too.
@@ -471,6 +475,7 @@ def light_kappa(data: Any, *, categories: Sequence[Any] | None = None) -> Agreem
         "pairs_without_common_units": [(names[p.pair[0]], names[p.pair[1]]) for p in pairs
                                        if p.n == 0],
     }
+    details["irr_z"], details["irr_pvalue"] = rb.light_irr_z(codes.codes, q)
     pair_idx = [p.pair for p in kept]
 
     def make() -> Any:

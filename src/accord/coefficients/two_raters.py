@@ -26,7 +26,13 @@ from accord import _encoding as enc
 from accord import _validation as v
 from accord.annotations import Annotations
 from accord.coefficients._chance import Chance, chance_corrected
-from accord.coefficients._data import as_annotations, as_table, is_two_rater, reusable
+from accord.coefficients._data import (
+    as_annotations,
+    as_table,
+    is_two_rater,
+    restrict_labels,
+    reusable,
+)
 from accord.coefficients._registry import register
 from accord.coefficients._two_rater_core import (
     _coefficient,
@@ -65,6 +71,7 @@ def cohen_kappa(
     categories: Sequence[Any] | None = None,
     sample_weight: Any = None,
     raters: Sequence[Any] | None = None,
+    labels: Sequence[Any] | None = None,
 ) -> AgreementResult:
     r"""Cohen's kappa, unweighted or weighted, for two raters.
 
@@ -87,6 +94,10 @@ def cohen_kappa(
         One weight per unit, as in scikit-learn: frequency weights, so a unit of
         weight w counts as w units in the estimate, the SE and ``n_units`` (their
         sum). Jackknife and bootstrap intervals need whole-number weights.
+    labels : sequence, optional
+        As scikit-learn's ``cohen_kappa_score(labels=...)``: kappa on these labels only,
+        in this order (the order the weights use). Units where either rater used
+        another label are left out and counted in ``details["n_units_outside_labels"]``.
 
     Returns
     -------
@@ -124,9 +135,12 @@ def cohen_kappa(
     table = as_table(
         data, y2, categories=categories, sample_weight=sample_weight, raters=raters, func=func
     )
+    details: dict[str, Any] = {"weights": _weights_label(weights)}
+    if labels is not None:
+        table, outside = restrict_labels(table, labels, func)
+        details["n_units_outside_labels"] = outside
     w = _weights(weights, table, func)
     est, po, pe, cells, why = _coefficient(func, table, w, "cohen")
-    details: dict[str, Any] = {"weights": _weights_label(weights)}
     se = math.nan
     if cells is not None and not why:
         se, se0 = _se_cohen(cells, w, est, pe)

@@ -14,6 +14,7 @@ name                           kind    what
 ``fleiss_1971``                counts  Fleiss (1971): 30 patients x 5 diagnoses
 ``fleiss_1971_wide``           wide    the same as 30 x 6 rating slots (R irr)
 ``gwet_2014_abstractors``      table   Gwet (2014): 2 abstractors, 100 pregnancies
+``irr_anxiety``                wide    R irr's anxiety: 20 subjects x 3 raters, 1-6
 ``krippendorff_2011``          wide    Krippendorff (2011) example C, missing values
 ``shrout_fleiss_1979``         wide    Shrout & Fleiss (1979): 6 targets x 4 judges
 =============================  ======  =========================================
@@ -53,6 +54,7 @@ __all__ = [
     "fleiss_1971",
     "fleiss_1971_wide",
     "gwet_2014_abstractors",
+    "irr_anxiety",
     "krippendorff_2011",
     "list",
     "load",
@@ -70,6 +72,7 @@ _NAMES: tuple[str, ...] = (
     "fleiss_1971",
     "fleiss_1971_wide",
     "gwet_2014_abstractors",
+    "irr_anxiety",
     "krippendorff_2011",
     "shrout_fleiss_1979",
 )
@@ -243,6 +246,11 @@ def fleiss_1971_wide() -> Dataset:
 def gwet_2014_abstractors() -> Dataset:
     """Gwet (2014): two abstractors classify 100 pregnancies (irrCAC ``cont3x3abstractors``)."""
     return load("gwet_2014_abstractors")
+
+
+def irr_anxiety() -> Dataset:
+    """R irr's ``anxiety``: 20 subjects x 3 raters on a 6-point scale (Kendall's W, Finn)."""
+    return load("irr_anxiety")
 
 
 def krippendorff_2011() -> Dataset:

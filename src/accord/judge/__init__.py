@@ -2,10 +2,22 @@
 
 * :func:`alt_test`: the alternative annotator test (Calderon, Reichart & Dror 2025);
 * :func:`judge_agreement`: the judge against each human and the humans' consensus,
-  next to the human-human ceiling.
+  next to the human-human ceiling;
+* :func:`preferences`: pairwise verdicts shown in both orders: position
+  consistency and bias, verdicts normalised to the winning candidate.
 """
 
 from accord.judge.agreement import JudgeAgreement, judge_agreement
 from accord.judge.alt_test import AltTestHuman, AltTestResult, alt_test
+from accord.judge.preferences import PositionBias, PreferenceResult, preferences
 
-__all__ = ["AltTestHuman", "AltTestResult", "JudgeAgreement", "alt_test", "judge_agreement"]
+__all__ = [
+    "AltTestHuman",
+    "AltTestResult",
+    "JudgeAgreement",
+    "PositionBias",
+    "PreferenceResult",
+    "alt_test",
+    "judge_agreement",
+    "preferences",
+]

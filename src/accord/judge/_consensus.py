@@ -29,17 +29,16 @@ def rated_by_panel(p: Panel, func: str) -> tuple[Annotations, NDArray[np.int64]]
 
 
 def consensus_pair(p: Panel, left: int, reference: Sequence[int], level: str,
-                   notes: list[str]) -> Annotations:
+                   ties: dict[str, int]) -> Annotations:
     """Rater ``left`` (a panel column) and the consensus of the ``reference`` columns,
-    on the units where both exist."""
+    on the units where both exist; units tied among the reference go in ``ties``."""
     names = (p.ann.raters[left], CONSENSUS)
     if level in ("interval", "ratio"):
         return _mean_pair(p, left, reference, names)
     majority = _majority(p.codes[:, list(reference)], len(p.ann.categories))
     tied = int(np.count_nonzero(majority == -2))
     if tied:
-        notes.append(f"{tied} unit(s) have no majority label among the humans compared "
-                     "against (a tie) and are left out of the rows that use it.")
+        ties[", ".join(str(p.ann.raters[k]) for k in reference)] = tied
     pair = np.stack([p.codes[:, left], np.where(majority >= 0, majority, -1)], axis=1)
     both = (pair >= 0).all(axis=1)
     return _from_codes(p.ann, pair[both], names, np.flatnonzero(both))

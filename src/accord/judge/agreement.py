@@ -227,16 +227,21 @@ def _build(p: Panel, name: str, level: str, opts: dict[str, Any], method: Compar
     coef = _Coefficient(name, opts)
     humans = list(range(1, len(p.humans) + 1))
     notes: list[str] = []
+    ties: dict[str, int] = {}
     vs_human = {p.humans[i - 1]: coef(_shared_units(p.ann.select([p.judge, p.humans[i - 1]])))
                 for i in humans}
-    vs_all = coef(consensus_pair(p, 0, humans, level, notes))
+    vs_all = coef(consensus_pair(p, 0, humans, level, ties))
     j_others, h_others, diffs = {}, {}, {}
     for i in humans:
         rest = [k for k in humans if k != i]
         h = p.humans[i - 1]
-        j_others[h] = coef(consensus_pair(p, 0, rest, level, notes))
-        h_others[h] = coef(consensus_pair(p, i, rest, level, notes))
+        j_others[h] = coef(consensus_pair(p, 0, rest, level, ties))
+        h_others[h] = coef(consensus_pair(p, i, rest, level, ties))
         diffs[h] = _compare(j_others[h], h_others[h], method, confidence_level)
+    if ties:
+        shown = "; ".join(f"{n} among {who}" for who, n in ties.items())
+        notes.append(f"units where the humans compared against are tied have no majority "
+                     f"label and are left out of the rows that use it: {shown}.")
     without, with_, change = _panel_rows(p, coef, method, confidence_level, notes)
     return JudgeAgreement(
         name, p.judge, p.humans, level, p.ann.n_units, MappingProxyType(vs_human), vs_all,

@@ -103,6 +103,8 @@ class AltTestResult:
         Units rated by the judge and by at least two humans.
     notes : tuple of str
         Caveats stated in words (few units for a t-test, humans without units).
+    min_units : int
+        Humans with fewer units were not tested.
     """
 
     judge: Any
@@ -117,6 +119,7 @@ class AltTestResult:
     test: str
     n_units: int
     notes: tuple[str, ...] = ()
+    min_units: int = 1
 
     @property
     def rho(self) -> float:
@@ -137,6 +140,7 @@ class AltTestResult:
             "scoring": self.scoring,
             "test": self.test,
             "n_units": self.n_units,
+            "min_units": self.min_units,
             "notes": list(self.notes),
         }
 
@@ -145,12 +149,14 @@ class AltTestResult:
         won = sum(h.won for h in self.per_human.values())
         return (
             f"{self.judge} {verdict} the alt-test (epsilon={self.epsilon:g}): won against "
-            f"{won} of {self._tested()} humans (winning rate {self.winning_rate:.2f}), "
+            f"{won} of {self.n_tested} humans (winning rate {self.winning_rate:.2f}), "
             f"advantage probability {self.advantage_probability:.3f}, n_units={self.n_units}"
         )
 
-    def _tested(self) -> int:
-        return sum(h.n_units > 0 for h in self.per_human.values())
+    @property
+    def n_tested(self) -> int:
+        """Humans tested: those sharing ``min_units`` units with the judge and another human."""
+        return sum(h.n_units >= self.min_units for h in self.per_human.values())
 
 
 def alt_test(
@@ -162,6 +168,7 @@ def alt_test(
     scoring: Scoring = "accuracy",
     test: Test = "t",
     fdr: float = 0.05,
+    min_units: int = 1,
 ) -> AltTestResult:
     r"""The alternative annotator test of a judge (an LLM) against a panel of humans.
 
@@ -210,6 +217,11 @@ def alt_test(
         signed-rank test they recommend for fewer than 30 units per human.
     fdr : float
         False-discovery rate of the Benjamini-Yekutieli correction, in (0, 1).
+    min_units : int
+        A human sharing fewer units with the judge is not tested (nor counted in the
+        winning rate) but stays among the others the judge and the other humans are
+        scored against. The authors' implementation uses 30; the default tests every
+        human with a unit, warning below 30.
 
     Returns
     -------
@@ -230,8 +242,9 @@ def alt_test(
     Notes
     -----
     Units are kept when the judge and at least two humans rated them, as in the
-    authors' implementation. Unlike it, a human with fewer than 30 units is
-    tested (with a warning) instead of silently left out.
+    authors' implementation. Unlike it, by default a human with fewer than 30
+    units is tested (with a warning) instead of silently left out; pass
+    ``min_units=30`` for the authors' rule.
 
     References
     ----------
@@ -260,6 +273,7 @@ def alt_test(
     q = _number(fdr, "fdr", func, 0.0, 1.0, open_interval=True)
     v.choice(test, ("t", "wilcoxon"), param="test", func=func)
     name = scoring_name(scoring, func)
+    least = v.positive_int(min_units, param="min_units", func=func)
     p = panel(data, judge, humans, func=func)
     judge_s, human_s, eligible = alignment(p, scoring, func)
     n_units = int(eligible.any(axis=1).sum())
@@ -273,7 +287,7 @@ def alt_test(
     w_human = (human_s >= judge_s) & ok
     per = [_one(p.humans[h], ok[:, h], w_judge[:, h], w_human[:, h], eps, test)
            for h in range(len(p.humans))]
-    return _result(p.judge, p.humans, per, eps, q, name, test, n_units)
+    return _result(p.judge, p.humans, per, eps, q, name, test, n_units, least)
 
 
 def _number(value: Any, param: str, func: str, low: float, high: float,
@@ -299,7 +313,11 @@ def _one(human: Any, ok: NDArray[np.bool_], w_judge: NDArray[np.bool_],
         why = f"the judge and {human!r} share {n} unit(s) with another human; a test needs 2"
         return human, n, rho_j, rho_h, math.nan, math.nan, why
     stat, pvalue = _t_test(d, eps) if test == "t" else _wilcoxon(d, eps)
-    return human, n, rho_j, rho_h, stat, pvalue, None
+    reason: str | None = None
+    if math.isnan(pvalue):
+        reason = (f"on every unit the human-minus-judge indicator of {human!r} equals epsilon "
+                  f"({eps:g}), so the test is 0/0")
+    return human, n, rho_j, rho_h, stat, pvalue, reason
 
 
 def _t_test(d: NDArray[np.float64], eps: float) -> tuple[float, float]:
@@ -354,8 +372,12 @@ def by_adjusted(pvalues: Sequence[float] | NDArray[np.float64]) -> NDArray[np.fl
 
 
 def _result(judge: Any, humans: tuple[Any, ...], per: list[tuple[Any, ...]], eps: float,
-            q: float, scoring: str, test: str, n_units: int) -> AltTestResult:
-    tested = [row for row in per if row[1] > 0]
+            q: float, scoring: str, test: str, n_units: int, least: int) -> AltTestResult:
+    tested = [row for row in per if row[1] >= least]
+    if not tested:
+        raise InsufficientDataError(
+            f"No human shares {least} or more units with the judge {judge!r} and another "
+            f"human (min_units={least}), so alt_test tests nobody.")
     adjusted = by_adjusted([row[5] for row in tested])
     adj_of = {row[0]: a for row, a in zip(tested, adjusted)}
     per_human = {}
@@ -366,18 +388,18 @@ def _result(judge: Any, humans: tuple[Any, ...], per: list[tuple[Any, ...]], eps
     won = sum(h.won for h in per_human.values())
     rate = won / len(tested)
     rho = float(np.mean([row[2] for row in tested]))
-    notes = _notes(per_human, test)
+    notes = _notes(per_human, test, least)
     return AltTestResult(judge, humans, MappingProxyType(per_human), rate, rho, rate >= 0.5,
-                         eps, q, scoring, test, n_units, notes)
+                         eps, q, scoring, test, n_units, notes, least)
 
 
-def _notes(per_human: Mapping[Any, AltTestHuman], test: str) -> tuple[str, ...]:
+def _notes(per_human: Mapping[Any, AltTestHuman], test: str, least: int) -> tuple[str, ...]:
     notes = []
-    untested = [h for h, r in per_human.items() if r.n_units == 0]
+    untested = [h for h, r in per_human.items() if r.n_units < least]
     if untested:
-        notes.append(f"humans {untested!r} share no unit with the judge and another human; "
-                     "they are left out of the winning rate.")
-    few = {h: r.n_units for h, r in per_human.items() if 0 < r.n_units < MIN_UNITS_T}
+        notes.append(f"humans {untested!r} share fewer than {least} unit(s) with the judge and "
+                     "another human; they are not tested nor counted in the winning rate.")
+    few = {h: r.n_units for h, r in per_human.items() if least <= r.n_units < MIN_UNITS_T}
     if few and test == "t":
         shown = ", ".join(f"{h!r} ({n})" for h, n in few.items())
         note = (f"humans with fewer than {MIN_UNITS_T} units: {shown}; the t-test's normal "

@@ -12,14 +12,14 @@ tables with Polars; nothing is unpickled or evaluated.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 from accord import _validation as v
 from accord.annotations import LEVELS, RATER_KINDS, Annotations
-from accord.errors import AccordError, FormatError, InvalidParameterError
+from accord.errors import AccordError, DataError, FormatError, InvalidParameterError
 from accord.readers._base import Collected, Reader, format_error, iter_jsonl, load_json
 from accord.readers._describe import describe, summary
 from accord.readers._inputs import first_invalid_utf8, on_copies, prepared
@@ -37,6 +37,7 @@ _REGISTRY: tuple[tuple[str, str, str], ...] = (
     ("mturk", "mturk", "MTURK"),
     ("sagemaker", "sagemaker", "SAGEMAKER"),
     ("argilla", "argilla", "ARGILLA"),
+    ("conll", "conll", "CONLL"),
     ("csv", "csv", "CSV"),
     ("parquet", "parquet", "PARQUET"),
     ("jsonl", "jsonl", "JSONL"),
@@ -244,18 +245,7 @@ def read(
     v.choice(duplicates, ("error", "last"), param="duplicates", func=func)
     name = format if format is not None else detect(paths[0])
     reader = _reader(name)
-    for key in options:
-        if key not in reader.options and key != "kinds":
-            allowed = ", ".join(repr(o) for o in (*reader.options, "kinds"))
-            raise InvalidParameterError(
-                f"accord.read got an unknown option {key!r} for the {name!r} reader; "
-                f"its options are {allowed}."
-            )
-    if name in _TABLES and field is not None:
-        raise FormatError(
-            f"field= selects a question in a tool export; for a {name} table "
-            "name the label column with value=... instead."
-        )
+    _check_options(reader, name, options, field)
     opts: dict[str, Any] = dict(
         options,
         field=field,
@@ -269,6 +259,30 @@ def read(
         duplicates=duplicates,
         include_kinds=include_kinds,
     )
+    check_kinds(options.get("kinds"), None, func=func)
+    ann = _read_with(reader, name, paths, opts)
+    if include_kinds is None:
+        check_kinds(options.get("kinds"), ann.raters, func=func)
+    return ann
+
+
+def _check_options(reader: Any, name: str, options: dict[str, Any], field: str | None) -> None:
+    for key in options:
+        if key not in reader.options and key != "kinds":
+            allowed = ", ".join(repr(o) for o in (*reader.options, "kinds"))
+            raise InvalidParameterError(
+                f"accord.read got an unknown option {key!r} for the {name!r} reader; "
+                f"its options are {allowed}."
+            )
+    if name in _TABLES and field is not None:
+        raise FormatError(
+            f"field= selects a question in a tool export; for a {name} table "
+            "name the label column with value=... instead."
+        )
+
+
+def _read_with(reader: Any, name: str, paths: list[Path], opts: dict[str, Any]) -> Annotations:
+    """The reader's annotations; any failure is one sentence naming the file."""
     try:
         return _complete(reader.read(paths, opts), opts, paths)
     except FormatError as exc:
@@ -287,6 +301,25 @@ def read(
             f"could not be read as a {name!r} export "
             f"({UNEXPECTED_NOTE}: {type(exc).__name__}: {first})",
         ) from None
+
+
+def check_kinds(kinds: Any, raters: Sequence[Any] | None, *, func: str) -> None:
+    """``kinds={rater: kind}``: a mapping to known kinds, naming raters that exist."""
+    if kinds is None:
+        return
+    if not isinstance(kinds, Mapping):
+        raise v.fail("kinds", func, 'a mapping of rater to kind, e.g. {"gpt4": "llm"}', kinds)
+    odd = {k: x for k, x in kinds.items() if x not in RATER_KINDS}
+    if odd:
+        raise v.fail("kinds", func, f"a mapping to kinds among {list(RATER_KINDS)!r}", odd)
+    if raters is not None:
+        names = {str(r) for r in raters}
+        unknown = [k for k in kinds if str(k) not in names]
+        if unknown:
+            raise DataError(
+                f"{func} was given kinds for {unknown!r}, which are not among the raters "
+                f"{list(raters)!r}."
+            )
 
 
 def scan(

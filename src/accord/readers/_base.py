@@ -116,6 +116,8 @@ class Collected:
     parts: list[Part] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     fields_seen: dict[str, None] = field(default_factory=dict)
+    #: extra facts for ``Annotations.meta`` (e.g. CoNLL: ``tokens``, each unit's token count)
+    meta: dict[str, Any] = field(default_factory=dict)
 
     def part(self, source: str) -> int:
         """Start the audit of a new file and return its index."""

@@ -73,6 +73,7 @@ def finish(col: Collected, opts: dict[str, Any], source: str) -> Annotations:
             "fields": list(col.fields_seen),
             "span_fields": sorted(col.span_fields),
             "aliases": dict(col.aliases),
+            **col.meta,
         }
     )
     return ann

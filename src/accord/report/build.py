@@ -46,6 +46,9 @@ def report(
     scale: str | None = None,
     top_units: int = 20,
     title: str | None = None,
+    judge: Any = None,
+    humans: Sequence[Any] | None = None,
+    epsilon: float = 0.2,
 ) -> Report:
     """The agreement report of ``annotations``, optionally against a declared ``study``.
 
@@ -78,6 +81,15 @@ def report(
     top_units : int
         How many of the units with most disagreement to list.
     title : str, optional
+    judge : str, optional
+        A rater to judge as a replacement for a human (an LLM): the report gets a
+        section with the alternative annotator test (:func:`accord.alt_test`) and the
+        judge's agreement next to the human ceiling (:func:`accord.judge_agreement`);
+        the rest of the report is about the humans only.
+    humans : sequence, optional
+        The humans the judge is compared with (default: every other rater of kind human).
+    epsilon : float
+        The alt-test's allowance (0.2 expert, 0.15 skilled, 0.1 crowd annotators).
 
     Returns
     -------
@@ -110,6 +122,9 @@ def report(
     st = load_study(study) if isinstance(study, (str, Path)) else study
     if st is not None and not isinstance(st, Study):
         raise v.fail("study", FUNC, "an accord.Study, a path to a TOML file or None", st)
+    section = None
+    if judge is not None:
+        ann, section = _judge(ann, judge, humans, epsilon, seed)
     raw = ann
     study_notes: tuple[str, ...] = ()
     if st is not None:
@@ -144,7 +159,16 @@ def report(
     for w in caught:
         if not issubclass(w.category, noted):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return replace(model, notes=model.notes + notes)
+    return replace(model, notes=model.notes + notes, judge=section)
+
+
+def _judge(ann: Annotations, judge: Any, humans: Sequence[Any] | None, epsilon: float,
+           seed: int | None) -> tuple[Annotations, Any]:
+    """The judge section, and the annotations without the judge for the rest of the report."""
+    from accord.report.judge_section import judge_section
+
+    section = judge_section(ann, judge, humans, epsilon, seed)
+    return ann.select(list(section.alt.humans)), section
 
 
 def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tuple[str, ...],

@@ -39,9 +39,28 @@ def render_console(report: Report) -> Any:
     parts += [Text(""), Text(f"{u.n_disagreements} of {u.n_compared} units rated by two or more "
                              "raters have a disagreement (accord disagreements lists them).")]
     parts += render_reference.console_parts(report.reference)
+    if report.judge is not None:
+        parts += _judge(report.judge)
     parts += [Text(n, style="dim") for n in report.notes]
     parts.append(Text(t.settings_line(report), style="dim"))
     return Group(*parts)
+
+
+def _judge(section: Any) -> list[Any]:
+    from accord.report.judge_section import cells
+
+    c = cells(section)
+    out: list[Any] = [Text(""), Text(f"LLM judge: {section.judge}", style="bold"),
+                      Text(section.sentence)]
+    for title, head, rows in (("Alternative annotator test", c["alt_head"], c["alt_rows"]),
+                              (c["agr_title"], c["agr_head"], c["agr_rows"])):
+        table = Table(title=Text(title), title_justify="left")
+        for col in head:
+            table.add_column(Text(col))
+        for row in rows:
+            table.add_row(*(Text(x) for x in row))
+        out.append(table)
+    return out + [Text(x) for x in c["lines"]] + [Text(n, style="dim") for n in c["notes"]]
 
 
 def _decision(study: StudySection) -> list[Any]:

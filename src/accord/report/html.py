@@ -81,6 +81,7 @@ def render_html(report: Report) -> str:
                                                   report.settings.confidence_level))
     if report.study is not None:
         sections.append(_study(report.study))
+    sections.append(_judge(report))
     sections.append(_method(report))
     body = "\n".join(s for s in sections if s)
     return (
@@ -129,6 +130,8 @@ def _nav(report: Report) -> str:
         links.append(("reference", render_reference.TITLE))
     if report.study is not None:
         links.append(("study", "Study protocol"))
+    if report.judge is not None:
+        links.append(("judge", "LLM judge"))
     links.append(("method", "Method"))
     items = "".join(f'<li><a href="#{i}">{e(label)}</a></li>' for i, label in links)
     return f'<nav aria-label="Sections"><ul>{items}</ul></nav>'
@@ -289,6 +292,22 @@ def _study(study: StudySection) -> str:
             f"<h3>Decision</h3>{_decision_box(study)}{dev}{notes}"
             "<h3>Disposition (to be filled in by the reviewers)</h3>"
             f'<div class="scroll"><table><tbody>{disp}</tbody></table></div></section>')
+
+
+def _judge(report: Report) -> str:
+    if report.judge is None:
+        return ""
+    from accord.report.judge_section import cells
+
+    c = cells(report.judge)
+    alt = _table(c["alt_head"], c["alt_rows"], [False, True, True, True, True, False])
+    agr = _table(c["agr_head"], c["agr_rows"], [False, True, True, True, True, True])
+    lines = "".join(f"<p>{e(x)}</p>" for x in c["lines"])
+    notes = "".join(f'<p class="note">{e(n)}</p>' for n in c["notes"])
+    return (f'<section id="judge"><h2>LLM judge: {e(report.judge.judge)}</h2>'
+            f'<p class="headline">{e(report.judge.sentence)}</p>'
+            f"<h3>Alternative annotator test</h3>{alt}<h3>{e(c['agr_title'])}</h3>{agr}"
+            f"{lines}{notes}</section>")
 
 
 def _method(report: Report) -> str:

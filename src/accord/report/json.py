@@ -39,6 +39,8 @@ def report_dict(report: Report) -> dict[str, Any]:
     body["data"]["n_skipped"] = report.data.n_skipped
     if report.study is not None:
         body["study"]["disposition"] = dict(report.study.disposition)
+    if body.get("judge") is None:
+        body.pop("judge", None)
     out.update(body)
     return out
 

@@ -69,6 +69,7 @@ def render_markdown(report: Report) -> str:
     lines += render_reference.markdown_lines(report.reference, report.settings.confidence_level)
     if report.study is not None:
         lines += _study(report.study)
+    lines += _judge(report)
     lines += _notes(report)
     return "\n".join(lines).rstrip() + "\n"
 
@@ -202,6 +203,22 @@ def _study(study: StudySection) -> list[str]:
     out += _table(["field", "value"], [[escape(k.replace("_", " ")), escape(x) or " "]
                                        for k, x in study.disposition])
     return out
+
+
+def _judge(report: Report) -> list[str]:
+    if report.judge is None:
+        return []
+    from accord.report.judge_section import cells
+
+    c = cells(report.judge)
+    out = [f"## LLM judge: {escape(report.judge.judge)}", "", escape(report.judge.sentence), ""]
+    out += _table([escape(h) for h in c["alt_head"]],
+                  [[escape(x) for x in row] for row in c["alt_rows"]], "lrrrrl")
+    out += [escape(c["agr_title"]), ""]
+    out += _table([escape(h) for h in c["agr_head"]],
+                  [[escape(x) for x in row] for row in c["agr_rows"]], "lrrrrr")
+    out += [f"- {escape(x)}" for x in (*c["lines"], *c["notes"])]
+    return out + [""]
 
 
 def _notes(report: Report) -> list[str]:

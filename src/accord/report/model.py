@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from accord.interpretation import BenchmarkResult, Interpretation
     from accord.marginal import MarginalTest
+    from accord.report.judge_section import JudgeSection
     from accord.results import AgreementResult
     from accord.study import Decision
 
@@ -381,6 +382,8 @@ class Report:
         of kind model or llm.
     results : tuple of AgreementResult
         The results behind the rows, for further use (not serialised).
+    judge : JudgeSection or None
+        An LLM judge against the humans (``accord.report(..., judge=...)``).
     """
 
     title: str
@@ -400,6 +403,7 @@ class Report:
     notes: tuple[str, ...]
     reference: ReferenceSection | None = None
     results: tuple[AgreementResult, ...] = field(default=(), repr=False, compare=False)
+    judge: JudgeSection | None = field(default=None, repr=False)
 
     @property
     def decision(self) -> Decision | None:

@@ -4,12 +4,31 @@
   four SemEval-2013 task 9.1 modes, by sorted sweeps per unit;
 * :func:`evaluate_spans`: precision, recall and F1 against a reference (spans
   or tag sequences);
+* :func:`span_agreement`: pairwise F1 between raters (Hripcsak & Rothschild 2005);
+* :func:`unitizing_alpha`: Krippendorff's alpha_U on character offsets;
+* :func:`token_agreement`: kappa or alpha on the labels of declared tokens;
 * :mod:`accord.spans.tags`: entities of BIO-style tag sequences, as seqeval
   finds them.
 """
 
 from accord.spans._scores import SpanCounts
+from accord.spans.agreement import PairAgreement, SpanAgreement, span_agreement
 from accord.spans.evaluate import SpanEvaluation, SpanScores, evaluate_spans
 from accord.spans.matching import KINDS, MODES
+from accord.spans.tokens import token_agreement, token_annotations
+from accord.spans.unitizing import unitizing_alpha
 
-__all__ = ["KINDS", "MODES", "SpanCounts", "SpanEvaluation", "SpanScores", "evaluate_spans"]
+__all__ = [
+    "KINDS",
+    "MODES",
+    "PairAgreement",
+    "SpanAgreement",
+    "SpanCounts",
+    "SpanEvaluation",
+    "SpanScores",
+    "evaluate_spans",
+    "span_agreement",
+    "token_agreement",
+    "token_annotations",
+    "unitizing_alpha",
+]

@@ -10,6 +10,7 @@ to have every rater annotate every unit, and says so in its notes.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +20,7 @@ from numpy.typing import NDArray
 
 from accord.errors import DataError, InvalidParameterError
 from accord.readers.spans import SpanTable
-from accord.spans._spanset import Fragments, SpanSet, build
+from accord.spans._spanset import Fragments, SpanSet, build, from_columns
 
 Row = tuple[int, int, int, str, Fragments | None]
 
@@ -46,8 +47,9 @@ def table_of(data: Any, func: str, param: str) -> SpanTable:
         return spans
     if hasattr(data, "raters") and hasattr(data, "audit"):
         raise DataError(
-            f"{func}: the '{param}' annotations hold no spans; span agreement needs data "
-            "read from a span export (brat, INCEpTION, Label Studio, a span table, ...)."
+            f"{func}: the {param} hold no spans; span agreement needs spans read from a span "
+            "export (brat, INCEpTION, Label Studio, doccano, ...) or a span table read with "
+            "start= and end= columns."
         )
     raise InvalidParameterError(
         f"The '{param}' parameter of {func} must be a list with one list of (start, end, label) "
@@ -62,24 +64,23 @@ def encode_table(
     func: str,
     rename: dict[str, str] | None = None,
 ) -> Encoded:
-    """Encode the spans of ``raters`` (default: all) in ``table``."""
+    """Encode the spans of ``raters`` (default: all) in ``table``, column by column."""
     chosen = _raters(table, raters, func)
-    keep_labels = None if labels is None else {str(x) for x in labels}
+    wanted = set(chosen)
+    rows = [s for s in table.spans if s.rater in wanted]
     units: dict[Any, int] = {}
-    per: dict[str, list[Row]] = {r: [] for r in chosen}
-    dropped = 0
-    for s in table.spans:
-        if s.rater not in per:
-            continue
-        u = units.setdefault(s.unit, len(units))
-        if keep_labels is not None and s.label not in keep_labels:
-            dropped += 1
-            continue
-        per[s.rater].append((u, s.start, s.end, s.label, s.fragments))
+    for s in rows:  # a unit where a chosen rater marked a span gets a code, kept label or not
+        units.setdefault(s.unit, len(units))
     for unit, _ in table.coverage:
         units.setdefault(unit, len(units))
-    notes = [f"{dropped} span(s) with a label outside labels= left out"] if dropped else []
-    return _finish(table, chosen, units, per, notes, keep_labels, rename or {})
+    keep_labels = None if labels is None else {str(x) for x in labels}
+    notes = []
+    if keep_labels is not None:
+        kept = [s for s in rows if s.label in keep_labels]
+        if len(kept) < len(rows):
+            notes.append(f"{len(rows) - len(kept)} span(s) with a label outside labels= left out")
+        rows = kept
+    return _finish(table, chosen, units, rows, notes, keep_labels, rename or {})
 
 
 def _raters(table: SpanTable, raters: Sequence[str] | None, func: str) -> list[str]:
@@ -100,19 +101,22 @@ def _finish(
     table: SpanTable,
     chosen: list[str],
     units: dict[Any, int],
-    per: dict[str, list[Row]],
+    rows: list[Any],
     notes: list[str],
     keep_labels: set[str] | None,
     rename: dict[str, str],
 ) -> Encoded:
     n = len(units)
     codes: dict[str, int] = {lab: i for i, lab in enumerate(sorted(keep_labels or ()))}
-    for lab in sorted({row[3] for rows in per.values() for row in rows}):
+    for lab in sorted({s.label for s in rows}):
         codes.setdefault(lab, len(codes))
+    by_rater: dict[str, list[Any]] = {r: [] for r in chosen}
+    for s in rows:
+        by_rater[s.rater].append(s)
     sets, annotated, skipped = {}, {}, {}
     for r in chosen:
         name = rename.get(r, r)
-        sets[name] = build(per[r], codes, who=f"rater {r!r}")
+        sets[name] = _columns(by_rater[r], units, codes, r)
         annotated[name] = np.zeros(n, dtype=bool)
         skipped[name] = np.zeros(n, dtype=bool)
         annotated[name][sets[name].unit] = True
@@ -129,6 +133,18 @@ def _finish(
         skipped[name] &= ~annotated[name]
     names = tuple(rename.get(r, r) for r in chosen)
     return Encoded(tuple(units), tuple(codes), names, sets, annotated, skipped, tuple(notes))
+
+
+def _columns(spans: list[Any], units: dict[Any, int], codes: dict[str, int], rater: str) -> SpanSet:
+    frags = {i: s.fragments for i, s in enumerate(spans) if len(s.fragments) > 1}
+    return from_columns(
+        [units[s.unit] for s in spans],
+        [s.start for s in spans],
+        [s.end for s in spans],
+        [codes[s.label] for s in spans],
+        frags,
+        who=f"rater {rater!r}",
+    )
 
 
 def encode_lists(
@@ -193,3 +209,22 @@ def case_notes(labels: Sequence[str]) -> tuple[str, ...]:
         for g in groups.values()
         if len(g) > 1
     )
+
+
+_CACHE: dict[int, tuple[Any, tuple[Any, ...], Encoded]] = {}
+
+
+def encode_cached(
+    table: SpanTable, raters: Sequence[str] | None, labels: Sequence[str] | None, func: str
+) -> Encoded:
+    """:func:`encode_table`, kept for the table's lifetime (a weak reference): asking for
+    several modes or figures of one table encodes its spans once."""
+    key = (None if raters is None else tuple(raters), None if labels is None else tuple(labels))
+    hit = _CACHE.get(id(table))
+    if hit is not None and hit[0]() is table and hit[1] == key:
+        return hit[2]
+    enc = encode_table(table, raters, labels, func)
+    if len(_CACHE) >= 4:
+        _CACHE.clear()
+    _CACHE[id(table)] = (weakref.ref(table), key, enc)
+    return enc

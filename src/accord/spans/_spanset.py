@@ -58,38 +58,35 @@ def build(
     Labels get codes in ``labels`` (extended in place). A span must satisfy
     ``0 <= start < end``; fragments must be ordered and must not overlap.
     """
-    units: list[int] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    codes: list[int] = []
-    frags: dict[int, Fragments] = {}
-    for u, s, e, lab, fr in rows:
-        s, e = _offset(s, who, "start"), _offset(e, who, "end")
-        if e <= s:
-            raise DataError(
-                f"{who}: a span needs end > start (end exclusive); got start={s}, end={e} "
-                f"with label {lab!r}."
-            )
-        if fr is not None and len(fr) > 1:
-            frags[len(units)] = _fragments(fr, who)
-            s, e = frags[len(units)][0][0], frags[len(units)][-1][1]
-        units.append(u)
-        starts.append(s)
-        ends.append(e)
-        codes.append(labels.setdefault(str(lab), len(labels)))
-    return _sorted(units, starts, ends, codes, frags)
+    rows = list(rows)
+    units = [r[0] for r in rows]
+    codes = [labels.setdefault(str(r[3]), len(labels)) for r in rows]
+    frags = {i: r[4] for i, r in enumerate(rows) if r[4] is not None and len(r[4]) > 1}
+    return from_columns(units, [r[1] for r in rows], [r[2] for r in rows], codes, frags, who=who)
 
 
-def _sorted(
-    units: list[int],
-    starts: list[int],
-    ends: list[int],
-    codes: list[int],
+def from_columns(
+    units: Sequence[int],
+    starts: Sequence[Any],
+    ends: Sequence[Any],
+    codes: Sequence[int],
     frags: dict[int, Fragments],
+    *,
+    who: str,
 ) -> SpanSet:
+    """A sorted :class:`SpanSet` from columns; ``frags`` maps a row to its fragments."""
+    s, e = _offsets(starts, who, "start"), _offsets(ends, who, "end")
+    for i, fr in list(frags.items()):
+        frags[i] = _fragments(fr, who)
+        s[i], e[i] = frags[i][0][0], frags[i][-1][1]
+    bad = np.flatnonzero(e <= s)
+    if bad.shape[0]:
+        k = int(bad[0])
+        raise DataError(
+            f"{who}: a span needs end > start (end exclusive); got start={int(s[k])}, "
+            f"end={int(e[k])}."
+        )
     u = np.asarray(units, dtype=np.int64)
-    s = np.asarray(starts, dtype=np.int64)
-    e = np.asarray(ends, dtype=np.int64)
     lab = np.asarray(codes, dtype=np.int64)
     order = np.lexsort((lab, e, s, u))
     if frags:
@@ -97,6 +94,16 @@ def _sorted(
         inverse[order] = np.arange(order.shape[0])
         frags = {int(inverse[i]): f for i, f in frags.items()}
     return SpanSet(u[order], s[order], e[order], lab[order], frags)
+
+
+def _offsets(values: Sequence[Any], who: str, what: str) -> IntArray:
+    if not len(values):
+        return np.zeros(0, dtype=np.int64)
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "iu" or int(arr.min()) < 0:
+        for x in values:
+            _offset(x, who, what)
+    return arr.astype(np.int64)
 
 
 def _offset(x: Any, who: str, what: str) -> int:

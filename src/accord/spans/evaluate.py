@@ -170,6 +170,7 @@ def _encode(
 ) -> Encoded:
     if _is_nested_list(reference) and _is_nested_list(predicted):
         if _is_tags(reference) or _is_tags(predicted):
+            _same_lengths(reference, predicted)
             return encode_lists(_entities(reference, scheme), _entities(predicted, scheme), FUNC)
         return encode_lists(reference, predicted, FUNC)
     ref = table_of(reference, FUNC, "reference")
@@ -188,9 +189,25 @@ def _encode(
         for s in t.spans
         if s.rater == r
     )
-    cov = {(u, "reference"): st for (u, r), st in ref.coverage.items() if r == a}
-    cov.update({(u, "predicted"): st for (u, r), st in pred.coverage.items() if r == b})
+    every = dict.fromkeys([*ref.units, *pred.units])
+    cov: dict[tuple[str, str], str] = {}
+    for t, r, side in ((ref, a, "reference"), (pred, b, "predicted")):
+        # a table without coverage: its rater annotated every unit (as in encode_table)
+        seen = {(u, st) for (u, x), st in t.coverage.items() if x == r}
+        cov.update({(u, side): st for u, st in seen} or {(u, side): "annotated" for u in every})
     return encode_table(SpanTable(spans, cov), ["reference", "predicted"], None, FUNC)
+
+
+def _same_lengths(reference: Sequence[Sequence[Any]], predicted: Sequence[Sequence[Any]]) -> None:
+    if len(reference) != len(predicted):
+        raise DataError(f"{FUNC}: reference and predicted must hold the same sentences; got "
+                        f"{len(reference)} and {len(predicted)}.")  # fmt: skip
+    for i, (r, p) in enumerate(zip(reference, predicted)):
+        if len(r) != len(p) or not all(isinstance(t, str) for t in [*r, *p]):
+            raise DataError(
+                f"{FUNC}: sentence {i} must be two lists of tags of one length; got "
+                f"{len(r)} and {len(p)} items."
+            )
 
 
 def _is_nested_list(x: Any) -> bool:
@@ -227,7 +244,9 @@ def evaluate_encoded(enc: Encoded, a: str, b: str, mode: Mode) -> SpanEvaluation
     units = np.flatnonzero(both)
     cand = candidates(ref, pred)
     overall = match(ref, pred, cand, mode)
-    by_label = match(ref, pred, cand, mode, same_label_only=True)
+    split = match(ref, pred, cand, mode, same_label_only=True).by_label()
+    none = np.zeros(0, dtype=np.int64)
+    empty = Events(none, none, none)
     n = int(units.shape[0])
     per_unit = overall.per_unit(both.shape[0])[units] if n else np.zeros((0, 5), np.int64)
     p, r, f = (
@@ -235,7 +254,8 @@ def evaluate_encoded(enc: Encoded, a: str, b: str, mode: Mode) -> SpanEvaluation
         for k in ("precision", "recall", "f1")
     )
     labels = {
-        lab: _label_scores(by_label, i, both, units, mode, lab) for i, lab in enumerate(enc.labels)
+        lab: _label_scores(split.get(i, empty), both, units, mode, lab)
+        for i, lab in enumerate(enc.labels)
     }
     return SpanEvaluation(
         mode, p, r, f, SpanCounts.of(overall.totals()), labels, n,
@@ -248,10 +268,8 @@ def _restrict(s: SpanSet, units: np.ndarray[Any, np.dtype[np.bool_]]) -> SpanSet
     return s if bool(keep.all()) else s.subset(keep)
 
 
-def _label_scores(
-    events: Events, code: int, both: Any, units: Any, mode: Mode, label: str
-) -> SpanScores:
-    per_unit = events.of_label(code).per_unit(both.shape[0])[units]
+def _label_scores(events: Events, both: Any, units: Any, mode: Mode, label: str) -> SpanScores:
+    per_unit = events.per_unit(both.shape[0])[units]
     what = f"({mode}, label {label!r})"
     p, r, f = (
         score(k, per_unit, mode=mode, what=f"span_{k} {what}")

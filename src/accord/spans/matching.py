@@ -97,6 +97,18 @@ class Events:
         flat = np.bincount(self.label * 5 + self.kind, minlength=n_labels * 5)
         return flat.reshape(n_labels, 5).astype(np.int64)
 
+    def by_label(self) -> dict[int, Events]:
+        """The events of each label present, split after one sort."""
+        order = np.argsort(self.label, kind="stable")
+        lab = self.label[order]
+        cuts = np.flatnonzero(np.diff(lab)) + 1
+        out = {}
+        for part in np.split(order, cuts) if order.shape[0] else []:
+            out[int(self.label[part[0]])] = Events(
+                self.unit[part], self.label[part], self.kind[part]
+            )
+        return out
+
     def of_label(self, label: int) -> Events:
         """The events of one label."""
         keep = self.label == label

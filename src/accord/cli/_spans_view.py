@@ -1,0 +1,146 @@
+"""What ``accord spans`` shows: rows of figures and a JSON mapping, from the library's results."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from accord.inference import Bootstrap
+from accord.results import AgreementResult
+
+
+@dataclass(frozen=True)
+class _Ci:
+    level: float
+    n_resamples: int
+    seed: int | None
+
+    def of(self, res: AgreementResult) -> Any:
+        """The bootstrap interval of ``res``, or None (no resamples, or undefined)."""
+        if self.n_resamples == 0 or not res.defined:
+            return None
+        return res.confidence_interval(
+            self.level, method=Bootstrap(n_resamples=self.n_resamples, rng=self.seed)
+        )
+
+
+def _fmt(x: float) -> str:
+    return "undefined" if not math.isfinite(x) else f"{x:.4f}"
+
+
+def _cell(res: AgreementResult, ci: _Ci) -> tuple[str, str, dict[str, Any]]:
+    interval = ci.of(res)
+    shown = "" if interval is None else f"[{_fmt(interval.low)}, {_fmt(interval.high)}]"
+    out = res.to_dict()
+    out["confidence_interval"] = None if interval is None else interval.to_dict()
+    return _fmt(res.estimate), shown, out
+
+
+def _agreement(ann: Any, mode: str, raters: list[str] | None, ci: _Ci) -> dict[str, Any]:
+    from accord.spans import span_agreement
+
+    res = span_agreement(ann, mode=mode, raters=raters)  # type: ignore[arg-type]
+    pct = f"{ci.level:.0%} CI"
+    pairs: list[list[Any]] = [["raters", "units", "F1", pct, "macro F1", "c/i/p/m/s"]]
+    js: dict[str, Any] = {"mode": mode, "pairs": []}
+    for (a, b), p in res.pairs.items():
+        f1, shown, f1_js = _cell(p.f1, ci)
+        c = p.counts
+        pairs.append(
+            [
+                f"{a} / {b}",
+                p.n_units,
+                f1,
+                shown,
+                _fmt(p.macro_f1.estimate),
+                "/".join(str(getattr(c, k)) for k in _KINDS),
+            ]
+        )
+        js["pairs"].append({**p.to_dict(), "f1": f1_js})
+    mean, shown, js["f1"] = _cell(res.f1, ci)
+    js["macro_f1"] = res.macro_f1.to_dict()
+    labels = [["label", "mean F1", pct]]
+    js["per_label"] = {}
+    for lab, r in res.per_label.items():
+        est, lab_ci, js["per_label"][lab] = _cell(r, ci)
+        labels.append([lab, est, lab_ci])
+    js["notes"] = list(res.notes)
+    figure = " ".join(x for x in (mean, shown) if x)
+    headline = (
+        f"spans, mode {mode}: mean pairwise F1 {figure} over {len(res.pairs)} rater pair(s); "
+        f"macro F1 {_fmt(res.macro_f1.estimate)} (counts c/i/p/m/s: correct, incorrect, "
+        "partial, spans of the first rater only, of the second only)"
+    )
+    return {
+        "headline": headline,
+        "notes": _notes(res.notes, res.pairs.values()),
+        "json": js,
+        "tables": {"rater pairs": pairs, "per label (mean over pairs)": labels},
+    }
+
+
+def _notes(notes: tuple[str, ...], pairs: Any) -> list[str]:
+    out = list(notes)
+    for p in pairs:
+        left = {k: n for k, n in p.left_out.items() if n}
+        if left:
+            why = ", ".join(f"{n} {k}" for k, n in left.items())
+            out.append(
+                f"{p.raters[0]} / {p.raters[1]}: units annotated by only one of them "
+                f"left out ({why})"
+            )
+    return out
+
+
+def _against(ann: Any, mode: str, gold: str, raters: list[str] | None, ci: _Ci) -> dict[str, Any]:
+    from accord.errors import DataError
+    from accord.spans import evaluate_spans
+
+    table = ann.spans
+    others = [r for r in (raters or (table.raters if table is not None else ())) if r != gold]
+    if table is not None and not others:
+        raise DataError(f"accord spans: no rater besides the reference {gold!r} to score.")
+    pct = f"{ci.level:.0%} CI"
+    rows: list[list[Any]] = [["rater", "units", "precision", "recall", "F1", pct, "c/i/p/m/s"]]
+    per_label = [["rater", "label", "precision", "recall", "F1"]]
+    js: dict[str, Any] = {"mode": mode, "reference": gold, "raters": {}}
+    notes: list[str] = []
+    for r in others:
+        res = evaluate_spans(ann, ann, mode=mode, reference_rater=gold, predicted_rater=r)  # type: ignore[arg-type]
+        f1, shown, f1_js = _cell(res.f1, ci)
+        c = res.counts
+        rows.append(
+            [
+                r,
+                res.n_units,
+                _fmt(res.precision.estimate),
+                _fmt(res.recall.estimate),
+                f1,
+                shown,
+                "/".join(str(getattr(c, k)) for k in _KINDS),
+            ]
+        )
+        for lab, s in res.per_label.items():
+            per_label.append(
+                [r, lab, _fmt(s.precision.estimate), _fmt(s.recall.estimate), _fmt(s.f1.estimate)]
+            )
+        js["raters"][r] = {**res.to_dict(), "f1": f1_js}
+        notes += [f"{r}: {n}" for n in res.notes]
+        left = {k: n for k, n in res.left_out.items() if n}
+        if left:
+            why = ", ".join(f"{n} {k}" for k, n in left.items())
+            notes.append(f"{r}: units annotated by only one of {r} and {gold} left out ({why})")
+    headline = (
+        f"spans, mode {mode}, against {gold} (counts c/i/p/m/s: correct, incorrect, "
+        "partial, missed, spurious)"
+    )
+    return {
+        "headline": headline,
+        "notes": notes,
+        "json": js,
+        "tables": {f"against {gold}": rows, "per label": per_label},
+    }
+
+
+_KINDS = ("correct", "incorrect", "partial", "missed", "spurious")

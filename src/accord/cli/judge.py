@@ -1,0 +1,132 @@
+"""``accord judge``: may an LLM judge replace a human annotator?"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import click
+
+from accord.cli._app import main
+from accord.cli._common import console, data_options, load
+
+
+@main.command()
+@data_options
+@click.option("--judge", "judge_name", required=True, metavar="COL",
+              help="The judge's rater (column) name.")
+@click.option("--humans", multiple=True, metavar="COL...",
+              help="The human raters (default: every other rater of kind human).")
+@click.option("--epsilon", default=0.2, show_default=True, type=float,
+              help="The judge's allowance: 0.2 for expert humans, 0.15 skilled, 0.1 crowd.")
+@click.option("--scoring", type=click.Choice(["accuracy", "neg_rmse", "abs_error"]),
+              default=None, help="Alignment per unit (default: accuracy; neg_rmse for "
+              "--level interval or ratio).")
+@click.option("--test", "test_kind", type=click.Choice(["t", "wilcoxon"]), default="t",
+              show_default=True, help="Per-human test; wilcoxon for fewer than 30 units.")
+@click.option("--min-units", default=1, show_default=True, type=click.IntRange(min=1),
+              help="Leave untested (but among the others) humans with fewer units; the "
+              "authors use 30.")
+@click.option("--coefficient", "coefficient", default=None, metavar="NAME",
+              help="Agreement coefficient of the judge-vs-human table "
+              "(default: Krippendorff's alpha at the level of measurement).")
+@click.option("--n-resamples", default=2000, show_default=True, type=int,
+              help="Bootstrap resamples of the paired differences.")
+@click.option("--seed", default=None, type=int, help="Seed for a reproducible bootstrap.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead.")
+def judge(data: str, judge_name: str, humans: tuple[str, ...], epsilon: float,
+          scoring: str | None, test_kind: str, min_units: int, coefficient: str | None,
+          n_resamples: int,
+          seed: int | None, as_json: bool, **selection: Any) -> None:
+    """Test whether a judge (an LLM) may replace a human annotator: the alternative
+    annotator test (Calderon, Reichart & Dror 2025), then the judge's agreement with
+    each human next to the humans' agreement with each other.
+
+    \b
+    Examples:
+      accord judge examples/judge.csv --judge gpt4 --humans ann_a ann_b ann_c --missing ERROR
+      accord judge examples/judge.csv --judge gpt4 --humans ann_a ann_b ann_c --missing ERROR --json
+      accord judge examples/judge.csv --judge gpt4 --kind gpt4=llm --missing ERROR --epsilon 0.15
+    """
+    import accord
+    from accord.errors import InvalidParameterError
+
+    if humans and not selection.get("raters") and selection.get("unit") is None:
+        selection["raters"] = (judge_name, *humans)
+    try:
+        ann = load(data, select_raters=False, **selection)
+        chosen = list(humans) if humans else None
+        kind = scoring or ("neg_rmse" if ann.level in ("interval", "ratio") else "accuracy")
+        alt = accord.alt_test(ann, judge=judge_name, humans=chosen, epsilon=epsilon,
+                              scoring=kind, test=test_kind,  # type: ignore[arg-type]
+                              min_units=min_units)
+        agree = accord.judge_agreement(
+            ann, judge=judge_name, humans=chosen, coefficient=coefficient,
+            method=accord.Bootstrap(n_resamples=n_resamples, rng=seed))
+    except InvalidParameterError as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps({"alt_test": alt.to_dict(), "agreement": agree.to_dict(),
+                               "audit": ann.audit.to_dict()}))
+        return
+    _print(alt, agree, ann)
+
+
+def _print(alt: Any, agree: Any, ann: Any) -> None:
+    from rich.table import Table
+
+    out = console()
+    for line in ann.audit.lines():
+        out.print(line, markup=False, highlight=False)
+    won = sum(h.won for h in alt.per_human.values())
+    verdict = "may replace" if alt.passed else "may not replace"
+    out.print(
+        f"\n{alt.judge} {verdict} a human annotator here: it won against {won} of "
+        f"{alt.n_tested} humans (winning rate {alt.winning_rate:.2f}; it passes at 0.50) "
+        f"with epsilon {alt.epsilon:g}, on {alt.n_units} units. Average advantage "
+        f"probability (rho, to rank judges): {alt.advantage_probability:.3f}.",
+        markup=False, highlight=False)
+    t = Table(title=f"Alternative annotator test ({alt.scoring}, {alt.test}-test, "
+                    f"Benjamini-Yekutieli at {alt.fdr:g})")
+    for col in ("human", "units", "judge at least as good", "p-value", "adjusted p", "won"):
+        t.add_column(col)
+    for h in alt.per_human.values():
+        t.add_row(str(h.human), str(h.n_units), _f(h.advantage_probability), _p(h.pvalue),
+                  _p(h.adjusted_pvalue), "yes" if h.won else "no")
+    out.print(t)
+    for note in alt.notes:
+        out.print(f"note: {note}", markup=False, highlight=False)
+    _print_agreement(out, agree)
+
+
+def _print_agreement(out: Any, agree: Any) -> None:
+    from rich.table import Table
+
+    t = Table(title=f"{agree.coefficient} against the other humans' consensus "
+                    f"({agree.level}), judge minus human with a paired bootstrap interval")
+    for col in ("human", "judge vs human", "judge vs others", "human vs others",
+                "difference", "interval"):
+        t.add_column(col)
+    for r in agree.rows():
+        t.add_row(str(r["human"]), _f(r["judge_vs_human"]), _f(r["judge_vs_others"]),
+                  _f(r["human_vs_others"]), _f(r["difference"]),
+                  f"{_f(r['low'])} to {_f(r['high'])}")
+    out.print(t)
+    out.print(f"The judge against the other humans: {_f(agree.judge_level)} on average; a "
+              f"human against the others (the ceiling): {_f(agree.ceiling)}.",
+              markup=False, highlight=False)
+    if agree.panel_with_judge is not None:
+        out.print(f"The humans' {agree.coefficient}: {_f(agree.panel_without_judge.estimate)};"
+                  f" with the judge as one more rater: {_f(agree.panel_with_judge.estimate)}.",
+                  markup=False, highlight=False)
+    for note in agree.notes:
+        out.print(f"note: {note}", markup=False, highlight=False)
+
+
+def _f(x: float) -> str:
+    return "undefined" if not math.isfinite(x) else f"{x:.3f}"
+
+
+def _p(x: float) -> str:
+    return "undefined" if not math.isfinite(x) else f"{x:.3g}"

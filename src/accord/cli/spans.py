@@ -1,0 +1,129 @@
+"""``accord spans``: agreement on spans (pairwise F1) or spans against a reference rater."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from accord.cli._app import main
+from accord.cli._common import console as cli_console
+from accord.cli._common import data_options
+from accord.errors import AccordError
+
+MODES = ("strict", "exact", "partial", "type")
+
+
+@main.command()
+@data_options
+@click.option("--start", default=None, metavar="COL", help="Span tables: the start offset column.")
+@click.option("--end", default=None, metavar="COL", help="Span tables: the end offset column.")
+@click.option("--label", default=None, metavar="COL", help="Span tables: the label column.")
+@click.option(
+    "--mode",
+    type=click.Choice(MODES),
+    default="strict",
+    show_default=True,
+    help="When two spans agree: same boundaries and label (strict), same boundaries (exact), "
+    "overlap counted half (partial), overlap with the same label (type).",
+)
+@click.option(
+    "--gold", default=None, metavar="RATER", help="Score every other rater against this one."
+)
+@click.option(
+    "--confidence-level", default=0.95, show_default=True, type=float, help="Interval coverage."
+)
+@click.option(
+    "--n-resamples",
+    default=1999,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Bootstrap resamples of units for the intervals (0: no intervals).",
+)
+@click.option("--seed", default=None, type=int, help="Seed for a reproducible bootstrap.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON instead.")
+def spans(
+    data: str,
+    start: str | None,
+    end: str | None,
+    label: str | None,
+    mode: str,
+    gold: str | None,
+    confidence_level: float,
+    n_resamples: int,
+    seed: int | None,
+    as_json: bool,
+    **selection: Any,
+) -> None:
+    """Agreement on spans in DATA: pairwise F1 for every pair of raters, the mean over
+    pairs and per label, with bootstrap intervals over units (documents); with --gold,
+    precision, recall and F1 of every other rater against that one.
+
+    \b
+    Examples:
+      accord spans examples/ner_spans.csv --unit doc --rater annotator --label label \\
+          --start start --end end
+      accord spans examples/ner_spans.csv --unit doc --rater annotator --label label \\
+          --start start --end end --mode partial --gold ana --json
+    """
+    from accord import _validation as v
+    from accord.cli._common import read_options
+    from accord.readers import read
+
+    try:
+        v.confidence_level(confidence_level, func="accord spans")
+    except AccordError as exc:
+        raise click.BadParameter(str(exc), param_hint="--confidence-level") from None
+    if label is not None:
+        selection["value"] = label
+    raters = list(selection.pop("raters", ()) or ()) or None
+    selection.pop("kinds", None)
+    opts = {k: x for k, x in (("start", start), ("end", end)) if x is not None}
+    ann = read(data, **read_options(**selection), **opts)
+    _check(ann, data, gold)
+    from accord.cli._spans_view import _against, _agreement, _Ci
+
+    ci = _Ci(confidence_level, n_resamples, seed)
+    model = (
+        _agreement(ann, mode, raters, ci) if gold is None else _against(ann, mode, gold, raters, ci)
+    )
+    if as_json:
+        click.echo(json.dumps(model["json"], indent=2))
+        return
+    _print(model, data)
+
+
+def _check(ann: Any, data: str, gold: str | None) -> None:
+    from accord.errors import DataError
+
+    if ann.spans is None:
+        raise DataError(
+            f"{data}: no spans were read; accord spans needs a span export (brat, INCEpTION, "
+            "Label Studio, doccano, Prodigy, CoNLL, ...) or a span table read with --start "
+            "and --end (with --unit, --rater and --label)."
+        )
+    if gold is not None and gold not in ann.spans.raters:
+        raise DataError(
+            f"{data}: --gold {gold!r} is not a rater here; the raters are "
+            f"{list(ann.spans.raters)!r}."
+        )
+
+
+def _print(model: dict[str, Any], source: str) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    console = cli_console()
+    console.print(Text(f"{source}: {model['headline']}"), style="bold")
+    for note in model["notes"]:
+        console.print(Text("note: " + note), style="dim")
+    for title, rows in model["tables"].items():
+        if not rows:
+            continue
+        table = Table(title=title, title_justify="left")
+        for i, head in enumerate(rows[0]):
+            table.add_column(head, justify="left" if i == 0 else "right")
+        for row in rows[1:]:
+            table.add_row(*(Text(str(x)) for x in row))
+        console.print(table)

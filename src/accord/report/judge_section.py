@@ -1,0 +1,106 @@
+"""The report's LLM-judge section: may the judge replace a human annotator?
+
+Built from :func:`accord.alt_test` and :func:`accord.judge_agreement`; the
+renderers show the same text cells (:func:`cells`), each escaping them for its
+medium.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from accord.annotations import Annotations
+from accord.judge._scoring import Scoring
+from accord.judge.agreement import JudgeAgreement, judge_agreement
+from accord.judge.alt_test import AltTestResult, alt_test
+
+__all__ = ["JudgeSection", "cells", "judge_section"]
+
+
+@dataclass(frozen=True)
+class JudgeSection:
+    """The judge against the humans, in words and two tables.
+
+    Attributes
+    ----------
+    judge : str
+    sentence : str
+        The decision in words a product owner can act on.
+    alt : AltTestResult
+    agreement : JudgeAgreement
+    """
+
+    judge: str
+    sentence: str
+    alt: AltTestResult = field(repr=False)
+    agreement: JudgeAgreement = field(repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready mapping at full precision."""
+        return {"judge": self.judge, "sentence": self.sentence,
+                "alt_test": self.alt.to_dict(), "agreement": self.agreement.to_dict()}
+
+
+def judge_section(ann: Annotations, judge: Any, humans: Sequence[Any] | None, epsilon: float,
+                  seed: int | None) -> JudgeSection:
+    """Run both analyses on ``ann`` (judge included) and phrase the decision."""
+    from accord.inference import Bootstrap
+
+    scoring: Scoring = "neg_rmse" if ann.level in ("interval", "ratio") else "accuracy"
+    alt = alt_test(ann, judge=judge, humans=humans, epsilon=epsilon, scoring=scoring)
+    agree = judge_agreement(ann, judge=judge, humans=humans,
+                            method=Bootstrap(n_resamples=2000, rng=seed))
+    return JudgeSection(str(judge), _sentence(alt, agree), alt, agree)
+
+
+def _sentence(alt: AltTestResult, agree: JudgeAgreement) -> str:
+    won = sum(h.won for h in alt.per_human.values())
+    verdict = ("may replace a human annotator" if alt.passed
+               else "should not replace a human annotator yet")
+    closer = ("closer to" if agree.judge_level > agree.ceiling
+              else "further from" if agree.judge_level < agree.ceiling else "as close to")
+    level = (f" Against the other humans' consensus it scores {_f(agree.judge_level)}, "
+             f"{closer} them than a human is ({_f(agree.ceiling)}, {agree.coefficient})."
+             if math.isfinite(agree.judge_level) and math.isfinite(agree.ceiling) else "")
+    return (f"{alt.judge} {verdict} on these data: for {won} of {alt.n_tested} humans, the "
+            f"judge represents the other humans about as well as that human does or better "
+            f"(a shortfall below epsilon = {alt.epsilon:g} is allowed, false-discovery rate "
+            f"{alt.fdr:g}); winning rate {alt.winning_rate:.2f}, where 0.50 passes; "
+            f"{alt.n_units} units.{level}")
+
+
+def cells(section: JudgeSection) -> dict[str, Any]:
+    """The section as text: the alt-test and agreement tables and the summary lines."""
+    alt, agree = section.alt, section.agreement
+    alt_head = ["human", "units", "judge at least as good", "p-value", "adjusted p", "won"]
+    alt_rows = [[str(h.human), str(h.n_units), _f(h.advantage_probability), _p(h.pvalue),
+                 _p(h.adjusted_pvalue), "yes" if h.won else "no"]
+                for h in alt.per_human.values()]
+    agr_head = ["human", "judge vs human", "judge vs others", "human vs others",
+                "judge minus human", "interval"]
+    agr_rows = [[str(r["human"]), _f(r["judge_vs_human"]), _f(r["judge_vs_others"]),
+                 _f(r["human_vs_others"]), _f(r["difference"]),
+                 f"{_f(r['low'])} to {_f(r['high'])}"] for r in agree.rows()]
+    lines = [f"Alternative annotator test ({alt.scoring}, {alt.test}-test, Benjamini-"
+             f"Yekutieli at {alt.fdr:g}): winning rate {alt.winning_rate:.2f}, average "
+             f"advantage probability (rho, to rank judges) {alt.advantage_probability:.3f}."]
+    if agree.panel_with_judge is not None and agree.panel_without_judge is not None:
+        lines.append(f"The humans' {agree.coefficient}: "
+                     f"{_f(agree.panel_without_judge.estimate)}; with the judge as one more "
+                     f"rater: {_f(agree.panel_with_judge.estimate)}.")
+    notes = [*alt.notes, *agree.notes]
+    return {"alt_head": alt_head, "alt_rows": alt_rows, "agr_head": agr_head,
+            "agr_rows": agr_rows, "lines": lines, "notes": notes,
+            "agr_title": f"{agree.coefficient} against the other humans' consensus "
+                         f"({agree.level}); the interval is a paired bootstrap over units"}
+
+
+def _f(x: float) -> str:
+    return "undefined" if not math.isfinite(x) else f"{x:.3f}"
+
+
+def _p(x: float) -> str:
+    return "undefined" if not math.isfinite(x) else f"{x:.3g}"

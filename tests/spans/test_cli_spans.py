@@ -1,0 +1,80 @@
+"""``accord spans``: the figures of span_agreement / evaluate_spans, one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tests.conftest import run_cli
+
+import accord
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "ner_spans.csv"
+COLS = ("--unit", "doc", "--rater", "annotator", "--label", "label", "--start", "start",
+        "--end", "end")  # fmt: skip
+
+
+def _read() -> accord.Annotations:
+    return accord.read(EXAMPLE, unit="doc", rater="annotator", value="label", start="start",
+                       end="end")  # fmt: skip
+
+
+@pytest.mark.parametrize("mode", ["strict", "partial"])
+def test_json_gives_the_library_figures(mode: str) -> None:
+    code, out, err = run_cli("spans", str(EXAMPLE), *COLS, "--mode", mode, "--json",
+                             "--n-resamples", "100", "--seed", "4")  # fmt: skip
+    assert code == 0, err
+    got = json.loads(out)
+    want = accord.span_agreement(_read(), mode=mode)  # type: ignore[arg-type]
+    assert got["f1"]["estimate"] == want.f1.estimate
+    ci = want.f1.confidence_interval(0.95, method=accord.Bootstrap(n_resamples=100, rng=4))
+    assert got["f1"]["confidence_interval"]["low"] == ci.low
+    assert [p["raters"] for p in got["pairs"]] == [list(k) for k in want.pairs]
+    assert got["per_label"]["PER"]["estimate"] == want.per_label["PER"].estimate
+
+
+def test_gold_scores_every_other_rater() -> None:
+    code, out, err = run_cli("spans", str(EXAMPLE), *COLS, "--gold", "ana", "--json",
+                             "--n-resamples", "0")  # fmt: skip
+    assert code == 0, err
+    got = json.loads(out)
+    assert sorted(got["raters"]) == ["ben", "cleo"]
+    ann = _read()
+    want = accord.evaluate_spans(ann, ann, reference_rater="ana", predicted_rater="cleo")
+    assert got["raters"]["cleo"]["f1"]["estimate"] == want.f1.estimate
+    assert got["raters"]["cleo"]["f1"]["confidence_interval"] is None
+    assert got["raters"]["cleo"]["left_out"] == {"skipped": 0, "not seen": 1}
+
+
+def test_console_names_pairs_and_units_left_out() -> None:
+    code, out, err = run_cli("spans", str(EXAMPLE), *COLS, "--n-resamples", "50", "--seed", "1")
+    assert code == 0, err
+    assert "mean pairwise F1 0.6148" in out
+    assert "ana / cleo: units annotated by only one of them left out (1 not seen)" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "needle"),
+    [
+        (("--mode", "loose"), 2, "Invalid value for '--mode'"),
+        (("--gold", "zed"), 1, "--gold 'zed' is not a rater here"),
+        (("--confidence-level", "2"), 2, "--confidence-level"),
+    ],
+)
+def test_errors_are_one_line(args: tuple[str, ...], status: int, needle: str) -> None:
+    code, _, err = run_cli("spans", str(EXAMPLE), *COLS, *args)
+    assert code == status
+    assert needle in err
+    assert "Traceback" not in err
+
+
+def test_data_without_spans_says_how_to_read_a_span_table() -> None:
+    pilot = EXAMPLE.parent / "pilot.csv"
+    code, _, err = run_cli("spans", str(pilot))
+    assert code == 1
+    assert err.strip() == (
+        f"accord: error: {pilot}: no spans were read; accord spans needs a span export (brat, "
+        "INCEpTION, Label Studio, doccano, Prodigy, CoNLL, ...) or a span table read with "
+        "--start and --end (with --unit, --rater and --label)."
+    )
