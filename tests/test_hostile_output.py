@@ -245,3 +245,16 @@ def test_visible_text_holds_no_control_character(text: str) -> None:
     assert not any(c in shown for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
     if text.isprintable():
         assert shown == text  # ordinary text is left alone
+
+
+def test_span_tables_show_escapes_visibly(tmp_path: Path) -> None:
+    path = tmp_path / "spans.csv"
+    rows = ["doc,annotator,label,start,end", f"d1,ana,PER{CLEAR_AND_FAKE},0,5",
+            f"d1,bob{CLIPBOARD},PER{CLEAR_AND_FAKE},0,5", "d2,ana,LOC,3,8",
+            f"d2,bob{CLIPBOARD},ORG,3,8"]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, out, err = run("spans", str(path), "--unit", "doc", "--rater", "annotator",
+                         "--label", "label", "--start", "start", "--end", "end")
+    assert code == 0, err
+    assert ESC not in out + err and "\x07" not in out + err
+    assert "PER\\x1b[2J" in out
