@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import accord
 from accord.errors import StudyError
@@ -98,8 +100,11 @@ def _fifo_with(tmp_path: Path, body: bytes) -> tuple[Path, threading.Thread]:
     os.mkfifo(fifo)
 
     def feed() -> None:
-        with open(fifo, "wb") as fh:
-            fh.write(body)
+        try:
+            with open(fifo, "wb") as fh:
+                fh.write(body)
+        except BrokenPipeError:  # the reader refused the stream and stopped reading
+            pass
 
     thread = threading.Thread(target=feed, daemon=True)
     thread.start()
@@ -131,9 +136,17 @@ def test_standard_input_through_the_command_line(tmp_path: Path) -> None:
     assert '"units": 3000' in done.stdout
 
 
-def test_a_stream_of_nul_bytes_is_refused_at_once() -> None:
-    with pytest.raises(accord.FormatError, match="/dev/zero: holds only NUL bytes"):
-        accord.read("/dev/zero")
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_an_endless_device_is_refused_at_once(device: str) -> None:
+    with pytest.raises(accord.FormatError, match=f"{device}: is a device"):
+        accord.read(device)
+
+
+def test_a_pipe_of_nul_bytes_is_refused_at_once(tmp_path: Path) -> None:
+    fifo, thread = _fifo_with(tmp_path, b"\x00" * (4 * 1024**2))
+    with pytest.raises(accord.FormatError, match="pipe: holds only NUL bytes"):
+        accord.read(fifo)
+    thread.join(5)
 
 
 def test_a_device_inside_a_project_folder_is_refused(tmp_path: Path) -> None:
@@ -321,3 +334,22 @@ def test_check_with_an_undecodable_study_is_bad_usage(tmp_path: Path) -> None:
     study.write_bytes('title = "caf\xe9"\n'.encode("latin-1"))
     code, _, err = run_cli("check", str(data), "--study", str(study))
     assert code == 2 and "not valid UTF-8" in err and "Traceback" not in err
+
+
+def test_an_infinite_label_in_a_tool_export_is_refused(tmp_path: Path) -> None:
+    import json
+
+    lines = (DATA / "argilla_v2_flat.jsonl").read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[0])
+    first["sentiment.responses"] = [1e999, "positive", "negative"]  # 1e999 reads as inf
+    path = tmp_path / "argilla.jsonl"
+    path.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n", encoding="utf-8")
+    with pytest.raises(accord.FormatError, match="inf, not a finite number"):
+        accord.read(path, field="sentiment")
+
+
+@given(st.text(max_size=40), st.sampled_from(sorted(set(ENCODINGS) - {"utf-16-le-no-bom"})))
+def test_decoding_round_trips_every_text(text: str, encoding: str) -> None:
+    from accord._files import decode
+
+    assert decode(ENCODINGS[encoding](text), "x") == text  # st.text() holds no lone surrogate

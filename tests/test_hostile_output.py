@@ -105,6 +105,7 @@ def evil_csv(tmp_path: Path) -> Path:
     ["table", "--raters", "bob" + CLIPBOARD, "nobody"],
     ["check", "--coefficient", "cohen_kappa", "--min", "0.5", "--categories", "pos"],
     ["compute", "--raters", "bob" + CLIPBOARD, "nobody"],
+    ["evaluate", "--gold", "rater" + CLEAR_AND_FAKE, "--predicted", "bob" + CLIPBOARD],
 ])
 def test_no_command_sends_an_escape_sequence_to_the_console(evil_csv: Path,
                                                               command: list[str]) -> None:
@@ -224,3 +225,36 @@ def test_an_output_onto_the_input_is_refused(tmp_path: Path, command: list[str])
         code, _, err = run(command[0], str(data), *command[1:], "-o", str(target))
         assert code == 2 and "is a file being read" in err, (target, err)
     assert data.read_text(encoding="utf-8") == body
+
+
+def test_a_report_on_standard_output_is_visible_on_a_terminal(
+        evil_csv: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _, piped, _ = run("report", str(evil_csv), "-o", "-", "--to", "markdown")
+    monkeypatch.setattr("accord.cli.report._on_terminal", lambda: True)
+    _, shown, _ = run("report", str(evil_csv), "-o", "-", "--to", "markdown")
+    assert ESC not in shown and "\\x1b" in shown
+    assert len(shown) >= len(piped) > 0
+
+
+@given(st.text())
+def test_visible_text_holds_no_control_character(text: str) -> None:
+    import unicodedata
+
+    shown = visible(text)
+    assert all(c == "\n" or unicodedata.category(c) != "Cc" for c in shown)
+    assert not any(c in shown for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    if text.isprintable():
+        assert shown == text  # ordinary text is left alone
+
+
+def test_span_tables_show_escapes_visibly(tmp_path: Path) -> None:
+    path = tmp_path / "spans.csv"
+    rows = ["doc,annotator,label,start,end", f"d1,ana,PER{CLEAR_AND_FAKE},0,5",
+            f"d1,bob{CLIPBOARD},PER{CLEAR_AND_FAKE},0,5", "d2,ana,LOC,3,8",
+            f"d2,bob{CLIPBOARD},ORG,3,8"]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, out, err = run("spans", str(path), "--unit", "doc", "--rater", "annotator",
+                         "--label", "label", "--start", "start", "--end", "end")
+    assert code == 0, err
+    assert ESC not in out + err and "\x07" not in out + err
+    assert "PER\\x1b[2J" in out

@@ -56,6 +56,9 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "ut
     if target.exists() and not target.is_file():
         _write_stream(target, text, encoding)
         return Path(path)
+    if target.exists() and not os.access(target, os.W_OK):  # renaming would get round it
+        raise OSError(errno_codes.EACCES, f"could not write {target}: permission denied (the "
+                      "previous file is unchanged)")
     folder = target.parent if str(target.parent) else Path(".")
     tmp: str | None = None
     try:

@@ -140,7 +140,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
         return
     fmt = to if to is not None else format_for(Path(output))
     if to_stdout:
-        click.echo(render(rep, fmt), nl=False)
+        _to_stdout(render(rep, fmt))
         return
     path = write_atomic(output, render(rep, fmt))
     echo(f"report written to {path.resolve()}")
@@ -148,6 +148,15 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
 
 def _on_terminal() -> bool:
     return sys.stdout.isatty()
+
+
+def _to_stdout(text: str) -> None:
+    """A document on standard output: control characters spelled out on a terminal,
+    exactly as written into a pipe or a file (click would strip colour-like codes)."""
+    if _on_terminal():
+        echo(text, nl=False, keep="\r\n")
+    else:
+        click.echo(text, nl=False, color=True)
 
 
 def _not_an_input(output: str | None, *inputs: str | Path | None) -> None:
@@ -240,11 +249,7 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
     for caveat in ann.audit.caveats:  # standard error when standard output is the CSV
         click.echo(f"caveat: {caveat}", err=output is None or output == "-")
     if output is None or output == "-":
-        text = found.to_csv()
-        if _on_terminal():
-            echo(text, nl=False, keep="\r\n")  # a review file on screen: no escape sequences
-        else:  # exactly as written (click would strip what looks like a colour code)
-            click.echo(text, nl=False, color=True)
+        _to_stdout(found.to_csv())
         return
     found.to_csv(output)
     echo(f"{found.n_disagreements} of {found.n_compared} compared units have a "

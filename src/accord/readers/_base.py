@@ -234,6 +234,12 @@ def load_json(path: Path) -> Any:
         ) from None
     except RecursionError:
         raise format_error(path, None, "expected JSON nested less deeply") from None
+    except ValueError:  # an integer beyond Python's 4300-digit conversion limit
+        raise format_error(path, None, f"expected JSON ({_HUGE_INT})") from None
+
+
+#: What the JSON parser refuses beyond JSON's grammar.
+_HUGE_INT = "an integer of more than 4300 digits is not read"
 
 
 def _json_problem(exc: json.JSONDecodeError) -> str:
@@ -259,6 +265,8 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
             ) from None
         except RecursionError:
             raise format_error(path, f"line {lineno}", "expected JSON nested less deeply") from None
+        except ValueError:
+            raise format_error(path, f"line {lineno}", f"expected JSON ({_HUGE_INT})") from None
 
 
 def jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -301,7 +309,7 @@ def _single_object(path: Path) -> bool:
         return True
     try:
         json.loads(lines[0])
-    except json.JSONDecodeError:
+    except ValueError:
         return True
     return False
 

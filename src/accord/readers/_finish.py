@@ -7,6 +7,7 @@ the per-file audits become ``audit.parts``.
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
@@ -128,6 +129,9 @@ def _drop_missing(
         )
         if gone:
             parts[j.part].dropped["missing value"] += 1
+        elif isinstance(x, float) and math.isinf(x):  # 1e999 in JSON: never a category
+            raise FormatError(f"{parts[j.part].source}: rater {j.rater!r} gave unit {j.unit!r} "
+                              f"the value {x!r}, not a finite number; expected a label.")
         else:
             out.append(j)
     return out

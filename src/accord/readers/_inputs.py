@@ -6,10 +6,11 @@ Files come as spreadsheets and tools write them. Before a format is detected:
   (every other byte NUL, what "Unicode text" exports of spreadsheets write),
   is decoded to UTF-8 in a temporary copy, and the audit says so; text that is
   not valid in its encoding is refused with the encoding and line named;
-* a pipe or a device (``cat data.csv | accord compute /dev/stdin``) is copied
+* a pipe or a terminal (``cat data.csv | accord compute /dev/stdin``) is copied
   whole into a temporary file first, so that format detection does not consume
   bytes the reader then misses; a copy larger than :data:`PIPE_LIMIT` bytes,
-  or a stream of NUL bytes (``/dev/zero``), is refused.
+  or a stream of NUL bytes, is refused, and so is any other device
+  (``/dev/zero``, ``/dev/urandom``).
 
 Audits and errors name the original file, never the temporary copy.
 """
@@ -17,6 +18,7 @@ Audits and errors name the original file, never the temporary copy.
 from __future__ import annotations
 
 import codecs
+import os
 import shutil
 import stat
 import tempfile
@@ -166,7 +168,11 @@ def _prepare(p: Path, folder: Path, out: Prepared) -> Path:
         return p
     folder.mkdir()
     source = p
-    if not stat.S_ISREG(p.stat().st_mode):
+    mode = p.stat().st_mode
+    if stat.S_ISCHR(mode) and not _is_terminal(p):
+        raise FormatError(f"{p}: is a device (such as /dev/zero or /dev/urandom), not a file "
+                          "of annotations; expected a file, or a pipe of one")
+    if not stat.S_ISREG(mode):
         source = folder / ("raw-" + (p.name or "stdin"))
         _copy_stream(p, source)
         out.notes.append(f"{p}: read from a {_kind(p)} ({source.stat().st_size} bytes)")
@@ -181,6 +187,18 @@ def _prepare(p: Path, folder: Path, out: Prepared) -> Path:
     out.names[str(target)] = str(p)
     out.names[str(source)] = str(p)
     return target
+
+
+def _is_terminal(p: Path) -> bool:
+    """True for a terminal (``/dev/stdin`` typed into): read until end of input."""
+    try:
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        return os.isatty(fd)
+    finally:
+        os.close(fd)
 
 
 def _kind(p: Path) -> str:

@@ -211,6 +211,6 @@ def _cell(cell: str) -> Any:
     if stripped[:1] in ("[", "{"):
         try:
             return json.loads(stripped)
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):
             return cell
     return cell

@@ -95,7 +95,7 @@ def _zip_members(path: Path) -> list[tuple[str, str, list[tuple[int, Any]]]]:
                     if line.strip():
                         try:
                             lines.append((n, json.loads(line)))
-                        except (json.JSONDecodeError, RecursionError):
+                        except (ValueError, RecursionError):
                             raise format_error(
                                 name, f"line {n}", "expected one JSON object"
                             ) from None
@@ -193,8 +193,12 @@ def _example(
         for k, item in enumerate(raw)
     ]
     col.add_spans(spans, origin=(part << 32) + col.parts[part].rows_read)
-    if obj.get("relations"):
-        stats["relations (not read)"] += len(obj["relations"])
+    relations = obj.get("relations")
+    if relations:
+        if not isinstance(relations, list):
+            raise format_error(name, where, f"expected 'relations' to be a list, got "
+                               f"{type(relations).__name__}")
+        stats["relations (not read)"] += len(relations)
     return 1
 
 

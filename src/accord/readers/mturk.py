@@ -129,7 +129,7 @@ def _task_answers(cell: Any, path: Path, where: str) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(cell)
-    except (json.JSONDecodeError, RecursionError, TypeError):
+    except (ValueError, RecursionError, TypeError):
         raise format_error(
             path, f"{where}, Answer.taskAnswers", "expected a JSON array of answer objects"
         ) from None

@@ -232,7 +232,7 @@ def _span(
         try:
             t0, t1 = tokens[s["token_start"]], tokens[s["token_end"]]  # token_end is inclusive
             by_tokens = (int(t0["start"]), int(t1["end"]))
-        except (IndexError, KeyError, TypeError, ValueError):
+        except (IndexError, KeyError, TypeError, ValueError, OverflowError):
             raise format_error(
                 path,
                 where,

@@ -149,7 +149,7 @@ def _content(ans: dict[str, Any], path: Path, where: str) -> dict[str, Any]:
         return raw
     try:
         parsed = json.loads(raw) if isinstance(raw, str) else None
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):
         parsed = None
     if not isinstance(parsed, dict):
         raise format_error(
