@@ -133,3 +133,8 @@ rule = "f1 >= 0.7"
                    encoding="utf-8")
     code, _, err = run("check", PREDS, "--raters", "gold", "model", "--study", str(bad))
     assert code == 2 and "[metric].average must be one of" in err
+
+
+def test_kinds_select_the_raters_of_an_export_when_given() -> None:
+    code, _, err = run("evaluate", LS_EXPORT, "--field", "sentiment", "--kinds", "human")
+    assert code == 2 and "no rater is of kind gold" in err  # the gold rater was not read
