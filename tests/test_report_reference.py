@@ -36,7 +36,7 @@ def test_the_section_holds_each_system_against_the_reference() -> None:
         cis["macro.f1"].low, cis["macro.f1"].high)
     assert summary["accuracy"].method == "wilson"
     assert [r.name for r in model.ceiling] == ["model", "ann_a", "ann_b",
-                                              "humans with each other (percent agreement)"]
+                                              "human-human agreement"]
     assert any("near the human ceiling" in s for s in model.sentences)
     assert ref.comparisons[0].startswith("McNemar's exact test, model vs llm")
 

@@ -83,7 +83,7 @@ def _system(ev: Any, level: float) -> SystemEvaluation:
         ceiling = (_row(ev.system, c.system_result, _asymptotic(c.system_result, level)),
                    *(_row(h, r, _asymptotic(r, level)) for h, r in c.humans.items()))
         if c.human_agreement is not None:
-            ceiling += (_row("humans with each other (percent agreement)", c.human_agreement,
+            ceiling += (_row("human-human agreement", c.human_agreement,
                              _asymptotic(c.human_agreement, level)),)
     return SystemEvaluation(
         system=ev.system, reference=ev.reference, n_units=ev.n_units,
