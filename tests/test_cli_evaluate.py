@@ -133,3 +133,27 @@ rule = "f1 >= 0.7"
                    encoding="utf-8")
     code, _, err = run("check", PREDS, "--raters", "gold", "model", "--study", str(bad))
     assert code == 2 and "[metric].average must be one of" in err
+
+
+def test_kinds_select_the_raters_of_an_export_when_given() -> None:
+    code, _, err = run("evaluate", LS_EXPORT, "--field", "sentiment", "--kinds", "human")
+    assert code == 2 and "no rater is of kind gold" in err  # the gold rater was not read
+
+
+def test_long_data_with_gold_and_predicted_raters(tmp_path: Path) -> None:
+    import csv
+
+    long = tmp_path / "long.csv"
+    with open(PREDS, encoding="utf-8") as src, open(long, "w", newline="",
+                                                     encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(["item", "coder", "label"])
+        for row in csv.DictReader(src):
+            writer.writerows((row["item_id"], k, row[k]) for k in ("gold", "ann_a", "model"))
+    code, out_text, err = run("evaluate", str(long), "--unit", "item", "--rater", "coder",
+                              "--value", "label", "--gold", "gold", "--predicted", "model",
+                              "--json", "--ci", "asymptotic")
+    assert code == 0, err
+    wide = accord.evaluate(accord.read(PREDS, raters=["gold", "model"]), reference="gold",
+                           systems="model")
+    assert json.loads(out_text)["macro"]["f1"]["estimate"] == wide.macro.f1.estimate

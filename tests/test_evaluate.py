@@ -425,3 +425,21 @@ def test_the_default_intervals_fall_back_when_the_bootstrap_would_be_huge(
     assert cis["macro.f1"].method == "asymptotic" and cis["accuracy"].method == "wilson"
     assert ev.intervals(method=accord.Bootstrap(n_resamples=50, rng=0))[
         "macro.f1"].method == "bootstrap-percentile"
+
+
+@given(labelled())
+def test_one_warning_exactly_when_some_figure_is_undefined(
+        data: tuple[list[int], list[int]]) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ev = accord.evaluate(*data)
+    undefined = [k for k, r in ev.results().items() if not r.defined]
+    assert all(issubclass(w.category, accord.DegenerateDataWarning) for w in caught)
+    assert len(caught) == (1 if undefined else 0)
+    for key in undefined:
+        res = ev.results()[key]
+        assert math.isnan(res.estimate) and res.undefined_reason
+        assert key in str(caught[0].message) or "more" in str(caught[0].message)
+    out = ev.to_dict(method="asymptotic")
+    assert all(out[k]["estimate"] is None for k in ("accuracy", "mcc", "kappa")
+               if k in undefined)

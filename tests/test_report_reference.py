@@ -36,7 +36,7 @@ def test_the_section_holds_each_system_against_the_reference() -> None:
         cis["macro.f1"].low, cis["macro.f1"].high)
     assert summary["accuracy"].method == "wilson"
     assert [r.name for r in model.ceiling] == ["model", "ann_a", "ann_b",
-                                              "humans with each other (percent agreement)"]
+                                              "human-human agreement"]
     assert any("near the human ceiling" in s for s in model.sentences)
     assert ref.comparisons[0].startswith("McNemar's exact test, model vs llm")
 
@@ -82,3 +82,14 @@ def test_cli_report_with_gold_and_predicted() -> None:
     assert "### model against gold (397 units)" in out
     code, _, err = run("report", str(PREDS), "--gold", "gold", "--predicted", "nobody", "-q")
     assert code == 2 and "rater 'nobody' not found" in err
+
+
+def test_with_a_reference_the_agreement_figures_are_the_peoples() -> None:
+    rep = _report()
+    assert rep.data.raters == ("ann_a", "ann_b")
+    assert rep.headline.startswith("ann_a and ann_b agree")
+    assert any("The agreement figures use the 2 human raters" in n for n in rep.notes)
+    one_human = accord.read(PREDS, raters=["gold", "ann_a", "model"],
+                            kinds={"gold": "gold", "model": "model"})
+    rep = accord.report(one_human)  # fewer than two people: every rater stays
+    assert rep.data.n_raters == 3 and rep.reference is not None

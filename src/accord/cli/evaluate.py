@@ -63,11 +63,12 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
 
     check_options(confidence_level, None, None, func="accord evaluate")
     selection = with_reference(selection, gold, predicted, humans)
-    named = bool(selection.get("raters"))
+    # every rater is read (reference, systems and people) unless raters or --kinds are named
+    named = bool(selection.get("raters")) or _given(ctx, "kinds")
     ann = load(data, select_raters=named, **selection)
     if gold is not None:
         ann.kinds[gold] = "gold"
-    explicit = ctx.get_parameter_source("ci_method") is not ParameterSource.DEFAULT
+    explicit = _given(ctx, "ci_method")
     boot = accord.Bootstrap(n_resamples=n_resamples, kind=bootstrap_kind,  # type: ignore[arg-type]
                             rng=0 if seed is None else seed)
     method: Any = None if not explicit else boot if ci_method == "bootstrap" else ci_method
@@ -87,6 +88,10 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
     if "systems" not in out:
         out = {"reference": out["reference"], "systems": {out["system"]: out}, "mcnemar": []}
     _print(cli_console(), out, ann.audit.lines())
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    return ctx.get_parameter_source(name) not in (ParameterSource.DEFAULT, None)
 
 
 def _golds(ann: Any) -> str:

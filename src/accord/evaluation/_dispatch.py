@@ -184,7 +184,20 @@ def evaluate(
 
 def route(data: Any, predicted: Any, opts: _Options, *, reference: Any,
           systems: Any) -> Evaluation | Evaluations:
-    """Send each kind of input to the branch that counts it."""
+    """Send each kind of input to the branch that counts it.
+
+    The branches, in order: ``Annotations`` (reference and systems are raters,
+    chosen by name or by kind; humans give the ceiling), a ``ContingencyTable``
+    (rows = reference), a mapping of systems, and two label sequences. Each
+    branch builds one confusion matrix per system and calls
+    :func:`~accord.evaluation._result.evaluation_from_table`.
+
+    To route another kind of data here (span annotations, set-valued labels),
+    add a branch *before* the generic ones that recognises it (e.g.
+    ``isinstance(data, Annotations) and data.spans is not None``), computes its
+    own sufficient statistic and returns its own frozen result type; the
+    single-label branches need not change.
+    """
     func = "evaluate"
     if isinstance(data, Annotations):
         if predicted is not None:

@@ -15,6 +15,7 @@ import numpy as np
 
 from accord import _validation as v
 from accord.coefficients import _classification_core as cl
+from accord.errors import InvalidParameterError
 from accord.inference.bootstrap import (
     Bootstrap,
     draw_weights,
@@ -39,8 +40,8 @@ def intervals(
     level = v.confidence_level(level, func="Evaluation.intervals")
     figures = ev.results()
     if isinstance(method, str):
-        return {k: r.confidence_interval(level, method=method)  # type: ignore[arg-type]
-                for k, r in figures.items()}
+        v.choice(method, ("asymptotic", "jackknife"), param="method", func="Evaluation.intervals")
+        return {k: _own(r, level, method) for k, r in figures.items()}
     if method is not None and not isinstance(method, Bootstrap):
         raise v.fail("method", "Evaluation.intervals",
                      "None, 'asymptotic', 'jackknife' or an accord.Bootstrap(...)", method)
@@ -48,8 +49,7 @@ def intervals(
     if method is None and _too_costly(ev, boot):
         # thousands of classes: the default falls back to each figure's own interval
         # (Wilson, or normal with the jackknife SE); ask for a Bootstrap explicitly
-        return {k: r.confidence_interval(level) if r.defined else _own(r, level, "asymptotic")
-                for k, r in figures.items()}
+        return {k: _own(r, level, "asymptotic") for k, r in figures.items()}
     out: dict[str, ConfidenceInterval] = {}
     shared: dict[str, tuple[AgreementResult, Any]] = {}
     k = ev.table.k
@@ -81,9 +81,13 @@ def _too_costly(ev: Evaluation, boot: Bootstrap) -> bool:
 
 
 def _own(res: AgreementResult, level: float, method: Any) -> ConfidenceInterval:
-    if res.defined and res.resampling is None and not isinstance(method, str):
-        return ConfidenceInterval(math.nan, math.nan, level, f"bootstrap-{method.kind}")
-    return res.confidence_interval(level, method=method)
+    """The result's own interval; no interval (nan limits) where the method has none for
+    it (no SE: every leave-one-out value undefined, or proportions without units)."""
+    label = method if isinstance(method, str) else f"bootstrap-{method.kind}"
+    try:
+        return res.confidence_interval(level, method=method)
+    except InvalidParameterError:
+        return ConfidenceInterval(math.nan, math.nan, level, label)
 
 
 def _shared_bootstrap(

@@ -20,6 +20,7 @@ from accord.annotations import Annotations
 from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWarning
 from accord.inference import Bootstrap
 from accord.report.model import CoefficientRow, DataSummary, PairAnalysis, Report, Settings
+from accord.report.reference import reference_section
 from accord.report.sections import MAX_RATERS
 from accord.results import AgreementResult, ConfidenceInterval
 from accord.study import Study, load_study
@@ -130,6 +131,7 @@ def report(
     if st is not None:
         ann, study_notes = st.prepare(ann)
     ann.require_pairable()
+    full, ann, people_note = _people(ann, st)
     settings, ci_method = _settings(st, confidence_level, method, n_resamples, seed, scale,
                                     weights, level)
     noted = (DegenerateDataWarning, UndeclaredOrderWarning)
@@ -138,8 +140,9 @@ def report(
             warnings.simplefilter("always", category)
         model = _build(ann, raw, st, study_notes, settings, ci_method, coefficients, pairs,
                        form, top_units, title)
+        model = replace(model, reference=reference_section(full, settings.confidence_level))
     notes = tuple(dict.fromkeys(str(w.message) for w in caught
-                                if issubclass(w.category, noted)))
+                                if issubclass(w.category, noted))) + people_note
     if model.data.n_raters > MAX_RATERS:
         notes += (f"With {model.data.n_raters} raters the rater x rater matrix, the worksheets "
                   "of the least and most agreeing pairs and the leave-one-out figures are left "
@@ -177,7 +180,6 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
            title: str | None) -> Report:
     from accord import __version__
     from accord.report import sections
-    from accord.report.reference import reference_section
     from accord.report.register import study_section
     results = _results(ann, st, coefficients, settings, form)
     rows, intervals = zip(*(_row(r, settings, ci_method, ann.level) for r in results))
@@ -195,9 +197,26 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
         raters=rater_rows, loo_coefficient=loo_name, matrix=sections.rater_matrix(pw),
         units=sections.units_section(ann, top_units),
         bootstrap=sections.bootstrap_summary(results, intervals, primary, ci_method),
-        study=study, notes=(),
-        reference=reference_section(ann, settings.confidence_level), results=tuple(results),
+        study=study, notes=(), results=tuple(results),
     )
+
+
+def _people(ann: Annotations,
+            st: Study | None) -> tuple[Annotations, Annotations, tuple[str, ...]]:
+    """With a reference and systems among the raters (kinds gold and model/llm) and at
+    least two people, the agreement figures are the people's; the reference and the
+    systems go to "Model against reference". Returns (all raters, the raters for the
+    agreement figures, a note)."""
+    from accord.report.reference import has_reference
+
+    people = [r for r in ann.raters if ann.kinds.get(r, "human") == "human"]
+    if st is not None or not has_reference(ann) or len(people) < 2:
+        return ann, ann, ()
+    others = [r for r in ann.raters if r not in people]
+    note = (f"The agreement figures use the {len(people)} human raters; "
+            f"{', '.join(repr(r) for r in others)} (reference and systems) are set against "
+            "the reference in 'Model against reference'.")
+    return ann, ann.select(people).require_pairable(), (note,)
 
 
 def _settings(st: Study | None, confidence_level: float | None, method: Any, n_resamples: int,

@@ -19,7 +19,7 @@ from accord.report.model import (
 )
 from accord.results import AgreementResult, ConfidenceInterval
 
-__all__ = ["reference_section"]
+__all__ = ["has_reference", "reference_section"]
 
 SUMMARY = (("accuracy", "accuracy"), ("balanced accuracy", "balanced_accuracy"),
            ("macro F1", "macro.f1"), ("weighted F1", "weighted.f1"),
@@ -27,14 +27,20 @@ SUMMARY = (("accuracy", "accuracy"), ("balanced accuracy", "balanced_accuracy"),
 MAX_CLASSES = 50
 
 
+def has_reference(ann: Annotations) -> bool:
+    """Exactly one rater of kind gold and at least one of kind model or llm."""
+    golds = [r for r in ann.raters if ann.kinds.get(r) == "gold"]
+    return len(golds) == 1 and any(ann.kinds.get(r) in ("model", "llm") for r in ann.raters)
+
+
 def reference_section(ann: Annotations, confidence_level: float) -> ReferenceSection | None:
     """Every system against the reference, or ``None`` when the data hold no such roles."""
     from accord.evaluation import evaluate
 
+    if not has_reference(ann) or len(ann.categories) > MAX_CLASSES:
+        return None
     golds = [r for r in ann.raters if ann.kinds.get(r) == "gold"]
     systems = [r for r in ann.raters if ann.kinds.get(r) in ("model", "llm")]
-    if len(golds) != 1 or not systems or len(ann.categories) > MAX_CLASSES:
-        return None
     evs = evaluate(ann, reference=golds[0], systems=systems)
     rows = tuple(_system(ev, confidence_level) for ev in evs.values())
     names = list(evs)
@@ -77,7 +83,7 @@ def _system(ev: Any, level: float) -> SystemEvaluation:
         ceiling = (_row(ev.system, c.system_result, _asymptotic(c.system_result, level)),
                    *(_row(h, r, _asymptotic(r, level)) for h, r in c.humans.items()))
         if c.human_agreement is not None:
-            ceiling += (_row("humans with each other (percent agreement)", c.human_agreement,
+            ceiling += (_row("human-human agreement", c.human_agreement,
                              _asymptotic(c.human_agreement, level)),)
     return SystemEvaluation(
         system=ev.system, reference=ev.reference, n_units=ev.n_units,

@@ -77,7 +77,9 @@ def html_section(ref: ReferenceSection | None, level: float) -> str:
                               caption="Human ceiling: each against the same reference"))
             out.append(_figure(plots.figure_intervals(s.ceiling, f"ceiling-{i + 1}",
                                                       title="Human ceiling"),
-                               f"{s.ceiling_figure}: the system first, then each human."))
+                               f"{s.ceiling_figure}: the system first, then each human; "
+                               "human-human agreement is the humans' pairwise percent "
+                               "agreement on the same units."))
     out += [f"<p>{e(x)}</p>" for x in ref.comparisons]
     return "".join(out) + "</section>"
 
