@@ -78,3 +78,15 @@ def test_data_without_spans_says_how_to_read_a_span_table() -> None:
         "INCEpTION, Label Studio, doccano, Prodigy, CoNLL, ...) or a span table read with "
         "--start and --end (with --unit, --rater and --label)."
     )
+
+
+@pytest.mark.parametrize("suffix", ["parquet", "jsonl"])
+def test_span_tables_in_parquet_and_jsonl(tmp_path: Path, suffix: str) -> None:
+    import polars as pl
+
+    frame = pl.read_csv(EXAMPLE)  # integer offsets, empty cells for "annotated, no span"
+    path = tmp_path / f"spans.{suffix}"
+    frame.write_parquet(path) if suffix == "parquet" else frame.write_ndjson(path)
+    code, out, err = run_cli("spans", str(path), *COLS, "--json", "--n-resamples", "0")
+    assert code == 0, err
+    assert json.loads(out)["f1"]["estimate"] == accord.span_agreement(_read()).f1.estimate
