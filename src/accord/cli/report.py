@@ -43,11 +43,16 @@ def _given(ctx: click.Context, name: str) -> bool:
 def _options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Coefficient options shared by report and check."""
     options = [
-        click.option("--weights", default=None, type=click.Choice(WEIGHT_NAMES),
-                     help="Agreement weights for ordered categories (give the order of "
-                     "text labels with --categories)."),
-        click.option("--form", default=None, metavar="FORM",
-                     help="ICC form, e.g. ICC2 or ICC(A,1)."),
+        click.option(
+            "--weights",
+            default=None,
+            type=click.Choice(WEIGHT_NAMES),
+            help="Agreement weights for ordered categories (give the order of "
+            "text labels with --categories).",
+        ),
+        click.option(
+            "--form", default=None, metavar="FORM", help="ICC form, e.g. ICC2 or ICC(A,1)."
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -56,30 +61,82 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 @main.command()
 @data_options
-@click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="Declared study protocol (TOML): evidence register and decision.")
-@click.option("--coefficient", "coefficients", multiple=True, type=click.Choice(sorted(REGISTRY)),
-              metavar="NAME...", help="Coefficients to report (default: a sensible set).")
+@click.option(
+    "--study",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Declared study protocol (TOML): evidence register and decision.",
+)
+@click.option(
+    "--coefficient",
+    "coefficients",
+    multiple=True,
+    type=click.Choice(sorted(REGISTRY)),
+    metavar="NAME...",
+    help="Coefficients to report (default: a sensible set).",
+)
 @_options
-@click.option("--pair", "pairs", nargs=2, multiple=True, metavar="A B",
-              help="Show the worksheet of this rater pair (repeatable).")
+@click.option(
+    "--pair",
+    "pairs",
+    nargs=2,
+    multiple=True,
+    metavar="A B",
+    help="Show the worksheet of this rater pair (repeatable).",
+)
 @ci_options
-@click.option("--scale", default=None, metavar="NAME",
-              help="Interpretation scale (default: the one written for each coefficient).")
-@click.option("--top-units", default=20, show_default=True, type=click.IntRange(min=1),
-              help="How many of the units with most disagreement to list.")
+@click.option(
+    "--scale",
+    default=None,
+    metavar="NAME",
+    help="Interpretation scale (default: the one written for each coefficient).",
+)
+@click.option(
+    "--top-units",
+    default=20,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="How many of the units with most disagreement to list.",
+)
 @click.option("--title", default=None, help="Report title (default: the study's).")
-@click.option("-o", "--output", default=None, metavar="FILE",
-              help="Write the report: .html (one self-contained file), .md or .json.")
-@click.option("--to", "to", type=click.Choice(["html", "markdown", "json"]), default=None,
-              help="Output format when the suffix does not say (or with -o -, standard output).")
+@click.option(
+    "-o",
+    "--output",
+    default=None,
+    metavar="FILE",
+    help="Write the report: .html (one self-contained file), .md or .json.",
+)
+@click.option(
+    "--to",
+    "to",
+    type=click.Choice(["html", "markdown", "json"]),
+    default=None,
+    help="Output format when the suffix does not say (or with -o -, standard output).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the console summary.")
 @click.pass_context
-def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
-           weights: str | None, form: str | None, pairs: tuple[tuple[str, str], ...],
-           confidence_level: float, ci_method: str, n_resamples: int, bootstrap_kind: str,
-           seed: int | None, scale: str | None, top_units: int, title: str | None,
-           output: str | None, to: str | None, quiet: bool, **selection: Any) -> None:
+def report(
+    ctx: click.Context,
+    /,
+    data: str,
+    study: Path | None,
+    coefficients: tuple[str, ...],
+    weights: str | None,
+    form: str | None,
+    pairs: tuple[tuple[str, str], ...],
+    confidence_level: float,
+    ci_method: str,
+    n_resamples: int,
+    bootstrap_kind: str,
+    seed: int | None,
+    scale: str | None,
+    top_units: int,
+    title: str | None,
+    output: str | None,
+    to: str | None,
+    quiet: bool,
+    **selection: Any,
+) -> None:
     """Write the agreement report of DATA, optionally against a declared study.
 
     \b
@@ -103,15 +160,23 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     level = confidence_level if st is None or _given(ctx, "confidence_level") else None
     with _usage_errors():
         rep = accord.report(
-            ann, st, coefficients=list(coefficients) or None, weights=weights, form=form,
-            pairs=list(pairs) or None, confidence_level=level, method=method, seed=seed,
-            scale=scale, top_units=top_units, title=title,
+            ann,
+            st,
+            coefficients=list(coefficients) or None,
+            weights=weights,
+            form=form,
+            pairs=list(pairs) or None,
+            confidence_level=level,
+            method=method,
+            seed=seed,
+            scale=scale,
+            top_units=top_units,
+            title=title,
         )
     to_stdout = output == "-"
     if to_stdout and to is None:
         raise click.UsageError("-o - writes to standard output: choose a format with --to.")
     if not quiet and not to_stdout:
-
         cli_console().print(rep)
     if output is None:
         return
@@ -132,30 +197,67 @@ def _check_output(output: str | None, to: str | None) -> None:
         return
     by_suffix = SUFFIXES.get(Path(output).suffix.lower())
     if to is None and by_suffix is None:
-        raise click.UsageError(f"-o {output}: name a .html, .md or .json file, or choose the "
-                               "format with --to.")
+        raise click.UsageError(
+            f"-o {output}: name a .html, .md or .json file, or choose the format with --to."
+        )
     if to is not None and by_suffix is not None and by_suffix != to:
-        raise click.UsageError(f"-o {output} names a {by_suffix} file but --to is {to}: drop "
-                               "--to or change the file name.")
+        raise click.UsageError(
+            f"-o {output} names a {by_suffix} file but --to is {to}: drop "
+            "--to or change the file name."
+        )
 
 
 @main.command()
 @data_options
-@click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="Declared study protocol (TOML) holding the metric and the rule.")
-@click.option("--coefficient", "coefficients", multiple=True, type=click.Choice(sorted(REGISTRY)),
-              metavar="NAME", help="The coefficient to check (without --study).")
-@click.option("--min", "minimum", type=float, default=None,
-              help="The threshold: accepted when the value is at least this.")
-@click.option("--on", "on", type=click.Choice(["estimate", "lower-ci"]), default="estimate",
-              show_default=True, help="Compare the estimate or the lower confidence limit.")
+@click.option(
+    "--study",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Declared study protocol (TOML) holding the metric and the rule.",
+)
+@click.option(
+    "--coefficient",
+    "coefficients",
+    multiple=True,
+    type=click.Choice(sorted(REGISTRY)),
+    metavar="NAME",
+    help="The coefficient to check (without --study).",
+)
+@click.option(
+    "--min",
+    "minimum",
+    type=float,
+    default=None,
+    help="The threshold: accepted when the value is at least this.",
+)
+@click.option(
+    "--on",
+    "on",
+    type=click.Choice(["estimate", "lower-ci"]),
+    default="estimate",
+    show_default=True,
+    help="Compare the estimate or the lower confidence limit.",
+)
 @_options
 @ci_options
 @click.pass_context
-def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
-          minimum: float | None, on: str, weights: str | None, form: str | None,
-          confidence_level: float, ci_method: str, n_resamples: int, bootstrap_kind: str,
-          seed: int | None, **selection: Any) -> None:
+def check(
+    ctx: click.Context,
+    /,
+    data: str,
+    study: Path | None,
+    coefficients: tuple[str, ...],
+    minimum: float | None,
+    on: str,
+    weights: str | None,
+    form: str | None,
+    confidence_level: float,
+    ci_method: str,
+    n_resamples: int,
+    bootstrap_kind: str,
+    seed: int | None,
+    **selection: Any,
+) -> None:
     """Accept or reject DATA against a rule; print the decision in one line.
 
     Exit status: 0 accepted, 1 rejected or undefined (an undefined value is never
@@ -180,12 +282,20 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
             line, accepted = _check_study(st, ann)
     else:
         if len(coefficients) != 1 or minimum is None:
-            raise click.UsageError("name the rule: --study FILE, or --coefficient NAME --min X "
-                                   "[--on lower-ci].")
-        metric = Metric(coefficients[0], weights=weights, level=selection.get("level"),
-                        form=form, confidence_level=confidence_level,
-                        interval=ci_method,
-                        n_resamples=n_resamples, bootstrap_kind=bootstrap_kind, seed=seed)
+            raise click.UsageError(
+                "name the rule: --study FILE, or --coefficient NAME --min X [--on lower-ci]."
+            )
+        metric = Metric(
+            coefficients[0],
+            weights=weights,
+            level=selection.get("level"),
+            form=form,
+            confidence_level=confidence_level,
+            interval=ci_method,
+            n_resamples=n_resamples,
+            bootstrap_kind=bootstrap_kind,
+            seed=seed,
+        )
         rule = AcceptanceRule(coefficients[0], minimum, on=on)  # type: ignore[arg-type]
         ann = load(data, **selection).require_pairable()
         with _usage_errors():
@@ -220,14 +330,30 @@ def _quiet(func: Callable[[], Any]) -> Any:
 
 @main.command()
 @data_options
-@click.option("-o", "--output", default=None, metavar="FILE",
-              help="Write the CSV here (default: standard output).")
-@click.option("--sort", "order", type=click.Choice(["data", "disagreement"]), default="data",
-              show_default=True, help="Units in file order, or most disagreement first.")
-@click.option("--limit", default=None, type=click.IntRange(min=1),
-              help="Only the first N units (after sorting).")
-def disagreements(data: str, output: str | None, order: str, limit: int | None,
-                  **selection: Any) -> None:
+@click.option(
+    "-o",
+    "--output",
+    default=None,
+    metavar="FILE",
+    help="Write the CSV here (default: standard output).",
+)
+@click.option(
+    "--sort",
+    "order",
+    type=click.Choice(["data", "disagreement"]),
+    default="data",
+    show_default=True,
+    help="Units in file order, or most disagreement first.",
+)
+@click.option(
+    "--limit",
+    default=None,
+    type=click.IntRange(min=1),
+    help="Only the first N units (after sorting).",
+)
+def disagreements(
+    data: str, output: str | None, order: str, limit: int | None, **selection: Any
+) -> None:
     """Every unit of DATA on which the raters differ, with all labels, as CSV.
 
     Columns: unit, one per rater (empty = not rated), n_ratings, agreement (share
@@ -248,5 +374,7 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
         click.echo(found.to_csv(), nl=False)
         return
     found.to_csv(output)
-    click.echo(f"{found.n_disagreements} of {found.n_compared} compared units have a "
-               f"disagreement; {len(found)} written to {Path(output).resolve()}")
+    click.echo(
+        f"{found.n_disagreements} of {found.n_compared} compared units have a "
+        f"disagreement; {len(found)} written to {Path(output).resolve()}"
+    )

@@ -12,7 +12,7 @@ from rich.text import Text
 from accord.cli._app import main
 from accord.cli._common import console as cli_console
 from accord.cli._common import data_options
-from accord.cli._spans_view import _against, _agreement, _Ci
+from accord.cli._spans_view import _against, _agreement, _Ci, _disagreements
 from accord.errors import AccordError
 
 MODES = ("strict", "exact", "partial", "type")
@@ -45,6 +45,15 @@ MODES = ("strict", "exact", "partial", "type")
     help="Bootstrap resamples of units for the intervals (0: no intervals).",
 )
 @click.option("--seed", default=None, type=int, help="Seed for a reproducible bootstrap.")
+@click.option(
+    "--disagreements",
+    "n_disagreements",
+    default=0,
+    show_default=True,
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Also list the first N spans the raters disagree on (with --gold: against it).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON instead.")
 def spans(
     data: str,
@@ -56,6 +65,7 @@ def spans(
     confidence_level: float,
     n_resamples: int,
     seed: int | None,
+    n_disagreements: int,
     as_json: bool,
     **selection: Any,
 ) -> None:
@@ -69,6 +79,8 @@ def spans(
           --start start --end end
       accord spans examples/ner_spans.csv --unit doc --rater annotator --label label \\
           --start start --end end --mode partial --gold ana --json
+      accord spans examples/ner_spans.csv --unit doc --rater annotator --label label \\
+          --start start --end end --disagreements 10
     """
     from accord import _validation as v
     from accord.cli._common import read_options
@@ -89,6 +101,8 @@ def spans(
     model = (
         _agreement(ann, mode, raters, ci) if gold is None else _against(ann, mode, gold, raters, ci)
     )
+    if n_disagreements:
+        _disagreements(model, ann, mode, gold, raters, n_disagreements)
     if as_json:
         click.echo(json.dumps(model["json"], indent=2))
         return
