@@ -190,3 +190,19 @@ def test_bad_input() -> None:
         accord.span_agreement(accord.Annotations.from_wide([[1, 1], [0, 1]]))
     with pytest.raises(accord.AccordError, match="'mode' parameter of span_agreement"):
         accord.span_agreement(_table([("d1", "A", 0, 4, "X")]), mode="fuzzy")  # type: ignore[arg-type]
+
+
+@given(raters_spans, st.integers(1, 10**6))
+def test_shifting_every_offset_and_mode_order(rows, k) -> None:  # type: ignore[no-untyped-def]
+    spans = _spans(rows)
+    cov = {(u, r): "annotated" for u in ("d1", "d2", "d3", "d4") for r in "ABC"}
+    moved = [(u, r, s + k, e + k, lab) for u, r, s, e, lab in spans]
+    f = {}
+    for mode in ("strict", "exact", "partial", "type"):
+        base = _quiet(_table(spans, cov), mode=mode)
+        shifted = _quiet(_table(moved, cov), mode=mode)
+        assert shifted.f1.estimate == pytest.approx(base.f1.estimate, abs=1e-12, nan_ok=True)
+        f[mode] = base.f1.estimate
+    if not math.isnan(f["strict"]):
+        assert f["strict"] <= f["exact"] + 1e-12 <= f["partial"] + 2e-12
+        assert f["strict"] <= f["type"] + 1e-12

@@ -78,3 +78,38 @@ def test_data_without_spans_says_how_to_read_a_span_table() -> None:
         "INCEpTION, Label Studio, doccano, Prodigy, CoNLL, ...) or a span table read with "
         "--start and --end (with --unit, --rater and --label)."
     )
+
+
+@pytest.mark.parametrize("suffix", ["parquet", "jsonl"])
+def test_span_tables_in_parquet_and_jsonl(tmp_path: Path, suffix: str) -> None:
+    import polars as pl
+
+    frame = pl.read_csv(EXAMPLE)  # integer offsets, empty cells for "annotated, no span"
+    path = tmp_path / f"spans.{suffix}"
+    frame.write_parquet(path) if suffix == "parquet" else frame.write_ndjson(path)
+    code, out, err = run_cli("spans", str(path), *COLS, "--json", "--n-resamples", "0")
+    assert code == 0, err
+    assert json.loads(out)["f1"]["estimate"] == accord.span_agreement(_read()).f1.estimate
+
+
+def test_disagreements_are_listed_with_their_text_escaped(tmp_path: Path) -> None:
+    brat = EXAMPLE.parents[1] / "tests" / "readers" / "data" / "brat_project"
+    code, out, err = run_cli("spans", str(brat), "--n-resamples", "0", "--disagreements", "2")
+    assert code == 0, err
+    assert "disagreements (first 2 of 9)" in out
+    assert "PER 18-21 'Zoë'" in out
+    code, out, err = run_cli("spans", str(brat), "--n-resamples", "0", "--disagreements", "50",
+                             "--gold", "Maria", "--json")  # fmt: skip
+    got = json.loads(out)
+    assert got["n_disagreements"] == len(got["disagreements"]) == 6
+    assert {tuple(d["raters"]) for d in got["disagreements"]} == {("Maria", "Max"),
+                                                                   ("Maria", "Peter")}
+
+
+def test_span_text_is_shown_escaped() -> None:
+    from accord.cli._spans_view import _span
+    from accord.readers.spans import Span
+
+    shown = _span(Span("d", "a", 0, 9, "X", text="\x1b[31mred\nline"))
+    assert shown == "X 0-9 '\\x1b[31mred\\nline'"
+    assert "\x1b" not in shown and "\n" not in shown

@@ -112,3 +112,13 @@ def test_bad_input() -> None:
         accord.token_annotations(clash, tokens={})
     with pytest.raises(accord.AccordError, match="'unannotated' parameter"):
         accord.token_annotations(clash, tokens={"d": 6}, unannotated="drop")  # type: ignore[arg-type]
+
+
+def test_labels_differing_in_case_are_noted() -> None:
+    t = SpanTable((Span("d", "a", 0, 2, "per"), Span("d", "b", 0, 2, "PER")))
+    tok = accord.token_annotations(t, tokens={"d": 3})
+    assert "labels ['PER', 'per'] differ only in case; they are compared as different labels" in (
+        tok.audit.notes
+    )
+    res = accord.unitizing_alpha(t, lengths={"d": 3})
+    assert res.details["notes"][-1].startswith("labels ['PER', 'per'] differ only in case")

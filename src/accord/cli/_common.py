@@ -318,8 +318,13 @@ def check_options(
     checks: list[tuple[str, Any]] = [
         ("--confidence-level", lambda: v.confidence_level(level, func=func)),
         ("--form", lambda: form is None or form_of(form)),
-        ("--population-size", lambda: population_size is None or v.positive_int(
-            population_size, param="population_size", func=func)),
+        (
+            "--population-size",
+            lambda: (
+                population_size is None
+                or v.positive_int(population_size, param="population_size", func=func)
+            ),
+        ),
     ]
     for hint, check in checks:
         try:

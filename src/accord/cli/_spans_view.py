@@ -144,3 +144,32 @@ def _against(ann: Any, mode: str, gold: str, raters: list[str] | None, ci: _Ci) 
 
 
 _KINDS = ("correct", "incorrect", "partial", "missed", "spurious")
+
+
+def _disagreements(
+    model: dict[str, Any], ann: Any, mode: str, gold: str | None, raters: Any, n: int
+) -> None:
+    """The first ``n`` disagreements, as a table and in the JSON (spans as read)."""
+    from accord.spans import span_disagreements
+
+    chosen = raters
+    if gold is not None:
+        chosen = [gold, *[r for r in (raters or ann.spans.raters) if r != gold]]
+    rows = span_disagreements(ann, mode=mode, raters=chosen)  # type: ignore[arg-type]
+    if gold is not None:
+        rows = [d for d in rows if d.raters[0] == gold]
+    shown = rows[:n]
+    model["json"]["disagreements"] = [d.to_dict() for d in shown]
+    model["json"]["n_disagreements"] = len(rows)
+    table: list[list[Any]] = [["unit", "raters", "kind", "first", "second"]]
+    for d in shown:
+        table.append([str(d.unit), " / ".join(d.raters), d.kind, _span(d.first), _span(d.second)])
+    model["tables"][f"disagreements (first {len(shown)} of {len(rows)})"] = table
+
+
+def _span(s: Any) -> str:
+    if s is None:
+        return "-"
+    # repr: control characters (terminal escapes, newlines) are shown escaped, never sent
+    text = "" if s.text is None else " " + repr(s.text if len(s.text) <= 40 else s.text[:39] + "…")
+    return f"{s.label} {s.start}-{s.end}{text}"

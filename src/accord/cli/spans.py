@@ -42,6 +42,15 @@ MODES = ("strict", "exact", "partial", "type")
     help="Bootstrap resamples of units for the intervals (0: no intervals).",
 )
 @click.option("--seed", default=None, type=int, help="Seed for a reproducible bootstrap.")
+@click.option(
+    "--disagreements",
+    "n_disagreements",
+    default=0,
+    show_default=True,
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Also list the first N spans the raters disagree on (with --gold: against it).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON instead.")
 def spans(
     data: str,
@@ -53,6 +62,7 @@ def spans(
     confidence_level: float,
     n_resamples: int,
     seed: int | None,
+    n_disagreements: int,
     as_json: bool,
     **selection: Any,
 ) -> None:
@@ -66,6 +76,8 @@ def spans(
           --start start --end end
       accord spans examples/ner_spans.csv --unit doc --rater annotator --label label \\
           --start start --end end --mode partial --gold ana --json
+      accord spans examples/ner_spans.csv --unit doc --rater annotator --label label \\
+          --start start --end end --disagreements 10
     """
     from accord import _validation as v
     from accord.cli._common import read_options
@@ -82,12 +94,14 @@ def spans(
     opts: dict[str, Any] = {k: x for k, x in (("start", start), ("end", end)) if x is not None}
     ann = read(data, **read_options(**selection), **opts)
     _check(ann, data, gold)
-    from accord.cli._spans_view import _against, _agreement, _Ci
+    from accord.cli._spans_view import _against, _agreement, _Ci, _disagreements
 
     ci = _Ci(confidence_level, n_resamples, seed)
     model = (
         _agreement(ann, mode, raters, ci) if gold is None else _against(ann, mode, gold, raters, ci)
     )
+    if n_disagreements:
+        _disagreements(model, ann, mode, gold, raters, n_disagreements)
     if as_json:
         click.echo(json.dumps(model["json"], indent=2))
         return

@@ -7,12 +7,14 @@
 * :func:`span_agreement`: pairwise F1 between raters (Hripcsak & Rothschild 2005);
 * :func:`unitizing_alpha`: Krippendorff's alpha_U on character offsets;
 * :func:`token_agreement`: kappa or alpha on the labels of declared tokens;
+* :func:`span_disagreements`, :func:`label_confusion`: the spans behind the figures;
 * :mod:`accord.spans.tags`: entities of BIO-style tag sequences, as seqeval
   finds them.
 """
 
 from accord.spans._scores import SpanCounts
 from accord.spans.agreement import PairAgreement, SpanAgreement, span_agreement
+from accord.spans.disagreements import SpanDisagreement, label_confusion, span_disagreements
 from accord.spans.evaluate import SpanEvaluation, SpanScores, evaluate_spans
 from accord.spans.matching import KINDS, MODES
 from accord.spans.tokens import token_agreement, token_annotations
@@ -24,10 +26,13 @@ __all__ = [
     "PairAgreement",
     "SpanAgreement",
     "SpanCounts",
+    "SpanDisagreement",
     "SpanEvaluation",
     "SpanScores",
     "evaluate_spans",
+    "label_confusion",
     "span_agreement",
+    "span_disagreements",
     "token_agreement",
     "token_annotations",
     "unitizing_alpha",

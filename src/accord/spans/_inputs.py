@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -36,6 +36,7 @@ class Encoded:
     annotated: dict[str, NDArray[np.bool_]]
     skipped: dict[str, NDArray[np.bool_]]
     notes: tuple[str, ...]
+    rows: dict[str, list[Any]] = field(default_factory=dict)
 
 
 def table_of(data: Any, func: str, param: str) -> SpanTable:
@@ -132,7 +133,10 @@ def _finish(
     for name in annotated:
         skipped[name] &= ~annotated[name]
     names = tuple(rename.get(r, r) for r in chosen)
-    return Encoded(tuple(units), tuple(codes), names, sets, annotated, skipped, tuple(notes))
+    spans = {rename.get(r, r): by_rater[r] for r in chosen}
+    return Encoded(
+        tuple(units), tuple(codes), names, sets, annotated, skipped, tuple(notes), spans
+    )
 
 
 def _columns(spans: list[Any], units: dict[Any, int], codes: dict[str, int], rater: str) -> SpanSet:
@@ -175,7 +179,8 @@ def _recode_sorted(sets: dict[str, SpanSet], codes: dict[str, int]) -> dict[str,
     for rank, lab in enumerate(sorted(codes)):
         ranks[codes[lab]] = rank
     return {
-        k: SpanSet(s.unit, s.start, s.end, ranks[s.label], s.fragments) for k, s in sets.items()
+        k: SpanSet(s.unit, s.start, s.end, ranks[s.label], s.fragments, s.origin)
+        for k, s in sets.items()
     }
 
 

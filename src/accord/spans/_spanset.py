@@ -25,7 +25,8 @@ Fragments = tuple[tuple[int, int], ...]
 class SpanSet:
     """The spans of one rater as arrays, sorted by (unit, start, end, label).
 
-    ``fragments`` maps a span's position to its pieces when it has more than one.
+    ``fragments`` maps a span's position to its pieces when it has more than one;
+    ``origin`` gives each span's row in the input it was built from.
     """
 
     unit: IntArray
@@ -33,6 +34,7 @@ class SpanSet:
     end: IntArray
     label: IntArray
     fragments: dict[int, Fragments] = field(default_factory=dict)
+    origin: IntArray | None = None
 
     def __len__(self) -> int:
         return int(self.unit.shape[0])
@@ -42,8 +44,9 @@ class SpanSet:
         where = np.flatnonzero(keep)
         new_pos = {int(old): i for i, old in enumerate(where)}
         frags = {new_pos[i]: f for i, f in self.fragments.items() if i in new_pos}
+        origin = None if self.origin is None else self.origin[where]
         return SpanSet(
-            self.unit[where], self.start[where], self.end[where], self.label[where], frags
+            self.unit[where], self.start[where], self.end[where], self.label[where], frags, origin
         )
 
 
@@ -93,7 +96,7 @@ def from_columns(
         inverse = np.empty_like(order)
         inverse[order] = np.arange(order.shape[0])
         frags = {int(inverse[i]): f for i, f in frags.items()}
-    return SpanSet(u[order], s[order], e[order], lab[order], frags)
+    return SpanSet(u[order], s[order], e[order], lab[order], frags, order.astype(np.int64))
 
 
 def _offsets(values: Sequence[Any], who: str, what: str) -> IntArray:

@@ -56,7 +56,7 @@ MODES: tuple[Mode, ...] = ("strict", "exact", "partial", "type")
 KINDS = ("correct", "incorrect", "partial", "missed", "spurious")
 CORRECT, INCORRECT, PARTIAL, MISSED, SPURIOUS = range(5)
 
-__all__ = ["KINDS", "MODES", "Candidates", "Events", "candidates", "match"]
+__all__ = ["KINDS", "MODES", "Candidates", "Events", "Pairs", "candidates", "match", "pairs_of"]
 
 
 @dataclass(frozen=True)
@@ -169,10 +169,22 @@ def _fragment_overlaps(
     return out
 
 
-def match(
+@dataclass(frozen=True)
+class Pairs:
+    """The matching itself: span ``a[pa[k]]`` paired with ``b[pb[k]]`` as ``kind[k]``;
+    ``free_a`` and ``free_b`` mark the spans left without a partner."""
+
+    pa: IntArray
+    pb: IntArray
+    kind: IntArray
+    free_a: NDArray[np.bool_]
+    free_b: NDArray[np.bool_]
+
+
+def pairs_of(
     a: SpanSet, b: SpanSet, cand: Candidates, mode: Mode, *, same_label_only: bool = False
-) -> Events:
-    """Match reference ``a`` against ``b`` in ``mode`` and classify every span.
+) -> Pairs:
+    """Match reference ``a`` against ``b`` in ``mode`` (see the assignment rule above).
 
     With ``same_label_only`` only pairs of one label are candidates: the
     matching of each label's spans on their own, as per-label figures need.
@@ -186,6 +198,19 @@ def match(
     free_a[pa] = False
     free_b = np.ones(len(b), dtype=bool)
     free_b[pb] = False
+    return Pairs(pa, pb, kind.astype(np.int64), free_a, free_b)
+
+
+def match(
+    a: SpanSet, b: SpanSet, cand: Candidates, mode: Mode, *, same_label_only: bool = False
+) -> Events:
+    """Match reference ``a`` against ``b`` in ``mode`` and classify every span."""
+    return events_of(a, b, pairs_of(a, b, cand, mode, same_label_only=same_label_only))
+
+
+def events_of(a: SpanSet, b: SpanSet, p: Pairs) -> Events:
+    """One event per matched pair or unmatched span."""
+    pa, kind, free_a, free_b = p.pa, p.kind, p.free_a, p.free_b
     return Events(
         np.concatenate([a.unit[pa], a.unit[free_a], b.unit[free_b]]),
         np.concatenate([a.label[pa], a.label[free_a], b.label[free_b]]),

@@ -24,7 +24,7 @@ from accord.annotations import Annotations
 from accord.coefficients import REGISTRY
 from accord.errors import DataError
 from accord.results import AgreementResult
-from accord.spans._inputs import Encoded, encode_table, table_of
+from accord.spans._inputs import Encoded, case_notes, encode_table, table_of
 from accord.spans._spanset import SpanSet
 
 __all__ = ["token_agreement", "token_annotations"]
@@ -99,12 +99,13 @@ def token_annotations(
                 continue
             rows += [(f"{unit}#{k}", r, lab) for r, lab in row.items()]
     ann = Annotations.from_long(rows, unit=0, rater=1, value=2)
-    notes = (
+    notes: tuple[str, ...] = (
         f"tokens: {'text split by ' + repr(pattern) if _any_text(tokens) else 'as given'}; "
         "a token takes the label of a rater's span sharing a character with it",
         f"tokens no rater labelled: {unannotated}"
         + (f" ({dropped} left out)" if unannotated == "exclude" else f" (rated {outside!r})"),
     )
+    notes += enc.notes + case_notes(enc.labels)
     ann.audit = replace(ann.audit, notes=(*ann.audit.notes, *notes))
     return ann
 

@@ -39,7 +39,7 @@ import numpy as np
 from accord import _validation as v
 from accord.errors import DataError, InsufficientDataError
 from accord.results import AgreementResult
-from accord.spans._inputs import encode_table, table_of
+from accord.spans._inputs import case_notes, encode_table, table_of
 from accord.spans._spanset import SpanSet
 from accord.spans.matching import candidates
 
@@ -113,7 +113,8 @@ def unitizing_alpha(
         d_o, d_e = _d_o(sets, code, total), _d_e(sets, code, total)
         if any(int((s.label == code).sum()) for s in sets):
             per[lab] = {"alpha": _alpha(d_o, d_e), "d_o": d_o, "d_e": d_e}
-    return _result(per, len(units), len(enc.raters), int(every.shape[0] - units.shape[0]), note,
+    notes = (note, *enc.notes, *case_notes(enc.labels))
+    return _result(per, len(units), len(enc.raters), int(every.shape[0] - units.shape[0]), notes,
                    total)  # fmt: skip
 
 
@@ -225,7 +226,8 @@ def _alpha(d_o: float, d_e: float) -> float:
 
 
 def _result(
-    per: dict[str, dict[str, float]], n_units: int, n_raters: int, left_out: int, note: str,
+    per: dict[str, dict[str, float]], n_units: int, n_raters: int, left_out: int,
+    notes: tuple[str, ...],
     total: int,
 ) -> AgreementResult:  # fmt: skip
     d_o = float(np.mean([p["d_o"] for p in per.values()])) if per else math.nan
@@ -235,7 +237,8 @@ def _result(
     if not math.isfinite(est):
         reason = "no rater marked a span" if not per else "expected disagreement D_e is 0"
         v.warn_undefined("unitizing_alpha", reason)
-    details = {"continuum_length": total, "units_left_out": left_out, "note": note}
+    details = {"continuum_length": total, "units_left_out": left_out, "note": notes[0],
+               "notes": list(notes[1:])}  # fmt: skip
     return AgreementResult(
         coefficient="unitizing_alpha", estimate=est, observed=d_o, expected=d_e, se=math.nan,
         n_units=n_units, n_raters=n_raters, undefined_reason=reason, details=details,
