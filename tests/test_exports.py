@@ -54,6 +54,7 @@ EXPECTED = [
     "gwet_ac1",
     "icc",
     "interpret",
+    "janson_olsson_iota",
     "kappa_max",
     "kendall_w",
     "krippendorff_alpha",

@@ -3,6 +3,7 @@
 from accord.coefficients._registry import REGISTRY, CoefficientInfo, register
 from accord.coefficients.bangdiwala import bangdiwala_b
 from accord.coefficients.intraclass import icc
+from accord.coefficients.iota import janson_olsson_iota
 from accord.coefficients.krippendorff import krippendorff_alpha
 from accord.coefficients.many_raters import conger_kappa, fleiss_kappa, light_kappa
 from accord.coefficients.scores import finn, kendall_w, mean_pearson, mean_spearman, robinson_a
@@ -29,6 +30,7 @@ __all__ = [
     "fleiss_kappa",
     "gwet_ac1",
     "icc",
+    "janson_olsson_iota",
     "kappa_max",
     "kendall_w",
     "krippendorff_alpha",
