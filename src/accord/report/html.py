@@ -66,7 +66,9 @@ def _figure(svg: str | None, caption: str) -> str:
 def render_html(report: Report) -> str:
     """The report as one HTML document."""
     sections = [_summary(report)]
-    sections += [_pair(p, i, report.settings.confidence_level) for i, p in enumerate(report.pairs)]
+    ordinal = report.data.level == "ordinal"
+    sections += [_pair(p, i, report.settings.confidence_level, ordinal)
+                 for i, p in enumerate(report.pairs)]
     sections += [_raters(report), _matrix(report), _units(report), _bootstrap(report)]
     if report.study is not None:
         sections.append(_study(report.study))
@@ -151,7 +153,7 @@ def _summary(report: Report) -> str:
             f"<h3>Coefficients</h3>{table}{notes}{plot}</section>")
 
 
-def _pair(pair: PairAnalysis, i: int, confidence_level: float) -> str:
+def _pair(pair: PairAnalysis, i: int, confidence_level: float, ordinal: bool = False) -> str:
     a, b = pair.raters
     ws = pair.worksheet
     out = [f'<section id="pair-{i + 1}"><h2>Worksheet: {e(a)} vs {e(b)}</h2>',
@@ -162,6 +164,12 @@ def _pair(pair: PairAnalysis, i: int, confidence_level: float) -> str:
                           caption=t.worksheet_line(ws), total_last=True, diagonal=True))
         out.append(_figure(plots.contingency_heatmap(ws, f"heatmap-{i + 1}"),
                            f"Rows: {a}; columns: {b}. Agreements lie on the diagonal."))
+        if ordinal:
+            out.append(_figure(plots.agreement_chart(ws, f"agreement-{i + 1}"),
+                               "Bangdiwala's agreement chart: one rectangle per category with "
+                               f"the two raters' totals as sides ({b} across, {a} up); dark "
+                               "squares are exact agreement, and the share of rectangle area "
+                               "they cover is Bangdiwala's B."))
     else:
         out.append(f"<p>{e(t.worksheet_line(ws))} (too many categories to show the table)</p>")
     figures = "".join(f"<li>{e(n)} <b>{e(x)}</b></li>" for n, x in t.context_rows(pair.context))
