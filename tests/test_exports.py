@@ -68,6 +68,7 @@ EXPECTED = [
     "gwet_ac1",
     "icc",
     "interpret",
+    "janson_olsson_iota",
     "judge_agreement",
     "kappa_max",
     "kendall_w",

@@ -1,9 +1,9 @@
 """Symmetry and marginal homogeneity tests against R and statsmodels.
 
 Sources:
-- R ``mcnemar.test`` and ``mantelhaen``-style figures recorded in statsmodels 0.14's
-  ``stats/tests/results/contingency_table_r_results.csv`` (homog_stat, bowker_stat, ...)
-  for its three test tables, copied below at full precision;
+- R figures recorded in statsmodels' ``stats/tests/results/contingency_table_r_results.csv``
+  (homog_stat, bowker_stat, mcnemar p-values, ...) for its three test tables, copied
+  below at full precision;
 - Stuart (1955) vision data (R irr's ``vision``): Stuart-Maxwell 11.96 on 3 df
   (Agresti 2013, *Categorical Data Analysis*, sec. 11.3); R ``irr::rater.bias(vision)``
   output on rdrr.io: Ratio = 0.537, Chisq(1) = 11.9, p-value = 0.000566;

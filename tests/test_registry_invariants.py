@@ -39,18 +39,19 @@ TWO_RATER_ONLY = {"bangdiwala_b", "cohen_kappa", "kappa_max", "pabak", "scott_pi
 SCORES = {"finn", "kendall_w", "mean_pearson", "mean_spearman", "robinson_a"}  # irr's
 MANY_RATER = {
     "brennan_prediger", "conger_kappa", "fleiss_kappa", "gwet_ac1", "icc",
-    "krippendorff_alpha", "light_kappa", "percent_agreement",
+    "janson_olsson_iota", "krippendorff_alpha", "light_kappa", "percent_agreement",
 } | SCORES
 # What it reads: labels of any hashable kind, or numeric scores only.
 LABELS = {
     "bangdiwala_b", "brennan_prediger", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
-    "kappa_max", "krippendorff_alpha", "light_kappa", "pabak", "percent_agreement", "scott_pi",
+    "janson_olsson_iota", "kappa_max", "krippendorff_alpha", "light_kappa", "pabak",
+    "percent_agreement", "scott_pi",
 } | CLASSIFICATION
 NUMERIC_ONLY = {"icc"} | SCORES
 # Chance-corrected (kappa-like) or not.
 CHANCE_CORRECTED = {
     "brennan_prediger", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
-    "kappa_max", "krippendorff_alpha", "light_kappa", "pabak", "scott_pi",
+    "janson_olsson_iota", "kappa_max", "krippendorff_alpha", "light_kappa", "pabak", "scott_pi",
 }
 NOT_CHANCE_CORRECTED = {"bangdiwala_b", "icc", "percent_agreement"} | SCORES | CLASSIFICATION
 # Symmetric under a swap of the two raters / a permutation of the rater columns.
@@ -69,28 +70,31 @@ TAKES_WEIGHTS = {
     "percent_agreement", "scott_pi",
 }
 NO_WEIGHTS = {
-    "bangdiwala_b", "icc", "kappa_max", "krippendorff_alpha", "light_kappa", "pabak",
+    "bangdiwala_b", "icc", "janson_olsson_iota", "kappa_max", "krippendorff_alpha",
+    "light_kappa", "pabak",
 } | SCORES | CLASSIFICATION
-TAKES_LEVEL = {"krippendorff_alpha"}
+TAKES_LEVEL = {"janson_olsson_iota", "krippendorff_alpha"}
 NO_LEVEL = (LABELS | NUMERIC_ONLY) - TAKES_LEVEL
 TAKES_FORM = {"icc"}
 NO_FORM = (LABELS | NUMERIC_ONLY) - TAKES_FORM
-TAKES_CATEGORIES = set(LABELS)
-NO_CATEGORIES = {"icc"} | SCORES
+TAKES_CATEGORIES = set(LABELS) - {"janson_olsson_iota"}
+NO_CATEGORIES = {"icc", "janson_olsson_iota"} | SCORES
 # Sufficient statistics accepted in place of raw data.
 FROM_CONTINGENCY_TABLE = {
     "bangdiwala_b", "brennan_prediger", "cohen_kappa", "gwet_ac1", "kappa_max",
     "krippendorff_alpha", "pabak", "percent_agreement", "scott_pi",
 } | CLASSIFICATION
-NOT_FROM_CONTINGENCY_TABLE = {"conger_kappa", "fleiss_kappa", "icc", "light_kappa"} | SCORES
+NOT_FROM_CONTINGENCY_TABLE = {
+    "conger_kappa", "fleiss_kappa", "icc", "janson_olsson_iota", "light_kappa",
+} | SCORES
 FROM_RATER_COUNTS = {
     "brennan_prediger", "fleiss_kappa", "gwet_ac1", "krippendorff_alpha", "percent_agreement",
 }
 # two-rater coefficients that follow Gwet's raw-data formulas when a unit is rated once
 RAW_WHEN_RATED_ONCE = {"gwet_ac1", "brennan_prediger", "percent_agreement"}
 NOT_FROM_RATER_COUNTS = {  # they need to know which rater gave which rating
-    "bangdiwala_b", "cohen_kappa", "conger_kappa", "icc", "kappa_max", "light_kappa", "pabak",
-    "scott_pi",
+    "bangdiwala_b", "cohen_kappa", "conger_kappa", "icc", "janson_olsson_iota", "kappa_max",
+    "light_kappa", "pabak", "scott_pi",
 } | SCORES | CLASSIFICATION
 
 AXES: dict[str, tuple[set[str], ...]] = {

@@ -79,6 +79,7 @@ __all__ = [
     "gwet_ac1",
     "icc",
     "interpret",
+    "janson_olsson_iota",
     "judge_agreement",
     "kappa_max",
     "kendall_w",

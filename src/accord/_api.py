@@ -22,6 +22,7 @@ from accord.coefficients import (
     fleiss_kappa,
     gwet_ac1,
     icc,
+    janson_olsson_iota,
     kappa_max,
     kendall_w,
     krippendorff_alpha,

@@ -11,6 +11,7 @@ from accord.coefficients.classification import (
     recall,
 )
 from accord.coefficients.intraclass import icc
+from accord.coefficients.iota import janson_olsson_iota
 from accord.coefficients.krippendorff import krippendorff_alpha
 from accord.coefficients.many_raters import conger_kappa, fleiss_kappa, light_kappa
 from accord.coefficients.multilabel import MultilabelAgreement, multilabel_agreement
@@ -42,6 +43,7 @@ __all__ = [
     "fleiss_kappa",
     "gwet_ac1",
     "icc",
+    "janson_olsson_iota",
     "kappa_max",
     "kendall_w",
     "krippendorff_alpha",

@@ -173,6 +173,7 @@ def _summary(report: Report) -> str:
 
 def _pair(pair: PairAnalysis, i: int, report: Report) -> str:
     confidence_level = report.settings.confidence_level
+    ordinal = report.data.level == "ordinal"
     a, b = pair.raters
     ws = pair.worksheet
     out = [f'<section id="pair-{i + 1}"><h2>Worksheet: {e(a)} vs {e(b)}</h2>',
@@ -183,6 +184,12 @@ def _pair(pair: PairAnalysis, i: int, report: Report) -> str:
                           caption=t.worksheet_line(ws), total_last=True, diagonal=True))
         out.append(_figure(plots.contingency_heatmap(ws, f"heatmap-{i + 1}"),
                            f"Rows: {a}; columns: {b}. Agreements lie on the diagonal."))
+        if ordinal:
+            out.append(_figure(plots.agreement_chart(ws, f"agreement-{i + 1}"),
+                               "Bangdiwala's agreement chart: one rectangle per category with "
+                               f"the two raters' totals as sides ({b} across, {a} up); dark "
+                               "squares are exact agreement, and the share of rectangle area "
+                               "they cover is Bangdiwala's B."))
     else:
         out.append(f"<p>{e(t.worksheet_line(ws))} (too many categories to show the table)</p>")
     figures = "".join(f"<li>{e(n)} <b>{e(x)}</b></li>"

@@ -41,8 +41,9 @@ _RC: dict[Any, Any] = {
 }
 _ID = re.compile(r'\bid="([^"]+)"')
 
-__all__ = ["bootstrap_histogram", "category_bars", "class_bars", "coefficient_intervals",
-           "contingency_heatmap", "figure_intervals", "rater_matrix"]
+__all__ = ["agreement_chart", "agreement_chart_boxes", "bootstrap_histogram", "category_bars",
+           "class_bars", "coefficient_intervals", "contingency_heatmap", "figure_intervals",
+           "rater_matrix"]
 
 
 def _label(text: object, limit: int = 24) -> str:
@@ -121,6 +122,64 @@ def contingency_heatmap(ws: Worksheet, prefix: str = "heatmap", *,
 
     size = min(2.2 + 0.45 * k, 8.0)
     return _render(prefix, size + 0.6, size, draw)
+
+
+Box = tuple[float, float, float, float]  # x, y, width, height
+
+
+def agreement_chart_boxes(counts: Sequence[Sequence[float]]) -> list[tuple[Box, Box]]:
+    """Bangdiwala's (1985) agreement chart: for each category k, the rectangle with sides
+    the column and row totals ``n_+k`` and ``n_k+`` placed at the cumulative totals, and
+    inside it the square of exact agreement ``n_kk``, offset by the counts of column k
+    in earlier rows (x) and of row k in earlier columns (y).
+
+    The squares cover ``sum n_kk^2`` of the rectangles' ``sum n_k+ n_+k``: the share is
+    Bangdiwala's B.
+    """
+    import numpy as np
+
+    n = np.asarray(counts, dtype=float)
+    rows, cols = n.sum(axis=1), n.sum(axis=0)
+    x0 = np.concatenate([[0.0], np.cumsum(cols)[:-1]])
+    y0 = np.concatenate([[0.0], np.cumsum(rows)[:-1]])
+    out = []
+    for k in range(n.shape[0]):
+        rect = (float(x0[k]), float(y0[k]), float(cols[k]), float(rows[k]))
+        square = (float(x0[k] + n[:k, k].sum()), float(y0[k] + n[k, :k].sum()),
+                  float(n[k, k]), float(n[k, k]))
+        out.append((rect, square))
+    return out
+
+
+def agreement_chart(ws: Worksheet, prefix: str = "agreement") -> str | None:
+    """Bangdiwala's agreement chart of an ordinal two-rater table (None beyond 30
+    categories or when nothing was rated)."""
+    k = len(ws.categories)
+    if not ws.shown or k == 0 or k > MAX_CATEGORIES or ws.n <= 0:
+        return None
+
+    def draw(fig: Any) -> None:
+        from matplotlib.patches import Rectangle
+
+        ax = fig.add_subplot()
+        for (rect, square), cat in zip(agreement_chart_boxes(ws.counts), ws.categories):
+            ax.add_patch(Rectangle(rect[:2], rect[2], rect[3], facecolor="#dbe7f3",
+                                   edgecolor="#4a6f96", linewidth=0.8))
+            ax.add_patch(Rectangle(square[:2], square[2], square[3], facecolor="#1f3b57"))
+            if k <= 12:
+                ax.text(rect[0] + rect[2] / 2, -0.04 * ws.n, _label(cat, 10), ha="center",
+                        va="top", fontsize=7)
+        ax.plot([0, ws.n], [0, ws.n], color="#999999", linewidth=0.6, linestyle=":")
+        ax.set_xlim(0, ws.n)
+        ax.set_ylim(0, ws.n)
+        ax.set_aspect("equal")
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.set_xlabel(_label(ws.raters[1], 40), labelpad=18)
+        ax.set_ylabel(_label(ws.raters[0], 40))
+        ax.set_title("Agreement chart")
+
+    return _render(prefix, 4.2, 4.2, draw)
 
 
 def rater_matrix(m: RaterMatrix, prefix: str = "matrix") -> str | None:
