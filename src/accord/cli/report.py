@@ -18,7 +18,14 @@ import click
 from click.core import ParameterSource
 
 from accord.cli._app import main
-from accord.cli._common import check_options, ci_options, data_options, interval_method, load
+from accord.cli._common import (
+    check_options,
+    ci_options,
+    data_options,
+    interval_method,
+    load,
+    single_labels,
+)
 from accord.cli._common import console as cli_console
 from accord.coefficients import REGISTRY
 from accord.errors import InvalidParameterError, StudyError
@@ -96,7 +103,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     _check_output(output, to)
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
-    ann = load(data, **selection)
+    ann = single_labels(load(data, **selection), "report")
     method = None
     if st is None or _given(ctx, "ci_method"):
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)

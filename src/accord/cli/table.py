@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from accord.cli._app import main
-from accord.cli._common import data_options, load
+from accord.cli._common import data_options, load, single_labels
 
 
 @main.command()
@@ -25,7 +25,7 @@ def table(data: str, as_json: bool, **selection: Any) -> None:
     from accord.tables.contingency import ContingencyTable
 
     try:  # a bad option value (--categories, --format, ...) is bad usage: exit 2
-        ann = load(data, **selection).require_pairable()
+        ann = single_labels(load(data, **selection).require_pairable(), "table")
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if ann.n_raters != 2:
