@@ -180,3 +180,19 @@ def test_rater_order_and_label_names_do_not_matter(seed: int) -> None:
         for b in (swapped.per_label[label].estimate, renamed.per_label[label.upper()].estimate):
             assert (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, abs=1e-12)
     assert 0.0 <= res.mean_jaccard <= res.mean_dice <= 1.0
+
+
+def test_one_set_everywhere_leaves_every_figure_undefined_with_warnings() -> None:
+    rows = [[("a",), ("a",)], [("a",), ("a",)], [("a",), ("a",)]]
+    with pytest.warns(DegenerateDataWarning) as caught:
+        res = accord.multilabel_agreement(rows)
+    messages = " ".join(str(w.message) for w in caught)
+    assert "pooled" in messages and "masi_alpha" in messages
+    assert math.isnan(res.macro) and math.isnan(res.pooled.estimate)
+    assert res.masi_alpha is not None and math.isnan(res.masi_alpha.estimate)
+    assert res.mean_jaccard == 1.0 and res.max_percentage == 1.0
+
+
+def test_numpy_labels_become_plain_labels() -> None:
+    res = accord.multilabel_agreement(np.array([[1, 2], [2, 2], [1, 1], [2, 1]]))
+    assert res.labels == (1, 2) and all(type(x) is int for x in res.labels)

@@ -204,12 +204,17 @@ def multilabel_agreement(
     note = "computed" if small else (
         f"not computed: {n_sets} distinct sets (more than {MAX_SETS_FOR_ALPHA}); the expected "
         "disagreement compares every pair of distinct sets")
+    pooled = _pooled(ind, info, present)
+    masi = _set_alpha(ann, "masi") if small else None
+    jaccard = _set_alpha(ann, "jaccard") if small else None
+    for name, res in (("pooled", pooled), ("masi_alpha", masi), ("jaccard_alpha", jaccard)):
+        if res is not None and res.undefined_reason:
+            v.warn_undefined(f"{_FUNC} ({name})", res.undefined_reason)
     return MultilabelAgreement(
         coefficient=coefficient, labels=ind.labels, per_label=per_label,
-        pooled=_pooled(ind, info, present), macro=float(np.mean(defined)) if defined else math.nan,
+        pooled=pooled, macro=float(np.mean(defined)) if defined else math.nan,
         macro_left_out=tuple(undefined),
-        masi_alpha=_set_alpha(ann, "masi") if small else None,
-        jaccard_alpha=_set_alpha(ann, "jaccard") if small else None,
+        masi_alpha=masi, jaccard_alpha=jaccard,
         mean_jaccard=jac, mean_dice=dice, max_percentage=_max_percentage(ind),
         n_units=ind.n_units, n_raters=ind.n_raters,
         details={"n_distinct_sets": n_sets, "set_alpha": note},
