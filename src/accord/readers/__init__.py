@@ -192,8 +192,9 @@ def read(
     multilabel : bool
         Long tables: the raters gave every label that applies, one row per label;
         the rows of one (unit, rater) are one rating, the set of their labels
-        (see :meth:`Annotations.from_long`). Tool exports keep multi-choice answers
-        as sets already.
+        (see :meth:`Annotations.from_long`). For a tool export it marks every answer
+        a set of labels (multi-choice answers already are; a single choice becomes a
+        one-label set).
     label_separator : str, optional
         A label cell holds several labels joined by this string (``"toxic;spam"``):
         each becomes the set of its labels. (For CSV tables ``separator=`` is the
@@ -274,7 +275,9 @@ def read(
         raise v.fail("label_separator", func, "a non-empty string such as ';'", label_separator)
     try:
         ann = _complete(reader.read(paths, opts), opts, paths)
-        return ann.as_sets(label_separator) if label_separator is not None else ann
+        if label_separator is not None or multilabel:  # also an export whose answers were
+            ann = ann.as_sets(label_separator)          # all single choices
+        return ann
     except AccordError:
         raise
     except UNEXPECTED as exc:  # a layout no reader rule foresaw: still one sentence
