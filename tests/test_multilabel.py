@@ -196,3 +196,23 @@ def test_one_set_everywhere_leaves_every_figure_undefined_with_warnings() -> Non
 def test_numpy_labels_become_plain_labels() -> None:
     res = accord.multilabel_agreement(np.array([[1, 2], [2, 2], [1, 1], [2, 1]]))
     assert res.labels == (1, 2) and all(type(x) is int for x in res.labels)
+
+
+def test_many_raters_each_rating_a_few_units() -> None:
+    """Crowd layout: 200 raters, 3 ratings per unit; the long-code counts equal alpha on the
+    dense per-label matrix."""
+    rng = np.random.default_rng(5)
+    rows = []
+    for u in range(120):
+        for r in rng.choice(200, size=3, replace=False):
+            k = int(rng.integers(1, 3))
+            for x in rng.choice(list(LABELS), size=k, replace=False):
+                rows.append((u, int(r), str(x)))
+    ann = accord.Annotations.from_long(rows, unit=0, rater=1, value=2, multilabel=True)
+    res = accord.multilabel_agreement(ann)
+    dense = np.full((ann.n_units, ann.n_raters), np.nan)
+    for u, r, cell in ann.records():
+        dense[ann.units.index(u), ann.raters.index(r)] = float("b" in cell)
+    assert res.per_label["b"].estimate == pytest.approx(
+        accord.krippendorff_alpha(dense).estimate, abs=1e-12)
+    assert 0.0 < res.max_percentage < 1.0

@@ -199,7 +199,7 @@ def multilabel_agreement(
     per_label, undefined = _per_label(ind, info, present)
     defined = [r.estimate for r in per_label.values() if not math.isnan(r.estimate)]
     jac, dice = _pairwise_similarity(ind)
-    n_sets = int(ind.member.shape[0])
+    n_sets = ind.n_sets
     small = n_sets <= MAX_SETS_FOR_ALPHA
     note = "computed" if small else (
         f"not computed: {n_sets} distinct sets (more than {MAX_SETS_FOR_ALPHA}); the expected "
@@ -240,7 +240,7 @@ def _annotations(data: Any) -> Annotations:
 
 # --------------------------------------------------------------------- per label
 def _per_label(ind: LabelIndicators, info: Any,
-               present: NDArray[np.uint8]) -> tuple[dict[Any, AgreementResult], list[Any]]:
+               present: NDArray[np.int32]) -> tuple[dict[Any, AgreementResult], list[Any]]:
     out: dict[Any, AgreementResult] = {}
     undefined: list[Any] = []
     with warnings.catch_warnings():
@@ -258,11 +258,11 @@ def _per_label(ind: LabelIndicators, info: Any,
 
 
 def _one_label(ind: LabelIndicators, j: int, info: Any,
-               present: NDArray[np.uint8]) -> AgreementResult:
+               present: NDArray[np.int32]) -> AgreementResult:
     func = info.function
     if info.raters == "two":
-        both = ind.rated.all(axis=1)
-        x = ind.label(j)[both].astype(np.int64)
+        given, rated = ind.label_matrix(j)
+        x = given[rated.all(axis=1)].astype(np.int64)
         return func(x[:, 0], x[:, 1])
     if info.name == "krippendorff_alpha":
         return func(binary_coincidences(present.astype(np.int64), ind.n_rated, ind.n_raters))
@@ -270,38 +270,41 @@ def _one_label(ind: LabelIndicators, j: int, info: Any,
         n1 = present.astype(np.int64)
         return func(RaterCounts(np.column_stack([ind.n_rated - n1, n1]),
                                 categories=list(_PRESENCE)))
-    x = ind.label(j).astype(np.float64)
-    x[~ind.rated] = np.nan
+    given, rated = ind.label_matrix(j)
+    x = given.astype(np.float64)
+    x[~rated] = np.nan
     return func(x)
 
 
-def _pooled(ind: LabelIndicators, info: Any, present: NDArray[np.uint8]) -> AgreementResult:
+def _pooled(ind: LabelIndicators, info: Any, present: NDArray[np.int32]) -> AgreementResult:
     func = info.function
     n_labels = len(ind.labels)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateDataWarning)
         if info.raters == "two":
-            both = ind.rated.all(axis=1)
             counts = np.zeros((2, 2))
             for j in range(n_labels):
-                x = ind.label(j)[both].astype(np.int64)
+                given, rated = ind.label_matrix(j)
+                x = given[rated.all(axis=1)].astype(np.int64)
                 counts += np.bincount(x[:, 0] * 2 + x[:, 1], minlength=4).reshape(2, 2)
             return _named(func(ContingencyTable(counts, list(_PRESENCE))), "pooled")
         if info.name == "krippendorff_alpha":
-            width = ind.n_raters + 1
+            width = int(ind.n_rated.max()) + 1
             base = ind.n_rated * width
             freq = np.zeros(width * width, dtype=np.int64)
             for j in range(n_labels):
                 freq += np.bincount(base + present[j], minlength=width * width)
-            cm = _binary_cm(freq, ind.n_raters, None, n_labels * int(np.sum(ind.n_rated == 1)))
+            cm = _binary_cm(freq, width, ind.n_raters, None,
+                            n_labels * int(np.sum(ind.n_rated == 1)))
             return _named(func(cm), "pooled")
         if info.name in _COUNT_BASED:
             n1 = present.reshape(-1).astype(np.int64)
             n0 = np.tile(ind.n_rated, n_labels) - n1
             return _named(func(RaterCounts(np.column_stack([n0, n1]),
                                            categories=list(_PRESENCE))), "pooled")
-        x = np.concatenate([ind.label(j) for j in range(n_labels)]).astype(np.float64)
-        x[~np.tile(ind.rated, (n_labels, 1))] = np.nan
+        parts = [ind.label_matrix(j) for j in range(n_labels)]
+        x = np.concatenate([g for g, _ in parts]).astype(np.float64)
+        x[~np.concatenate([r for _, r in parts])] = np.nan
         return _named(func(x), "pooled")
 
 
@@ -318,17 +321,16 @@ def binary_coincidences(present: NDArray[np.int64], rated: NDArray[np.int64],
     A unit's pattern is ``(n_absent, n_present)``; with ``r`` raters there are at
     most ``(r + 1)^2`` patterns, so the matrix is tiny whatever the number of units.
     """
-    width = n_raters + 1
+    width = int(rated.max(initial=0)) + 1
     key = rated * width + present
     freq = np.bincount(key, minlength=width * width)
     pairable = rated >= 2
-    return _binary_cm(freq, n_raters, key[pairable], int(np.sum(rated == 1)))
+    return _binary_cm(freq, width, n_raters, key[pairable], int(np.sum(rated == 1)))
 
 
-def _binary_cm(freq: NDArray[np.int64], n_raters: int, keys: NDArray[np.int64] | None,
-               n_unpairable: int) -> CoincidenceMatrix:
-    """The coincidence matrix of pattern frequencies indexed by ``m * (r + 1) + n_present``."""
-    width = n_raters + 1
+def _binary_cm(freq: NDArray[np.int64], width: int, n_raters: int,
+               keys: NDArray[np.int64] | None, n_unpairable: int) -> CoincidenceMatrix:
+    """The coincidence matrix of pattern frequencies indexed by ``m * width + n_present``."""
     used = np.flatnonzero(freq)
     used = used[used // width >= 2]
     m, n1 = used // width, used % width
@@ -365,36 +367,30 @@ def _set_alpha(ann: Annotations, kind: str) -> AgreementResult:
 
 
 def _pairwise_similarity(ind: LabelIndicators) -> tuple[float, float]:
-    """Mean Jaccard and Dice similarity over (unit, rater pair) both rated.
+    """Mean Jaccard and Dice similarity over every two ratings of one unit.
 
     Intersections are popcounts of the packed label bits; two empty sets count as
     identical (similarity 1).
     """
-    packed = ind.packed(unrated=0)
-    sizes = np.bitwise_count(packed).sum(axis=2, dtype=np.int64)
+    sizes = ind.set_sizes()
     jac_sum = dice_sum = 0.0
     n_pairs = 0
-    for a in range(ind.n_raters):
-        for b in range(a + 1, ind.n_raters):
-            both = ind.rated[:, a] & ind.rated[:, b]
-            inter = np.bitwise_count(packed[both, a] & packed[both, b]).sum(axis=1,
-                                                                           dtype=np.int64)
-            total = sizes[both, a] + sizes[both, b]
-            union = total - inter
-            with np.errstate(divide="ignore", invalid="ignore"):
-                jac_sum += float(np.where(union > 0, inter / union, 1.0).sum())
-                dice_sum += float(np.where(total > 0, 2.0 * inter / total, 1.0).sum())
-            n_pairs += int(both.sum())
+    for a, b in ind.rating_pairs():
+        inter = ind.intersections(a, b)
+        total = sizes[a] + sizes[b]
+        union = total - inter
+        with np.errstate(divide="ignore", invalid="ignore"):
+            jac_sum += float(np.where(union > 0, inter / union, 1.0).sum())
+            dice_sum += float(np.where(total > 0, 2.0 * inter / total, 1.0).sum())
+        n_pairs += int(a.shape[0])
     if n_pairs == 0:
         return math.nan, math.nan
     return jac_sum / n_pairs, dice_sum / n_pairs
 
 
 def _max_percentage(ind: LabelIndicators) -> float:
-    r = ind.rated.sum(axis=1)
+    r = ind.n_rated
     keep = r >= 2
     if not keep.any():
         return math.nan
-    common = np.bitwise_and.reduce(ind.packed()[keep], axis=1)
-    shared = common.any(axis=1)
-    return float(r[keep] @ shared / r[keep].sum())
+    return float(r[keep] @ ind.shared()[keep] / r[keep].sum())
