@@ -15,9 +15,11 @@ Two views of the same data (Artstein & Poesio 2008, section 4.4; Passonneau 2006
 Single-label data are the special case of one-label sets: the per-label view is
 then each category against the rest (per-category alpha or kappa).
 
-The count runs on the units x raters set codes and the sets x labels membership
-bits (:class:`~accord.tables.indicators.LabelIndicators`); nothing loops over units
-in Python.
+The count runs on the ratings' set codes and the sets x labels membership bits
+(:class:`~accord.tables.indicators.LabelIndicators`): per-unit label counts by
+``reduceat``, intersections by popcounts; nothing loops over units in Python, and
+no units x raters matrix is built except for coefficients that need each rater's
+identity (two-rater ones, Conger's and Light's kappa).
 """
 
 from __future__ import annotations
