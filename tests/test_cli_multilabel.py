@@ -23,7 +23,9 @@ def test_json_matches_the_library() -> None:
         ci = got["confidence_intervals"][f"label:{label}"]
         assert ci["low"] == r.confidence_interval().low
     assert got["masi_alpha"]["estimate"] == want.masi_alpha.estimate  # type: ignore[union-attr]
-    assert got["max_percentage"] == want.max_percentage
+    assert got["max_percentage"]["estimate"] == want.max_percentage.estimate
+    assert got["confidence_intervals"]["mean_jaccard"]["low"] == \
+        want.mean_jaccard.confidence_interval().low
 
 
 def test_console_table_and_summaries() -> None:

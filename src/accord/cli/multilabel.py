@@ -101,6 +101,9 @@ def _results(res: Any) -> dict[str, Any]:
     """Every AgreementResult of the answer, keyed as in the JSON output."""
     out = {f"label:{k}": r for k, r in res.per_label.items()}
     out["pooled"] = res.pooled
+    out["mean_jaccard"] = res.mean_jaccard
+    out["mean_dice"] = res.mean_dice
+    out["max_percentage"] = res.max_percentage
     if res.masi_alpha is not None:
         out["masi_alpha"] = res.masi_alpha
         out["jaccard_alpha"] = res.jaccard_alpha
@@ -144,9 +147,11 @@ def _print(res: Any, intervals: dict[str, Any], data: str, ann: Any) -> None:
             lines.append(f"{name.replace('_', ' ')} on the sets: {_fmt(r.estimate)} "
                          f"{_ci(intervals[name])}")
     lines += [
-        f"mean pairwise Jaccard: {_fmt(res.mean_jaccard)}; mean pairwise Dice: "
-        f"{_fmt(res.mean_dice)}",
-        f"maximum-percentage agreement (raters share a label): {_fmt(res.max_percentage)}",
+        f"mean pairwise Jaccard: {_fmt(res.mean_jaccard.estimate)} "
+        f"{_ci(intervals['mean_jaccard'])}; mean pairwise Dice: "
+        f"{_fmt(res.mean_dice.estimate)} {_ci(intervals['mean_dice'])}",
+        "maximum-percentage agreement (raters share a label): "
+        f"{_fmt(res.max_percentage.estimate)} {_ci(intervals['max_percentage'])}",
     ]
     for line in lines:
         con.print(line, highlight=False)

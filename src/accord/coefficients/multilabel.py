@@ -38,6 +38,7 @@ from accord import _validation as v
 from accord.annotations import Annotations
 from accord.coefficients._registry import REGISTRY
 from accord.errors import DataError, DegenerateDataWarning
+from accord.inference.resampling import Resampling, pattern_index
 from accord.results import AgreementResult
 from accord.tables.coincidence import CoincidenceMatrix
 from accord.tables.contingency import ContingencyTable
@@ -79,13 +80,16 @@ class MultilabelAgreement:
         ``None`` when the data hold more than :data:`MAX_SETS_FOR_ALPHA` distinct
         sets (``D_e`` needs every pair of distinct sets; ``details["set_alpha"]``
         says so). Call ``krippendorff_alpha(data, level="masi")`` to compute it anyway.
-    mean_jaccard, mean_dice : float
+    mean_jaccard, mean_dice : AgreementResult
         Mean similarity ``|A & B| / |A | B|`` and ``2 |A & B| / (|A| + |B|)`` over every
-        pair of raters who both rated a unit (two empty sets count as identical, 1).
-    max_percentage : float
+        pair of raters who both rated a unit (two empty sets count as identical, 1),
+        with the SE of a ratio estimator over units (pairs of one unit are not
+        independent) and bootstrap/jackknife intervals by unit.
+    max_percentage : AgreementResult
         Share of ratings on units whose raters all share at least one label,
         ``sum_u r_u [cap_i A_ui != {}] / sum_u r_u`` over units rated at least twice
-        (DKPro's ``MaxPercentageAgreement``; two empty sets share no label).
+        (DKPro's ``MaxPercentageAgreement``; two empty sets share no label), with
+        the same ratio-estimator SE.
     n_units, n_raters : int
         Units and raters in the data.
     """
@@ -98,9 +102,9 @@ class MultilabelAgreement:
     macro_left_out: tuple[Any, ...]
     masi_alpha: AgreementResult | None
     jaccard_alpha: AgreementResult | None
-    mean_jaccard: float
-    mean_dice: float
-    max_percentage: float
+    mean_jaccard: AgreementResult
+    mean_dice: AgreementResult
+    max_percentage: AgreementResult
     n_units: int
     n_raters: int
     details: Mapping[str, Any] = field(default_factory=dict)
@@ -120,9 +124,9 @@ class MultilabelAgreement:
             "macro_left_out": [str(x) for x in self.macro_left_out],
             "masi_alpha": None if self.masi_alpha is None else self.masi_alpha.to_dict(),
             "jaccard_alpha": None if self.jaccard_alpha is None else self.jaccard_alpha.to_dict(),
-            "mean_jaccard": _num(self.mean_jaccard),
-            "mean_dice": _num(self.mean_dice),
-            "max_percentage": _num(self.max_percentage),
+            "mean_jaccard": self.mean_jaccard.to_dict(),
+            "mean_dice": self.mean_dice.to_dict(),
+            "max_percentage": self.max_percentage.to_dict(),
             "n_units": self.n_units,
             "n_raters": self.n_raters,
             "details": dict(self.details),
@@ -185,9 +189,9 @@ def multilabel_agreement(
     ...         [("A", "B"), ("A",)], [("A", "B"), ("A", "C")],
     ...         [("A", "B", "C"), ("A", "B", "C")], [("C",), ("A", "C")], [("C",), ("A", "C")]]
     >>> res = accord.multilabel_agreement(data, coefficient="cohen_kappa")
-    >>> round(res.max_percentage, 4)
+    >>> round(res.max_percentage.estimate, 4)
     0.6667
-    >>> round(res.per_label["C"].estimate, 4), round(res.mean_jaccard, 4)
+    >>> round(res.per_label["C"].estimate, 4), round(res.mean_jaccard.estimate, 4)
     (0.7692, 0.537)
     """
     info = _coefficient(coefficient)
@@ -368,31 +372,63 @@ def _set_alpha(ann: Annotations, kind: str) -> AgreementResult:
         return krippendorff_alpha(ann.as_sets(), level=kind)
 
 
-def _pairwise_similarity(ind: LabelIndicators) -> tuple[float, float]:
+def _pairwise_similarity(ind: LabelIndicators) -> tuple[AgreementResult, AgreementResult]:
     """Mean Jaccard and Dice similarity over every two ratings of one unit.
 
     Intersections are popcounts of the packed label bits; two empty sets count as
     identical (similarity 1).
     """
     sizes = ind.set_sizes()
-    jac_sum = dice_sum = 0.0
-    n_pairs = 0
-    for a, b in ind.rating_pairs():
+    jac = np.zeros(ind.n_units)
+    dice = np.zeros(ind.n_units)
+    pairs = np.zeros(ind.n_units)
+    for unit, a, b in ind.rating_pairs():
         inter = ind.intersections(a, b)
         total = sizes[a] + sizes[b]
         union = total - inter
         with np.errstate(divide="ignore", invalid="ignore"):
-            jac_sum += float(np.where(union > 0, inter / union, 1.0).sum())
-            dice_sum += float(np.where(total > 0, 2.0 * inter / total, 1.0).sum())
-        n_pairs += int(a.shape[0])
-    if n_pairs == 0:
-        return math.nan, math.nan
-    return jac_sum / n_pairs, dice_sum / n_pairs
+            jac += np.bincount(unit, weights=np.where(union > 0, inter / union, 1.0),
+                               minlength=ind.n_units)
+            dice += np.bincount(unit, weights=np.where(total > 0, 2.0 * inter / total, 1.0),
+                                minlength=ind.n_units)
+        pairs += np.bincount(unit, minlength=ind.n_units)
+    return (_ratio_result("mean_jaccard", jac, pairs, ind.n_raters),
+            _ratio_result("mean_dice", dice, pairs, ind.n_raters))
 
 
-def _max_percentage(ind: LabelIndicators) -> float:
-    r = ind.n_rated
-    keep = r >= 2
-    if not keep.any():
-        return math.nan
-    return float(r[keep] @ ind.shared()[keep] / r[keep].sum())
+def _max_percentage(ind: LabelIndicators) -> AgreementResult:
+    r = ind.n_rated.astype(np.float64)
+    r[r < 2] = 0.0
+    return _ratio_result("max_percentage", r * ind.shared(), r, ind.n_raters)
+
+
+def _ratio_result(name: str, x: NDArray[np.float64], y: NDArray[np.float64],
+                  n_raters: int) -> AgreementResult:
+    """``sum x_u / sum y_u`` over units with ``y_u > 0``, with the ratio estimator's SE.
+
+    SE by linearisation (Cochran 1977, section 6.3), units independent:
+    ``sqrt(n / (n - 1) sum_u (x_u - R y_u)^2) / sum_u y_u``; the bootstrap and the
+    jackknife resample the units' ``(x_u, y_u)``.
+    """
+    keep = y > 0
+    x, y = x[keep], y[keep]
+    n = int(keep.sum())
+    if n == 0:
+        why = "no unit has two ratings, so there is nothing to compare"
+        v.warn_undefined(f"{_FUNC} ({name})", why)
+        return AgreementResult(name, math.nan, math.nan, math.nan, math.nan, 0, n_raters,
+                               undefined_reason=why, bounds=(0.0, 1.0))
+    est = float(x.sum() / y.sum())
+    se = math.sqrt(n / (n - 1) * float(((x - est * y) ** 2).sum())) / float(y.sum()) \
+        if n > 1 else math.nan
+    rows, counts, _ = pattern_index(np.column_stack([x, y]))
+    feats = np.asarray(rows, dtype=np.float64)
+
+    def statistic(s: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.asarray(np.where(s[:, 1] > 0, s[:, 0] / s[:, 1], np.nan), dtype=np.float64)
+
+    return AgreementResult(
+        name, est, est, math.nan, se, n, n_raters,
+        details={"se_method": "ratio estimator (linearisation)"}, bounds=(0.0, 1.0),
+        resampling=lambda: Resampling(features=feats, counts=counts, statistic=statistic),
+    )

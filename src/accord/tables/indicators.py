@@ -116,15 +116,15 @@ class LabelIndicators:
         common = self._per_unit(self._bits[self.value], np.bitwise_and, 0)
         return np.asarray(common.any(axis=1), dtype=bool)
 
-    def rating_pairs(self) -> Iterator[tuple[IntArray, IntArray]]:
-        """The set codes of every two ratings of one unit, in blocks (each pair once)."""
+    def rating_pairs(self) -> Iterator[tuple[IntArray, IntArray, IntArray]]:
+        """Unit and set codes of every two ratings of one unit, in blocks (each pair once)."""
         n = self.unit.shape[0]
         d = 1
         while d < n:
             same = np.flatnonzero(self.unit[d:] == self.unit[:-d])
             if same.size == 0:
                 return
-            yield self.value[same], self.value[same + d]
+            yield self.unit[same], self.value[same], self.value[same + d]
             d += 1
 
     def set_sizes(self) -> IntArray:
