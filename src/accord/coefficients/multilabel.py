@@ -421,14 +421,16 @@ def _ratio_result(name: str, x: NDArray[np.float64], y: NDArray[np.float64],
     est = float(x.sum() / y.sum())
     se = math.sqrt(n / (n - 1) * float(((x - est * y) ** 2).sum())) / float(y.sum()) \
         if n > 1 else math.nan
-    rows, counts, _ = pattern_index(np.column_stack([x, y]))
-    feats = np.asarray(rows, dtype=np.float64)
-
     def statistic(s: NDArray[np.float64]) -> NDArray[np.float64]:
         return np.asarray(np.where(s[:, 1] > 0, s[:, 0] / s[:, 1], np.nan), dtype=np.float64)
+
+    def resampling() -> Resampling:  # the distinct (x_u, y_u), only when an interval asks
+        rows, counts, _ = pattern_index(np.column_stack([x, y]))
+        return Resampling(features=np.asarray(rows, dtype=np.float64), counts=counts,
+                          statistic=statistic)
 
     return AgreementResult(
         name, est, est, math.nan, se, n, n_raters,
         details={"se_method": "ratio estimator (linearisation)"}, bounds=(0.0, 1.0),
-        resampling=lambda: Resampling(features=feats, counts=counts, statistic=statistic),
+        resampling=resampling,
     )

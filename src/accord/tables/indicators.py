@@ -89,9 +89,11 @@ class LabelIndicators:
         return int(self.member.shape[0])
 
     # ----------------------------------------------------------------- per unit
-    def _per_unit(self, rows: NDArray[Any], reduce: Any, fill: int) -> NDArray[Any]:
+    def _per_unit(self, rows: NDArray[Any], reduce: Any, fill: int,
+                  dtype: Any = None) -> NDArray[Any]:
         """``reduce`` of the rows of each unit's ratings, ``fill`` for units without any."""
-        part = reduce.reduceat(rows, self._starts, axis=0) if rows.shape[0] else rows
+        part = (reduce.reduceat(rows, self._starts, axis=0, dtype=dtype) if rows.shape[0]
+                else rows.astype(dtype or rows.dtype))
         out = np.full((self.n_units, *rows.shape[1:]), fill, dtype=part.dtype)
         out[self._rated_units] = part
         return out
@@ -106,7 +108,7 @@ class LabelIndicators:
         out = np.zeros((n_labels, self.n_units), dtype=np.int32)
         for b in range(self._bits.shape[1]):
             bits = np.unpackbits(self._bits[self.value, b][:, None], axis=1)
-            counts = self._per_unit(bits.astype(np.int32), np.add, 0)
+            counts = self._per_unit(bits, np.add, 0, dtype=np.int32)
             hi = min(8 * b + 8, n_labels)
             out[8 * b:hi] = counts[:, : hi - 8 * b].T
         return out
