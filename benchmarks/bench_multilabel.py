@@ -81,7 +81,8 @@ def per_label(n_units: int, repeat: int) -> None:
     t, res = _best(lambda: accord.multilabel_agreement(ann), repeat)
     print(f"  accord.multilabel_agreement (all 50 labels + summaries)  {t:8.2f} s")
     print(f"    macro alpha {res.macro:.6f}, pooled {res.pooled.estimate:.6f}, "
-          f"mean Jaccard {res.mean_jaccard:.6f}, max-percentage {res.max_percentage:.6f}")
+          f"mean Jaccard {res.mean_jaccard.estimate:.6f}, "
+          f"max-percentage {res.max_percentage.estimate:.6f}")
     x = bits[:, :, 0].astype(np.int64)
     t_acc, direct = _best(lambda: accord.krippendorff_alpha(x), 1)
     assert abs(direct.estimate - res.per_label["label_00"].estimate) < 1e-12

@@ -23,7 +23,9 @@ def test_json_matches_the_library() -> None:
         ci = got["confidence_intervals"][f"label:{label}"]
         assert ci["low"] == r.confidence_interval().low
     assert got["masi_alpha"]["estimate"] == want.masi_alpha.estimate  # type: ignore[union-attr]
-    assert got["max_percentage"] == want.max_percentage
+    assert got["max_percentage"]["estimate"] == want.max_percentage.estimate
+    assert got["confidence_intervals"]["mean_jaccard"]["low"] == \
+        want.mean_jaccard.confidence_interval().low
 
 
 def test_console_table_and_summaries() -> None:
@@ -63,3 +65,28 @@ def test_wide_separated_and_long_multilabel_files_give_the_same_figures() -> Non
     wide = accord.multilabel_agreement(accord.read(EXAMPLE, label_separator=";"))
     long = accord.multilabel_agreement(accord.read(long_path, multilabel=True))
     assert wide.to_dict() == long.to_dict()
+
+
+def test_report_and_table_point_to_accord_multilabel() -> None:
+    for args in (("report", str(EXAMPLE)), ("table", str(EXAMPLE), "--raters", "annotator_a",
+                                            "annotator_b")):
+        code, _, err = run(*args, "--separator", ";")
+        assert code == 1 and err.count("\n") == 1
+        assert f"`accord {args[0]}` needs one label per rating" in err
+
+
+def test_reference_scores_the_other_raters() -> None:
+    code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--reference",
+                         "annotator_a", "--json")
+    assert code == 0, err
+    got = json.loads(out)
+    assert set(got["raters"]) == {"annotator_b", "annotator_c"}
+    ann = accord.read(EXAMPLE, label_separator=";")
+    codes = ann.wide()
+    cats = [*ann.categories, None]
+    ref = [cats[c] for c in codes[:, 0]]
+    want = accord.evaluate_multilabel(ref, [cats[c] for c in codes[:, 2]], labels=ann.labels)
+    assert got["raters"]["annotator_c"] == json.loads(json.dumps(want.to_dict()))
+    assert want.n_units == 40 and want.n_left_out == 20
+    code, _, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--reference", "nobody")
+    assert code == 1 and "reference rater 'nobody' not found" in err

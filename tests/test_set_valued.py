@@ -145,3 +145,13 @@ def test_separator_with_declared_labels_checks_them() -> None:
     assert ann.labels == ("x", "y")
     with pytest.raises(accord.errors.UnknownCategoryError, match="'y'"):
         Annotations.from_wide([["x;y", "x"]], separator=";", categories=["x"])
+
+
+def test_read_multilabel_marks_an_export_of_single_choices_as_sets() -> None:
+    from pathlib import Path
+
+    path = Path(__file__).parent / "readers" / "data" / "label_studio_export.json"
+    plain = accord.read(path, field="sentiment")
+    sets = accord.read(path, field="sentiment", multilabel=True)
+    assert not plain.set_valued and sets.set_valued
+    assert sets.categories == tuple((c,) for c in plain.categories)

@@ -124,7 +124,7 @@ def build(
         field=field,
         audit=audit,
         declared_order=categories is not None,
-        set_valued=set_valued or multilabel,
+        set_valued=True if set_valued or multilabel else None,
     )
 
 

@@ -41,6 +41,8 @@ def canonical(x: Any, separator: str | None = None) -> tuple[Any, ...] | None:
     """
     if is_missing(x):
         return None
+    if isinstance(x, np.generic):  # numpy scalars print and serialise as plain labels
+        x = x.item()
     if isinstance(x, _SET_TYPES):
         items = list(x)
     elif separator is not None and isinstance(x, str):
@@ -48,6 +50,7 @@ def canonical(x: Any, separator: str | None = None) -> tuple[Any, ...] | None:
         items = [p for p in items if p]
     else:
         items = [x]
+    items = [i.item() if isinstance(i, np.generic) else i for i in items]
     for item in items:
         if is_set_label(item) or isinstance(item, dict):
             raise DataError(f"a set of labels must hold single labels; got {x!r:.60}.")

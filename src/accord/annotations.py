@@ -151,7 +151,7 @@ class Annotations:
         spans: Any = None,
         meta: Mapping[str, Any] | None = None,
         declared_order: bool = False,
-        set_valued: bool = False,
+        set_valued: bool | None = None,
     ) -> None:
         self._unit_codes = np.asarray(unit_codes, dtype=np.int64)
         self._rater_codes = np.asarray(rater_codes, dtype=np.int64)
@@ -167,7 +167,9 @@ class Annotations:
         self.spans = spans
         self.meta: dict[str, Any] = dict(meta or {})
         self._declared_order = bool(declared_order)
-        self._set_valued = bool(set_valued) or any(map(_sets.is_set_label, self.categories))
+        # None: detect (a value that is a tuple, list, set or frozenset is a set of labels)
+        self._set_valued = (any(map(_sets.is_set_label, self.categories))
+                            if set_valued is None else bool(set_valued))
 
     # ----------------------------------------------------------------- constructors
     @classmethod

@@ -33,7 +33,7 @@ from accord import _sets
 from accord import _validation as v
 from accord.errors import DataError
 
-__all__ = ["MultilabelEvaluation", "evaluate_multilabel"]
+__all__ = ["MultilabelEvaluation", "evaluate_multilabel", "evaluate_raters"]
 
 FloatArray = NDArray[np.float64]
 _FUNC = "evaluate_multilabel"
@@ -206,6 +206,42 @@ def _warn_undefined(names: tuple[Any, ...], precision: FloatArray,
     for note in notes:
         v.warn_undefined(_FUNC, note)
     return tuple(notes)
+
+
+def evaluate_raters(annotations: Any, reference: Any, *,
+                    labels: Sequence[Any] | None = None) -> dict[Any, MultilabelEvaluation]:
+    """Every other rater's label sets scored against the ``reference`` rater's.
+
+    Each rater is scored on the units both they and the reference rated (the
+    others are counted in ``n_left_out``).
+
+    Examples
+    --------
+    >>> import accord
+    >>> ann = accord.Annotations.from_wide({"gold": ["a;b", "b", "a"], "model": ["a", "b", "b"]},
+    ...                                    separator=";")
+    >>> ev = evaluate_raters(ann, "gold")["model"]
+    >>> ev.per_label["a"]["recall"], ev.subset_accuracy
+    (0.5, 0.3333333333333333)
+    """
+    from accord.annotations import Annotations
+
+    if not isinstance(annotations, Annotations):
+        raise DataError(f"evaluate_raters needs accord.Annotations; got "
+                        f"{type(annotations).__name__}.")
+    if reference not in annotations.raters:
+        raise DataError(f"reference rater {reference!r} not found; the raters are "
+                        f"{list(annotations.raters)!r}.")
+    sets = annotations.as_sets()
+    codes = sets.wide()
+    cats = list(sets.categories) + [None]  # code -1 (not rated) picks None
+    ref = codes[:, sets.raters.index(reference)]
+    names = labels if labels is not None else sets.labels
+    return {
+        rater: evaluate_multilabel([cats[c] for c in ref], [cats[c] for c in codes[:, j]],
+                                   labels=names)
+        for j, rater in enumerate(sets.raters) if rater != reference
+    }
 
 
 # --------------------------------------------------------------------- input

@@ -38,12 +38,20 @@ def _choices() -> list[str]:
     metavar="LABEL...",
     help="The labels and their order (labels nobody used are kept). Default: every label used.",
 )
+@click.option(
+    "--reference",
+    default=None,
+    metavar="RATER",
+    help="Score every other rater's label sets against this rater's (precision, recall, F1 "
+    "per label and averaged, Hamming loss, subset accuracy) instead of agreement.",
+)
 @ci_options
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON instead.")
 def multilabel(
     data: str,
     coefficient: str,
     labels: tuple[str, ...],
+    reference: str | None,
     confidence_level: float,
     ci_method: str,
     n_resamples: int,
@@ -66,11 +74,16 @@ def multilabel(
       accord multilabel examples/toxicity_multilabel.csv --separator ';'
       accord multilabel examples/toxicity_multilabel.csv --separator ';' --coefficient fleiss_kappa
       accord multilabel examples/toxicity_multilabel_long.csv --multilabel --json
+      accord multilabel examples/toxicity_multilabel.csv --separator ';' --reference annotator_a
     """
     from accord.coefficients.multilabel import multilabel_agreement
     from accord.errors import InvalidParameterError
 
     check_options(confidence_level, None, None, func="accord multilabel")
+    if reference is not None:
+        _against_reference(data, reference, list(labels) if labels else None, as_json,
+                           selection)
+        return
     try:
         ann = load(data, **selection).require_pairable()
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
@@ -92,6 +105,9 @@ def _results(res: Any) -> dict[str, Any]:
     """Every AgreementResult of the answer, keyed as in the JSON output."""
     out = {f"label:{k}": r for k, r in res.per_label.items()}
     out["pooled"] = res.pooled
+    out["mean_jaccard"] = res.mean_jaccard
+    out["mean_dice"] = res.mean_dice
+    out["max_percentage"] = res.max_percentage
     if res.masi_alpha is not None:
         out["masi_alpha"] = res.masi_alpha
         out["jaccard_alpha"] = res.jaccard_alpha
@@ -137,11 +153,44 @@ def _print(res: Any, intervals: dict[str, Any], data: str, ann: Any) -> None:
             lines.append(f"{name.replace('_', ' ')} on the sets: {_fmt(r.estimate)} "
                          f"{_ci(intervals[name])}")
     lines += [
-        f"mean pairwise Jaccard: {_fmt(res.mean_jaccard)}; mean pairwise Dice: "
-        f"{_fmt(res.mean_dice)}",
-        f"maximum-percentage agreement (raters share a label): {_fmt(res.max_percentage)}",
+        f"mean pairwise Jaccard: {_fmt(res.mean_jaccard.estimate)} "
+        f"{_ci(intervals['mean_jaccard'])}; mean pairwise Dice: "
+        f"{_fmt(res.mean_dice.estimate)} {_ci(intervals['mean_dice'])}",
+        "maximum-percentage agreement (raters share a label): "
+        f"{_fmt(res.max_percentage.estimate)} {_ci(intervals['max_percentage'])}",
     ]
     for line in lines:
         con.print(line, highlight=False)
     for line in ann.audit.lines():
         con.print(line, highlight=False, markup=False)
+
+
+def _against_reference(data: str, reference: str, labels: list[str] | None, as_json: bool,
+                       selection: dict[str, Any]) -> None:
+    from accord.multilabel_metrics import evaluate_raters
+
+    ann = load(data, **selection)
+    evaluations = evaluate_raters(ann, reference, labels=labels)
+    if as_json:
+        click.echo(json.dumps({"reference": reference,
+                               "raters": {str(k): e.to_dict() for k, e in evaluations.items()}},
+                              indent=2))
+        return
+    from rich.table import Table
+
+    con = cli_console()
+    for rater, ev in evaluations.items():
+        table = Table(title=f"{rater} against {reference} ({ev.n_units} units)")
+        for col in ("label", "precision", "recall", "F1", "support"):
+            table.add_column(col)
+        for label, m in ev.per_label.items():
+            table.add_row(str(label), _fmt(m["precision"]), _fmt(m["recall"]), _fmt(m["f1"]),
+                          f"{m['support']:.0f}")
+        for avg, m in ev.averages.items():
+            table.add_row(f"{avg} average", _fmt(m["precision"]), _fmt(m["recall"]),
+                          _fmt(m["f1"]), "")
+        con.print(table)
+        con.print(f"Hamming loss {_fmt(ev.hamming_loss)}; subset accuracy "
+                  f"{_fmt(ev.subset_accuracy)}", highlight=False)
+        for note in ev.notes:
+            con.print(f"note: {note}", highlight=False, markup=False)

@@ -27,6 +27,7 @@ from accord.cli._common import (
     interval_method,
     load,
     reference_options,
+    single_labels,
 )
 from accord.cli._common import console as cli_console
 from accord.cli._errors import cli_text
@@ -116,9 +117,9 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     _not_an_input(output, data, study)
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
-    ann = _mark_reference(
+    ann = single_labels(_mark_reference(
         load(data, select_raters=judge_name is None, **_all_kinds(selection, gold)),
-        gold, predicted)
+        gold, predicted), "report")
     method = None
     if st is None or _given(ctx, "ci_method"):
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)

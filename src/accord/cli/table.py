@@ -9,7 +9,7 @@ import click
 
 from accord._terminal import echo
 from accord.cli._app import main
-from accord.cli._common import data_options, load
+from accord.cli._common import data_options, load, single_labels
 from accord.cli._errors import cli_text
 
 
@@ -27,7 +27,7 @@ def table(data: str, as_json: bool, **selection: Any) -> None:
     from accord.tables.contingency import ContingencyTable
 
     try:  # a bad option value (--categories, --format, ...) is bad usage: exit 2
-        ann = load(data, **selection).require_pairable()
+        ann = single_labels(load(data, **selection).require_pairable(), "table")
     except InvalidParameterError as exc:
         raise click.UsageError(cli_text(str(exc))) from None
     if ann.n_raters != 2:

@@ -15,9 +15,11 @@ Two views of the same data (Artstein & Poesio 2008, section 4.4; Passonneau 2006
 Single-label data are the special case of one-label sets: the per-label view is
 then each category against the rest (per-category alpha or kappa).
 
-The count runs on the units x raters set codes and the sets x labels membership
-bits (:class:`~accord.tables.indicators.LabelIndicators`); nothing loops over units
-in Python.
+The count runs on the ratings' set codes and the sets x labels membership bits
+(:class:`~accord.tables.indicators.LabelIndicators`): per-unit label counts by
+``reduceat``, intersections by popcounts; nothing loops over units in Python, and
+no units x raters matrix is built except for coefficients that need each rater's
+identity (two-rater ones, Conger's and Light's kappa).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from accord import _validation as v
 from accord.annotations import Annotations
 from accord.coefficients._registry import REGISTRY
 from accord.errors import DataError, DegenerateDataWarning
+from accord.inference.resampling import Resampling, pattern_index
 from accord.results import AgreementResult
 from accord.tables.coincidence import CoincidenceMatrix
 from accord.tables.contingency import ContingencyTable
@@ -77,13 +80,16 @@ class MultilabelAgreement:
         ``None`` when the data hold more than :data:`MAX_SETS_FOR_ALPHA` distinct
         sets (``D_e`` needs every pair of distinct sets; ``details["set_alpha"]``
         says so). Call ``krippendorff_alpha(data, level="masi")`` to compute it anyway.
-    mean_jaccard, mean_dice : float
+    mean_jaccard, mean_dice : AgreementResult
         Mean similarity ``|A & B| / |A | B|`` and ``2 |A & B| / (|A| + |B|)`` over every
-        pair of raters who both rated a unit (two empty sets count as identical, 1).
-    max_percentage : float
+        pair of raters who both rated a unit (two empty sets count as identical, 1),
+        with the SE of a ratio estimator over units (pairs of one unit are not
+        independent) and bootstrap/jackknife intervals by unit.
+    max_percentage : AgreementResult
         Share of ratings on units whose raters all share at least one label,
         ``sum_u r_u [cap_i A_ui != {}] / sum_u r_u`` over units rated at least twice
-        (DKPro's ``MaxPercentageAgreement``; two empty sets share no label).
+        (DKPro's ``MaxPercentageAgreement``; two empty sets share no label), with
+        the same ratio-estimator SE.
     n_units, n_raters : int
         Units and raters in the data.
     """
@@ -96,9 +102,9 @@ class MultilabelAgreement:
     macro_left_out: tuple[Any, ...]
     masi_alpha: AgreementResult | None
     jaccard_alpha: AgreementResult | None
-    mean_jaccard: float
-    mean_dice: float
-    max_percentage: float
+    mean_jaccard: AgreementResult
+    mean_dice: AgreementResult
+    max_percentage: AgreementResult
     n_units: int
     n_raters: int
     details: Mapping[str, Any] = field(default_factory=dict)
@@ -118,9 +124,9 @@ class MultilabelAgreement:
             "macro_left_out": [str(x) for x in self.macro_left_out],
             "masi_alpha": None if self.masi_alpha is None else self.masi_alpha.to_dict(),
             "jaccard_alpha": None if self.jaccard_alpha is None else self.jaccard_alpha.to_dict(),
-            "mean_jaccard": _num(self.mean_jaccard),
-            "mean_dice": _num(self.mean_dice),
-            "max_percentage": _num(self.max_percentage),
+            "mean_jaccard": self.mean_jaccard.to_dict(),
+            "mean_dice": self.mean_dice.to_dict(),
+            "max_percentage": self.max_percentage.to_dict(),
             "n_units": self.n_units,
             "n_raters": self.n_raters,
             "details": dict(self.details),
@@ -183,9 +189,9 @@ def multilabel_agreement(
     ...         [("A", "B"), ("A",)], [("A", "B"), ("A", "C")],
     ...         [("A", "B", "C"), ("A", "B", "C")], [("C",), ("A", "C")], [("C",), ("A", "C")]]
     >>> res = accord.multilabel_agreement(data, coefficient="cohen_kappa")
-    >>> round(res.max_percentage, 4)
+    >>> round(res.max_percentage.estimate, 4)
     0.6667
-    >>> round(res.per_label["C"].estimate, 4), round(res.mean_jaccard, 4)
+    >>> round(res.per_label["C"].estimate, 4), round(res.mean_jaccard.estimate, 4)
     (0.7692, 0.537)
     """
     info = _coefficient(coefficient)
@@ -199,17 +205,22 @@ def multilabel_agreement(
     per_label, undefined = _per_label(ind, info, present)
     defined = [r.estimate for r in per_label.values() if not math.isnan(r.estimate)]
     jac, dice = _pairwise_similarity(ind)
-    n_sets = int(ind.member.shape[0])
+    n_sets = ind.n_sets
     small = n_sets <= MAX_SETS_FOR_ALPHA
     note = "computed" if small else (
         f"not computed: {n_sets} distinct sets (more than {MAX_SETS_FOR_ALPHA}); the expected "
         "disagreement compares every pair of distinct sets")
+    pooled = _pooled(ind, info, present)
+    masi = _set_alpha(ann, "masi") if small else None
+    jaccard = _set_alpha(ann, "jaccard") if small else None
+    for name, res in (("pooled", pooled), ("masi_alpha", masi), ("jaccard_alpha", jaccard)):
+        if res is not None and res.undefined_reason:
+            v.warn_undefined(f"{_FUNC} ({name})", res.undefined_reason)
     return MultilabelAgreement(
         coefficient=coefficient, labels=ind.labels, per_label=per_label,
-        pooled=_pooled(ind, info, present), macro=float(np.mean(defined)) if defined else math.nan,
+        pooled=pooled, macro=float(np.mean(defined)) if defined else math.nan,
         macro_left_out=tuple(undefined),
-        masi_alpha=_set_alpha(ann, "masi") if small else None,
-        jaccard_alpha=_set_alpha(ann, "jaccard") if small else None,
+        masi_alpha=masi, jaccard_alpha=jaccard,
         mean_jaccard=jac, mean_dice=dice, max_percentage=_max_percentage(ind),
         n_units=ind.n_units, n_raters=ind.n_raters,
         details={"n_distinct_sets": n_sets, "set_alpha": note},
@@ -235,7 +246,7 @@ def _annotations(data: Any) -> Annotations:
 
 # --------------------------------------------------------------------- per label
 def _per_label(ind: LabelIndicators, info: Any,
-               present: NDArray[np.uint8]) -> tuple[dict[Any, AgreementResult], list[Any]]:
+               present: NDArray[np.int32]) -> tuple[dict[Any, AgreementResult], list[Any]]:
     out: dict[Any, AgreementResult] = {}
     undefined: list[Any] = []
     with warnings.catch_warnings():
@@ -253,11 +264,11 @@ def _per_label(ind: LabelIndicators, info: Any,
 
 
 def _one_label(ind: LabelIndicators, j: int, info: Any,
-               present: NDArray[np.uint8]) -> AgreementResult:
+               present: NDArray[np.int32]) -> AgreementResult:
     func = info.function
     if info.raters == "two":
-        both = ind.rated.all(axis=1)
-        x = ind.label(j)[both].astype(np.int64)
+        given, rated = ind.label_matrix(j)
+        x = given[rated.all(axis=1)].astype(np.int64)
         return func(x[:, 0], x[:, 1])
     if info.name == "krippendorff_alpha":
         return func(binary_coincidences(present.astype(np.int64), ind.n_rated, ind.n_raters))
@@ -265,38 +276,41 @@ def _one_label(ind: LabelIndicators, j: int, info: Any,
         n1 = present.astype(np.int64)
         return func(RaterCounts(np.column_stack([ind.n_rated - n1, n1]),
                                 categories=list(_PRESENCE)))
-    x = ind.label(j).astype(np.float64)
-    x[~ind.rated] = np.nan
+    given, rated = ind.label_matrix(j)
+    x = given.astype(np.float64)
+    x[~rated] = np.nan
     return func(x)
 
 
-def _pooled(ind: LabelIndicators, info: Any, present: NDArray[np.uint8]) -> AgreementResult:
+def _pooled(ind: LabelIndicators, info: Any, present: NDArray[np.int32]) -> AgreementResult:
     func = info.function
     n_labels = len(ind.labels)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateDataWarning)
         if info.raters == "two":
-            both = ind.rated.all(axis=1)
             counts = np.zeros((2, 2))
             for j in range(n_labels):
-                x = ind.label(j)[both].astype(np.int64)
+                given, rated = ind.label_matrix(j)
+                x = given[rated.all(axis=1)].astype(np.int64)
                 counts += np.bincount(x[:, 0] * 2 + x[:, 1], minlength=4).reshape(2, 2)
             return _named(func(ContingencyTable(counts, list(_PRESENCE))), "pooled")
         if info.name == "krippendorff_alpha":
-            width = ind.n_raters + 1
+            width = int(ind.n_rated.max()) + 1
             base = ind.n_rated * width
             freq = np.zeros(width * width, dtype=np.int64)
             for j in range(n_labels):
                 freq += np.bincount(base + present[j], minlength=width * width)
-            cm = _binary_cm(freq, ind.n_raters, None, n_labels * int(np.sum(ind.n_rated == 1)))
+            cm = _binary_cm(freq, width, ind.n_raters, None,
+                            n_labels * int(np.sum(ind.n_rated == 1)))
             return _named(func(cm), "pooled")
         if info.name in _COUNT_BASED:
             n1 = present.reshape(-1).astype(np.int64)
             n0 = np.tile(ind.n_rated, n_labels) - n1
             return _named(func(RaterCounts(np.column_stack([n0, n1]),
                                            categories=list(_PRESENCE))), "pooled")
-        x = np.concatenate([ind.label(j) for j in range(n_labels)]).astype(np.float64)
-        x[~np.tile(ind.rated, (n_labels, 1))] = np.nan
+        parts = [ind.label_matrix(j) for j in range(n_labels)]
+        x = np.concatenate([g for g, _ in parts]).astype(np.float64)
+        x[~np.concatenate([r for _, r in parts])] = np.nan
         return _named(func(x), "pooled")
 
 
@@ -313,17 +327,16 @@ def binary_coincidences(present: NDArray[np.int64], rated: NDArray[np.int64],
     A unit's pattern is ``(n_absent, n_present)``; with ``r`` raters there are at
     most ``(r + 1)^2`` patterns, so the matrix is tiny whatever the number of units.
     """
-    width = n_raters + 1
+    width = int(rated.max(initial=0)) + 1
     key = rated * width + present
     freq = np.bincount(key, minlength=width * width)
     pairable = rated >= 2
-    return _binary_cm(freq, n_raters, key[pairable], int(np.sum(rated == 1)))
+    return _binary_cm(freq, width, n_raters, key[pairable], int(np.sum(rated == 1)))
 
 
-def _binary_cm(freq: NDArray[np.int64], n_raters: int, keys: NDArray[np.int64] | None,
-               n_unpairable: int) -> CoincidenceMatrix:
-    """The coincidence matrix of pattern frequencies indexed by ``m * (r + 1) + n_present``."""
-    width = n_raters + 1
+def _binary_cm(freq: NDArray[np.int64], width: int, n_raters: int,
+               keys: NDArray[np.int64] | None, n_unpairable: int) -> CoincidenceMatrix:
+    """The coincidence matrix of pattern frequencies indexed by ``m * width + n_present``."""
     used = np.flatnonzero(freq)
     used = used[used // width >= 2]
     m, n1 = used // width, used % width
@@ -359,37 +372,65 @@ def _set_alpha(ann: Annotations, kind: str) -> AgreementResult:
         return krippendorff_alpha(ann.as_sets(), level=kind)
 
 
-def _pairwise_similarity(ind: LabelIndicators) -> tuple[float, float]:
-    """Mean Jaccard and Dice similarity over (unit, rater pair) both rated.
+def _pairwise_similarity(ind: LabelIndicators) -> tuple[AgreementResult, AgreementResult]:
+    """Mean Jaccard and Dice similarity over every two ratings of one unit.
 
     Intersections are popcounts of the packed label bits; two empty sets count as
     identical (similarity 1).
     """
-    packed = ind.packed(unrated=0)
-    sizes = np.bitwise_count(packed).sum(axis=2, dtype=np.int64)
-    jac_sum = dice_sum = 0.0
-    n_pairs = 0
-    for a in range(ind.n_raters):
-        for b in range(a + 1, ind.n_raters):
-            both = ind.rated[:, a] & ind.rated[:, b]
-            inter = np.bitwise_count(packed[both, a] & packed[both, b]).sum(axis=1,
-                                                                           dtype=np.int64)
-            total = sizes[both, a] + sizes[both, b]
-            union = total - inter
-            with np.errstate(divide="ignore", invalid="ignore"):
-                jac_sum += float(np.where(union > 0, inter / union, 1.0).sum())
-                dice_sum += float(np.where(total > 0, 2.0 * inter / total, 1.0).sum())
-            n_pairs += int(both.sum())
-    if n_pairs == 0:
-        return math.nan, math.nan
-    return jac_sum / n_pairs, dice_sum / n_pairs
+    sizes = ind.set_sizes()
+    jac = np.zeros(ind.n_units)
+    dice = np.zeros(ind.n_units)
+    pairs = np.zeros(ind.n_units)
+    for unit, a, b in ind.rating_pairs():
+        inter = ind.intersections(a, b)
+        total = sizes[a] + sizes[b]
+        union = total - inter
+        with np.errstate(divide="ignore", invalid="ignore"):
+            jac += np.bincount(unit, weights=np.where(union > 0, inter / union, 1.0),
+                               minlength=ind.n_units)
+            dice += np.bincount(unit, weights=np.where(total > 0, 2.0 * inter / total, 1.0),
+                                minlength=ind.n_units)
+        pairs += np.bincount(unit, minlength=ind.n_units)
+    return (_ratio_result("mean_jaccard", jac, pairs, ind.n_raters),
+            _ratio_result("mean_dice", dice, pairs, ind.n_raters))
 
 
-def _max_percentage(ind: LabelIndicators) -> float:
-    r = ind.rated.sum(axis=1)
-    keep = r >= 2
-    if not keep.any():
-        return math.nan
-    common = np.bitwise_and.reduce(ind.packed()[keep], axis=1)
-    shared = common.any(axis=1)
-    return float(r[keep] @ shared / r[keep].sum())
+def _max_percentage(ind: LabelIndicators) -> AgreementResult:
+    r = ind.n_rated.astype(np.float64)
+    r[r < 2] = 0.0
+    return _ratio_result("max_percentage", r * ind.shared(), r, ind.n_raters)
+
+
+def _ratio_result(name: str, x: NDArray[np.float64], y: NDArray[np.float64],
+                  n_raters: int) -> AgreementResult:
+    """``sum x_u / sum y_u`` over units with ``y_u > 0``, with the ratio estimator's SE.
+
+    SE by linearisation (Cochran 1977, section 6.3), units independent:
+    ``sqrt(n / (n - 1) sum_u (x_u - R y_u)^2) / sum_u y_u``; the bootstrap and the
+    jackknife resample the units' ``(x_u, y_u)``.
+    """
+    keep = y > 0
+    x, y = x[keep], y[keep]
+    n = int(keep.sum())
+    if n == 0:
+        why = "no unit has two ratings, so there is nothing to compare"
+        v.warn_undefined(f"{_FUNC} ({name})", why)
+        return AgreementResult(name, math.nan, math.nan, math.nan, math.nan, 0, n_raters,
+                               undefined_reason=why, bounds=(0.0, 1.0))
+    est = float(x.sum() / y.sum())
+    se = math.sqrt(n / (n - 1) * float(((x - est * y) ** 2).sum())) / float(y.sum()) \
+        if n > 1 else math.nan
+    def statistic(s: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.asarray(np.where(s[:, 1] > 0, s[:, 0] / s[:, 1], np.nan), dtype=np.float64)
+
+    def resampling() -> Resampling:  # the distinct (x_u, y_u), only when an interval asks
+        rows, counts, _ = pattern_index(np.column_stack([x, y]))
+        return Resampling(features=np.asarray(rows, dtype=np.float64), counts=counts,
+                          statistic=statistic)
+
+    return AgreementResult(
+        name, est, est, math.nan, se, n, n_raters,
+        details={"se_method": "ratio estimator (linearisation)"}, bounds=(0.0, 1.0),
+        resampling=resampling,
+    )

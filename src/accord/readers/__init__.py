@@ -207,8 +207,9 @@ def read(
     multilabel : bool
         Long tables: the raters gave every label that applies, one row per label;
         the rows of one (unit, rater) are one rating, the set of their labels
-        (see :meth:`Annotations.from_long`). Tool exports keep multi-choice answers
-        as sets already.
+        (see :meth:`Annotations.from_long`). For a tool export it marks every answer
+        a set of labels (multi-choice answers already are; a single choice becomes a
+        one-label set).
     label_separator : str, optional
         A label cell holds several labels joined by this string (``"toxic;spam"``):
         each becomes the set of its labels. (For CSV tables ``separator=`` is the
@@ -298,7 +299,9 @@ def read(
     ann = _read_with(reader, name, paths, opts)
     if include_kinds is None:
         check_kinds(options.get("kinds"), ann.raters, func=func)
-    return ann.as_sets(label_separator) if label_separator is not None else ann
+    if label_separator is not None or multilabel:  # also an export whose answers were
+        ann = ann.as_sets(label_separator)          # all single choices
+    return ann
 
 
 def _check_options(reader: Any, name: str, options: dict[str, Any], field: str | None) -> None:

@@ -1,14 +1,17 @@
 """Set-valued ratings as a units x raters x labels indicator, held as two small parts.
 
-The units x raters matrix of *set codes* (``-1`` = not rated) and the distinct
-sets x labels membership bits: the indicator of label ``l`` is
-``member[codes, l]``, formed one label at a time (or as packed bytes for all
-labels at once), never as Python sets.
+The ratings as long codes (unit, rater, set), sorted by unit, and the distinct
+sets x labels membership bits: the indicator of label ``l`` in a rating is
+``member[set, l]``. Per-unit label counts, intersections across a unit's raters
+and the pairs of ratings of one unit are computed from the long codes with
+``reduceat`` over the units (no units x raters matrix, so many raters who each
+rate a few units cost what their ratings cost); the dense units x raters view is
+built only for the coefficients that need to know which rater gave what.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,6 +23,7 @@ from accord.errors import DataError
 
 IntArray = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
+ByteArray = NDArray[np.uint8]
 
 
 class LabelIndicators:
@@ -27,26 +31,30 @@ class LabelIndicators:
 
     Attributes
     ----------
-    codes : ndarray of int64, units x raters
-        Code of the set each rater gave each unit, ``-1`` where not rated.
+    unit, rater, value : ndarray of int64
+        The ratings, sorted by unit: unit code, rater code, code of the set.
     member : ndarray of bool, sets x labels
         ``member[s, l]``: set ``s`` holds label ``l``.
     labels, raters, units : tuple
         The labels (columns of ``member``), raters and unit ids.
+    n_rated : ndarray of int64
+        Ratings per unit.
     """
 
-    def __init__(self, codes: IntArray, member: BoolArray, labels: Sequence[Any],
-                 raters: Sequence[Any], units: Sequence[Any]) -> None:
-        self.codes = codes
+    def __init__(self, unit: IntArray, rater: IntArray, value: IntArray, member: BoolArray,
+                 labels: Sequence[Any], raters: Sequence[Any], units: Sequence[Any]) -> None:
+        order = np.argsort(unit, kind="stable")
+        self.unit, self.rater, self.value = unit[order], rater[order], value[order]
         self.member = member
         self.labels = tuple(labels)
         self.raters = tuple(raters)
         self.units = tuple(units)
-        self.rated: BoolArray = codes >= 0
-        self._safe = np.where(self.rated, codes, 0)
-        self.n_rated: IntArray = np.zeros(codes.shape[0], dtype=np.int64)
-        for r in range(codes.shape[1]):
-            self.n_rated += self.rated[:, r]
+        self.n_rated: IntArray = np.bincount(self.unit, minlength=len(self.units))
+        first = np.ones(self.unit.shape[0], dtype=bool)
+        first[1:] = self.unit[1:] != self.unit[:-1]
+        self._starts = np.flatnonzero(first)
+        self._rated_units = self.unit[self._starts]
+        self._bits: ByteArray = np.packbits(member, axis=1)
 
     @classmethod
     def from_annotations(cls, ann: Annotations,
@@ -61,54 +69,82 @@ class LabelIndicators:
         names = tuple(labels) if labels is not None else sets.labels
         if labels is not None and len(set(names)) != len(names):
             raise DataError(f"labels must be distinct; got {list(names)!r}.")
-        return cls(sets.wide(), member, names, sets.raters, sets.units)
+        u, r, c = sets.codes
+        return cls(np.asarray(u), np.asarray(r), np.asarray(c), member, names, sets.raters,
+                   sets.units)
 
     @property
     def n_units(self) -> int:
         """Number of units."""
-        return int(self.codes.shape[0])
+        return len(self.units)
 
     @property
     def n_raters(self) -> int:
         """Number of raters."""
-        return int(self.codes.shape[1])
+        return len(self.raters)
 
-    def label(self, j: int) -> BoolArray:
-        """units x raters: the rater gave the unit label ``j`` (False where not rated)."""
-        out: BoolArray = self.member[:, j][self._safe] & self.rated
+    @property
+    def n_sets(self) -> int:
+        """Number of distinct sets."""
+        return int(self.member.shape[0])
+
+    # ----------------------------------------------------------------- per unit
+    def _per_unit(self, rows: NDArray[Any], reduce: Any, fill: int,
+                  dtype: Any = None) -> NDArray[Any]:
+        """``reduce`` of the rows of each unit's ratings, ``fill`` for units without any."""
+        part = (reduce.reduceat(rows, self._starts, axis=0, dtype=dtype) if rows.shape[0]
+                else rows.astype(dtype or rows.dtype))
+        out = np.full((self.n_units, *rows.shape[1:]), fill, dtype=part.dtype)
+        out[self._rated_units] = part
         return out
 
-    def present_all(self) -> NDArray[np.uint8]:
+    def present_all(self) -> NDArray[np.int32]:
         """labels x units: how many raters gave each unit each label.
 
-        Formed from the packed label bits of each rater's sets (one unpack per
-        rater), so all labels cost about as much as a few of them one by one.
+        One byte of label bits at a time is unpacked for every rating and summed per
+        unit, so memory stays at ratings x 8 whatever the number of labels.
         """
         n_labels = len(self.labels)
-        bits = np.packbits(self.member, axis=1)
-        total = np.zeros((self.codes.shape[0], bits.shape[1] * 8), dtype=np.uint8)
-        for r in range(self.codes.shape[1]):
-            rows = bits[self._safe[:, r]]
-            rows[~self.rated[:, r]] = 0
-            total += np.unpackbits(rows, axis=1)
-        return np.ascontiguousarray(total[:, :n_labels].T)
-
-    def present(self, j: int) -> IntArray:
-        """Per unit, how many raters gave label ``j`` (column by column: no 2-D reduce)."""
-        col = self.member[:, j]
-        out = np.zeros(self.codes.shape[0], dtype=np.int64)
-        for r in range(self.codes.shape[1]):
-            out += col[self._safe[:, r]] & self.rated[:, r]
+        out = np.zeros((n_labels, self.n_units), dtype=np.int32)
+        for b in range(self._bits.shape[1]):
+            bits = np.unpackbits(self._bits[self.value, b][:, None], axis=1)
+            counts = self._per_unit(bits, np.add, 0, dtype=np.int32)
+            hi = min(8 * b + 8, n_labels)
+            out[8 * b:hi] = counts[:, : hi - 8 * b].T
         return out
 
-    def counts(self, j: int) -> IntArray:
-        """units x 2 counts ``[n_absent, n_present]`` of label ``j``."""
-        present = self.present(j)
-        return np.column_stack([self.n_rated - present, present])
+    def shared(self) -> BoolArray:
+        """Per unit: do all its ratings share at least one label?"""
+        common = self._per_unit(self._bits[self.value], np.bitwise_and, 0)
+        return np.asarray(common.any(axis=1), dtype=bool)
 
-    def packed(self, unrated: int = 0xFF) -> NDArray[np.uint8]:
-        """units x raters x bytes: the label bits of each rating (``unrated`` where not rated)."""
-        bits = np.packbits(self.member, axis=1)
-        out = bits[self._safe]
-        out[~self.rated] = unrated
-        return out
+    def rating_pairs(self) -> Iterator[tuple[IntArray, IntArray, IntArray]]:
+        """Unit and set codes of every two ratings of one unit, in blocks (each pair once)."""
+        n = self.unit.shape[0]
+        d = 1
+        while d < n:
+            same = np.flatnonzero(self.unit[d:] == self.unit[:-d])
+            if same.size == 0:
+                return
+            yield self.unit[same], self.value[same], self.value[same + d]
+            d += 1
+
+    def set_sizes(self) -> IntArray:
+        """Number of labels in each distinct set."""
+        return np.asarray(self.member.sum(axis=1), dtype=np.int64)
+
+    def intersections(self, a: IntArray, b: IntArray) -> IntArray:
+        """``|A & B|`` for the sets coded ``a[i]`` and ``b[i]`` (popcounts of the bits)."""
+        return np.asarray(np.bitwise_count(self._bits[a] & self._bits[b]).sum(axis=1,
+                                                                             dtype=np.int64))
+
+    # ----------------------------------------------------------------- dense view
+    def label_matrix(self, j: int) -> tuple[BoolArray, BoolArray]:
+        """units x raters: (gave label ``j``, rated); the dense view, for coefficients that
+        need each rater's identity."""
+        shape = (self.n_units, self.n_raters)
+        rated = np.zeros(shape, dtype=bool)
+        rated[self.unit, self.rater] = True
+        given = np.zeros(shape, dtype=bool)
+        given[self.unit, self.rater] = self.member[self.value, j]
+        return given, rated
