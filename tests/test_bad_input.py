@@ -48,7 +48,10 @@ from accord.errors import (
     UnknownCategoryError,
 )
 
-NAMES = sorted(accord.REGISTRY)
+# Coefficients of labels and scores; span figures (family "spans") take spans only and
+# are refused any table (test_span_figures_refuse_what_is_not_spans).
+NAMES = sorted(n for n, i in accord.REGISTRY.items() if i.family != "spans")
+SPAN_NAMES = sorted(n for n, i in accord.REGISTRY.items() if i.family == "spans")
 TWO_ONLY = sorted(n for n, i in accord.REGISTRY.items() if i.raters == "two")
 WEIGHTED = sorted(n for n, i in accord.REGISTRY.items() if i.weighted)
 LABELLED = sorted(n for n in NAMES if "categories" in inspect.signature(
@@ -114,6 +117,20 @@ def test_every_coefficient_refuses_bad_data(name: str, what: str, table: Any,
     if name in TWO_ONLY and what == "no units":
         match = "nothing to compare"
     refused(kind, match, func, table)
+
+
+@pytest.mark.parametrize("name", SPAN_NAMES)
+@pytest.mark.parametrize(("what", "table"), [(c[0], c[1]) for c in BAD_TABLES] + [
+    ("a good table", W3), ("rater counts", RaterCounts([[2, 0], [1, 1]])),
+    ("a contingency table", ContingencyTable([[2, 1], [0, 3]]))],
+    ids=[c[0] for c in BAD_TABLES] + ["a good table", "rater counts", "a contingency table"])
+def test_span_figures_refuse_what_is_not_spans(name: str, what: str, table: Any) -> None:
+    msg = refused(InvalidParameterError, "must be a SpanTable or Annotations with spans",
+                  accord.REGISTRY[name].function, table)
+    assert f"parameter of {name}" in msg
+    labels = accord.Annotations.from_wide(W3)
+    refused(DataError, f"{name}: the annotations hold no spans", accord.REGISTRY[name].function,
+            labels)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -98,6 +98,7 @@ EXPECTED = [
     "robinson_a",
     "scott_pi",
     "span_agreement",
+    "span_f1",
     "stuart_maxwell_test",
     "token_agreement",
     "token_annotations",

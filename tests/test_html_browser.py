@@ -238,3 +238,39 @@ def test_model_against_reference_section(browser: Any, tmp_path: Path) -> None:
     assert evil in view.page.locator("#reference h3").first.inner_text()
     assert view.page.locator("img").count() == 0
     view.page.close()
+
+
+def test_span_section(browser: Any, tmp_path: Path) -> None:
+    """Span-only data: per-label F1 per mode, the pairs, the label confusion and the
+    disagreements with each rater's span text, on a desktop and on a phone; a hostile
+    label and span text stay text."""
+    ann = accord.read(ROOT / "examples" / "ner_spans.csv", unit="doc", rater="annotator",
+                      value="label", start="start", end="end")
+    path = tmp_path / "spans.html"
+    accord.report(ann, seed=1).save(path)
+    for width, height in ((1200, 900), (390, 844)):
+        view = Page(browser, path, width, height)
+        page = view.page
+        assert view.errors == [] and view.blocked == [] and view.dialogs == []
+        assert page.locator("#spans h2").inner_text() == "Agreement on spans"
+        assert page.locator("#spans table").count() == 7  # 4 modes, pairs, confusion, spans
+        strict = page.locator("#spans table").first
+        assert "mode strict" in strict.locator("caption").inner_text()
+        assert strict.locator("tbody th").all_inner_texts()[:2] == ["mean F1", "macro F1"]
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"spans-{width}.png"), full_page=True)
+        page.close()
+    evil = "<img src=x onerror=alert(4)>"
+    hostile = tmp_path / "hostile-spans.csv"
+    hostile.write_text(f"doc,annotator,start,end,label,text\nd1,ann,0,5,{evil},x\n"
+                       f"d1,bob,0,5,PER,x\nd1,bob,9,12,LOC,x\n")
+    ann = accord.read(hostile, unit="doc", rater="annotator", value="label", start="start",
+                      end="end")
+    accord.report(ann, seed=1).save(tmp_path / "hostile-spans.html")
+    view = Page(browser, tmp_path / "hostile-spans.html", 1000, 800)
+    assert view.dialogs == [] and view.errors == []
+    assert evil in view.page.locator("#spans").inner_text()
+    assert view.page.locator("img").count() == 0
+    view.page.close()

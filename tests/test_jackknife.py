@@ -24,6 +24,7 @@ from accord.inference.bootstrap import jackknife_acceleration
 from accord.inference.jackknife import jackknife_se
 from accord.inference.pairwise import pairwise_resampling
 from accord.inference.resampling import Resampling
+from spans._tables import table_spans
 
 
 def _naive_se(values: np.ndarray) -> float:
@@ -132,6 +133,8 @@ def _registry_data(name: str, family: str, two: bool) -> np.ndarray:
 def _call(function: object, data: np.ndarray, two: bool) -> object:
     if function is accord.finn:  # the scale size is the scale's, not the sample's
         return accord.finn(data, n_levels=7)
+    if function is accord.span_f1:  # the table read as spans, a row a document
+        return accord.span_f1(table_spans(data))
     return function(data[:, 0], data[:, 1]) if two else function(data)  # type: ignore[operator]
 
 

@@ -30,17 +30,23 @@ from hypothesis import strategies as st
 
 import accord
 from accord import AgreementResult, Annotations, ContingencyTable, RaterCounts
+from accord.readers.spans import SpanTable
+from spans._tables import table_spans
 
 # --------------------------------------------------------------------------- classification
 # How many raters a coefficient compares: exactly two, or any number >= 2.
 # Classifier metrics against a reference (the first sequence): two label sources only.
 CLASSIFICATION = {"accuracy", "balanced_accuracy", "f1", "mcc", "precision", "recall"}
+# Agreement on spans (pairwise F1 over rater pairs): any number of raters, spans as data.
+# The property tests give it the same units x raters tables as the others, read as spans
+# by _args (spans._tables.table_spans: a label is a span, None a document not annotated).
+SPANS = {"span_f1"}
 TWO_RATER_ONLY = {"bangdiwala_b", "cohen_kappa", "kappa_max", "pabak", "scott_pi"} | CLASSIFICATION
 SCORES = {"finn", "kendall_w", "mean_pearson", "mean_spearman", "robinson_a"}  # irr's
 MANY_RATER = {
     "brennan_prediger", "conger_kappa", "fleiss_kappa", "gwet_ac1", "icc",
     "janson_olsson_iota", "krippendorff_alpha", "light_kappa", "percent_agreement",
-} | SCORES
+} | SCORES | SPANS
 # What it reads: labels of any hashable kind, or numeric scores only.
 LABELS = {
     "bangdiwala_b", "brennan_prediger", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
@@ -53,16 +59,17 @@ CHANCE_CORRECTED = {
     "brennan_prediger", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
     "janson_olsson_iota", "kappa_max", "krippendorff_alpha", "light_kappa", "pabak", "scott_pi",
 }
-NOT_CHANCE_CORRECTED = {"bangdiwala_b", "icc", "percent_agreement"} | SCORES | CLASSIFICATION
+NOT_CHANCE_CORRECTED = {"bangdiwala_b", "icc", "percent_agreement"} | SCORES | CLASSIFICATION \
+    | SPANS
 # Symmetric under a swap of the two raters / a permutation of the rater columns.
 # Swapping reference and system swaps precision and recall (and so changes balanced accuracy).
 NOT_SYMMETRIC = {"balanced_accuracy", "precision", "recall"}
-SYMMETRIC = (LABELS | NUMERIC_ONLY) - NOT_SYMMETRIC
+SYMMETRIC = (LABELS | NUMERIC_ONLY | SPANS) - NOT_SYMMETRIC
 # Unchanged when nominal categories are renamed by a one-to-one map (unweighted).
-RELABEL_INVARIANT = set(LABELS)
+RELABEL_INVARIANT = LABELS | SPANS
 NOT_RELABEL_INVARIANT = {"icc"} | SCORES  # reads the numbers themselves
 # Perfect agreement gives exactly 1 wherever the coefficient is defined.
-PERFECT_IS_ONE = LABELS | NUMERIC_ONLY
+PERFECT_IS_ONE = LABELS | NUMERIC_ONLY | SPANS
 PERFECT_NOT_ONE: set[str] = set()
 # Options.
 TAKES_WEIGHTS = {
@@ -72,13 +79,13 @@ TAKES_WEIGHTS = {
 NO_WEIGHTS = {
     "bangdiwala_b", "icc", "janson_olsson_iota", "kappa_max", "krippendorff_alpha",
     "light_kappa", "pabak",
-} | SCORES | CLASSIFICATION
+} | SCORES | CLASSIFICATION | SPANS
 TAKES_LEVEL = {"janson_olsson_iota", "krippendorff_alpha"}
-NO_LEVEL = (LABELS | NUMERIC_ONLY) - TAKES_LEVEL
+NO_LEVEL = (LABELS | NUMERIC_ONLY | SPANS) - TAKES_LEVEL
 TAKES_FORM = {"icc"}
-NO_FORM = (LABELS | NUMERIC_ONLY) - TAKES_FORM
+NO_FORM = (LABELS | NUMERIC_ONLY | SPANS) - TAKES_FORM
 TAKES_CATEGORIES = set(LABELS) - {"janson_olsson_iota"}
-NO_CATEGORIES = {"icc", "janson_olsson_iota"} | SCORES
+NO_CATEGORIES = {"icc", "janson_olsson_iota"} | SCORES | SPANS
 # Sufficient statistics accepted in place of raw data.
 FROM_CONTINGENCY_TABLE = {
     "bangdiwala_b", "brennan_prediger", "cohen_kappa", "gwet_ac1", "kappa_max",
@@ -86,7 +93,7 @@ FROM_CONTINGENCY_TABLE = {
 } | CLASSIFICATION
 NOT_FROM_CONTINGENCY_TABLE = {
     "conger_kappa", "fleiss_kappa", "icc", "janson_olsson_iota", "light_kappa",
-} | SCORES
+} | SCORES | SPANS
 FROM_RATER_COUNTS = {
     "brennan_prediger", "fleiss_kappa", "gwet_ac1", "krippendorff_alpha", "percent_agreement",
 }
@@ -95,11 +102,11 @@ RAW_WHEN_RATED_ONCE = {"gwet_ac1", "brennan_prediger", "percent_agreement"}
 NOT_FROM_RATER_COUNTS = {  # they need to know which rater gave which rating
     "bangdiwala_b", "cohen_kappa", "conger_kappa", "icc", "janson_olsson_iota", "kappa_max",
     "light_kappa", "pabak", "scott_pi",
-} | SCORES | CLASSIFICATION
+} | SCORES | CLASSIFICATION | SPANS
 
 AXES: dict[str, tuple[set[str], ...]] = {
     "raters": (TWO_RATER_ONLY, MANY_RATER),
-    "data": (LABELS, NUMERIC_ONLY),
+    "data": (LABELS, NUMERIC_ONLY, SPANS),
     "chance": (CHANCE_CORRECTED, NOT_CHANCE_CORRECTED),
     "rater symmetry": (SYMMETRIC, NOT_SYMMETRIC),
     "relabelling": (RELABEL_INVARIANT, NOT_RELABEL_INVARIANT),
@@ -221,7 +228,10 @@ def _run(func: Callable[..., AgreementResult], *args: Any, **kwargs: Any) -> Agr
 
 
 def _args(name: str, data: np.ndarray) -> tuple[Any, ...]:
-    """Two-rater-only coefficients are called scikit-learn style, ``f(y1, y2)``."""
+    """Two-rater-only coefficients are called scikit-learn style, ``f(y1, y2)``; span
+    coefficients get the table as spans (:func:`_spans`)."""
+    if name in SPANS:
+        return (table_spans(data),)
     if name in TWO_RATER_ONLY:
         return (list(data[:, 0]), list(data[:, 1]))
     return (data,)
@@ -330,7 +340,7 @@ def test_a_rater_without_ratings_changes_nothing(case: tuple[str, np.ndarray],
     wider = np.insert(table.astype(object), at, empty, axis=1)
     if name in NUMERIC_ONLY:
         wider = wider.astype(float)
-    _same(_run(func, table), _run(func, wider))
+    _same(_run(func, *_args(name, table)), _run(func, *_args(name, wider)))
 
 
 @FEW
@@ -547,6 +557,10 @@ def test_undefined_results_have_a_reason_one_warning_and_null_json(name: str) ->
     if name == "bangdiwala_b":
         assert res.estimate == 1.0  # not chance-corrected: perfect agreement is defined
         res = _run(func, ContingencyTable([[0, 3], [0, 0]]))  # no category shared: 0/0
+    if name in SPANS:
+        assert res.estimate == 1.0  # the same spans everywhere agree
+        coverage = {(f"d{i}", r): "annotated" for i in range(3) for r in ("a", "b")}
+        res = _run(func, SpanTable((), coverage))  # nobody marked a span: 2 * 0 / 0
     assert not res.defined
     assert json.loads(json.dumps(res.to_dict(), allow_nan=False))["estimate"] is None
     ci = res.confidence_interval(0.95)

@@ -37,6 +37,7 @@ from accord.coefficients import (
     recall,
     robinson_a,
     scott_pi,
+    span_f1,
 )
 from accord.compare import Comparison, compare
 from accord.diagnostics import label_distribution, leave_one_rater_out, unit_agreement

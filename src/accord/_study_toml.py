@@ -34,13 +34,14 @@ ITEMS_MAX_BYTES = 64 * 1024**2
 MAX_ID_CHARS = 1000
 BOOTSTRAP_KINDS = ("percentile", "bca", "basic")
 AVERAGES = ("macro", "micro", "weighted", "binary")
+SPAN_MODES = ("strict", "exact", "partial", "type")
 _KEYS: dict[str, tuple[str, ...]] = {
     "": ("title", "population", "annotators", "task", "metric", "acceptance", "disposition"),
     "population": ("description", "sampling", "items", "items_file"),
     "annotators": ("names", "independent"),
     "task": ("categories", "ontology_revision", "missing"),
     "metric": ("coefficient", "weights", "level", "form", "confidence_level", "interval",
-               "n_resamples", "bootstrap_kind", "seed", "average", "positive"),
+               "n_resamples", "bootstrap_kind", "seed", "average", "positive", "mode"),
     "acceptance": ("rule", "on"),
     "disposition": DISPOSITION_FIELDS,
 }
@@ -208,6 +209,7 @@ class Parser:
             coefficient=coefficient, weights=self.choice(t, "metric", "weights", WEIGHT_NAMES),
             level=self.choice(t, "metric", "level", LEVELS), form=self.text(t, "metric", "form"),
             confidence_level=float(level), average=self.choice(t, "metric", "average", AVERAGES),
+            mode=self.choice(t, "metric", "mode", SPAN_MODES),
             positive=self._label(t, "positive"),
             interval=self.choice(t, "metric", "interval", INTERVALS, "asymptotic") or "asymptotic",
             n_resamples=n_resamples, seed=seed,

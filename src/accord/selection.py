@@ -17,7 +17,7 @@ from accord.coefficients import REGISTRY
 from accord.errors import InvalidParameterError
 from accord.results import AgreementResult
 
-ROUTED_OPTIONS = ("weights", "level", "form", "average", "positive")
+ROUTED_OPTIONS = ("weights", "level", "form", "average", "positive", "mode")
 
 
 def default_coefficients(annotations: Annotations, *, weights: Any = None) -> list[str]:
@@ -60,11 +60,12 @@ def compute(
     raters: Sequence[Any] | None = None,
     average: str | None = None,
     positive: Any = None,
+    mode: str | None = None,
 ) -> list[AgreementResult]:
     """Run the named coefficients (default: :func:`default_coefficients`) on ``annotations``.
 
-    ``weights``, ``level``, ``form``, and the classifier options ``average`` and
-    ``positive``, go to the coefficients that take them
+    ``weights``, ``level``, ``form``, the classifier options ``average`` and
+    ``positive``, and the span matching ``mode``, go to the coefficients that take them
     (weights without a declared level imply the ordinal level for alpha);
     naming one explicitly for a coefficient that does not take it is an error,
     so nothing is silently ignored. ``level`` defaults to the data's level.
@@ -92,12 +93,12 @@ def compute(
     # Weights declare an ordered scale: alpha then uses Krippendorff's ordinal metric.
     implied = "ordinal" if weights not in (None, "identity") else None
     given = {"weights": weights, "level": level or annotations.level or implied, "form": form,
-             "average": average, "positive": positive}
+             "average": average, "positive": positive, "mode": mode}
     out = []
     for name in names:
         accepted = accepted_options(name)
         kwargs = {k: val for k, val in given.items() if val is not None and k in accepted}
-        rejected = [k for k in ("weights", "form", "average", "positive")
+        rejected = [k for k in ("weights", "form", "average", "positive", "mode")
                     if given[k] is not None and k not in accepted]
         if rejected and explicit:
             raise InvalidParameterError(

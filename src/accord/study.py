@@ -126,6 +126,7 @@ class Metric:
     n_resamples: int = 9999
     bootstrap_kind: str = "percentile"
     seed: int | None = None
+    mode: str | None = None
 
     def method(self) -> Any:
         """The ``method=`` of ``confidence_interval``: a name or a seeded Bootstrap."""
@@ -140,7 +141,8 @@ class Metric:
         """One line, e.g. ``cohen_kappa (weights quadratic), 95% asymptotic interval``."""
         opts = [f"{k} {val}" for k, val in (("weights", self.weights), ("level", self.level),
                                             ("form", self.form), ("average", self.average),
-                                            ("positive", self.positive)) if val is not None]
+                                            ("positive", self.positive),
+                                            ("mode", self.mode)) if val is not None]
         extra = f" ({', '.join(opts)})" if opts else ""
         how = self.interval
         if self.interval == "bootstrap":
@@ -393,7 +395,7 @@ def evaluate(annotations: Annotations, metric: Metric, rule: AcceptanceRule) -> 
 
     result = compute(annotations, [metric.coefficient], weights=metric.weights,
                      level=metric.level, form=metric.form, average=metric.average,
-                     positive=metric.positive)[0]
+                     positive=metric.positive, mode=metric.mode)[0]
     interval, error = None, None
     if result.defined:
         try:

@@ -165,17 +165,18 @@ def load(
     *,
     kinds: tuple[str, ...] = ("human",),
     select_raters: bool = True,
+    span_columns: dict[str, Any] | None = None,
     **selection: Any,
 ) -> Annotations:
     """Read DATA with the shared options (``selection``, see :func:`read_options`).
 
     With ``select_raters``, keep only ``--raters``, or, when none are named, only
     raters of the ``--kinds`` asked for (human by default), saying in the audit
-    which raters were left out.
+    which raters were left out. ``span_columns`` (``start``, ``end``) read a span table.
     """
     from accord.readers import read
 
-    ann = read(paths_of(data), **read_options(**selection))
+    ann = read(paths_of(data), **read_options(**selection), **(span_columns or {}))
     if ann.audit.caveats:  # stated on the first lines of every output: in the CLI's words
         from accord.cli._errors import cli_text
 

@@ -32,6 +32,7 @@ from accord.cli._common import (
 )
 from accord.cli._errors import cli_text
 from accord.cli._lazy import LazyChoice, coefficient_names
+from accord.cli._span_options import span_columns, span_options
 from accord.cli.report import _given, _options, _quiet, _usage_errors
 
 
@@ -49,6 +50,7 @@ NOT_A_DECISION = 2
 
 @main.command()
 @data_options
+@span_options
 @click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Declared study protocol (TOML) holding the metric and the rule.")
 @click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
@@ -61,6 +63,8 @@ NOT_A_DECISION = 2
 @reference_options
 @classifier_options
 @ci_options
+@click.option("--mode", "span_mode", type=click.Choice(["strict", "exact", "partial", "type"]),
+              default=None, help="span_f1: when two spans agree (default strict).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the decision with its figures as one JSON object.")
 @click.pass_context
@@ -68,7 +72,8 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
           minimum: float | None, on: str, weights: str | None, form: str | None,
           gold: str | None, predicted: tuple[str, ...], average: str | None,
           positive: str | None, confidence_level: float, ci_method: str, n_resamples: int,
-          bootstrap_kind: str, seed: int | None, as_json: bool, **selection: Any) -> None:
+          bootstrap_kind: str, seed: int | None, span_mode: str | None, as_json: bool,
+          **selection: Any) -> None:
     """Accept or reject DATA against a rule; print the decision in one line.
 
     Exit status: 0 accepted, 1 rejected or undefined (an undefined value is never
@@ -83,6 +88,7 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
       accord check examples/pilot.csv --raters annotator_a annotator_b --coefficient cohen_kappa --min 0.8
       accord check examples/pilot.csv --raters annotator_a annotator_b --coefficient cohen_kappa --min 0.6 --on lower-ci --json
       accord check examples/preds.csv --gold gold --predicted model --coefficient f1 --min 0.8
+      accord check examples/ner_spans.csv --unit doc --rater annotator --label label --start start --end end --coefficient span_f1 --min 0.6 --on lower-ci --ci bootstrap --seed 1
     """  # noqa: E501
     from accord.study import AcceptanceRule, Metric, evaluate, load_study
 
@@ -92,12 +98,13 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
     if len(predicted) > 1:
         raise click.UsageError("check decides on one system: give one column to --predicted.")
     selection = with_reference(selection, gold, predicted)
+    spans = span_columns(selection)
     if study is not None:
         if coefficients or minimum is not None or _given(ctx, "on"):
             raise click.UsageError("give either --study or --coefficient/--min/--on, not both.")
         with _usage_errors():
             st = load_study(study)
-        ann = load(data, **selection)
+        ann = load(data, span_columns=spans, **selection)
         caveats = _refuse_guesses(ann, st, selection)
         with _usage_errors():
             decision, deviations, used = _check_study(st, ann)
@@ -108,9 +115,10 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
         metric = Metric(coefficients[0], weights=weights, level=selection.get("level"),
                         form=form, confidence_level=confidence_level, average=average,
                         positive=positive, interval=ci_method,
-                        n_resamples=n_resamples, bootstrap_kind=bootstrap_kind, seed=seed)
+                        n_resamples=n_resamples, bootstrap_kind=bootstrap_kind, seed=seed,
+                        mode=span_mode)
         rule = AcceptanceRule(coefficients[0], minimum, on=on)  # type: ignore[arg-type]
-        ann = load(data, **selection).require_pairable()
+        ann = _pairable(load(data, span_columns=spans, **selection), coefficients[0])
         caveats = _refuse_guesses(ann, None, selection)
         with _usage_errors():
             decision = _quiet(lambda: evaluate(ann, metric, rule).decision)
@@ -158,7 +166,7 @@ def _refuse_guesses(ann: Any, st: Any, selection: dict[str, Any]) -> list[str]:
     Returns the caveats to print: a layout the study protocol confirms (two of
     its declared annotators are rater columns) is no longer a guess.
     """
-    declared = st.annotators.names if st is not None else ()
+    declared = (st.annotators.names or ()) if st is not None else ()
     confirmed = sum(1 for n in declared if n in {str(r) for r in ann.raters}) >= 2
     caveats = [cli_text(c) for c in ann.audit.caveats]
     if ann.audit.guessed_layout and not confirmed:
@@ -178,9 +186,20 @@ def _refuse_guesses(ann: Any, st: Any, selection: dict[str, Any]) -> list[str]:
     return [c for c in caveats if not (confirmed and c.startswith(GUESSED_LAYOUT))]
 
 
+def _pairable(ann: Any, coefficient: str) -> Any:
+    """Labels two raters gave the same units, or spans for a span coefficient."""
+    from accord.coefficients import REGISTRY
+
+    return ann if REGISTRY[coefficient].family == "spans" else ann.require_pairable()
+
+
 def _check_study(st: Any, ann: Any) -> tuple[Any, int, tuple[Any, ...]]:
+    from accord.coefficients import REGISTRY
     from accord.report.register import study_section
 
+    if REGISTRY[st.metric.coefficient].family == "spans":  # no register of labels to show
+        ev = _quiet(lambda: st.evaluate(ann))
+        return ev.decision, 0, ev.annotations.raters
     prepared, notes = st.prepare(ann)
     prepared.require_pairable()
     section = _quiet(lambda: study_section(st, ann, prepared, notes))

@@ -32,6 +32,7 @@ from accord.cli._common import (
 from accord.cli._common import console as cli_console
 from accord.cli._errors import cli_text
 from accord.cli._lazy import LazyChoice, coefficient_names, weight_names
+from accord.cli._span_options import span_columns, span_options
 from accord.errors import InvalidParameterError, StudyError
 
 
@@ -66,6 +67,7 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 @main.command()
 @data_options
+@span_options
 @click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Declared study protocol (TOML): evidence register and decision.")
 @click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
@@ -108,6 +110,8 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
       accord report examples/pilot.csv --ci bootstrap --seed 1 -o report.json
       accord report examples/preds.csv --gold gold --predicted model llm -o models.html
       accord report examples/judge.csv --judge gpt4 --missing ERROR --seed 1 -o judge.html
+      accord report examples/ner_spans.csv --unit doc --rater annotator --label label \\
+          --start start --end end --seed 1 -o spans.html
     """
     import accord
     from accord.report.output import format_for, render
@@ -117,8 +121,10 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     _not_an_input(output, data, study)
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
+    spans = span_columns(selection)
     ann = single_labels(_mark_reference(
-        load(data, select_raters=judge_name is None, **_all_kinds(selection, gold)),
+        load(data, select_raters=judge_name is None, span_columns=spans,
+             **_all_kinds(selection, gold)),
         gold, predicted), "report")
     method = None
     if st is None or _given(ctx, "ci_method"):

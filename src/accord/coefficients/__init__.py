@@ -16,6 +16,7 @@ from accord.coefficients.krippendorff import krippendorff_alpha
 from accord.coefficients.many_raters import conger_kappa, fleiss_kappa, light_kappa
 from accord.coefficients.multilabel import MultilabelAgreement, multilabel_agreement
 from accord.coefficients.scores import finn, kendall_w, mean_pearson, mean_spearman, robinson_a
+from accord.coefficients.span_f1 import span_f1
 from accord.coefficients.two_raters import (
     brennan_prediger,
     category_agreement,
@@ -59,4 +60,5 @@ __all__ = [
     "register",
     "robinson_a",
     "scott_pi",
+    "span_f1",
 ]

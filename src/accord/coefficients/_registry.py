@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-Family = Literal["two_raters", "many_raters", "krippendorff", "intraclass", "classification"]
+Family = Literal["two_raters", "many_raters", "krippendorff", "intraclass", "classification",
+                 "spans"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -22,9 +22,12 @@ from accord.errors import DataError, DegenerateDataWarning, InsufficientDataErro
 from accord.evaluation import _annotations as ann_mod
 from accord.evaluation._inputs import Counted, count_pairs
 from accord.evaluation._result import Evaluation, evaluation_from_table
+from accord.evaluation._spans import evaluate_span_data, is_span_data
 from accord.evaluation.ceiling import Evaluations, HumanCeiling, ceiling_for
 from accord.inference.bootstrap import Bootstrap
+from accord.readers.spans import SpanTable
 from accord.results import AgreementResult
+from accord.spans.evaluate import SpanEvaluation
 from accord.tables.contingency import ContingencyTable
 
 __all__ = ["evaluate"]
@@ -41,20 +44,31 @@ class _Options:
     weights: Any
     ceiling_figure: str
     method: Bootstrap
+    mode: str | None = None
+    label_options: tuple[str, ...] = ()  # the label options given (refused for spans)
 
 
+@overload
+def evaluate(data: SpanTable, predicted: None = None, /, *, reference: str, systems: str,
+             mode: str | None = ...) -> SpanEvaluation: ...
+@overload
+def evaluate(data: SpanTable, predicted: None = None, /, *, reference: str,
+             systems: list[str] | tuple[str, ...],
+             mode: str | None = ...) -> dict[str, SpanEvaluation]: ...
 @overload
 def evaluate(data: Annotations, predicted: None = None, /, *,
              categories: Sequence[Any] | None = ..., positive: Any = ...,
              sample_weight: Any = ..., level: str | None = ...,
              weights: Any = ..., reference: Any = ..., systems: str,
-             ceiling_figure: str = ..., method: Bootstrap | None = ...) -> Evaluation: ...
+             ceiling_figure: str = ..., method: Bootstrap | None = ...,
+             mode: str | None = ...) -> Evaluation: ...
 @overload
 def evaluate(data: Annotations, predicted: None = None, /, *,
              categories: Sequence[Any] | None = ..., positive: Any = ...,
              sample_weight: Any = ..., level: str | None = ...,
              weights: Any = ..., reference: Any = ..., systems: Sequence[Any] | None = ...,
-             ceiling_figure: str = ..., method: Bootstrap | None = ...) -> Evaluations: ...
+             ceiling_figure: str = ..., method: Bootstrap | None = ...,
+             mode: str | None = ...) -> Evaluations: ...
 @overload
 def evaluate(data: Any, predicted: Mapping[str, Any], /, *,
              categories: Sequence[Any] | None = ..., positive: Any = ...,
@@ -82,7 +96,8 @@ def evaluate(
     systems: Any = None,
     ceiling_figure: str = "accuracy",
     method: Bootstrap | None = None,
-) -> Evaluation | Evaluations:
+    mode: str | None = None,
+) -> Evaluation | Evaluations | SpanEvaluation | dict[str, SpanEvaluation]:
     r"""A system's labels against reference labels: confusion matrix, figures, baselines.
 
     .. math:: \text{precision}_c = \frac{TP_c}{TP_c + FP_c}, \quad
@@ -124,6 +139,13 @@ def evaluate(
     method : Bootstrap, optional
         The paired bootstrap of the ceiling's comparisons (default 9999
         resamples, seed 0).
+    mode : {"strict", "exact", "partial", "type"}, optional
+        Span data only (a ``SpanTable``, or Annotations read from a span export):
+        when a system's span matches the reference's (default ``"strict"``). Each
+        system is scored by :func:`accord.evaluate_spans`, which returns a
+        ``SpanEvaluation`` (a dict of them for several systems); the label options
+        (``categories``, ``positive``, ``sample_weight``, ``level``, ``weights``,
+        ``method``) do not apply to spans and are refused.
 
     Returns
     -------
@@ -174,16 +196,22 @@ def evaluate(
         v.choice(level, ("nominal", *ORDERED_LEVELS), param="level", func=func)
     if method is not None and not isinstance(method, Bootstrap):
         raise v.fail("method", func, "an accord.Bootstrap(...) for the paired comparisons", method)
+    given = tuple(k for k, x in (("categories", categories), ("positive", positive),
+                                 ("sample_weight", sample_weight), ("level", level),
+                                 ("weights", weights), ("method", method)) if x is not None)
+    if mode is not None and not is_span_data(data):
+        raise v.fail("mode", func, "None for labels (it is the matching mode of span data)",
+                     mode)
     level = level or (data.level if isinstance(data, Annotations) else None)
     if weights is None and level in ORDERED_LEVELS:
         weights = "quadratic"
     opts = _Options(categories, positive, sample_weight, weights, ceiling_figure,
-                    method or CEILING_BOOTSTRAP)
+                    method or CEILING_BOOTSTRAP, mode, given)
     return route(data, predicted, opts, reference=reference, systems=systems)
 
 
-def route(data: Any, predicted: Any, opts: _Options, *, reference: Any,
-          systems: Any) -> Evaluation | Evaluations:
+def route(data: Any, predicted: Any, opts: _Options, *, reference: Any, systems: Any
+          ) -> Evaluation | Evaluations | SpanEvaluation | dict[str, SpanEvaluation]:
     """Send each kind of input to the branch that counts it.
 
     The branches, in order: ``Annotations`` (reference and systems are raters,
@@ -199,6 +227,9 @@ def route(data: Any, predicted: Any, opts: _Options, *, reference: Any,
     single-label branches need not change.
     """
     func = "evaluate"
+    if is_span_data(data):  # spans: precision, recall and F1 in a matching mode
+        return evaluate_span_data(data, predicted, opts.mode, opts.label_options,
+                                  reference=reference, systems=systems)
     if isinstance(data, Annotations):
         if predicted is not None:
             raise v.fail("predicted", func, "nothing with Annotations (name the raters with "

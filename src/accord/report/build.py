@@ -22,6 +22,7 @@ from accord.inference import Bootstrap
 from accord.report.model import CoefficientRow, DataSummary, PairAnalysis, Report, Settings
 from accord.report.reference import reference_section
 from accord.report.sections import MAX_RATERS
+from accord.report.spans_section import has_spans
 from accord.results import AgreementResult, ConfidenceInterval
 from accord.study import Study, load_study
 
@@ -112,17 +113,15 @@ def report(
     """
     from accord.coefficients._data import as_annotations
 
-    if coefficients is not None:
-        coefficients = v.names(coefficients, param="coefficients", func=FUNC)
-    if form is not None:
-        from accord.coefficients.intraclass import form_of
-
-        form_of(form)  # an unknown form is an error even when no ICC is computed
+    coefficients = _check_names(coefficients, form)
     ann = as_annotations(annotations, raters=raters, func=FUNC)
     top_units = v.positive_int(top_units, param="top_units", func=FUNC)
     st = load_study(study) if isinstance(study, (str, Path)) else study
     if st is not None and not isinstance(st, Study):
         raise v.fail("study", FUNC, "an accord.Study, a path to a TOML file or None", st)
+    if has_spans(ann):
+        return _spans(ann, st, judge, confidence_level, method, n_resamples, seed, scale,
+                      top_units, title)
     section = None
     if judge is not None:
         ann, section = _judge(ann, judge, humans, epsilon, seed)
@@ -163,6 +162,41 @@ def report(
         if not issubclass(w.category, noted):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     return replace(model, notes=model.notes + notes, judge=section)
+
+
+def _check_names(coefficients: Sequence[str] | None, form: str | None) -> list[str] | None:
+    """Coefficient names as a list; an unknown form is an error even when no ICC is computed."""
+    if form is not None:
+        from accord.coefficients.intraclass import form_of
+
+        form_of(form)
+    if coefficients is None:
+        return None
+    return list(v.names(coefficients, param="coefficients", func=FUNC))
+
+
+def _spans(ann: Annotations, st: Study | None, judge: Any, confidence_level: float | None,
+           method: Any, n_resamples: int, seed: int | None, scale: str | None, top_units: int,
+           title: str | None) -> Report:
+    """The report of span-only data (see :mod:`accord.report.spans_section`)."""
+    from accord.errors import DataError
+    from accord.report.spans_section import span_report
+
+    if st is not None or judge is not None:
+        what = "a study" if st is not None else "a judge"
+        raise DataError(f"{FUNC}: the data hold spans only, and {what} is checked on labels "
+                        "per unit; gate spans with accord check --coefficient span_f1.")
+    settings, ci_method = _settings(None, confidence_level, method, n_resamples, seed, scale,
+                                    None, None)
+    noted = (DegenerateDataWarning,)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DegenerateDataWarning)
+        rep = span_report(ann, settings, ci_method, top_units, title)
+    notes = tuple(dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, noted)))
+    for w in caught:
+        if not issubclass(w.category, noted):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return replace(rep, notes=rep.notes + notes)
 
 
 def _judge(ann: Annotations, judge: Any, humans: Sequence[Any] | None, epsilon: float,

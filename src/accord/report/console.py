@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from accord.report import _text as t
-from accord.report import render_reference
+from accord.report import render_reference, render_spans
 from accord.report.model import CoefficientRow, PairAnalysis, Report, StudySection
 
 __all__ = ["render_console"]
@@ -28,6 +28,10 @@ def render_console(report: Report) -> Any:
     parts: list[Any] = [Text(report.title, style="bold")]
     parts += [Text(f"caveat: {c}", style="bold yellow") for c in report.data.caveats]
     parts += [Text(report.headline), Text("")]
+    if report.spans is not None:
+        parts += render_spans.console_parts(report.spans, report.settings.confidence_level)
+        parts += [Text(n, style="dim") for n in report.notes]
+        return Group(*parts)
     if report.study is not None:
         parts += _decision(report.study)
     parts += [Text(line) for line in t.data_lines(report)] + [Text("")]

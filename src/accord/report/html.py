@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from importlib import resources
 
 from accord.report import _text as t
-from accord.report import plots, render_reference
+from accord.report import plots, render_reference, render_spans
 from accord.report.model import PairAnalysis, Report, StudySection
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -74,15 +74,12 @@ def _figure(svg: str | None, caption: str) -> str:
 
 def render_html(report: Report) -> str:
     """The report as one HTML document."""
-    sections = [_summary(report)]
-    sections += [_pair(p, i, report) for i, p in enumerate(report.pairs)]
-    sections += [_raters(report), _matrix(report), _units(report), _bootstrap(report)]
-    sections.append(render_reference.html_section(report.reference,
-                                                  report.settings.confidence_level))
-    if report.study is not None:
-        sections.append(_study(report.study))
-    sections.append(_judge(report))
-    sections.append(_method(report))
+    if report.spans is not None:
+        sections = [render_spans.html_summary(report.spans),
+                    render_spans.html_section(report.spans, report.settings.confidence_level),
+                    _method(report)]
+    else:
+        sections = _sections(report)
     body = "\n".join(s for s in sections if s)
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -94,6 +91,19 @@ def render_html(report: Report) -> str:
         "Every number is rounded for display only; the JSON report keeps full precision."
         "</footer>\n</body>\n</html>\n"
     )
+
+
+def _sections(report: Report) -> list[str]:
+    sections = [_summary(report)]
+    sections += [_pair(p, i, report) for i, p in enumerate(report.pairs)]
+    sections += [_raters(report), _matrix(report), _units(report), _bootstrap(report)]
+    sections.append(render_reference.html_section(report.reference,
+                                                  report.settings.confidence_level))
+    if report.study is not None:
+        sections.append(_study(report.study))
+    sections.append(_judge(report))
+    sections.append(_method(report))
+    return sections
 
 
 def _header(report: Report) -> str:
@@ -118,6 +128,11 @@ def _decision_box(study: StudySection, *, anchor: bool = False) -> str:
 
 def _nav(report: Report) -> str:
     links = [("summary", "Summary")]
+    if report.spans is not None:
+        links += [("spans", render_spans.TITLE), ("method", "Method")]
+        items = "".join(f'<li><a href="#{i}">{e(label)}</a></li>' for i, label in links)
+        return f'<nav aria-label="Sections"><ul>{items}</ul></nav>'
+
     links += [(f"pair-{i + 1}", f"Worksheet {p.raters[0]} vs {p.raters[1]}")
               for i, p in enumerate(report.pairs)]
     links += [("raters", "Raters")]

@@ -41,6 +41,8 @@ def report_dict(report: Report) -> dict[str, Any]:
         body["study"]["disposition"] = dict(report.study.disposition)
     if body.get("judge") is None:
         body.pop("judge", None)
+    if body.get("spans") is None:
+        body.pop("spans", None)
     out.update(body)
     return out
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from accord.report import _text as t
-from accord.report import render_reference
+from accord.report import render_reference, render_spans
 from accord.report.model import PairAnalysis, Report, StudySection
 
 _SPECIAL = re.compile(r"([\\`*\[\]|~])")
@@ -56,6 +56,10 @@ def render_markdown(report: Report) -> str:
     lines = [f"# {escape(report.title)}", ""]
     lines += [f"> caveat: {escape(c)}" for c in report.data.caveats]
     lines += ([""] if report.data.caveats else []) + [escape(report.headline), ""]
+    if report.spans is not None:
+        lines += render_spans.markdown_data(report.spans)
+        lines += render_spans.markdown_lines(report.spans, report.settings.confidence_level)
+        return "\n".join(lines + _notes(report)).rstrip() + "\n"
     if report.study is not None:
         lines += _decision(report.study)
     lines += ["## Data", ""] + [f"- {escape(x)}" for x in t.data_lines(report)] + [""]

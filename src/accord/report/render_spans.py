@@ -1,0 +1,134 @@
+"""Rendering the span section in HTML, Markdown and the console.
+
+Each function takes the plain :class:`~accord.report.spans_section.SpansSection`
+and formats its text cells (:func:`~accord.report.spans_section.cells`); nothing is
+computed. Every text from the data (labels, raters, units, span text) is escaped
+for the medium: :func:`html.escape` in HTML, the Markdown escape in Markdown, and
+:class:`rich.text.Text` (never markup) on the console.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accord.report import _text as t
+from accord.report.spans_section import (
+    CONFUSION_HEAD,
+    DISAGREEMENT_HEAD,
+    PAIR_HEAD,
+    SpansSection,
+    cells,
+)
+
+__all__ = ["TITLE", "console_parts", "html_section", "markdown_lines"]
+
+TITLE = "Agreement on spans"
+MODES_NOTE = ("Modes (SemEval-2013 task 9.1): strict, same boundaries and label; exact, same "
+              "boundaries, any label; partial, overlapping, any label, counted half; type, "
+              "overlapping with the same label. F1 between two raters is 2 M / (n_A + n_B), "
+              "M the matched spans (Hripcsak & Rothschild 2005); each figure is the mean over "
+              "rater pairs. Intervals: bootstrap over units (documents).")
+KINDS_NOTE = ("Kinds: incorrect, the spans were matched but disagree (label or boundaries); "
+              "partial, they only overlap; missed, only the first rater marked the span; "
+              "spurious, only the second did.")
+
+
+def _data_lines(s: SpansSection) -> list[str]:
+    return [f"field: {s.field}", f"spans: {s.n_spans} in {s.n_units} units",
+            f"raters: {', '.join(s.raters)}"]
+
+
+# --------------------------------------------------------------------------- HTML
+def html_section(s: SpansSection | None, level: float) -> str:
+    """The section as HTML (empty when there is none)."""
+    if s is None:
+        return ""
+    from accord.report.html import _table, e
+
+    c = cells(s, t.level(level))
+    out = ['<section id="spans">', f"<h2>{TITLE}</h2>", f'<p class="note">{e(MODES_NOTE)}</p>']
+    for mode, rows in c["modes"]:
+        out.append(_table(c["mode_head"], rows, [False, True, True],
+                          caption=f"Per label, mode {mode} (mean over rater pairs)"))
+    out.append(_table(PAIR_HEAD, c["pairs"], [False] + [True] * 5, caption="Rater pairs"))
+    if c["confusion"]:
+        out.append(_table(CONFUSION_HEAD, c["confusion"], [False, False, False, True],
+                          caption=c["confusion_title"]))
+    if c["disagreements"]:
+        out.append(_table(DISAGREEMENT_HEAD, c["disagreements"], [False] * 5,
+                          caption=c["dis_title"]))
+        out.append(f'<p class="note">{e(KINDS_NOTE)}</p>')
+    out += [f'<p class="note">{e(n)}</p>' for n in s.notes]
+    return "".join(out) + "</section>"
+
+
+def html_summary(s: SpansSection) -> str:
+    """The data facts of a span-only report."""
+    from accord.report.html import e
+
+    dl = "".join(f"<dt>{e(k)}</dt><dd>{e(x)}</dd>" for k, x in
+                 (line.split(": ", 1) for line in _data_lines(s)))
+    return f'<section id="summary"><h2>Summary</h2><dl class="facts">{dl}</dl></section>'
+
+
+# --------------------------------------------------------------------------- Markdown
+def markdown_lines(s: SpansSection | None, level: float) -> list[str]:
+    """The section as Markdown lines (none when there is no section)."""
+    if s is None:
+        return []
+    from accord.report.markdown import _table, escape
+
+    c = cells(s, t.level(level))
+
+    def esc(rows: list[list[str]]) -> list[list[str]]:
+        return [[escape(x) for x in row] for row in rows]
+
+    out = [f"## {TITLE}", "", escape(MODES_NOTE), ""]
+    for mode, rows in c["modes"]:
+        out += [f"### Mode {mode}", ""] + _table(c["mode_head"], esc(rows), "lrr")
+    out += ["### Rater pairs", ""] + _table(PAIR_HEAD, esc(c["pairs"]), "lrrrrr")
+    if c["confusion"]:
+        out += [f"### {escape(c['confusion_title'])}", ""]
+        out += _table(CONFUSION_HEAD, esc(c["confusion"]), "lllr")
+    if c["disagreements"]:
+        out += [f"### {escape(c['dis_title'])}", ""]
+        out += _table(DISAGREEMENT_HEAD, esc(c["disagreements"]), "lllll")
+        out += [escape(KINDS_NOTE), ""]
+    return out + [f"- {escape(n)}" for n in s.notes] + ([""] if s.notes else [])
+
+
+def markdown_data(s: SpansSection) -> list[str]:
+    """The data lines of a span-only report."""
+    from accord.report.markdown import escape
+
+    return ["## Data", ""] + [f"- {escape(x)}" for x in _data_lines(s)] + [""]
+
+
+# --------------------------------------------------------------------------- console
+def console_parts(s: SpansSection | None, level: float) -> list[Any]:
+    """The strict per-label table, the pairs and the disagreements (text, never markup)."""
+    if s is None:
+        return []
+    from rich.table import Table
+    from rich.text import Text
+
+    c = cells(s, t.level(level))
+    out: list[Any] = [Text(TITLE, style="bold")]
+    out += [Text(x) for x in _data_lines(s)]
+    strict = c["modes"][0]
+    tables = [(f"Per label, mode {strict[0]}", c["mode_head"], strict[1]),
+              ("Rater pairs", PAIR_HEAD, c["pairs"]),
+              (c["dis_title"], DISAGREEMENT_HEAD, c["disagreements"])]
+    for title, head, rows in tables:
+        if not rows:
+            continue
+        table = Table(title=Text(title), title_justify="left")
+        for col in head:
+            table.add_column(Text(col))
+        for row in rows:
+            table.add_row(*(Text(x) for x in row))
+        out.append(table)
+    out += [Text(x, style="dim") for x in (KINDS_NOTE, *s.notes)]
+    out.append(Text("The other modes and the label confusion are in the HTML, Markdown and "
+                    "JSON reports.", style="dim"))
+    return out
