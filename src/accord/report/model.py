@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from accord.interpretation import BenchmarkResult, Interpretation
     from accord.marginal import MarginalTest
     from accord.report.judge_section import JudgeSection
+    from accord.report.multilabel_section import MultilabelSection
     from accord.results import AgreementResult
     from accord.study import Decision
 
@@ -384,6 +385,8 @@ class Report:
         The results behind the rows, for further use (not serialised).
     judge : JudgeSection or None
         An LLM judge against the humans (``accord.report(..., judge=...)``).
+    multilabel : MultilabelSection or None
+        Per-label and set agreement, when the ratings are sets of labels.
     """
 
     title: str
@@ -404,6 +407,7 @@ class Report:
     reference: ReferenceSection | None = None
     results: tuple[AgreementResult, ...] = field(default=(), repr=False, compare=False)
     judge: JudgeSection | None = field(default=None, repr=False)
+    multilabel: MultilabelSection | None = field(default=None, repr=False)
 
     @property
     def decision(self) -> Decision | None:
