@@ -42,6 +42,8 @@ def test_section_holds_the_library_figures(ann: accord.Annotations, rep: accord.
     assert by_name["mean pairwise Dice similarity"].ci_low == \
         want.mean_dice.confidence_interval().low
     assert sec.macro.estimate == want.macro
+    macro_ci = want.macro_interval(0.95, method=accord.Bootstrap(n_resamples=1999, rng=0))
+    assert (sec.macro.ci_low, sec.macro.ci_high) == (macro_ci.low, macro_ci.high)
     # prevalence: the share of the ratings whose set holds the label, counted directly
     sets = [x for x in ann.wide().ravel() if x >= 0]
     cats = ann.categories
