@@ -67,11 +67,13 @@ def test_wide_separated_and_long_multilabel_files_give_the_same_figures() -> Non
     assert wide.to_dict() == long.to_dict()
 
 
-def test_table_points_to_accord_multilabel() -> None:
-    code, _, err = run("table", str(EXAMPLE), "--raters", "annotator_a", "annotator_b",
-                       "--separator", ";")
-    assert code == 1 and err.count("\n") == 1
-    assert "`accord table` needs one label per rating" in err
+def test_table_and_evaluate_point_to_accord_multilabel() -> None:
+    for args in (("table", str(EXAMPLE), "--raters", "annotator_a", "annotator_b"),
+                 ("evaluate", str(EXAMPLE), "--gold", "annotator_a", "--predicted",
+                  "annotator_b")):
+        code, _, err = run(*args, "--separator", ";")
+        assert code == 1 and err.count("\n") == 1
+        assert f"`accord {args[0]}` needs one label per rating" in err
 
 
 def test_reference_scores_the_other_raters() -> None:

@@ -128,3 +128,38 @@ def test_bad_method_and_undefined_figures() -> None:
         ev.intervals(method="jackknife")  # type: ignore[arg-type]
     with pytest.raises(InvalidParameterError):
         ev.intervals(1.5)
+
+
+def test_evaluate_routes_label_sets_to_evaluate_multilabel() -> None:
+    """accord.evaluate on set-valued Annotations scores each system as scikit-learn does."""
+    from pathlib import Path
+
+    from accord.multilabel_metrics import MultilabelEvaluation
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "toxicity_multilabel.csv"
+    ann = accord.read(path, label_separator=";")
+    one = accord.evaluate(ann, reference="annotator_a", systems="annotator_c")
+    assert isinstance(one, MultilabelEvaluation)
+    codes = ann.wide()
+    both = (codes[:, 0] >= 0) & (codes[:, 2] >= 0)
+    labels = list(ann.labels)
+    t = np.array([[lab in ann.categories[c] for lab in labels] for c in codes[both, 0]], int)
+    p = np.array([[lab in ann.categories[c] for lab in labels] for c in codes[both, 2]], int)
+    want = _sklearn(t, p, [str(x) for x in labels])
+    got = one.estimates()
+    assert set(got) == set(want)
+    for key, x in want.items():
+        assert _same(got[key], x), key
+    assert one.n_units == int(both.sum()) and one.n_left_out == int((~both).sum())
+    many = accord.evaluate(ann, reference="annotator_a", systems=["annotator_b", "annotator_c"])
+    assert isinstance(many, dict) and many["annotator_c"].estimates() == one.estimates()
+    kinds = accord.read(path, label_separator=";",
+                        kinds={"annotator_a": "gold", "annotator_b": "model"})
+    by_kind = accord.evaluate(kinds)
+    assert isinstance(by_kind, dict) and list(by_kind) == ["annotator_b"]
+    assert any("give no ceiling" in n for n in by_kind["annotator_b"].notes)
+    with pytest.raises(InvalidParameterError, match="positive"):
+        accord.evaluate(ann, reference="annotator_a", systems="annotator_b", positive="toxic")
+    with pytest.raises(InvalidParameterError, match="method"):
+        accord.evaluate(ann, reference="annotator_a", systems="annotator_b",
+                        method=accord.Bootstrap(n_resamples=99))

@@ -24,6 +24,7 @@ from accord.evaluation._inputs import Counted, count_pairs
 from accord.evaluation._result import Evaluation, evaluation_from_table
 from accord.evaluation.ceiling import Evaluations, HumanCeiling, ceiling_for
 from accord.inference.bootstrap import Bootstrap
+from accord.multilabel_metrics import MultilabelEvaluation
 from accord.results import AgreementResult
 from accord.tables.contingency import ContingencyTable
 
@@ -31,6 +32,8 @@ __all__ = ["evaluate"]
 
 ORDERED_LEVELS = ("ordinal", "interval", "ratio")
 CEILING_BOOTSTRAP = Bootstrap(n_resamples=9999, rng=0)
+#: What ``evaluate`` returns on set-valued Annotations.
+SetEvaluations = MultilabelEvaluation | dict[Any, MultilabelEvaluation]
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ def evaluate(
     systems: Any = None,
     ceiling_figure: str = "accuracy",
     method: Bootstrap | None = None,
-) -> Evaluation | Evaluations:
+) -> Evaluation | Evaluations | SetEvaluations:
     r"""A system's labels against reference labels: confusion matrix, figures, baselines.
 
     .. math:: \text{precision}_c = \frac{TP_c}{TP_c + FP_c}, \quad
@@ -118,6 +121,10 @@ def evaluate(
         With Annotations: the raters to evaluate (default: those of kind ``"model"``
         or ``"llm"``). One name returns an ``Evaluation``; otherwise ``Evaluations``.
         The remaining raters of kind ``"human"`` give each system a human ceiling.
+        When the ratings are sets of labels (``ann.set_valued``), each system's sets
+        are scored against the reference's by :func:`accord.evaluate_multilabel`:
+        a ``MultilabelEvaluation`` for one name, else a dict of them (no human
+        ceiling; ``categories`` are the labels; the single-label options are refused).
     ceiling_figure : str
         The figure of the human ceiling, a key of ``Evaluation.results()``
         (default ``"accuracy"``; e.g. ``"macro.f1"``, ``"kappa"``).
@@ -183,7 +190,7 @@ def evaluate(
 
 
 def route(data: Any, predicted: Any, opts: _Options, *, reference: Any,
-          systems: Any) -> Evaluation | Evaluations:
+          systems: Any) -> Evaluation | Evaluations | SetEvaluations:
     """Send each kind of input to the branch that counts it.
 
     The branches, in order: ``Annotations`` (reference and systems are raters,
@@ -199,6 +206,14 @@ def route(data: Any, predicted: Any, opts: _Options, *, reference: Any,
     single-label branches need not change.
     """
     func = "evaluate"
+    if isinstance(data, Annotations) and data.set_valued and predicted is None:
+        from accord.evaluation._multilabel import evaluate_sets
+
+        return evaluate_sets(data, reference, systems, categories=opts.categories, unused={
+            "positive": opts.positive, "sample_weight": opts.sample_weight,
+            "weights": opts.weights,
+            "method": None if opts.method is CEILING_BOOTSTRAP else opts.method,
+            "ceiling_figure": None if opts.ceiling_figure == "accuracy" else opts.ceiling_figure})
     if isinstance(data, Annotations):
         if predicted is not None:
             raise v.fail("predicted", func, "nothing with Annotations (name the raters with "
