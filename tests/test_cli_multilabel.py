@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 import accord
+from accord.errors import DuplicateRatingError
 from conftest import run_cli as run
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "toxicity_multilabel.csv"
@@ -67,9 +70,10 @@ def test_wide_separated_and_long_multilabel_files_give_the_same_figures() -> Non
     assert wide.to_dict() == long.to_dict()
 
 
-def test_report_and_table_point_to_accord_multilabel() -> None:
-    for args in (("report", str(EXAMPLE)), ("table", str(EXAMPLE), "--raters", "annotator_a",
-                                            "annotator_b")):
+def test_table_and_evaluate_point_to_accord_multilabel() -> None:
+    for args in (("table", str(EXAMPLE), "--raters", "annotator_a", "annotator_b"),
+                 ("evaluate", str(EXAMPLE), "--gold", "annotator_a", "--predicted",
+                  "annotator_b")):
         code, _, err = run(*args, "--separator", ";")
         assert code == 1 and err.count("\n") == 1
         assert f"`accord {args[0]}` needs one label per rating" in err
@@ -90,3 +94,18 @@ def test_reference_scores_the_other_raters() -> None:
     assert want.n_units == 40 and want.n_left_out == 20
     code, _, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--reference", "nobody")
     assert code == 1 and "reference rater 'nobody' not found" in err
+
+
+def test_long_multilabel_file_read_without_multilabel_names_the_option() -> None:
+    """A rater giving a unit several labels, one row each, read without --multilabel: every
+    command says to read the rows as sets, never to keep the last row."""
+    long_path = EXAMPLE.with_name("toxicity_multilabel_long.csv")
+    for command in ("compute", "report", "multilabel", "evaluate", "table"):
+        code, _, err = run(command, str(long_path))
+        assert code == 1 and err.count("\n") == 1, (command, err)
+        assert "--multilabel" in err and "looks like multilabel data" in err, command
+        assert "--duplicates" not in err and "last" not in err, command
+    with pytest.raises(DuplicateRatingError, match="multilabel=True") as info:
+        accord.read(long_path)
+    assert "duplicates='last'" not in str(info.value)
+    assert "52 of 160 (unit, rater) pairs hold several different labels" in str(info.value)

@@ -274,3 +274,38 @@ def test_span_section(browser: Any, tmp_path: Path) -> None:
     assert evil in view.page.locator("#spans").inner_text()
     assert view.page.locator("img").count() == 0
     view.page.close()
+
+
+def test_multilabel_section(browser: Any, tmp_path: Path) -> None:
+    """Set-valued ratings: the per-label and set tables on a desktop and on a phone, no
+    overflow; a hostile label stays text."""
+    ann = accord.read(ROOT / "examples" / "toxicity_multilabel.csv", label_separator=";")
+    path = tmp_path / "multilabel.html"
+    accord.report(ann).save(path)
+    for width, height in ((1200, 900), (390, 844)):
+        view = Page(browser, path, width, height)
+        page = view.page
+        assert view.errors == [] and view.blocked == [] and view.dialogs == []
+        assert page.locator("#multilabel h2").inner_text() == "Multilabel agreement"
+        per_label = page.locator("#multilabel table").nth(1)
+        assert per_label.locator("thead th").all_inner_texts()[:3] == [
+            "label", "ratings with it", "prevalence"]
+        assert per_label.locator("tbody tr").count() == len(ann.labels)
+        assert "Krippendorff's alpha, MASI distance" in page.locator("#multilabel").inner_text()
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"multilabel-{width}.png"), full_page=True)
+        page.close()
+    evil = "<img src=x onerror=alert(4)>"
+    hostile = accord.Annotations.from_wide({"a": [(evil, "ok"), ("ok",), (evil,), ()],
+                                            "b": [(evil,), ("ok",), ("ok",), ()]})
+    accord.report(hostile).save(tmp_path / "hostile-multilabel.html")
+    for width in (1000, 390):
+        view = Page(browser, tmp_path / "hostile-multilabel.html", width, 800)
+        assert view.dialogs == [] and view.errors == []
+        assert evil in view.page.locator("#multilabel table").nth(1).inner_text()
+        assert view.page.locator("img").count() == 0
+        overflow = view.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0
+        view.page.close()

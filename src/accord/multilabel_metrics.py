@@ -31,7 +31,10 @@ from numpy.typing import NDArray
 
 from accord import _sets
 from accord import _validation as v
+from accord._multilabel_intervals import UnitFeatures, unit_features
 from accord.errors import DataError
+from accord.inference.bootstrap import Bootstrap
+from accord.results import ConfidenceInterval
 
 __all__ = ["MultilabelEvaluation", "evaluate_multilabel", "evaluate_raters"]
 
@@ -69,12 +72,57 @@ class MultilabelEvaluation:
     n_units: int
     n_left_out: int = 0
     notes: tuple[str, ...] = field(default=())
+    units: UnitFeatures | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "per_label", MappingProxyType(
             {k: MappingProxyType(dict(x)) for k, x in self.per_label.items()}))
         object.__setattr__(self, "averages", MappingProxyType(
             {k: MappingProxyType(dict(x)) for k, x in self.averages.items()}))
+
+    def estimates(self) -> dict[str, float]:
+        """Every figure by the key :meth:`intervals` uses: ``per_label.<label>.f1``,
+        ``micro.precision``, ..., ``hamming_loss``, ``subset_accuracy``."""
+        out = {f"per_label.{label}.{k}": float(row[k]) for label, row in self.per_label.items()
+               for k in ("precision", "recall", "f1")}
+        out.update({f"{avg}.{k}": float(row[k]) for avg, row in self.averages.items()
+                    for k in ("precision", "recall", "f1")})
+        out.update(hamming_loss=self.hamming_loss, subset_accuracy=self.subset_accuracy)
+        return out
+
+    def intervals(self, confidence_level: float = 0.95, *,
+                  method: Bootstrap | None = None) -> dict[str, ConfidenceInterval]:
+        """An interval for every figure of :meth:`estimates`, by the same keys.
+
+        By default Wilson's interval for the proportions of independent units
+        (subset accuracy; per label, precision and recall) and a bootstrap over units
+        (``Bootstrap(9999, rng=0)``) for the rest, all figures from the same
+        resamples; with ``method=Bootstrap(...)`` every figure is bootstrapped.
+        Micro precision and recall and the Hamming loss count (unit, label) cells,
+        which are not independent within a unit, so they are bootstrapped by unit.
+        An undefined figure has ``nan`` limits; resamples where a figure is
+        undefined are left out and counted in ``n_excluded``.
+
+        Examples
+        --------
+        >>> import accord
+        >>> ev = accord.evaluate_multilabel([("a",), ("a", "b"), ("b",), ()] * 5,
+        ...                                 [("a",), ("a",), ("a", "b"), ()] * 5)
+        >>> ci = ev.intervals()["subset_accuracy"]   # 10 of 20 units: Wilson
+        >>> round(ci.low, 4), round(ci.high, 4), ci.method
+        (0.2993, 0.7007, 'wilson')
+        """
+        from accord._multilabel_intervals import intervals, unit_features
+
+        level = v.confidence_level(confidence_level, func="MultilabelEvaluation.intervals")
+        if method is not None and not isinstance(method, Bootstrap):
+            raise v.fail("method", "MultilabelEvaluation.intervals",
+                         "None or an accord.Bootstrap(...)", method)
+        units = self.units
+        if units is None:
+            units = unit_features(np.zeros((0, len(self.labels)), dtype=bool),
+                                  np.zeros((0, len(self.labels)), dtype=bool))
+        return intervals(units, self.labels, self.estimates(), level, method)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping; undefined figures are ``None``."""
@@ -152,7 +200,7 @@ def evaluate_multilabel(
         labels=names, per_label=per_label, averages=averages,
         hamming_loss=float((t != p).mean()) if t.size else math.nan,
         subset_accuracy=float((t == p).all(axis=1).mean()) if n else math.nan,
-        n_units=n, n_left_out=left_out, notes=notes,
+        n_units=n, n_left_out=left_out, notes=notes, units=unit_features(t, p),
     )
 
 

@@ -15,6 +15,7 @@ from accord.cli._common import (
     data_options,
     load,
     reference_options,
+    single_labels,
     with_reference,
 )
 from accord.cli._common import console as cli_console
@@ -65,7 +66,7 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
     selection = with_reference(selection, gold, predicted, humans)
     # every rater is read (reference, systems and people) unless raters or --kinds are named
     named = bool(selection.get("raters")) or _given(ctx, "kinds")
-    ann = load(data, select_raters=named, **selection)
+    ann = single_labels(load(data, select_raters=named, **selection), "evaluate")
     if gold is not None:
         ann.kinds[gold] = "gold"
     explicit = _given(ctx, "ci_method")

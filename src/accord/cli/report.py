@@ -27,7 +27,6 @@ from accord.cli._common import (
     interval_method,
     load,
     reference_options,
-    single_labels,
 )
 from accord.cli._common import console as cli_console
 from accord.cli._errors import cli_text
@@ -109,6 +108,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
       accord report examples/long.csv --unit item --rater coder --value label -o report.md
       accord report examples/pilot.csv --ci bootstrap --seed 1 -o report.json
       accord report examples/preds.csv --gold gold --predicted model llm -o models.html
+      accord report examples/toxicity_multilabel.csv --separator ';' -o multilabel.html
       accord report examples/judge.csv --judge gpt4 --missing ERROR --seed 1 -o judge.html
       accord report examples/ner_spans.csv --unit doc --rater annotator --label label \\
           --start start --end end --seed 1 -o spans.html
@@ -122,10 +122,10 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
     spans = span_columns(selection)
-    ann = single_labels(_mark_reference(
+    ann = _mark_reference(
         load(data, select_raters=judge_name is None, span_columns=spans,
              **_all_kinds(selection, gold)),
-        gold, predicted), "report")
+        gold, predicted)
     method = None
     if st is None or _given(ctx, "ci_method"):
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)

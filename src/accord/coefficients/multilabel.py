@@ -38,8 +38,9 @@ from accord import _validation as v
 from accord.annotations import Annotations
 from accord.coefficients._registry import REGISTRY
 from accord.errors import DataError, DegenerateDataWarning
+from accord.inference.bootstrap import Bootstrap
 from accord.inference.resampling import Resampling, pattern_index
-from accord.results import AgreementResult
+from accord.results import AgreementResult, ConfidenceInterval
 from accord.tables.coincidence import CoincidenceMatrix
 from accord.tables.contingency import ContingencyTable
 from accord.tables.indicators import LabelIndicators
@@ -112,6 +113,34 @@ class MultilabelAgreement:
     def __post_init__(self) -> None:
         object.__setattr__(self, "per_label", MappingProxyType(dict(self.per_label)))
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+
+    def macro_interval(self, confidence_level: float = 0.95, *,
+                       method: Bootstrap | None = None) -> ConfidenceInterval:
+        """A bootstrap interval for ``macro``, resampling units with every label together.
+
+        Each resample draws units with replacement and recomputes every per-label
+        coefficient on the same units; the replicate is the mean over the labels
+        defined on the full data (a resample where one of them is undefined is left
+        out and counted in ``n_excluded``). Default ``Bootstrap(9999, rng=0)``.
+
+        Examples
+        --------
+        >>> import accord
+        >>> rows = [[("a",), ("a", "b")], [("b",), ("b",)], [(), ()], [("a",), ("a",)],
+        ...         [("a", "b"), ("b",)], [("b",), ()], [("a",), ("a",)], [(), ("b",)]]
+        >>> res = accord.multilabel_agreement(rows)
+        >>> ci = res.macro_interval(method=accord.Bootstrap(n_resamples=999, rng=1))
+        >>> ci.method, ci.low <= res.macro <= ci.high
+        ('bootstrap-percentile', True)
+        """
+        from accord.coefficients._multilabel_macro import macro_interval
+
+        level = v.confidence_level(confidence_level, func="MultilabelAgreement.macro_interval")
+        if method is not None and not isinstance(method, Bootstrap):
+            raise v.fail("method", "MultilabelAgreement.macro_interval",
+                         "None or an accord.Bootstrap(...)", method)
+        boot = method if method is not None else Bootstrap(n_resamples=9999, rng=0)
+        return macro_interval(list(self.per_label.values()), self.macro, level, boot)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping; undefined figures are ``None``."""

@@ -25,6 +25,7 @@ from accord.evaluation._result import Evaluation, evaluation_from_table
 from accord.evaluation._spans import evaluate_span_data, is_span_data
 from accord.evaluation.ceiling import Evaluations, HumanCeiling, ceiling_for
 from accord.inference.bootstrap import Bootstrap
+from accord.multilabel_metrics import MultilabelEvaluation
 from accord.readers.spans import SpanTable
 from accord.results import AgreementResult
 from accord.spans.evaluate import SpanEvaluation
@@ -34,6 +35,10 @@ __all__ = ["evaluate"]
 
 ORDERED_LEVELS = ("ordinal", "interval", "ratio")
 CEILING_BOOTSTRAP = Bootstrap(n_resamples=9999, rng=0)
+#: What ``evaluate`` returns on set-valued Annotations.
+SetEvaluations = MultilabelEvaluation | dict[Any, MultilabelEvaluation]
+#: What evaluate returns, by input: labels, systems, spans, label sets.
+Evaluated = Evaluation | Evaluations | SpanEvaluation | dict[str, SpanEvaluation] | SetEvaluations
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,7 @@ def evaluate(
     ceiling_figure: str = "accuracy",
     method: Bootstrap | None = None,
     mode: str | None = None,
-) -> Evaluation | Evaluations | SpanEvaluation | dict[str, SpanEvaluation]:
+) -> Evaluated:
     r"""A system's labels against reference labels: confusion matrix, figures, baselines.
 
     .. math:: \text{precision}_c = \frac{TP_c}{TP_c + FP_c}, \quad
@@ -133,6 +138,10 @@ def evaluate(
         With Annotations: the raters to evaluate (default: those of kind ``"model"``
         or ``"llm"``). One name returns an ``Evaluation``; otherwise ``Evaluations``.
         The remaining raters of kind ``"human"`` give each system a human ceiling.
+        When the ratings are sets of labels (``ann.set_valued``), each system's sets
+        are scored against the reference's by :func:`accord.evaluate_multilabel`:
+        a ``MultilabelEvaluation`` for one name, else a dict of them (no human
+        ceiling; ``categories`` are the labels; the single-label options are refused).
     ceiling_figure : str
         The figure of the human ceiling, a key of ``Evaluation.results()``
         (default ``"accuracy"``; e.g. ``"macro.f1"``, ``"kappa"``).
@@ -211,7 +220,7 @@ def evaluate(
 
 
 def route(data: Any, predicted: Any, opts: _Options, *, reference: Any, systems: Any
-          ) -> Evaluation | Evaluations | SpanEvaluation | dict[str, SpanEvaluation]:
+          ) -> Evaluated:
     """Send each kind of input to the branch that counts it.
 
     The branches, in order: ``Annotations`` (reference and systems are raters,
@@ -230,6 +239,14 @@ def route(data: Any, predicted: Any, opts: _Options, *, reference: Any, systems:
     if is_span_data(data):  # spans: precision, recall and F1 in a matching mode
         return evaluate_span_data(data, predicted, opts.mode, opts.label_options,
                                   reference=reference, systems=systems)
+    if isinstance(data, Annotations) and data.set_valued and predicted is None:
+        from accord.evaluation._multilabel import evaluate_sets
+
+        return evaluate_sets(data, reference, systems, categories=opts.categories, unused={
+            "positive": opts.positive, "sample_weight": opts.sample_weight,
+            "weights": opts.weights,
+            "method": None if opts.method is CEILING_BOOTSTRAP else opts.method,
+            "ceiling_figure": None if opts.ceiling_figure == "accuracy" else opts.ceiling_figure})
     if isinstance(data, Annotations):
         if predicted is not None:
             raise v.fail("predicted", func, "nothing with Annotations (name the raters with "

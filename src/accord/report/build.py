@@ -17,7 +17,12 @@ import numpy as np
 
 from accord import _validation as v
 from accord.annotations import Annotations
-from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWarning
+from accord.errors import (
+    AccordError,
+    DataError,
+    DegenerateDataWarning,
+    UndeclaredOrderWarning,
+)
 from accord.inference import Bootstrap
 from accord.report.model import CoefficientRow, DataSummary, PairAnalysis, Report, Settings
 from accord.report.reference import reference_section
@@ -114,7 +119,8 @@ def report(
     from accord.coefficients._data import as_annotations
 
     coefficients = _check_names(coefficients, form)
-    ann = as_annotations(annotations, raters=raters, func=FUNC)
+    ann = as_annotations(annotations, raters=raters, func=FUNC, sets=True)
+    coefficients, level = _set_options(ann, coefficients, level, judge, pairs)
     top_units = v.positive_int(top_units, param="top_units", func=FUNC)
     st = load_study(study) if isinstance(study, (str, Path)) else study
     if st is not None and not isinstance(st, Study):
@@ -139,7 +145,7 @@ def report(
             warnings.simplefilter("always", category)
         model = _build(ann, raw, st, study_notes, settings, ci_method, coefficients, pairs,
                        form, top_units, title)
-        model = replace(model, reference=reference_section(full, settings.confidence_level))
+        model = _add_sections(model, full, ann, settings, ci_method)
     notes = tuple(dict.fromkeys(str(w.message) for w in caught
                                 if issubclass(w.category, noted))) + people_note
     if model.data.n_raters > MAX_RATERS:
@@ -220,10 +226,15 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
     primary = _primary(rows, st)
     data = _data_summary(ann, settings.weights)
     study = None if st is None else study_section(st, raw, ann, study_notes)
-    loo_name, rater_rows = sections.rater_rows(ann, primary, settings, form)
-    pw = sections.pairwise_kappa(ann)
-    analyses = sections.pair_analyses(ann, pairs, settings.confidence_level, pw,
-                                      settings.weights)
+    loo_name: str | None = None
+    rater_rows: tuple[Any, ...] = ()
+    pw: Any = None
+    analyses: tuple[PairAnalysis, ...] = ()
+    if not ann.set_valued:  # label sets: the multilabel section instead of the worksheets
+        loo_name, rater_rows = sections.rater_rows(ann, primary, settings, form)
+        pw = sections.pairwise_kappa(ann)
+        analyses = sections.pair_analyses(ann, pairs, settings.confidence_level, pw,
+                                          settings.weights)
     return Report(
         title=title or (st.title if st is not None and st.title else "Agreement report"),
         headline=_headline(ann, rows, primary, analyses), accord_version=__version__, data=data,
@@ -235,6 +246,37 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
     )
 
 
+def _add_sections(model: Report, full: Annotations, ann: Annotations, settings: Settings,
+                  ci_method: Any) -> Report:
+    """Model against reference (single labels), or the multilabel section (label sets)."""
+    if not ann.set_valued:
+        return replace(model, reference=reference_section(full, settings.confidence_level))
+    from accord.report.multilabel_section import multilabel_section
+
+    return replace(model, multilabel=multilabel_section(ann, settings.confidence_level,
+                                                        ci_method))
+
+
+def _set_options(ann: Annotations, coefficients: Sequence[str] | None, level: str | None,
+                 judge: Any, pairs: Any) -> tuple[Sequence[str] | None, str | None]:
+    """On label sets the coefficient table holds Krippendorff's alpha on the sets (MASI
+    distance unless ``level="jaccard"``); the rest goes to the multilabel section."""
+    if not ann.set_valued:
+        return coefficients, level
+    if judge is not None or pairs:
+        what = "the judge section" if judge is not None else "pair worksheets (pairs=)"
+        raise DataError(f"{FUNC}: {what} need(s) one label per rating, but these "
+                        "ratings are sets of labels.")
+    if coefficients is not None and list(coefficients) != ["krippendorff_alpha"]:
+        raise DataError(f"{FUNC}: these ratings are sets of labels; the report computes "
+                        "Krippendorff's alpha on the sets and the multilabel section, not "
+                        f"{', '.join(coefficients)} (one label per rating).")
+    if level not in (None, "masi", "jaccard"):
+        raise DataError(f"{FUNC}: level {level!r} needs one label per rating, but these "
+                        "ratings are sets of labels; use 'masi' or 'jaccard'.")
+    return ["krippendorff_alpha"], level or "masi"
+
+
 def _people(ann: Annotations,
             st: Study | None) -> tuple[Annotations, Annotations, tuple[str, ...]]:
     """With a reference and systems among the raters (kinds gold and model/llm) and at
@@ -244,6 +286,10 @@ def _people(ann: Annotations,
     from accord.report.reference import has_reference
 
     people = [r for r in ann.raters if ann.kinds.get(r, "human") == "human"]
+    if ann.set_valued and st is None and has_reference(ann):
+        return ann, ann, ("The ratings are sets of labels: the reference and the systems are "
+                          "raters like the others here; score them against the reference with "
+                          "accord.evaluate_multilabel (accord multilabel --reference).",)
     if st is not None or not has_reference(ann) or len(people) < 2:
         return ann, ann, ()
     others = [r for r in ann.raters if r not in people]

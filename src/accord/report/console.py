@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from accord.report import _text as t
-from accord.report import render_reference, render_spans
+from accord.report import multilabel_section, render_reference, render_spans
 from accord.report.model import CoefficientRow, PairAnalysis, Report, StudySection
 
 __all__ = ["render_console"]
@@ -43,6 +43,7 @@ def render_console(report: Report) -> Any:
     parts += [Text(""), Text(f"{u.n_disagreements} of {u.n_compared} units rated by two or more "
                              "raters have a disagreement (accord disagreements lists them).")]
     parts += render_reference.console_parts(report.reference)
+    parts += multilabel_section.console_parts(report.multilabel)
     if report.judge is not None:
         parts += _judge(report.judge)
     parts += [Text(n, style="dim") for n in report.notes]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from importlib import resources
 
 from accord.report import _text as t
-from accord.report import plots, render_reference, render_spans
+from accord.report import multilabel_section, plots, render_reference, render_spans
 from accord.report.model import PairAnalysis, Report, StudySection
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -99,6 +99,8 @@ def _sections(report: Report) -> list[str]:
     sections += [_raters(report), _matrix(report), _units(report), _bootstrap(report)]
     sections.append(render_reference.html_section(report.reference,
                                                   report.settings.confidence_level))
+    sections.append(multilabel_section.html_section(report.multilabel,
+                                                    report.settings.confidence_level))
     if report.study is not None:
         sections.append(_study(report.study))
     sections.append(_judge(report))
@@ -143,6 +145,8 @@ def _nav(report: Report) -> str:
         links.append(("bootstrap", "Bootstrap"))
     if report.reference is not None:
         links.append(("reference", render_reference.TITLE))
+    if report.multilabel is not None:
+        links.append(("multilabel", multilabel_section.TITLE))
     if report.study is not None:
         links.append(("study", "Study protocol"))
     if report.judge is not None:

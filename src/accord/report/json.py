@@ -39,10 +39,9 @@ def report_dict(report: Report) -> dict[str, Any]:
     body["data"]["n_skipped"] = report.data.n_skipped
     if report.study is not None:
         body["study"]["disposition"] = dict(report.study.disposition)
-    if body.get("judge") is None:
-        body.pop("judge", None)
-    if body.get("spans") is None:
-        body.pop("spans", None)
+    for key in ("judge", "multilabel", "spans"):
+        if body.get(key) is None:
+            body.pop(key, None)
     out.update(body)
     return out
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from accord.report import _text as t
-from accord.report import render_reference, render_spans
+from accord.report import multilabel_section, render_reference, render_spans
 from accord.report.model import PairAnalysis, Report, StudySection
 
 _SPECIAL = re.compile(r"([\\`*\[\]|~])")
@@ -71,6 +71,8 @@ def render_markdown(report: Report) -> str:
     lines += _units(report)
     lines += _bootstrap(report)
     lines += render_reference.markdown_lines(report.reference, report.settings.confidence_level)
+    lines += multilabel_section.markdown_lines(report.multilabel,
+                                               report.settings.confidence_level)
     if report.study is not None:
         lines += _study(report.study)
     lines += _judge(report)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from accord.interpretation import BenchmarkResult, Interpretation
     from accord.marginal import MarginalTest
     from accord.report.judge_section import JudgeSection
+    from accord.report.multilabel_section import MultilabelSection
     from accord.report.spans_section import SpansSection
     from accord.results import AgreementResult
     from accord.study import Decision
@@ -388,6 +389,8 @@ class Report:
     spans : SpansSection or None
         Agreement on spans, for data that hold spans only (the rating sections are
         then empty).
+    multilabel : MultilabelSection or None
+        Per-label and set agreement, when the ratings are sets of labels.
     """
 
     title: str
@@ -409,6 +412,7 @@ class Report:
     results: tuple[AgreementResult, ...] = field(default=(), repr=False, compare=False)
     judge: JudgeSection | None = field(default=None, repr=False)
     spans: SpansSection | None = field(default=None, repr=False)
+    multilabel: MultilabelSection | None = field(default=None, repr=False)
 
     @property
     def decision(self) -> Decision | None:

@@ -37,7 +37,7 @@ def reference_section(ann: Annotations, confidence_level: float) -> ReferenceSec
     """Every system against the reference, or ``None`` when the data hold no such roles."""
     from accord.evaluation import evaluate
 
-    if not has_reference(ann) or len(ann.categories) > MAX_CLASSES:
+    if ann.set_valued or not has_reference(ann) or len(ann.categories) > MAX_CLASSES:
         return None
     golds = [r for r in ann.raters if ann.kinds.get(r) == "gold"]
     systems = [r for r in ann.raters if ann.kinds.get(r) in ("model", "llm")]

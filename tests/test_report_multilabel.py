@@ -1,0 +1,115 @@
+"""The report's multilabel section: the figures of multilabel_agreement, with intervals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from rich.console import Console
+
+import accord
+from accord.report.json import schema
+from conftest import run_cli
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "toxicity_multilabel.csv"
+
+
+@pytest.fixture(scope="module")
+def ann() -> accord.Annotations:
+    return accord.read(EXAMPLE, label_separator=";")
+
+
+@pytest.fixture(scope="module")
+def rep(ann: accord.Annotations) -> accord.Report:
+    return accord.report(ann)
+
+
+def test_section_holds_the_library_figures(ann: accord.Annotations, rep: accord.Report) -> None:
+    sec = rep.multilabel
+    assert sec is not None
+    want = accord.multilabel_agreement(ann)
+    assert [r.label for r in sec.labels] == [str(x) for x in want.labels]
+    for row in sec.labels:
+        res = want.per_label[row.label]
+        ci = res.confidence_interval(0.95)
+        assert (row.figure.estimate, row.figure.ci_low, row.figure.ci_high) == (
+            res.estimate, ci.low, ci.high)
+    by_name = {r.name: r for r in sec.summary}
+    masi = by_name["Krippendorff's alpha, MASI distance"]
+    assert masi.estimate == accord.krippendorff_alpha(ann, level="masi").estimate
+    assert by_name["mean pairwise Dice similarity"].ci_low == \
+        want.mean_dice.confidence_interval().low
+    assert sec.macro.estimate == want.macro
+    macro_ci = want.macro_interval(0.95, method=accord.Bootstrap(n_resamples=1999, rng=0))
+    assert (sec.macro.ci_low, sec.macro.ci_high) == (macro_ci.low, macro_ci.high)
+    # prevalence: the share of the ratings whose set holds the label, counted directly
+    sets = [x for x in ann.wide().ravel() if x >= 0]
+    cats = ann.categories
+    for row in sec.labels:
+        n = sum(row.label in cats[c] for c in sets)
+        assert row.n_present == n and row.prevalence == n / len(sets)
+    # the coefficient table holds alpha on the sets, no single-label worksheets
+    assert [r.coefficient for r in rep.coefficients] == ["krippendorff_alpha"]
+    assert rep.coefficients[0].estimate == masi.estimate
+    assert rep.pairs == () and rep.matrix is None
+
+
+def test_json_validates_and_is_absent_for_single_labels(rep: accord.Report) -> None:
+    doc = json.loads(rep.to_json())
+    jsonschema.Draft202012Validator(schema()).validate(doc)
+    assert doc["multilabel"]["labels"][0]["figure"]["ci_low"] is not None
+    single = accord.Annotations.from_pairs(["a", "b", "a", "a"], ["a", "b", "b", "a"])
+    assert "multilabel" not in json.loads(accord.report(single).to_json())
+
+
+def test_markdown_console_and_html_show_the_section(rep: accord.Report) -> None:
+    md = rep.to_markdown()
+    assert "## Multilabel agreement" in md and "| toxic |" in md
+    html = rep.to_html()
+    assert 'id="multilabel"' in html and 'href="#multilabel"' in html
+    console = Console(width=120, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(rep)
+    text = console.export_text()
+    console.file.close()
+    assert "Multilabel agreement" in text and "maximum-percentage agreement" in text
+
+
+def test_labels_are_escaped_and_undefined_labels_said() -> None:
+    evil = "<b>x</b>|*y*"
+    ann = accord.Annotations.from_wide({"a": [(evil, "ok"), ("ok",), ("ok", evil), ("ok",)],
+                                        "b": [(evil, "ok"), ("ok",), ("ok",), ("ok",)]})
+    rep = accord.report(ann)
+    assert "<b>" not in rep.to_html() and "&lt;b&gt;x&lt;/b&gt;" in rep.to_html()
+    assert "<b>" not in rep.to_markdown()
+    sec = rep.multilabel
+    assert sec is not None
+    assert sec.macro_left_out == ("ok",)  # in every rating: no variation, alpha undefined
+    ok = next(r for r in sec.labels if r.label == "ok")
+    assert ok.figure.undefined_reason and ok.prevalence == 1.0
+    assert "Left out of the macro mean (undefined): ok." in sec.notes
+    assert any("undefined for label(s) 'ok'" in n for n in rep.notes)
+
+
+def test_options_that_need_single_labels_are_refused(ann: accord.Annotations) -> None:
+    with pytest.raises(accord.DataError, match="sets of labels"):
+        accord.report(ann, coefficients=["cohen_kappa"])
+    with pytest.raises(accord.DataError, match="pair worksheets"):
+        accord.report(ann, pairs=[("annotator_a", "annotator_b")])
+    with pytest.raises(accord.DataError, match="use 'masi' or 'jaccard'"):
+        accord.report(ann, level="ordinal")
+    jac = accord.report(ann, level="jaccard")
+    assert jac.coefficients[0].estimate == accord.krippendorff_alpha(ann, level="jaccard").estimate
+
+
+def test_cli_report_on_label_sets(tmp_path: Path) -> None:
+    out = tmp_path / "multilabel.json"
+    code, _, err = run_cli("report", str(EXAMPLE), "--separator", ";", "-q", "-o", str(out))
+    assert code == 0, err
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert [r["label"] for r in doc["multilabel"]["labels"]][:2] == ["insult", "none"]
+    long = EXAMPLE.with_name("toxicity_multilabel_long.csv")
+    code, text, err = run_cli("report", str(long), "--multilabel", "-o", "-", "--to", "markdown")
+    assert code == 0, err
+    assert "## Multilabel agreement" in text
