@@ -7,7 +7,8 @@ Sources: Cohen (1960, p. 45) and Fleiss (1971, Table 1) through
 against accord's in-memory path on the same data (``Annotations`` ->
 ``ContingencyTable.from_annotations`` / ``RaterCounts.from_annotations``), on
 polars (eager and lazy), pandas and pyarrow frames, with the coefficients
-computed from both statistics compared to 1e-12.
+computed from both statistics compared to 1e-12. DuckDB, Dask and Spark are in
+test_engines_distributed.py (the ``engines`` lane).
 """
 
 from __future__ import annotations
@@ -535,21 +536,3 @@ def test_result_unpacks_and_is_frozen() -> None:
     assert statistic is res.statistic and audit is res.audit
     with pytest.raises(AttributeError):
         res.statistic = None  # type: ignore[misc]
-
-
-# --------------------------------------------------------------------- other engines
-def test_duckdb_relation() -> None:
-    duckdb = pytest.importorskip("duckdb", reason="duckdb is not installed (optional engine)")
-    cols = {"unit": [1, 1, 2, 2, 3, 3], "rater": list("ababab"), "value": list("xxyxyy")}
-    rel = duckdb.from_arrow(pa.table(cols))
-    rc, _ = rater_counts(rel, unit="unit", rater="rater", value="value")
-    assert _by_unit(rc) == _by_unit(RaterCounts.from_annotations(Annotations.from_long(cols)))
-
-
-def test_dask_frame() -> None:
-    dd = pytest.importorskip("dask.dataframe", reason="dask is not installed (optional engine)")
-    cols = {"unit": [1, 1, 2, 2, 3, 3], "rater": list("ababab"), "value": list("xxyxyy")}
-    frame = dd.from_pandas(pd.DataFrame(cols), npartitions=2)
-    table, _ = contingency_table(frame, unit="unit", rater="rater", value="value",
-                                 raters=("a", "b"))
-    assert table == ContingencyTable.from_annotations(Annotations.from_long(cols))
