@@ -203,6 +203,11 @@ class TestLongAgainstMemory:
         assert audit.dropped.get("missing value", 0) == ann.audit.dropped.get("missing value", 0)
         _check_audit(audit)
         _assert_same_coefficients(rc, ann)
+        patterns, audit_p = rater_counts(frame, unit="unit", rater="rater", value="value",
+                                         by_unit=False)
+        assert patterns.unit_ids is None and audit_p == audit
+        assert patterns.counts.tolist() == _sorted_rows(rc.counts)
+        _assert_same_coefficients(patterns, ann)
 
     @FAST
     @given(columns=long_tables(), name=st.sampled_from(list(BACKENDS)))
@@ -471,6 +476,53 @@ class TestScale:
         assert res.resampling().full() == pytest.approx(res.estimate, abs=TOL)
         ci = res.confidence_interval(method=accord.Bootstrap(n_resamples=200, rng=1))
         assert ci.low <= res.estimate <= ci.high
+
+
+def _assert_same_intervals(engine: Any, memory: Any, fn: Callable[..., Any]) -> None:
+    """Estimate, SE and the asymptotic, jackknife and bootstrap (same seed) intervals agree."""
+    a, b = fn(engine), fn(memory)
+    assert (a.estimate, a.se, a.n_units) == pytest.approx((b.estimate, b.se, b.n_units), abs=TOL)
+    for method in ("asymptotic", "jackknife", accord.Bootstrap(n_resamples=300, rng=11)):
+        ci, want = a.confidence_interval(method=method), b.confidence_interval(method=method)
+        assert (ci.low, ci.high) == pytest.approx((want.low, want.high), abs=TOL), method
+        assert ci.low < a.estimate < ci.high
+
+
+class TestIntervalsFromPatterns:
+    """Intervals from the engine's pattern counts equal those from the raw rows in memory."""
+
+    def _fleiss_long(self) -> Columns:
+        ds = accord.datasets.load("fleiss_1971_wide")
+        rows = [(i, r, x) for i, row in enumerate(ds.data) for r, x in zip(ds.raters, row)]
+        return {"patient": [u for u, _, _ in rows], "psychiatrist": [r for _, r, _ in rows],
+                "diagnosis": [x for _, _, x in rows]}
+
+    def test_rater_count_patterns(self, backend: str) -> None:
+        cols = self._fleiss_long()
+        names = {"unit": "patient", "rater": "psychiatrist", "value": "diagnosis"}
+        rc, audit = rater_counts(BACKENDS[backend](cols), **names, by_unit=False)
+        ann = Annotations.from_long(cols, **names)
+        memory = RaterCounts.from_annotations(ann)
+        assert rc.unit_ids is None and (audit.rows_read, audit.ratings_used) == (180, 180)
+        for got, want in zip(rc.patterns()[:2], memory.patterns()[:2]):
+            assert got.tolist() == want.tolist()
+        assert len(rc.patterns()[1]) < rc.n_units  # 30 patients, fewer distinct patterns
+        for fn in (accord.fleiss_kappa, accord.gwet_ac1, accord.brennan_prediger):
+            _assert_same_intervals(rc, ann, fn)
+
+    def test_contingency_table_cells(self, backend: str) -> None:
+        cols = self._fleiss_long()
+        names = {"unit": "patient", "rater": "psychiatrist", "value": "diagnosis"}
+        pair = ("rater1", "rater2")
+        table, _ = contingency_table(BACKENDS[backend](cols), raters=pair, **names)
+        ann = Annotations.from_long(cols, **names)
+
+        def kappa(data: Any) -> Any:
+            if isinstance(data, Annotations):
+                return accord.cohen_kappa(data, raters=list(pair))
+            return accord.cohen_kappa(data)
+
+        _assert_same_intervals(table, ann, kappa)
 
 
 class TestErrors:

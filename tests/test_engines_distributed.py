@@ -15,9 +15,13 @@ elsewhere they skip, saying why.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -214,6 +218,45 @@ class TestMessyData:
             contingency_table(make(cols), raters=("a", "b"), **COLS)
 
 
+def _assert_same_intervals(engine: Any, memory: Any, fn: Callable[..., Any]) -> None:
+    """Estimate, SE and the asymptotic, jackknife and bootstrap (same seed) intervals agree."""
+    a, b = fn(engine), fn(memory)
+    assert (a.estimate, a.se, a.n_units) == pytest.approx((b.estimate, b.se, b.n_units), abs=TOL)
+    for method in ("asymptotic", "jackknife", accord.Bootstrap(n_resamples=300, rng=5)):
+        ci, want = a.confidence_interval(method=method), b.confidence_interval(method=method)
+        assert (ci.low, ci.high) == pytest.approx((want.low, want.high), abs=TOL), method
+
+
+class TestIntervalsFromPatterns:
+    def test_rater_count_patterns(self, make: Callable[[Columns], Any]) -> None:
+        cols = _fleiss_long()
+        rc, audit = rater_counts(make(cols), **FLEISS, by_unit=False)
+        ann = Annotations.from_long(cols, **FLEISS)
+        memory = RaterCounts.from_annotations(ann)
+        assert rc.unit_ids is None and audit.ratings_used == 180
+        for got, want in zip(rc.patterns()[:2], memory.patterns()[:2]):
+            assert got.tolist() == want.tolist()
+        for fn in (accord.fleiss_kappa, accord.gwet_ac1):
+            _assert_same_intervals(rc, ann, fn)
+
+    def test_patterns_of_messy_data(self, make: Callable[[Columns], Any]) -> None:
+        rc, audit = rater_counts(make(MESSY), **COLS, by_unit=False)
+        memory = RaterCounts.from_annotations(Annotations.from_long(MESSY, **COLS,
+                                                                    missing=["NA"]))
+        assert rc.counts.tolist() == sorted(memory.counts.tolist())
+        assert dict(audit.dropped) == {"missing value": 2, "identical repeated rating": 1}
+
+    def test_contingency_table_cells(self, make: Callable[[Columns], Any]) -> None:
+        cols, pair = _fleiss_long(), ["rater1", "rater2"]
+        table, _ = contingency_table(make(cols), raters=tuple(pair), **FLEISS)
+        ann = Annotations.from_long(cols, **FLEISS)
+        _assert_same_intervals(
+            table, ann,
+            lambda d: accord.cohen_kappa(d, raters=pair) if isinstance(d, Annotations)
+            else accord.cohen_kappa(d),
+        )
+
+
 def test_dask_cluster_runs_on_loopback(dask_cluster: Any) -> None:
     """The scheduler the tests used is this process's cluster on 127.0.0.1."""
     address = dask_cluster.scheduler.address
@@ -223,3 +266,33 @@ def test_dask_cluster_runs_on_loopback(dask_cluster: Any) -> None:
         rc, _ = rater_counts(_dask(_fleiss_long()), **FLEISS)
     assert stream.data, "the counts did not run on the cluster"
     assert int(np.asarray(rc.counts).sum()) == 180
+
+
+# --------------------------------------------------------------------- README
+README = Path(__file__).resolve().parents[1] / "README.md"
+#: The README's engine examples, fenced as ```python engines (the default run skips them).
+ENGINE_BLOCKS = re.findall(r"```python engines\n(.*?)```", README.read_text(encoding="utf-8"),
+                           re.S)
+
+
+def test_readme_has_an_example_per_engine() -> None:
+    imports = ["import duckdb", "import dask.dataframe", "from pyspark.sql import"]
+    assert [any(i in b for b in ENGINE_BLOCKS) for i in imports] == [True, True, True]
+
+
+@pytest.mark.parametrize("block", ENGINE_BLOCKS,
+                         ids=[f"engine-block{i}" for i in range(len(ENGINE_BLOCKS))])
+def test_readme_engine_block_runs_and_prints_what_it_says(block: str, request: Any) -> None:
+    if "pyspark" in block:
+        request.getfixturevalue("spark")  # the lane's session (getOrCreate returns it)
+    for name in ("duckdb", "dask.dataframe", "distributed"):
+        if f"import {name}" in block or f"from {name.split('.')[0]}" in block:
+            _module(name)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(compile(block, str(README), "exec"), {})  # noqa: S102 - our own README
+    printed = [line.strip() for line in buf.getvalue().splitlines()]
+    expected = [line[2:].strip() for prev, line in zip(block.splitlines(),
+                                                      block.splitlines()[1:])
+                if line.startswith("# ") and prev.lstrip().startswith("print(")]
+    assert expected and printed == expected
