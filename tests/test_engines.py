@@ -510,6 +510,21 @@ class TestIntervalsFromPatterns:
         for fn in (accord.fleiss_kappa, accord.gwet_ac1, accord.brennan_prediger):
             _assert_same_intervals(rc, ann, fn)
 
+    def test_patterns_keep_declared_categories_in_their_order(self, backend: str) -> None:
+        cols = {"unit": [1, 1, 2, 2, 3, 3, 4, 4], "rater": list("abababab"),
+                "value": ["y", "y", "x", "y", "y", "y", "NA", "x"]}
+        rc, audit = rater_counts(BACKENDS[backend](cols), unit="unit", rater="rater",
+                                 value="value", categories=["z", "y", "x"], by_unit=False)
+        assert rc.categories == ("z", "y", "x") and rc.unit_ids is None
+        assert rc.counts.tolist() == [[0, 0, 1], [0, 1, 1], [0, 2, 0], [0, 2, 0]]
+        assert dict(audit.dropped) == {"missing value": 1}
+        with pytest.raises(InsufficientDataError, match="no unit was rated by two"):
+            rater_counts(BACKENDS[backend]({k: v[:1] for k, v in cols.items()}), unit="unit",
+                         rater="rater", value="value", by_unit=False)
+        with pytest.raises(InsufficientDataError, match="no unit was rated by two"):
+            rater_counts(BACKENDS[backend]({**cols, "value": ["NA"] * 8}), unit="unit",
+                         rater="rater", value="value", by_unit=False)
+
     def test_contingency_table_cells(self, backend: str) -> None:
         cols = self._fleiss_long()
         names = {"unit": "patient", "rater": "psychiatrist", "value": "diagnosis"}
