@@ -9,8 +9,9 @@ BIN := $(VENV)/bin
 SUM := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 DEMO_STAMP := $(VENV)/.installed-demo-$(SUM)
 TEST_STAMP := $(VENV)/.installed-test-$(SUM)
+ENGINES_STAMP := $(VENV)/.installed-engines-$(SUM)
 
-.PHONY: demo test test-slow lint typecheck bench browser clean install
+.PHONY: demo test test-slow test-engines java lint typecheck bench browser clean install
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +25,10 @@ $(DEMO_STAMP): pyproject.toml | $(BIN)/python
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	touch $(DEMO_STAMP) $(TEST_STAMP)
+
+$(ENGINES_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test,engines]'
+	touch $(ENGINES_STAMP)
 
 install: $(DEMO_STAMP)
 
@@ -42,6 +47,14 @@ test: $(TEST_STAMP) browser
 
 test-slow: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -m slow tests; rc=$$?; if [ $$rc -eq 5 ]; then echo "no slow tests"; exit 0; fi; exit $$rc
+
+java:
+	@bash .ci/install-java
+
+# DuckDB, Dask (also on a LocalCluster) and PySpark in local mode, all on 127.0.0.1.
+# Under CI (CI=1 or CI=true) an engine that cannot be had fails the lane; elsewhere it skips.
+test-engines: $(ENGINES_STAMP) java
+	$(BIN)/python -m pytest -q -m engines tests
 
 bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/run_all.py

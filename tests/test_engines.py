@@ -7,7 +7,8 @@ Sources: Cohen (1960, p. 45) and Fleiss (1971, Table 1) through
 against accord's in-memory path on the same data (``Annotations`` ->
 ``ContingencyTable.from_annotations`` / ``RaterCounts.from_annotations``), on
 polars (eager and lazy), pandas and pyarrow frames, with the coefficients
-computed from both statistics compared to 1e-12.
+computed from both statistics compared to 1e-12. DuckDB, Dask and Spark are in
+test_engines_distributed.py (the ``engines`` lane).
 """
 
 from __future__ import annotations
@@ -202,6 +203,11 @@ class TestLongAgainstMemory:
         assert audit.dropped.get("missing value", 0) == ann.audit.dropped.get("missing value", 0)
         _check_audit(audit)
         _assert_same_coefficients(rc, ann)
+        patterns, audit_p = rater_counts(frame, unit="unit", rater="rater", value="value",
+                                         by_unit=False)
+        assert patterns.unit_ids is None and audit_p == audit
+        assert patterns.counts.tolist() == _sorted_rows(rc.counts)
+        _assert_same_coefficients(patterns, ann)
 
     @FAST
     @given(columns=long_tables(), name=st.sampled_from(list(BACKENDS)))
@@ -472,6 +478,68 @@ class TestScale:
         assert ci.low <= res.estimate <= ci.high
 
 
+def _assert_same_intervals(engine: Any, memory: Any, fn: Callable[..., Any]) -> None:
+    """Estimate, SE and the asymptotic, jackknife and bootstrap (same seed) intervals agree."""
+    a, b = fn(engine), fn(memory)
+    assert (a.estimate, a.se, a.n_units) == pytest.approx((b.estimate, b.se, b.n_units), abs=TOL)
+    for method in ("asymptotic", "jackknife", accord.Bootstrap(n_resamples=300, rng=11)):
+        ci, want = a.confidence_interval(method=method), b.confidence_interval(method=method)
+        assert (ci.low, ci.high) == pytest.approx((want.low, want.high), abs=TOL), method
+        assert ci.low < a.estimate < ci.high
+
+
+class TestIntervalsFromPatterns:
+    """Intervals from the engine's pattern counts equal those from the raw rows in memory."""
+
+    def _fleiss_long(self) -> Columns:
+        ds = accord.datasets.load("fleiss_1971_wide")
+        rows = [(i, r, x) for i, row in enumerate(ds.data) for r, x in zip(ds.raters, row)]
+        return {"patient": [u for u, _, _ in rows], "psychiatrist": [r for _, r, _ in rows],
+                "diagnosis": [x for _, _, x in rows]}
+
+    def test_rater_count_patterns(self, backend: str) -> None:
+        cols = self._fleiss_long()
+        names = {"unit": "patient", "rater": "psychiatrist", "value": "diagnosis"}
+        rc, audit = rater_counts(BACKENDS[backend](cols), **names, by_unit=False)
+        ann = Annotations.from_long(cols, **names)
+        memory = RaterCounts.from_annotations(ann)
+        assert rc.unit_ids is None and (audit.rows_read, audit.ratings_used) == (180, 180)
+        for got, want in zip(rc.patterns()[:2], memory.patterns()[:2]):
+            assert got.tolist() == want.tolist()
+        assert len(rc.patterns()[1]) < rc.n_units  # 30 patients, fewer distinct patterns
+        for fn in (accord.fleiss_kappa, accord.gwet_ac1, accord.brennan_prediger):
+            _assert_same_intervals(rc, ann, fn)
+
+    def test_patterns_keep_declared_categories_in_their_order(self, backend: str) -> None:
+        cols = {"unit": [1, 1, 2, 2, 3, 3, 4, 4], "rater": list("abababab"),
+                "value": ["y", "y", "x", "y", "y", "y", "NA", "x"]}
+        rc, audit = rater_counts(BACKENDS[backend](cols), unit="unit", rater="rater",
+                                 value="value", categories=["z", "y", "x"], by_unit=False)
+        assert rc.categories == ("z", "y", "x") and rc.unit_ids is None
+        assert rc.counts.tolist() == [[0, 0, 1], [0, 1, 1], [0, 2, 0], [0, 2, 0]]
+        assert dict(audit.dropped) == {"missing value": 1}
+        with pytest.raises(InsufficientDataError, match="no unit was rated by two"):
+            rater_counts(BACKENDS[backend]({k: v[:1] for k, v in cols.items()}), unit="unit",
+                         rater="rater", value="value", by_unit=False)
+        with pytest.raises(InsufficientDataError, match="no unit was rated by two"):
+            rater_counts(BACKENDS[backend]({**cols, "value": ["NA"] * 8}), unit="unit",
+                         rater="rater", value="value", by_unit=False)
+
+    def test_contingency_table_cells(self, backend: str) -> None:
+        cols = self._fleiss_long()
+        names = {"unit": "patient", "rater": "psychiatrist", "value": "diagnosis"}
+        pair = ("rater1", "rater2")
+        table, _ = contingency_table(BACKENDS[backend](cols), raters=pair, **names)
+        ann = Annotations.from_long(cols, **names)
+
+        def kappa(data: Any) -> Any:
+            if isinstance(data, Annotations):
+                return accord.cohen_kappa(data, raters=list(pair))
+            return accord.cohen_kappa(data)
+
+        _assert_same_intervals(table, ann, kappa)
+
+
 class TestErrors:
     def test_not_a_frame(self) -> None:
         with pytest.raises(InvalidParameterError, match="'frame' parameter of accord.engines"):
@@ -535,21 +603,3 @@ def test_result_unpacks_and_is_frozen() -> None:
     assert statistic is res.statistic and audit is res.audit
     with pytest.raises(AttributeError):
         res.statistic = None  # type: ignore[misc]
-
-
-# --------------------------------------------------------------------- other engines
-def test_duckdb_relation() -> None:
-    duckdb = pytest.importorskip("duckdb", reason="duckdb is not installed (optional engine)")
-    cols = {"unit": [1, 1, 2, 2, 3, 3], "rater": list("ababab"), "value": list("xxyxyy")}
-    rel = duckdb.from_arrow(pa.table(cols))
-    rc, _ = rater_counts(rel, unit="unit", rater="rater", value="value")
-    assert _by_unit(rc) == _by_unit(RaterCounts.from_annotations(Annotations.from_long(cols)))
-
-
-def test_dask_frame() -> None:
-    dd = pytest.importorskip("dask.dataframe", reason="dask is not installed (optional engine)")
-    cols = {"unit": [1, 1, 2, 2, 3, 3], "rater": list("ababab"), "value": list("xxyxyy")}
-    frame = dd.from_pandas(pd.DataFrame(cols), npartitions=2)
-    table, _ = contingency_table(frame, unit="unit", rater="rater", value="value",
-                                 raters=("a", "b"))
-    assert table == ContingencyTable.from_annotations(Annotations.from_long(cols))

@@ -30,6 +30,11 @@ Conventions shared with the in-memory path (:class:`~accord.Annotations`):
   sentence as the in-memory path, except the remedy: there is no
   ``duplicates="last"``, since an engine's rows have no order.
 
+``rater_counts(..., by_unit=False)`` collects only the distinct per-unit
+count patterns with their multiplicities; estimates, analytic SEs, jackknife
+and bootstrap intervals computed from it equal those from the raw rows (the
+bootstrap resamples patterns, so the same seed gives the same interval).
+
 Each function returns an :class:`EngineResult`: the statistic and an
 :class:`~accord.Audit` (the statistic classes have no room for one); it unpacks
 as ``statistic, audit``.

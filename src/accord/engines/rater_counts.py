@@ -37,6 +37,7 @@ def rater_counts(
     raters: Sequence[str] | None = None,
     categories: Sequence[Any] | None = None,
     missing: Sequence[Any] = (),
+    by_unit: bool = True,
 ) -> EngineResult[RaterCounts]:
     """Count how many raters put each unit in each category, inside the engine.
 
@@ -59,13 +60,21 @@ def rater_counts(
     missing : sequence, optional
         Extra missing-value markers. Null, NaN, blank text and the markers of
         :func:`accord.read` (``"NA"``, ``"N/A"``, ``"null"``, ``"."``, ...) always are.
+    by_unit : bool, default True
+        Long data (or wide with ``unit=``): collect one row of counts per unit,
+        with its id. ``False`` collects only the distinct per-unit count
+        patterns and how many units show each (``GROUP BY unit``, then
+        ``GROUP BY`` the counts): a few hundred rows however many units, and
+        still everything the estimate, the analytic SE, the jackknife and the
+        bootstrap need (they resample patterns); the units' ids are not kept.
 
     Returns
     -------
     EngineResult
         ``statistic``: a :class:`~accord.RaterCounts` (long data: rows in
-        sorted unit order, ``unit_ids`` set; wide data without ``unit=``: one row
-        per rated row, in pattern order, ``unit_ids`` unset). ``audit``: rows
+        sorted unit order, ``unit_ids`` set; wide data without ``unit=`` or
+        ``by_unit=False``: one row per rated unit, in pattern order, ``unit_ids``
+        unset). ``audit``: rows
         (cells of a wide table) read, ratings used, and dropped: ``"missing
         value"``, ``"missing unit or rater id"``, ``"identical repeated rating"``.
 
@@ -105,7 +114,7 @@ def rater_counts(
     categories, missing = fr.names(categories, missing, func=_FUNC)
     if _is_long(unit, rater, value, raters):
         base, kinds = fr.long_columns(lf, (str(unit), str(rater), str(value)), func=_FUNC)
-        return _long(base, kinds, categories, missing, source="rater_counts (long)")
+        return _long(base, kinds, categories, missing, by_unit, source="rater_counts (long)")
     names = _rater_columns(raters, unit)
     dtypes = fr.schema_of(lf, [*names, *([unit] if unit is not None else [])], func=_FUNC)
     if unit is not None:
@@ -115,7 +124,7 @@ def rater_counts(
             fr.as_label(unit, dtypes[unit], udt).alias(U),
             *(fr.as_label(c, dtypes[c], common).alias(c) for c in names),
         ).unpivot(on=names, index=[U], variable_name=R, value_name=V)
-        return _long(base, (udt, _text(), common), categories, missing,
+        return _long(base, (udt, _text(), common), categories, missing, by_unit,
                      source="rater_counts (wide)")
     return _patterns(lf, names, dtypes, categories, missing)
 
@@ -165,6 +174,7 @@ def _long(
     kinds: tuple[Any, Any, Any],
     categories: Sequence[Any] | None,
     extra: Sequence[Any],
+    by_unit: bool,
     *,
     source: str,
 ) -> EngineResult[RaterCounts]:
@@ -188,8 +198,13 @@ def _long(
     rows = int(fr.column(summary, "rows").sum())
     n_mv, n_mi = (int(fr.column(summary, c) @ fr.column(summary, "rows")) for c in ("mv", "mi"))
     used = summary.filter((nw.col("mv") == 0) & (nw.col("mi") == 0))
-    fr.categories_of([fr.distinct_labels(used, V, vdt)], categories)  # unknown labels raise here
-    rc = _matrix(_cells(base.filter(~(mv | mi))), udt, vdt, categories)
+    labels = fr.distinct_labels(used, V, vdt)
+    fr.categories_of([labels], categories)  # unknown labels raise here
+    cells = _cells(base.filter(~(mv | mi)))
+    if by_unit:
+        rc = _matrix(fr.collect(cells), udt, vdt, categories)
+    else:
+        rc = _unit_patterns(cells, labels, categories)
     n_used = int(rc.counts.sum())
     dropped = {
         "missing value": n_mv,
@@ -201,27 +216,52 @@ def _long(
 
 
 def _cells(valid: Any) -> Any:
-    """(unit, value, n): GROUP BY unit, value, or GROUP BY unit, rater first if a rater repeats."""
+    """Lazy (unit, value, n): GROUP BY unit, value (GROUP BY unit, rater first on repeats).
+
+    Raises :class:`~accord.errors.DuplicateRatingError` when a rater gave a
+    unit two different values.
+    """
     import narwhals as nw
 
     repeated = valid.group_by(U).agg(nw.len().alias("rows"), nw.col(R).n_unique().alias("d"))
     n_repeated = fr.collect(repeated.filter(nw.col("rows") > nw.col("d")).select(nw.len()))
-    if int(fr.column(n_repeated, "len")[0]):
-        return _collapsed(valid)
-    return fr.collect(valid.group_by(U, V).agg(nw.len().alias("n")).rename({V: "lo"}))
-
-
-def _collapsed(valid: Any) -> Any:
-    """(unit, value, n) after GROUP BY unit, rater; raises on a duplicate rating."""
-    import narwhals as nw
-
+    if not int(fr.column(n_repeated, "len")[0]):
+        return valid.group_by(U, V).agg(nw.len().alias("n")).rename({V: "lo"})
     pairs = valid.group_by(U, R).agg(
         nw.col(V).min().alias("lo"), nw.col(V).max().alias("hi")
     ).with_columns(fr.clash().cast(nw.Int64()).alias("clash"))
-    cells = fr.collect(pairs.group_by(U, "lo").agg(nw.len().alias("n"), nw.col("clash").sum()))
-    if int(fr.column(cells, "clash").sum()):
+    clashes = fr.collect(pairs.select(nw.col("clash").sum()))
+    if int(fr.column(clashes, "clash")[0]):
         raise fr.duplicate_error(pairs.filter(nw.col("clash") == 1), func=_FUNC)
-    return cells
+    return pairs.group_by(U, "lo").agg(nw.len().alias("n"))
+
+
+def _unit_patterns(
+    cells: Any, labels: list[Any], categories: Sequence[Any] | None
+) -> RaterCounts:
+    """GROUP BY unit (one count column per label), then GROUP BY the counts.
+
+    Only the distinct patterns and their multiplicities are collected; the
+    rows are expanded here, in sorted pattern order (engines return groups in
+    no fixed order).
+    """
+    import narwhals as nw
+
+    cats, (lut,) = fr.categories_of([labels], categories)
+    if not labels:
+        return _checked(np.zeros((0, len(cats)), dtype=np.int64), cats, categories is not None)
+    names = [f"__accord_c{i}" for i in range(len(labels))]
+    lo = nw.col("lo")
+    per_unit = cells.with_columns(
+        *(nw.when(lo == x).then(nw.col("n")).otherwise(0).alias(c) for x, c in zip(labels, names))
+    ).group_by(U).agg(*(nw.col(c).sum() for c in names))
+    patterns = fr.collect(per_unit.group_by(*names).agg(nw.len().alias("m")))
+    local = np.column_stack([fr.column(patterns, c) for c in names])
+    rows = np.zeros((local.shape[0], len(cats)), dtype=np.int64)
+    rows[:, lut] = local
+    order = np.lexsort(rows.T[::-1])
+    mult = fr.column(patterns, "m")[order]
+    return _checked(np.repeat(rows[order], mult, axis=0), cats, categories is not None)
 
 
 def _matrix(cells: Any, udt: Any, vdt: Any, categories: Sequence[Any] | None) -> RaterCounts:
