@@ -79,3 +79,35 @@ def test_an_ordinal_crowd_report_gives_ac2_with_ordinal_weights(tmp_path: Path) 
     assert rows["gwet_ac1"].estimate != accord.gwet_ac1(ann).estimate
     assert rows["fleiss_kappa"].estimate == accord.fleiss_kappa(ann).estimate
     assert rows["krippendorff_alpha"].details["level"] == "ordinal"
+
+
+@pytest.mark.parametrize("dtype", [pl.Int64, pl.Int32, pl.UInt16, pl.UInt64])
+def test_integer_ids_coded_from_a_table_match_the_ranked_codes(dtype: pl.DataType) -> None:
+    from accord.readers._table import _codes, _dense_int_codes, _ranked_int_codes
+
+    rng = np.random.default_rng(3)
+    for n, high in ((1, 5), (1000, 7), (50_000, 60_000), (20_000, 1 << 22)):
+        if dtype == pl.UInt16:
+            high = min(high, 1 << 16)
+        s = pl.Series(rng.integers(0, high, n)).cast(dtype)
+        fast = _dense_int_codes(s)
+        assert fast is not None
+        ranked = _ranked_int_codes(s)
+        assert np.array_equal(fast[0], ranked[0]) and fast[1] == ranked[1]
+        assert np.array_equal(_codes(s)[0], ranked[0])
+    wide = pl.Series([3, -1, 10**12, 3])  # negative or far apart: ranked
+    assert _dense_int_codes(wide) is None
+    codes, labels = _codes(wide)
+    assert codes.tolist() == [1, 0, 2, 1] and labels == ["-1", "3", "1000000000000"]
+
+
+def test_appearance_order_of_sorted_and_shuffled_codes() -> None:
+    from accord import _encoding as enc
+
+    rng = np.random.default_rng(5)
+    for arr in (np.sort(rng.integers(0, 50, 400)), rng.integers(0, 50, 400),
+                np.array([7]), np.repeat([3, 1, 2], 4)):
+        codes, labels = enc.factorize(arr, order="appearance")
+        seen = list(dict.fromkeys(arr.tolist()))  # first appearance, by a plain dict
+        assert labels == seen
+        assert [labels[i] for i in codes] == arr.tolist()

@@ -184,6 +184,8 @@ def _factorize_mixed(arr: NDArray[Any]) -> tuple[NDArray[np.int64], list[Any]]:
 
 
 def _reorder(codes: NDArray[np.int64], uniques: list[Any]) -> tuple[NDArray[np.int64], list[Any]]:
+    if codes.shape[0] < 2 or bool((codes[1:] >= codes[:-1]).all()):
+        return codes, uniques  # sorted rows (a file grouped by unit): first seen is sorted
     first = np.full(len(uniques), codes.shape[0], dtype=np.int64)
     np.minimum.at(first, codes, np.arange(codes.shape[0]))
     order = np.argsort(first, kind="stable")
