@@ -111,3 +111,14 @@ def test_appearance_order_of_sorted_and_shuffled_codes() -> None:
         seen = list(dict.fromkeys(arr.tolist()))  # first appearance, by a plain dict
         assert labels == seen
         assert [labels[i] for i in codes] == arr.tolist()
+
+
+def test_codes_that_are_already_dense_are_copied_not_shared() -> None:
+    from accord import _encoding as enc
+
+    arr = np.array([2, 0, 1, 1, 0])
+    codes, labels = enc.factorize(arr)
+    assert codes.tolist() == [2, 0, 1, 1, 0] and labels == [0, 1, 2]
+    assert not np.shares_memory(codes, arr)
+    gaps = np.array([5, 0, 5, 9])  # not dense: through the look-up table
+    assert enc.factorize(gaps)[0].tolist() == [1, 0, 1, 2]
