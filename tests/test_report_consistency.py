@@ -239,7 +239,7 @@ def test_cli_report_headline_follows_level_ordinal() -> None:
     from accord.cli import main
 
     out = CliRunner().invoke(main, ["report", str(DATA / "long_scores.csv"), "--level",
-                                    "ordinal"]).output
+                                    "ordinal"], env={"COLUMNS": "160"}).output
     headline = next(x for x in out.splitlines() if re.search(HEADLINE, x))
     assert "Krippendorff's alpha (ordinal) = " in headline and "Fleiss" not in headline
     assert "Fleiss' kappa" in out and "(unweighted)" in out  # still shown, and labelled

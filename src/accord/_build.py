@@ -90,6 +90,8 @@ def build(
     value_codes, cats = _encode_values(values, categories)
     unit_codes, unit_labels = enc.factorize(units, order="appearance")
     rater_codes, rater_labels = _encode_raters(raters, rater_order)
+    _check_id_types(unit_labels, "unit", source)
+    _check_id_types(rater_labels, "rater", source)
     unit_codes, rater_codes, value_codes, dup_notes, n_replaced = _resolve_duplicates(
         unit_codes,
         rater_codes,
@@ -257,6 +259,10 @@ def _resolve_duplicates(
     cells = (int(u.max()) + 1) * max(n_raters, 1)
     if cells <= 4 * u.shape[0] + 1024 and np.bincount(key, minlength=cells).max() <= 1:
         return u, r, c, [], 0  # O(n) proof that no (unit, rater) repeats: no sort needed
+    ordered = np.sort(key)
+    if not (ordered[1:] == ordered[:-1]).any():
+        return u, r, c, [], 0  # a plain sort proves it (faster than the stable argsort)
+    del ordered
     order = np.argsort(key, kind="stable")
     ks, cs = key[order], c[order]
     same_as_next = ks[1:] == ks[:-1]
@@ -282,6 +288,29 @@ def _resolve_duplicates(
         )
     keep = np.sort(order[last])
     return u[keep], r[keep], c[keep], notes, n_replaced
+
+
+def _check_id_types(labels: list[Any], what: str, source: str) -> None:
+    """Refuse ids that differ only in type (``5`` and ``"5"``): one id written two ways
+    would otherwise count as two units or raters. One pass over the distinct ids."""
+    types = {type(x) for x in labels}
+    if len(types) < 2 or str not in types:
+        return
+    texts: dict[str, Any] = {}
+    clashes = []
+    for x in labels:
+        first = texts.setdefault(str(x), x)
+        if first is not x and type(first) is not type(x):
+            clashes.append((first, x))
+    if not clashes:
+        return
+    n_text = sum(isinstance(x, str) for x in labels)
+    a, b = clashes[0]
+    raise DataError(
+        f"{source}: the {what} ids mix {len(labels) - n_text} numeric and {n_text} text "
+        f"id(s), and {len(clashes)} id(s) are written both ways (e.g. {a!r} and {b!r}), so "
+        f"one {what} would count as two; give the {what} column one type (e.g. all text)."
+    )
 
 
 def _duplicate_error(

@@ -161,6 +161,8 @@ def _small_int_codes(arr: NDArray[Any]) -> tuple[NDArray[np.int64], list[Any]] |
     if lo < 0 or hi >= 1 << 22:
         return None
     present = np.bincount(arr, minlength=hi + 1) > 0
+    if lo == 0 and present.all():  # already codes (a reader's): the look-up is the identity
+        return np.array(arr, dtype=np.int64), list(range(hi + 1))  # a copy: never aliased
     lut = np.cumsum(present) - 1
     codes = lut[arr].astype(np.int64, copy=False)
     return codes, np.flatnonzero(present).tolist()  # Python ints, built in C
@@ -184,6 +186,8 @@ def _factorize_mixed(arr: NDArray[Any]) -> tuple[NDArray[np.int64], list[Any]]:
 
 
 def _reorder(codes: NDArray[np.int64], uniques: list[Any]) -> tuple[NDArray[np.int64], list[Any]]:
+    if codes.shape[0] < 2 or bool((codes[1:] >= codes[:-1]).all()):
+        return codes, uniques  # sorted rows (a file grouped by unit): first seen is sorted
     first = np.full(len(uniques), codes.shape[0], dtype=np.int64)
     np.minimum.at(first, codes, np.arange(codes.shape[0]))
     order = np.argsort(first, kind="stable")

@@ -26,7 +26,8 @@ def default_coefficients(annotations: Annotations, *, weights: Any = None) -> li
     Two raters, nominal: percent agreement, Cohen's kappa, Scott's pi, Gwet's AC1,
     Brennan-Prediger (PABAK and kappa max for two categories). Ordinal data or
     weights: weighted Cohen's kappa, AC2 and Krippendorff's alpha. More raters:
-    percent agreement, Fleiss' kappa, Gwet's AC1 and Krippendorff's alpha.
+    percent agreement, Fleiss' kappa, Gwet's AC1 (on ordinal data AC2 with Gwet's
+    ordinal weights, in :func:`compute`) and Krippendorff's alpha.
     Interval or ratio data: Krippendorff's alpha and ICC(2,1).
     """
     level = annotations.level or "nominal"
@@ -94,10 +95,18 @@ def compute(
     implied = "ordinal" if weights not in (None, "identity") else None
     given = {"weights": weights, "level": level or annotations.level or implied, "form": form,
              "average": average, "positive": positive, "mode": mode}
+    # On ordinal data of many raters the default AC1 becomes AC2 with Gwet's ordinal
+    # weights, listed after alpha (the report's headline stays Krippendorff's alpha).
+    ac2 = (not explicit and weights is None and given["level"] == "ordinal"
+           and annotations.n_raters > 2 and "gwet_ac1" in names)
+    if ac2 and "krippendorff_alpha" in names:
+        names = [n for n in names if n != "gwet_ac1"] + ["gwet_ac1"]
     out = []
     for name in names:
         accepted = accepted_options(name)
         kwargs = {k: val for k, val in given.items() if val is not None and k in accepted}
+        if name == "gwet_ac1" and ac2:
+            kwargs["weights"] = "ordinal"
         rejected = [k for k in ("weights", "form", "average", "positive", "mode")
                     if given[k] is not None and k not in accepted]
         if rejected and explicit:

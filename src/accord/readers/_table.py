@@ -454,9 +454,8 @@ def _codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any], li
     if s.dtype.is_integer():
         if not text:
             return s.to_numpy().astype(np.int64, copy=False), []
-        distinct = s.unique().sort()
-        codes = (s.rank("dense") - 1).cast(pl.Int64).to_numpy()
-        return codes, distinct.cast(pl.String).to_list()
+        fast = _dense_int_codes(s)
+        return fast if fast is not None else _ranked_int_codes(s)
     if s.len() == 0:
         return np.zeros(0, dtype=np.int64), []
     if s.head(_PROBE).n_unique() <= _FEW:
@@ -468,6 +467,29 @@ def _codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any], li
     first = np.empty(int(codes.max()) + 1, dtype=np.int64)
     first[codes] = np.arange(codes.shape[0])  # any row of a code holds its label
     return codes, s.gather(first).to_list()
+
+
+def _ranked_int_codes(s: pl.Series) -> tuple[np.ndarray[Any, Any], list[Any]]:
+    """Integer ids ranked as numbers (a sort), labelled with their text."""
+    distinct = s.unique().sort()
+    codes = (s.rank("dense") - 1).cast(pl.Int64).to_numpy()
+    return codes, distinct.cast(pl.String).to_list()
+
+
+def _dense_int_codes(s: pl.Series) -> tuple[np.ndarray[Any, Any], list[Any]] | None:
+    """The codes and labels of :func:`_codes` for non-negative integer ids below
+    ``max(2**22, len)``, in O(n): a table of the ids present, its running count the
+    codes (no sort, memory proportional to the rows)."""
+    if s.null_count() or s.len() == 0:
+        return None
+    arr = s.to_numpy()
+    lo, hi = int(arr.min()), int(arr.max())
+    if lo < 0 or hi >= max(1 << 22, arr.shape[0]):
+        return None
+    present = np.bincount(arr, minlength=hi + 1) > 0
+    lut = np.cumsum(present, dtype=np.int64) - 1
+    distinct = np.flatnonzero(present)
+    return lut[arr], pl.Series(distinct).cast(pl.String).to_list()
 
 
 def _relabel(

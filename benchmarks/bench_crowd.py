@@ -1,0 +1,137 @@
+"""The crowd workload: a long Parquet file of tens of millions of ratings by 9,000 workers.
+
+Shaped like the public toxicity-rating data (``benchmarks/_crowd_data.py``):
+``--units`` comments, 9,000 workers, about 24 ratings per comment, labels 0-4,
+integer ids. Three measurements, each in a fresh interpreter so that its peak
+resident memory (``ru_maxrss``) is its own (it includes the interpreter and
+the imported libraries, also given alone as "baseline"):
+
+floor: ``polars.read_parquet`` of the three columns, then numpy: units and
+    labels to per-unit category counts (``np.bincount`` on ``unit * 5 + label``)
+    and a duplicate check (sorting ``unit * workers + worker``, then comparing
+    neighbours; numpy 2's hash-based ``np.unique`` takes minutes here), the
+    least work any reader that validates must do.
+read: ``accord.read(path, unit=, rater=, value=)`` to ``Annotations``.
+report: ``accord report FILE --unit comment_id --rater worker_id --value toxicity
+    --level ordinal`` end to end through the command-line entry point
+    (``accord.cli.main``), console output to ``/dev/null``: Krippendorff's alpha
+    (ordinal), Fleiss' kappa, Gwet's AC2 (ordinal weights) and percent agreement,
+    each with its asymptotic interval.
+
+Usage: ``python benchmarks/bench_crowd.py [--units 1900000] [--repeat 1]``.
+The file is generated once under ``benchmarks/_data/`` (git-ignored) by a child
+process, so that the parent stays small (Linux keeps a process's peak across
+``exec``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+COLUMNS = ["--unit", "comment_id", "--rater", "worker_id", "--value", "toxicity"]
+
+CHILD = r"""
+import json, resource, sys, time
+which, path = sys.argv[1], sys.argv[2]
+import numpy as np, polars as pl
+if which != "floor":
+    import accord, accord.cli
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start = time.perf_counter()
+if which == "floor":
+    df = pl.read_parquet(path, columns=["comment_id", "worker_id", "toxicity"])
+    unit, worker, label = (df[c].to_numpy() for c in df.columns)
+    del df
+    n_units, n_workers = int(unit.max()) + 1, int(worker.max()) + 1
+    counts = np.bincount(unit * 5 + label, minlength=n_units * 5).reshape(n_units, 5)
+    keys = unit * n_workers + worker
+    keys.sort()
+    dup = bool((keys[1:] == keys[:-1]).any())
+    out = [int(counts.shape[0]), n_workers, int(counts.sum()), bool(dup)]
+elif which == "read":
+    ann = accord.read(path, unit="comment_id", rater="worker_id", value="toxicity")
+    out = [ann.n_units, ann.n_raters, ann.n_ratings]
+else:
+    import contextlib, io, os
+    args = ["report", path] + sys.argv[3:]
+    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+        try:
+            accord.cli.main(args)
+        except SystemExit as exc:
+            if exc.code not in (0, None):
+                raise
+    out = []
+seconds = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"seconds": seconds, "peak_mb": peak / 1024, "base_mb": base / 1024,
+                  "shape": out}))
+"""
+
+GENERATE = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from _crowd_data import crowd_file
+print(crowd_file(int(sys.argv[2])))
+"""
+
+LABELS = {
+    "floor": "floor: polars.read_parquet + numpy counts + duplicate check",
+    "read": "accord.read",
+    "report": "accord report --level ordinal (CLI, console)",
+}
+
+
+def measure(which: str, path: Path, repeat: int) -> dict[str, Any]:
+    """Best time and peak memory of ``repeat`` fresh-interpreter runs."""
+    runs = []
+    extra = [*COLUMNS, "--level", "ordinal"] if which == "report" else []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, "-c", CHILD, which, str(path), *extra],
+                             check=True, capture_output=True, text=True)
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    return {"seconds": min(r["seconds"] for r in runs),
+            "peak_mb": max(r["peak_mb"] for r in runs),
+            "base_mb": min(r["base_mb"] for r in runs), "shape": runs[0]["shape"]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--units", type=int, default=1_900_000)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--only", nargs="+", choices=list(LABELS), default=list(LABELS))
+    args = parser.parse_args()
+    made = subprocess.run([sys.executable, "-c", GENERATE, str(HERE), str(args.units)],
+                          check=True, capture_output=True, text=True)
+    path = Path(made.stdout.strip())
+    import numpy
+    import polars
+
+    print(f"Python {platform.python_version()}, polars {polars.__version__}, "
+          f"numpy {numpy.__version__}; {path.name} ({path.stat().st_size / 1e6:.0f} MB)")
+    print("| step | time | peak RSS (baseline after imports) | x floor (time, memory) |")
+    print("|---|---|---|---|")
+    results: dict[str, dict[str, Any]] = {}
+    for which in args.only:
+        r = results[which] = measure(which, path, args.repeat)
+        ratio = ""
+        if "floor" in results and which != "floor":
+            f = results["floor"]
+            ratio = (f"{r['seconds'] / f['seconds']:.1f}x, "
+                     f"{r['peak_mb'] / f['peak_mb']:.1f}x")
+        print(f"| {LABELS[which]} | {r['seconds']:.1f} s | {r['peak_mb']:.0f} MB "
+              f"({r['base_mb']:.0f} MB) | {ratio} |", flush=True)
+    shapes = {w: r["shape"] for w, r in results.items() if r["shape"]}
+    print("units, raters, ratings:", shapes)
+    if {"floor", "read"} <= set(shapes):
+        assert shapes["floor"][:3] == shapes["read"], shapes
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""A crowd file with bad input ends in one sentence with counts; an ordinal crowd report
+shows Gwet's AC2 with ordinal weights."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+import accord
+from accord.cli import main
+from accord.errors import DataError, DuplicateRatingError
+
+COLS = {"unit": "comment_id", "rater": "worker_id", "value": "toxicity"}
+
+
+def _crowd(units: int = 300, workers: int = 90, per_unit: int = 6, seed: int = 1) -> pl.DataFrame:
+    """Long crowd ratings, integer ids, labels 0-4, each worker at most once per unit."""
+    rng = np.random.default_rng(seed)
+    unit = np.repeat(np.arange(units), per_unit)
+    worker = np.concatenate([rng.choice(workers, per_unit, replace=False) for _ in range(units)])
+    truth = np.repeat(rng.integers(0, 5, units), per_unit)
+    label = np.clip(truth + rng.integers(-1, 2, unit.shape[0]), 0, 4)
+    return pl.DataFrame({"comment_id": unit, "worker_id": worker, "toxicity": label})
+
+
+def test_a_worker_rating_a_unit_twice_is_refused_with_counts(tmp_path: Path) -> None:
+    df = _crowd()
+    again = df.head(4 * 6).filter(pl.col("toxicity") != 2).with_columns(
+        (4 - pl.col("toxicity")).alias("toxicity"))  # a different value each time
+    clashes = again.select(pl.col("comment_id").n_unique()).item()
+    again = again.unique(["comment_id", "worker_id"])
+    n_pairs = again.height
+    path = tmp_path / "crowd.parquet"
+    pl.concat([df, again]).write_parquet(path)
+    with pytest.raises(DuplicateRatingError, match=rf"^.*: {n_pairs} unit\(s\) were rated twice"):
+        accord.read(path, **COLS)
+    assert clashes >= 1
+    result = CliRunner().invoke(main, ["report", str(path), "--unit", "comment_id", "--rater",
+                                       "worker_id", "--value", "toxicity", "--level", "ordinal"])
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"{n_pairs} unit(s) were rated twice" in lines[0]
+
+
+def test_rater_ids_written_as_numbers_and_as_text_are_refused() -> None:
+    df = _crowd().to_pandas()
+    workers = df["worker_id"].astype(object)
+    workers[df["worker_id"] == 7] = "7"  # worker 7 as text everywhere ...
+    first = workers.index[df["worker_id"] == 7][0]
+    workers[first] = 7  # ... but once as a number
+    df["worker_id"] = workers
+    with pytest.raises(DataError, match=r"the rater ids mix 90 numeric and 1 text id\(s\), and "
+                                        r"1 id\(s\) are written both ways \(e\.g\. 7 and '7'\)"):
+        accord.Annotations.from_long(df, **COLS)
+
+
+def test_ids_of_two_types_that_never_clash_are_kept() -> None:
+    df = _crowd().to_pandas()
+    workers = df["worker_id"].astype(object)
+    workers[df["worker_id"] == 7] = "w7"
+    df["worker_id"] = workers
+    ann = accord.Annotations.from_long(df, **COLS)
+    assert "w7" in ann.raters and 7 not in ann.raters and ann.n_raters == 90
+
+
+def test_an_ordinal_crowd_report_gives_ac2_with_ordinal_weights(tmp_path: Path) -> None:
+    path = tmp_path / "crowd.parquet"
+    _crowd().write_parquet(path)
+    ann = accord.read(path, **COLS, level="ordinal")
+    rows = {r.coefficient: r for r in accord.report(ann).coefficients}
+    assert set(rows) == {"percent_agreement", "fleiss_kappa", "gwet_ac1", "krippendorff_alpha"}
+    ac2 = accord.gwet_ac1(ann, weights="ordinal")
+    assert rows["gwet_ac1"].estimate == ac2.estimate and rows["gwet_ac1"].se == ac2.se
+    assert rows["gwet_ac1"].variant == "ordinal weights"
+    assert rows["gwet_ac1"].estimate != accord.gwet_ac1(ann).estimate
+    assert rows["fleiss_kappa"].estimate == accord.fleiss_kappa(ann).estimate
+    assert rows["krippendorff_alpha"].details["level"] == "ordinal"
+
+
+@pytest.mark.parametrize("dtype", [pl.Int64, pl.Int32, pl.UInt16, pl.UInt64])
+def test_integer_ids_coded_from_a_table_match_the_ranked_codes(dtype: pl.DataType) -> None:
+    from accord.readers._table import _codes, _dense_int_codes, _ranked_int_codes
+
+    rng = np.random.default_rng(3)
+    for n, high in ((1, 5), (1000, 7), (50_000, 60_000), (20_000, 1 << 22)):
+        if dtype == pl.UInt16:
+            high = min(high, 1 << 16)
+        s = pl.Series(rng.integers(0, high, n)).cast(dtype)
+        fast = _dense_int_codes(s)
+        assert fast is not None
+        ranked = _ranked_int_codes(s)
+        assert np.array_equal(fast[0], ranked[0]) and fast[1] == ranked[1]
+        assert np.array_equal(_codes(s)[0], ranked[0])
+    wide = pl.Series([3, -1, 10**12, 3])  # negative or far apart: ranked
+    assert _dense_int_codes(wide) is None
+    codes, labels = _codes(wide)
+    assert codes.tolist() == [1, 0, 2, 1] and labels == ["-1", "3", "1000000000000"]
+
+
+def test_appearance_order_of_sorted_and_shuffled_codes() -> None:
+    from accord import _encoding as enc
+
+    rng = np.random.default_rng(5)
+    for arr in (np.sort(rng.integers(0, 50, 400)), rng.integers(0, 50, 400),
+                np.array([7]), np.repeat([3, 1, 2], 4)):
+        codes, labels = enc.factorize(arr, order="appearance")
+        seen = list(dict.fromkeys(arr.tolist()))  # first appearance, by a plain dict
+        assert labels == seen
+        assert [labels[i] for i in codes] == arr.tolist()
+
+
+def test_codes_that_are_already_dense_are_copied_not_shared() -> None:
+    from accord import _encoding as enc
+
+    arr = np.array([2, 0, 1, 1, 0])
+    codes, labels = enc.factorize(arr)
+    assert codes.tolist() == [2, 0, 1, 1, 0] and labels == [0, 1, 2]
+    assert not np.shares_memory(codes, arr)
+    gaps = np.array([5, 0, 5, 9])  # not dense: through the look-up table
+    assert enc.factorize(gaps)[0].tolist() == [1, 0, 1, 2]
