@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import accord
@@ -351,5 +351,9 @@ def test_an_infinite_label_in_a_tool_export_is_refused(tmp_path: Path) -> None:
 @given(st.text(max_size=40), st.sampled_from(sorted(set(ENCODINGS) - {"utf-16-le-no-bom"})))
 def test_decoding_round_trips_every_text(text: str, encoding: str) -> None:
     from accord._files import decode
+
+    # UTF-16's mark followed by a NUL character is the UTF-32 mark (FF FE 00 00), and
+    # a text of whole NUL pairs is valid UTF-32 too: that case is read as UTF-32
+    assume(not (encoding == "utf-16" and text.startswith("\x00")))
 
     assert decode(ENCODINGS[encoding](text), "x") == text  # st.text() holds no lone surrogate

@@ -163,6 +163,11 @@ def decode(data: bytes, path: Path | str, error: type[AccordError] = FormatError
     try:
         return data[skip:].decode(codec)
     except UnicodeDecodeError as exc:
+        if codec == "utf-32-le":  # FF FE 00 00 is also UTF-16's mark and a NUL character
+            try:
+                return data[2:].decode("utf-16-le")
+            except UnicodeDecodeError:
+                pass
         start = exc.start + skip
         line = data[skip:start].decode(codec, errors="ignore").count("\n") + 1
         raise error(decode_error(path, line, name, data[start:start + 1])) from None
