@@ -69,7 +69,7 @@ def dask_cluster() -> Iterator[Any]:
     _module("dask.dataframe")
     cluster = distributed.LocalCluster(
         host=LOOPBACK, protocol="tcp://", n_workers=1, threads_per_worker=2, processes=False,
-        dashboard_address=None,
+        dashboard_address="127.0.0.1:0",
     )
     client = distributed.Client(cluster)
     try:
@@ -259,13 +259,26 @@ class TestIntervalsFromPatterns:
 
 def test_dask_cluster_runs_on_loopback(dask_cluster: Any) -> None:
     """The scheduler the tests used is this process's cluster on 127.0.0.1."""
-    address = dask_cluster.scheduler.address
-    assert address.startswith(("inproc://", f"tcp://{LOOPBACK}:")), address
+    scheduler = dask_cluster.cluster.scheduler
+    assert scheduler.address.startswith(f"tcp://{LOOPBACK}:"), scheduler.address
+    assert scheduler.http_server.address == LOOPBACK
+    workers = dask_cluster.cluster.workers.values()
+    assert [w.address.startswith(f"tcp://{LOOPBACK}:") for w in workers] == [True]
     assert _module("distributed").default_client() is dask_cluster
     with _module("distributed").get_task_stream(dask_cluster) as stream:
         rc, _ = rater_counts(_dask(_fleiss_long()), **FLEISS)
     assert stream.data, "the counts did not run on the cluster"
     assert int(np.asarray(rc.counts).sum()) == 180
+
+
+def test_spark_session_is_local_and_on_loopback(spark: Any) -> None:
+    """The session the tests used: local[2], driver on 127.0.0.1, no web UI."""
+    conf = spark.sparkContext.getConf()
+    assert spark.sparkContext.master == "local[2]"
+    assert [conf.get(k) for k in ("spark.driver.bindAddress", "spark.driver.host")] == [
+        LOOPBACK, LOOPBACK]
+    assert conf.get("spark.ui.enabled") == "false" and spark.sparkContext.uiWebUrl is None
+    assert os.environ["SPARK_LOCAL_IP"] == LOOPBACK
 
 
 # --------------------------------------------------------------------- README
