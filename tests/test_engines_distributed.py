@@ -20,6 +20,7 @@ import io
 import os
 import re
 import sys
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -28,11 +29,13 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
 
 import accord
 from accord import Annotations, ContingencyTable, RaterCounts
 from accord.engines import contingency_table, rater_counts
 from accord.errors import DuplicateRatingError
+from test_engines import _in_memory, _same_outcome, long_tables
 
 pytestmark = [
     pytest.mark.engines,
@@ -255,6 +258,28 @@ class TestIntervalsFromPatterns:
             lambda d: accord.cohen_kappa(d, raters=pair) if isinstance(d, Annotations)
             else accord.cohen_kappa(d),
         )
+
+
+@settings(max_examples=25, deadline=None)
+@given(columns=long_tables())
+def test_duckdb_property_counts_and_patterns_equal_memory(columns: Columns) -> None:
+    """Random long rows with missing values and repeats: DuckDB's counts (by unit and as
+    patterns), audit and Fleiss' kappa equal the in-memory ones, or both raise a DataError."""
+    both = _same_outcome(lambda: rater_counts(_duckdb(columns), **COLS),
+                         lambda: _in_memory(pd.DataFrame(columns), **COLS))
+    if both is None:  # both raised a DataError
+        return
+    (rc, audit), ann = both
+    assert _by_unit(rc) == _by_unit(RaterCounts.from_annotations(ann))
+    assert audit.ratings_used == ann.audit.ratings_used
+    patterns, audit_p = rater_counts(_duckdb(columns), **COLS, by_unit=False)
+    assert patterns.counts.tolist() == sorted(rc.counts.tolist()) and audit_p == audit
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", accord.DegenerateDataWarning)
+        want = accord.fleiss_kappa(ann).estimate
+        for got in (rc, patterns):
+            assert accord.fleiss_kappa(got).estimate == pytest.approx(want, abs=TOL,
+                                                                      nan_ok=True)
 
 
 def test_dask_cluster_runs_on_loopback(dask_cluster: Any) -> None:
