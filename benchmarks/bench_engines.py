@@ -60,7 +60,7 @@ elif engine in ("dask", "dask-cluster"):
     if engine == "dask-cluster":
         from dask.distributed import Client, LocalCluster
         cluster = LocalCluster(host="127.0.0.1", protocol="tcp://", processes=False,
-                               n_workers=1, threads_per_worker=2, dashboard_address=None)
+                               n_workers=1, threads_per_worker=2, dashboard_address="127.0.0.1:0")
         client = Client(cluster)
     frame = dd.read_parquet(path)
 elif engine == "spark":

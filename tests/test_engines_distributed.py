@@ -20,6 +20,7 @@ import io
 import os
 import re
 import sys
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -28,11 +29,13 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
 
 import accord
 from accord import Annotations, ContingencyTable, RaterCounts
 from accord.engines import contingency_table, rater_counts
 from accord.errors import DuplicateRatingError
+from test_engines import _in_memory, _same_outcome, long_tables
 
 pytestmark = [
     pytest.mark.engines,
@@ -69,7 +72,7 @@ def dask_cluster() -> Iterator[Any]:
     _module("dask.dataframe")
     cluster = distributed.LocalCluster(
         host=LOOPBACK, protocol="tcp://", n_workers=1, threads_per_worker=2, processes=False,
-        dashboard_address=None,
+        dashboard_address="127.0.0.1:0",
     )
     client = distributed.Client(cluster)
     try:
@@ -257,15 +260,50 @@ class TestIntervalsFromPatterns:
         )
 
 
+@settings(max_examples=25, deadline=None)
+@given(columns=long_tables())
+def test_duckdb_property_counts_and_patterns_equal_memory(columns: Columns) -> None:
+    """Random long rows with missing values and repeats: DuckDB's counts (by unit and as
+    patterns), audit and Fleiss' kappa equal the in-memory ones, or both raise a DataError."""
+    both = _same_outcome(lambda: rater_counts(_duckdb(columns), **COLS),
+                         lambda: _in_memory(pd.DataFrame(columns), **COLS))
+    if both is None:  # both raised a DataError
+        return
+    (rc, audit), ann = both
+    assert _by_unit(rc) == _by_unit(RaterCounts.from_annotations(ann))
+    assert audit.ratings_used == ann.audit.ratings_used
+    patterns, audit_p = rater_counts(_duckdb(columns), **COLS, by_unit=False)
+    assert patterns.counts.tolist() == sorted(rc.counts.tolist()) and audit_p == audit
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", accord.DegenerateDataWarning)
+        want = accord.fleiss_kappa(ann).estimate
+        for got in (rc, patterns):
+            assert accord.fleiss_kappa(got).estimate == pytest.approx(want, abs=TOL,
+                                                                      nan_ok=True)
+
+
 def test_dask_cluster_runs_on_loopback(dask_cluster: Any) -> None:
     """The scheduler the tests used is this process's cluster on 127.0.0.1."""
-    address = dask_cluster.scheduler.address
-    assert address.startswith(("inproc://", f"tcp://{LOOPBACK}:")), address
+    scheduler = dask_cluster.cluster.scheduler
+    assert scheduler.address.startswith(f"tcp://{LOOPBACK}:"), scheduler.address
+    assert scheduler.http_server.address == LOOPBACK
+    workers = dask_cluster.cluster.workers.values()
+    assert [w.address.startswith(f"tcp://{LOOPBACK}:") for w in workers] == [True]
     assert _module("distributed").default_client() is dask_cluster
     with _module("distributed").get_task_stream(dask_cluster) as stream:
         rc, _ = rater_counts(_dask(_fleiss_long()), **FLEISS)
     assert stream.data, "the counts did not run on the cluster"
     assert int(np.asarray(rc.counts).sum()) == 180
+
+
+def test_spark_session_is_local_and_on_loopback(spark: Any) -> None:
+    """The session the tests used: local[2], driver on 127.0.0.1, no web UI."""
+    conf = spark.sparkContext.getConf()
+    assert spark.sparkContext.master == "local[2]"
+    assert [conf.get(k) for k in ("spark.driver.bindAddress", "spark.driver.host")] == [
+        LOOPBACK, LOOPBACK]
+    assert conf.get("spark.ui.enabled") == "false" and spark.sparkContext.uiWebUrl is None
+    assert os.environ["SPARK_LOCAL_IP"] == LOOPBACK
 
 
 # --------------------------------------------------------------------- README
