@@ -180,8 +180,10 @@ def spans_section(ann: Annotations, confidence_level: float, method: Any, seed: 
     rows = tuple(SpanDisagreementRow(str(d.unit), d.raters, d.kind, _span(d.first),
                                      _span(d.second)) for d in dis[:top])
     notes = tuple(dict.fromkeys((*strict.notes, *_left_out(strict))))
-    return SpansSection(str(table.field), len(table), len(table.units),
-                        tuple(raters or table.raters),
+    chosen = tuple(raters or table.raters)
+    spans = [sp for sp in table if sp.rater in chosen]
+    units = {u for (u, r) in table.coverage if r in chosen} | {sp.unit for sp in spans}
+    return SpansSection(str(table.field), len(spans), len(units), chosen,
                         _sentence(modes[0], len(pairs), confidence_level),
                         modes, pairs, confusion, rows, len(dis), notes)
 
