@@ -171,3 +171,15 @@ def test_cli_report_on_a_brat_project_and_a_span_table(tmp_path: Path) -> None:
                       end="end")
     for m in doc["spans"]["modes"]:
         assert m["f1"]["estimate"] == accord.span_agreement(ann, mode=m["mode"]).f1.estimate
+
+
+def test_a_span_table_and_selected_raters() -> None:
+    ann = accord.read(BRAT)
+    whole = accord.report(ann.spans, seed=1)
+    assert whole.spans is not None and whole.spans.modes == accord.report(ann, seed=1).spans.modes
+    two = accord.report(ann, raters=["Maria", "Max"], seed=1)
+    assert two.spans is not None and two.spans.raters == ("Maria", "Max")
+    assert (two.spans.n_spans, two.spans.n_units) == (7, 2)  # Maria 5, Max 2; Peter's 1 left out
+    # one pair: the mean is that pair's F1, 2 M / (n_A + n_B) = 2 * 2 / (5 + 2)
+    assert two.spans.modes[0].f1.estimate == pytest.approx(4 / 7, abs=1e-12)
+    assert two.headline.startswith("2 raters marked 7 spans in 2 units.")

@@ -104,6 +104,9 @@ def test_cli_check_on_span_data(tmp_path: Path) -> None:
     code, out, _ = run_cli(*base, "--min", "0.6", "--on", "lower-ci", "--ci", "bootstrap",
                            "--seed", "1")
     assert code == 1 and out.startswith("REJECTED: span_f1 lower 95% limit")
+    code, out, _ = run_cli(*base, "--min", "0.6", "--on", "lower-ci")  # asymptotic: no SE
+    assert code == 1 and out.startswith("UNDEFINED") and "use --ci jackknife or --ci bootstrap" \
+        in out
     code, out, _ = run_cli(*base, "--min", "0.78", "--mode", "partial")
     assert code == 0 and "0.7889" in out  # partial: (0.8333 + 0.8667 + 0.6667) / 3
     code, out, _ = run_cli("check", str(BRAT), "--coefficient", "span_f1", "--min", "0.3")

@@ -154,7 +154,7 @@ def _print(decision: Any, deviations: int, caveats: list[str], raters: Any, data
         return
     for caveat in caveats:
         echo(f"caveat: {caveat}")
-    line = decision.line()
+    line = cli_text(decision.line())  # e.g. "use --ci bootstrap", not "method=..."
     if deviations:
         line += f" [{deviations} protocol deviation(s): see accord report]"
     echo(line)

@@ -79,7 +79,8 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--scale", default=None, metavar="NAME",
               help="Interpretation scale (default: the one written for each coefficient).")
 @click.option("--top-units", default=20, show_default=True, type=click.IntRange(min=1),
-              help="How many of the units with most disagreement to list.")
+              help="How many of the units with most disagreement to list (span data: "
+              "how many disagreements).")
 @click.option("--title", default=None, help="Report title (default: the study's).")
 @click.option("-o", "--output", default=None, metavar="FILE",
               help="Write the report: .html (one self-contained file), .md or .json.")

@@ -24,10 +24,11 @@ from accord.errors import (
     UndeclaredOrderWarning,
 )
 from accord.inference import Bootstrap
+from accord.readers.spans import SpanTable
 from accord.report.model import CoefficientRow, DataSummary, PairAnalysis, Report, Settings
 from accord.report.reference import reference_section
 from accord.report.sections import MAX_RATERS
-from accord.report.spans_section import has_spans
+from accord.report.spans_section import has_spans, span_annotations
 from accord.results import AgreementResult, ConfidenceInterval
 from accord.study import Study, load_study
 
@@ -61,8 +62,10 @@ def report(
 
     Parameters
     ----------
-    annotations : Annotations or a units x raters table
-        The ratings (e.g. from :func:`accord.read`).
+    annotations : Annotations, a SpanTable or a units x raters table
+        The ratings (e.g. from :func:`accord.read`). Data that hold spans only
+        (a span export, a span table, a ``SpanTable``) give the span report: pairwise
+        span F1 in the four matching modes (:mod:`accord.report.spans_section`).
     study : Study or path, optional
         A declared protocol (:func:`accord.load_study`): the report then shows the
         evidence register and the acceptance decision. The study's annotators and
@@ -119,6 +122,8 @@ def report(
     from accord.coefficients._data import as_annotations
 
     coefficients = _check_names(coefficients, form)
+    if isinstance(annotations, SpanTable):
+        annotations = span_annotations(annotations)
     ann = as_annotations(annotations, raters=raters, func=FUNC, sets=True)
     coefficients, level = _set_options(ann, coefficients, level, judge, pairs)
     top_units = v.positive_int(top_units, param="top_units", func=FUNC)

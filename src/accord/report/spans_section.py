@@ -15,12 +15,13 @@ from typing import Any
 
 from accord.annotations import Annotations
 from accord.inference import Bootstrap
+from accord.readers.spans import SpanTable
 from accord.report.model import DataSummary, FigureRow, Report, Settings, UnitsSection
 from accord.results import AgreementResult
 from accord.spans.matching import MODES, Mode
 
 __all__ = ["SpanDisagreementRow", "SpanMode", "SpanPairRow", "SpansSection", "cells",
-           "has_spans", "span_report", "spans_section"]
+           "has_spans", "span_annotations", "span_report", "spans_section"]
 
 #: The mode whose label confusion is shown: same boundaries, any label.
 CONFUSION_MODE: Mode = "exact"
@@ -131,6 +132,17 @@ class SpansSection:
         }
 
 
+def span_annotations(table: SpanTable) -> Annotations:
+    """Annotations that hold ``table`` only (what a reader gives for a span export)."""
+    import numpy as np
+
+    from accord.annotations import Audit
+
+    empty = np.zeros(0, dtype=np.int64)
+    return Annotations(empty, empty, empty, units=(), raters=table.raters, categories=(),
+                       field=table.field, audit=Audit("SpanTable", len(table), 0), spans=table)
+
+
 def has_spans(ann: Annotations) -> bool:
     """Spans only (no label per unit and rater), from two raters or more."""
     table = ann.spans
@@ -168,8 +180,10 @@ def spans_section(ann: Annotations, confidence_level: float, method: Any, seed: 
     rows = tuple(SpanDisagreementRow(str(d.unit), d.raters, d.kind, _span(d.first),
                                      _span(d.second)) for d in dis[:top])
     notes = tuple(dict.fromkeys((*strict.notes, *_left_out(strict))))
-    return SpansSection(str(table.field), len(table), len(table.units),
-                        tuple(raters or table.raters),
+    chosen = tuple(raters or table.raters)
+    spans = [sp for sp in table if sp.rater in chosen]
+    units = {u for (u, r) in table.coverage if r in chosen} | {sp.unit for sp in spans}
+    return SpansSection(str(table.field), len(spans), len(units), chosen,
                         _sentence(modes[0], len(pairs), confidence_level),
                         modes, pairs, confusion, rows, len(dis), notes)
 
@@ -183,7 +197,7 @@ def span_report(ann: Annotations, settings: Settings, method: Any, top: int,
     if not isinstance(method, Bootstrap):
         settings = replace(settings, method="bootstrap-percentile",
                            n_resamples=DEFAULT_RESAMPLES)
-    units = UnitsSection(section.raters, (), section.n_disagreements, 0)
+    units = UnitsSection(section.raters, (), 0, 0)  # no labels per unit: see the span section
     return Report(
         title=title or "Agreement report", headline=_headline(section),
         accord_version=__version__, data=_data(ann, section), settings=settings,
