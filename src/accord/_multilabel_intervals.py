@@ -60,11 +60,13 @@ class UnitFeatures:
 def unit_features(t: NDArray[np.bool_], p: NDArray[np.bool_]) -> UnitFeatures:
     """The feature rows of the distinct ``(T_u, P_u)`` pairs (no per-unit Python loop)."""
     n, n_labels = t.shape
-    packed = np.concatenate([np.packbits(t, axis=1), np.packbits(p, axis=1)], axis=1)
     if n == 0:
         return UnitFeatures(np.zeros((0, 3 * n_labels + 9)), np.zeros(0, dtype=np.int64),
                             n_labels)
-    _, first, counts = np.unique(packed, axis=0, return_index=True, return_counts=True)
+    packed = np.ascontiguousarray(np.concatenate([np.packbits(t, axis=1),
+                                                  np.packbits(p, axis=1)], axis=1))
+    rows = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()  # one key per unit
+    _, first, counts = np.unique(rows, return_index=True, return_counts=True)
     ts, ps = t[first], p[first]
     inter = (ts & ps).sum(axis=1).astype(np.float64)
     n_t = ts.sum(axis=1).astype(np.float64)
