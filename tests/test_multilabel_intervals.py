@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import accord
-from accord._multilabel_intervals import statistics, unit_features
+from accord._multilabel_intervals import all_figures, statistics, unit_features
 from accord.errors import DegenerateDataWarning, InvalidParameterError
 from accord.inference.bootstrap import draw_weights, unit_patterns
 
@@ -59,8 +59,10 @@ def test_statistics_on_the_full_sums_equal_sklearn(seed: int) -> None:
     assert int(uf.counts.sum()) == t.shape[0]
     sums = (uf.counts.astype(float) @ uf.features)[None, :]
     want = _sklearn(t, p, labels)
+    at_once = all_figures(sums, len(labels), tuple(labels))
     for key, stat in statistics(len(labels), tuple(labels)).items():
         assert _same(float(stat(sums)[0]), want[key]), key
+        assert _same(float(at_once[key][0]), want[key]), key
 
 
 @pytest.mark.parametrize("seed", [1, 4, 9])
@@ -163,3 +165,12 @@ def test_evaluate_routes_label_sets_to_evaluate_multilabel() -> None:
     with pytest.raises(InvalidParameterError, match="method"):
         accord.evaluate(ann, reference="annotator_a", systems="annotator_b",
                         method=accord.Bootstrap(n_resamples=99))
+
+
+def test_bca_intervals_hold_the_estimate() -> None:
+    t, p, labels = _data(5)
+    ev = accord.evaluate_multilabel(t, p, labels=labels)
+    cis = ev.intervals(method=accord.Bootstrap(n_resamples=500, kind="bca", rng=0))
+    for key in ("micro.f1", "macro.f1", "samples.f1", "hamming_loss"):
+        ci = cis[key]
+        assert ci.method == "bootstrap-bca" and ci.low <= ev.estimates()[key] <= ci.high, key

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -69,10 +70,9 @@ def test_markdown_console_and_html_show_the_section(rep: accord.Report) -> None:
     assert "## Multilabel agreement" in md and "| toxic |" in md
     html = rep.to_html()
     assert 'id="multilabel"' in html and 'href="#multilabel"' in html
-    console = Console(width=120, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console = Console(width=120, record=True, file=io.StringIO())
     console.print(rep)
     text = console.export_text()
-    console.file.close()
     assert "Multilabel agreement" in text and "maximum-percentage agreement" in text
 
 
@@ -113,3 +113,22 @@ def test_cli_report_on_label_sets(tmp_path: Path) -> None:
     code, text, err = run_cli("report", str(long), "--multilabel", "-o", "-", "--to", "markdown")
     assert code == 0, err
     assert "## Multilabel agreement" in text
+
+
+def test_too_many_distinct_sets_leave_the_set_alphas_out(ann: accord.Annotations,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the limit of distinct sets neither the table nor the section computes the
+    set alphas (every pair of distinct sets), and both say so; the rest renders."""
+    monkeypatch.setattr("accord.coefficients.multilabel.MAX_SETS_FOR_ALPHA", 5)
+    rep = accord.report(ann)
+    assert rep.coefficients == () and rep.primary is None
+    sec = rep.multilabel
+    assert sec is not None
+    assert [r.name for r in sec.summary if "alpha" in r.name] == []
+    assert any("not computed" in n and "distinct sets" in n for n in sec.notes)
+    assert rep.headline == "3 raters rated 60 units."
+    jsonschema.Draft202012Validator(schema()).validate(json.loads(rep.to_json()))
+    assert "Multilabel agreement" in rep.to_markdown() and 'id="multilabel"' in rep.to_html()
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(rep)
+    assert "maximum-percentage agreement" in console.export_text()

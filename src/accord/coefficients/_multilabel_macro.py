@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.sparse import csr_matrix
 
 from accord.errors import DataError
 from accord.inference.bootstrap import (
@@ -85,10 +86,13 @@ def _replicates(resampling: Resampling, boot: Bootstrap) -> FloatArray:
     m, p = resampling.features.shape
     step = max(1, _CELLS_PER_CHUNK // max(1, m, p, n))
     out = np.empty(boot.n_resamples, dtype=np.float64)
+    sparse_t = csr_matrix(resampling.features.T)  # the labels' blocks are mostly zeros
     for start in range(0, boot.n_resamples, step):
         stop = min(boot.n_resamples, start + step)
-        out[start:stop] = resampling.evaluate(
-            draw_weights(resampling.counts, stop - start, rng, units=units))
+        weights = draw_weights(resampling.counts, stop - start, rng, units=units)
+        sums = np.asarray(sparse_t @ weights.T.astype(np.float64)).T
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            out[start:stop] = resampling.statistic(sums)
         if boot.progress is not None:
             boot.progress(stop, boot.n_resamples)
     return out

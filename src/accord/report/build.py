@@ -227,7 +227,9 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
     from accord.report import sections
     from accord.report.register import study_section
     results = _results(ann, st, coefficients, settings, form)
-    rows, intervals = zip(*(_row(r, settings, ci_method, ann.level) for r in results))
+    pairs_of = [_row(r, settings, ci_method, ann.level) for r in results]
+    rows = tuple(r for r, _ in pairs_of)
+    intervals = tuple(ci for _, ci in pairs_of)
     primary = _primary(rows, st)
     data = _data_summary(ann, settings.weights)
     study = None if st is None else study_section(st, raw, ann, study_notes)
@@ -342,8 +344,11 @@ def _results(ann: Annotations, st: Study | None, coefficients: Sequence[str] | N
              settings: Settings, form: str | None) -> list[AgreementResult]:
     """The named coefficients, or the default set (options routed only where they apply);
     the study's coefficient is added in front when it is not among them."""
+    from accord.coefficients.multilabel import MAX_SETS_FOR_ALPHA
     from accord.selection import compute
 
+    if ann.set_valued and len(ann.categories) > MAX_SETS_FOR_ALPHA:
+        return []  # alpha on the sets compares every pair of distinct sets: see the note
     options = {"weights": settings.weights, "level": settings.level, "form": form}
     results = compute(ann, list(coefficients) if coefficients is not None else None, **options)
     if st is not None and st.metric.coefficient not in [r.coefficient for r in results]:
