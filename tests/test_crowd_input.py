@@ -148,3 +148,37 @@ def test_continuous_interval_alpha_equals_its_closed_form(raters: int) -> None:
     x[rng.random(x.shape) < 0.15] = np.nan
     res = accord.krippendorff_alpha(x, level="interval")
     assert res.estimate == pytest.approx(_interval_alpha_from_sums(x), abs=1e-12)
+
+
+def test_fleiss_on_a_float_array_with_nan_matches_its_long_form() -> None:
+    """The array path (NaN = not rated) against the same ratings as Annotations, with
+    and without a unit nobody rated."""
+    rng = np.random.default_rng(8)
+    x = rng.integers(0, 4, (400, 6)).astype(float)
+    x[rng.random(x.shape) < 0.2] = np.nan
+    for data in (x, np.vstack([x, np.full((1, 6), np.nan)])):
+        got = accord.fleiss_kappa(data)
+        units, raters = np.nonzero(~np.isnan(data))
+        ann = accord.Annotations.from_long(
+            pl.DataFrame({"u": units, "r": raters, "v": data[units, raters]}),
+            unit="u", rater="r", value="v")
+        want = accord.fleiss_kappa(ann)
+        assert got.estimate == pytest.approx(want.estimate, abs=1e-12)
+        assert got.se == pytest.approx(want.se, abs=1e-12)
+
+
+def test_whole_numbers_stored_as_floats_code_as_the_sorting_path() -> None:
+    from accord import _encoding as enc
+    from accord.coefficients._many_data import _whole_number_codes
+
+    rng = np.random.default_rng(9)
+    for values in (rng.integers(0, 5, 1000).astype(float), rng.integers(-3, 40, 500) * 1.0,
+                   np.array([7.0]), np.array([2.0, 9.0, 2.0, 1000.0])):
+        fast = _whole_number_codes(values)
+        assert fast is not None
+        codes, cats = enc.factorize(values)
+        assert np.array_equal(fast[0], codes) and fast[1] == tuple(cats)
+        assert all(type(c) is float for c in fast[1])
+    for other in (np.array([0.5, 1.0]), np.array([0.0, np.inf]), np.array([0.0, 1e9]),
+                  np.array([1, 2])):
+        assert _whole_number_codes(other) is None
