@@ -182,3 +182,23 @@ def test_whole_numbers_stored_as_floats_code_as_the_sorting_path() -> None:
     for other in (np.array([0.5, 1.0]), np.array([0.0, np.inf]), np.array([0.0, 1e9]),
                   np.array([1, 2])):
         assert _whole_number_codes(other) is None
+
+
+def test_per_unit_agreement_from_counts_matches_the_sorted_keys() -> None:
+    from accord.disagreements import _unit_agreement
+
+    rng = np.random.default_rng(10)
+    n = 3000
+    df = pl.DataFrame({"u": rng.integers(0, 800, n), "r": rng.integers(0, 9, n),
+                       "v": rng.integers(0, 4, n)}).unique(["u", "r"])
+    ann = accord.Annotations.from_long(df, unit="u", rater="r", value="v")
+    m, share, distinct = _unit_agreement(ann)
+    units, _, values = ann.codes
+    k = len(ann.categories)
+    keys, n_c = np.unique(units * k + values, return_counts=True)  # the sorting path
+    same = np.bincount(keys // k, weights=n_c * (n_c - 1.0), minlength=ann.n_units)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        want = np.where(m >= 2, same / (m * (m - 1.0)), np.nan)
+    assert np.array_equal(share, want, equal_nan=True)
+    assert np.array_equal(distinct, np.bincount(keys // k, minlength=ann.n_units))
+    assert accord.fleiss_kappa(ann).n_raters == 9
