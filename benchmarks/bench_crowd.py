@@ -17,6 +17,8 @@ report: ``accord report FILE --unit comment_id --rater worker_id --value toxicit
     (``accord.cli.main``), console output to ``/dev/null``: Krippendorff's alpha
     (ordinal), Fleiss' kappa, Gwet's AC2 (ordinal weights) and percent agreement,
     each with its asymptotic interval.
+bootstrap: the same report with percentile bootstrap intervals (999 resamples of
+    the units, drawn over the distinct per-unit count patterns).
 
 Usage: ``python benchmarks/bench_crowd.py [--units 1900000] [--repeat 1]``.
 The file is generated once under ``benchmarks/_data/`` (git-ignored) by a child
@@ -85,13 +87,16 @@ LABELS = {
     "floor": "floor: polars.read_parquet + numpy counts + duplicate check",
     "read": "accord.read",
     "report": "accord report --level ordinal (CLI, console)",
+    "bootstrap": "the same report, --ci bootstrap --n-resamples 999 --seed 1",
 }
 
 
 def measure(which: str, path: Path, repeat: int) -> dict[str, Any]:
     """Best time and peak memory of ``repeat`` fresh-interpreter runs."""
     runs = []
-    extra = [*COLUMNS, "--level", "ordinal"] if which == "report" else []
+    extra = [*COLUMNS, "--level", "ordinal"] if which in ("report", "bootstrap") else []
+    if which == "bootstrap":
+        extra += ["--ci", "bootstrap", "--n-resamples", "999", "--seed", "1"]
     for _ in range(repeat):
         out = subprocess.run([sys.executable, "-c", CHILD, which, str(path), *extra],
                              check=True, capture_output=True, text=True)

@@ -122,3 +122,83 @@ def test_codes_that_are_already_dense_are_copied_not_shared() -> None:
     assert not np.shares_memory(codes, arr)
     gaps = np.array([5, 0, 5, 9])  # not dense: through the look-up table
     assert enc.factorize(gaps)[0].tolist() == [1, 0, 1, 2]
+
+
+def _interval_alpha_from_sums(x: np.ndarray) -> float:
+    """Krippendorff's interval alpha in closed form (delta = (c - k)^2): per unit
+    sum_{i != j} (x_i - x_j)^2 = 2 (m S2 - S1^2), and the same over all pairable values."""
+    ok = ~np.isnan(x)
+    m = ok.sum(axis=1)
+    v = np.where(ok, x, 0.0)
+    s1, s2 = v.sum(axis=1), (v * v).sum(axis=1)
+    keep = m >= 2
+    m, s1, s2 = m[keep], s1[keep], s2[keep]
+    n = m.sum()
+    d_o = (2 * (m * s2 - s1 * s1) / (m - 1)).sum() / n
+    d_e = 2 * (n * s2.sum() - s1.sum() ** 2) / (n * (n - 1))
+    return float(1 - d_o / d_e)
+
+
+@pytest.mark.parametrize("raters", [2, 3, 7])
+def test_continuous_interval_alpha_equals_its_closed_form(raters: int) -> None:
+    """Every value distinct (no ties), 15 % missing: the coincidence-matrix alpha equals
+    the sums-of-squares form of Krippendorff (2011, interval metric) to 1e-12."""
+    rng = np.random.default_rng(raters)
+    x = rng.normal(50, 10, (5000, raters)) + rng.normal(0, 5, (5000, 1))
+    x[rng.random(x.shape) < 0.15] = np.nan
+    res = accord.krippendorff_alpha(x, level="interval")
+    assert res.estimate == pytest.approx(_interval_alpha_from_sums(x), abs=1e-12)
+
+
+def test_fleiss_on_a_float_array_with_nan_matches_its_long_form() -> None:
+    """The array path (NaN = not rated) against the same ratings as Annotations, with
+    and without a unit nobody rated."""
+    rng = np.random.default_rng(8)
+    x = rng.integers(0, 4, (400, 6)).astype(float)
+    x[rng.random(x.shape) < 0.2] = np.nan
+    for data in (x, np.vstack([x, np.full((1, 6), np.nan)])):
+        got = accord.fleiss_kappa(data)
+        units, raters = np.nonzero(~np.isnan(data))
+        ann = accord.Annotations.from_long(
+            pl.DataFrame({"u": units, "r": raters, "v": data[units, raters]}),
+            unit="u", rater="r", value="v")
+        want = accord.fleiss_kappa(ann)
+        assert got.estimate == pytest.approx(want.estimate, abs=1e-12)
+        assert got.se == pytest.approx(want.se, abs=1e-12)
+
+
+def test_whole_numbers_stored_as_floats_code_as_the_sorting_path() -> None:
+    from accord import _encoding as enc
+    from accord.coefficients._many_data import _whole_number_codes
+
+    rng = np.random.default_rng(9)
+    for values in (rng.integers(0, 5, 1000).astype(float), rng.integers(-3, 40, 500) * 1.0,
+                   np.array([7.0]), np.array([2.0, 9.0, 2.0, 1000.0])):
+        fast = _whole_number_codes(values)
+        assert fast is not None
+        codes, cats = enc.factorize(values)
+        assert np.array_equal(fast[0], codes) and fast[1] == tuple(cats)
+        assert all(type(c) is float for c in fast[1])
+    for other in (np.array([0.5, 1.0]), np.array([0.0, np.inf]), np.array([0.0, 1e9]),
+                  np.array([1, 2])):
+        assert _whole_number_codes(other) is None
+
+
+def test_per_unit_agreement_from_counts_matches_the_sorted_keys() -> None:
+    from accord.disagreements import _unit_agreement
+
+    rng = np.random.default_rng(10)
+    n = 3000
+    df = pl.DataFrame({"u": rng.integers(0, 800, n), "r": rng.integers(0, 9, n),
+                       "v": rng.integers(0, 4, n)}).unique(["u", "r"])
+    ann = accord.Annotations.from_long(df, unit="u", rater="r", value="v")
+    m, share, distinct = _unit_agreement(ann)
+    units, _, values = ann.codes
+    k = len(ann.categories)
+    keys, n_c = np.unique(units * k + values, return_counts=True)  # the sorting path
+    same = np.bincount(keys // k, weights=n_c * (n_c - 1.0), minlength=ann.n_units)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        want = np.where(m >= 2, same / (m * (m - 1.0)), np.nan)
+    assert np.array_equal(share, want, equal_nan=True)
+    assert np.array_equal(distinct, np.bincount(keys // k, minlength=ann.n_units))
+    assert accord.fleiss_kappa(ann).n_raters == 9

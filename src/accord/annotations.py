@@ -469,14 +469,15 @@ class Annotations:
         self, keep: NDArray[np.bool_], rater_codes: NDArray[np.int64], raters: tuple[Any, ...]
     ) -> Annotations:
         unit_codes = self._unit_codes[keep]
-        used = np.unique(unit_codes)
+        used = np.flatnonzero(np.bincount(unit_codes, minlength=self.n_units))  # sorted, O(n)
         remap = np.full(self.n_units, -1, dtype=np.int64)
         remap[used] = np.arange(used.shape[0])
+        units = self.units
         return Annotations(
             remap[unit_codes],
             rater_codes,
             self._value_codes[keep],
-            units=[self.units[u] for u in used],
+            units=[units[u] for u in used.tolist()],
             raters=raters,
             categories=self.categories,
             level=self.level,

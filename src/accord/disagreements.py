@@ -241,7 +241,13 @@ def _unit_agreement(
     units, _, values = ann.codes
     k = max(len(ann.categories), 1)
     m = np.bincount(units, minlength=ann.n_units).astype(np.int64)
-    keys, n_c = np.unique(units * k + values, return_counts=True)
+    flat = units * k + values
+    if ann.n_units * k <= 4 * flat.shape[0] + 1024:  # a count per cell beats a sort
+        cells = np.bincount(flat, minlength=ann.n_units * k)
+        keys = np.flatnonzero(cells)
+        n_c = cells[keys]
+    else:
+        keys, n_c = np.unique(flat, return_counts=True)
     same = np.bincount(keys // k, weights=n_c * (n_c - 1.0), minlength=ann.n_units)
     distinct = np.bincount(keys // k, minlength=ann.n_units).astype(np.int64)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -138,9 +138,10 @@ def _numeric_array_codes(data: Any, categories: Sequence[Any] | None) -> RatingC
     codes = np.full(data.shape, -1, dtype=np.int64)
     codes[rated] = value_codes
     keep = rated.any(axis=1)
-    codes = codes[keep]
-    unit_ids = tuple(int(i) for i in np.flatnonzero(keep))
-    return RatingCodes(codes, cats, raters, unit_ids)
+    if keep.all():
+        return RatingCodes(codes, cats, raters, tuple(range(data.shape[0])))
+    unit_ids = tuple(np.flatnonzero(keep).tolist())  # Python ints, built in C
+    return RatingCodes(codes[keep], cats, raters, unit_ids)
 
 
 def _value_codes(values: NDArray[Any],
@@ -153,5 +154,27 @@ def _value_codes(values: NDArray[Any],
         k = int(values.max()) + 1
         if k <= 1 << 16 and np.all(np.bincount(values, minlength=k) > 0):
             return np.asarray(values, dtype=np.int64), tuple(range(k))
+    whole = _whole_number_codes(values)
+    if whole is not None:
+        return whole
     codes, cats = enc.factorize(values)
     return codes, tuple(cats)
+
+
+def _whole_number_codes(values: NDArray[Any]) -> tuple[IntArray, tuple[Any, ...]] | None:
+    """The codes and sorted values of :func:`accord._encoding.factorize` for floats that
+    are whole numbers in a range below 2**16 (labels stored as floats), in O(n): a table
+    of the values present instead of a sort."""
+    if values.dtype.kind != "f" or values.size == 0:
+        return None
+    lo, hi = float(values.min()), float(values.max())
+    if not hi - lo < 1 << 16:  # also rules out infinite values
+        return None
+    shifted = values - lo
+    ints = shifted.astype(np.int64)
+    if not np.array_equal(ints, shifted):
+        return None
+    present = np.bincount(ints, minlength=int(hi - lo) + 1) > 0
+    lut = np.cumsum(present) - 1
+    distinct = np.flatnonzero(present).astype(np.float64) + (lo + 0.0)  # no -0.0 label
+    return lut[ints].astype(np.int64, copy=False), tuple(distinct.tolist())

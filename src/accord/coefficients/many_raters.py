@@ -78,7 +78,8 @@ def _counts(data: Any, categories: Sequence[Any] | None, func: str) -> tuple[Rat
         return rc, rc.n_raters
     if isinstance(data, Annotations):
         rc = rater_counts(data, categories=categories, func=func)
-        return rc, int(np.unique(data.codes[1]).shape[0])
+        raters = data.codes[1]  # raters who rated: one count per rater code, no sort
+        return rc, int(np.count_nonzero(np.bincount(raters, minlength=data.n_raters)))
     codes = rating_codes(data, categories=categories, func=func)
     return codes.counts(), codes.n_raters
 
