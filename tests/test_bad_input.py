@@ -878,7 +878,6 @@ DATA_ERRORS = [  # (file, args, text): data that cannot be analysed, exit 1
     ("three", ["--raters", "a", "a"], "must be distinct"),
     ("three", ["--categories", "x"], "outside the declared categories"),
     ("three", ["--categories", "x", "y", "x"], "must be distinct"),
-    ("three", ["--coefficient", "cohen_kappa"], "compares two raters"),
     ("single", [], "at least two raters"),
     ("empty", [], "no ratings"),
     ("header", [], "no ratings"),

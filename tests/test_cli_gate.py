@@ -290,3 +290,20 @@ def test_check_json_with_a_study() -> None:
     assert doc["raters"] == ["annotator_a", "annotator_b"]  # the study's, as compared
     assert doc["n_raters"] == 2 and doc["protocol_deviations"] == 0 and doc["caveats"] == []
     assert doc["value"] == pytest.approx(0.5946, abs=5e-5)
+
+
+@pytest.mark.parametrize("command", [["compute"], ["report", "-o", "-", "--to", "json"]])
+def test_a_two_rater_coefficient_on_three_raters_is_bad_usage(command: list[str]) -> None:
+    """Not a result and not bad data: the request does not fit the data (exit 2), before
+    any work, with the options that make it fit."""
+    from click.testing import CliRunner
+
+    from accord.cli import main
+
+    args = [command[0], str(EXAMPLES / "pilot.csv"), "--raters", "annotator_a", "annotator_b",
+            "annotator_c", "--coefficient", "cohen_kappa", *command[1:]]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert "cohen_kappa compares two raters and the data have 3" in result.output
+    assert "--raters annotator_a annotator_b" in result.output
+    assert "Traceback" not in result.output

@@ -379,3 +379,20 @@ def with_reference(selection: dict[str, Any], gold: str | None, predicted: tuple
     if not predicted:
         raise click.UsageError("--gold needs --predicted: name the system column(s).")
     return {**selection, "raters": (gold, *predicted, *humans)}
+
+
+def fits_raters(ann: Annotations, coefficients: tuple[str, ...]) -> None:
+    """A named two-rater coefficient on data of another number of raters is bad usage
+    (exit 2), found before any work: the data are fine, the request does not fit them."""
+    from accord.coefficients import REGISTRY
+
+    two = [c for c in coefficients if c in REGISTRY and REGISTRY[c].raters == "two"
+           and REGISTRY[c].family != "classification"]
+    if two and ann.n_raters > 2:
+        example = " ".join(str(r) for r in ann.raters[:2])
+        raise click.UsageError(
+            f"{two[0]} compares two raters and the data have {ann.n_raters}: name two with "
+            f"--raters (e.g. --raters {example}), or choose a many-rater coefficient such as "
+            "fleiss_kappa or krippendorff_alpha."
+        )
+

@@ -13,6 +13,7 @@ from accord.cli._common import (
     ci_options,
     classifier_options,
     data_options,
+    fits_raters,
     interval_method,
     load,
     reference_options,
@@ -113,6 +114,7 @@ def compute(
     selection = with_reference(selection, gold, predicted)
     try:  # a bad option value is bad usage (exit 2), even when found late
         ann = single_labels(load(data, **selection).require_pairable(), "compute")
+        fits_raters(ann, coefficients)
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
         results = run(ann, list(coefficients) or None, weights=weights, form=form,
                       average=average, positive=positive)

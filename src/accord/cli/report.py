@@ -24,6 +24,7 @@ from accord.cli._common import (
     check_options,
     ci_options,
     data_options,
+    fits_raters,
     interval_method,
     load,
     reference_options,
@@ -127,6 +128,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
         load(data, select_raters=judge_name is None, span_columns=spans,
              **_all_kinds(selection, gold)),
         gold, predicted)
+    fits_raters(ann, coefficients)
     method = None
     if st is None or _given(ctx, "ci_method"):
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
