@@ -14,48 +14,22 @@ from pathlib import Path
 
 import pytest
 
+from _apt_stubs import run_script, stub_path
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / ".ci" / "install-java"
 
-APT_GET = """#!/bin/bash
-echo "$@" >> "{log}"
-case " $* " in
-  *" update "*)
-    if [ ! -e "{held}" ]; then : > "{held}"
-      echo "E: Could not get lock /var/lib/apt/lists/lock. It is held by process 42" >&2
-      exit 100
-    fi ;;
-  *" install "*)
-    {install} ;;
-esac
-exit 0
-"""
 
 needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 
 
 def _stubs(tmp_path: Path, *, uid: int, installs: bool) -> dict[str, str]:
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    log, held = tmp_path / "apt.log", tmp_path / "held"
-    make_java = (f'printf "#!/bin/bash\\nexit 0\\n" > "{bin_dir}/java"; '
-                 f'chmod +x "{bin_dir}/java"') if installs else "exit 100"
-    stubs = {"apt-get": APT_GET.format(log=log, held=held, install=make_java),
-             "id": f"#!/bin/bash\necho {uid}\n", "sleep": "#!/bin/bash\nexit 0\n"}
-    for name, text in stubs.items():
-        (bin_dir / name).write_text(text)
-        (bin_dir / name).chmod(0o755)
-    for tool in ("grep", "chmod", "printf"):
-        found = shutil.which(tool)
-        if found:
-            (bin_dir / tool).symlink_to(found)
-    return {"PATH": str(bin_dir), "HOME": str(tmp_path)}
+    env = stub_path(tmp_path, uid=uid, program="java" if installs else None)
+    return {**env}
 
 
 def run(env: dict[str, str], **extra: str) -> subprocess.CompletedProcess[str]:
-    bash = shutil.which("bash") or "/bin/bash"
-    return subprocess.run([bash, str(SCRIPT)], env={**env, **extra}, capture_output=True,
-                          text=True, timeout=60)
+    return run_script(SCRIPT, env, **extra)
 
 
 @needs_bash
