@@ -27,23 +27,11 @@ import resource
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
+from _timing import best_of
 
 GIB = 1024**3
-
-
-def best_of(repeat: int, func: Callable[[], Any]) -> tuple[float, Any]:
-    """Best wall-clock time of ``repeat`` calls, and the last return value."""
-    times = []
-    out = None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = func()
-        times.append(time.perf_counter() - start)
-    return min(times), out
 
 
 def make_pairs(n: int, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

@@ -14,22 +14,11 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import time
 import warnings
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
-
-def best_of(repeat: int, func: Callable[[], Any]) -> tuple[float, Any]:
-    """Best wall-clock time of ``repeat`` calls, and the last return value."""
-    times, out = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = func()
-        times.append(time.perf_counter() - start)
-    return min(times), out
+from _timing import best_of
 
 
 def main() -> None:

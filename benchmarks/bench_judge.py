@@ -26,21 +26,10 @@ import math
 import platform
 import sys
 import time
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
+from _timing import best_of
 from scipy import stats
-
-
-def best_of(repeat: int, func: Callable[[], Any]) -> tuple[float, Any]:
-    """Best wall-clock time of ``repeat`` calls, and the last return value."""
-    times, out = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = func()
-        times.append(time.perf_counter() - start)
-    return min(times), out
 
 
 def make_panel(n: int, humans: int, seed: int = 0) -> dict[str, np.ndarray]:
