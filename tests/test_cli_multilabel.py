@@ -109,3 +109,39 @@ def test_long_multilabel_file_read_without_multilabel_names_the_option() -> None
         accord.read(long_path)
     assert "duplicates='last'" not in str(info.value)
     assert "52 of 160 (unit, rater) pairs hold several different labels" in str(info.value)
+
+
+def test_guessed_layout_is_said_first_and_in_the_json() -> None:
+    """The wide layout of the example is guessed: the caveat leads the console output
+    (also against a reference) and is the first key of the JSON."""
+    for extra in ((), ("--reference", "annotator_a")):
+        code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", *extra)
+        assert code == 0, err
+        assert out.splitlines()[0].startswith("caveat: guessed layout"), out[:200]
+    code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--json")
+    got = json.loads(out)
+    assert next(iter(got)) == "caveats" and got["caveats"][0].startswith("guessed layout")
+    code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--raters",
+                         "annotator_a", "annotator_b", "annotator_c", "--json")
+    assert code == 0, err
+    assert json.loads(out)["caveats"] == []
+
+
+def test_macro_mean_has_the_unit_bootstrap_interval() -> None:
+    """The macro mean's interval is MultilabelAgreement.macro_interval with the report's
+    default bootstrap (1,999 resamples, seed 0), or the --ci bootstrap when given."""
+    res = accord.multilabel_agreement(accord.read(EXAMPLE, label_separator=";"))
+    want = res.macro_interval(method=accord.Bootstrap(n_resamples=1999, rng=0))
+    code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--json")
+    assert code == 0, err
+    got = json.loads(out)["confidence_intervals"]["macro"]
+    assert (got["low"], got["high"]) == (want.low, want.high)
+    assert want.low < res.macro < want.high
+    code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";")
+    line = next(x for x in out.splitlines() if x.startswith("macro mean over labels"))
+    assert f"[{want.low:.3f}, {want.high:.3f}]" in line and "bootstrap over units" in line
+    own = res.macro_interval(method=accord.Bootstrap(n_resamples=499, rng=3))
+    code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--json", "--ci",
+                         "bootstrap", "--n-resamples", "499", "--seed", "3")
+    assert code == 0, err
+    assert json.loads(out)["confidence_intervals"]["macro"]["low"] == own.low

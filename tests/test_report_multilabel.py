@@ -132,3 +132,32 @@ def test_too_many_distinct_sets_leave_the_set_alphas_out(ann: accord.Annotations
     console = Console(width=100, record=True, file=io.StringIO())
     console.print(rep)
     assert "maximum-percentage agreement" in console.export_text()
+
+
+def test_data_summary_counts_labels_not_sets(ann: accord.Annotations,
+                                             rep: accord.Report) -> None:
+    """Label sets are summarised by their labels (ratings giving each, counted from the
+    raw cells of the example) and the number of distinct sets, with no level line."""
+    import csv
+
+    with EXAMPLE.open(newline="") as fh:
+        cells = [c for row in csv.DictReader(fh) for k, c in row.items()
+                 if k != "item_id" and c]
+    want = {}
+    for cell in cells:
+        for label in cell.split(";"):
+            want[label] = want.get(label, 0) + 1
+    d = rep.data
+    assert dict(zip(d.categories, d.category_counts)) == want
+    assert d.label_sets == len(ann.categories) == len(set(
+        tuple(sorted(c.split(";"))) for c in cells))
+    line = next(x for x in accord.report(ann).to_markdown().splitlines() if "distinct" in x)
+    assert f"labels: {len(want)} in {d.label_sets} distinct label sets" in line
+    assert "level nominal" not in line
+    html = rep.to_html()
+    assert f"{len(want)} in {d.label_sets} distinct label sets" in html
+    single = accord.report(accord.read(EXAMPLE.parent / "pilot.csv",
+                                       raters=["annotator_a", "annotator_b", "annotator_c"]))
+    assert single.data.label_sets == 0
+    assert any(x.startswith("- categories: 3, level nominal") for x in
+               single.to_markdown().splitlines())

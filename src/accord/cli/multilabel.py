@@ -91,14 +91,28 @@ def multilabel(
                                    labels=list(labels) if labels else None)
         intervals = {k: r.confidence_interval(confidence_level, method=method)
                      for k, r in _results(res).items()}
+        macro = _macro_interval(res, confidence_level, method)
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
-        out = res.to_dict()
+        out = {"caveats": list(ann.audit.caveats), **res.to_dict()}
         out["confidence_intervals"] = {k: ci.to_dict() for k, ci in intervals.items()}
+        if macro is not None:
+            out["confidence_intervals"]["macro"] = macro.to_dict()
         click.echo(json.dumps(out, indent=2))
         return
-    _print(res, intervals, data, ann)
+    _print(res, intervals, macro, data, ann)
+
+
+def _macro_interval(res: Any, level: float, method: Any) -> Any:
+    """The macro mean's unit bootstrap: the CLI's bootstrap, else 1,999 resamples, seed 0
+    (as in the report); None when no label has a defined figure."""
+    from accord.inference import Bootstrap
+
+    if math.isnan(res.macro):
+        return None
+    boot = method if isinstance(method, Bootstrap) else Bootstrap(n_resamples=1999, rng=0)
+    return res.macro_interval(level, method=boot)
 
 
 def _results(res: Any) -> dict[str, Any]:
@@ -124,8 +138,15 @@ def _ci(ci: Any) -> str:
     return f"[{ci.low:.3f}, {ci.high:.3f}]"
 
 
-def _print(res: Any, intervals: dict[str, Any], data: str, ann: Any) -> None:
+def _caveats(con: Any, ann: Any) -> None:
+    """What accord had to guess, on the first lines of the output."""
+    for caveat in ann.audit.caveats:
+        con.print(f"caveat: {caveat}", style="bold yellow", highlight=False, markup=False)
+
+
+def _print(res: Any, intervals: dict[str, Any], macro: Any, data: str, ann: Any) -> None:
     con = cli_console()
+    _caveats(con, ann)
     con.print(f"{data}: {res.n_units} units, {res.n_raters} raters, {len(res.labels)} labels"
               f"{'' if ann.set_valued else ' (single-label data: each category against the rest)'}")
     level = next(iter(intervals.values())).confidence_level if intervals else 0.95
@@ -140,6 +161,8 @@ def _print(res: Any, intervals: dict[str, Any], data: str, ann: Any) -> None:
     con.print(table)
     lines = [
         f"macro mean over labels: {_fmt(res.macro)}"
+        + ("" if macro is None or math.isnan(macro.low) else
+           f" {_ci(macro)} (bootstrap over units, every label of a unit together)")
         + (f" (left out, undefined: {', '.join(map(str, res.macro_left_out))})"
            if res.macro_left_out else ""),
         f"pooled over (unit, label) items: {_fmt(res.pooled.estimate)} "
@@ -172,13 +195,14 @@ def _against_reference(data: str, reference: str, labels: list[str] | None, as_j
     ann = load(data, **selection)
     evaluations = evaluate_raters(ann, reference, labels=labels)
     if as_json:
-        click.echo(json.dumps({"reference": reference,
+        click.echo(json.dumps({"caveats": list(ann.audit.caveats), "reference": reference,
                                "raters": {str(k): e.to_dict() for k, e in evaluations.items()}},
                               indent=2))
         return
     from rich.table import Table
 
     con = cli_console()
+    _caveats(con, ann)
     for rater, ev in evaluations.items():
         table = Table(title=f"{rater} against {reference} ({ev.n_units} units)")
         for col in ("label", "precision", "recall", "F1", "support"):

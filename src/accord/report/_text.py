@@ -210,7 +210,9 @@ def data_lines(report: Report) -> list[str]:
         f"units: {d.n_units} ({d.units_complete} rated by every rater, {d.units_rated_once} "
         f"by only one)",
         f"raters: {d.n_raters} ({_raters(d.raters, d.kinds)})",
-        f"categories: {len(d.categories)}, {level_text(report)}: {cats}{more}",
+        (f"labels: {len(d.categories)} in {d.label_sets} distinct label sets (ratings giving "
+         f"each): {cats}{more}" if d.label_sets else
+         f"categories: {len(d.categories)}, {level_text(report)}: {cats}{more}"),
         f"ratings: {ratings_text(report)}; missing {d.n_missing}, "
         f"skipped or dropped otherwise {d.n_skipped}",
     ]

@@ -161,7 +161,9 @@ def _summary(report: Report) -> str:
     facts = [("units", f"{d.n_units} ({d.units_complete} rated by every rater, "
                        f"{d.units_rated_once} by only one)"),
              ("raters", t.rater_list(d.raters, d.kinds)),
-             ("categories", f"{len(d.categories)} ({t.level_text(report)})"),
+             (("labels", f"{len(d.categories)} in {d.label_sets} distinct label sets")
+              if d.label_sets else
+              ("categories", f"{len(d.categories)} ({t.level_text(report)})")),
              ("ratings", t.ratings_text(report)),
              ("missing", str(d.n_missing)), ("skipped or dropped otherwise", str(d.n_skipped)),
              ("source", d.source)]

@@ -62,6 +62,10 @@ class DataSummary:
     raters or units were left out of the analysis afterwards (-1: not known)."""
     weights: str | None = None
     """The agreement weights applied (``None`` or ``"identity"``: none)."""
+    label_sets: int = 0
+    """Set-valued ratings (several labels per rating): the number of distinct label sets;
+    ``categories`` are then the labels and ``category_counts`` the ratings giving each
+    (0: one label per rating)."""
 
     @property
     def n_missing(self) -> int:
