@@ -113,3 +113,28 @@ def test_span_text_is_shown_escaped() -> None:
     shown = _span(Span("d", "a", 0, 9, "X", text="\x1b[31mred\nline"))
     assert shown == "X 0-9 '\\x1b[31mred\\nline'"
     assert "\x1b" not in shown and "\n" not in shown
+
+
+def test_gold_gives_the_human_ceiling_of_systems() -> None:
+    """--kind cleo=model makes cleo a system: its F1 is set against ben's (the one other
+    human) on cleo's documents, with the library's paired bootstrap (same resamples)."""
+    code, out, err = run_cli("spans", str(EXAMPLE), *COLS, "--gold", "ana", "--kind",
+                             "cleo=model", "--json", "--n-resamples", "500", "--seed", "2")
+    assert code == 0, err
+    got = json.loads(out)["raters"]
+    ann = accord.read(EXAMPLE, unit="doc", rater="annotator", value="label", start="start",
+                      end="end", kinds={"cleo": "model"})
+    want = accord.evaluate(ann, reference="ana", systems="cleo",
+                           method=accord.Bootstrap(n_resamples=500, rng=2)).ceiling
+    assert want is not None and got["ben"]["ceiling"] is None
+    assert got["cleo"]["ceiling"]["sentence"] == want.sentence
+    assert got["cleo"]["ceiling"]["humans"]["ben"]["estimate"] == want.humans["ben"].estimate
+    assert got["cleo"]["ceiling"]["comparisons"]["ben"]["interval"]["low"] == \
+        want.comparisons["ben"].interval.low
+    code, out, err = run_cli("spans", str(EXAMPLE), *COLS, "--gold", "ana", "--kind",
+                             "cleo=model")
+    assert code == 0, err
+    assert "human ceiling: cleo's f1" in out
+    code, out, err = run_cli("spans", str(EXAMPLE), *COLS, "--gold", "ana", "--kind",
+                             "cleo=model", "--n-resamples", "0")
+    assert code == 0 and "human ceiling left out" in out

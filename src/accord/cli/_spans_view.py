@@ -131,6 +131,7 @@ def _against(ann: Any, mode: str, gold: str, raters: list[str] | None, ci: _Ci) 
         if left:
             why = ", ".join(f"{n} {k}" for k, n in left.items())
             notes.append(f"{r}: units annotated by only one of {r} and {gold} left out ({why})")
+    notes += _ceilings(ann, mode, gold, others, ci, js)
     headline = (
         f"spans, mode {mode}, against {gold} (counts c/i/p/m/s: correct, incorrect, "
         "partial, missed, spurious)"
@@ -144,6 +145,33 @@ def _against(ann: Any, mode: str, gold: str, raters: list[str] | None, ci: _Ci) 
 
 
 _KINDS = ("correct", "incorrect", "partial", "missed", "spurious")
+
+
+def _ceilings(ann: Any, mode: str, gold: str, others: list[str], ci: _Ci,
+              js: dict[str, Any]) -> list[str]:
+    """The human ceiling of each system (a rater of kind model or llm, e.g. --kind
+    NAME=model) against the humans among the raters scored; one sentence each."""
+    from accord.evaluation._spans import with_ceiling
+    from accord.inference import Bootstrap
+    from accord.spans import evaluate_spans
+
+    kinds = getattr(ann, "kinds", {})
+    systems = [r for r in others if kinds.get(r) in ("model", "llm")]
+    humans = tuple(r for r in others if kinds.get(r, "human") == "human")
+    if not systems or not humans:
+        return []
+    if ci.n_resamples == 0:
+        return ["human ceiling left out: its paired differences need --n-resamples above 0"]
+    boot = Bootstrap(n_resamples=ci.n_resamples, rng=ci.seed or 0)
+    out = []
+    for system in systems:
+        ev = evaluate_spans(ann, ann, mode=mode, reference_rater=gold,  # type: ignore[arg-type]
+                            predicted_rater=system)
+        ceiling = with_ceiling(ev, ann, gold, system, humans, mode, boot).ceiling  # type: ignore[arg-type]
+        if ceiling is not None:
+            js["raters"][system]["ceiling"] = ceiling.to_dict()
+            out.append(f"human ceiling: {ceiling.sentence}")
+    return out
 
 
 def _disagreements(

@@ -68,7 +68,10 @@ def spans(
 ) -> None:
     """Agreement on spans in DATA: pairwise F1 for every pair of raters, the mean over
     pairs and per label, with bootstrap intervals over units (documents); with --gold,
-    precision, recall and F1 of every other rater against that one.
+    precision, recall and F1 of every other rater against that one, and for raters
+    marked as systems (--kind NAME=model) their human ceiling: the other humans' F1
+    against the same reference on the system's documents, with paired bootstrap
+    differences.
 
     \b
     Examples:
@@ -78,6 +81,8 @@ def spans(
           --start start --end end --mode partial --gold ana --json
       accord spans examples/ner_spans.csv --unit doc --rater annotator --label label \\
           --start start --end end --disagreements 10
+      accord spans examples/ner_spans.csv --unit doc --rater annotator --label label \\
+          --start start --end end --gold ana --kind cleo=model
     """
     from accord import _validation as v
     from accord.cli._common import read_options

@@ -238,7 +238,7 @@ def route(data: Any, predicted: Any, opts: _Options, *, reference: Any, systems:
     func = "evaluate"
     if is_span_data(data):  # spans: precision, recall and F1 in a matching mode
         return evaluate_span_data(data, predicted, opts.mode, opts.label_options,
-                                  reference=reference, systems=systems)
+                                  reference=reference, systems=systems, method=opts.method)
     if isinstance(data, Annotations) and data.set_valued and predicted is None:
         from accord.evaluation._multilabel import evaluate_sets
 

@@ -241,19 +241,21 @@ def ceiling_for(
                    for h, r in humans.items() if r.defined and system_result.defined}
     ceiling = HumanCeiling(figure, system, system_result, humans, human_agreement, comparisons,
                            "near", "", system_result.n_units)
-    outcome, sentence = _words(ceiling)
+    outcome, sentence = _words(ceiling, method)
     return HumanCeiling(figure, system, system_result, humans, human_agreement, comparisons,
                         outcome, sentence, system_result.n_units)
 
 
-def _words(c: HumanCeiling) -> tuple[Outcome, str]:
+def _words(c: HumanCeiling, method: Bootstrap) -> tuple[Outcome, str]:
     res, (low, high) = c.system_result, c.human_range
     name = c.figure.replace("_", " ").replace(".", " ")
     if not res.defined or not math.isfinite(low):
-        return "near", (f"the {c.system}'s {name} cannot be set against the human annotators "
+        return "near", (f"{c.system}'s {name} cannot be set against the human annotators "
                         f"on these {c.n_units} units: a figure is undefined")
-    ci = res.confidence_interval(0.95)
-    head = (f"the {c.system}'s {name} ({res.estimate:.2f}, 95% CI {ci.low:.2f}-{ci.high:.2f})")
+    # a figure without an analytic SE (span F1) takes the bootstrap of the comparisons
+    ci = (res.confidence_interval(0.95) if math.isfinite(res.se)
+          else res.confidence_interval(0.95, method=method))
+    head = (f"{c.system}'s {name} ({res.estimate:.2f}, 95% CI {ci.low:.2f}-{ci.high:.2f})")
     span = f"{low:.2f}" if low == high else f"{low:.2f}-{high:.2f}"
     tail = f"on these {c.n_units} units"
     if res.estimate > high:

@@ -88,11 +88,14 @@ WHY = {
 
 
 def score(
-    name: str, per_unit: IntArray, *, mode: str, what: str, details: dict[str, Any] | None = None
+    name: str, per_unit: IntArray, *, mode: str, what: str, details: dict[str, Any] | None = None,
+    unit_ids: tuple[Any, ...] | None = None,
 ) -> AgreementResult:
     """``name`` (precision, recall or f1) of the summed ``per_unit`` counts.
 
-    ``what`` names the figure in warnings, e.g. ``"span_f1 (strict, label 'PER')"``.
+    ``what`` names the figure in warnings, e.g. ``"span_f1 (strict, label 'PER')"``;
+    ``unit_ids`` label the rows of ``per_unit``, so that two results can be paired unit by
+    unit (:func:`accord.compare`).
     """
     stat = STATISTICS[name]
     total = per_unit.sum(axis=0).astype(np.float64)[None, :]
@@ -113,10 +116,11 @@ def score(
         undefined_reason=reason,
         details={"mode": mode, **counts.to_dict(), **(details or {})},
         bounds=(0.0, 1.0),
-        resampling=lambda: _resampling(per_unit, stat),
+        resampling=lambda: _resampling(per_unit, stat, unit_ids),
     )
 
 
-def _resampling(per_unit: IntArray, stat: Callable[[FloatArray], FloatArray]) -> Resampling:
+def _resampling(per_unit: IntArray, stat: Callable[[FloatArray], FloatArray],
+                unit_ids: tuple[Any, ...] | None = None) -> Resampling:
     patterns, counts, inverse = pattern_index(per_unit)
-    return Resampling(np.asarray(patterns, dtype=np.float64), counts, stat, inverse)
+    return Resampling(np.asarray(patterns, dtype=np.float64), counts, stat, inverse, unit_ids)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -16,6 +16,9 @@ from accord.spans._scores import SpanCounts, score
 from accord.spans._spanset import SpanSet
 from accord.spans.matching import MODES, Events, Mode, candidates, match
 from accord.spans.tags import entities
+
+if TYPE_CHECKING:
+    from accord.evaluation.ceiling import HumanCeiling
 
 __all__ = ["SpanEvaluation", "SpanScores", "evaluate_spans"]
 
@@ -72,6 +75,7 @@ class SpanEvaluation:
     n_units: int
     left_out: Mapping[str, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    ceiling: HumanCeiling | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping at full precision."""
@@ -85,6 +89,7 @@ class SpanEvaluation:
             "n_units": self.n_units,
             "left_out": dict(self.left_out),
             "notes": list(self.notes),
+            "ceiling": None if self.ceiling is None else self.ceiling.to_dict(),
         }
 
 
@@ -237,9 +242,13 @@ def _only(table: Any, rater: str | None, param: str) -> str:
     return str(raters[0])
 
 
-def evaluate_encoded(enc: Encoded, a: str, b: str, mode: Mode) -> SpanEvaluation:
-    """The evaluation of rater ``b`` against ``a`` in encoded data."""
+def evaluate_encoded(enc: Encoded, a: str, b: str, mode: Mode,
+                     within: np.ndarray[Any, np.dtype[np.bool_]] | None = None) -> SpanEvaluation:
+    """The evaluation of rater ``b`` against ``a`` in encoded data (only the units marked in
+    ``within``, when given); the figures' units are labelled for paired comparisons."""
     both = enc.annotated[a] & enc.annotated[b]
+    if within is not None:
+        both = both & within
     ref, pred = _restrict(enc.sets[a], both), _restrict(enc.sets[b], both)
     units = np.flatnonzero(both)
     cand = candidates(ref, pred)
@@ -249,8 +258,9 @@ def evaluate_encoded(enc: Encoded, a: str, b: str, mode: Mode) -> SpanEvaluation
     empty = Events(none, none, none)
     n = int(units.shape[0])
     per_unit = overall.per_unit(both.shape[0])[units] if n else np.zeros((0, 5), np.int64)
+    ids = tuple(enc.units[i] for i in units.tolist())
     p, r, f = (
-        score(k, per_unit, mode=mode, what=f"span_{k} ({mode})")
+        score(k, per_unit, mode=mode, what=f"span_{k} ({mode})", unit_ids=ids)
         for k in ("precision", "recall", "f1")
     )
     labels = {
