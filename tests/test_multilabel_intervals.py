@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -159,12 +160,67 @@ def test_evaluate_routes_label_sets_to_evaluate_multilabel() -> None:
                         kinds={"annotator_a": "gold", "annotator_b": "model"})
     by_kind = accord.evaluate(kinds)
     assert isinstance(by_kind, dict) and list(by_kind) == ["annotator_b"]
-    assert any("give no ceiling" in n for n in by_kind["annotator_b"].notes)
+    assert by_kind["annotator_b"].ceiling is not None  # annotator_c is a human
     with pytest.raises(InvalidParameterError, match="positive"):
         accord.evaluate(ann, reference="annotator_a", systems="annotator_b", positive="toxic")
-    with pytest.raises(InvalidParameterError, match="method"):
+    with pytest.raises(InvalidParameterError, match="ceiling_figure"):
         accord.evaluate(ann, reference="annotator_a", systems="annotator_b",
-                        method=accord.Bootstrap(n_resamples=99))
+                        ceiling_figure="accuracy")
+
+
+@pytest.mark.parametrize("figure,sklearn_name", [
+    ("micro.f1", "f1"), ("micro.precision", "precision"), ("micro.recall", "recall"),
+    ("subset_accuracy", "accuracy")])
+def test_label_set_systems_get_their_human_ceiling(figure: str, sklearn_name: str,
+                                                  tmp_path: Path) -> None:
+    """Each human's figure against the reference on the system's units equals
+    scikit-learn's on those units' indicator rows; the differences are compare() of the
+    unit-labelled results (units resampled with all their labels)."""
+    from sklearn import metrics
+
+    rng = np.random.default_rng(7)
+    labels = ["a", "b", "c", "d"]
+    raters = ["gold", "sys", "h1", "h2"]
+    rows = []
+    truth = rng.random((80, 4)) < 0.4
+    for u in range(80):
+        for r in raters:
+            if r != "gold" and rng.random() < 0.15:
+                continue  # not rated
+            flip = rng.random(4) < (0.25 if r == "sys" else 0.15)
+            chosen = [x for x, on in zip(labels, truth[u] ^ flip) if on]
+            rows.append(f"u{u},{r},{';'.join(chosen) if chosen else 'nil'}")
+    path = tmp_path / "sets.csv"
+    path.write_text("unit,rater,labels\n" + "\n".join(rows) + "\n")
+    ann = accord.read(path, unit="unit", rater="rater", value="labels", label_separator=";",
+                      kinds={"gold": "gold", "sys": "model"})
+    boot = accord.Bootstrap(n_resamples=300, rng=5)
+    ev = accord.evaluate(ann, systems="sys", ceiling_figure=figure, method=boot)
+    c = ev.ceiling
+    assert c is not None and c.figure == figure and set(c.humans) == {"h1", "h2"}
+    cols = {r: ann.wide()[:, ann.raters.index(r)] for r in raters}
+    all_labels = ["a", "b", "c", "d", "nil"]
+
+    def ind(codes: np.ndarray) -> np.ndarray:
+        return np.array([[x in ann.categories[k] for x in all_labels] for k in codes], int)
+
+    scope = (cols["gold"] >= 0) & (cols["sys"] >= 0)
+    fn = getattr(metrics, f"{sklearn_name}_score")
+    kw = {} if sklearn_name == "accuracy" else {"average": "micro"}
+    for who, res in [("sys", c.system_result), *c.humans.items()]:
+        keep = scope & (cols[who] >= 0)
+        want = fn(ind(cols["gold"][keep]), ind(cols[who][keep]), **kw)
+        assert res.estimate == pytest.approx(want, abs=1e-12), who
+        assert res.n_units == int(keep.sum())
+    assert c.system_result.estimate == pytest.approx(
+        ev.estimates()["subset_accuracy" if figure == "subset_accuracy" else figure],
+        abs=1e-12)
+    for h, res in c.humans.items():
+        want_cmp = accord.compare(c.system_result, res, method=boot)
+        assert c.comparisons[h].interval.low == want_cmp.interval.low
+        assert c.comparisons[h].difference == pytest.approx(
+            c.system_result.estimate - res.estimate, abs=1e-15)
+    assert ev.to_dict()["ceiling"]["figure"] == figure
 
 
 def test_bca_intervals_hold_the_estimate() -> None:

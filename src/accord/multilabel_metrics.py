@@ -62,6 +62,10 @@ class MultilabelEvaluation:
         Units scored (both a reference and a prediction).
     n_left_out : int
         Units left out because the reference or the prediction is missing.
+    ceiling : HumanCeiling or None
+        From :func:`accord.evaluate` on Annotations with human raters: the system's
+        micro F1 (or the figure asked for) beside each human's against the same
+        reference, on the same units, with paired bootstrap differences.
     """
 
     labels: tuple[Any, ...]
@@ -73,6 +77,7 @@ class MultilabelEvaluation:
     n_left_out: int = 0
     notes: tuple[str, ...] = field(default=())
     units: UnitFeatures | None = field(default=None, repr=False, compare=False)
+    ceiling: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "per_label", MappingProxyType(
@@ -135,6 +140,7 @@ class MultilabelEvaluation:
             "n_units": self.n_units,
             "n_left_out": self.n_left_out,
             "notes": list(self.notes),
+            "ceiling": None if self.ceiling is None else self.ceiling.to_dict(),
         }
 
 

@@ -47,7 +47,7 @@ class _Options:
     positive: Any
     sample_weight: Any
     weights: Any
-    ceiling_figure: str
+    ceiling_figure: str | None
     method: Bootstrap
     mode: str | None = None
     label_options: tuple[str, ...] = ()  # the label options given (refused for spans)
@@ -65,26 +65,26 @@ def evaluate(data: Annotations, predicted: None = None, /, *,
              categories: Sequence[Any] | None = ..., positive: Any = ...,
              sample_weight: Any = ..., level: str | None = ...,
              weights: Any = ..., reference: Any = ..., systems: str,
-             ceiling_figure: str = ..., method: Bootstrap | None = ...,
+             ceiling_figure: str | None = ..., method: Bootstrap | None = ...,
              mode: str | None = ...) -> Evaluation: ...
 @overload
 def evaluate(data: Annotations, predicted: None = None, /, *,
              categories: Sequence[Any] | None = ..., positive: Any = ...,
              sample_weight: Any = ..., level: str | None = ...,
              weights: Any = ..., reference: Any = ..., systems: Sequence[Any] | None = ...,
-             ceiling_figure: str = ..., method: Bootstrap | None = ...,
+             ceiling_figure: str | None = ..., method: Bootstrap | None = ...,
              mode: str | None = ...) -> Evaluations: ...
 @overload
 def evaluate(data: Any, predicted: Mapping[str, Any], /, *,
              categories: Sequence[Any] | None = ..., positive: Any = ...,
              sample_weight: Any = ..., level: str | None = ..., weights: Any = ...,
-             reference: None = ..., systems: None = ..., ceiling_figure: str = ...,
+             reference: None = ..., systems: None = ..., ceiling_figure: str | None = ...,
              method: Bootstrap | None = ...) -> Evaluations: ...
 @overload
 def evaluate(data: Any, predicted: Any = ..., /, *, categories: Sequence[Any] | None = ...,
              positive: Any = ..., sample_weight: Any = ..., level: str | None = ...,
              weights: Any = ..., reference: None = ..., systems: None = ...,
-             ceiling_figure: str = ..., method: Bootstrap | None = ...) -> Evaluation: ...
+             ceiling_figure: str | None = ..., method: Bootstrap | None = ...) -> Evaluation: ...
 
 
 def evaluate(
@@ -99,7 +99,7 @@ def evaluate(
     weights: Any = None,
     reference: Any = None,
     systems: Any = None,
-    ceiling_figure: str = "accuracy",
+    ceiling_figure: str | None = None,
     method: Bootstrap | None = None,
     mode: str | None = None,
 ) -> Evaluated:
@@ -140,11 +140,15 @@ def evaluate(
         The remaining raters of kind ``"human"`` give each system a human ceiling.
         When the ratings are sets of labels (``ann.set_valued``), each system's sets
         are scored against the reference's by :func:`accord.evaluate_multilabel`:
-        a ``MultilabelEvaluation`` for one name, else a dict of them (no human
-        ceiling; ``categories`` are the labels; the single-label options are refused).
-    ceiling_figure : str
-        The figure of the human ceiling, a key of ``Evaluation.results()``
-        (default ``"accuracy"``; e.g. ``"macro.f1"``, ``"kappa"``).
+        a ``MultilabelEvaluation`` for one name, else a dict of them (``categories``
+        are the labels; the single-label options are refused). Span data go to
+        :func:`accord.evaluate_spans`. Both get the human ceiling too.
+    ceiling_figure : str, optional
+        The figure of the human ceiling: for labels a key of ``Evaluation.results()``
+        (default ``"accuracy"``; e.g. ``"macro.f1"``, ``"kappa"``); for spans
+        ``"f1"`` (default), ``"precision"`` or ``"recall"``; for label sets
+        ``"micro.f1"`` (default), ``"micro.precision"``, ``"micro.recall"`` or
+        ``"subset_accuracy"``.
     method : Bootstrap, optional
         The paired bootstrap of the ceiling's comparisons (default 9999
         resamples, seed 0).
@@ -238,15 +242,14 @@ def route(data: Any, predicted: Any, opts: _Options, *, reference: Any, systems:
     func = "evaluate"
     if is_span_data(data):  # spans: precision, recall and F1 in a matching mode
         return evaluate_span_data(data, predicted, opts.mode, opts.label_options,
-                                  reference=reference, systems=systems, method=opts.method)
+                                  reference=reference, systems=systems, method=opts.method,
+                                  ceiling_figure=opts.ceiling_figure)
     if isinstance(data, Annotations) and data.set_valued and predicted is None:
         from accord.evaluation._multilabel import evaluate_sets
 
         return evaluate_sets(data, reference, systems, categories=opts.categories, unused={
             "positive": opts.positive, "sample_weight": opts.sample_weight,
-            "weights": opts.weights,
-            "method": None if opts.method is CEILING_BOOTSTRAP else opts.method,
-            "ceiling_figure": None if opts.ceiling_figure == "accuracy" else opts.ceiling_figure})
+            "weights": opts.weights}, ceiling_figure=opts.ceiling_figure, method=opts.method)
     if isinstance(data, Annotations):
         if predicted is not None:
             raise v.fail("predicted", func, "nothing with Annotations (name the raters with "
@@ -317,7 +320,7 @@ def _from_annotations(ann: Annotations, opts: _Options, reference: Any,
 
 def _ceiling(ann: Annotations, roles: ann_mod.Roles, system: Any, ev: Evaluation,
              opts: _Options) -> HumanCeiling:
-    figure = opts.ceiling_figure
+    figure = opts.ceiling_figure or "accuracy"
     results = ev.results()
     if figure not in results:
         raise v.fail("ceiling_figure", "evaluate", "a figure name such as 'accuracy', "

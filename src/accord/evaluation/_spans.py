@@ -25,6 +25,7 @@ from accord.spans.matching import MODES, Mode
 __all__ = ["evaluate_span_data", "is_span_data", "with_ceiling"]
 
 FUNC = "evaluate"
+FIGURES = ("f1", "precision", "recall")  # the span figures a human ceiling compares
 
 
 def is_span_data(data: Any) -> bool:
@@ -37,7 +38,7 @@ def is_span_data(data: Any) -> bool:
 
 def evaluate_span_data(data: Any, predicted: Any, mode: str | None,
                        label_options: tuple[str, ...], *, reference: Any, systems: Any,
-                       method: Bootstrap | None = None,
+                       method: Bootstrap | None = None, ceiling_figure: str | None = None,
                        ) -> SpanEvaluation | dict[str, SpanEvaluation]:
     """Each system against the reference: one SpanEvaluation per system (a dict of them
     unless ``systems`` is one name). Annotations with human raters besides the reference
@@ -50,13 +51,14 @@ def evaluate_span_data(data: Any, predicted: Any, mode: str | None,
         raise DataError(f"{FUNC}: {', '.join(label_options)} apply to labels, and these data "
                         "hold spans; drop them (spans take mode=).")
     mode = v.choice(mode or "strict", MODES, param="mode", func=FUNC)
+    figure = v.choice(ceiling_figure or "f1", FIGURES, param="ceiling_figure", func=FUNC)
     ref, chosen = _roles(data, reference, systems)
     out = {str(s): evaluate_spans(data, data, mode=mode, reference_rater=str(ref),  # type: ignore[arg-type]
                                   predicted_rater=str(s)) for s in chosen}
     humans = _humans(data, ref, chosen)
     if humans:
         out = {s: with_ceiling(ev, data, str(ref), s, humans, mode,  # type: ignore[arg-type]
-                                method or Bootstrap(n_resamples=9999, rng=0))
+                               method or Bootstrap(n_resamples=9999, rng=0), figure)
                for s, ev in out.items()}
     if isinstance(systems, str):
         return out[systems]
@@ -74,9 +76,11 @@ def _humans(data: Any, reference: Any, systems: tuple[Any, ...]) -> tuple[str, .
 
 
 def with_ceiling(ev: SpanEvaluation, data: Annotations, ref: str, system: str,
-                  humans: tuple[str, ...], mode: Mode, method: Bootstrap) -> SpanEvaluation:
-    """The system's F1 beside each human's F1 against the same reference, on the units the
-    system and the reference both annotated, with paired bootstrap differences."""
+                 humans: tuple[str, ...], mode: Mode, method: Bootstrap,
+                 figure: str = "f1") -> SpanEvaluation:
+    """The system's ``figure`` (F1, precision or recall) beside each human's against the
+    same reference, on the units the system and the reference both annotated, with paired
+    bootstrap differences."""
     from accord.evaluation.ceiling import ceiling_for
 
     table = table_of(data, FUNC, "data")
@@ -88,9 +92,10 @@ def with_ceiling(ev: SpanEvaluation, data: Annotations, ref: str, system: str,
             continue  # this annotator saw none of the system's units
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DegenerateDataWarning)
-            scores[human] = evaluate_encoded(enc, ref, human, mode, within=scope).f1
-    ceiling = ceiling_for(system, ev.f1, scores, _human_agreement(enc, table, humans, scope, mode),
-                          "f1", method)
+            scores[human] = getattr(evaluate_encoded(enc, ref, human, mode, within=scope),
+                                    figure)
+    ceiling = ceiling_for(system, getattr(ev, figure), scores,
+                          _human_agreement(enc, table, humans, scope, mode), figure, method)
     return replace(ev, ceiling=ceiling)
 
 
