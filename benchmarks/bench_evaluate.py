@@ -28,22 +28,13 @@ from __future__ import annotations
 import argparse
 import platform
 import time
-from collections.abc import Callable
 
 import numpy as np
+from _timing import measured, peak_mib
 
 import accord
 
 K = 20
-
-
-def _best(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def _labels(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -57,18 +48,22 @@ def part1(n: int, repeat: int) -> None:
     from sklearn.metrics import classification_report
 
     gold, pred = _labels(n, 1)
-    floor, _ = _best(lambda: np.bincount(gold * K + pred, minlength=K * K), repeat)
-    ours, ev = _best(lambda: accord.evaluate(gold, pred), repeat)
+    floor, m_floor, _ = measured(repeat, lambda: np.bincount(gold * K + pred, minlength=K * K))
+    ours, m_ours, ev = measured(repeat, lambda: accord.evaluate(gold, pred))
     t0 = time.perf_counter()
     report = classification_report(gold, pred, output_dict=True, digits=6)
     sk = time.perf_counter() - t0
+    m_sk = peak_mib(lambda: classification_report(gold, pred, output_dict=True, digits=6))
     assert isinstance(ev, accord.Evaluation) and isinstance(report, dict)
     diff = max(abs(ev.macro.f1.estimate - report["macro avg"]["f1-score"]),
                abs(ev.accuracy.estimate - report["accuracy"]))
-    print(f"1. {n:.0e} pairs, {K} classes (best of {repeat}; scikit-learn once)")
-    print(f"  floor np.bincount(gold * {K} + pred)  {floor:8.3f} s")
-    print(f"  accord.evaluate (every figure)        {ours:8.3f} s  {ours / floor:5.2f}x the floor")
-    print(f"  scikit-learn classification_report    {sk:8.3f} s  accord {sk / ours:5.1f}x faster")
+    print(f"1. {n:.0e} pairs, {K} classes (best of {repeat}; scikit-learn once); peak = "
+          f"tracemalloc peak of one call, input {(gold.nbytes + pred.nbytes) / 2**20:.0f} MiB")
+    print(f"  floor np.bincount(gold * {K} + pred)  {floor:8.3f} s  peak {m_floor:7.1f} MiB")
+    print(f"  accord.evaluate (every figure)        {ours:8.3f} s  peak {m_ours:7.1f} MiB  "
+          f"{ours / floor:5.2f}x the floor")
+    print(f"  scikit-learn classification_report    {sk:8.3f} s  peak {m_sk:7.1f} MiB  "
+          f"accord {sk / ours:5.1f}x faster")
     print(f"  largest difference from scikit-learn  {diff:.1e}")
 
 
@@ -76,13 +71,13 @@ def part2(n: int, repeat: int) -> None:
     gold, pred = _labels(n, 2)
     ev = accord.evaluate(gold, pred)
     boot = accord.Bootstrap(n_resamples=9999, rng=0)
-    t, ci = _best(lambda: ev.macro.f1.confidence_interval(0.95, method=boot), repeat)
-    t_all, cis = _best(lambda: ev.intervals(), 1)
+    t, m, ci = measured(repeat, lambda: ev.macro.f1.confidence_interval(0.95, method=boot))
+    t_all, m_all, cis = measured(1, lambda: ev.intervals())
     assert isinstance(ci, accord.ConfidenceInterval) and isinstance(cis, dict)
     print(f"2. {n:.0e} units, {K} classes, 9999 resamples (best of {repeat})")
-    print(f"  macro-F1 percentile interval          {t:8.3f} s  "
+    print(f"  macro-F1 percentile interval          {t:8.3f} s  peak {m:7.1f} MiB  "
           f"[{ci.low:.4f}, {ci.high:.4f}] around {ev.macro.f1.estimate:.4f}")
-    print(f"  Evaluation.intervals() ({len(cis)} figures)  {t_all:8.3f} s")
+    print(f"  Evaluation.intervals() ({len(cis)} figures)  {t_all:8.3f} s  peak {m_all:7.1f} MiB")
 
 
 def main() -> None:

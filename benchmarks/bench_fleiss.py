@@ -16,7 +16,7 @@ import argparse
 import platform
 
 import numpy as np
-from _timing import best_of
+from _timing import measured
 
 
 def make_data(n: int, r: int, k: int, seed: int = 0) -> np.ndarray:
@@ -45,17 +45,20 @@ def main() -> None:
     print(f"python {platform.python_version()}, numpy {np.__version__}, "
           f"statsmodels {statsmodels.__version__}, accord {accord.__version__}")
 
-    t_acc, res = best_of(args.repeat, lambda: accord.fleiss_kappa(data))
-    t_agg, table = best_of(args.repeat, lambda: aggregate_raters(data)[0])
-    t_fk, peer = best_of(args.repeat, lambda: fleiss_kappa(table))
-    t_sm = t_agg + t_fk
+    t_acc, m_acc, res = measured(args.repeat, lambda: accord.fleiss_kappa(data))
+    t_agg, m_agg, table = measured(args.repeat, lambda: aggregate_raters(data)[0])
+    t_fk, m_fk, peer = measured(args.repeat, lambda: fleiss_kappa(table))
+    t_sm, m_sm = t_agg + t_fk, max(m_agg, m_fk)
     if abs(res.estimate - peer) > 1e-10:
         raise SystemExit(f"estimates differ: accord {res.estimate!r}, statsmodels {peer!r}")
     print(f"estimate: accord {res.estimate:.15f} (SE {res.se:.6f}), statsmodels {peer:.15f}")
-    print(f"accord fleiss_kappa (count + estimate + SEs + per category): {t_acc:8.3f} s")
-    print(f"statsmodels aggregate_raters: {t_agg:8.3f} s, fleiss_kappa: {t_fk:8.3f} s, "
-          f"total {t_sm:8.3f} s")
-    print(f"ratio statsmodels / accord: {t_sm / t_acc:6.1f}x")
+    print(f"input array: {data.nbytes / 2**20:.0f} MiB; peak = tracemalloc peak of one call")
+    print(f"accord fleiss_kappa (count + estimate + SEs + per category): {t_acc:8.3f} s, "
+          f"peak {m_acc:7.1f} MiB")
+    print(f"statsmodels aggregate_raters: {t_agg:8.3f} s (peak {m_agg:.1f} MiB), "
+          f"fleiss_kappa: {t_fk:8.3f} s (peak {m_fk:.1f} MiB), total {t_sm:8.3f} s")
+    print(f"ratio statsmodels / accord: {t_sm / t_acc:6.1f}x time, "
+          f"{m_sm / m_acc:6.1f}x peak memory")
 
 
 if __name__ == "__main__":
