@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from accord import _encoding as enc
 from accord import _validation as v
 from accord._sets import sorted_tuple
 from accord.annotations import Annotations, Audit, build
@@ -295,10 +296,10 @@ def _encode(
     values, value_labels, vnote = _values(kept["v"], opts.get("level"), source)
     notes += [vnote] if vnote else []
     kept = kept.drop("v")
-    u_codes, u_labels = _codes(kept["u"], text=rater_order is None)  # wide: row numbers
+    u_codes, u_labels = _id_codes(kept["u"], text=rater_order is None)  # wide: row numbers
     kept = kept.drop("u")
     if rater_order is None:
-        r_codes, r_labels = _codes(kept["r"])
+        r_codes, r_labels = _id_codes(kept["r"])
     else:
         r_codes, r_labels = kept["r"].to_numpy().astype(np.int64), list(range(len(rater_order)))
     del kept
@@ -317,6 +318,7 @@ def _encode(
             caveats=caveats,
             values_are_labels=value_labels is None and opts.get("categories") is None,
             multilabel=bool(opts.get("multilabel")),
+            copy=False,
         )
     except DuplicateRatingError:
         raise duplicate_error(
@@ -392,8 +394,9 @@ def _values(
     if s.dtype == pl.Boolean:
         s = s.cast(pl.String).str.to_lowercase()
     if s.dtype.is_numeric():
-        check_finite(s.to_numpy(), source)
-        return s.to_numpy(), None, ""
+        values = s.to_numpy()  # once: a column of several chunks is copied
+        check_finite(values, source)
+        return values, None, ""
     if s.dtype != pl.String:
         try:
             s = s.cast(pl.String)
@@ -442,6 +445,24 @@ def _same_number_note(distinct: pl.Series) -> str:
             "is a number, so labels are kept as written")
 
 
+def _id_codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any], list[Any]]:
+    """Codes of an id column and its labels; integer ids (``text=False``: row numbers, which
+    are their own codes) come back as text.
+
+    Non-negative integer ids below ``max(2**22, rows)`` are numbered in order of first
+    appearance, the order :class:`Annotations` keeps, through a table of the ids present
+    (O(n), no sort), so ``build`` finds them already coded; other ids go through
+    :func:`_codes` (sorted order, renumbered by ``build``).
+    """
+    if s.dtype.is_integer() and text and s.len() and not s.null_count():
+        fast = enc.small_int_codes(s.to_numpy(), appearance=True, copy=False,
+                                   bound=max(enc.SMALL_INT, s.len()))
+        if fast is not None:
+            codes, distinct = fast
+            return codes, pl.Series(distinct).cast(pl.String).to_list()
+    return _codes(s, text=text)
+
+
 def _codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any], list[Any]]:
     """Codes in sorted label order, and the sorted distinct labels.
 
@@ -454,8 +475,7 @@ def _codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any], li
     if s.dtype.is_integer():
         if not text:
             return s.to_numpy().astype(np.int64, copy=False), []
-        fast = _dense_int_codes(s)
-        return fast if fast is not None else _ranked_int_codes(s)
+        return _ranked_int_codes(s)
     if s.len() == 0:
         return np.zeros(0, dtype=np.int64), []
     if s.head(_PROBE).n_unique() <= _FEW:
@@ -476,22 +496,6 @@ def _ranked_int_codes(s: pl.Series) -> tuple[np.ndarray[Any, Any], list[Any]]:
     return codes, distinct.cast(pl.String).to_list()
 
 
-def _dense_int_codes(s: pl.Series) -> tuple[np.ndarray[Any, Any], list[Any]] | None:
-    """The codes and labels of :func:`_codes` for non-negative integer ids below
-    ``max(2**22, len)``, in O(n): a table of the ids present, its running count the
-    codes (no sort, memory proportional to the rows)."""
-    if s.null_count() or s.len() == 0:
-        return None
-    arr = s.to_numpy()
-    lo, hi = int(arr.min()), int(arr.max())
-    if lo < 0 or hi >= max(1 << 22, arr.shape[0]):
-        return None
-    present = np.bincount(arr, minlength=hi + 1) > 0
-    lut = np.cumsum(present, dtype=np.int64) - 1
-    distinct = np.flatnonzero(present)
-    return lut[arr], pl.Series(distinct).cast(pl.String).to_list()
-
-
 def _relabel(
     ann: Annotations,
     units: list[Any],
@@ -502,12 +506,12 @@ def _relabel(
 ) -> Annotations:
     """Put the labels back on the codes ``build`` saw (in place: no copy of the codes)."""
     if units:
-        ann.units = tuple(units[i] for i in ann.units)
+        ann.units = _labelled(ann.units, units)
     if categories is not None and ann.set_valued:
         ann.categories = tuple(sorted_tuple(categories[i] for i in c) for c in ann.categories)
     elif categories is not None:
         ann.categories = tuple(categories[i] for i in ann.categories)
-    ann.raters = tuple(raters[i] for i in ann.raters)
+    ann.raters = _labelled(ann.raters, raters)
     ann.kinds = {r: "human" for r in ann.raters}
     if parts:
         a = ann.audit
@@ -516,6 +520,13 @@ def _relabel(
     if declared is not None:
         return ann.with_categories(_like_labels(list(declared), list(ann.categories)))
     return ann
+
+
+def _labelled(codes: tuple[Any, ...], labels: list[Any]) -> tuple[Any, ...]:
+    """The labels of ``codes`` (the ids ``build`` kept, by their reader codes)."""
+    if len(codes) == len(labels) and codes == tuple(range(len(labels))):
+        return tuple(labels)  # coded in the order Annotations keeps: nothing to look up
+    return tuple(labels[i] for i in codes)
 
 
 def _like_labels(declared: list[Any], labels: list[Any]) -> list[Any]:
