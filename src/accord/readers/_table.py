@@ -296,10 +296,13 @@ def _encode(
     values, value_labels, vnote = _values(kept["v"], opts.get("level"), source)
     notes += [vnote] if vnote else []
     kept = kept.drop("v")
+    text_ids = {c: kept.schema[c] == pl.String for c in ("u", "r")}
     u_codes, u_labels = _id_codes(kept["u"], text=rater_order is None)  # wide: row numbers
     kept = kept.drop("u")
+    caveats = [*caveats, *_mixed_ids(u_labels if text_ids["u"] else [], "unit", source)]
     if rater_order is None:
         r_codes, r_labels = _id_codes(kept["r"])
+        caveats += _mixed_ids(r_labels if text_ids["r"] else [], "rater", source)
     else:
         r_codes, r_labels = kept["r"].to_numpy().astype(np.int64), list(range(len(rater_order)))
     del kept
@@ -443,6 +446,41 @@ def _same_number_note(distinct: pl.Series) -> str:
     shown = "; ".join(" and ".join(repr(t) for t in g) for g in sorted(clashes)[:3])
     return (f"labels {shown} are different text labels, not one number: not every label "
             "is a number, so labels are kept as written")
+
+
+def _mixed_ids(labels: list[Any], role: str, source: str) -> list[str]:
+    """Text ids of which some are integers and some not, judged on the distinct ids.
+
+    One number written as an integer and as a decimal (``7`` and ``7.0``, as a
+    spreadsheet or a float column writes it) would count as two units or raters:
+    refused, with the counts. Integers mixed with other text (``abc``) are kept as
+    text ids and stated, with the counts and an example, since a stray row (a
+    repeated header) looks just like this.
+    """
+    if len(labels) < 2:
+        return []
+    ids = pl.Series(labels, dtype=pl.String)
+    is_int = ids.str.contains(_INT)
+    n_int = int(is_int.sum())
+    if n_int in (0, ids.len()):
+        return []
+    others = ids.filter(~is_int)
+    decimals = others.filter(others.str.contains(r"^-?(0|[1-9][0-9]*)\.0+$"))
+    written_twice = decimals.filter(
+        decimals.str.replace(r"\.0+$", "").is_in(ids.filter(is_int).implode()))
+    n_other = others.len()
+    if written_twice.len():
+        twice = written_twice[0]
+        raise DataError(
+            f"{source}: the {role} ids mix {n_int} integer and {n_other} other id(s), and "
+            f"{written_twice.len()} id(s) are written both ways (e.g. "
+            f"{twice.split('.')[0]!r} and {twice!r}), so one {role} would count as two; "
+            f"write each {role} id one way (e.g. all as integers)."
+        )
+    example = others[0]
+    return [f"the {role} ids mix {n_int} integer and {n_other} other id(s) (e.g. {example!r}), "
+            f"all kept as text ids; check that {example!r} names a {role} and is not a stray "
+            "row (a repeated header)"]
 
 
 def _id_codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any], list[Any]]:
