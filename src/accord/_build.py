@@ -51,13 +51,16 @@ def build(
     set_valued: bool = False,
     caveats: Sequence[str] = (),
     values_are_labels: bool = True,
+    copy: bool = True,
 ) -> Annotations:
     """Encode three aligned columns into :class:`Annotations`, recording the audit.
 
     This does not require two raters (readers use it to show what a file holds);
     the public constructors call :meth:`Annotations.require_pairable` afterwards.
     ``values_are_labels=False`` says the values are codes of text labels (a
-    table reader codes them first), so they are not numbers read as categories.
+    table reader codes them first), so they are not numbers read as categories. ``copy=False``: the
+    arrays are the caller's own (a reader's), so codes that need no renumbering are
+    kept as they are rather than copied.
     """
     func = source
     if level is not None:
@@ -66,13 +69,8 @@ def build(
     markers = tuple(enc.label_list(missing, param="missing", distinct=False))
     n_read = int(values.shape[0]) if rows_read is None else rows_read
     drop: dict[str, int] = dict(dropped or {})
-    keep = ~enc.missing_mask(values, tuple(enc.DEFAULT_MISSING) + markers)
-    drop["missing value"] = drop.get("missing value", 0) + int((~keep).sum())
-    id_missing = enc.missing_mask(units) | enc.missing_mask(raters)
-    if id_missing[keep].any():
-        drop["missing unit or rater id"] = int((id_missing & keep).sum())
-        keep &= ~id_missing
-    if not keep.all():
+    keep = _kept_rows(units, raters, values, tuple(enc.DEFAULT_MISSING) + markers, drop)
+    if keep is not None:
         units, raters, values = units[keep], raters[keep], values[keep]
     for arr, name in (
         (units, "the unit column"),
@@ -87,9 +85,9 @@ def build(
         units, raters, values, set_notes = group_sets(units, raters, values)
         notes = tuple(notes) + tuple(set_notes)
     values = _numeric_if_needed(values, level)
-    value_codes, cats = _encode_values(values, categories)
-    unit_codes, unit_labels = enc.factorize(units, order="appearance")
-    rater_codes, rater_labels = _encode_raters(raters, rater_order)
+    value_codes, cats = _encode_values(values, categories, copy)
+    unit_codes, unit_labels = enc.factorize(units, order="appearance", copy=copy)
+    rater_codes, rater_labels = _encode_raters(raters, rater_order, copy)
     _check_id_types(unit_labels, "unit", source)
     _check_id_types(rater_labels, "rater", source)
     unit_codes, rater_codes, value_codes, dup_notes, n_replaced = _resolve_duplicates(
@@ -128,6 +126,28 @@ def build(
         declared_order=categories is not None,
         set_valued=True if set_valued or multilabel else None,
     )
+
+
+def _kept_rows(
+    units: NDArray[Any], raters: NDArray[Any], values: NDArray[Any], markers: tuple[Any, ...],
+    drop: dict[str, int],
+) -> NDArray[np.bool_] | None:
+    """The rows with a value, a unit and a rater, counting the others in ``drop``;
+    None when none is missing (integer columns without numeric markers cannot be)."""
+    miss = enc.missing_mask(values, markers)
+    drop["missing value"] = drop.get("missing value", 0) + int(np.count_nonzero(miss))
+    id_missing = None
+    for ids in (units, raters):
+        if ids.dtype.kind not in "iub":  # integer ids are never missing
+            m = enc.missing_mask(ids)
+            id_missing = m if id_missing is None else id_missing | m
+    if id_missing is not None:
+        id_missing &= ~miss
+        n_ids = int(np.count_nonzero(id_missing))
+        if n_ids:
+            drop["missing unit or rater id"] = n_ids
+            miss |= id_missing
+    return ~miss if miss.any() else None
 
 
 def group_sets(
@@ -220,19 +240,25 @@ def _numeric_if_needed(values: NDArray[Any], level: Level | None) -> NDArray[Any
 
 
 def _encode_values(
-    values: NDArray[Any], categories: Sequence[Any] | None
+    values: NDArray[Any], categories: Sequence[Any] | None, copy: bool = True
 ) -> tuple[NDArray[np.int64], list[Any]]:
     if categories is None:
-        return enc.factorize(values)
+        return enc.factorize(values, copy=copy)
     cats = enc.label_list(categories, param="declared categories")
     return enc.encode_declared(values, cats, name="the data"), cats
 
 
 def _encode_raters(
-    raters: NDArray[Any], order: Sequence[Any] | None
+    raters: NDArray[Any], order: Sequence[Any] | None, copy: bool = True
 ) -> tuple[NDArray[np.int64], list[Any]]:
     if order is None:
-        return enc.factorize(raters, order="appearance")
+        return enc.factorize(raters, order="appearance", copy=copy)
+    if raters.dtype.kind in "iu" and list(order) == list(range(len(order))):
+        # a reader's column numbers: their own codes (a look-up per row would be a Python loop)
+        codes = raters.astype(np.int64, copy=copy)
+        if codes.shape[0] and (int(codes.min()) < 0 or int(codes.max()) >= len(order)):
+            raise KeyError(int(codes.max()))
+        return codes, list(order)
     lookup = {r: i for i, r in enumerate(order)}
     codes = np.fromiter((lookup[r] for r in raters), dtype=np.int64, count=raters.shape[0])
     return codes, list(order)
@@ -251,28 +277,23 @@ def _resolve_duplicates(
     """Collapse identical repeats; refuse, or keep the last of, different ones.
 
     Returns the kept codes, audit notes and how many ratings a later different
-    rating replaced.
+    rating replaced. Only the rows of repeated (unit, rater) pairs are sorted.
     """
-    if u.shape[0] == 0:
+    n = u.shape[0]
+    if n == 0:
         return u, r, c, [], 0
-    key = u * max(n_raters, 1) + r
-    cells = (int(u.max()) + 1) * max(n_raters, 1)
-    if cells <= 4 * u.shape[0] + 1024 and np.bincount(key, minlength=cells).max() <= 1:
-        return u, r, c, [], 0  # O(n) proof that no (unit, rater) repeats: no sort needed
-    ordered = np.sort(key)
-    if not (ordered[1:] == ordered[:-1]).any():
-        return u, r, c, [], 0  # a plain sort proves it (faster than the stable argsort)
-    del ordered
+    width = max(n_raters, 1)
+    rows = repeated_rows(u, r, width)
+    if rows is None:
+        return u, r, c, [], 0
+    key = u[rows] * width + r[rows]
     order = np.argsort(key, kind="stable")
-    ks, cs = key[order], c[order]
+    ks, cs = key[order], c[rows][order]
     same_as_next = ks[1:] == ks[:-1]
-    if not same_as_next.any():
-        return u, r, c, [], 0
     conflict = same_as_next & (cs[1:] != cs[:-1])
     notes: list[str] = []
     if conflict.any() and mode == "error":
-        raise _duplicate_error(ks, cs, conflict, max(n_raters, 1), unit_labels, rater_labels,
-                               cats)
+        raise _duplicate_error(ks, cs, conflict, width, unit_labels, rater_labels, cats, n)
     last = np.ones(ks.shape[0], dtype=bool)
     last[:-1] = ~same_as_next
     kept_code = cs[np.searchsorted(ks, ks, side="right") - 1]  # the last value of each pair
@@ -286,14 +307,45 @@ def _resolve_duplicates(
             f"{n_conflict} (unit, rater) pair(s) rated differently more than once: "
             f"kept the last value, dropped {n_replaced} earlier rating(s)"
         )
-    keep = np.sort(order[last])
+    keep = np.ones(n, dtype=bool)
+    keep[rows[order[~last]]] = False
     return u[keep], r[keep], c[keep], notes, n_replaced
+
+
+def repeated_rows(
+    u: NDArray[np.integer[Any]], r: NDArray[np.integer[Any]], width: int
+) -> NDArray[np.intp] | None:
+    """The rows whose (unit, rater) pair occurs more than once, in row order; None when
+    every pair is distinct (units and raters are codes, raters below ``width``).
+
+    Proving that no pair repeats is O(n) with one flag per possible pair when there
+    are at most 8 per rating, else a sort of the pair keys in place (no copy); only
+    when some repeat are the keys sorted (if not yet) and their rows looked up.
+    """
+    n = u.shape[0]
+    key = u * width
+    key += r
+    cells = (int(u.max()) + 1) * width
+    if cells <= 8 * n + 1024:
+        seen = np.zeros(cells, dtype=bool)
+        seen[key] = True
+        if np.count_nonzero(seen) == n:
+            return None
+        del seen
+    key.sort()
+    twice = key[1:] == key[:-1]
+    if not twice.any():
+        return None
+    repeated = np.unique(key[1:][twice])
+    np.multiply(u, width, out=key)
+    key += r
+    return np.flatnonzero(np.isin(key, repeated))
 
 
 def _check_id_types(labels: list[Any], what: str, source: str) -> None:
     """Refuse ids that differ only in type (``5`` and ``"5"``): one id written two ways
     would otherwise count as two units or raters. One pass over the distinct ids."""
-    types = {type(x) for x in labels}
+    types = set(map(type, labels))
     if len(types) < 2 or str not in types:
         return
     texts: dict[str, Any] = {}
@@ -321,8 +373,12 @@ def _duplicate_error(
     unit_labels: list[Any],
     rater_labels: list[Any],
     cats: list[Any],
+    n_rows: int,
 ) -> DuplicateRatingError:
-    """Name the first pairs rated differently twice, and the route that fits the data."""
+    """Name the first pairs rated differently twice, and the route that fits the data.
+
+    ``ks`` and ``cs`` are the sorted keys and codes of the rows of repeated pairs, out
+    of ``n_rows`` ratings (every other row is a pair of its own)."""
     from accord._shapes import duplicate_advice
 
     pairs = sorted({int(k) for k in ks[1:][conflict]})
@@ -332,7 +388,7 @@ def _duplicate_error(
     )
     more = f" and {len(pairs) - 3} more" if len(pairs) > 3 else ""
     advice = duplicate_advice(labels=cats, n_clashes=len(pairs),
-                              n_pairs=int(np.unique(ks).shape[0]),
+                              n_pairs=n_rows - ks.shape[0] + int(np.unique(ks).shape[0]),
                               max_labels=max_labels_per_pair(ks, cs))
     return DuplicateRatingError(
         f"{len(pairs)} unit(s) were rated twice by the same rater with different values "

@@ -137,15 +137,25 @@ def label_list(labels: Any, *, param: str, distinct: bool = True) -> list[Any]:
     return out
 
 
-def factorize(arr: NDArray[Any], *, order: str = "sorted") -> tuple[NDArray[np.int64], list[Any]]:
-    """Integer codes and the distinct values; ``order`` is ``"sorted"`` or ``"appearance"``."""
+#: Non-negative integers below this bound (or below the number of values) are coded
+#: through a table of the values present: O(n + bound), no sort.
+SMALL_INT = 1 << 22
+
+
+def factorize(
+    arr: NDArray[Any], *, order: str = "sorted", copy: bool = True
+) -> tuple[NDArray[np.int64], list[Any]]:
+    """Integer codes and the distinct values; ``order`` is ``"sorted"`` or ``"appearance"``.
+
+    ``copy=False``: ``arr`` is the caller's own, so codes that are ``arr`` itself
+    (integers already numbered 0..k-1 in that order) are returned without a copy.
+    """
     if arr.shape[0] == 0:
         return np.zeros(0, dtype=np.int64), []
     if arr.dtype.kind in "iu":
-        fast = _small_int_codes(arr)
+        fast = small_int_codes(arr, appearance=order == "appearance", copy=copy)
         if fast is not None:
-            codes, uniques = fast
-            return (codes, uniques) if order == "sorted" else _reorder(codes, uniques)
+            return fast[0], fast[1].tolist()  # Python ints, built in C
     try:
         uniques_arr, inverse = np.unique(arr, return_inverse=True)
         codes = inverse.reshape(-1).astype(np.int64)
@@ -155,17 +165,58 @@ def factorize(arr: NDArray[Any], *, order: str = "sorted") -> tuple[NDArray[np.i
     return (codes, uniques) if order == "sorted" else _reorder(codes, uniques)
 
 
-def _small_int_codes(arr: NDArray[Any]) -> tuple[NDArray[np.int64], list[Any]] | None:
-    """O(n) codes for non-negative ints below 2**22 via a look-up table (no sort)."""
+def small_int_codes(
+    arr: NDArray[Any], *, appearance: bool = False, copy: bool = True, bound: int = SMALL_INT
+) -> tuple[NDArray[np.int64], NDArray[np.int64]] | None:
+    """Codes of non-negative integers below ``max(bound, len(arr))`` in O(n), and the
+    distinct values (sorted, or in order of first appearance); None outside that range.
+
+    A table of the values present numbers them (no sort); when the values are already
+    their own codes the table is not applied, and with ``copy=False`` ``arr`` itself is
+    returned (an int64 array), else a copy, so the codes never alias the caller's data.
+    """
+    n = arr.shape[0]
     lo, hi = int(arr.min()), int(arr.max())
-    if lo < 0 or hi >= 1 << 22:
+    if lo < 0 or hi >= max(bound, n):
         return None
-    present = np.bincount(arr, minlength=hi + 1) > 0
-    if lo == 0 and present.all():  # already codes (a reader's): the look-up is the identity
-        return np.array(arr, dtype=np.int64), list(range(hi + 1))  # a copy: never aliased
-    lut = np.cumsum(present) - 1
-    codes = lut[arr].astype(np.int64, copy=False)
-    return codes, np.flatnonzero(present).tolist()  # Python ints, built in C
+    ids = arr.astype(np.intp, copy=False)  # in range: exact, and an index for bincount
+    distinct = np.flatnonzero(np.bincount(ids, minlength=hi + 1))
+    if appearance:
+        distinct = _in_order_seen(ids, distinct, hi + 1)
+    k = distinct.shape[0]
+    if k == hi + 1 and bool((distinct == np.arange(k)).all()):
+        return arr.astype(np.int64, copy=copy), distinct
+    lut = np.empty(hi + 1, dtype=np.int64)
+    lut[distinct] = np.arange(k)
+    return lut[ids], distinct
+
+
+def _in_order_seen(ids: NDArray[np.intp], distinct: NDArray[Any], size: int) -> NDArray[Any]:
+    """``distinct`` (the values of ``ids``, each below ``size``) in order of first appearance.
+
+    Sorted ``ids`` show them in sorted order. Otherwise the first position of each
+    value is found over growing prefixes, stopping once every value has been seen (a
+    rater column usually shows all its raters early), so at most one O(n) pass.
+    """
+    n, k = ids.shape[0], distinct.shape[0]
+    if k < 2 or _non_decreasing(ids):
+        return distinct
+    first = np.full(size, n, dtype=np.int64)
+    start, step = 0, 1 << 16
+    while start < n:
+        stop = min(n, start + step)
+        np.minimum.at(first, ids[start:stop], np.arange(start, stop))
+        start, step = stop, 2 * step
+        if np.count_nonzero(first < n) == k:
+            break
+    return distinct[np.argsort(first[distinct], kind="stable")]
+
+
+def _non_decreasing(arr: NDArray[Any]) -> bool:
+    head = arr[:4096]  # unsorted data usually shows it at once
+    if not bool((head[1:] >= head[:-1]).all()):
+        return False
+    return bool((arr[1:] >= arr[:-1]).all())
 
 
 def _factorize_mixed(arr: NDArray[Any]) -> tuple[NDArray[np.int64], list[Any]]:
@@ -186,13 +237,12 @@ def _factorize_mixed(arr: NDArray[Any]) -> tuple[NDArray[np.int64], list[Any]]:
 
 
 def _reorder(codes: NDArray[np.int64], uniques: list[Any]) -> tuple[NDArray[np.int64], list[Any]]:
-    if codes.shape[0] < 2 or bool((codes[1:] >= codes[:-1]).all()):
-        return codes, uniques  # sorted rows (a file grouped by unit): first seen is sorted
-    first = np.full(len(uniques), codes.shape[0], dtype=np.int64)
-    np.minimum.at(first, codes, np.arange(codes.shape[0]))
-    order = np.argsort(first, kind="stable")
-    remap = np.empty(len(uniques), dtype=np.int64)
-    remap[order] = np.arange(len(uniques))
+    k = len(uniques)
+    order = _in_order_seen(codes.astype(np.intp, copy=False), np.arange(k), k)
+    if bool((order == np.arange(k)).all()):
+        return codes, uniques  # first seen is sorted (e.g. a file grouped by unit)
+    remap = np.empty(k, dtype=np.int64)
+    remap[order] = np.arange(k)
     return remap[codes], [uniques[j] for j in order.tolist()]  # list indices: no numpy scalars
 
 

@@ -142,18 +142,27 @@ def duplicate_error(
     source: str,
     shape: tuple[Sequence[str], list[Any] | None],
 ) -> DuplicateRatingError:
-    """The duplicate-rating error of a table: the first clashing pairs and the route that fits."""
+    """The duplicate-rating error of a table: the first clashing pairs and the route that fits.
+
+    Only the rows of repeated (unit, rater) pairs are grouped (found in O(n) or by one
+    sort), so a single repeat among 10^7 rows is named at once."""
+    from accord import _encoding as enc
+    from accord._build import repeated_rows  # here: accord._build imports accord.annotations
+
+    rows = repeated_rows(u, r, int(r.max()) + 1 if r.shape[0] else 1)
+    rows = np.zeros(0, dtype=np.intp) if rows is None else rows
     per_pair = (
-        pl.DataFrame({"u": u, "r": r, "v": values})
+        pl.DataFrame({"u": u[rows], "r": r[rows], "v": values[rows]})
         .group_by("u", "r", maintain_order=True)
         .agg(pl.col("v").n_unique().alias("k"))
     )
     clash = per_pair.filter(pl.col("k") > 1)
+    n_pairs = u.shape[0] - rows.shape[0] + per_pair.height  # every other row is its own pair
     columns, labels = shape
     advice = duplicate_advice(
         columns=columns,
-        labels=labels if labels is not None else np.unique(values).tolist(),
-        n_clashes=clash.height, n_pairs=per_pair.height,
+        labels=labels if labels is not None else enc.factorize(values, copy=False)[1],
+        n_clashes=clash.height, n_pairs=n_pairs,
         max_labels=int(clash["k"].max() or 0),  # type: ignore[arg-type]
         wide=rater_order is not None,
     )

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from accord import _encoding as enc
 from accord import _validation as v
 from accord._sets import sorted_tuple
 from accord.annotations import Annotations, Audit, build
@@ -295,10 +296,13 @@ def _encode(
     values, value_labels, vnote = _values(kept["v"], opts.get("level"), source)
     notes += [vnote] if vnote else []
     kept = kept.drop("v")
-    u_codes, u_labels = _codes(kept["u"], text=rater_order is None)  # wide: row numbers
+    text_ids = {c: kept.schema[c] == pl.String for c in ("u", "r")}
+    u_codes, u_labels = _id_codes(kept["u"], text=rater_order is None)  # wide: row numbers
     kept = kept.drop("u")
+    caveats = [*caveats, *_mixed_ids(u_labels if text_ids["u"] else [], "unit", source)]
     if rater_order is None:
-        r_codes, r_labels = _codes(kept["r"])
+        r_codes, r_labels = _id_codes(kept["r"])
+        caveats += _mixed_ids(r_labels if text_ids["r"] else [], "rater", source)
     else:
         r_codes, r_labels = kept["r"].to_numpy().astype(np.int64), list(range(len(rater_order)))
     del kept
@@ -317,6 +321,7 @@ def _encode(
             caveats=caveats,
             values_are_labels=value_labels is None and opts.get("categories") is None,
             multilabel=bool(opts.get("multilabel")),
+            copy=False,
         )
     except DuplicateRatingError:
         raise duplicate_error(
@@ -392,8 +397,9 @@ def _values(
     if s.dtype == pl.Boolean:
         s = s.cast(pl.String).str.to_lowercase()
     if s.dtype.is_numeric():
-        check_finite(s.to_numpy(), source)
-        return s.to_numpy(), None, ""
+        values = s.to_numpy()  # once: a column of several chunks is copied
+        check_finite(values, source)
+        return values, None, ""
     if s.dtype != pl.String:
         try:
             s = s.cast(pl.String)
@@ -442,6 +448,59 @@ def _same_number_note(distinct: pl.Series) -> str:
             "is a number, so labels are kept as written")
 
 
+def _mixed_ids(labels: list[Any], role: str, source: str) -> list[str]:
+    """Text ids of which some are integers and some not, judged on the distinct ids.
+
+    One number written as an integer and as a decimal (``7`` and ``7.0``, as a
+    spreadsheet or a float column writes it) would count as two units or raters:
+    refused, with the counts. Integers mixed with other text (``abc``) are kept as
+    text ids and stated, with the counts and an example, since a stray row (a
+    repeated header) looks just like this.
+    """
+    if len(labels) < 2:
+        return []
+    ids = pl.Series(labels, dtype=pl.String)
+    is_int = ids.str.contains(_INT)
+    n_int = int(is_int.sum())
+    if n_int in (0, ids.len()):
+        return []
+    others = ids.filter(~is_int)
+    decimals = others.filter(others.str.contains(r"^-?(0|[1-9][0-9]*)\.0+$"))
+    written_twice = decimals.filter(
+        decimals.str.replace(r"\.0+$", "").is_in(ids.filter(is_int).implode()))
+    n_other = others.len()
+    if written_twice.len():
+        twice = written_twice[0]
+        raise DataError(
+            f"{source}: the {role} ids mix {n_int} integer and {n_other} other id(s), and "
+            f"{written_twice.len()} id(s) are written both ways (e.g. "
+            f"{twice.split('.')[0]!r} and {twice!r}), so one {role} would count as two; "
+            f"write each {role} id one way (e.g. all as integers)."
+        )
+    example = others[0]
+    return [f"the {role} ids mix {n_int} integer and {n_other} other id(s) (e.g. {example!r}), "
+            f"all kept as text ids; check that {example!r} names a {role} and is not a stray "
+            "row (a repeated header)"]
+
+
+def _id_codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any], list[Any]]:
+    """Codes of an id column and its labels; integer ids (``text=False``: row numbers, which
+    are their own codes) come back as text.
+
+    Non-negative integer ids below ``max(2**22, rows)`` are numbered in order of first
+    appearance, the order :class:`Annotations` keeps, through a table of the ids present
+    (O(n), no sort), so ``build`` finds them already coded; other ids go through
+    :func:`_codes` (sorted order, renumbered by ``build``).
+    """
+    if s.dtype.is_integer() and text and s.len() and not s.null_count():
+        fast = enc.small_int_codes(s.to_numpy(), appearance=True, copy=False,
+                                   bound=max(enc.SMALL_INT, s.len()))
+        if fast is not None:
+            codes, distinct = fast
+            return codes, pl.Series(distinct).cast(pl.String).to_list()
+    return _codes(s, text=text)
+
+
 def _codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any], list[Any]]:
     """Codes in sorted label order, and the sorted distinct labels.
 
@@ -454,8 +513,7 @@ def _codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any], li
     if s.dtype.is_integer():
         if not text:
             return s.to_numpy().astype(np.int64, copy=False), []
-        fast = _dense_int_codes(s)
-        return fast if fast is not None else _ranked_int_codes(s)
+        return _ranked_int_codes(s)
     if s.len() == 0:
         return np.zeros(0, dtype=np.int64), []
     if s.head(_PROBE).n_unique() <= _FEW:
@@ -476,22 +534,6 @@ def _ranked_int_codes(s: pl.Series) -> tuple[np.ndarray[Any, Any], list[Any]]:
     return codes, distinct.cast(pl.String).to_list()
 
 
-def _dense_int_codes(s: pl.Series) -> tuple[np.ndarray[Any, Any], list[Any]] | None:
-    """The codes and labels of :func:`_codes` for non-negative integer ids below
-    ``max(2**22, len)``, in O(n): a table of the ids present, its running count the
-    codes (no sort, memory proportional to the rows)."""
-    if s.null_count() or s.len() == 0:
-        return None
-    arr = s.to_numpy()
-    lo, hi = int(arr.min()), int(arr.max())
-    if lo < 0 or hi >= max(1 << 22, arr.shape[0]):
-        return None
-    present = np.bincount(arr, minlength=hi + 1) > 0
-    lut = np.cumsum(present, dtype=np.int64) - 1
-    distinct = np.flatnonzero(present)
-    return lut[arr], pl.Series(distinct).cast(pl.String).to_list()
-
-
 def _relabel(
     ann: Annotations,
     units: list[Any],
@@ -502,12 +544,12 @@ def _relabel(
 ) -> Annotations:
     """Put the labels back on the codes ``build`` saw (in place: no copy of the codes)."""
     if units:
-        ann.units = tuple(units[i] for i in ann.units)
+        ann.units = _labelled(ann.units, units)
     if categories is not None and ann.set_valued:
         ann.categories = tuple(sorted_tuple(categories[i] for i in c) for c in ann.categories)
     elif categories is not None:
         ann.categories = tuple(categories[i] for i in ann.categories)
-    ann.raters = tuple(raters[i] for i in ann.raters)
+    ann.raters = _labelled(ann.raters, raters)
     ann.kinds = {r: "human" for r in ann.raters}
     if parts:
         a = ann.audit
@@ -516,6 +558,13 @@ def _relabel(
     if declared is not None:
         return ann.with_categories(_like_labels(list(declared), list(ann.categories)))
     return ann
+
+
+def _labelled(codes: tuple[Any, ...], labels: list[Any]) -> tuple[Any, ...]:
+    """The labels of ``codes`` (the ids ``build`` kept, by their reader codes)."""
+    if len(codes) == len(labels) and codes == tuple(range(len(labels))):
+        return tuple(labels)  # coded in the order Annotations keeps: nothing to look up
+    return tuple(labels[i] for i in codes)
 
 
 def _like_labels(declared: list[Any], labels: list[Any]) -> list[Any]:
