@@ -128,6 +128,22 @@ def test_conjugate_gradients_equal_the_direct_solve(seed: int) -> None:
     direct = _henderson.long_sums(unit, rater, z, 400, 60, complete=False)
     cg = _henderson.long_sums(unit, rater, z, 400, 60, complete=False, dense_raters=0)
     assert direct.solver == "dense" and cg.solver.startswith("conjugate gradients")
+    assert "C formed" not in cg.solver  # a random design converges within a few iterations
+    assert cg.ssc == pytest.approx(direct.ssc, rel=1e-10)
+
+
+def test_a_chain_of_raters_forms_c_and_agrees_with_the_direct_solve() -> None:
+    """Raters in a ring (unit i scored by raters j, j + 1, j + 2): slow for conjugate
+    gradients through the incidence, so C is formed after a few iterations."""
+    rng = np.random.default_rng(7)
+    n, k = 3000, 400
+    unit = np.repeat(np.arange(n), 3)
+    rater = (np.repeat(rng.integers(0, k, n), 3) + np.tile([0, 1, 2], n)) % k
+    z = rng.normal(size=unit.size)
+    z -= z.mean()
+    direct = _henderson.long_sums(unit, rater, z, n, k, complete=False)
+    cg = _henderson.long_sums(unit, rater, z, n, k, complete=False, dense_raters=0)
+    assert cg.solver.endswith("C formed)")
     assert cg.ssc == pytest.approx(direct.ssc, rel=1e-10)
 
 
@@ -225,3 +241,38 @@ def test_icc_of_a_crowd_never_builds_units_x_raters() -> None:
         tracemalloc.stop()
     assert peak < units * raters * 8 / 50, f"peak {peak / 2**20:.0f} MiB"
     assert all(0.0 < r.estimate < 1.0 for r in out) and ci.low < out[1].estimate < ci.high
+
+
+def test_the_report_on_interval_crowd_data_gives_icc_with_its_f_interval() -> None:
+    """300 raters, 4 of them per unit: ICC(2,1) and its F interval are in the report; with
+    bootstrap intervals the ICC row says why it has none (the per-unit features of 300
+    raters), and alpha keeps its bootstrap interval."""
+    ann = _crowd(6_000, 300, 4, seed=8)
+    rep = accord.report(ann)
+    icc = next(r for r in rep.results if r.coefficient == "icc")
+    row = next(r for r in rep.coefficients if r.coefficient == "icc")
+    assert icc.details["form"] == "ICC2" and icc.details["design"] == "incomplete"
+    assert row.ci_low < icc.estimate < row.ci_high and row.method == "F-satterthwaite"
+    boot = accord.report(ann, method="bootstrap", n_resamples=99, seed=1)
+    row = next(r for r in boot.coefficients if r.coefficient == "icc")
+    assert math.isnan(row.ci_low) and "use the F interval" in str(row.ci_note)
+    alpha = next(r for r in boot.coefficients if r.coefficient == "krippendorff_alpha")
+    assert alpha.ci_low < alpha.estimate < alpha.ci_high
+
+
+def test_long_matrix_views_equal_the_dense_ones() -> None:
+    """From Annotations: ``values`` is the units x raters matrix of the wide codes,
+    ``rated`` and ``feature_sums`` agree with the dense matrix's."""
+    rng = np.random.default_rng(9)
+    x = rng.integers(0, 7, (40, 5)).astype(float)
+    x[rng.random(x.shape) < 0.35] = np.nan
+    x[:, 0] = np.where(np.isnan(x).all(axis=1), 3.0, x[:, 0])  # no empty unit
+    ann = accord.Annotations.from_wide(x.tolist(), level="interval")
+    rm = RatingMatrix.from_annotations(ann)
+    lookup = np.append(np.asarray(ann.categories, dtype=float), np.nan)
+    np.testing.assert_array_equal(rm.values, lookup[ann.wide()])
+    dense = RatingMatrix(rm.values)
+    assert rm.n_ratings == dense.n_ratings == int((~np.isnan(x)).sum())
+    np.testing.assert_array_equal(rm.rated(3).values, dense.rated(3).values)
+    feats, _ = dense.features()
+    np.testing.assert_allclose(rm.feature_sums(), feats.sum(axis=0), rtol=1e-12, atol=1e-12)

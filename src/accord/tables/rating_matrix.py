@@ -275,7 +275,8 @@ class Design:
     def of(cls, unit: IntArray, rater: IntArray, score: FloatArray,
            shape: tuple[int, int]) -> Design:
         """The design of long arrays of a ``shape`` (units, raters) matrix."""
-        scale = power_of_two_scale(score)
+        # the largest |score| is at the minimum or the maximum: no copy of the scores
+        scale = power_of_two_scale(np.array([score.min(), score.max()]) if score.size else score)
         if scale != 1.0:  # ICC is unchanged by scaling; sums of squares must not overflow
             score = score * scale
         keep = _kept(unit, rater, shape, 2)
@@ -361,7 +362,8 @@ def _kept(unit: IntArray, rater: IntArray, shape: tuple[int, int], minimum: int)
             return None
         return _Keep(np.zeros(n, dtype=bool), np.ones(k, dtype=bool))
     unit_mask = np.bincount(unit, minlength=n) >= minimum
-    rater_mask = np.bincount(rater[unit_mask[unit]], minlength=k) > 0
+    kept = rater if unit_mask.all() else rater[unit_mask[unit]]
+    rater_mask = np.bincount(kept, minlength=k) > 0
     if unit_mask.all() and rater_mask.all():
         return None
     return _Keep(unit_mask, rater_mask)
