@@ -1,12 +1,26 @@
-"""ICC on 10^5 targets x 5 raters: accord vs pingouin ``intraclass_corr``.
+"""ICC: accord vs pingouin ``intraclass_corr``, the six forms on incomplete data, and crowds.
 
-pingouin takes a long DataFrame (built before timing) and returns all six forms in one
-call; accord takes the wide array. Timed: accord one form (ICC2, with its F test,
-irr's figures and the 95 % F interval), accord all six forms (six calls on the array,
-and six calls on one RatingMatrix, which computes the ANOVA once), pingouin's one call.
-Best of ``--repeat`` wall-clock runs; the estimates are checked to agree.
+1. 10^5 targets x 5 raters, complete. pingouin takes a long DataFrame (built before
+   timing) and returns all six forms in one call; accord takes the wide array. Timed:
+   accord one form (ICC2, with its F test, irr's figures and the 95 % F interval),
+   accord all six forms (six calls on the array, and six calls on one RatingMatrix,
+   which computes the ANOVA once), pingouin's one call. The estimates are checked
+   to agree.
+2. The same data with 20 % of the scores missing (Henderson's Method III): one form,
+   six calls on the array, six calls on one RatingMatrix (one pass over the ratings).
+   pingouin would drop every unit with a gap, so it is not run.
+3. ``--crowd``: ICC(2,1) and its F interval from ``Annotations`` of a crowd-shaped
+   incomplete design (``benchmarks/_crowd_data.py``: ``--crowd-units`` units,
+   ``--crowd-raters`` workers, about ``--per-unit`` ratings per unit, integer scores
+   0-4 read as interval), next to the units x raters x 8 bytes a dense matrix would
+   need; then all six forms on one RatingMatrix. Memory: tracemalloc's peak during the
+   ICC calls (the file is read before) and the process's peak RSS at the end.
 
-Usage: ``python benchmarks/bench_icc.py [--targets N] [--raters K] [--repeat N]``.
+Best of ``--repeat`` wall-clock runs. Parts 1 and 2 also run on earlier versions of
+accord (for "before" figures): ``--skip-crowd``, ``--skip-peer``.
+
+Usage: ``python benchmarks/bench_icc.py [--targets N] [--raters K] [--repeat N]
+[--crowd] [--crowd-units N] [--crowd-raters K] [--per-unit M] [--skip-peer]``.
 """
 
 from __future__ import annotations
@@ -14,72 +28,138 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
+import time
+import tracemalloc
 import warnings
 from typing import Any
 
 import numpy as np
 from _timing import best_of
 
+FORMS = ("ICC1", "ICC2", "ICC3", "ICC1k", "ICC2k", "ICC3k")
 
-def main() -> None:
-    import pandas as pd
-    import pingouin
 
+def complete_part(x: np.ndarray, repeat: int, peer: bool) -> None:
     import accord
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--targets", type=int, default=100_000)
-    parser.add_argument("--raters", type=int, default=5)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    n, k = args.targets, args.raters
-    print(f"python {platform.python_version()}, numpy {np.__version__}, "
-          f"pandas {pd.__version__}, pingouin {pingouin.__version__}, "
-          f"accord {accord.__version__}, load average {os.getloadavg()[0]:.1f}")
-
-    rng = np.random.default_rng(0)
-    x = rng.normal(size=(n, 1)) * 1.5 + rng.normal(size=(n, k)) + np.arange(k) * 0.3
-    long = pd.DataFrame({"t": np.repeat(np.arange(n), k), "r": np.tile(np.arange(k), n),
-                         "s": x.reshape(-1)})
 
     def one() -> Any:
         res = accord.icc(x, form="ICC2")
         res.confidence_interval(0.95)
         return res
 
-    forms = ("ICC1", "ICC2", "ICC3", "ICC1k", "ICC2k", "ICC3k")
-
-    def six() -> list[Any]:
-        return [accord.icc(x, form=f) for f in forms]
-
-    def six_shared() -> list[Any]:
-        rm = accord.RatingMatrix(x)
-        return [accord.icc(rm, form=f) for f in forms]
-
-    def peer() -> Any:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return pingouin.intraclass_corr(long, "t", "r", "s")
-
-    t_one, res = best_of(args.repeat, one)
-    t_six, all_six = best_of(args.repeat, six)
-    t_shared, _ = best_of(args.repeat, six_shared)
-    t_peer, table = best_of(args.repeat, peer)
-    diff = max(abs(r.estimate - v) for r, v in zip(all_six, table["ICC"]))
+    t_one, res = best_of(repeat, one)
+    t_six, all_six = best_of(repeat, lambda: [accord.icc(x, form=f) for f in FORMS])
+    t_shared, _ = best_of(repeat, lambda: _shared(x))
+    n, k = x.shape
     print(f"data: {n:,} targets x {k} raters, complete")
     print(f"accord icc (ICC2 + CI)     {t_one:8.3f} s   ICC2 = {res.estimate:.12f}")
     print(f"accord icc x 6 forms       {t_six:8.3f} s   (six calls on the array)")
     print(f"accord icc x 6, one matrix {t_shared:8.3f} s   (six calls on one RatingMatrix)")
-    print(f"pingouin intraclass_corr   {t_peer:8.3f} s   (all six forms; max |diff| {diff:.1e})")
+    if not peer:
+        return
+    import pandas as pd
+    import pingouin
+
+    long = pd.DataFrame({"t": np.repeat(np.arange(n), k), "r": np.tile(np.arange(k), n),
+                         "s": x.reshape(-1)})
+
+    def run_peer() -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return pingouin.intraclass_corr(long, "t", "r", "s")
+
+    t_peer, table = best_of(repeat, run_peer)
+    diff = max(abs(r.estimate - v) for r, v in zip(all_six, table["ICC"]))
+    print(f"pingouin {pingouin.__version__} intraclass_corr {t_peer:8.3f} s   "
+          f"(all six forms; max |diff| {diff:.1e})")
     print(f"ratio pingouin / accord one form  {t_peer / t_one:6.1f}x")
     print(f"ratio pingouin / accord six forms {t_peer / t_six:6.1f}x (array), "
           f"{t_peer / t_shared:.1f}x (one RatingMatrix)")
 
+
+def _shared(x: np.ndarray) -> list[Any]:
+    import accord
+
+    rm = accord.RatingMatrix(x)
+    return [accord.icc(rm, form=f) for f in FORMS]
+
+
+def incomplete_part(x: np.ndarray, repeat: int) -> None:
+    import accord
+
+    t_one, one = best_of(repeat, lambda: accord.icc(x, form="ICC2"))
+    t_six, _ = best_of(repeat, lambda: [accord.icc(x, form=f) for f in FORMS])
+    t_shared, six = best_of(repeat, lambda: _shared(x))
+    print(f"incomplete (20 % missing), Henderson method III: ICC2 = {one.estimate:.12f}")
+    print(f"accord icc (ICC2)          {t_one:8.3f} s")
+    print(f"accord icc x 6 forms       {t_six:8.3f} s   (six calls on the array)")
+    print(f"accord icc x 6, one matrix {t_shared:8.3f} s   (six calls on one RatingMatrix); "
+          f"estimates {[round(r.estimate, 6) for r in six]}")
+
+
+def crowd_part(units: int, raters: int, per_unit: int, repeat: int) -> None:
+    import _crowd_data
+
+    import accord
+
+    path = _crowd_data.crowd_file(units, workers=raters, per_unit=per_unit)
+    start = time.perf_counter()
+    ann = accord.read(path, unit="comment_id", rater="worker_id", value="toxicity",
+                      level="interval")
+    read = time.perf_counter() - start
+    dense = ann.n_units * ann.n_raters * 8
+    print(f"crowd: {path.name}: {ann.n_units:,} units x {ann.n_raters:,} raters, "
+          f"{ann.n_ratings:,} ratings (accord.read {read:.1f} s); a dense units x raters "
+          f"float matrix: {dense / 2**30:.1f} GiB")
+
+    def one() -> Any:
+        res = accord.icc(ann, form="ICC2")
+        return res, res.confidence_interval(0.95)
+
+    def six() -> list[Any]:
+        rm = accord.RatingMatrix.from_annotations(ann)
+        return [accord.icc(rm, form=f) for f in FORMS]
+
+    for label, func in (("ICC(2,1) + F interval", one), ("six forms, one RatingMatrix", six)):
+        tracemalloc.start()
+        seconds, out = best_of(repeat, func)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        print(f"accord {label:28s} {seconds:8.2f} s   tracemalloc peak "
+              f"{peak / 2**20:8.1f} MiB = {peak / dense:.4f} of the dense matrix")
+        if label.startswith("ICC(2,1)"):
+            res, ci = out
+            print(f"    ICC(2,1) = {res.estimate:.6f}, 95 % F interval {ci.low:.6f} to "
+                  f"{ci.high:.6f}; solver: {res.details['solver']}")
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"process peak RSS {rss:,.0f} MB (includes the read)")
+
+
+def main() -> None:
+    import accord
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--targets", type=int, default=100_000)
+    parser.add_argument("--raters", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--skip-peer", action="store_true")
+    parser.add_argument("--crowd", action="store_true")
+    parser.add_argument("--crowd-units", type=int, default=200_000)
+    parser.add_argument("--crowd-raters", type=int, default=2_000)
+    parser.add_argument("--per-unit", type=int, default=20)
+    args = parser.parse_args()
+    n, k = args.targets, args.raters
+    print(f"python {platform.python_version()}, numpy {np.__version__}, "
+          f"accord {accord.__version__}, load average {os.getloadavg()[0]:.1f}")
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(n, 1)) * 1.5 + rng.normal(size=(n, k)) + np.arange(k) * 0.3
+    complete_part(x, args.repeat, not args.skip_peer)
     holes = x.copy()
     holes[rng.random(holes.shape) < 0.2] = np.nan
-    t_inc, inc = best_of(args.repeat, lambda: accord.icc(holes, form="ICC2"))
-    print(f"incomplete (20 % missing): accord ICC2 by Henderson method III {t_inc:.3f} s "
-          f"(ICC2 = {inc.estimate:.6f}; pingouin would drop every unit with a gap)")
+    incomplete_part(holes, args.repeat)
+    if args.crowd:
+        crowd_part(args.crowd_units, args.crowd_raters, args.per_unit, max(1, args.repeat // 3))
 
 
 if __name__ == "__main__":

@@ -34,18 +34,26 @@ from numpy.typing import NDArray
 from scipy import stats
 
 from accord import _validation as v
-from accord._magnitude import power_of_two_scale
 from accord.annotations import Annotations
 from accord.coefficients._registry import register
-from accord.errors import DataError
+from accord.errors import DataError, InvalidParameterError
 from accord.inference.resampling import Resampling
 from accord.results import AgreementResult
-from accord.tables.rating_matrix import MeanSquares, RatingMatrix, mean_squares, require_design
+from accord.tables._henderson import DISCONNECTED
+from accord.tables.rating_matrix import (
+    Design,
+    MeanSquares,
+    RatingMatrix,
+    mean_squares,
+    one_way_mean_squares,
+    require_design,
+)
 
 __all__ = ["FORMS", "icc"]
 
 FloatArray = NDArray[np.float64]
 _FUNC = "icc"
+FEATURE_BUDGET = 2**27  # per-unit feature numbers a bootstrap may hold (1 GiB)
 
 
 @dataclass(frozen=True)
@@ -138,6 +146,16 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
     Several forms of the same data share one ANOVA when given one
     :class:`~accord.RatingMatrix` (``rm = accord.RatingMatrix(x)``, then ``icc(rm, form=...)``).
 
+    Scale: from :class:`~accord.Annotations` the scores stay long arrays and every sum
+    is taken in ``O(ratings)``, never a units x raters matrix, so a crowd of thousands
+    of raters costs memory in proportion to its ratings. On incomplete designs the
+    rater reduction ``C b = q`` is solved directly up to 2,000 raters and by
+    conjugate gradients beyond (``details["solver"]``; see
+    :mod:`accord.tables._henderson`). The F intervals need nothing more. A bootstrap
+    or jackknife of the two-way forms resamples ``6 + k`` (complete) or
+    ``6 + 3k + k^2`` (incomplete) numbers per unit and is refused, with that
+    reason, beyond ``2**27`` numbers in all; ICC1 and ICC1k resample six per unit.
+
     Examples
     --------
     Shrout & Fleiss (1979), Table 2: ICC(2,1) = 0.29, ICC(3,1) = 0.71.
@@ -155,32 +173,30 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
     """
     chosen = form_of(form)
     full = _ratings(data)
-    scale = power_of_two_scale(full.values)
-    if scale != 1.0:  # ICC is unchanged by scaling; sums of squares must not overflow
-        full = RatingMatrix(full.values * scale, raters=full.raters, units=full.units)
-    rm = full.rated(2)
-    require_design(rm)
-    k = rm.n_raters
-    complete = rm.complete
-    ms = mean_squares(rm.feature_sums()[None, :], k, complete)
+    design = full.design()  # cached on the RatingMatrix: several forms share one pass
+    require_design(design)
+    k = design.n_raters
+    complete = design.complete
+    ms = design.mean_squares
     if chosen.model != "one_way" and not np.isfinite(ms.ms_cols[0]):
-        raise DataError(
-            "the raters fall into groups that share no unit, so rater and target effects "
-            "cannot be separated (a disconnected design); use form='ICC1' or 'ICC1k'."
-        )
+        reason = design.sums.why or DISCONNECTED
+        hint = "; use form='ICC1' or 'ICC1k'" if reason == DISCONNECTED else ""
+        raise DataError(f"{reason}{hint}.")
     est = float(_estimate(ms, chosen, k)[0])
     why = _undefined_reason(ms, est, chosen)
     if why:
         v.warn_undefined(_FUNC, why)
         est = math.nan
-    details = _details(ms, chosen, k, est, complete, full.n_units - rm.n_units)
-    if scale != 1.0:
-        details["ratings_scaled_by"] = scale  # the mean squares are of the scaled ratings
+    details = _details(ms, chosen, k, est, complete, design.dropped)
+    if not complete and chosen.model != "one_way":
+        details["solver"] = design.sums.solver
+    if design.scale != 1.0:
+        details["ratings_scaled_by"] = design.scale  # the mean squares are of the scaled ratings
     interval = None if why else partial(_interval, ms=ms, form=chosen, k=k, est=est)
     return AgreementResult(
         coefficient=_FUNC, estimate=est, observed=math.nan, expected=math.nan, se=math.nan,
-        n_units=rm.n_units, n_raters=k, undefined_reason=why, details=details,
-        bounds=(-math.inf, 1.0), resampling=_resampler(rm, chosen),
+        n_units=design.n_units, n_raters=k, undefined_reason=why, details=details,
+        bounds=(-math.inf, 1.0), resampling=_resampler(design, chosen, full.units),
         analytic_interval=interval,
     )
 
@@ -361,17 +377,39 @@ def _details(ms: MeanSquares, form: Form, k: int, est: float, complete: bool,
     return out
 
 
-def _resampler(rm: RatingMatrix, form: Form) -> Callable[[], Resampling]:
-    k, complete = rm.n_raters, rm.complete
+def _resampler(design: Design, form: Form,
+               units: tuple[Any, ...] | None) -> Callable[[], Resampling]:
+    k, complete, one_way = design.n_raters, design.complete, form.model == "one_way"
 
     def statistic(s: FloatArray) -> FloatArray:
+        if one_way:
+            return _estimate(one_way_mean_squares(s), form, k)
         return _estimate(mean_squares(s, k, complete), form, k)
 
     def make() -> Resampling:
-        feats, _ = rm.features()
+        _check_feature_budget(design, form)
+        feats = design.features(one_way)
         n = feats.shape[0]
+        kept = design.kept_units
+        ids = units if units is None or kept is None else tuple(units[i] for i in kept)
         return Resampling(features=feats, counts=np.ones(n, dtype=np.int64),
                           statistic=statistic, unit_patterns=np.arange(n, dtype=np.int64),
-                          unit_ids=rm.units)
+                          unit_ids=ids)
 
     return make
+
+
+def _check_feature_budget(design: Design, form: Form) -> None:
+    """Refuse a resampling whose per-unit features would exceed :data:`FEATURE_BUDGET`."""
+    width = design.feature_width(form.model == "one_way")
+    size = design.n_units * width
+    if size <= FEATURE_BUDGET:
+        return
+    what = ("each rater's score" if design.complete else
+            "each rater's score, which raters scored it and their raters x raters products")
+    raise InvalidParameterError(
+        f"a bootstrap or jackknife of {form.mcgraw_wong} resamples units with {width:,} "
+        f"numbers each ({what}; {design.n_raters:,} raters), {size * 8 / 2**30:.1f} GiB for "
+        f"{design.n_units:,} units; use the F interval (method='asymptotic', the default), "
+        "or ICC1 / ICC1k, whose resampling needs six numbers per unit."
+    )

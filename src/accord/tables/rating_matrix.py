@@ -1,10 +1,13 @@
-"""Units x raters numeric scores: the sufficient statistic of the intraclass correlations.
+"""Numeric scores of units by raters: the sufficient statistic of the intraclass correlations.
 
 The two-way ANOVA of Shrout & Fleiss (1979) and McGraw & Wong (1996) needs only
-sums over units of per-unit quantities (the unit's sum, within-unit sum of
-squares, its centred scores, which raters scored it), so every mean square is a
-function of *summed per-unit features*, which is also what resampling needs
-(:mod:`accord.inference.resampling`).
+sums over units of per-unit quantities (the unit's count, sum and within-unit sum
+of squares) and over raters (each rater's count and sum), plus, for incomplete
+designs, one reduction for raters after targets. A :class:`RatingMatrix` keeps the
+scores as long arrays (unit, rater, score) and computes all of it in
+``O(ratings)`` (:mod:`accord.tables._henderson`), never a units x raters matrix
+unless :attr:`RatingMatrix.values` is asked for. The sums are computed once per
+matrix (:meth:`RatingMatrix.design`), so the six ICC forms share them.
 
 Complete designs (every rater scores every unit) give the textbook mean squares
 for targets (``MSR``), raters (``MSC``), error (``MSE``) and within targets
@@ -14,26 +17,37 @@ size ``n0 = (N - sum n_i^2 / N) / (n - 1)``; Searle, Casella & McCulloch 1992,
 sec. 3.6) and, for the two-way model, Henderson's Method III reductions (Searle
 et al. 1992, sec. 5.5): ``R(targets | raters)``, ``R(raters | targets)`` and the
 residual of the additive model, which are also the type II sums of squares of
-an OLS ANOVA. With 0/1 cells their expectations are
-``E R(t | r) = (n - 1) s2_e + (N - k) s2_t`` and ``E R(r | t) = (k - 1) s2_e + (N - n) s2_r``;
-on complete data all of this reduces to the textbook values.
+an OLS ANOVA. ``R(targets | raters) = R(targets) + R(raters | targets) - R(raters)``.
+With 0/1 cells their expectations are
+``E R(t | r) = (n - 1) s2_e + (N - k) s2_t`` and ``E R(r | t) = (k - 1) s2_e + (N - n) s2_r``
+(``tr(Z_t' M_r Z_t) = N - sum_j sum_i n_ij^2 / n_.j = N - k``); on complete data all
+of this reduces to the textbook values.
+
+Resampling (:mod:`accord.inference.resampling`) needs the same mean squares as
+functions of *summed per-unit features* (:func:`mean_squares`): the unit's sums,
+its centred scores and, on incomplete designs, which raters scored it and their
+outer product over ``n_i``, ``6 + 3 k + k^2`` numbers per unit.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from accord._encoding import label_list
+from accord._magnitude import power_of_two_scale
 from accord.errors import DataError, InsufficientDataError
+from accord.tables._henderson import LongSums, long_sums
 
 __all__ = ["MeanSquares", "RatingMatrix"]
 
 FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -71,24 +85,32 @@ class RatingMatrix:
     raters, units : sequence, optional
         Labels of the columns and rows.
 
+    Notes
+    -----
+    :meth:`from_annotations` keeps the ratings as long arrays, so a crowd of
+    thousands of raters costs memory in proportion to its ratings; only
+    :attr:`values` builds the units x raters matrix.
+
     Examples
     --------
     Shrout & Fleiss (1979), Table 2: 6 targets, 4 judges.
 
     >>> import accord
     >>> rm = RatingMatrix(accord.datasets.load("shrout_fleiss_1979").data)
-    >>> rm.n_units, rm.n_raters, rm.complete
-    (6, 4, True)
+    >>> rm.n_units, rm.n_raters, rm.n_ratings, rm.complete
+    (6, 4, 24, True)
     """
 
-    __slots__ = ("_sums", "_values", "raters", "units")
+    __slots__ = ("_cells", "_design", "_shape", "_values", "raters", "units")
 
     def __init__(self, values: Any, *, raters: Sequence[Any] | None = None,
                  units: Sequence[Any] | None = None) -> None:
         arr = _float_matrix(values)
         arr.flags.writeable = False
-        self._values = arr
-        self._sums: FloatArray | None = None
+        self._values: FloatArray | None = arr
+        self._cells: tuple[IntArray, IntArray, FloatArray] | None = None
+        self._shape = (int(arr.shape[0]), int(arr.shape[1]))
+        self._design: Design | None = None
         self.raters: tuple[Any, ...] = tuple(
             label_list(raters, param="raters") if raters is not None
             else (f"rater_{j + 1}" for j in range(arr.shape[1])))
@@ -100,8 +122,21 @@ class RatingMatrix:
             raise DataError(f"units has {len(self.units)} labels for {arr.shape[0]} rows.")
 
     @classmethod
+    def _from_cells(cls, unit: IntArray, rater: IntArray, score: FloatArray,
+                    shape: tuple[int, int], raters: tuple[Any, ...],
+                    units: tuple[Any, ...] | None) -> RatingMatrix:
+        """From long arrays with at most one score per (unit, rater); labels trusted."""
+        rm = cls.__new__(cls)
+        for a in (unit, rater, score):
+            a.flags.writeable = False
+        rm._values, rm._cells, rm._shape, rm._design = None, (unit, rater, score), shape, None
+        rm.raters, rm.units = raters, units
+        return rm
+
+    @classmethod
     def from_annotations(cls, annotations: Any) -> RatingMatrix:
-        """Scores from :class:`~accord.Annotations` whose values are numbers."""
+        """Scores from :class:`~accord.Annotations` whose values are numbers (long arrays,
+        no units x raters matrix)."""
         ann = annotations
         try:
             numbers = np.asarray(ann.categories, dtype=np.float64)
@@ -109,123 +144,293 @@ class RatingMatrix:
             bad = next(c for c in ann.categories if not _is_number(c))
             raise DataError(f"intraclass correlations need numeric ratings, but the data "
                             f"include {bad!r}, which is not a number.") from None
-        codes = ann.wide()
-        lookup = np.append(numbers, np.nan)
-        return cls(lookup[codes], raters=ann.raters, units=ann.units)
+        if np.isinf(numbers).any():
+            raise DataError("ratings hold an infinite value; use NaN for a missing rating.")
+        unit, rater, value = ann.codes
+        score = numbers[value]
+        if np.isnan(numbers).any():  # a NaN label is a missing rating
+            rated = ~np.isnan(score)
+            unit, rater, score = unit[rated], rater[rated], score[rated]
+        return cls._from_cells(unit, rater, score, (ann.n_units, ann.n_raters),
+                               tuple(ann.raters), tuple(ann.units))
 
     # ----------------------------------------------------------------- views
     @property
     def values(self) -> FloatArray:
-        """The (n_units, n_raters) scores, ``NaN`` = not rated (read-only)."""
+        """The (n_units, n_raters) scores, ``NaN`` = not rated (read-only; built on first
+        use from long data, at ``n_units x n_raters x 8`` bytes)."""
+        if self._values is None:
+            unit, rater, score = self.cells
+            dense = np.full(self._shape, np.nan)
+            dense[unit, rater] = score
+            dense.flags.writeable = False
+            self._values = dense
         return self._values
+
+    @property
+    def cells(self) -> tuple[IntArray, IntArray, FloatArray]:
+        """The ratings as long arrays: unit index, rater index, score (read-only)."""
+        if self._cells is None:
+            x = self.values
+            n, k = self._shape
+            if self.complete:  # every cell, unit-major: the matrix read row by row
+                unit = np.repeat(np.arange(n, dtype=np.int64), k)
+                rater = np.tile(np.arange(k, dtype=np.int64), n)
+                score = x.reshape(-1)
+            else:
+                rows, cols = np.nonzero(~np.isnan(x))
+                unit, rater = rows.astype(np.int64), cols.astype(np.int64)
+                score = x[rows, cols]
+            for a in (unit, rater, score):
+                a.flags.writeable = False
+            self._cells = (unit, rater, score)
+        return self._cells
 
     @property
     def n_units(self) -> int:
         """Number of rows (units, targets)."""
-        return int(self._values.shape[0])
+        return self._shape[0]
 
     @property
     def n_raters(self) -> int:
         """Number of columns (raters)."""
-        return int(self._values.shape[1])
+        return self._shape[1]
+
+    @property
+    def n_ratings(self) -> int:
+        """Number of scores (cells that are not ``NaN``)."""
+        return int(self.cells[2].size)
 
     @property
     def complete(self) -> bool:
         """Whether every rater scored every unit."""
-        return not bool(np.isnan(self._values).any())
+        if self._cells is None and self._values is not None:
+            return not bool(np.isnan(self._values).any())
+        return self.n_ratings == self.n_units * self.n_raters
 
     def rated(self, minimum: int = 2) -> RatingMatrix:
         """Units with at least ``minimum`` scores and raters with at least one of them."""
-        x = self._values
-        missing = np.isnan(x)
-        if not missing.any():
-            return self if x.shape[1] >= minimum else RatingMatrix(x[:0], raters=self.raters)
-        keep_rows = (~missing).sum(axis=1) >= minimum
-        x = x[keep_rows]
-        keep_cols = (~np.isnan(x)).any(axis=0)
-        units = None if self.units is None else [u for u, k in zip(self.units, keep_rows) if k]
-        return RatingMatrix(x[:, keep_cols], units=units,
-                            raters=[r for r, k in zip(self.raters, keep_cols) if k])
+        unit, rater, score = self.cells
+        keep = _kept(unit, rater, self._shape, minimum)
+        if keep is None:
+            return self
+        unit, rater, score, kept_units, kept_raters = keep.apply(unit, rater, score)
+        units = None if self.units is None else tuple(self.units[i] for i in kept_units)
+        return RatingMatrix._from_cells(unit, rater, score, (kept_units.size, kept_raters.size),
+                                        tuple(self.raters[j] for j in kept_raters), units)
 
-    # ----------------------------------------------------------------- features
+    # ----------------------------------------------------------------- statistics
+    def design(self) -> Design:
+        """The units with two or more scores and the raters who scored them, with every
+        ANOVA sum; computed once per matrix, so several ICC forms share it."""
+        if self._design is None:
+            self._design = Design.of(*self.cells, self._shape)
+        return self._design
+
     def features(self) -> tuple[FloatArray, int]:
-        """Per-unit features whose sums give every mean square, and the centre used.
+        """Per-unit features whose sums give every mean square, and the number of raters.
 
         Columns: ``1, n_i, n_i^2, S_i, S_i^2 / n_i, W_i`` (count, ratings, their
         square, sum, squared sum over count, within-unit sum of squares) and the
         unit's centred scores (0 where missing); incomplete designs add which raters
         scored the unit, ``S_i / n_i`` times that indicator and its outer product
-        over ``n_i``. Scores are centred at the grand mean first.
+        over ``n_i``. Scores are centred at the grand mean first. This is a units x
+        raters (or units x raters^2) array: resampling uses it, the estimate does not.
         """
-        k = self.n_raters
-        z, rated, n_i, s, mean, within = self._parts()
-        cols = [np.ones_like(n_i), n_i, n_i**2, s, s * mean, within]
-        feats = np.column_stack([*cols, z])
-        if rated is None:
-            return feats, k
-        r = rated.astype(np.float64)
-        outer = (r[:, :, None] * r[:, None, :]).reshape(-1, k * k) / n_i[:, None]
-        return np.column_stack([feats, r, mean[:, None] * r, outer]), k
+        unit, rater, score = self.cells
+        z = score - score.mean() if score.size else score
+        return unit_features(unit, rater, z, *self._shape, self.complete), self.n_raters
 
     def feature_sums(self) -> FloatArray:
-        """The column sums of :meth:`features`, without building the per-unit matrix.
+        """The column sums of :meth:`features` (the incomplete layout has a raters x raters
+        block, formed here from sparse products)."""
+        from accord.tables._henderson import gram
 
-        Computed once per matrix (the scores are read-only), so several ICC forms of one
-        :class:`RatingMatrix` share the ANOVA.
-        """
-        if self._sums is None:
-            self._sums = self._feature_sums()
-        return self._sums.copy()
-
-    def _feature_sums(self) -> FloatArray:
-        z, rated, n_i, s, mean, within = self._parts()
-        head = [float(n_i.size), n_i.sum(), n_i @ n_i, s.sum(), s @ mean, within.sum()]
-        out = np.concatenate([head, z.sum(axis=0)])
-        if rated is None:
+        unit, rater, score = self.cells
+        n, k = self._shape
+        z = score - score.mean() if score.size else score
+        sums = long_sums(unit, rater, z, n, k, complete=True)
+        out = np.concatenate([sums.head, sums.z_col])
+        if self.complete:
             return out
-        r = rated.astype(np.float64)
-        return np.concatenate([out, r.sum(axis=0), mean @ r, ((r / n_i[:, None]).T @ r).ravel()])
+        n_i = np.bincount(unit, minlength=n).astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean = np.bincount(unit, weights=z, minlength=n) / n_i
+        ncol_mean = np.bincount(rater, weights=mean[unit], minlength=k)
+        return np.concatenate([out, sums.n_col, ncol_mean, gram(unit, rater, n_i, k).ravel()])
 
-    def _parts(self) -> tuple[FloatArray, NDArray[np.bool_] | None, FloatArray, FloatArray,
-                              FloatArray, FloatArray]:
-        """Centred scores (0 = missing), the rated mask (None if complete), n_i, S_i,
-        the unit means and the within-unit sums of squares."""
-        x = self._values
-        missing = np.isnan(x)
-        if not missing.any():
-            z = x - x.mean()
-            n_i = np.full(x.shape[0], float(x.shape[1]))
-            s = z.sum(axis=1)
-            mean = s / n_i
+
+class Design:
+    """The data an ICC is computed from: units with two or more scores, the raters who
+    scored them, centred (and scaled by a power of two when extreme), as long arrays."""
+
+    def __init__(self, unit: IntArray, rater: IntArray, z: FloatArray, n: int, k: int,
+                 kept_units: IntArray | None, dropped: int, scale: float) -> None:
+        self.unit, self.rater, self.z = unit, rater, z
+        self.n_units, self.n_raters = n, k
+        self.kept_units, self.dropped, self.scale = kept_units, dropped, scale
+        self.grid = _is_grid(unit, rater, n, k)
+
+    @classmethod
+    def of(cls, unit: IntArray, rater: IntArray, score: FloatArray,
+           shape: tuple[int, int]) -> Design:
+        """The design of long arrays of a ``shape`` (units, raters) matrix."""
+        # the largest |score| is at the minimum or the maximum: no copy of the scores
+        scale = power_of_two_scale(np.array([score.min(), score.max()]) if score.size else score)
+        if scale != 1.0:  # ICC is unchanged by scaling; sums of squares must not overflow
+            score = score * scale
+        keep = _kept(unit, rater, shape, 2)
+        kept_units = None
+        n, k = shape
+        if keep is not None:
+            unit, rater, score, kept_units, kept_raters = keep.apply(unit, rater, score)
+            n, k = kept_units.size, kept_raters.size
+        z = score - score.mean() if score.size else score
+        return cls(unit, rater, z, n, k, kept_units, shape[0] - n, scale)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every remaining rater scored every remaining unit."""
+        return int(self.z.size) == self.n_units * self.n_raters
+
+    @cached_property
+    def sums(self) -> LongSums:
+        """Every sum the six forms need (one pass over the ratings)."""
+        return long_sums(self.unit, self.rater, self.z, self.n_units, self.n_raters,
+                         self.complete, grid=self.grid)
+
+    @cached_property
+    def mean_squares(self) -> MeanSquares:
+        """The ANOVA of the whole sample."""
+        s = self.sums
+        return anova(s.head[None, :], s.z_col[None, :], s.n_col[None, :],
+                     np.array([s.ssc]), self.n_raters, self.complete)
+
+    def feature_width(self, one_way: bool) -> int:
+        """The number of per-unit features :meth:`features` gives."""
+        k = self.n_raters
+        return 6 if one_way else 6 + k if self.complete else 6 + 3 * k + k * k
+
+    def features(self, one_way: bool) -> FloatArray:
+        """Per-unit features (the layout of :meth:`RatingMatrix.features`; the first six
+        columns only with ``one_way``)."""
+        if self.grid and not one_way:
+            z = self.z.reshape(self.n_units, self.n_raters)
+            mean = z.mean(axis=1)
             dev = z - mean[:, None]
-            return z, None, n_i, s, mean, np.einsum("ij,ij->i", dev, dev)
-        rated = ~missing
-        z = np.where(rated, x - np.nanmean(x), 0.0)
-        n_i = rated.sum(axis=1).astype(np.float64)
-        s = z.sum(axis=1)
+            n_i = np.full(self.n_units, float(self.n_raters))
+            head = np.column_stack([np.ones_like(n_i), n_i, n_i**2, z.sum(axis=1),
+                                    z.sum(axis=1) * mean, np.einsum("ij,ij->i", dev, dev)])
+            return np.column_stack([head, z])
+        return unit_features(self.unit, self.rater, self.z, self.n_units, self.n_raters,
+                             self.complete, one_way=one_way)
+
+
+@dataclass(frozen=True)
+class _Keep:
+    unit_mask: NDArray[np.bool_]
+    rater_mask: NDArray[np.bool_]
+
+    def apply(self, unit: IntArray, rater: IntArray, score: FloatArray
+              ) -> tuple[IntArray, IntArray, FloatArray, IntArray, IntArray]:
+        """The kept ratings recoded, and the original indices of the kept units and raters."""
+        um, rm = self.unit_mask, self.rater_mask
+        if not um.all():
+            rows = um[unit]
+            unit, rater, score = (np.cumsum(um) - 1)[unit[rows]], rater[rows], score[rows]
+        if not rm.all():
+            rater = (np.cumsum(rm) - 1)[rater]
+        return unit, rater, score, np.flatnonzero(um), np.flatnonzero(rm)
+
+
+def _is_grid(unit: IntArray, rater: IntArray, n: int, k: int) -> bool:
+    """Whether the ratings are every (unit, rater) in unit-major order (a complete matrix
+    read row by row), checked in O(ratings)."""
+    if unit.size != n * k or n * k == 0:
+        return False
+    return bool((unit.reshape(n, k) == np.arange(n)[:, None]).all()
+                and (rater.reshape(n, k) == np.arange(k)).all())
+
+
+def _kept(unit: IntArray, rater: IntArray, shape: tuple[int, int], minimum: int) -> _Keep | None:
+    """Which units have at least ``minimum`` scores and which raters scored one of them;
+    None when that is every unit and rater (or, for a complete design of fewer than
+    ``minimum`` raters, no unit and every rater)."""
+    n, k = shape
+    if unit.size == n * k:  # complete
+        if k >= minimum:
+            return None
+        return _Keep(np.zeros(n, dtype=bool), np.ones(k, dtype=bool))
+    unit_mask = np.bincount(unit, minlength=n) >= minimum
+    kept = rater if unit_mask.all() else rater[unit_mask[unit]]
+    rater_mask = np.bincount(kept, minlength=k) > 0
+    if unit_mask.all() and rater_mask.all():
+        return None
+    return _Keep(unit_mask, rater_mask)
+
+
+def unit_features(unit: IntArray, rater: IntArray, z: FloatArray, n: int, k: int,
+                  complete: bool, *, one_way: bool = False) -> FloatArray:
+    """Per-unit features of centred scores (see :meth:`RatingMatrix.features`)."""
+    n_i = np.bincount(unit, minlength=n).astype(np.float64)
+    s = np.bincount(unit, weights=z, minlength=n)
+    with np.errstate(divide="ignore", invalid="ignore"):
         mean = s / n_i
-        dev = np.where(rated, z - mean[:, None], 0.0)
-        return z, rated, n_i, s, mean, np.einsum("ij,ij->i", dev, dev)
+    dev = z - mean[unit]
+    within = np.bincount(unit, weights=dev * dev, minlength=n)
+    head = np.column_stack([np.ones(n), n_i, n_i**2, s, s * mean, within])
+    if one_way:
+        return head
+    scores = np.zeros((n, k))
+    scores[unit, rater] = z
+    if complete:
+        return np.column_stack([head, scores])
+    r = np.zeros((n, k))
+    r[unit, rater] = 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        outer = (r[:, :, None] * r[:, None, :]).reshape(-1, k * k) / n_i[:, None]
+    return np.column_stack([head, scores, r, mean[:, None] * r, outer])
 
 
 def mean_squares(s: FloatArray, k: int, complete: bool) -> MeanSquares:
     """The ANOVA of summed features ``s`` (shape ``(B, p)``), vectorised over rows."""
-    n, big_n, sum_n2, total, sum_s2n, ssw = (s[:, j] for j in range(6))
-    z_col = s[:, 6:6 + k]
-    ssb = _exact_zero(sum_s2n - total**2 / big_n, sum_s2n)
+    head, z_col = s[:, :6], s[:, 6:6 + k]
     if complete:
+        return anova(head, z_col, None, None, k, True)
+    n_col = s[:, 6 + k:6 + 2 * k]
+    q = z_col - s[:, 6 + 2 * k:6 + 3 * k]
+    c = -s[:, 6 + 3 * k:].reshape(-1, k, k)
+    c[:, np.arange(k), np.arange(k)] += n_col
+    return anova(head, z_col, n_col, _reduction(c, q), k, False)
+
+
+def one_way_mean_squares(head: FloatArray) -> MeanSquares:
+    """The one-way ANOVA of the first six summed features (the two-way fields are nan)."""
+    n, big_n, sum_n2, total, sum_s2n, ssw = (head[:, j] for j in range(6))
+    ssb = _exact_zero(sum_s2n - total**2 / big_n, sum_s2n)
+    nan = np.full_like(n, np.nan)
+    df_rows, df_within = n - 1.0, big_n - n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return MeanSquares(
+            ms_rows=nan, ms_cols=nan, ms_error=nan, ms_within=ssw / df_within,
+            ms_between=ssb / df_rows, k_rows=nan, k_cols=nan,
+            n0=(big_n - sum_n2 / big_n) / df_rows, df_rows=df_rows, df_cols=nan,
+            df_error=nan, df_within=df_within)
+
+
+def anova(head: FloatArray, z_col: FloatArray, n_col: FloatArray | None,
+          ssc: FloatArray | None, k: int, complete: bool) -> MeanSquares:
+    """Mean squares from the summed unit sums ``head`` (``(B, 6)``), rater sums ``z_col``
+    and counts ``n_col`` (``(B, k)``) and, for incomplete designs, ``R(raters | targets)``."""
+    n, big_n, sum_n2, total, sum_s2n, ssw = (head[:, j] for j in range(6))
+    ssb = _exact_zero(sum_s2n - total**2 / big_n, sum_s2n)
+    if complete or n_col is None or ssc is None:
         col_sq = np.einsum("bj,bj->b", z_col, z_col) / n
         ssc = _exact_zero(col_sq - total**2 / big_n, col_sq)
-        k_rows = np.full_like(n, float(k))
-        k_cols = n.copy()
+        ss_rows, k_rows, k_cols = ssb, np.full_like(n, float(k)), n.copy()
     else:
-        n_col = s[:, 6 + k:6 + 2 * k]
-        q = z_col - s[:, 6 + 2 * k:6 + 3 * k]
-        c = -s[:, 6 + 3 * k:].reshape(-1, k, k)
-        c[:, np.arange(k), np.arange(k)] += n_col
-        ssc = _reduction(c, q)
         marg = np.einsum("bj,bj->b", z_col, z_col / np.where(n_col > 0, n_col, 1.0))
-        ssr_adj = ssb + ssc - (marg - total**2 / big_n)
+        ss_rows = ssb + ssc - (marg - total**2 / big_n)  # R(t | r) = R(t) + R(r | t) - R(r)
         k_rows = (big_n - k) / (n - 1.0)
         k_cols = (big_n - n) / (k - 1.0)
     sse = np.maximum(_exact_zero(ssw - ssc, ssw), 0.0)
@@ -233,9 +438,8 @@ def mean_squares(s: FloatArray, k: int, complete: bool) -> MeanSquares:
     df_error = big_n - n - k + 1.0
     df_within = big_n - n
     with np.errstate(divide="ignore", invalid="ignore"):
-        ms_rows = (ssb if complete else ssr_adj) / df_rows
         return MeanSquares(
-            ms_rows=ms_rows, ms_cols=ssc / df_cols, ms_error=sse / df_error,
+            ms_rows=ss_rows / df_rows, ms_cols=ssc / df_cols, ms_error=sse / df_error,
             ms_within=ssw / df_within, ms_between=ssb / df_rows, k_rows=k_rows,
             k_cols=k_cols, n0=(big_n - sum_n2 / big_n) / df_rows, df_rows=df_rows,
             df_cols=df_cols, df_error=df_error, df_within=df_within,
@@ -250,7 +454,8 @@ def _exact_zero(difference: FloatArray, scale: FloatArray) -> FloatArray:
 
 
 def _reduction(c: FloatArray, q: FloatArray) -> FloatArray:
-    """``R(raters | targets) = b' q`` with ``C b = q`` (last rater effect fixed at 0)."""
+    """``R(raters | targets) = b' q`` with ``C b = q`` (last rater effect fixed at 0), for
+    each of a batch of resampled ``C`` (a disconnected resample gives ``nan``)."""
     k = q.shape[1]
     out = np.full(q.shape[0], np.nan)
     cc, qq = c[:, : k - 1, : k - 1], q[:, : k - 1]
@@ -288,7 +493,7 @@ def _is_number(x: Any) -> bool:
     return not isinstance(x, bool)
 
 
-def require_design(rm: RatingMatrix) -> None:
+def require_design(rm: RatingMatrix | Design) -> None:
     """Raise unless two raters and two units with two scores each remain."""
     if rm.n_raters == 0 or (rm.n_units == 0 and rm.n_raters >= 2):
         raise InsufficientDataError(
