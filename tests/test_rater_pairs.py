@@ -1,0 +1,218 @@
+"""Conger, Light and pairwise from long codes and a sparse join on units.
+
+The oracle is the units x raters implementation these replace (copied below from
+accord 0.x, ``_rater_based.py``: Gwet's 2014 SE of Conger's kappa as irrCAC
+``conger.kappa.raw`` computes it, and each pair's Cohen's kappa on the units both
+raters rated), run on incomplete designs drawn by Hypothesis; the published values
+(irrCAC ``cac.raw4raters``, irr ``kappam.light(diagnoses)``) are in
+test_many_raters.py and test_pairwise.py and must not move.
+"""
+
+from __future__ import annotations
+
+import math
+import tracemalloc
+import warnings
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+import accord
+from accord.coefficients import _count_based as cb
+from accord.coefficients._chance import chance_corrected
+from accord.coefficients._many_data import long_codes
+from accord.coefficients._pair_join import pair_tables, shared_units, within_unit_pairs
+from accord.errors import DataError, DegenerateDataWarning
+from accord.weights import agreement_weights
+
+
+# --------------------------------------------------------------------------- dense oracle
+def _classif(codes: np.ndarray, q: int) -> np.ndarray:
+    r = codes.shape[1]
+    rated = codes >= 0
+    flat = np.nonzero(rated)[1] * q + codes[rated]
+    return np.bincount(flat, minlength=r * q).reshape(r, q).astype(np.float64)
+
+
+def _dense_conger(codes: np.ndarray, q: int, w: np.ndarray | None) -> tuple[float, float]:
+    """Conger's kappa and Gwet's SE from the units x raters matrix (the former code)."""
+    counts = np.zeros((codes.shape[0], q), dtype=np.int64)
+    for i, row in enumerate(codes):
+        for c in row[row >= 0]:
+            counts[i, c] += 1
+    t = cb.terms(counts, w)
+    classif = _classif(codes, q)
+    p = classif / classif.sum(axis=1, keepdims=True)
+    r = codes.shape[1]
+    ww = np.eye(q) if w is None else w
+    total = p.sum(axis=0)
+    pe = float((total @ ww @ total - np.einsum("gk,kl,gl->", p, ww, p)) / (r * (r - 1.0)))
+    est = float(chance_corrected(np.array([t.p_a]), np.array([pe]))[0])
+    n, n2 = t.n, t.n2
+    if n < 2 or not math.isfinite(est):
+        return est, math.nan
+    n_g = classif.sum(axis=1)
+    a = p.sum(axis=0)[None, :] - p
+    b = a @ ww
+    d = np.sum((p @ ww.T) * a, axis=1)
+    rated = codes >= 0
+    b_chosen = np.where(rated, np.take_along_axis(b.T, np.maximum(codes, 0), axis=0), 0.0)
+    lam = (n / n_g)[None, :] * (b_chosen - (rated - (n_g / n)[None, :]) * d[None, :])
+    pe_i = lam.sum(axis=1) / (r * (r - 1.0))
+    c_i = (n / n2) * (t.pa_i - pe * t.two) / (1.0 - pe)
+    c_i = c_i - 2.0 * (1.0 - est) * (pe_i - pe) / (1.0 - pe)
+    return est, math.sqrt(float(np.sum((c_i - est) ** 2)) / (n * (n - 1.0)))
+
+
+def _dense_pairs(codes: np.ndarray, q: int) -> dict[tuple[int, int], tuple[int, float]]:
+    """Each pair's shared units and Cohen's kappa, column by column (the former code)."""
+    out = {}
+    for g, h in combinations(range(codes.shape[1]), 2):
+        both = (codes[:, g] >= 0) & (codes[:, h] >= 0)
+        n = int(both.sum())
+        if n == 0:
+            continue
+        a, b = codes[both, g], codes[both, h]
+        po = float(np.count_nonzero(a == b)) / n
+        pe = float(np.bincount(a, minlength=q) @ np.bincount(b, minlength=q)) / n**2
+        out[(g, h)] = (n, float(chance_corrected(np.array([po]), np.array([pe]))[0]))
+    return out
+
+
+def _designs() -> st.SearchStrategy[np.ndarray]:
+    """Units x raters codes (-1 = not rated), incomplete, with a unit rated twice."""
+    shape = st.tuples(st.integers(2, 25), st.integers(2, 7))
+    return shape.flatmap(lambda s: arrays(np.int64, s, elements=st.integers(-1, 3))).filter(
+        lambda x: bool(((x >= 0).sum(axis=1) >= 2).any()))
+
+
+def _table(codes: np.ndarray) -> list[list[float | None]]:
+    return [[None if c < 0 else float(c) for c in row] for row in codes]
+
+
+def _ann(codes: np.ndarray) -> accord.Annotations:
+    return accord.Annotations.from_wide(_table(codes), categories=[0.0, 1.0, 2.0, 3.0])
+
+
+# --------------------------------------------------------------------------- Conger
+@settings(max_examples=150, deadline=None)
+@given(_designs(), st.sampled_from([None, "quadratic", "linear"]))
+def test_conger_equals_the_dense_implementation(codes: np.ndarray, weights: str | None) -> None:
+    ann = _ann(codes)
+    dense = ann.wide()  # the oracle's input: raters without a rating dropped, as before
+    dense = dense[:, (dense >= 0).any(axis=0)]
+    if dense.shape[1] < 2:
+        return
+    w = None if weights is None else agreement_weights(weights, 4, func="test")
+    est, se = _dense_conger(dense, 4, w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        res = accord.conger_kappa(ann, weights=weights)
+    if math.isnan(est):
+        assert math.isnan(res.estimate)
+        return
+    assert res.estimate == pytest.approx(est, abs=1e-12)
+    assert res.se == pytest.approx(se, abs=1e-12, nan_ok=True)
+    assert res.n_raters == dense.shape[1]
+
+
+# --------------------------------------------------------------------------- pairs
+@settings(max_examples=150, deadline=None)
+@given(_designs())
+def test_sparse_join_equals_the_dense_pairs(codes: np.ndarray) -> None:
+    ann = _ann(codes)
+    lc = long_codes(ann, categories=None, func="test")
+    dense = ann.wide()[:, [ann.raters.index(r) for r in lc.rater_labels]]
+    expected = _dense_pairs(dense, 4)
+    a, b, n = shared_units(lc.units, lc.raters, lc.n_units, lc.n_raters)
+    assert {(g, h): k for g, h, k in zip(a.tolist(), b.tolist(), n.tolist())} == {
+        p: v[0] for p, v in expected.items()}
+    tables = pair_tables(lc.units, lc.raters, lc.values, lc.n_units, lc.n_raters, 4, a, b)
+    for j, (g, h) in enumerate(zip(a.tolist(), b.tolist())):
+        both = (dense[:, g] >= 0) & (dense[:, h] >= 0)
+        want = np.zeros((4, 4), dtype=np.int64)
+        np.add.at(want, (dense[both, g], dense[both, h]), 1)
+        np.testing.assert_array_equal(tables[j], want)
+    sizes = (codes >= 0).sum(axis=1)
+    assert within_unit_pairs(lc.units, lc.n_units) == int(np.sum(sizes * (sizes - 1) // 2))
+
+
+@settings(max_examples=100, deadline=None)
+@given(_designs(), st.integers(1, 6))
+def test_light_is_the_mean_over_pairs_with_enough_shared_units(codes: np.ndarray,
+                                                               min_shared: int) -> None:
+    ann = _ann(codes)
+    lc = long_codes(ann, categories=None, func="test")
+    dense = ann.wide()[:, [ann.raters.index(r) for r in lc.rater_labels]]
+    kept = {p: v for p, v in _dense_pairs(dense, 4).items() if v[0] >= min_shared}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        res = accord.light_kappa(ann, min_shared=min_shared)
+    kappas = [k for _, k in kept.values()]
+    assert res.details["n_pairs"] == len(kept)
+    r = dense.shape[1]
+    assert res.details["n_pairs_left_out"] == r * (r - 1) // 2 - len(kept)
+    if not kappas or not all(math.isfinite(k) for k in kappas):
+        assert math.isnan(res.estimate) and res.undefined_reason
+    else:
+        assert res.estimate == pytest.approx(float(np.mean(kappas)), abs=1e-12)
+    if res.details["n_pairs_left_out"]:
+        assert "Light 1971 averages every pair" in res.details["note"]
+
+
+def test_light_min_shared_says_what_it_left_out() -> None:
+    data = [[1, 1, None], [2, 2, None], [1, 2, None], [2, 2, 1], [None, 1, 1]]
+    res = accord.light_kappa(data, min_shared=3)
+    assert res.details["n_pairs"] == 1 and res.details["n_pairs_left_out"] == 2
+    assert res.details["note"] == (
+        "the mean over the 1 of 3 rater pairs that share at least 3 units (Light 1971 "
+        "averages every pair): 2 pair(s) share fewer units and 0 share none.")
+    with pytest.warns(DegenerateDataWarning, match="no pair of raters shares at least 9"):
+        assert math.isnan(accord.light_kappa(data, min_shared=9).estimate)
+
+
+# --------------------------------------------------------------------------- crowds
+UNITS, RATERS, PER_UNIT = 100_000, 10_000, 3
+DENSE_BYTES = UNITS * RATERS * 8  # 8 GB
+
+
+def _crowd() -> accord.Annotations:
+    rng = np.random.default_rng(3)
+    unit = np.repeat(np.arange(UNITS), PER_UNIT)
+    start = rng.integers(0, RATERS, UNITS)
+    rater = (np.repeat(start, PER_UNIT) + np.tile(np.arange(PER_UNIT), UNITS)) % RATERS
+    values = rng.integers(0, 5, unit.shape[0])
+    return accord.Annotations(unit, rater, values, units=range(UNITS), raters=range(RATERS),
+                              categories=range(5))
+
+
+def _peak(func: object) -> int:
+    tracemalloc.start()
+    try:
+        func()  # type: ignore[operator]
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_conger_and_light_of_a_crowd_never_build_units_x_raters() -> None:
+    ann = _crowd()
+    out: list[accord.AgreementResult] = []
+    peak = _peak(lambda: out.append(accord.conger_kappa(ann)))
+    assert peak < DENSE_BYTES / 50, f"conger peak {peak / 2**20:.0f} MiB"
+    assert -1.0 < out[0].estimate < 1.0 and out[0].se > 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        peak = _peak(lambda: out.append(accord.light_kappa(ann, min_shared=20)))
+    assert peak < DENSE_BYTES / 50, f"light peak {peak / 2**20:.0f} MiB"
+    assert out[1].details["n_pairs"] > 0 and "share at least 20 units" in out[1].details["note"]
+
+
+def test_resampling_a_crowd_is_refused_with_its_size() -> None:
+    res = accord.conger_kappa(_crowd())
+    with pytest.raises(DataError, match=r"100,000 units x 10,000 raters would allocate 7\.5 GiB"):
+        res.confidence_interval(method="jackknife")
