@@ -216,3 +216,113 @@ def test_resampling_a_crowd_is_refused_with_its_size() -> None:
     res = accord.conger_kappa(_crowd())
     with pytest.raises(DataError, match=r"100,000 units x 10,000 raters would allocate 7\.5 GiB"):
         res.confidence_interval(method="jackknife")
+
+
+# --------------------------------------------------------------------------- accord.pairwise
+def _dense_pairwise(ann: accord.Annotations, name: str, options: dict[str, object]
+                    ) -> tuple[np.ndarray, dict[tuple[object, object], accord.AgreementResult]]:
+    """The former accord.pairwise: the units x raters matrix, each pair on its own units."""
+    from accord.coefficients._registry import REGISTRY
+    from accord.pairwise import _shared_units, call_quietly
+
+    rated = ann.wide() >= 0
+    n = np.zeros((ann.n_raters,) * 2, dtype=np.int64)
+    n[np.diag_indices(ann.n_raters)] = rated.sum(axis=0)
+    out = {}
+    for i, j in combinations(range(ann.n_raters), 2):
+        n[i, j] = n[j, i] = np.count_nonzero(rated[:, i] & rated[:, j])
+        if n[i, j]:
+            a, b = ann.raters[i], ann.raters[j]
+            out[(a, b)] = call_quietly(REGISTRY[name].function,
+                                       _shared_units(ann.select([a, b])), options, name, 2)
+    return n, out
+
+
+@settings(max_examples=60, deadline=None)
+@given(_designs(), st.sampled_from([("cohen_kappa", {}), ("cohen_kappa", {"weights": "linear"}),
+                                    ("scott_pi", {}), ("gwet_ac1", {"weights": "quadratic"}),
+                                    ("percent_agreement", {}), ("krippendorff_alpha", {}),
+                                    ("mcc", {}), ("brennan_prediger", {})]))
+def test_pairwise_equals_the_dense_implementation(codes: np.ndarray,
+                                                  case: tuple[str, dict[str, object]]) -> None:
+    name, options = case
+    ann = _ann(codes)
+    n, expected = _dense_pairwise(ann, name, options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        res = accord.pairwise(ann, name, **options)
+    np.testing.assert_array_equal(res.n, n)
+    for pair, want in expected.items():
+        got = res.results[pair]
+        i, j = res.raters.index(pair[0]), res.raters.index(pair[1])
+        assert res.estimates[i, j] == pytest.approx(want.estimate, abs=1e-12, nan_ok=True)
+        assert got.n_units == want.n_units and got.undefined_reason == want.undefined_reason
+        for attr in ("estimate", "se", "observed", "expected"):
+            assert getattr(got, attr) == pytest.approx(getattr(want, attr), abs=1e-12,
+                                                       nan_ok=True), attr
+    shared = [r.estimate for r in expected.values() if r.n_units > 0]
+    if shared and all(math.isfinite(x) for x in shared):
+        assert res.mean() == pytest.approx(float(np.mean(shared)), abs=1e-12)
+    else:
+        assert math.isnan(res.mean())
+
+
+@settings(max_examples=60, deadline=None)
+@given(_designs(), st.sampled_from([("cohen_kappa", None), ("scott_pi", "linear"),
+                                    ("gwet_ac1", None), ("brennan_prediger", "quadratic"),
+                                    ("percent_agreement", None)]))
+def test_mean_pairwise_result_equals_the_dense_resampling(codes: np.ndarray,
+                                                          case: tuple[str, str | None]) -> None:
+    from accord.inference.pairwise import mean_pairwise_result, pairwise_resampling
+
+    name, weights = case
+    ann = _ann(codes)
+    dense = ann.wide()
+    rated = dense >= 0
+    pairs = [(g, h) for g, h in combinations(range(dense.shape[1]), 2)
+             if np.any(rated[:, g] & rated[:, h])]
+    w = None if weights is None else agreement_weights(weights, 4, func="test")
+    want = pairwise_resampling(dense, 4, coefficient=name, weights=w, pairs=pairs).full()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        res = mean_pairwise_result(ann, name, weights=weights)
+    assert res.estimate == pytest.approx(want, abs=1e-12, nan_ok=True)
+    assert res.resampling is not None and res.resampling().full() == pytest.approx(
+        want, abs=1e-12, nan_ok=True)
+
+
+def test_pairwise_min_shared_leaves_pairs_out_with_the_reason() -> None:
+    data = [[1, 1, None], [2, 2, None], [1, 2, None], [2, 2, 1], [None, 1, 1]]
+    with pytest.warns(DegenerateDataWarning, match="2 pair"):
+        res = accord.pairwise(data, min_shared=3)
+    assert res.n_pairs == 1 and res.n_left_out == 2
+    assert res.results[("rater_1", "rater_3")].undefined_reason == (
+        "raters 'rater_1' and 'rater_3' share 1 unit(s), fewer than min_shared=3")
+    assert math.isnan(res.estimates[1, 2]) and res.n[1, 2] == 2
+    assert res.top(5) == [("rater_1", "rater_2", 4, pytest.approx(res.estimates[0, 1]))]
+
+
+def test_pairwise_of_a_crowd_never_builds_units_x_raters() -> None:
+    ann = _crowd()
+    out: list[accord.PairwiseResult] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        peak = _peak(lambda: out.append(accord.pairwise(ann, min_shared=15)))
+    assert peak < DENSE_BYTES / 50, f"pairwise peak {peak / 2**20:.0f} MiB"
+    res = out[0]
+    assert res.n_pairs == len(res.results) > 0 and (res.pair_n[res.pair_n >= 15]).all()
+    with pytest.raises(DataError, match="rater x rater matrix of 10,000 raters"):
+        _ = res.estimates
+    first = next(iter(res.results))
+    assert res.results[first].n_units >= 15  # made when looked up
+
+
+def test_pairwise_to_dict_gives_pairs_without_matrices_beyond_the_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    pw = importlib.import_module("accord.pairwise")
+
+    monkeypatch.setattr(pw, "MATRIX_RATERS", 2)
+    out = accord.pairwise([[1, 1, 2], [2, 2, 2], [1, 2, 1], [2, 2, 2]]).to_dict()
+    assert out["estimates"] is None and out["n"] is None and len(out["pairs"]) == 3
