@@ -95,7 +95,14 @@ def _table(codes: np.ndarray) -> list[list[float | None]]:
 
 
 def _ann(codes: np.ndarray) -> accord.Annotations:
-    return accord.Annotations.from_wide(_table(codes), categories=[0.0, 1.0, 2.0, 3.0])
+    """The annotations of a code matrix, with the ratings stored in a shuffled order (so
+    that a unit's raters come in any order, and units are not sorted)."""
+    ann = accord.Annotations.from_wide(_table(codes), categories=[0.0, 1.0, 2.0, 3.0])
+    units, raters, values = ann.codes
+    order = np.random.default_rng(int(codes.sum()) % 97).permutation(units.shape[0])
+    return accord.Annotations(units[order], raters[order], values[order], units=ann.units,
+                              raters=ann.raters, categories=ann.categories,
+                              declared_order=True)
 
 
 # --------------------------------------------------------------------------- Conger
@@ -122,8 +129,20 @@ def test_conger_equals_the_dense_implementation(codes: np.ndarray, weights: str 
 
 # --------------------------------------------------------------------------- pairs
 @settings(max_examples=150, deadline=None)
-@given(_designs())
-def test_sparse_join_equals_the_dense_pairs(codes: np.ndarray) -> None:
+@given(_designs(), st.booleans())
+def test_sparse_join_equals_the_dense_pairs(codes: np.ndarray, by_sorting: bool) -> None:
+    """Both ways of counting keys (a dense bincount, np.unique merged across chunks),
+    with chunks of 3 pairs so that chunks and merges happen on small data."""
+    from accord.coefficients import _pair_join
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_pair_join, "CHUNK", 3)
+        if by_sorting:
+            mp.setattr(_pair_join, "_dense_keys", lambda size, n: False)
+        _check_join(codes)
+
+
+def _check_join(codes: np.ndarray) -> None:
     ann = _ann(codes)
     lc = long_codes(ann, categories=None, func="test")
     dense = ann.wide()[:, [ann.raters.index(r) for r in lc.rater_labels]]
@@ -326,3 +345,59 @@ def test_pairwise_to_dict_gives_pairs_without_matrices_beyond_the_limit(
     monkeypatch.setattr(pw, "MATRIX_RATERS", 2)
     out = accord.pairwise([[1, 1, 2], [2, 2, 2], [1, 2, 1], [2, 2, 2]]).to_dict()
     assert out["estimates"] is None and out["n"] is None and len(out["pairs"]) == 3
+
+
+# --------------------------------------------------------------------------- the report
+def _workers(n_units: int, n_workers: int, per_unit: int, seed: int = 6) -> accord.Annotations:
+    rng = np.random.default_rng(seed)
+    unit = np.repeat(np.arange(n_units), per_unit)
+    rater = (np.repeat(rng.integers(0, n_workers, n_units), per_unit)
+             + np.tile(np.arange(per_unit), n_units)) % n_workers
+    return accord.Annotations(unit, rater, rng.integers(0, 3, unit.shape[0]),
+                              units=range(n_units),
+                              raters=[f"w{i:02d}" for i in range(n_workers)],
+                              categories=["a", "b", "c"])
+
+
+def test_a_crowd_report_shows_the_pairs_that_share_most_units() -> None:
+    ann = _workers(3000, 60, 4)
+    rep = accord.report(ann)
+    assert rep.matrix is not None and len(rep.matrix.raters) <= 30
+    with pytest.warns(DegenerateDataWarning, match="undefined for 1590 pair"):
+        pw = accord.pairwise(ann, min_shared=30)  # the pairs left out
+    enough = int(np.count_nonzero(pw.pair_n >= 30))
+    note = next(x for x in rep.notes if x.startswith("With 60 raters"))
+    assert f"of {enough:,} such pairs in all; {1770 - enough:,} of the 1,770 pairs" in note
+    assert "leave-one-out is left out (more than 30 raters)" in note
+    index = {r: i for i, r in enumerate(ann.raters)}
+    full = pw.estimates
+    for i, a in enumerate(rep.matrix.raters):
+        for j, b in enumerate(rep.matrix.raters):
+            n, value = rep.matrix.n[i][j], rep.matrix.values[i][j]
+            if i != j and n >= 30:
+                assert value == pytest.approx(full[index[a], index[b]], abs=1e-12)
+            elif i != j:
+                assert math.isnan(value)
+    assert {p.reason for p in rep.pairs} == {"the least agreeing pair (lowest Cohen's kappa)",
+                                             "the most agreeing pair (highest Cohen's kappa)"}
+
+
+def test_a_crowd_report_above_the_budget_leaves_the_pairs_out_and_says_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from accord.report import sections
+
+    monkeypatch.setattr(sections, "PAIR_BUDGET", 1000)
+    rep = accord.report(_workers(3000, 60, 4))
+    assert rep.matrix is None and not rep.pairs
+    assert ("the rater x rater matrix and the worksheets of the least and most agreeing pairs "
+            "are left out: finding the pairs that share units means joining 18,000 pairs of "
+            "ratings within units, more than the report's budget of 1,000") in rep.notes[0]
+
+
+def test_a_sparse_crowd_report_says_no_pair_shares_enough_units() -> None:
+    rep = accord.report(_workers(400, 200, 3))
+    assert rep.matrix is None
+    assert ("With 200 raters no pair of raters shares 30 units or more, so the rater x rater "
+            "matrix and the worksheets of the least and most agreeing pairs are left out; "
+            "leave-one-out is left out (more than 30 raters); name pairs with pairs=."
+            ) in rep.notes

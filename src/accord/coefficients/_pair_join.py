@@ -23,7 +23,7 @@ from accord.errors import DataError
 
 IntArray = NDArray[np.int64]
 
-CHUNK = 1 << 22  # pairs of ratings per step
+CHUNK = 1 << 21  # pairs of ratings per step
 _DENSE_MIN = 1 << 22  # a key range this small is always counted densely
 _MAX_CELLS = 1 << 27  # pairs x q^2 table cells held at once (1 GiB of int64)
 
@@ -53,24 +53,30 @@ def _position_pairs(units: IntArray, n_units: int) -> Iterator[tuple[IntArray, I
 
 
 class _KeyCounter:
-    """Counts of non-negative integer keys below ``size``, dense or by sorting."""
+    """Counts of non-negative integer keys below ``size``.
 
-    def __init__(self, size: int, n_ratings: int) -> None:
-        self.size = size
-        self.dense = size <= max(_DENSE_MIN, 2 * n_ratings)
+    Dense (``dense=True``): keys are buffered until they number half the key range
+    (at least :data:`CHUNK`, at most 2^25), then counted by one ``np.bincount`` into
+    the running counts, so each key costs O(1) however large the range. Sparse:
+    ``np.unique`` per chunk, merged as they accumulate.
+    """
+
+    def __init__(self, size: int, dense: bool) -> None:
+        self.size, self.dense = size, dense
         self.counts: IntArray | None = None
         self.parts: list[tuple[IntArray, IntArray]] = []
+        self.buffer: list[IntArray] = []
         self.held = 0
+        self.flush_at = max(CHUNK, min(size // 2, 1 << 25))
 
     def add(self, keys: IntArray) -> None:
         if keys.size == 0:
             return
         if self.dense:
-            c = np.bincount(keys, minlength=self.size)
-            if self.counts is None:
-                self.counts = c
-            else:
-                self.counts += c
+            self.buffer.append(keys)
+            self.held += keys.size
+            if self.held >= self.flush_at:
+                self._flush()
             return
         k, c = np.unique(keys, return_counts=True)
         self.parts.append((k, c.astype(np.int64)))
@@ -79,36 +85,64 @@ class _KeyCounter:
             self.parts = [self._merged()]
             self.held = self.parts[0][0].size
 
+    def _flush(self) -> None:
+        if not self.buffer:
+            return
+        keys = self.buffer[0] if len(self.buffer) == 1 else np.concatenate(self.buffer)
+        self.buffer, self.held = [], 0
+        c = np.bincount(keys, minlength=self.size)
+        if self.counts is None:
+            self.counts = c
+        else:
+            self.counts += c
+
     def _merged(self) -> tuple[IntArray, IntArray]:
         keys = np.concatenate([k for k, _ in self.parts])
         counts = np.concatenate([c for _, c in self.parts])
         uniq, inverse = np.unique(keys, return_inverse=True)
         return uniq, np.bincount(inverse, weights=counts, minlength=uniq.size).astype(np.int64)
 
+    def dense_counts(self) -> IntArray:
+        """The counts of every key ``0 .. size - 1`` (dense counters only)."""
+        self._flush()
+        return np.zeros(self.size, dtype=np.int64) if self.counts is None else self.counts
+
     def result(self) -> tuple[IntArray, IntArray]:
         """The keys that occur (sorted) and their counts."""
         if self.dense:
-            if self.counts is None:
-                return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-            keys = np.flatnonzero(self.counts)
-            return keys, self.counts[keys]
+            counts = self.dense_counts()
+            keys = np.flatnonzero(counts)
+            return keys, counts[keys]
         if not self.parts:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return self._merged() if len(self.parts) > 1 else self.parts[0]
+
+
+def _dense_keys(size: int, n_ratings: int) -> bool:
+    """Whether a key range is small enough next to the ratings to count densely."""
+    return size <= max(_DENSE_MIN, 2 * n_ratings)
 
 
 def shared_units(units: IntArray, raters: IntArray, n_units: int,
                  n_raters: int) -> tuple[IntArray, IntArray, IntArray]:
     """Every pair of raters that shares a unit: ``(rater_a, rater_b, n)``, ``a < b``.
 
-    ``units`` must be sorted; the pairs come in the order of ``(a, b)``.
+    ``units`` must be sorted; the pairs come in the order of ``(a, b)``. Ordered keys
+    ``a * r + b`` are counted as they come and folded onto ``a < b`` at the end.
     """
-    counter = _KeyCounter(n_raters * n_raters, units.shape[0])
+    r = n_raters
+    counter = _KeyCounter(r * r, _dense_keys(r * r, units.shape[0]))
     for i, j in _position_pairs(units, n_units):
-        a, b = raters[i], raters[j]
-        counter.add(np.minimum(a, b) * n_raters + np.maximum(a, b))
+        counter.add(raters[i] * r + raters[j])
     keys, n = counter.result()
-    return keys // n_raters, keys % n_raters, n
+    a, b = keys // r, keys % r
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    folded = lo * r + hi
+    if keys.size and not bool(np.all(a < b)):
+        uniq, inverse = np.unique(folded, return_inverse=True)
+        n = np.bincount(inverse, weights=n, minlength=uniq.size).astype(np.int64)
+        folded = uniq
+    return folded // r, folded % r, n
 
 
 def pair_tables(units: IntArray, raters: IntArray, values: IntArray, n_units: int,
@@ -116,50 +150,46 @@ def pair_tables(units: IntArray, raters: IntArray, values: IntArray, n_units: in
     """The ``(P, q, q)`` contingency tables of the given pairs (``pair_a < pair_b``, in
     ``(a, b)`` order) on the units both raters rated; rows are rater ``a``.
 
-    Only the ratings of raters in the pairs take part in the join.
+    Only the ratings of raters in the pairs take part in the join. A pair of ratings
+    in the order ``(b, a)`` is counted in a second, transposed table (no swap per
+    pair); the two are added at the end.
     """
     n_pairs = pair_a.shape[0]
-    cells = n_pairs * q * q
+    cells = 2 * n_pairs * q * q
     if cells > _MAX_CELLS:
         raise DataError(
             f"the contingency tables of {n_pairs:,} rater pairs x {q} x {q} categories would "
             f"take {cells * 8 / 2**30:.1f} GiB; ask for fewer pairs (a larger min_shared)."
         )
-    out = np.zeros(cells, dtype=np.int64)
     if n_pairs == 0:
-        return out.reshape(0, q, q)
+        return np.zeros((0, q, q), dtype=np.int64)
     involved = np.zeros(n_raters, dtype=bool)
     involved[pair_a] = involved[pair_b] = True
     if not involved.all():
         keep = involved[raters]
         units, raters, values = units[keep], raters[keep], values[keep]
-    wanted = pair_a * n_raters + pair_b  # sorted
-    dense = n_raters * n_raters <= max(_DENSE_MIN, 2 * units.shape[0])
+    r = n_raters
+    wanted = pair_a * r + pair_b  # sorted
+    # table index of an ordered pair of raters: 2 p for (a, b), 2 p + 1 for (b, a)
+    ids = np.arange(n_pairs, dtype=np.int64) * 2
     lut = None
-    if dense:
-        lut = np.full(n_raters * n_raters, -1, dtype=np.int64)
-        lut[wanted] = np.arange(n_pairs)
+    if _dense_keys(r * r, units.shape[0]):
+        lut = np.full(r * r, -1, dtype=np.int64)
+        lut[wanted] = ids
+        lut[pair_b * r + pair_a] = ids + 1
+    else:
+        both = np.concatenate([wanted, pair_b * r + pair_a])
+        order = np.argsort(both)
+        both, both_ids = both[order], np.concatenate([ids, ids + 1])[order]
+    counter = _KeyCounter(cells, dense=True)
     for i, j in _position_pairs(units, n_units):
-        a, b, ca, cb = raters[i], raters[j], values[i], values[j]
-        swap = a > b
-        key = np.where(swap, b, a) * n_raters + np.where(swap, a, b)
+        key = raters[i] * r + raters[j]
         if lut is not None:
             idx = lut[key]
         else:
-            pos = np.minimum(np.searchsorted(wanted, key), n_pairs - 1)
-            idx = np.where(wanted[pos] == key, pos, -1)
-        ok = idx >= 0
-        first = np.where(swap, cb, ca)[ok]
-        second = np.where(swap, ca, cb)[ok]
-        _count_into(out, (idx[ok] * q + first) * q + second)
-    return out.reshape(n_pairs, q, q)
-
-
-def _count_into(out: IntArray, keys: IntArray) -> None:
-    """``out[k] += number of times k occurs in keys``, without a full-size array per call
-    when ``out`` is large next to ``keys``."""
-    if out.shape[0] <= 4 * max(keys.shape[0], 1 << 16):
-        out += np.bincount(keys, minlength=out.shape[0])
-    else:
-        k, c = np.unique(keys, return_counts=True)
-        out[k] += c
+            pos = np.minimum(np.searchsorted(both, key), both.shape[0] - 1)
+            idx = np.where(both[pos] == key, both_ids[pos], -1)
+        cell = (idx * q + values[i]) * q + values[j]
+        counter.add(cell if lut is not None and bool(idx.min() >= 0) else cell[idx >= 0])
+    t = counter.dense_counts().reshape(n_pairs, 2, q, q)
+    return np.asarray(t[:, 0] + t[:, 1].transpose(0, 2, 1), dtype=np.int64)
