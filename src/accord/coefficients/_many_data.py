@@ -2,7 +2,9 @@
 
 Count-based coefficients (Fleiss, Gwet AC1/AC2, Brennan-Prediger, percent
 agreement) need only :class:`~accord.RaterCounts`; Conger's and Light's kappa
-need to know which rater gave which rating (a units x raters code matrix).
+need to know which rater gave which rating, which :class:`LongCodes` keeps as
+three arrays of O(ratings) (a units x raters matrix would be O(units x raters):
+127 GiB for 1.9 M units x 9,000 crowd workers).
 
 A 2-D numpy array of numbers takes a fast path straight to integer codes
 (no long table is built), so counting 10^6 units x 10 raters stays O(n).
@@ -59,17 +61,126 @@ class RatingCodes:
                                       complete=self.complete, ordered=self.ordered)
 
 
-def rating_codes(data: Any, *, categories: Sequence[Any] | None, func: str) -> RatingCodes:
-    """The code matrix of raw many-rater input; raises for RaterCounts (no rater identity)."""
+@dataclass(frozen=True)
+class LongCodes:
+    """The ratings as long arrays sorted by unit: ``units``, ``raters``, ``values`` codes.
+
+    Only units with at least one rating and raters with at least one rating are kept
+    (rater codes ``0 .. n_raters - 1`` in the order of ``raters``).
+    """
+
+    units: IntArray
+    raters: IntArray
+    values: IntArray
+    categories: tuple[Any, ...]
+    rater_labels: tuple[Any, ...]
+    unit_ids: tuple[Any, ...]
+    ordered: bool = True
+
+    @property
+    def n_units(self) -> int:
+        """Number of units."""
+        return len(self.unit_ids)
+
+    @property
+    def n_raters(self) -> int:
+        """Number of raters."""
+        return len(self.rater_labels)
+
+    @property
+    def q(self) -> int:
+        """Number of categories."""
+        return len(self.categories)
+
+    def counts(self) -> RaterCounts:
+        """The units x categories counts of these ratings (one ``bincount``)."""
+        flat = np.bincount(self.units * self.q + self.values, minlength=self.n_units * self.q)
+        return RaterCounts._trusted(flat.reshape(self.n_units, self.q), self.categories,
+                                    self.unit_ids, ordered=self.ordered)
+
+    def rater_category_counts(self) -> NDArray[np.float64]:
+        """How often each rater used each category, shape ``(n_raters, q)``."""
+        flat = np.bincount(self.raters * self.q + self.values,
+                           minlength=self.n_raters * self.q)
+        return flat.reshape(self.n_raters, self.q).astype(np.float64)
+
+    def wide(self, func: str, why: str) -> IntArray:
+        """The units x raters code matrix, refused (one sentence) when it would be a
+        crowd's: larger than 1 GiB and more than 16 times the ratings."""
+        check_dense(self.n_units, self.n_raters, self.units.shape[0], func, why)
+        m = np.full((self.n_units, self.n_raters), -1, dtype=np.int64)
+        m[self.units, self.raters] = self.values
+        return m
+
+
+DENSE_CELLS = 1 << 27  # a units x raters matrix of 1 GiB (int64) ...
+DENSE_SPARSITY = 16  # ... and 16 times the ratings: refused as a crowd's
+
+
+def check_dense(n_units: int, n_raters: int, n_ratings: int, func: str, why: str) -> None:
+    """Refuse a units x raters array that would be large and mostly empty (a crowd)."""
+    cells = n_units * n_raters
+    if cells > DENSE_CELLS and cells > DENSE_SPARSITY * n_ratings:
+        raise DataError(
+            f"{func} {why}, which for {n_units:,} units x {n_raters:,} raters would allocate "
+            f"{cells * 8 / 2**30:,.1f} GiB for {n_ratings:,} ratings; compute it on fewer "
+            "raters (Annotations.select) or use a coefficient that needs no rater identity."
+        )
+
+
+def long_codes(data: Any, *, categories: Sequence[Any] | None, func: str) -> LongCodes:
+    """The long codes of raw many-rater input, without a units x raters matrix for
+    anything but a numeric 2-D array (which already is one); raises for RaterCounts."""
+    _refuse_counts(data, func)
+    fast = _numeric_array_codes(data, categories)
+    if fast is not None:
+        rc = _checked(fast)
+        unit, rater = np.nonzero(rc.codes >= 0)
+        return LongCodes(unit.astype(np.int64), rater.astype(np.int64),
+                         rc.codes[unit, rater], rc.categories, rc.raters, rc.unit_ids,
+                         ordered=rc.ordered)
+    ann = as_annotations(data, categories=categories, func=func).require_pairable()
+    units, raters, values = ann.codes
+    if units.size > 1 and not bool(np.all(units[1:] >= units[:-1])):
+        order = np.argsort(units, kind="stable")
+        units, raters, values = units[order], raters[order], values[order]
+    used = np.bincount(raters, minlength=ann.n_raters) > 0
+    labels = ann.raters
+    if not used.all():
+        remap = np.cumsum(used) - 1
+        raters = remap[raters]
+        labels = tuple(r for r, u in zip(ann.raters, used.tolist()) if u)
+    if len(labels) < 2:
+        raise InsufficientDataError(
+            f"agreement needs at least two raters; found {len(labels)} ({list(labels)!r})."
+        )
+    return LongCodes(np.asarray(units, dtype=np.int64), np.asarray(raters, dtype=np.int64),
+                     np.asarray(values, dtype=np.int64), ann.categories, labels, ann.units,
+                     ordered=ann.ordered)
+
+
+def _refuse_counts(data: Any, func: str) -> None:
     if isinstance(data, RaterCounts):
         raise DataError(
             f"{func} needs to know which rater gave each rating, which RaterCounts does not "
             "record; pass the units x raters ratings (a table or Annotations) instead."
         )
+
+
+def rating_codes(data: Any, *, categories: Sequence[Any] | None, func: str) -> RatingCodes:
+    """The code matrix of raw many-rater input; raises for RaterCounts (no rater identity).
+
+    For a listing of every unit's labels by rater (``unit_agreement``), which is the
+    matrix itself; refused with one sentence when the matrix would be a crowd's
+    (:func:`check_dense`). Coefficients use :func:`long_codes` instead.
+    """
+    _refuse_counts(data, func)
     fast = _numeric_array_codes(data, categories)
     if fast is not None:
         return _checked(fast)
     ann = as_annotations(data, categories=categories, func=func).require_pairable()
+    check_dense(ann.n_units, ann.n_raters, ann.n_ratings, func,
+                "lists every unit's label by rater, a units x raters matrix")
     return _checked(RatingCodes(ann.wide(), ann.categories, ann.raters, ann.units,
                                 ordered=ann.ordered))
 

@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 
 from accord.coefficients._chance import chance_corrected
 from accord.coefficients._count_based import CountTerms
+from accord.coefficients._many_data import LongCodes
 from accord.inference.resampling import Resampling, row_patterns
 
 Arr = NDArray[np.float64]
@@ -50,38 +51,40 @@ def conger_pe(p: Arr, w: Arr | None) -> Arr:
     return np.asarray(cross / (r * (r - 1.0)), dtype=np.float64)
 
 
-def conger_estimate(codes: IntArray, t: CountTerms) -> tuple[float, float, float]:
-    """Conger's kappa, p_a and p_e."""
-    classif = rater_category_counts(codes, t.q)
+def conger_estimate(lc: LongCodes, t: CountTerms) -> tuple[float, float, float]:
+    """Conger's kappa, p_a and p_e, from the raters' category counts (O(ratings))."""
+    classif = lc.rater_category_counts()
     p = classif / classif.sum(axis=1, keepdims=True)
     pe = float(conger_pe(p[None], t.w)[0])
     pa = t.p_a
     return float(chance_corrected(np.array([pa]), np.array([pe]))[0]), pa, pe
 
 
-def conger_se(codes: IntArray, t: CountTerms, est: float, pe: float) -> float:
+def conger_se(lc: LongCodes, t: CountTerms, est: float, pe: float) -> float:
     """Gwet's (2014) SE of Conger's kappa (irrCAC ``conger.kappa.raw``), linearised over units.
 
     Each unit's chance term is ``p_e,i = sum_g lambda_ig / (r (r - 1))`` with
     ``lambda_ig = (n / n_g) (e_ig b_g,c_ig - (e_ig - n_g / n) d_g)``, where ``e_ig``
     marks a rating, ``c_ig`` its category, ``b_g = a_g W``, ``d_g = sum_k (W p_g)_k a_gk``
-    and ``a_gk = r pbar_k - p_gk``.
+    and ``a_gk = r pbar_k - p_gk``. A rater who did not rate unit i adds ``d_g``, so
+    ``sum_g lambda_ig = sum_g d_g + sum_{g rated i} (n / n_g) (b_g,c_ig - d_g)``: one
+    ``bincount`` over the ratings, no units x raters array.
     """
     n, n2 = t.n, t.n2
     if n < 2 or not math.isfinite(est):
         return math.nan
-    r = codes.shape[1]
+    r = lc.n_raters
     w = np.eye(t.q) if t.w is None else t.w
-    classif = rater_category_counts(codes, t.q)
+    classif = lc.rater_category_counts()
     n_g = classif.sum(axis=1)
     p = classif / n_g[:, None]
     a = p.sum(axis=0)[None, :] - p
     b = a @ w
     d = np.sum((p @ w.T) * a, axis=1)
-    rated = codes >= 0
-    b_chosen = np.where(rated, np.take_along_axis(b.T, np.maximum(codes, 0), axis=0), 0.0)
-    lam = (n / n_g)[None, :] * (b_chosen - (rated - (n_g / n)[None, :]) * d[None, :])
-    pe_i = lam.sum(axis=1) / (r * (r - 1.0))
+    g = lc.raters
+    term = (n / n_g[g]) * (b[g, lc.values] - d[g])
+    lam_i = np.bincount(lc.units, weights=term, minlength=lc.n_units) + float(d.sum())
+    pe_i = lam_i / (r * (r - 1.0))
     c_i = (n / n2) * (t.pa_i - pe * t.two) / (1.0 - pe)
     c_i = c_i - 2.0 * (1.0 - est) * (pe_i - pe) / (1.0 - pe)
     return math.sqrt(float(np.sum((c_i - est) ** 2)) / (n * (n - 1.0)))
@@ -127,7 +130,8 @@ class PairKappa:
 
 
 def pair_kappas(codes: IntArray, q: int) -> list[PairKappa]:
-    """Unweighted Cohen's kappa of every pair of raters (pairs without common units: n = 0)."""
+    """Unweighted Cohen's kappa of every pair of columns of a small dense code matrix
+    (pairs without common units: n = 0); :func:`light_irr_z` uses it on complete units."""
     out = []
     for g, h in combinations(range(codes.shape[1]), 2):
         both = (codes[:, g] >= 0) & (codes[:, h] >= 0)
@@ -143,9 +147,69 @@ def pair_kappas(codes: IntArray, q: int) -> list[PairKappa]:
     return out
 
 
+@dataclass(frozen=True)
+class PairCohen:
+    """Unweighted Cohen's kappa of the rater pairs sharing at least ``min_shared`` units,
+    from per-pair tables of a sparse join on units (:mod:`accord.coefficients._pair_join`).
+
+    ``a < b`` are rater codes; ``n_sharing`` pairs share at least one unit, ``n_possible``
+    is ``r (r - 1) / 2``.
+    """
+
+    a: IntArray
+    b: IntArray
+    n: IntArray
+    p_o: Arr
+    p_e: Arr
+    kappa: Arr
+    n_sharing: int
+    n_possible: int
+    min_shared: int
+    sharing: tuple[IntArray, IntArray] | None = None  # every sharing pair, when few
+
+
+def pair_cohen(lc: LongCodes, min_shared: int) -> PairCohen:
+    """Cohen's kappa of every pair of raters with at least ``min_shared`` shared units.
+
+    Per pair, ``p_o = sum_k n_kk / n`` and ``p_e = sum_k n_k+ n_+k / n^2`` of its table,
+    exactly as for two raters on the units both rated.
+    """
+    from accord.coefficients._pair_join import pair_tables, shared_units
+
+    a, b, n = shared_units(lc.units, lc.raters, lc.n_units, lc.n_raters)
+    n_sharing = int(a.shape[0])
+    r = lc.n_raters
+    sharing = (a, b) if r * (r - 1) // 2 <= LISTED_PAIRS else None
+    keep = n >= min_shared
+    a, b, n = a[keep], b[keep], n[keep]
+    tables = pair_tables(lc.units, lc.raters, lc.values, lc.n_units, lc.n_raters, lc.q, a, b)
+    diag = np.einsum("pkk->p", tables).astype(np.float64)
+    nf = n.astype(np.float64)
+    po = diag / nf
+    pe = np.einsum("pk,pk->p", tables.sum(axis=2), tables.sum(axis=1)).astype(np.float64)
+    pe = pe / nf**2
+    return PairCohen(a, b, n, po, pe, chance_corrected(po, pe), n_sharing, r * (r - 1) // 2,
+                     min_shared, sharing)
+
+
+def complete_codes(lc: LongCodes) -> IntArray:
+    """The units x raters codes of the units every rater rated (at most the ratings)."""
+    sizes = np.bincount(lc.units, minlength=lc.n_units)
+    full = np.flatnonzero(sizes == lc.n_raters)
+    if full.size == 0:
+        return np.zeros((0, lc.n_raters), dtype=np.int64)
+    row = np.full(lc.n_units, -1, dtype=np.int64)
+    row[full] = np.arange(full.size)
+    keep = row[lc.units] >= 0
+    out = np.full((full.size, lc.n_raters), -1, dtype=np.int64)
+    out[row[lc.units[keep]], lc.raters[keep]] = lc.values[keep]
+    return out
+
+
 def light_irr_z(codes: IntArray, q: int) -> tuple[float, float]:
     """R ``irr::kappam.light``'s z and two-sided p-value, on the units every rater rated
-    (irr's Light's kappa is the mean pairwise kappa on those units too).
+    (irr's Light's kappa is the mean pairwise kappa on those units too); ``codes`` may
+    hold those units only (:func:`complete_codes`).
 
     irr's chance term (after Light 1971): for each pair of raters, ``D = sum_{i != j}
     n_gi n_hj`` (how many ordered unit pairs could disagree), ``B = (number of pairs)
@@ -171,3 +235,32 @@ def light_irr_z(codes: IntArray, q: int) -> tuple[float, float]:
         return math.nan, math.nan
     z = kappa / math.sqrt(chance / (n * (1.0 - chance)))
     return z, math.erfc(abs(z) / math.sqrt(2.0))
+
+
+LISTED_PAIRS = 10_000  # pairs named one by one in Light's details up to this many
+
+
+def light_details(pc: PairCohen, names: tuple[Any, ...]) -> dict[str, Any]:
+    """Light's details: the pairs averaged, and how many were left out and why."""
+    kept = int(pc.a.shape[0])
+    without = pc.n_possible - pc.n_sharing
+    below = pc.n_sharing - kept
+    details: dict[str, Any] = {"n_pairs": kept, "min_shared": pc.min_shared,
+                               "n_pairs_left_out": without + below,
+                               "n_pairs_without_common_units": without}
+    if kept <= LISTED_PAIRS:
+        details["pairs"] = {(names[a], names[b]): k for a, b, k in
+                            zip(pc.a.tolist(), pc.b.tolist(), pc.kappa.tolist())}
+    if pc.sharing is not None:
+        r = len(names)
+        sharing = np.zeros((r, r), dtype=bool)
+        sharing[pc.sharing] = True
+        details["pairs_without_common_units"] = [
+            (names[g], names[h]) for g, h in combinations(range(r), 2) if not sharing[g, h]]
+    if without + below:
+        shared = f"at least {pc.min_shared} units" if pc.min_shared > 1 else "a unit"
+        details["note"] = (
+            f"the mean over the {kept:,} of {pc.n_possible:,} rater pairs that share {shared} "
+            f"(Light 1971 averages every pair): {below:,} pair(s) share fewer units and "
+            f"{without:,} share none.")
+    return details

@@ -27,8 +27,9 @@ from scipy import stats
 from accord import _validation as v
 from accord.annotations import Annotations
 from accord.coefficients import _count_based as cb
+from accord.coefficients import _many_data as md
 from accord.coefficients import _rater_based as rb
-from accord.coefficients._many_data import RatingCodes, rater_counts, rating_codes
+from accord.coefficients._many_data import LongCodes, RatingCodes, long_codes, rater_counts
 from accord.coefficients._registry import register
 from accord.results import AgreementResult
 from accord.tables.contingency import DENSE_LIMIT
@@ -53,7 +54,7 @@ _ONE_CATEGORY = ("every rating is in a single category, so chance agreement p_e 
 
 
 # --------------------------------------------------------------------------- helpers
-def _weights(weights: Any, scale: RaterCounts | RatingCodes, func: str) -> Arr | None:
+def _weights(weights: Any, scale: RaterCounts | RatingCodes | LongCodes, func: str) -> Arr | None:
     """The agreement-weight matrix, or None for unweighted agreement."""
     if weights is None or (isinstance(weights, str) and weights == "identity"):
         return None
@@ -80,7 +81,7 @@ def _counts(data: Any, categories: Sequence[Any] | None, func: str) -> tuple[Rat
         rc = rater_counts(data, categories=categories, func=func)
         raters = data.codes[1]  # raters who rated: one count per rater code, no sort
         return rc, int(np.count_nonzero(np.bincount(raters, minlength=data.n_raters)))
-    codes = rating_codes(data, categories=categories, func=func)
+    codes = md.rating_codes(data, categories=categories, func=func)
     return codes.counts(), codes.n_raters
 
 
@@ -382,7 +383,11 @@ def conger_kappa(data: Any, *, weights: Any = None,
     :func:`fleiss_kappa`. With two raters and no missing rating it is Cohen's kappa.
     ``se`` is Gwet's (2014) SE (irrCAC ``conger.kappa.raw``).
 
-    Needs rater identity, so a :class:`~accord.RaterCounts` is refused. Undefined
+    Needs rater identity, so a :class:`~accord.RaterCounts` is refused. The estimate
+    and SE come from per-unit and per-rater category counts and one sum over the
+    ratings, so memory is O(ratings), not units x raters; intervals by resampling
+    (jackknife, bootstrap) resample each unit's row of ratings by rater and are
+    refused on a crowd, where that matrix would be too large. Undefined
     when every rating is in one category; R irr ``kappam.fleiss(exact=TRUE)`` then
     returns NaN and irrCAC 1 (p_e = 1e-15 with one observed category).
 
@@ -400,24 +405,24 @@ def conger_kappa(data: Any, *, weights: Any = None,
     (0.76282, 0.2334252, 0.14917)
     """
     func = "conger_kappa"
-    codes = rating_codes(data, categories=categories, func=func)
-    q = len(codes.categories)
-    w = _weights(weights, codes, func)
-    t = cb.terms(codes.counts().counts, w)
-    est, pa, pe = rb.conger_estimate(codes.codes, t)
+    lc = long_codes(data, categories=categories, func=func)
+    w = _weights(weights, lc, func)
+    t = cb.terms(lc.counts().counts, w)
+    est, pa, pe = rb.conger_estimate(lc, t)
     reason = None if math.isfinite(est) else _undefined_reason("conger", t)
     se = math.nan
     if reason:
         v.warn_undefined(func, reason)
     else:
-        se = rb.conger_se(codes.codes, t, est, pe)
+        se = rb.conger_se(lc, t, est, pe)
 
     def make() -> Any:
-        return rb.conger_resampling(codes.codes, q, w, codes.unit_ids)
+        codes = lc.wide(func, "resamples units through each unit's row of ratings by rater")
+        return rb.conger_resampling(codes, lc.q, w, lc.unit_ids)
 
     return AgreementResult(
         coefficient=func, estimate=est, observed=pa, expected=pe, se=se, n_units=t.n,
-        n_raters=codes.n_raters, undefined_reason=reason,
+        n_raters=lc.n_raters, undefined_reason=reason,
         details={"weights": _weights_label(weights), "n_units_p_a": t.n2, "missing": "gwet_2014"},
         bounds=_bounds(pe), resampling=make,
     )
@@ -427,21 +432,22 @@ def conger_kappa(data: Any, *, weights: Any = None,
 @register("light_kappa", title="Light's kappa", family="many_raters", raters="many",
           citation="Light, R. J. (1971). Measures of response agreement for qualitative data: "
           "some generalizations and alternatives. Psychological Bulletin 76(5), 365-377.")
-def light_kappa(data: Any, *, categories: Sequence[Any] | None = None) -> AgreementResult:
+def light_kappa(data: Any, *, categories: Sequence[Any] | None = None,
+                min_shared: int = 1) -> AgreementResult:
     """Light's kappa: the mean of the unweighted Cohen's kappas of all pairs of raters.
 
     Each pair uses the units both raters rated (as R ``psy::lkappa``; R
-    ``irr::kappam.light`` instead drops every unit with a missing rating first, so
-    the two differ when ratings are missing). Pairs without a common unit are left
-    out and listed in ``details["pairs_without_common_units"]``. ``observed`` and
-    ``expected`` are the mean pairwise p_o and p_e (the estimate is the mean of the
-    kappas, not a ratio of these means); ``details["pairs"]`` holds each pair's kappa.
-    There is no analytic SE; use ``confidence_interval(method="jackknife")`` or a
-    bootstrap. ``details["irr_z"]`` and ``["irr_pvalue"]`` are R ``irr::kappam.light``'s
-    z test, whose variance ``P / (n (1 - P))`` uses an ad hoc chance term ``P`` built
-    from the raters' marginals, with irr's listwise deletion (its kappa and z use only
-    the units every rater rated); it is given for comparison with irr, not as a
-    recommended test.
+    ``irr::kappam.light`` drops every unit with a missing rating first). Light (1971)
+    averages every pair; pairs sharing fewer than ``min_shared`` units (default 1:
+    every pair with a unit in common) are left out, counted in
+    ``details["n_pairs_left_out"]`` and said in ``details["note"]``, so on a sparse
+    design (a crowd) the estimate is the mean over the pairs with enough shared units.
+    Per-pair tables come from a sparse join on units (no units x raters matrix).
+    ``observed``/``expected`` are the mean pairwise p_o and p_e; ``details["pairs"]``
+    holds each pair's kappa (up to 10,000 pairs). No analytic SE: use the jackknife
+    or a bootstrap (refused on a crowd, where each unit's row by rater is too large).
+    ``details["irr_z"]``/``["irr_pvalue"]``: R ``irr::kappam.light``'s z test on the
+    units every rater rated, for comparison with irr, not a recommended test.
 
     Undefined when the kappa of any pair is (that pair used one category
     throughout); irr then returns NaN too.
@@ -457,37 +463,37 @@ def light_kappa(data: Any, *, categories: Sequence[Any] | None = None) -> Agreem
     (0.2222, 3)
     """
     func = "light_kappa"
-    codes = rating_codes(data, categories=categories, func=func)
-    q = len(codes.categories)
-    pairs = rb.pair_kappas(codes.codes, q)
-    kept = [p for p in pairs if p.n > 0]
-    names = codes.raters
-    bad = [f"{names[p.pair[0]]!r} and {names[p.pair[1]]!r}" for p in kept
-           if not math.isfinite(p.kappa)]
+    min_shared = v.positive_int(min_shared, param="min_shared", func=func)
+    lc = long_codes(data, categories=categories, func=func)
+    pc = rb.pair_cohen(lc, min_shared)
+    names = lc.rater_labels
+    bad = [f"{names[a]!r} and {names[b]!r}" for a, b in zip(pc.a[~np.isfinite(pc.kappa)][:4],
+                                                            pc.b[~np.isfinite(pc.kappa)][:4])]
     reason = None
     if bad:
         reason = (f"Cohen's kappa is undefined (p_e = 1) for the pair(s) {', '.join(bad[:3])}"
                   f"{' and more' if len(bad) > 3 else ''}")
         v.warn_undefined(func, reason)
-    est = math.nan if reason else float(np.mean([p.kappa for p in kept]))
-    details = {
-        "pairs": {(names[p.pair[0]], names[p.pair[1]]): p.kappa for p in kept},
-        "n_pairs": len(kept),
-        "pairs_without_common_units": [(names[p.pair[0]], names[p.pair[1]]) for p in pairs
-                                       if p.n == 0],
-    }
-    details["irr_z"], details["irr_pvalue"] = rb.light_irr_z(codes.codes, q)
-    pair_idx = [p.pair for p in kept]
+    kept = int(pc.a.shape[0])
+    if not kept and not reason:
+        reason = f"no pair of raters shares at least {min_shared} units"
+        v.warn_undefined(func, reason)
+    est = math.nan if reason else float(np.mean(pc.kappa))
+    details = rb.light_details(pc, names)
+    details["irr_z"], details["irr_pvalue"] = rb.light_irr_z(rb.complete_codes(lc), lc.q)
+    pair_idx = list(zip(pc.a.tolist(), pc.b.tolist()))
 
     def make() -> Any:
         from accord.inference.pairwise import pairwise_resampling
 
-        return pairwise_resampling(codes.codes, q, pairs=pair_idx, unit_ids=codes.unit_ids)
+        codes = lc.wide(func, "resamples units through each unit's row of ratings by rater")
+        return pairwise_resampling(codes, lc.q, pairs=pair_idx, unit_ids=lc.unit_ids)
 
+    sizes = np.bincount(lc.units, minlength=lc.n_units)
     return AgreementResult(
-        coefficient=func, estimate=est, observed=float(np.mean([p.p_o for p in kept])),
-        expected=float(np.mean([p.p_e for p in kept])), se=math.nan,
-        n_units=int(np.count_nonzero((codes.codes >= 0).sum(axis=1) >= 2)),
-        n_raters=codes.n_raters, undefined_reason=reason, details=details, bounds=(-1.0, 1.0),
-        resampling=make,
+        coefficient=func, estimate=est,
+        observed=float(np.mean(pc.p_o)) if kept else math.nan,
+        expected=float(np.mean(pc.p_e)) if kept else math.nan, se=math.nan,
+        n_units=int(np.count_nonzero(sizes >= 2)), n_raters=lc.n_raters,
+        undefined_reason=reason, details=details, bounds=(-1.0, 1.0), resampling=make,
     )

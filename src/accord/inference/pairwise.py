@@ -171,14 +171,19 @@ def mean_pairwise_result(
     *,
     weights: Any = None,
     categories: Sequence[Any] | None = None,
+    min_shared: int = 1,
 ) -> AgreementResult:
     """The mean pairwise coefficient as a result with a joint unit resampling.
 
-    The estimate equals ``accord.pairwise(data, coefficient, ...).mean()`` (pairs
-    that share no unit are left out; one undefined pair makes the mean
-    undefined); ``confidence_interval(method="jackknife" | Bootstrap(...))`` and
-    :func:`accord.compare` then resample units once for all pairs. There is no
-    analytic SE. ``coefficient`` in the result reads ``"mean_pairwise_<name>"``.
+    The estimate equals ``accord.pairwise(data, coefficient, min_shared=...).mean()``
+    (pairs that share fewer than ``min_shared`` units, by default those that share
+    none, are left out; one undefined pair makes the mean undefined), computed from
+    per-pair tables of a sparse join on units (no units x raters matrix);
+    ``confidence_interval(method="jackknife" | Bootstrap(...))`` and
+    :func:`accord.compare` then resample units once for all pairs, through each
+    unit's row of ratings by rater (refused on a crowd, where that matrix is too
+    large). There is no analytic SE. ``coefficient`` in the result reads
+    ``"mean_pairwise_<name>"``.
 
     Examples
     --------
@@ -189,33 +194,67 @@ def mean_pairwise_result(
     (0.4822, 'mean_pairwise_cohen_kappa')
     """
     from accord.coefficients._data import as_annotations
+    from accord.coefficients._many_data import check_dense
+    from accord.coefficients._pair_join import pair_tables, shared_units
     from accord.coefficients._registry import REGISTRY
+    from accord.pairwise import _by_unit
     from accord.weights import agreement_weights
 
     func = "mean_pairwise_result"
     name = v.choice(coefficient, tuple(PAIR_CHANCE), param="coefficient", func=func)
+    min_shared = v.positive_int(min_shared, param="min_shared", func=func)
     ann = as_annotations(data, categories=categories, func=func)
-    codes, q = ann.wide(), len(ann.categories)
+    q = len(ann.categories)
     w = None if weights is None else agreement_weights(weights, q, func=func)
-    rated = codes >= 0
-    pairs = [(g, h) for g, h in combinations(range(codes.shape[1]), 2)
-             if np.any(rated[:, g] & rated[:, h])]
-    if not pairs:
+    units, raters, values = _by_unit(ann)
+    a, b, n = shared_units(units, raters, ann.n_units, ann.n_raters)
+    keep = n >= min_shared
+    a, b = a[keep], b[keep]
+    if not a.size:
         raise v.fail("data", func, "ratings where two raters share a unit", "none")
-    rs = pairwise_resampling(codes, q, coefficient=name, weights=w, unit_ids=ann.units,
-                             pairs=pairs)
-    est = rs.full()
+    tables = pair_tables(units, raters, values, ann.n_units, ann.n_raters, q, a, b)
+    est = float(_mean_from_tables(tables.astype(np.float64), PAIR_CHANCE[name], w))
+    pairs = list(zip(a.tolist(), b.tolist()))
     reason = None if math.isfinite(est) else (
         f"{name} is undefined for at least one of the {len(pairs)} rater pairs")
     if reason:
         v.warn_undefined(f"mean_pairwise_{name}", reason)
+
+    def make() -> Resampling:
+        check_dense(ann.n_units, ann.n_raters, ann.n_ratings, func,
+                    "resamples units through each unit's row of ratings by rater")
+        return pairwise_resampling(ann.wide(), q, coefficient=name, weights=w,
+                                   unit_ids=ann.units, pairs=pairs)
+
+    sizes = np.bincount(units, minlength=ann.n_units)
     return AgreementResult(
         coefficient=f"mean_pairwise_{name}", estimate=est, observed=math.nan,
-        expected=math.nan, se=math.nan, n_units=int(np.sum(rated.sum(axis=1) >= 2)),
-        n_raters=int(codes.shape[1]), undefined_reason=reason,
-        details={"pairs": len(pairs), "weights": _weights_label(weights)},
-        bounds=REGISTRY[name].bounds, resampling=lambda: rs,
+        expected=math.nan, se=math.nan, n_units=int(np.sum(sizes >= 2)),
+        n_raters=ann.n_raters, undefined_reason=reason,
+        details={"pairs": len(pairs), "weights": _weights_label(weights),
+                 "min_shared": min_shared},
+        bounds=REGISTRY[name].bounds, resampling=make,
     )
+
+
+def _mean_from_tables(tables: FloatArray, kind: Chance, weights: FloatArray | None) -> float:
+    """The mean over pairs of the coefficient of each ``(q, q)`` table."""
+    return float(np.mean(table_estimates(tables, kind, weights)))
+
+
+def table_estimates(tables: FloatArray, kind: Chance, weights: FloatArray | None) -> FloatArray:
+    """The two-rater coefficient of each ``(q, q)`` table of ``tables`` (shape (P, q, q)),
+    as the resampling statistic computes it on the full sample: ``p_o`` for ``"none"``,
+    else ``(p_o - p_e) / (1 - p_e)`` with the named chance term (``nan`` where p_e = 1)."""
+    n = tables.sum(axis=(1, 2))[:, None]
+    if weights is None:
+        agree = np.einsum("pkk->p", tables)
+    else:
+        agree = np.einsum("pkl,kl->p", tables, weights)
+    po = agree / n[:, 0]
+    r, c = tables.sum(axis=2), tables.sum(axis=1)
+    est = po if kind == "none" else chance_corrected(po, p_e(kind, r / n, c / n, weights))
+    return np.asarray(est, dtype=np.float64)
 
 
 def _weights_label(weights: Any) -> str:

@@ -153,10 +153,6 @@ def report(
         model = _add_sections(model, full, ann, settings, ci_method)
     notes = tuple(dict.fromkeys(str(w.message) for w in caught
                                 if issubclass(w.category, noted))) + people_note
-    if model.data.n_raters > MAX_RATERS:
-        notes += (f"With {model.data.n_raters} raters the rater x rater matrix, the worksheets "
-                  "of the least and most agreeing pairs and the leave-one-out figures are left "
-                  f"out (more than {MAX_RATERS} raters); name pairs with pairs=.",)
     once = model.data.units_rated_once
     raw_based = {"gwet_ac1", "brennan_prediger", "percent_agreement"}
     if model.data.n_raters == 2 and once and raw_based & {r.coefficient for r in model.results}:
@@ -237,11 +233,19 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
     rater_rows: tuple[Any, ...] = ()
     pw: Any = None
     analyses: tuple[PairAnalysis, ...] = ()
+    crowd_note: tuple[str, ...] = ()
     if not ann.set_valued:  # label sets: the multilabel section instead of the worksheets
         loo_name, rater_rows = sections.rater_rows(ann, primary, settings, form)
-        pw = sections.pairwise_kappa(ann)
+        if ann.n_raters > MAX_RATERS:  # a crowd: the pairs that share most units
+            crowd = sections.crowd_pairs(ann)
+            pw, crowd_note = crowd.result, (crowd.note,)
+        else:
+            pw = sections.pairwise_kappa(ann)
         analyses = sections.pair_analyses(ann, pairs, settings.confidence_level, pw,
                                           settings.weights)
+    elif ann.n_raters > MAX_RATERS:
+        crowd_note = (f"With {ann.n_raters:,} raters leave-one-out is left out (more than "
+                      f"{MAX_RATERS} raters).",)
     return Report(
         title=title or (st.title if st is not None and st.title else "Agreement report"),
         headline=_headline(ann, rows, primary, analyses), accord_version=__version__, data=data,
@@ -249,7 +253,7 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
         raters=rater_rows, loo_coefficient=loo_name, matrix=sections.rater_matrix(pw),
         units=sections.units_section(ann, top_units),
         bootstrap=sections.bootstrap_summary(results, intervals, primary, ci_method),
-        study=study, notes=(), results=tuple(results),
+        study=study, notes=crowd_note, results=tuple(results),
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -29,10 +30,13 @@ from accord.results import AgreementResult, ConfidenceInterval
 from accord.tables.contingency import ContingencyTable
 
 MAX_SHOWN = 30
-MAX_RATERS = 30  # pairwise matrix and leave-one-out beyond this many raters: left out
+MAX_RATERS = 30  # beyond this many raters: the crowd's pairs (crowd_pairs), no leave-one-out
+CROWD_MIN_SHARED = 30  # a crowd's pairs are shown when they share at least this many units
+PAIR_BUDGET = 300_000_000  # within-unit pairs of ratings joined for a crowd's pairs, at most
 HISTOGRAM_BINS = 40
 
-__all__ = ["bootstrap_summary", "pair_analyses", "rater_matrix", "rater_rows", "units_section"]
+__all__ = ["bootstrap_summary", "crowd_pairs", "pair_analyses", "rater_matrix", "rater_rows",
+           "units_section"]
 
 
 # --------------------------------------------------------------------------- pairs
@@ -43,6 +47,72 @@ def pairwise_kappa(ann: Annotations) -> Any:
     from accord.pairwise import pairwise
 
     return pairwise(ann, "cohen_kappa")
+
+
+@dataclass(frozen=True)
+class CrowdPairs:
+    """The pairs a crowd's report shows (None: none) and the sentence that says which."""
+
+    result: Any
+    note: str
+
+
+def crowd_pairs(ann: Annotations) -> CrowdPairs:
+    """For more than 30 raters: the rater x rater matrix of the 30 raters of the pairs
+    that share most units, Cohen's kappa where a pair shares at least
+    :data:`CROWD_MIN_SHARED` units.
+
+    The shared units of every pair come from one sparse join on units, whose cost is
+    the number of within-unit pairs of ratings; above :data:`PAIR_BUDGET` (about 15 s
+    on one core) the pairs are left out, with the reason. Pairs are taken by shared
+    units (most first, ties in rater order) until they name 30 raters.
+    """
+    from accord.coefficients._pair_join import shared_units, within_unit_pairs
+    from accord.pairwise import _by_unit, pairwise
+
+    r = ann.n_raters
+    loo = f"leave-one-out is left out (more than {MAX_RATERS} raters)"
+    if ann.level in ("interval", "ratio"):
+        return CrowdPairs(None, f"With {r:,} raters {loo}.")
+    units, raters, _ = _by_unit(ann)
+    joined = within_unit_pairs(units, ann.n_units)
+    if joined > PAIR_BUDGET:
+        return CrowdPairs(None, (
+            f"With {r:,} raters the rater x rater matrix and the worksheets of the least and "
+            f"most agreeing pairs are left out: finding the pairs that share units means "
+            f"joining {joined:,} pairs of ratings within units, more than the report's "
+            f"budget of {PAIR_BUDGET:,} (accord.pairwise(annotations, min_shared="
+            f"{CROWD_MIN_SHARED}) computes them); {loo}; name pairs with pairs=."))
+    a, b, n = shared_units(units, raters, ann.n_units, r)
+    enough = np.flatnonzero(n >= CROWD_MIN_SHARED)
+    order = enough[np.argsort(-n[enough], kind="stable")]
+    chosen: dict[int, None] = {}
+    for k in order.tolist():
+        new = [g for g in (int(a[k]), int(b[k])) if g not in chosen]
+        if len(chosen) + len(new) > MAX_RATERS:
+            break
+        chosen.update(dict.fromkeys(new))
+    if not chosen:
+        return CrowdPairs(None, (
+            f"With {r:,} raters no pair of raters shares {CROWD_MIN_SHARED} units or more, "
+            "so the rater x rater matrix and the worksheets of the least and most agreeing "
+            f"pairs are left out; {loo}; name pairs with pairs=."))
+    names = [ann.raters[g] for g in sorted(chosen)]
+    with warnings.catch_warnings():  # pairs left out are said below, not one by one
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        res = pairwise(ann.select(names), "cohen_kappa", min_shared=CROWD_MIN_SHARED)
+    undefined = int(np.count_nonzero(np.isnan(res.pair_estimates[res.pair_n >= CROWD_MIN_SHARED])))
+    if undefined:
+        warnings.warn(f"cohen_kappa is undefined (p_e = 1) for {undefined} of the "
+                      f"{res.n_pairs} pairs in the rater x rater matrix.",
+                      DegenerateDataWarning, stacklevel=2)
+    total = r * (r - 1) // 2
+    return CrowdPairs(res, (
+        f"With {r:,} raters the rater x rater matrix shows the {len(names)} raters of the "
+        f"pairs that share most units: {res.n_pairs} pairs among them share at least "
+        f"{CROWD_MIN_SHARED} units (Cohen's kappa), of {enough.size:,} such pairs in all; "
+        f"{total - enough.size:,} of the {total:,} pairs share fewer units or none and are "
+        f"left out; {loo}."))
 
 
 def choose_pairs(ann: Annotations, pairs: Sequence[tuple[Any, Any]] | None,
