@@ -30,6 +30,7 @@ from accord._magnitude import power_of_two_scale
 from accord.annotations import LEVELS, Annotations
 from accord.coefficients import _differences as dif
 from accord.coefficients import _set_levels as sets
+from accord.coefficients._alpha_moments import UnitTerms, unit_terms
 from accord.coefficients._data import as_annotations
 from accord.coefficients._registry import register
 from accord.errors import DataError, InsufficientDataError
@@ -145,6 +146,9 @@ def krippendorff_alpha(
     >>> round(accord.krippendorff_alpha(sets, level="masi").estimate, 4)
     0.1648
     """
+    terms = unit_terms(data, level, categories)
+    if terms is not None:
+        return _unit_result(terms)
     cm = as_coincidences(data, categories=categories, level=level)
     difference = _difference(level, cm)
     return _result(cm, difference, table=isinstance(data, ContingencyTable))
@@ -239,8 +243,6 @@ def _difference(level: Any, cm: CoincidenceMatrix) -> _Difference:
         if x.size and x.min() < 0:
             raise DataError(f"level='ratio' needs non-negative values (a ratio scale has a true "
                             f"zero); the data include {float(x.min())!r}.")
-        if cm.k <= dif.RATIO_EXACT_LIMIT:
-            return dif.Matrix(dif.ratio_delta(x[:, None], x[None, :]), "ratio")
         return dif.RatioMany(x)
     if level is None:
         raise v.fail("level", _FUNC, "one of 'nominal', 'ordinal', 'interval', 'ratio', a "
@@ -301,6 +303,50 @@ def _result(cm: CoincidenceMatrix, difference: _Difference, *,
     )
 
 
+def _unit_result(t: UnitTerms) -> AgreementResult:
+    """The result of continuous interval or ratio scores, unit by unit (see _result)."""
+    n, units = t.n, t.n_units
+    do_num = float(t.observed.sum())
+    d_o, d_e = do_num / n, t.expected / (n * (n - 1.0))
+    details: dict[str, Any] = {"level": t.level, "n_pairable_values": n,
+                               "n_unpairable_units": t.n_unpairable, "se_method": "gwet_2014"}
+    est, se, why = math.nan, math.nan, None
+    if not t.expected > 0:
+        why = (f"every pairable value is {t.first_value!r}, so the expected disagreement "
+               "D_e is 0 and alpha is 0/0")
+        v.warn_undefined(_FUNC, why)
+    else:
+        est = 1.0 - d_o / d_e
+        se, prime = _gwet_terms(t.m, np.ones(units), t.observed, t.spread, do_num,
+                                t.expected, False)
+        details["alpha_prime"] = prime
+        details["pvalue"] = _pvalue(est, se, units)
+    return AgreementResult(
+        coefficient=_FUNC, estimate=est, observed=d_o, expected=d_e, se=se,
+        n_units=units, n_raters=t.n_raters, undefined_reason=why, details=details,
+        bounds=(-math.inf, 1.0), resampling=_unit_resampler(t),
+    )
+
+
+def _unit_resampler(t: UnitTerms) -> Callable[[], Resampling]:
+    features = t.features
+
+    def make() -> Resampling:
+        if features is None:
+            from accord.errors import InvalidParameterError
+
+            raise InvalidParameterError(
+                f"{_FUNC} at level {t.level!r} on {t.n:g} continuous values is too large to "
+                "resample in memory (each resample's D_e sums over all pairs of values); use "
+                "the analytic SE (method='asymptotic').")
+        feats, statistic = features()
+        units = t.n_units
+        return Resampling(features=feats, counts=np.ones(units, dtype=np.int64),
+                          statistic=statistic, unit_patterns=np.arange(units, dtype=np.int64))
+
+    return make
+
+
 def _undefined_reason(cm: CoincidenceMatrix, n_c: FloatArray, de_num: float) -> str | None:
     if cm.n <= 0:
         return "no unit has two or more values, so there is nothing to pair"
@@ -340,18 +386,24 @@ def _gwet_se(cm: CoincidenceMatrix, difference: _Difference, observed: FloatArra
     ``n_units^2`` instead of ``n_units (n_units - 1)`` (``table=True``), like every
     other two-rater coefficient computed from a table.
     """
-    n = cm.n
-    units = cm.n_units
-    counts = cm.pattern_counts.astype(np.float64)
+    pattern, code, mult = cm.entries
+    spread = difference.spread(n_c / cm.n)
+    g = np.bincount(pattern, weights=mult * spread[code],
+                    minlength=cm.n_patterns).astype(np.float64)
+    return _gwet_terms(cm.pattern_sizes, cm.pattern_counts.astype(np.float64), observed, g,
+                       do_num, de_num, table)
+
+
+def _gwet_terms(m: FloatArray, counts: FloatArray, observed: FloatArray, g: FloatArray,
+                do_num: float, de_num: float, table: bool) -> tuple[float, float]:
+    """Gwet's SE and alpha' from per-pattern ``m``, ``d_i`` and ``g_i`` (see _gwet_se)."""
+    n = float(counts @ m)
+    units = float(counts.sum())
     a, b = do_num / n, de_num / (n * n)
     prime = 1.0 - a / b
     if units < 2:
         return math.nan, prime
     rbar = n / units
-    m = cm.pattern_sizes
-    pattern, code, mult = cm.entries
-    spread = difference.spread(n_c / n)
-    g = np.bincount(pattern, weights=mult * spread[code], minlength=cm.n_patterns)
     dev = (m * a - observed) / (rbar * b) - 2.0 * (1.0 - prime) * (m * b - g) / (rbar * b)
     var = float(counts @ dev**2) / (units * (units if table else units - 1.0))
     return math.sqrt(var), prime

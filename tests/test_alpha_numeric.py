@@ -1,0 +1,187 @@
+"""Interval and ratio alpha of continuous scores, unit by unit (no value patterns).
+
+The unit path (:mod:`accord.coefficients._alpha_moments`) must give what the
+coincidence-matrix path gives (Krippendorff 2011, every distinct value a category;
+ratio there is the exact V x V double sum below 3,000 values), the values of the
+``krippendorff`` package (0.9.0), and Gwet's (2014) SE as the pattern path computes it
+(itself checked against irrCAC's ``krippen.alpha.raw`` in ``test_krippendorff.py``).
+"""
+
+from __future__ import annotations
+
+import math
+import tracemalloc
+from typing import Any
+
+import krippendorff
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import accord
+from accord import CoincidenceMatrix
+from accord.coefficients import _differences as dif
+from accord.coefficients import krippendorff as kr
+from accord.coefficients._alpha_moments import unit_terms
+from accord.errors import DataError, DegenerateDataWarning, InvalidParameterError
+
+FIELDS = ("estimate", "se", "observed", "expected", "n_units", "n_raters")
+
+
+def _scores(seed: int, units: int = 80, raters: int = 3, missing: float = 0.15,
+            loc: float = 50.0, spread: float = 10.0) -> np.ndarray:
+    """Continuous scores: a unit effect plus rater noise, every value distinct."""
+    rng = np.random.default_rng(seed)
+    noise = rng.normal(size=(units, 1)) + 0.7 * rng.normal(size=(units, raters))
+    x = np.abs(loc + spread * noise)
+    x[rng.random(x.shape) < missing] = np.nan
+    return x
+
+
+def _pattern_path(data: np.ndarray, level: str) -> accord.AgreementResult:
+    """The coincidence-matrix alpha (exact V x V ratio differences below 3,000 values)."""
+    cm = CoincidenceMatrix.from_array(data)
+    return kr._result(cm, kr._difference(level, cm))
+
+
+def _unit_path(data: np.ndarray, level: str) -> accord.AgreementResult:
+    """The unit path; for ratio on small data the exact limit is lowered to take it."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(dif, "RATIO_EXACT_LIMIT", 2)
+        assert unit_terms(data, level, None) is not None
+        return accord.krippendorff_alpha(data, level=level)
+
+
+def _same(a: accord.AgreementResult, b: accord.AgreementResult, rel: float = 1e-12) -> None:
+    for name in FIELDS:
+        assert getattr(a, name) == pytest.approx(getattr(b, name), rel=rel, abs=1e-14), name
+    for key in ("alpha_prime", "pvalue", "n_pairable_values", "n_unpairable_units"):
+        assert a.details[key] == pytest.approx(b.details[key], rel=1e-9, abs=1e-300), key
+    assert a.details["level"] == b.details["level"]
+
+
+def test_continuous_scores_take_the_unit_path_and_rating_scales_do_not() -> None:
+    x = _scores(1, units=2000)
+    assert unit_terms(x, "interval", None) is not None
+    assert unit_terms(x, "ratio", None) is not None  # 5,100 values: above the exact limit
+    assert unit_terms(x[:100], "ratio", None) is None  # exact V x V path, resamplable
+    assert unit_terms(np.round(x), "interval", None) is None  # a rating scale: patterns
+    assert unit_terms(x, "ordinal", None) is None
+    assert unit_terms(x, "interval", [1.0, 2.0]) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), units=st.integers(2, 60), raters=st.integers(2, 6),
+       missing=st.sampled_from([0.0, 0.2, 0.5]), loc=st.sampled_from([1e-3, 1.0, 50.0, 1e4]),
+       cv=st.sampled_from([1e-3, 0.1, 1.0]), level=st.sampled_from(["interval", "ratio"]))
+def test_unit_path_equals_the_coincidence_path(seed: int, units: int, raters: int,
+                                               missing: float, loc: float, cv: float,
+                                               level: str) -> None:
+    """To 1e-12 relative; scores clustered within 0.1 % of their mean lose a factor
+    mean / spread in both paths (each rounds the centred values its own way)."""
+    x = _scores(seed, units, raters, missing, loc, loc * cv)
+    ok = ~np.isnan(x)
+    if np.count_nonzero(ok.sum(axis=1) >= 2) < 2 or np.count_nonzero(ok) < 4:
+        return  # nothing to pair: covered by the undefined and bad-input cases below
+    _same(_unit_path(x, level), _pattern_path(x, level), rel=1e-12 * max(1.0, 0.01 / cv))
+
+
+@pytest.mark.parametrize("level", ["interval", "ratio"])
+@pytest.mark.parametrize("seed", [3, 4])
+def test_unit_path_matches_the_krippendorff_package(level: str, seed: int) -> None:
+    x = _scores(seed, units=60, raters=4, missing=0.2)
+    expected = krippendorff.alpha(x.T, level_of_measurement=level)  # krippendorff 0.9.0
+    assert _unit_path(x, level).estimate == pytest.approx(expected, abs=1e-12)
+
+
+def test_large_continuous_ratio_alpha_equals_the_exact_double_sum() -> None:
+    """Above the exact limit the unit path integrates; the pattern path with the V x V
+    double sum (limit raised) is the exact reference."""
+    x = _scores(5, units=1200, raters=3, missing=0.1, loc=2.0, spread=1.5)
+    assert np.count_nonzero(~np.isnan(x)) > dif.RATIO_EXACT_LIMIT
+    fast = accord.krippendorff_alpha(x, level="ratio")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(dif, "RATIO_EXACT_LIMIT", 10_000)
+        exact = _pattern_path(x, "ratio")
+    _same(fast, exact, rel=1e-12)
+
+
+def test_ratio_zeros_pair_with_zero_difference() -> None:
+    """(0, 0) has ratio difference 0, (0, y > 0) has 1 (Krippendorff 2011, section E)."""
+    x = _scores(6, units=50, raters=3, missing=0.0, loc=1.0, spread=1.0)
+    x[:4] = 0.0  # four units of zeros only
+    x[4:8, 0] = 0.0  # a zero next to positive values
+    res = _unit_path(x, "ratio")
+    _same(res, _pattern_path(x, "ratio"))
+    assert res.observed > 0
+
+
+def test_resampling_of_the_interval_unit_path() -> None:
+    x = _scores(7, units=40, raters=3, missing=0.2)
+    fast, ref = _unit_path(x, "interval"), _pattern_path(x, "interval")
+    assert fast.resampling is not None
+    rs = fast.resampling()
+    assert rs.full() == pytest.approx(fast.estimate, abs=1e-13)
+    kept = np.flatnonzero((~np.isnan(x)).sum(axis=1) >= 2)
+    for i in (0, 7, len(kept) - 1):  # leave-one-out: alpha without that unit, recomputed
+        rest = np.delete(x, kept[i], axis=0)
+        assert rs.leave_one_out()[i] == pytest.approx(
+            _pattern_path(rest, "interval").estimate, abs=1e-12)
+    jack, jack_ref = (r.confidence_interval(method="jackknife") for r in (fast, ref))
+    assert (jack.low, jack.high) == pytest.approx((jack_ref.low, jack_ref.high), abs=1e-12)
+    ci = fast.confidence_interval(0.9, method=accord.Bootstrap(n_resamples=400, rng=1))
+    assert ci.low < fast.estimate < ci.high
+
+
+def test_continuous_ratio_alpha_says_it_cannot_be_resampled() -> None:
+    res = _unit_path(_scores(8, units=40), "ratio")
+    with pytest.raises(InvalidParameterError, match="too large to resample"):
+        res.confidence_interval(method="jackknife")
+    assert math.isfinite(res.confidence_interval().low)
+
+
+def test_every_pairable_value_equal_is_undefined_as_on_the_pattern_path() -> None:
+    x = np.full((40, 2), np.nan)
+    x[:, 0] = np.linspace(1.0, 9.0, 40)  # distinct values, in unpairable units
+    x[:3] = 2.5
+    with pytest.warns(DegenerateDataWarning, match="every pairable value is 2.5"):
+        fast = _unit_path(x, "interval")
+    with pytest.warns(DegenerateDataWarning, match="every pairable value is 2.5"):
+        ref = _pattern_path(x, "interval")
+    assert math.isnan(fast.estimate) and fast.undefined_reason == ref.undefined_reason
+
+
+def test_bad_continuous_input_gives_the_pattern_path_sentence() -> None:
+    x = _scores(9, units=2000)
+    x[5, 1] = np.inf
+    with pytest.raises(DataError, match="infinite value"):
+        accord.krippendorff_alpha(x, level="interval")
+    y = _scores(9, units=2000) - 60.0
+    with pytest.raises(DataError, match="non-negative values"):
+        accord.krippendorff_alpha(y, level="ratio")
+
+
+def test_a_rater_without_ratings_is_not_counted() -> None:
+    x = np.column_stack([_scores(10, units=100, raters=3), np.full(100, np.nan)])
+    assert _unit_path(x, "interval").n_raters == 3 == _pattern_path(x, "interval").n_raters
+
+
+def _peak(f: Any) -> int:
+    tracemalloc.start()
+    f()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return int(peak)
+
+
+@pytest.mark.parametrize("level", ["interval", "ratio"])
+def test_memory_grows_with_the_data_not_with_a_key_range(level: str) -> None:
+    """No allocation by value range and no V x V matrix: the peak is a bounded multiple
+    of the input at every size (100 units of continuous scores once allocated 300-730
+    MiB; ratio alpha below 3,000 values built a V x V difference matrix, 200 MiB)."""
+    accord.krippendorff_alpha(_scores(11, units=30), level=level)  # lazy imports
+    for units in (100, 1_100, 1_200, 20_000):  # 1,100 x 3: just below the ratio exact limit
+        x = _scores(11, units=units, missing=0.1)
+        peak = _peak(lambda d=x: accord.krippendorff_alpha(d, level=level))
+        assert peak < max(1 << 18, 80 * x.nbytes), (units, peak)
