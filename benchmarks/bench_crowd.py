@@ -20,7 +20,15 @@ report: ``accord report FILE --unit comment_id --rater worker_id --value toxicit
 bootstrap: the same report with percentile bootstrap intervals (999 resamples of
     the units, drawn over the distinct per-unit count patterns).
 
-Usage: ``python benchmarks/bench_crowd.py [--units 1900000] [--repeat 1]``.
+bad input (``--bad-input``): the crowd file with one rating more, a worker rating a
+    comment again with another label (``accord.read`` refuses it, naming the pair);
+    the first ``--csv-rows`` rows as CSV with text ids, one comment id written as a
+    decimal (``833.0``: refused, one unit would count as two) or as a word (``abc``:
+    kept, stated as a caveat). Each is read by ``accord.read`` in a fresh
+    interpreter and run through ``python -m accord report`` (exit code, lines on
+    stderr, wall time including the start-up).
+
+Usage: ``python benchmarks/bench_crowd.py [--units 1900000] [--repeat 1] [--bad-input]``.
 The file is generated once under ``benchmarks/_data/`` (git-ignored) by a child
 process, so that the parent stays small (Linux keeps a process's peak across
 ``exec``).
@@ -84,6 +92,39 @@ from _crowd_data import crowd_file
 print(crowd_file(int(sys.argv[2])))
 """
 
+BAD = r"""
+import sys
+import polars as pl
+src, rows = sys.argv[1], int(sys.argv[2])
+df = pl.read_parquet(src)
+a = df.row(df.height // 2)
+again = pl.DataFrame({"comment_id": [a[0]], "worker_id": [a[1]], "toxicity": [(a[2] + 1) % 5]})
+out = [src.replace(".parquet", "_dup.parquet")]
+pl.concat([df, again]).write_parquet(out[0])
+head = df.head(rows).with_columns(pl.col("comment_id", "worker_id").cast(pl.String))
+last = head["comment_id"][rows - 5]
+for tag, odd in (("decimal", last + ".0"), ("word", "abc")):
+    ids = pl.when(pl.int_range(pl.len()) == rows - 5).then(pl.lit(odd))
+    out.append(src.replace(".parquet", f"_{rows}_{tag}.csv"))
+    head.with_columns(ids.otherwise(pl.col("comment_id")).alias("comment_id")).write_csv(out[-1])
+print("\n".join(out))
+"""
+
+BAD_CHILD = r"""
+import json, resource, sys, time
+import accord
+from accord.errors import AccordError
+read = accord.read
+start = time.perf_counter()
+try:
+    ann = read(sys.argv[1], unit="comment_id", rater="worker_id", value="toxicity")
+    said = (list(ann.audit.caveats) or ["read, no caveat"])[0]
+except AccordError as exc:
+    said = f"{type(exc).__name__}: {exc}"
+print(json.dumps({"seconds": time.perf_counter() - start, "said": said,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
 LABELS = {
     "floor": "floor: polars.read_parquet + numpy counts + duplicate check",
     "read": "accord.read",
@@ -107,11 +148,35 @@ def measure(which: str, path: Path, repeat: int) -> dict[str, Any]:
             "base_mb": min(r["base_mb"] for r in runs), "shape": runs[0]["shape"]}
 
 
+def bad_input(path: Path, rows: int) -> None:
+    """Time what ``accord.read`` and ``accord report`` say about three bad files."""
+    import time
+
+    made = subprocess.run([sys.executable, "-c", BAD, str(path), str(rows)], check=True,
+                          capture_output=True, text=True).stdout.split()
+    print("| file | accord.read | peak RSS | accord report: exit, stderr lines, time | said |")
+    print("|---|---|---|---|---|")
+    for bad in made:
+        out = subprocess.run([sys.executable, "-c", BAD_CHILD, bad], check=True,
+                             capture_output=True, text=True)
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        start = time.perf_counter()
+        cli = subprocess.run([sys.executable, "-m", "accord", "report", bad, *COLUMNS,
+                              "--level", "ordinal"], capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        lines = cli.stderr.strip().splitlines()
+        print(f"| {Path(bad).name} | {r['seconds']:.1f} s | {r['peak_mb']:.0f} MB | "
+              f"{cli.returncode}, {len(lines)}, {wall:.1f} s | {r['said'][:160]} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--units", type=int, default=1_900_000)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--only", nargs="+", choices=list(LABELS), default=list(LABELS))
+    parser.add_argument("--bad-input", action="store_true",
+                        help="time the refusals of bad files instead (see the module doc)")
+    parser.add_argument("--csv-rows", type=int, default=10_000_000)
     args = parser.parse_args()
     made = subprocess.run([sys.executable, "-c", GENERATE, str(HERE), str(args.units)],
                           check=True, capture_output=True, text=True)
@@ -121,6 +186,9 @@ def main() -> None:
 
     print(f"Python {platform.python_version()}, polars {polars.__version__}, "
           f"numpy {numpy.__version__}; {path.name} ({path.stat().st_size / 1e6:.0f} MB)")
+    if args.bad_input:
+        bad_input(path, args.csv_rows)
+        return
     print("| step | time | peak RSS (baseline after imports) | x floor (time, memory) |")
     print("|---|---|---|---|")
     results: dict[str, dict[str, Any]] = {}

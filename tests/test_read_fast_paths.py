@@ -121,9 +121,10 @@ def test_building_without_copies_gives_the_same_annotations(
     assert made[0].n_ratings == len(pairs)
 
 
-def test_integer_ids_read_as_text_ids_do(tmp_path: Path) -> None:
-    """A Parquet file with integer ids (shuffled, with gaps) and the same file with the ids
-    as text give the same annotations: the table of ids present against the text path."""
+def test_integer_and_text_ids_read_as_the_general_path_codes_them(tmp_path: Path) -> None:
+    """A Parquet file with integer ids (shuffled, with gaps; coded through a table of the
+    ids present) and the same file with the ids as text (an Enum of the ids in order of
+    first appearance) give the annotations that Python strings give through ``build``."""
     rng = np.random.default_rng(2)
     n = 20_000
     unit = rng.choice(rng.permutation(5000)[:3000] * 7, n)
@@ -135,13 +136,18 @@ def test_integer_ids_read_as_text_ids_do(tmp_path: Path) -> None:
     df.write_parquet(paths[0])
     df.with_columns(pl.col("comment_id", "worker_id").cast(pl.String)).write_parquet(paths[1])
     cols = {"unit": "comment_id", "rater": "worker_id", "value": "toxicity"}
-    fast, general = (accord.read(p, **cols) for p in paths)
-    assert fast.units == general.units and fast.raters == general.raters
-    for x, y in zip(fast.codes, general.codes):
-        assert np.array_equal(x, y)
-    assert fast.units[:3] == tuple(str(x) for x in df["comment_id"].unique(
+    ints, text = (accord.read(p, **cols) for p in paths)
+    as_text = df.with_columns(pl.col("comment_id", "worker_id").cast(pl.String))
+    general = Annotations.from_long(  # Python strings through np.unique and a reorder
+        {k: as_text[k].to_list() for k in as_text.columns}, **cols)
+    for fast in (ints, text):
+        assert (fast.units, fast.raters, fast.categories) == (
+            general.units, general.raters, general.categories)
+        for x, y in zip(fast.codes, general.codes):
+            assert np.array_equal(x, y)
+    assert ints.units[:3] == tuple(str(x) for x in df["comment_id"].unique(
         maintain_order=True).head(3).to_list())
-    assert fast.audit.ratings_used == df.height
+    assert ints.audit.ratings_used == text.audit.ratings_used == df.height
 
 
 @pytest.mark.parametrize("label_shift", [0, 1])

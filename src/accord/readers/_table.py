@@ -487,17 +487,22 @@ def _id_codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any],
     """Codes of an id column and its labels; integer ids (``text=False``: row numbers, which
     are their own codes) come back as text.
 
-    Non-negative integer ids below ``max(2**22, rows)`` are numbered in order of first
-    appearance, the order :class:`Annotations` keeps, through a table of the ids present
-    (O(n), no sort), so ``build`` finds them already coded; other ids go through
-    :func:`_codes` (sorted order, renumbered by ``build``).
+    Ids are numbered in order of first appearance, the order :class:`Annotations`
+    keeps, so ``build`` finds them already coded: text ids by a hash look-up through an
+    Enum of the distinct ids in that order, non-negative integer ids below
+    ``max(2**22, rows)`` through a table of the ids present (both O(n), no sort); other
+    integer ids go through :func:`_codes` (sorted order, renumbered by ``build``).
     """
+    if s.dtype == pl.String and s.len() and not s.null_count():
+        distinct = s.unique(maintain_order=True)
+        codes = s.cast(pl.Enum(distinct)).to_physical().cast(pl.Int64).to_numpy()
+        return codes, distinct.to_list()
     if s.dtype.is_integer() and text and s.len() and not s.null_count():
         fast = enc.small_int_codes(s.to_numpy(), appearance=True, copy=False,
                                    bound=max(enc.SMALL_INT, s.len()))
         if fast is not None:
-            codes, distinct = fast
-            return codes, pl.Series(distinct).cast(pl.String).to_list()
+            codes, ids = fast
+            return codes, pl.Series(ids).cast(pl.String).to_list()
     return _codes(s, text=text)
 
 
