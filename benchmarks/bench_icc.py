@@ -13,14 +13,22 @@
    incomplete design (``benchmarks/_crowd_data.py``: ``--crowd-units`` units,
    ``--crowd-raters`` workers, about ``--per-unit`` ratings per unit, integer scores
    0-4 read as interval), next to the units x raters x 8 bytes a dense matrix would
-   need; then all six forms on one RatingMatrix. Memory: tracemalloc's peak during the
-   ICC calls (the file is read before) and the process's peak RSS at the end.
+   need; then all six forms on one RatingMatrix. ``--mixed``: the same shape made in
+   memory with each unit's workers drawn with a random step (workers mixed at random,
+   as when they pick items freely), where the file's generator lines them up in a ring.
+   Memory: tracemalloc's peak during the ICC calls (the file is read before) and the
+   process's peak RSS at the end.
+4. ``--report``: ``accord report FILE --unit comment_id --rater worker_id --value toxicity
+   --level interval`` on that crowd file (Krippendorff's alpha and ICC(2,1)), then with
+   ``--ci bootstrap --n-resamples 999 --seed 1``, each in a fresh interpreter: time
+   and peak RSS (the read included).
 
 Best of ``--repeat`` wall-clock runs. Parts 1 and 2 also run on earlier versions of
-accord (for "before" figures): ``--skip-crowd``, ``--skip-peer``.
+accord, for "before" figures (without ``--crowd``).
 
 Usage: ``python benchmarks/bench_icc.py [--targets N] [--raters K] [--repeat N]
-[--crowd] [--crowd-units N] [--crowd-raters K] [--per-unit M] [--skip-peer]``.
+[--crowd] [--crowd-units N] [--crowd-raters K] [--per-unit M] [--mixed] [--report]
+[--skip-peer]``.
 """
 
 from __future__ import annotations
@@ -98,19 +106,46 @@ def incomplete_part(x: np.ndarray, repeat: int) -> None:
           f"estimates {[round(r.estimate, 6) for r in six]}")
 
 
-def crowd_part(units: int, raters: int, per_unit: int, repeat: int) -> None:
+def random_crowd(units: int, raters: int, per_unit: int) -> Any:
+    """Annotations of a crowd whose workers are mixed at random: each unit's workers are
+    an arithmetic progression from a random start with a random step coprime to the
+    number of workers (the file's generator uses one step for every unit, which lines
+    the workers up in a ring)."""
+    import math
+
+    import accord
+
+    rng = np.random.default_rng(1)
+    sizes = rng.integers(max(2, per_unit - 6), per_unit + 7, units)
+    unit = np.repeat(np.arange(units, dtype=np.int64), sizes)
+    steps = np.array([s for s in range(1, raters) if math.gcd(s, raters) == 1])
+    offset = np.arange(unit.shape[0]) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    step = np.repeat(rng.choice(steps, units), sizes)
+    worker = (np.repeat(rng.integers(0, raters, units), sizes) + offset * step) % raters
+    truth = rng.choice(5, units, p=[0.55, 0.2, 0.12, 0.08, 0.05])
+    noisy = truth[unit] + rng.normal(0, 0.6, raters)[worker] + rng.normal(0, 0.8, unit.size)
+    label = np.clip(np.rint(noisy), 0, 4).astype(np.int64)
+    return accord.Annotations(unit, worker, label, units=range(units), raters=range(raters),
+                              categories=range(5), level="interval")
+
+
+def crowd_part(units: int, raters: int, per_unit: int, repeat: int, mixed: bool) -> None:
     import _crowd_data
 
     import accord
 
-    path = _crowd_data.crowd_file(units, workers=raters, per_unit=per_unit)
     start = time.perf_counter()
-    ann = accord.read(path, unit="comment_id", rater="worker_id", value="toxicity",
-                      level="interval")
+    if mixed:
+        ann, name = random_crowd(units, raters, per_unit), "workers mixed at random"
+    else:
+        path = _crowd_data.crowd_file(units, workers=raters, per_unit=per_unit)
+        ann = accord.read(path, unit="comment_id", rater="worker_id", value="toxicity",
+                          level="interval")
+        name = path.name
     read = time.perf_counter() - start
     dense = ann.n_units * ann.n_raters * 8
-    print(f"crowd: {path.name}: {ann.n_units:,} units x {ann.n_raters:,} raters, "
-          f"{ann.n_ratings:,} ratings (accord.read {read:.1f} s); a dense units x raters "
+    print(f"crowd: {name}: {ann.n_units:,} units x {ann.n_raters:,} raters, "
+          f"{ann.n_ratings:,} ratings (made or read in {read:.1f} s); a dense units x raters "
           f"float matrix: {dense / 2**30:.1f} GiB")
 
     def one() -> Any:
@@ -136,6 +171,40 @@ def crowd_part(units: int, raters: int, per_unit: int, repeat: int) -> None:
     print(f"process peak RSS {rss:,.0f} MB (includes the read)")
 
 
+REPORT_CHILD = r"""
+import contextlib, io, json, os, resource, sys, time
+import accord.cli
+start = time.perf_counter()
+with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+    try:
+        accord.cli.main(sys.argv[1:])
+    except SystemExit as exc:
+        if exc.code not in (0, None):
+            raise
+print(json.dumps({"seconds": time.perf_counter() - start,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def report_part(units: int, raters: int, per_unit: int) -> None:
+    """``accord report FILE --level interval`` on the crowd file, in a fresh interpreter."""
+    import json
+    import subprocess
+    import sys
+
+    import _crowd_data
+
+    path = _crowd_data.crowd_file(units, workers=raters, per_unit=per_unit)
+    base = ["report", str(path), "--unit", "comment_id", "--rater", "worker_id", "--value",
+            "toxicity", "--level", "interval"]
+    for extra in ([], ["--ci", "bootstrap", "--n-resamples", "999", "--seed", "1"]):
+        out = subprocess.run([sys.executable, "-c", REPORT_CHILD, *base, *extra], check=True,
+                             capture_output=True, text=True)
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        print(f"accord {' '.join(base[:1] + base[2:] + extra)}: {r['seconds']:.1f} s, "
+              f"peak RSS {r['peak_mb']:,.0f} MB")
+
+
 def main() -> None:
     import accord
 
@@ -148,6 +217,10 @@ def main() -> None:
     parser.add_argument("--crowd-units", type=int, default=200_000)
     parser.add_argument("--crowd-raters", type=int, default=2_000)
     parser.add_argument("--per-unit", type=int, default=20)
+    parser.add_argument("--mixed", action="store_true",
+                        help="crowd made in memory with workers mixed at random")
+    parser.add_argument("--report", action="store_true",
+                        help="also time accord report --level interval on the crowd file")
     args = parser.parse_args()
     n, k = args.targets, args.raters
     print(f"python {platform.python_version()}, numpy {np.__version__}, "
@@ -159,7 +232,10 @@ def main() -> None:
     holes[rng.random(holes.shape) < 0.2] = np.nan
     incomplete_part(holes, args.repeat)
     if args.crowd:
-        crowd_part(args.crowd_units, args.crowd_raters, args.per_unit, max(1, args.repeat // 3))
+        crowd_part(args.crowd_units, args.crowd_raters, args.per_unit, max(1, args.repeat // 3),
+                   args.mixed)
+    if args.report:
+        report_part(args.crowd_units, args.crowd_raters, args.per_unit)
 
 
 if __name__ == "__main__":

@@ -126,7 +126,8 @@ def test_conjugate_gradients_equal_the_direct_solve(seed: int) -> None:
     unit, rater, score = _random_design(seed, 400, 60, 4)
     z = score - score.mean()
     direct = _henderson.long_sums(unit, rater, z, 400, 60, complete=False)
-    cg = _henderson.long_sums(unit, rater, z, 400, 60, complete=False, dense_raters=0)
+    cg = _henderson.long_sums(unit, rater, z, 400, 60, complete=False, direct_raters=0,
+                              dense_raters=0)
     assert direct.solver == "dense" and cg.solver.startswith("conjugate gradients")
     assert "C formed" not in cg.solver  # a random design converges within a few iterations
     assert cg.ssc == pytest.approx(direct.ssc, rel=1e-10)
@@ -141,18 +142,23 @@ def test_a_chain_of_raters_forms_c_and_agrees_with_the_direct_solve() -> None:
     rater = (np.repeat(rng.integers(0, k, n), 3) + np.tile([0, 1, 2], n)) % k
     z = rng.normal(size=unit.size)
     z -= z.mean()
-    direct = _henderson.long_sums(unit, rater, z, n, k, complete=False)
-    cg = _henderson.long_sums(unit, rater, z, n, k, complete=False, dense_raters=0)
+    direct = _henderson.long_sums(unit, rater, z, n, k, complete=False, direct_raters=k)
+    assert direct.solver == "dense"
+    cg = _henderson.long_sums(unit, rater, z, n, k, complete=False, direct_raters=0,
+                              dense_raters=0)
     assert cg.solver.endswith("C formed)")
     assert cg.ssc == pytest.approx(direct.ssc, rel=1e-10)
+    late = _henderson.long_sums(unit, rater, z, n, k, complete=False)  # 400 > 200 raters
+    assert late.solver == "dense (after 40 conjugate-gradient iterations)"
+    assert late.ssc == pytest.approx(direct.ssc, rel=1e-12)
 
 
 def test_a_disconnected_design_is_found_on_either_route() -> None:
     unit = np.repeat(np.arange(6), 2)
     rater = np.array([0, 1, 0, 1, 0, 1, 2, 3, 2, 3, 2, 3])
     z = np.arange(12.0) - 5.5
-    for limit in (2000, 0):
-        sums = _henderson.long_sums(unit, rater, z, 6, 4, complete=False, dense_raters=limit)
+    for limit in (200, 0):
+        sums = _henderson.long_sums(unit, rater, z, 6, 4, complete=False, direct_raters=limit)
         assert math.isnan(sums.ssc) and sums.why == _henderson.DISCONNECTED
     ann = accord.Annotations.from_long({"u": unit.tolist(), "r": rater.tolist(),
                                         "v": (z % 5).tolist()}, unit="u", rater="r", value="v")

@@ -13,10 +13,14 @@ Everything here is ``O(ratings)`` in time and memory, never ``O(units x raters)`
 positive semi-definite, and singular with the indicator of each connected component
 in its null space. For a connected design ``q`` is orthogonal to the constant
 vector, so ``b' q`` is the same for every solution. With at most
-:data:`DENSE_RATERS` raters ``C`` is formed (``N' D_u^{-1} N`` as a sparse product,
-cost ``sum n_i^2``) and solved with the last rater effect fixed at 0; with more,
-``C b = q`` is solved by conjugate gradients preconditioned by ``diag(C)``, each
-product ``C x = D_r x - N' D_u^{-1} (N x)`` costing ``O(ratings)``. The iterate
+:data:`DIRECT_RATERS` raters ``C`` is formed (``N' D_u^{-1} N`` through the dense
+0/1 incidence or as a sparse product, cost ``sum n_i^2``) and solved with the last
+rater effect fixed at 0. With more, ``C b = q`` is solved by conjugate gradients
+preconditioned by ``diag(C)``, each product ``C x = D_r x - N' D_u^{-1} (N x)``
+costing ``O(ratings)``; raters mixed at random converge in a few dozen iterations.
+Raters lined up in a chain or ring (each unit scored by neighbours) converge
+slowly; after :data:`_SWITCH` iterations ``C`` is formed once and solved directly
+(at most :data:`DENSE_RATERS` raters) or used for cheaper products. The iterate
 ``x`` of conjugate gradients satisfies ``x' q = x' C x``, so ``x' q`` falls short of
 ``b' q`` by ``(b - x)' C (b - x)``, second order in the error.
 
@@ -38,11 +42,11 @@ from numpy.typing import NDArray
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
-DENSE_RATERS = 2000  # raters up to which C is formed and solved directly
-_DENSE_PAIRS = 200_000_000  # ... and while N' D_u^{-1} N costs at most this many products
+DIRECT_RATERS = 200  # raters up to which C is formed and solved directly at once
+DENSE_RATERS = 2000  # ... or after conjugate gradients have not converged quickly
 _CG_RTOL = 1e-10  # residual norm relative to |q|; the reduction's error is second order
 _SWITCH = 40  # conjugate-gradient iterations through the incidence before C is formed
-_GRAM_PAIRS = 4e9  # ... if forming it costs at most this many products (sum n_i^2)
+_GRAM_PAIRS = 4e9  # C is formed only if that costs at most this many products (sum n_i^2)
 DISCONNECTED = ("the raters fall into groups that share no unit, so rater and target "
                 "effects cannot be separated (a disconnected design)")
 
@@ -68,7 +72,7 @@ class LongSums:
 
 
 def long_sums(unit: IntArray, rater: IntArray, z: FloatArray, n: int, k: int,
-              complete: bool, *, grid: bool = False,
+              complete: bool, *, grid: bool = False, direct_raters: int = DIRECT_RATERS,
               dense_raters: int = DENSE_RATERS) -> LongSums:
     """The ANOVA sums of centred scores ``z`` of ``n`` units (each rated at least once)
     by ``k`` raters, given as parallel arrays of unit and rater indices.
@@ -90,7 +94,7 @@ def long_sums(unit: IntArray, rater: IntArray, z: FloatArray, n: int, k: int,
     if complete or k < 2:
         return LongSums(head, z_col, n_col, math.nan, "complete design")
     q = z_col - _sum_by(rater, mean[unit], k)
-    ssc, solver, why = _reduction(unit, rater, n_i, n_col, q, dense_raters)
+    ssc, solver, why = _reduction(unit, rater, n_i, n_col, q, direct_raters, dense_raters)
     return LongSums(head, z_col, n_col, ssc, solver, why)
 
 
@@ -147,33 +151,40 @@ def components(a: Any, n: int, k: int) -> int:
 
 
 def _reduction(unit: IntArray, rater: IntArray, n_i: FloatArray, n_col: FloatArray,
-               q: FloatArray, dense_raters: int) -> tuple[float, str, str | None]:
+               q: FloatArray, direct_raters: int,
+               dense_raters: int) -> tuple[float, str, str | None]:
     """``R(raters | targets) = b' q`` with ``C b = q``; ``nan`` and why if not estimable."""
     from scipy import sparse
     from scipy.sparse.csgraph import connected_components
 
     k = n_col.size
-    if k <= dense_raters and n_i @ n_i <= _DENSE_PAIRS:
+    pairs = float(n_i @ n_i)
+    if k <= direct_raters and pairs <= _GRAM_PAIRS:
         g = gram(unit, rater, n_i, k)
         if connected_components(sparse.csr_matrix(g != 0), return_labels=False) > 1:
             return math.nan, "not solved", DISCONNECTED
-        c = np.diag(n_col) - g
-        b = np.linalg.solve(c[:-1, :-1], q[:-1])
-        return float(b @ q[:-1]), "dense", None
+        return _direct(np.diag(n_col) - g, q), "dense", None
     a = _incidence(unit, rater, n_i, k)
     if components(a, n_i.size, k) > 1:
         return math.nan, "not solved", DISCONNECTED
-    return _conjugate_gradients(a, n_col, q, float(n_i @ n_i))
+    return _conjugate_gradients(a, n_col, q, pairs, dense_raters)
 
 
-def _conjugate_gradients(a: Any, n_col: FloatArray, q: FloatArray,
-                         pairs: float) -> tuple[float, str, str | None]:
+def _direct(c: FloatArray, q: FloatArray) -> float:
+    """``b' q`` with ``C b = q`` solved with the last rater effect fixed at 0."""
+    b = np.linalg.solve(c[:-1, :-1], q[:-1])
+    return float(b @ q[:-1])
+
+
+def _conjugate_gradients(a: Any, n_col: FloatArray, q: FloatArray, pairs: float,
+                         dense_raters: int) -> tuple[float, str, str | None]:
     """``b' q`` for ``C b = q`` by preconditioned conjugate gradients (Jacobi).
 
     The products go through the incidence (``O(ratings)`` each). A design that needs
     more than :data:`_SWITCH` iterations (raters in long chains rather than mixed at
-    random) forms ``C`` once (``sum n_i^2`` products, at most :data:`_GRAM_PAIRS`) and
-    goes on with its cheaper products: the same iteration, in fewer operations.
+    random) forms ``C`` once (``sum n_i^2`` products, at most :data:`_GRAM_PAIRS`):
+    with at most ``dense_raters`` raters it is then solved directly, else the same
+    iteration goes on with the cheaper products of the formed ``C``.
     """
     diag = n_col - np.asarray(a.multiply(a).sum(axis=0)).ravel()
 
@@ -193,7 +204,11 @@ def _conjugate_gradients(a: Any, n_col: FloatArray, q: FloatArray,
             x -= x.mean()  # the constant direction is C's null space; q is orthogonal to it
             return float(x @ q), f"conjugate gradients ({it} iterations{formed})", None
         if it == _SWITCH and pairs <= _GRAM_PAIRS:
-            product, formed = _formed_product(a, n_col), "; C formed"
+            g = (a.T @ a).tocsr()
+            if q.size <= dense_raters:
+                c = np.diag(n_col) - g.toarray()
+                return _direct(c, q), f"dense (after {it} conjugate-gradient iterations)", None
+            product, formed = _formed_product(g, n_col), "; C formed"
         cp = product(p)
         step = rz / float(p @ cp)
         x += step * p
@@ -205,14 +220,12 @@ def _conjugate_gradients(a: Any, n_col: FloatArray, q: FloatArray,
         f"the rater effects did not converge in {limit} conjugate-gradient iterations")
 
 
-def _formed_product(a: Any, n_col: FloatArray) -> Callable[[FloatArray], FloatArray]:
-    """``x -> C x`` with ``N' D_u^{-1} N`` formed (sparse, or dense when a quarter full)."""
-    g = (a.T @ a).tocsr()
+def _formed_product(g: Any, n_col: FloatArray) -> Callable[[FloatArray], FloatArray]:
+    """``x -> C x`` with ``g = N' D_u^{-1} N`` formed (kept dense when a quarter full)."""
     k = n_col.size
-    if g.nnz > k * k // 4:
-        g = g.toarray()
+    m = g.toarray() if g.nnz > k * k // 4 else g
 
     def product(x: FloatArray) -> FloatArray:
-        return np.asarray(n_col * x - g @ x, dtype=np.float64)
+        return np.asarray(n_col * x - m @ x, dtype=np.float64)
 
     return product
