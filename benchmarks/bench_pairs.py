@@ -5,9 +5,11 @@ in memory as :class:`accord.Annotations` (integer codes, no file read): ``--unit
 units, each rated by ``per_unit - 6 .. per_unit + 6`` of ``--raters`` raters (a
 random start and a stride coprime to the raters), labels 0-4 with a per-rater bias.
 
-Measured, each call on its own: time (best of ``--repeat``) and the tracemalloc peak
-of one call (numpy's allocations included), next to what a units x raters int64
-matrix of codes, the former path of these coefficients, would allocate:
+Each step runs in a fresh interpreter that builds the data and calls it once, then
+times the call (best of ``--repeat``) and reports the peak resident memory it added
+on top of the data (Linux: the peak ``VmHWM`` is reset through
+``/proc/self/clear_refs`` after the data are built), next to what a units x raters
+int64 matrix of codes, the former path of these coefficients, would allocate:
 
 - ``conger_kappa``: estimate and Gwet's SE from per-unit and per-rater counts;
 - ``light_kappa(min_shared=30)``: per-pair tables from the sparse join on units;
@@ -18,16 +20,19 @@ matrix of codes, the former path of these coefficients, would allocate:
   the tables of the pairs among the 30 raters of the most-shared pairs.
 
 Usage: ``python benchmarks/bench_pairs.py [--units 200000] [--raters 2000]
-[--per-unit 20] [--repeat 2] [--no-memory]``; the full crowd is ``--units 1900000
---raters 9000 --per-unit 24``.
+[--per-unit 20] [--repeat 2] [--only STEP ...]``; the full crowd is ``--units
+1900000 --raters 9000 --per-unit 24``.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import json
+import os
 import platform
+import subprocess
 import sys
-import tracemalloc
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -59,14 +64,48 @@ def crowd(units: int, raters: int, per_unit: int, seed: int = 0) -> accord.Annot
                               categories=range(5), level="ordinal")
 
 
-def peak_mib(func: Callable[[], Any]) -> float:
-    """The tracemalloc peak of one call, in MiB."""
-    tracemalloc.start()
-    try:
-        func()
-        return tracemalloc.get_traced_memory()[1] / 2**20
-    finally:
-        tracemalloc.stop()
+STEPS: dict[str, tuple[Callable[[accord.Annotations], Any], Callable[[Any], str]]] = {
+    "conger_kappa": (lambda ann: accord.conger_kappa(ann),
+                     lambda r: f"{r.estimate:.4f} (SE {r.se:.4f})"),
+    "light_kappa(min_shared=30)": (
+        lambda ann: accord.light_kappa(ann, min_shared=30),
+        lambda r: f"{r.estimate:.4f} over {r.details['n_pairs']:,} pairs"),
+    "pairwise(min_shared=30)": (
+        lambda ann: accord.pairwise(ann, min_shared=30),
+        lambda r: f"{r.n_pairs:,} pairs, mean {np.nanmean(r.pair_estimates):.4f}"),
+    "shared_units (first pass)": (
+        lambda ann: shared_units(*ann.codes[:2], ann.n_units, ann.n_raters),
+        lambda r: f"{r[0].shape[0]:,} pairs share a unit"),
+    "report: crowd pairs": (lambda ann: _crowd_pairs(ann), lambda r: r.note[:60] + "..."),
+}
+
+
+def _crowd_pairs(ann: accord.Annotations) -> Any:
+    from accord.report import sections
+
+    return sections.crowd_pairs(ann)
+
+
+def child(step: str, units: int, raters: int, per_unit: int, repeat: int) -> None:
+    """One step in this fresh interpreter: its time and the peak RSS it adds."""
+    warnings.simplefilter("ignore", DegenerateDataWarning)
+    ann = crowd(units, raters, per_unit)
+    func, show = STEPS[step]
+    func(ann)  # imports and first-call costs out of the figures
+    gc.collect()
+    Path("/proc/self/clear_refs").write_text("5")  # the peak (VmHWM) restarts from here
+    base = _status_kb("VmRSS")
+    seconds, out = best_of(repeat, lambda: func(ann))
+    peak = _status_kb("VmHWM")
+    print(json.dumps({"seconds": seconds, "base_mb": base / 1024,
+                      "added_mb": (peak - base) / 1024, "result": show(out)}))
+
+
+def _status_kb(key: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    raise KeyError(key)
 
 
 def main() -> None:
@@ -75,40 +114,33 @@ def main() -> None:
     parser.add_argument("--raters", type=int, default=2000)
     parser.add_argument("--per-unit", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--no-memory", action="store_true")
+    parser.add_argument("--only", nargs="+", choices=list(STEPS), default=list(STEPS))
+    parser.add_argument("--child", choices=list(STEPS), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    warnings.simplefilter("ignore", DegenerateDataWarning)
-    from accord.report import sections
-
+    if args.child:
+        child(args.child, args.units, args.raters, args.per_unit, args.repeat)
+        return
     ann = crowd(args.units, args.raters, args.per_unit)
-    units, raters, _ = ann.codes
+    units, _, _ = ann.codes
     pairs = within_unit_pairs(units, ann.n_units)
     dense = ann.n_units * ann.n_raters * 8 / 2**30
     print(f"accord {accord.__version__}, numpy {np.__version__}, "
-          f"Python {platform.python_version()}")
+          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}")
     print(f"{ann.n_units:,} units x {ann.n_raters:,} raters, {ann.n_ratings:,} ratings "
           f"({ann.n_ratings * 24 / 2**20:,.0f} MiB as three int64 arrays), "
           f"{pairs:,} within-unit pairs of ratings; a units x raters int64 matrix: "
           f"{dense:,.1f} GiB")
-    steps: list[tuple[str, Callable[[], Any], Callable[[Any], str]]] = [
-        ("conger_kappa", lambda: accord.conger_kappa(ann),
-         lambda r: f"{r.estimate:.4f} (SE {r.se:.4f})"),
-        ("light_kappa(min_shared=30)", lambda: accord.light_kappa(ann, min_shared=30),
-         lambda r: f"{r.estimate:.4f} over {r.details['n_pairs']:,} pairs"),
-        ("pairwise(min_shared=30)", lambda: accord.pairwise(ann, min_shared=30),
-         lambda r: f"{r.n_pairs:,} pairs, mean {np.nanmean(r.pair_estimates):.4f}"),
-        ("shared_units (first pass)",
-         lambda: shared_units(units, raters, ann.n_units, ann.n_raters),
-         lambda r: f"{r[0].shape[0]:,} pairs share a unit"),
-        ("report: crowd pairs", lambda: sections.crowd_pairs(ann),
-         lambda r: r.note[:90] + "..."),
-    ]
-    print("| step | time | tracemalloc peak | result |")
+    del ann, units
+    print("| step | time | peak RSS added | result |")
     print("|---|---|---|---|")
-    for label, func, show in steps:
-        seconds, out = best_of(args.repeat, func)
-        mem = "" if args.no_memory else f"{peak_mib(func):,.0f} MiB"
-        print(f"| {label} | {seconds:.2f} s | {mem} | {show(out)} |", flush=True)
+    for step in args.only:
+        cmd = [sys.executable, __file__, "--child", step, "--units", str(args.units),
+               "--raters", str(args.raters), "--per-unit", str(args.per_unit),
+               "--repeat", str(args.repeat)]
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        print(f"| {step} | {r['seconds']:.2f} s | {r['added_mb']:,.0f} MB "
+              f"(data {r['base_mb']:,.0f} MB) | {r['result']} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -231,10 +231,16 @@ def test_conger_and_light_of_a_crowd_never_build_units_x_raters() -> None:
     assert out[1].details["n_pairs"] > 0 and "share at least 20 units" in out[1].details["note"]
 
 
-def test_resampling_a_crowd_is_refused_with_its_size() -> None:
-    res = accord.conger_kappa(_crowd())
-    with pytest.raises(DataError, match=r"100,000 units x 10,000 raters would allocate 7\.5 GiB"):
+def test_what_needs_the_units_x_raters_matrix_refuses_a_crowd_with_its_size() -> None:
+    ann = _crowd()
+    size = r"100,000 units x 10,000 raters would allocate 7\.5 GiB for 300,000 ratings"
+    res = accord.conger_kappa(ann)
+    with pytest.raises(DataError, match="conger_kappa resamples units through each unit's "
+                       "row of ratings by rater, which for " + size):
         res.confidence_interval(method="jackknife")
+    with pytest.raises(DataError, match="unit_agreement lists every unit's label by rater, "
+                       "a units x raters matrix, which for " + size):
+        accord.unit_agreement(ann)
 
 
 # --------------------------------------------------------------------------- accord.pairwise

@@ -5,11 +5,16 @@ rated by ``m`` raters gives the ``m (m - 1) / 2`` pairs of ratings ``(i, i + k)`
 ``k = 1 .. m - 1``. They are enumerated ``k`` by ``k`` over the ratings that still
 have a ``k``-th successor in their unit (so the work is the number of within-unit
 pairs, however uneven the units), in chunks of at most :data:`CHUNK` pairs, and
-keyed ``(rater_a, rater_b)`` with ``rater_a < rater_b`` (then ``(code_a, code_b)``
-for the tables). Keys are counted by one ``np.bincount`` over the key range when
-that range is small next to the ratings (``raters^2 <= max(2^22, 2 x ratings)``),
-else by ``np.unique`` per chunk, merged as they accumulate. Memory is
-O(ratings + chunk + distinct keys), never units x raters.
+keyed by the ordered pair of raters ``(rater_i, rater_j)`` as they come (then the
+codes, for the tables); the two orders of a pair are added at the end. Keys are
+counted by ``np.bincount`` over the key range when that range is small next to the
+ratings (``raters^2 <= max(2^22, 2 x ratings)``), else by ``np.unique`` per chunk,
+merged as they accumulate. Memory is O(ratings + chunk + key range or distinct
+keys), never units x raters.
+
+Two passes: :func:`shared_units` counts the shared units of every pair; then
+:func:`pair_tables` builds the ``q x q`` tables of the pairs asked for (those that
+share enough units), joining only the ratings of their raters.
 """
 
 from __future__ import annotations
@@ -55,9 +60,10 @@ def _position_pairs(units: IntArray, n_units: int) -> Iterator[tuple[IntArray, I
 class _KeyCounter:
     """Counts of non-negative integer keys below ``size``.
 
-    Dense (``dense=True``): keys are buffered until they number half the key range
-    (at least :data:`CHUNK`, at most 2^25), then counted by one ``np.bincount`` into
-    the running counts, so each key costs O(1) however large the range. Sparse:
+    Dense (``dense=True``): keys are buffered (in one preallocated array) until they
+    number half the key range (at least :data:`CHUNK`, at most 2^25), then counted by
+    one ``np.bincount`` into the running counts, so each key costs O(1) however large
+    the range. Sparse:
     ``np.unique`` per chunk, merged as they accumulate.
     """
 
@@ -65,18 +71,21 @@ class _KeyCounter:
         self.size, self.dense = size, dense
         self.counts: IntArray | None = None
         self.parts: list[tuple[IntArray, IntArray]] = []
-        self.buffer: list[IntArray] = []
         self.held = 0
         self.flush_at = max(CHUNK, min(size // 2, 1 << 25))
+        self.buffer = np.empty(self.flush_at if dense else 0, dtype=np.int64)
 
     def add(self, keys: IntArray) -> None:
         if keys.size == 0:
             return
         if self.dense:
-            self.buffer.append(keys)
-            self.held += keys.size
-            if self.held >= self.flush_at:
+            if self.held + keys.size > self.flush_at:
                 self._flush()
+            if keys.size > self.flush_at:
+                self._count(keys)
+                return
+            self.buffer[self.held:self.held + keys.size] = keys
+            self.held += keys.size
             return
         k, c = np.unique(keys, return_counts=True)
         self.parts.append((k, c.astype(np.int64)))
@@ -86,10 +95,11 @@ class _KeyCounter:
             self.held = self.parts[0][0].size
 
     def _flush(self) -> None:
-        if not self.buffer:
-            return
-        keys = self.buffer[0] if len(self.buffer) == 1 else np.concatenate(self.buffer)
-        self.buffer, self.held = [], 0
+        if self.held:
+            self._count(self.buffer[:self.held])
+            self.held = 0
+
+    def _count(self, keys: IntArray) -> None:
         c = np.bincount(keys, minlength=self.size)
         if self.counts is None:
             self.counts = c

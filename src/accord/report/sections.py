@@ -32,7 +32,7 @@ from accord.tables.contingency import ContingencyTable
 MAX_SHOWN = 30
 MAX_RATERS = 30  # beyond this many raters: the crowd's pairs (crowd_pairs), no leave-one-out
 CROWD_MIN_SHARED = 30  # a crowd's pairs are shown when they share at least this many units
-PAIR_BUDGET = 300_000_000  # within-unit pairs of ratings joined for a crowd's pairs, at most
+PAIR_BUDGET = 100_000_000  # within-unit pairs of ratings joined for a crowd's pairs, at most
 HISTOGRAM_BINS = 40
 
 __all__ = ["bootstrap_summary", "crowd_pairs", "pair_analyses", "rater_matrix", "rater_rows",
@@ -63,7 +63,7 @@ def crowd_pairs(ann: Annotations) -> CrowdPairs:
     :data:`CROWD_MIN_SHARED` units.
 
     The shared units of every pair come from one sparse join on units, whose cost is
-    the number of within-unit pairs of ratings; above :data:`PAIR_BUDGET` (about 15 s
+    the number of within-unit pairs of ratings; above :data:`PAIR_BUDGET` (a few seconds
     on one core) the pairs are left out, with the reason. Pairs are taken by shared
     units (most first, ties in rater order) until they name 30 raters.
     """
