@@ -160,10 +160,14 @@ def _interval(x: FloatArray, ok: NDArray[np.bool_], m: FloatArray, n_unpairable:
 def _ratio(x: FloatArray, ok: NDArray[np.bool_], m: FloatArray, n_unpairable: int,
            n_raters: int, first: float) -> UnitTerms:
     pairs = np.zeros(x.shape[0])
-    for i in range(x.shape[1] - 1):
-        for j in range(i + 1, x.shape[1]):
-            both = ok[:, i] & ok[:, j]
-            pairs[both] += dif.ratio_delta(x[both, i], x[both, j])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for i in range(x.shape[1] - 1):
+            for j in range(i + 1, x.shape[1]):
+                total = x[:, i] + x[:, j]  # NaN when either is missing, 0 for (0, 0)
+                ratio = np.subtract(x[:, i], x[:, j])
+                np.divide(ratio, total, out=ratio)
+                np.multiply(ratio, ratio, out=ratio)
+                np.add(pairs, ratio, out=pairs, where=total > 0)  # (0, 0) differ by 0
     observed = 2.0 * pairs / (m - 1.0)
     values = x[ok]
     order = np.argsort(values)  # the quadrature wants sorted values; sort once, here
