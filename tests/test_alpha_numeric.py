@@ -47,7 +47,7 @@ def _pattern_path(data: np.ndarray, level: str) -> accord.AgreementResult:
     return kr._result(cm, kr._difference(level, cm))
 
 
-def _unit_path(data: np.ndarray, level: str) -> accord.AgreementResult:
+def _unit_path(data: Any, level: str) -> accord.AgreementResult:
     """The unit path; for ratio on small data the exact limit is lowered to take it."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(dif, "RATIO_EXACT_LIMIT", 2)
@@ -230,3 +230,41 @@ def test_a_value_on_a_chebyshev_point_is_interpolated_exactly() -> None:
     got = self_kernel_sums(x, np.ones(x.size))
     assert got is not None
     np.testing.assert_allclose(got, dif._exact_kernel(x, np.ones(x.size), x), rtol=1e-13)
+
+
+# ------------------------------------------------------------------ long codes (a crowd)
+def _crowd_scores(seed: int, units: int = 300, workers: int = 40) -> accord.Annotations:
+    """Continuous scores in long form: 1-6 workers per unit out of a pool, some units
+    with a single score (unpairable)."""
+    import polars as pl
+
+    rng = np.random.default_rng(seed)
+    rows = []
+    for unit in range(units):
+        truth = rng.normal(20.0, 5.0)
+        for worker in rng.choice(workers, int(rng.integers(1, 7)), replace=False):
+            rows.append((f"u{unit}", int(worker), abs(truth + rng.normal(0.0, 3.0))))
+    u, w, v = zip(*rows)
+    return accord.Annotations.from_long(pl.DataFrame({"u": u, "w": w, "v": v}),
+                                        unit="u", rater="w", value="v")
+
+
+@pytest.mark.parametrize("level", ["interval", "ratio"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_annotations_of_continuous_scores_take_the_unit_path(level: str, seed: int) -> None:
+    ann = _crowd_scores(seed)
+    cm = CoincidenceMatrix.from_annotations(ann)
+    ref = kr._result(cm, kr._difference(level, cm))
+    fast = _unit_path(ann, level)
+    _same(fast, ref)
+    assert fast.n_raters == ref.n_raters and fast.details["n_unpairable_units"] > 0
+    if level == "interval":
+        rs, rs_ref = fast.resampling(), ref.resampling()
+        assert rs.unit_ids == rs_ref.unit_ids  # units aligned for paired comparisons
+        jack, jack_ref = (r.confidence_interval(method="jackknife") for r in (fast, ref))
+        assert (jack.low, jack.high) == pytest.approx((jack_ref.low, jack_ref.high), abs=1e-12)
+
+
+def test_annotations_of_a_rating_scale_keep_the_pattern_path() -> None:
+    ann = accord.datasets.load("krippendorff_2011").as_annotations()
+    assert unit_terms(ann, "interval", None) is None
