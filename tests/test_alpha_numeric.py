@@ -22,8 +22,10 @@ from hypothesis import strategies as st
 import accord
 from accord import CoincidenceMatrix
 from accord.coefficients import _differences as dif
+from accord.coefficients import _ratio_bins as bins
 from accord.coefficients import krippendorff as kr
 from accord.coefficients._alpha_moments import unit_terms
+from accord.coefficients._ratio_bins import self_kernel_sums
 from accord.errors import DataError, DegenerateDataWarning, InvalidParameterError
 
 FIELDS = ("estimate", "se", "observed", "expected", "n_units", "n_raters")
@@ -45,7 +47,7 @@ def _pattern_path(data: np.ndarray, level: str) -> accord.AgreementResult:
     return kr._result(cm, kr._difference(level, cm))
 
 
-def _unit_path(data: np.ndarray, level: str) -> accord.AgreementResult:
+def _unit_path(data: Any, level: str) -> accord.AgreementResult:
     """The unit path; for ratio on small data the exact limit is lowered to take it."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(dif, "RATIO_EXACT_LIMIT", 2)
@@ -185,3 +187,84 @@ def test_memory_grows_with_the_data_not_with_a_key_range(level: str) -> None:
         x = _scores(11, units=units, missing=0.1)
         peak = _peak(lambda d=x: accord.krippendorff_alpha(d, level=level))
         assert peak < max(1 << 18, 80 * x.nbytes), (units, peak)
+
+
+# ------------------------------------------------------------------ ratio sums on bins
+def _tight_and_wide(rng: np.random.Generator) -> list[np.ndarray]:
+    return [np.concatenate([[0.0], rng.lognormal(0, 3, 1500)]),
+            1.0 + 1e-6 * rng.random(1500),  # a tight cluster
+            np.concatenate([1.0 - 1e-9 * rng.random(700), 1.0 + 1e-9 * rng.random(700)]),
+            np.concatenate([[5.0], 1.0 + 1e-7 * rng.random(1000)]),  # one far value
+            10 ** rng.uniform(-8, 8, 1500),  # 16 decades
+            np.concatenate([[0.0, 0.0, 0.0], rng.random(1500)]),
+            np.abs(rng.normal(50, 10, 1500))]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_ratio_sums_on_bins_equal_the_exact_double_sum(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    for x in _tight_and_wide(rng):
+        x = np.sort(x)
+        w = rng.integers(0, 4, x.size).astype(float)  # zero weights too
+        exact = dif._exact_kernel(x, w, x)
+        got = self_kernel_sums(x, w)
+        assert got is not None
+        np.testing.assert_allclose(got, exact, rtol=1e-13, atol=0.0)
+
+
+def test_ratio_sums_on_bins_refuse_what_they_cannot_do() -> None:
+    rng = np.random.default_rng(3)
+    assert self_kernel_sums(rng.random(100), np.ones(100)) is None  # not sorted
+    wide = np.sort(2.0 ** rng.uniform(-300, 300, 5000))  # more than 1024 occupied bins
+    assert self_kernel_sums(wide, np.ones(5000)) is None
+
+
+def test_a_value_on_a_chebyshev_point_is_interpolated_exactly() -> None:
+    t = np.concatenate([bins._NODES[[0, 4]], [0.3, -0.99]])
+    lag = bins.lagrange(t)
+    assert np.all(np.isfinite(lag)) and lag[0].tolist() == [1.0] + [0.0] * (bins._P - 1)
+    np.testing.assert_allclose(lag.sum(axis=1), 1.0, rtol=1e-14)
+    x = np.sort(np.concatenate([1.0 + np.arange(3000) / 3000.0, [1.0]]))
+    x[100] = 1.0 + (2.0**0.125 - 1.0) / 2.0 * (1.0 + bins._NODES[3])  # on a node of bin 0
+    x.sort()
+    got = self_kernel_sums(x, np.ones(x.size))
+    assert got is not None
+    np.testing.assert_allclose(got, dif._exact_kernel(x, np.ones(x.size), x), rtol=1e-13)
+
+
+# ------------------------------------------------------------------ long codes (a crowd)
+def _crowd_scores(seed: int, units: int = 300, workers: int = 40) -> accord.Annotations:
+    """Continuous scores in long form: 1-6 workers per unit out of a pool, some units
+    with a single score (unpairable)."""
+    import polars as pl
+
+    rng = np.random.default_rng(seed)
+    rows = []
+    for unit in range(units):
+        truth = rng.normal(20.0, 5.0)
+        for worker in rng.choice(workers, int(rng.integers(1, 7)), replace=False):
+            rows.append((f"u{unit}", int(worker), abs(truth + rng.normal(0.0, 3.0))))
+    u, w, v = zip(*rows)
+    return accord.Annotations.from_long(pl.DataFrame({"u": u, "w": w, "v": v}),
+                                        unit="u", rater="w", value="v")
+
+
+@pytest.mark.parametrize("level", ["interval", "ratio"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_annotations_of_continuous_scores_take_the_unit_path(level: str, seed: int) -> None:
+    ann = _crowd_scores(seed)
+    cm = CoincidenceMatrix.from_annotations(ann)
+    ref = kr._result(cm, kr._difference(level, cm))
+    fast = _unit_path(ann, level)
+    _same(fast, ref)
+    assert fast.n_raters == ref.n_raters and fast.details["n_unpairable_units"] > 0
+    if level == "interval":
+        rs, rs_ref = fast.resampling(), ref.resampling()
+        assert rs.unit_ids == rs_ref.unit_ids  # units aligned for paired comparisons
+        jack, jack_ref = (r.confidence_interval(method="jackknife") for r in (fast, ref))
+        assert (jack.low, jack.high) == pytest.approx((jack_ref.low, jack_ref.high), abs=1e-12)
+
+
+def test_annotations_of_a_rating_scale_keep_the_pattern_path() -> None:
+    ann = accord.datasets.load("krippendorff_2011").as_annotations()
+    assert unit_terms(ann, "interval", None) is None

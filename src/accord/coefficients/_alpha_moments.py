@@ -1,12 +1,13 @@
 """Interval and ratio alpha of continuous scores, unit by unit, in O(n).
 
-When a units x raters array holds many distinct values (continuous scores), the
-distinct per-unit value patterns are nearly all the units, so building them (a sort
-of every value, then of every unit) buys nothing. This path works on the units
-directly (Krippendorff 2011, sections C and E; Gwet 2014, ch. 5 for the SE):
+When a units x raters array, or :class:`~accord.Annotations` in long form, holds
+many distinct values (continuous scores), the distinct per-unit value patterns are
+nearly all the units, so building them (a sort of every value, then of every unit)
+buys nothing. This path works on the units directly (Krippendorff 2011, sections C
+and E; Gwet 2014, ch. 5 for the SE):
 
 interval, from per-unit moments (``m_u`` values, mean ``xbar_u``, within-unit sum of
-squares ``SS_u``; ``mu`` and ``N`` the mean and number of the pairable values):
+squares ``SS_u``; ``mu`` and ``n`` the mean and number of the pairable values):
 
     n D_o          = sum_u 2 m_u SS_u / (m_u - 1),
     n (n - 1) D_e  = 2 n sum_u (SS_u + m_u (xbar_u - mu)^2),
@@ -18,9 +19,15 @@ interval ``(Delta pi)_c = (x_c - mu)^2 + sigma^2``.
 ratio: the observed disagreement sums ``((x - y) / (x + y))^2`` over the pairs
 within each unit (one pass per pair of columns); the expected disagreement and
 Gwet's unit terms need ``F(x_c) = sum_k ((x_c - x_k) / (x_c + x_k))^2`` over all
-pairable values, computed once by the quadrature of
-:func:`accord.coefficients._differences.ratio_kernel_sums` (``n (n - 1) D_e =
-sum_c F(x_c)``, ``(Delta pi)_c = F(x_c) / n``).
+pairable values, computed once on the sorted values by
+:func:`accord.coefficients._differences.ratio_kernel_sums` (interpolation on bins,
+:mod:`accord.coefficients._ratio_bins`; ``n (n - 1) D_e = sum_c F(x_c)``,
+``(Delta pi)_c = F(x_c) / n``). Long codes pair a unit's values by their offsets in
+the unit-sorted ratings (O(sum_u m_u^2), as the coincidences do).
+
+The interval form can be resampled (per-unit features, every unit its own pattern);
+the ratio form cannot (each resample's D_e is a sum over all pairs of values), and
+says so.
 
 Both are exactly the coincidence-matrix alpha (every distinct value a category,
 every unit its own pattern); the tests check the two paths against each other.
@@ -36,9 +43,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from accord._magnitude import power_of_two_scale
+from accord.annotations import Annotations
 from accord.coefficients import _differences as dif
 from accord.errors import DataError, InsufficientDataError
-from accord.tables._coincidence_build import _rated_columns
+from accord.tables._coincidence_build import _numeric_or_none, _rated_columns
 
 FloatArray = NDArray[np.float64]
 Statistic = Callable[[FloatArray], FloatArray]
@@ -61,7 +69,8 @@ class UnitTerms:
     expected: float
     n_unpairable: int
     n_raters: int
-    first_value: float  # one pairable value, named when every pairable value is equal
+    first_value: Any  # one pairable value, named when every pairable value is equal
+    unit_ids: tuple[Any, ...] | None = None
     features: Callable[[], tuple[FloatArray, Statistic]] | None = None
 
     @property
@@ -81,6 +90,8 @@ def unit_terms(data: Any, level: Any, categories: Any) -> UnitTerms | None:
     and inputs, whole-number rating scales, few distinct values)."""
     if not (isinstance(level, str) and level in ("interval", "ratio")) or categories is not None:
         return None
+    if isinstance(data, Annotations):
+        return _long_terms(data, level)
     if not (isinstance(data, np.ndarray) and data.dtype.kind in "iuf" and data.ndim == 2):
         return None
     if data.shape[1] < 2 or data.shape[0] == 0:
@@ -110,14 +121,14 @@ def unit_terms(data: Any, level: Any, categories: Any) -> UnitTerms | None:
     x = arr * scale if scale != 1.0 else arr
     m = m_all[keep].astype(np.float64)
     first = float(arr.reshape(-1)[np.argmax(ok.reshape(-1))])
-    common = (n_unpairable, raters, first)
+    common = (n_unpairable, raters, first, None)
     if level == "interval":
-        return _interval(x, ok, m, *common)
+        return _interval(x, ok, m, common)
     low = lo * scale
     if low < 0:
         raise DataError(f"level='ratio' needs non-negative values (a ratio scale has a true "
                         f"zero); the data include {low!r}.")
-    return _ratio(x, ok, m, *common)
+    return _ratio(x, ok, m, common)
 
 
 def _continuous(arr: FloatArray) -> bool:
@@ -132,14 +143,19 @@ def _continuous(arr: FloatArray) -> bool:
     return bool(np.unique(sample).shape[0] > sample.shape[0] // 2)
 
 
-def _interval(x: FloatArray, ok: NDArray[np.bool_], m: FloatArray, n_unpairable: int,
-              n_raters: int, first: float) -> UnitTerms:
+def _interval(x: FloatArray, ok: NDArray[np.bool_], m: FloatArray,
+              common: tuple[Any, ...]) -> UnitTerms:
     s1 = np.where(ok, x, 0.0).sum(axis=1)
     mean_u = s1 / m
-    n = float(m.sum())
-    mu = float(s1.sum()) / n
     dev = np.where(ok, x - mean_u[:, None], 0.0)
-    ss = np.einsum("ij,ij->i", dev, dev)
+    return _interval_terms(m, mean_u, np.einsum("ij,ij->i", dev, dev), common)
+
+
+def _interval_terms(m: FloatArray, mean_u: FloatArray, ss: FloatArray,
+                    common: tuple[Any, ...]) -> UnitTerms:
+    """From per-unit sizes, means and within-unit sums of squares."""
+    n = float(m.sum())
+    mu = float(m @ mean_u) / n
     between = mean_u - mu
     # sums about mu (not about 0) keep n S2 - S1^2 accurate for scores far from 0
     s1c, s2c = m * between, ss + m * between * between
@@ -153,25 +169,92 @@ def _interval(x: FloatArray, ok: NDArray[np.bool_], m: FloatArray, n_unpairable:
 
         return np.column_stack([m, observed, s1c, s2c]), statistic
 
+    unpairable, raters, first, ids = common
     return UnitTerms("interval", m, observed, s2c + m * (total / n), 2.0 * n * total,
-                     n_unpairable, n_raters, first, features)
+                     unpairable, raters, first, ids, features)
 
 
-def _ratio(x: FloatArray, ok: NDArray[np.bool_], m: FloatArray, n_unpairable: int,
-           n_raters: int, first: float) -> UnitTerms:
+def _ratio(x: FloatArray, ok: NDArray[np.bool_], m: FloatArray,
+           common: tuple[Any, ...]) -> UnitTerms:
     pairs = np.zeros(x.shape[0])
-    for i in range(x.shape[1] - 1):
-        for j in range(i + 1, x.shape[1]):
-            both = ok[:, i] & ok[:, j]
-            pairs[both] += dif.ratio_delta(x[both, i], x[both, j])
-    observed = 2.0 * pairs / (m - 1.0)
-    values = x[ok]
-    order = np.argsort(values)  # the quadrature wants sorted values; sort once, here
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for i in range(x.shape[1] - 1):
+            for j in range(i + 1, x.shape[1]):
+                total = x[:, i] + x[:, j]  # NaN when either is missing, 0 for (0, 0)
+                ratio = np.subtract(x[:, i], x[:, j])
+                np.divide(ratio, total, out=ratio)
+                np.multiply(ratio, ratio, out=ratio)
+                np.add(pairs, ratio, out=pairs, where=total > 0)  # (0, 0) differ by 0
+    spread = np.zeros(x.shape)
+    spread[ok] = _ratio_spread(x[ok], float(m.sum()))
+    return _ratio_terms(m, pairs, spread.sum(axis=1), spread, common)
+
+
+def _ratio_spread(values: FloatArray, n: float) -> FloatArray:
+    """``F(x_c) / n``, ``F(y) = sum over all pairable values x of ((y - x) / (y + x))^2``."""
+    order = np.argsort(values)  # the bins want sorted values; sort once, here
     ordered = values[order]
     kernel = np.empty(values.shape[0])
     kernel[order] = dif.ratio_kernel_sums(ordered, np.ones(values.shape[0]), ordered)
+    return kernel / n
+
+
+def _ratio_terms(m: FloatArray, pairs: FloatArray, g: FloatArray, spread: FloatArray,
+                 common: tuple[Any, ...]) -> UnitTerms:
     n = float(m.sum())
-    spread = np.zeros(x.shape)
-    spread[ok] = kernel / n
-    return UnitTerms("ratio", m, observed, spread.sum(axis=1), float(kernel.sum()),
-                     n_unpairable, n_raters, first)
+    return UnitTerms("ratio", m, 2.0 * pairs / (m - 1.0), g, float(spread.sum()) * n, *common)
+
+
+# --------------------------------------------------------------------- long codes
+def _long_terms(ann: Any, level: str) -> UnitTerms | None:
+    """The unit terms of :class:`~accord.Annotations` whose values are numbers, most of
+    them distinct (continuous scores of a crowd), from the long codes in O(ratings)."""
+    values = None if ann.set_valued else _numeric_or_none(ann.categories)
+    if values is None or 2 * len(ann.categories) <= ann.n_ratings:
+        return None
+    if level == "ratio" and len(ann.categories) <= dif.RATIO_EXACT_LIMIT:
+        return None
+    ann.require_pairable()
+    units, raters, codes = ann.codes
+    m_all = np.bincount(units, minlength=ann.n_units)
+    keep = m_all >= 2
+    sel = keep[units]
+    rank = np.cumsum(keep) - 1
+    u, c = rank[units[sel]], codes[sel]
+    scale = power_of_two_scale(values)
+    x = (values * scale)[c]
+    if level == "ratio" and float(values.min()) < 0:
+        raise DataError(f"level='ratio' needs non-negative values (a ratio scale has a true "
+                        f"zero); the data include {float(values.min() * scale)!r}.")
+    m = m_all[keep].astype(np.float64)
+    used = int(np.count_nonzero(np.bincount(raters, minlength=ann.n_raters)))
+    ids = tuple(unit for unit, kept in zip(ann.units, keep.tolist()) if kept)
+    common = (int(np.count_nonzero(m_all == 1)), used, ann.categories[int(c[0])], ids)
+    size = m.shape[0]
+    if level == "interval":
+        mean_u = _unit_sums(u, x, size) / m
+        dev = x - mean_u[u]
+        return _interval_terms(m, mean_u, _unit_sums(u, dev * dev, size), common)
+    spread = _ratio_spread(x, float(m.sum()))
+    return _ratio_terms(m, _pairs_within(u, x, size), _unit_sums(u, spread, size), spread,
+                        common)
+
+
+def _unit_sums(u: NDArray[np.int64], w: FloatArray, size: int) -> FloatArray:
+    return np.bincount(u, weights=w, minlength=size).astype(np.float64, copy=False)
+
+
+def _pairs_within(u: NDArray[np.int64], x: FloatArray, size: int) -> FloatArray:
+    """Per unit, the ratio differences summed over its pairs of values (O(sum m_u^2))."""
+    order = np.argsort(u, kind="stable")
+    us, xs = u[order], x[order]
+    end = np.cumsum(np.bincount(us, minlength=size))[us]  # one past each value's unit
+    out = np.zeros(size)
+    cand = np.arange(us.shape[0])
+    r = 1
+    while cand.size:
+        cand = cand[cand + r < end[cand]]
+        out += np.bincount(us[cand], weights=dif.ratio_delta(xs[cand], xs[cand + r]),
+                           minlength=size)
+        r += 1
+    return out

@@ -240,19 +240,39 @@ def _numeric_array_codes(data: Any, categories: Sequence[Any] | None) -> RatingC
     if not isinstance(data, np.ndarray) or data.ndim != 2 or data.dtype.kind not in "iuf":
         return None
     raters = tuple(f"rater_{j + 1}" for j in range(data.shape[1]))
-    if data.dtype.kind in "iu" or not np.isnan(data).any():
+    missing = None if data.dtype.kind in "iu" else np.isnan(data)
+    if missing is None or not missing.any():
         codes, cats = _value_codes(data.ravel(), categories)
         return RatingCodes(codes.reshape(data.shape), cats, raters,
                            tuple(range(data.shape[0])), complete=data.size > 0)
-    rated = ~np.isnan(data)
-    value_codes, cats = _value_codes(data[rated], categories)
-    codes = np.full(data.shape, -1, dtype=np.int64)
-    codes[rated] = value_codes
-    keep = rated.any(axis=1)
-    if keep.all():
+    grid = None
+    if categories is None and not missing.all():
+        grid = _whole_number_codes(data)  # NaN cells coded -1 in place
+    if grid is not None:
+        codes, cats = grid
+    else:
+        rated = ~missing
+        value_codes, cats = _value_codes(data[rated], categories)
+        codes = np.full(data.shape, -1, dtype=np.int64)
+        codes[rated] = value_codes
+    empty = _empty_rows(missing)
+    if empty.size == 0:
         return RatingCodes(codes, cats, raters, tuple(range(data.shape[0])))
+    keep = np.ones(data.shape[0], dtype=bool)
+    keep[empty] = False
     unit_ids = tuple(np.flatnonzero(keep).tolist())  # Python ints, built in C
     return RatingCodes(codes[keep], cats, raters, unit_ids)
+
+
+def _empty_rows(missing: NDArray[np.bool_]) -> IntArray:
+    """Rows missing in every column, narrowing the candidates column by column (cheaper
+    than ``missing.all(axis=1)`` when few cells are missing)."""
+    rows = np.flatnonzero(missing[:, 0])
+    for j in range(1, missing.shape[1]):
+        if rows.size == 0:
+            break
+        rows = rows[missing[rows, j]]
+    return rows.astype(np.int64, copy=False)
 
 
 def _value_codes(values: NDArray[Any],
@@ -275,17 +295,24 @@ def _value_codes(values: NDArray[Any],
 def _whole_number_codes(values: NDArray[Any]) -> tuple[IntArray, tuple[Any, ...]] | None:
     """The codes and sorted values of :func:`accord._encoding.factorize` for floats that
     are whole numbers in a range below 2**16 (labels stored as floats), in O(n): a table
-    of the values present instead of a sort."""
+    of the values present instead of a sort. NaN cells (any shape) are coded ``-1``; the
+    caller makes sure some cell is not NaN."""
     if values.dtype.kind != "f" or values.size == 0:
         return None
-    lo, hi = float(values.min()), float(values.max())
-    if not hi - lo < 1 << 16:  # also rules out infinite values
+    lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
+    if not (hi - lo < 1 << 16 and abs(lo) < 2.0**52):  # no infinity; lo - 1 is exact
         return None
-    shifted = values - lo
+    span = int(hi - lo) + 1
+    # value v -> v - lo + 1 in 1 .. span, NaN -> 0 (fmax ignores NaN): one slot for missing
+    shifted = np.subtract(values, lo - 1.0)
+    np.fmax(shifted, 0.0, out=shifted)
     ints = shifted.astype(np.int64)
     if not np.array_equal(ints, shifted):
         return None
-    present = np.bincount(ints, minlength=int(hi - lo) + 1) > 0
-    lut = np.cumsum(present) - 1
+    present = np.bincount(ints.reshape(-1), minlength=span + 1)[1:] > 0
+    if present.all():
+        codes = np.subtract(ints, 1, out=ints)
+    else:
+        codes = np.append(-1, np.cumsum(present) - 1)[ints]
     distinct = np.flatnonzero(present).astype(np.float64) + (lo + 0.0)  # no -0.0 label
-    return lut[ints].astype(np.int64, copy=False), tuple(distinct.tolist())
+    return codes, tuple(distinct.tolist())

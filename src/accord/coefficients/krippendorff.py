@@ -342,7 +342,8 @@ def _unit_resampler(t: UnitTerms) -> Callable[[], Resampling]:
         feats, statistic = features()
         units = t.n_units
         return Resampling(features=feats, counts=np.ones(units, dtype=np.int64),
-                          statistic=statistic, unit_patterns=np.arange(units, dtype=np.int64))
+                          statistic=statistic, unit_patterns=np.arange(units, dtype=np.int64),
+                          unit_ids=t.unit_ids)
 
     return make
 
