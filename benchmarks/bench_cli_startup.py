@@ -1,7 +1,10 @@
 """How long the command line takes to start: ``accord --version`` and ``accord --help``.
 
 Each command runs in a fresh interpreter (wall clock, best and median of
-``--repeat`` runs) with this checkout's ``src`` first on ``PYTHONPATH``. For
+``--repeat`` runs) with this checkout's ``src`` first on ``PYTHONPATH``. Memory is
+the child process's peak resident set size (``ru_maxrss`` from ``os.wait4``, the
+largest of the runs): the interpreter, its imports and whatever they allocate, so
+``python -c pass`` is the baseline to subtract. For
 scale: an interpreter that does nothing (``python -c pass``), ``import click``
 (the CLI's only eager dependency), and ``import scipy.stats`` (what ``import
 accord`` once imported eagerly). Goal: ``--version`` and ``--help`` under 0.3 s.
@@ -15,10 +18,10 @@ import argparse
 import os
 import platform
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
+
+from _timing import child_run
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 GOAL = 0.3
@@ -34,15 +37,11 @@ CASES = {
 }
 
 
-def _time(args: list[str], repeat: int) -> list[float]:
+def _runs(args: list[str], repeat: int) -> tuple[list[float], float]:
+    """Wall-clock times of ``repeat`` fresh interpreters, and their largest peak RSS (MiB)."""
     env = {**os.environ, "PYTHONPATH": SRC}
-    out = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, *args], env=env, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        out.append(time.perf_counter() - start)
-    return out
+    runs = [child_run([sys.executable, *args], env) for _ in range(repeat)]
+    return [seconds for seconds, _, _ in runs], max(rss for _, rss, _ in runs)
 
 
 def main() -> None:
@@ -51,18 +50,21 @@ def main() -> None:
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"Python {platform.python_version()}, {os.cpu_count()} cores, load {load:.2f}; "
-          f"best and median of {args.repeat} fresh interpreters")
-    print(f"{'command':<36} {'best':>8} {'median':>8}")
-    best = {}
+          f"best and median of {args.repeat} fresh interpreters, peak RSS of the child")
+    print(f"{'command':<36} {'best':>8} {'median':>8} {'peak RSS':>10} {'over pass':>10}")
+    best, rss = {}, {}
     for name, argv in CASES.items():
-        times = _time(argv, args.repeat)
+        times, rss[name] = _runs(argv, args.repeat)
         best[name] = min(times)
-        print(f"{name:<36} {min(times):>7.3f}s {statistics.median(times):>7.3f}s")
+        over = rss[name] - rss["python -c pass"]
+        print(f"{name:<36} {min(times):>7.3f}s {statistics.median(times):>7.3f}s "
+              f"{rss[name]:>6.1f} MiB {over:>6.1f} MiB")
     for name in ("accord --version", "accord --help"):
         verdict = "under" if best[name] < GOAL else "OVER"
         print(f"{name}: best {best[name]:.3f} s, {verdict} the {GOAL} s goal; "
-              f"{best['import scipy.stats'] / best[name]:.1f}x faster than importing "
-              "scipy.stats alone")
+              f"{best['import scipy.stats'] / best[name]:.1f}x faster and "
+              f"{rss['import scipy.stats'] / rss[name]:.1f}x less resident memory than "
+              "importing scipy.stats alone")
 
 
 if __name__ == "__main__":

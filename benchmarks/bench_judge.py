@@ -16,7 +16,9 @@ Part 2 times ``accord.judge_agreement`` (Krippendorff's alpha, 2,000 paired
 bootstrap resamples per difference) on 5 humans x 10^3 units.
 
 Usage: ``python benchmarks/bench_judge.py [--units N] [--humans H] [--peer-units N]
-[--repeat R]``. Timings are the best of ``--repeat`` runs (wall clock).
+[--repeat R]``. Timings are the best of ``--repeat`` runs (wall clock); peak memory
+is the ``tracemalloc`` peak of one more call (untimed), for accord and the peer alike.
+The memory ratio compares the two on the same ``--peer-units`` units.
 """
 
 from __future__ import annotations
@@ -25,10 +27,9 @@ import argparse
 import math
 import platform
 import sys
-import time
 
 import numpy as np
-from _timing import best_of
+from _timing import measured
 from scipy import stats
 
 
@@ -74,37 +75,41 @@ def part1(args: argparse.Namespace) -> None:
     import accord
 
     cols = make_panel(args.units, args.humans)
-    start = time.perf_counter()
-    ann = accord.Annotations.from_wide(cols)
-    build = time.perf_counter() - start
+    build, m_build, ann = measured(1, lambda: accord.Annotations.from_wide(cols))
     print(f"Annotations.from_wide ({args.humans} humans + judge x {args.units:,} units): "
-          f"{build:.3f} s (once, not in the timings below)")
+          f"{build:.3f} s, peak {m_build:.1f} MiB (once, not in the figures below); "
+          "peak = tracemalloc peak of one call")
     small = {k: v[: args.peer_units] for k, v in cols.items()}
     for scoring in ("accuracy", "neg_rmse"):
-        t_ours, res = best_of(args.repeat, lambda s=scoring: accord.alt_test(
+        t_ours, m_ours, res = measured(args.repeat, lambda s=scoring: accord.alt_test(
             ann, judge="judge", scoring=s))
-        t_small, res_small = best_of(args.repeat, lambda s=scoring: accord.alt_test(
+        t_small, m_small, res_small = measured(args.repeat, lambda s=scoring: accord.alt_test(
             small, judge="judge", scoring=s))
-        t_peer, (rate, rho) = best_of(1, lambda s=scoring: reference_procedure(small, s))
+        t_peer, m_peer, (rate, rho) = measured(1, lambda s=scoring: reference_procedure(
+            small, s))
         same = rate == res_small.winning_rate and math.isclose(
             rho, res_small.advantage_probability, abs_tol=1e-12)
         per_unit = (t_peer / args.peer_units) / (t_ours / args.units)
-        print(f"  {scoring:9s} accord {args.units:,} units: {t_ours:.3f} s "
-              f"(winning rate {res.winning_rate:.2f}, rho {res.advantage_probability:.4f}); "
-              f"target < 1 s: {'met' if t_ours < 1.0 else 'NOT met'}")
+        print(f"  {scoring:9s} accord {args.units:,} units: {t_ours:.3f} s, peak "
+              f"{m_ours:.1f} MiB (winning rate {res.winning_rate:.2f}, rho "
+              f"{res.advantage_probability:.4f}); target < 1 s: "
+              f"{'met' if t_ours < 1.0 else 'NOT met'}")
         print(f"  {scoring:9s} reference procedure {args.peer_units:,} units: {t_peer:.3f} s, "
-              f"accord on the same: {t_small:.4f} s (incl. building Annotations); "
-              f"same answer: {same}; per-unit speed-up {per_unit:.0f}x")
+              f"peak {m_peer:.1f} MiB; accord on the same: {t_small:.4f} s, peak "
+              f"{m_small:.1f} MiB (incl. building Annotations); same answer: {same}")
+        print(f"  {scoring:9s} per-unit speed-up {per_unit:.0f}x; peak memory, reference / "
+              f"accord on the same units: {m_peer / m_small:.1f}x")
 
 
 def part2(args: argparse.Namespace) -> None:
     import accord
 
     cols = make_panel(1000, 5, seed=1)
-    t, res = best_of(args.repeat, lambda: accord.judge_agreement(
+    t, m, res = measured(args.repeat, lambda: accord.judge_agreement(
         cols, judge="judge", method=accord.Bootstrap(n_resamples=2000, rng=0)))
     print(f"judge_agreement, alpha, 5 humans x 1,000 units, 6 paired bootstraps of 2,000: "
-          f"{t:.3f} s (judge {res.judge_level:.3f} vs ceiling {res.ceiling:.3f})")
+          f"{t:.3f} s, peak {m:.1f} MiB (judge {res.judge_level:.3f} vs ceiling "
+          f"{res.ceiling:.3f})")
 
 
 def main() -> int:

@@ -7,6 +7,12 @@ wide); a long table's label column, found by its name, is measured (free text
 is never the labels). Named columns skip those looks. This script times both
 on the same files, so the ratio is the price of the checks.
 
+Every read runs in a fresh interpreter: the time is that of ``accord.read`` alone
+(best of ``--repeat``), the memory the process's peak resident set size
+(``ru_maxrss``, the largest of the runs), given with the size after importing accord
+and polars. Resident memory, not ``tracemalloc``: polars reads the file with its own
+allocator, which ``tracemalloc`` does not see.
+
 Usage: ``python benchmarks/bench_layout.py [--rows 1000000] [--repeat 3]``.
 The files are generated once under ``benchmarks/_data/`` (git-ignored): a long
 CSV (item_id, annotator, label; 4 annotators, 5 labels) and a wide CSV
@@ -16,11 +22,28 @@ CSV (item_id, annotator, label; 4 annotators, 5 labels) and a wide CSV
 from __future__ import annotations
 
 import argparse
-import time
+import json
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
+from _timing import child_run, rss_mib
+
 DATA = Path(__file__).parent / "_data"
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+CHILD = """
+import json, resource, sys, time
+import accord, polars
+options = json.loads(sys.argv[2])
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start = time.perf_counter()
+ann = accord.read(sys.argv[1], **options)
+seconds = time.perf_counter() - start
+print(json.dumps({"seconds": seconds, "base": base, "ratings": ann.n_ratings,
+                  "raters": [str(r) for r in ann.raters]}))
+"""
 
 
 def generate(rows: int) -> tuple[Path, Path]:
@@ -49,13 +72,19 @@ def generate(rows: int) -> tuple[Path, Path]:
     return long_path, wide_path
 
 
-def best(func: Any, repeat: int) -> float:
-    times = []
+def measure(path: Path, options: dict[str, Any], repeat: int) -> dict[str, Any]:
+    """Best time of ``accord.read``, peak RSS and RSS after imports (MiB) of ``repeat``
+    fresh interpreters, and what they read."""
+    env = {**os.environ, "PYTHONPATH": SRC}
+    runs = []
     for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        _, peak, out = child_run([sys.executable, "-c", CHILD, str(path), json.dumps(options)],
+                                 env)
+        runs.append({**json.loads(out), "peak": peak})
+    assert len({(r["ratings"], tuple(r["raters"])) for r in runs}) == 1
+    return {"seconds": min(r["seconds"] for r in runs), "peak": max(r["peak"] for r in runs),
+            "base": min(rss_mib(r["base"]) for r in runs), "read": runs[0]["ratings"],
+            "raters": runs[0]["raters"]}
 
 
 def main() -> None:
@@ -63,22 +92,23 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    import accord
-
     long_path, wide_path = generate(args.rows)
     cases = [
         ("long", long_path, {}, {"unit": "item_id", "rater": "annotator", "value": "label"}),
         ("wide", wide_path, {}, {"raters": ["r1", "r2", "r3", "r4"]}),
     ]
-    print(f"{args.rows:,} rows, best of {args.repeat}")
-    print(f"{'table':6} {'guessed s':>10} {'named s':>10} {'ratio':>7}")
+    print(f"{args.rows:,} rows, best of {args.repeat} fresh interpreters; peak = peak RSS "
+          "of the process (MiB), after imports in brackets")
+    print(f"{'table':6} {'guessed s':>10} {'named s':>10} {'ratio':>7} "
+          f"{'guessed peak':>18} {'named peak':>18} {'ratio':>7}")
     for name, path, guessed, named in cases:
-        a = accord.read(path, **guessed)
-        b = accord.read(path, **named)
-        assert a.n_ratings == b.n_ratings and a.raters == b.raters
-        t_guess = best(lambda p=path, o=guessed: accord.read(p, **o), args.repeat)
-        t_named = best(lambda p=path, o=named: accord.read(p, **o), args.repeat)
-        print(f"{name:6} {t_guess:10.3f} {t_named:10.3f} {t_guess / t_named:7.2f}")
+        g = measure(path, guessed, args.repeat)
+        n = measure(path, named, args.repeat)
+        assert (g["read"], g["raters"]) == (n["read"], n["raters"])
+        print(f"{name:6} {g['seconds']:10.3f} {n['seconds']:10.3f} "
+              f"{g['seconds'] / n['seconds']:7.2f} "
+              f"{g['peak']:8.0f} ({g['base']:5.0f}) {n['peak']:8.0f} ({n['base']:5.0f}) "
+              f"{g['peak'] / n['peak']:7.2f}")
 
 
 if __name__ == "__main__":
