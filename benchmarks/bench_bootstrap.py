@@ -59,7 +59,7 @@ def _row(name: str, fig: tuple[float, float], ref: tuple[float, float], note: st
     """One line: seconds and peak MiB, each with its ratio to accord's."""
     (seconds, peak), (ref_s, ref_m) = fig, ref
     print(f"  {name:<46} {seconds:>10.3f} s {seconds / ref_s:>10.0f}x {peak:>9.1f} "
-          f"{peak / ref_m:>9.1f}x {note}")
+          f"{peak / ref_m:>9.2f}x {note}")
 
 
 def cohen_case(n_units: int, repeat: int, naive_n: int) -> dict[str, float]:
