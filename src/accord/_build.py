@@ -52,15 +52,18 @@ def build(
     caveats: Sequence[str] = (),
     values_are_labels: bool = True,
     copy: bool = True,
+    coded: tuple[int, int] | None = None,
 ) -> Annotations:
     """Encode three aligned columns into :class:`Annotations`, recording the audit.
 
     This does not require two raters (readers use it to show what a file holds);
     the public constructors call :meth:`Annotations.require_pairable` afterwards.
     ``values_are_labels=False`` says the values are codes of text labels (a
-    table reader codes them first), so they are not numbers read as categories. ``copy=False``: the
-    arrays are the caller's own (a reader's), so codes that need no renumbering are
-    kept as they are rather than copied.
+    table reader codes them first), so they are not numbers read as categories.
+    ``copy=False``: the arrays are the caller's own (a reader's), so codes that need no
+    renumbering are kept as they are rather than copied. ``coded=(n_units, n_raters)``:
+    ``units`` and ``raters`` are already codes below these counts, numbered in order of
+    first appearance (a table reader's), so they are not numbered again.
     """
     func = source
     if level is not None:
@@ -86,10 +89,14 @@ def build(
         notes = tuple(notes) + tuple(set_notes)
     values = _numeric_if_needed(values, level)
     value_codes, cats = _encode_values(values, categories, copy)
-    unit_codes, unit_labels = enc.factorize(units, order="appearance", copy=copy)
-    rater_codes, rater_labels = _encode_raters(raters, rater_order, copy)
-    _check_id_types(unit_labels, "unit", source)
-    _check_id_types(rater_labels, "rater", source)
+    if coded is None or keep is not None or multilabel or rater_order is not None:
+        unit_codes, unit_labels = enc.factorize(units, order="appearance", copy=copy)
+        rater_codes, rater_labels = _encode_raters(raters, rater_order, copy)
+        _check_id_types(unit_labels, "unit", source)
+        _check_id_types(rater_labels, "rater", source)
+    else:  # every row kept: the reader's codes are the codes
+        unit_codes, unit_labels = units.astype(np.int64, copy=copy), list(range(coded[0]))
+        rater_codes, rater_labels = raters.astype(np.int64, copy=copy), list(range(coded[1]))
     unit_codes, rater_codes, value_codes, dup_notes, n_replaced = _resolve_duplicates(
         unit_codes,
         rater_codes,
@@ -318,20 +325,23 @@ def repeated_rows(
     """The rows whose (unit, rater) pair occurs more than once, in row order; None when
     every pair is distinct (units and raters are codes, raters below ``width``).
 
-    Proving that no pair repeats is O(n) with one flag per possible pair when there
-    are at most 8 per rating, else a sort of the pair keys in place (no copy); only
-    when some repeat are the keys sorted (if not yet) and their rows looked up.
+    Proving that no pair repeats takes one flag per possible pair when there are at
+    most 8 per rating (O(n)); else, for rows grouped by unit (sorted unit codes), a
+    sort of the pair keys block by block of whole units; else one sort of all keys.
+    Only when some repeat are the keys sorted in full and their rows looked up.
     """
     n = u.shape[0]
-    key = u * width
-    key += r
     cells = (int(u.max()) + 1) * width
     if cells <= 8 * n + 1024:
         seen = np.zeros(cells, dtype=bool)
-        seen[key] = True
+        seen[u * width + r] = True
         if np.count_nonzero(seen) == n:
             return None
         del seen
+    elif enc.non_decreasing(u) and _distinct_by_unit_blocks(u, r, width):
+        return None
+    key = u * width
+    key += r
     key.sort()
     twice = key[1:] == key[:-1]
     if not twice.any():
@@ -340,6 +350,28 @@ def repeated_rows(
     np.multiply(u, width, out=key)
     key += r
     return np.flatnonzero(np.isin(key, repeated))
+
+
+def _distinct_by_unit_blocks(
+    u: NDArray[np.integer[Any]], r: NDArray[np.integer[Any]], width: int
+) -> bool:
+    """Whether no (unit, rater) pair repeats, for sorted unit codes: the keys of about
+    ``enc.BLOCK`` rows at a time, cut where a unit starts, are sorted and compared
+    (small arrays reused, instead of a copy and a sort of all n keys)."""
+    n, start = u.shape[0], 0
+    while start < n:
+        stop = min(n, start + enc.BLOCK)
+        if stop < n:  # end the block where a unit starts; one unit may span more rows
+            stop = int(np.searchsorted(u, u[stop], side="left"))
+            if stop <= start:
+                stop = int(np.searchsorted(u, u[start], side="right"))
+        key = u[start:stop] * width
+        key += r[start:stop]
+        key.sort()
+        if bool((key[1:] == key[:-1]).any()):
+            return False
+        start = stop
+    return True
 
 
 def _check_id_types(labels: list[Any], what: str, source: str) -> None:
