@@ -325,40 +325,46 @@ def repeated_rows(
     """The rows whose (unit, rater) pair occurs more than once, in row order; None when
     every pair is distinct (units and raters are codes, raters below ``width``).
 
-    Proving that no pair repeats takes one flag per possible pair when there are at
-    most 8 per rating (O(n)); else, for rows grouped by unit (sorted unit codes), a
-    sort of the pair keys block by block of whole units; else one sort of all keys.
-    Only when some repeat are the keys sorted in full and their rows looked up.
+    With at most 8 possible pairs per rating, one flag per pair proves in O(n) that
+    none repeats. Rows grouped by unit (sorted unit codes) are checked in blocks of
+    whole units, each block's pair keys sorted on their own (small arrays, reused).
+    Otherwise all keys are sorted in place (no copy while nothing repeats).
     """
     n = u.shape[0]
     cells = (int(u.max()) + 1) * width
     if cells <= 8 * n + 1024:
+        key = u * width + r
         seen = np.zeros(cells, dtype=bool)
-        seen[u * width + r] = True
+        seen[key] = True
         if np.count_nonzero(seen) == n:
             return None
         del seen
-    elif enc.non_decreasing(u) and _distinct_by_unit_blocks(u, r, width):
+        return _rows_of_repeats(key, np.sort(key))
+    if enc.non_decreasing(u):
+        return _repeats_by_unit_blocks(u, r, width)
+    ordered = u * width
+    ordered += r
+    ordered.sort()
+    if not bool((ordered[1:] == ordered[:-1]).any()):
         return None
-    key = u * width
-    key += r
-    key.sort()
-    twice = key[1:] == key[:-1]
-    if not twice.any():
-        return None
-    repeated = np.unique(key[1:][twice])
-    np.multiply(u, width, out=key)
-    key += r
-    return np.flatnonzero(np.isin(key, repeated))
+    return _rows_of_repeats(u * width + r, ordered)
 
 
-def _distinct_by_unit_blocks(
+def _rows_of_repeats(key: NDArray[Any], ordered: NDArray[Any]) -> NDArray[np.intp] | None:
+    """The positions of the keys that occur more than once (``ordered``: ``key`` sorted)."""
+    twice = ordered[1:] == ordered[:-1]
+    if not bool(twice.any()):
+        return None
+    return np.flatnonzero(np.isin(key, np.unique(ordered[1:][twice])))
+
+
+def _repeats_by_unit_blocks(
     u: NDArray[np.integer[Any]], r: NDArray[np.integer[Any]], width: int
-) -> bool:
-    """Whether no (unit, rater) pair repeats, for sorted unit codes: the keys of about
-    ``enc.BLOCK`` rows at a time, cut where a unit starts, are sorted and compared
-    (small arrays reused, instead of a copy and a sort of all n keys)."""
+) -> NDArray[np.intp] | None:
+    """:func:`repeated_rows` for sorted unit codes: about ``enc.BLOCK`` rows at a time,
+    cut where a unit starts, so that a pair can only repeat inside a block."""
     n, start = u.shape[0], 0
+    found = []
     while start < n:
         stop = min(n, start + enc.BLOCK)
         if stop < n:  # end the block where a unit starts; one unit may span more rows
@@ -367,11 +373,11 @@ def _distinct_by_unit_blocks(
                 stop = int(np.searchsorted(u, u[start], side="right"))
         key = u[start:stop] * width
         key += r[start:stop]
-        key.sort()
-        if bool((key[1:] == key[:-1]).any()):
-            return False
+        rows = _rows_of_repeats(key, np.sort(key))
+        if rows is not None:
+            found.append(rows + start)
         start = stop
-    return True
+    return np.concatenate(found) if found else None
 
 
 def _check_id_types(labels: list[Any], what: str, source: str) -> None:
