@@ -166,7 +166,7 @@ def bad_input(path: Path, rows: int) -> None:
         wall = time.perf_counter() - start
         lines = cli.stderr.strip().splitlines()
         print(f"| {Path(bad).name} | {r['seconds']:.1f} s | {r['peak_mb']:.0f} MB | "
-              f"{cli.returncode}, {len(lines)}, {wall:.1f} s | {r['said'][:160]} |", flush=True)
+              f"{cli.returncode}, {len(lines)}, {wall:.1f} s | {r['said']} |", flush=True)
 
 
 def main() -> None:

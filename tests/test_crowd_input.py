@@ -92,15 +92,16 @@ def test_integer_ids_coded_from_a_table_match_the_ranked_codes(dtype: pl.DataTyp
         if dtype == pl.UInt16:
             high = min(high, 1 << 16)
         s = pl.Series(rng.integers(0, high, n)).cast(dtype)
-        codes, labels = _id_codes(s)
+        codes, labels, seen = _id_codes(s)
         ranked, sorted_labels = _ranked_int_codes(s)
         assert [labels[i] for i in codes.tolist()] == [sorted_labels[i] for i in ranked.tolist()]
         assert labels == list(dict.fromkeys(str(x) for x in s.to_list()))
-        assert sorted(labels, key=int) == sorted_labels
+        assert sorted(labels, key=int) == sorted_labels and seen
         assert np.array_equal(_codes(s)[0], ranked)
     wide = pl.Series([3, -1, 10**12, 3])  # negative or far apart: ranked
-    codes, labels = _id_codes(wide)
+    codes, labels, seen = _id_codes(wide)
     assert codes.tolist() == [1, 0, 2, 1] and labels == ["-1", "3", "1000000000000"]
+    assert not seen  # sorted order: build numbers them by first appearance
 
 
 def test_appearance_order_of_sorted_and_shuffled_codes() -> None:

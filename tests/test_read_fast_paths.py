@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import numpy as np
 import polars as pl
@@ -99,6 +100,46 @@ def test_repeated_rows_match_a_count_of_every_pair(
     assert (rows is None) == (not expected)
 
 
+@settings(max_examples=200, deadline=None)
+@given(pairs=st.lists(st.tuples(st.integers(0, 30), st.integers(0, 5)), min_size=1,
+                      max_size=200),
+       block=st.sampled_from([1, 2, 3, 7, 1 << 20]))
+def test_repeats_in_rows_grouped_by_unit_are_found_block_by_block(
+    pairs: list[tuple[int, int]], block: int
+) -> None:
+    """Rows sorted by unit, too many possible pairs for one flag each: the keys are sorted
+    in blocks of whole units (tiny blocks here, so units span and cut them)."""
+    from accord._build import repeated_rows
+
+    pairs = sorted(pairs, key=lambda p: p[0])
+    u = np.array([p[0] for p in pairs], dtype=np.int64) * 10**6
+    r = np.array([p[1] for p in pairs], dtype=np.int64)
+    with patch.object(enc, "BLOCK", block):
+        rows = repeated_rows(u, r, 6)
+    expected = _brute_repeats(u, r)
+    assert (rows.tolist() if rows is not None else []) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(values=st.lists(st.integers(0, 40), min_size=1, max_size=300),
+       block=st.sampled_from([1, 5, 1 << 20]))
+def test_ids_coded_in_place_match_ids_coded_into_a_new_array(
+    values: list[int], block: int
+) -> None:
+    arr = np.array(values, dtype=np.int64)
+    expected = enc.small_int_codes(arr, appearance=True)
+    assert expected is not None
+    with patch.object(enc, "BLOCK", block):
+        got = enc.small_int_codes(arr, appearance=True, copy=False, overwrite=True)
+    assert got is not None
+    assert np.array_equal(got[0], expected[0]) and np.array_equal(got[1], expected[1])
+    frozen = np.array(values, dtype=np.int64)
+    frozen.flags.writeable = False  # a read-only column is never written to
+    kept = enc.small_int_codes(frozen, appearance=True, copy=False, overwrite=True)
+    assert kept is not None and np.array_equal(kept[0], expected[0])
+    assert frozen.tolist() == values
+
+
 def _same(a: Annotations, b: Annotations) -> None:
     for x, y in zip(a.codes, b.codes):
         assert np.array_equal(x, y)
@@ -119,6 +160,31 @@ def test_building_without_copies_gives_the_same_annotations(
     _same(made[0], made[1])
     pairs = {(a, b) for a, b, _ in rows}
     assert made[0].n_ratings == len(pairs)
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(0, 20), st.integers(0, 4), st.integers(0, 3)),
+                     min_size=1, max_size=120),
+       duplicates=st.sampled_from(["error", "last"]))
+def test_ids_given_as_codes_build_what_numbering_them_builds(
+    rows: list[tuple[int, int, int]], duplicates: Any
+) -> None:
+    """``coded=`` (a reader's ids, numbered in order of first appearance) against ``build``
+    numbering the same codes itself: the same annotations, or the same error."""
+    u, r, v = (np.array(c, dtype=np.int64) for c in zip(*rows))
+    u = enc.factorize(u, order="appearance")[0]
+    r = enc.factorize(r, order="appearance")[0]
+    coded = (int(u.max()) + 1, int(r.max()) + 1)
+    made: list[Any] = []
+    for given_codes in (None, coded):
+        try:
+            made.append(build(u, r, v, duplicates=duplicates, copy=False, coded=given_codes))
+        except DuplicateRatingError as exc:
+            made.append(str(exc))
+    if isinstance(made[0], str):
+        assert made[0] == made[1]
+    else:
+        _same(made[0], made[1])
 
 
 def test_integer_and_text_ids_read_as_the_general_path_codes_them(tmp_path: Path) -> None:

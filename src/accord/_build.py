@@ -52,15 +52,18 @@ def build(
     caveats: Sequence[str] = (),
     values_are_labels: bool = True,
     copy: bool = True,
+    coded: tuple[int, int] | None = None,
 ) -> Annotations:
     """Encode three aligned columns into :class:`Annotations`, recording the audit.
 
     This does not require two raters (readers use it to show what a file holds);
     the public constructors call :meth:`Annotations.require_pairable` afterwards.
     ``values_are_labels=False`` says the values are codes of text labels (a
-    table reader codes them first), so they are not numbers read as categories. ``copy=False``: the
-    arrays are the caller's own (a reader's), so codes that need no renumbering are
-    kept as they are rather than copied.
+    table reader codes them first), so they are not numbers read as categories.
+    ``copy=False``: the arrays are the caller's own (a reader's), so codes that need no
+    renumbering are kept as they are rather than copied. ``coded=(n_units, n_raters)``:
+    ``units`` and ``raters`` are already codes below these counts, numbered in order of
+    first appearance (a table reader's), so they are not numbered again.
     """
     func = source
     if level is not None:
@@ -86,10 +89,14 @@ def build(
         notes = tuple(notes) + tuple(set_notes)
     values = _numeric_if_needed(values, level)
     value_codes, cats = _encode_values(values, categories, copy)
-    unit_codes, unit_labels = enc.factorize(units, order="appearance", copy=copy)
-    rater_codes, rater_labels = _encode_raters(raters, rater_order, copy)
-    _check_id_types(unit_labels, "unit", source)
-    _check_id_types(rater_labels, "rater", source)
+    if coded is None or keep is not None or multilabel or rater_order is not None:
+        unit_codes, unit_labels = enc.factorize(units, order="appearance", copy=copy)
+        rater_codes, rater_labels = _encode_raters(raters, rater_order, copy)
+        _check_id_types(unit_labels, "unit", source)
+        _check_id_types(rater_labels, "rater", source)
+    else:  # every row kept: the reader's codes are the codes
+        unit_codes, unit_labels = units.astype(np.int64, copy=copy), list(range(coded[0]))
+        rater_codes, rater_labels = raters.astype(np.int64, copy=copy), list(range(coded[1]))
     unit_codes, rater_codes, value_codes, dup_notes, n_replaced = _resolve_duplicates(
         unit_codes,
         rater_codes,
@@ -318,28 +325,59 @@ def repeated_rows(
     """The rows whose (unit, rater) pair occurs more than once, in row order; None when
     every pair is distinct (units and raters are codes, raters below ``width``).
 
-    Proving that no pair repeats is O(n) with one flag per possible pair when there
-    are at most 8 per rating, else a sort of the pair keys in place (no copy); only
-    when some repeat are the keys sorted (if not yet) and their rows looked up.
+    With at most 8 possible pairs per rating, one flag per pair proves in O(n) that
+    none repeats. Rows grouped by unit (sorted unit codes) are checked in blocks of
+    whole units, each block's pair keys sorted on their own (small arrays, reused).
+    Otherwise all keys are sorted in place (no copy while nothing repeats).
     """
     n = u.shape[0]
-    key = u * width
-    key += r
     cells = (int(u.max()) + 1) * width
     if cells <= 8 * n + 1024:
+        key = u * width + r
         seen = np.zeros(cells, dtype=bool)
         seen[key] = True
         if np.count_nonzero(seen) == n:
             return None
         del seen
-    key.sort()
-    twice = key[1:] == key[:-1]
-    if not twice.any():
+        return _rows_of_repeats(key, np.sort(key))
+    if enc.non_decreasing(u):
+        return _repeats_by_unit_blocks(u, r, width)
+    ordered = u * width
+    ordered += r
+    ordered.sort()
+    if not bool((ordered[1:] == ordered[:-1]).any()):
         return None
-    repeated = np.unique(key[1:][twice])
-    np.multiply(u, width, out=key)
-    key += r
-    return np.flatnonzero(np.isin(key, repeated))
+    return _rows_of_repeats(u * width + r, ordered)
+
+
+def _rows_of_repeats(key: NDArray[Any], ordered: NDArray[Any]) -> NDArray[np.intp] | None:
+    """The positions of the keys that occur more than once (``ordered``: ``key`` sorted)."""
+    twice = ordered[1:] == ordered[:-1]
+    if not bool(twice.any()):
+        return None
+    return np.flatnonzero(np.isin(key, np.unique(ordered[1:][twice])))
+
+
+def _repeats_by_unit_blocks(
+    u: NDArray[np.integer[Any]], r: NDArray[np.integer[Any]], width: int
+) -> NDArray[np.intp] | None:
+    """:func:`repeated_rows` for sorted unit codes: about ``enc.BLOCK`` rows at a time,
+    cut where a unit starts, so that a pair can only repeat inside a block."""
+    n, start = u.shape[0], 0
+    found = []
+    while start < n:
+        stop = min(n, start + enc.BLOCK)
+        if stop < n:  # end the block where a unit starts; one unit may span more rows
+            stop = int(np.searchsorted(u, u[stop], side="left"))
+            if stop <= start:
+                stop = int(np.searchsorted(u, u[start], side="right"))
+        key = u[start:stop] * width
+        key += r[start:stop]
+        rows = _rows_of_repeats(key, np.sort(key))
+        if rows is not None:
+            found.append(rows + start)
+        start = stop
+    return np.concatenate(found) if found else None
 
 
 def _check_id_types(labels: list[Any], what: str, source: str) -> None:

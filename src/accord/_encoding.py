@@ -140,6 +140,8 @@ def label_list(labels: Any, *, param: str, distinct: bool = True) -> list[Any]:
 #: Non-negative integers below this bound (or below the number of values) are coded
 #: through a table of the values present: O(n + bound), no sort.
 SMALL_INT = 1 << 22
+#: Rows per block where a long column is worked through block by block.
+BLOCK = 1 << 20
 
 
 def factorize(
@@ -166,7 +168,8 @@ def factorize(
 
 
 def small_int_codes(
-    arr: NDArray[Any], *, appearance: bool = False, copy: bool = True, bound: int = SMALL_INT
+    arr: NDArray[Any], *, appearance: bool = False, copy: bool = True, bound: int = SMALL_INT,
+    overwrite: bool = False,
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]] | None:
     """Codes of non-negative integers below ``max(bound, len(arr))`` in O(n), and the
     distinct values (sorted, or in order of first appearance); None outside that range.
@@ -174,6 +177,8 @@ def small_int_codes(
     A table of the values present numbers them (no sort); when the values are already
     their own codes the table is not applied, and with ``copy=False`` ``arr`` itself is
     returned (an int64 array), else a copy, so the codes never alias the caller's data.
+    ``overwrite=True``: the caller needs ``arr`` no more, so a writable int64 ``arr``
+    is turned into the codes in place, block by block (no second array of n codes).
     """
     n = arr.shape[0]
     lo, hi = int(arr.min()), int(arr.max())
@@ -188,6 +193,10 @@ def small_int_codes(
         return arr.astype(np.int64, copy=copy), distinct
     lut = np.empty(hi + 1, dtype=np.int64)
     lut[distinct] = np.arange(k)
+    if overwrite and arr.dtype == np.int64 and arr.flags.writeable:
+        for start in range(0, n, BLOCK):
+            arr[start:start + BLOCK] = lut[arr[start:start + BLOCK]]
+        return arr, distinct
     return lut[ids], distinct
 
 
@@ -199,7 +208,7 @@ def _in_order_seen(ids: NDArray[np.intp], distinct: NDArray[Any], size: int) -> 
     rater column usually shows all its raters early), so at most one O(n) pass.
     """
     n, k = ids.shape[0], distinct.shape[0]
-    if k < 2 or _non_decreasing(ids):
+    if k < 2 or non_decreasing(ids):
         return distinct
     first = np.full(size, n, dtype=np.int64)
     start, step = 0, 1 << 16
@@ -212,7 +221,8 @@ def _in_order_seen(ids: NDArray[np.intp], distinct: NDArray[Any], size: int) -> 
     return distinct[np.argsort(first[distinct], kind="stable")]
 
 
-def _non_decreasing(arr: NDArray[Any]) -> bool:
+def non_decreasing(arr: NDArray[Any]) -> bool:
+    """Whether ``arr`` never decreases (a column grouped by sorted ids)."""
     head = arr[:4096]  # unsorted data usually shows it at once
     if not bool((head[1:] >= head[:-1]).all()):
         return False

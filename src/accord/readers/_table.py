@@ -297,15 +297,17 @@ def _encode(
     notes += [vnote] if vnote else []
     kept = kept.drop("v")
     text_ids = {c: kept.schema[c] == pl.String for c in ("u", "r")}
-    u_codes, u_labels = _id_codes(kept["u"], text=rater_order is None)  # wide: row numbers
+    u_codes, u_labels, u_seen = _id_codes(kept["u"], text=rater_order is None)  # wide: rows
     kept = kept.drop("u")
     caveats = [*caveats, *_mixed_ids(u_labels if text_ids["u"] else [], "unit", source)]
     if rater_order is None:
-        r_codes, r_labels = _id_codes(kept["r"])
+        r_codes, r_labels, r_seen = _id_codes(kept["r"])
         caveats += _mixed_ids(r_labels if text_ids["r"] else [], "rater", source)
     else:
         r_codes, r_labels = kept["r"].to_numpy().astype(np.int64), list(range(len(rater_order)))
+        r_seen = False
     del kept
+    coded = (len(u_labels), len(r_labels)) if u_seen and r_seen else None
     try:
         ann = build(
             u_codes,
@@ -322,6 +324,7 @@ def _encode(
             values_are_labels=value_labels is None and opts.get("categories") is None,
             multilabel=bool(opts.get("multilabel")),
             copy=False,
+            coded=coded,
         )
     except DuplicateRatingError:
         raise duplicate_error(
@@ -483,9 +486,12 @@ def _mixed_ids(labels: list[Any], role: str, source: str) -> list[str]:
             "row (a repeated header)"]
 
 
-def _id_codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any], list[Any]]:
-    """Codes of an id column and its labels; integer ids (``text=False``: row numbers, which
-    are their own codes) come back as text.
+def _id_codes(
+    s: pl.Series, *, text: bool = True
+) -> tuple[np.ndarray[Any, Any], list[Any], bool]:
+    """Codes of an id column, its labels, and whether they are numbered in order of first
+    appearance; integer ids (``text=False``: row numbers, which are their own codes) come
+    back as text.
 
     Ids are numbered in order of first appearance, the order :class:`Annotations`
     keeps, so ``build`` finds them already coded: text ids by a hash look-up through an
@@ -496,14 +502,14 @@ def _id_codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any],
     if s.dtype == pl.String and s.len() and not s.null_count():
         distinct = s.unique(maintain_order=True)
         codes = s.cast(pl.Enum(distinct)).to_physical().cast(pl.Int64).to_numpy()
-        return codes, distinct.to_list()
+        return codes, distinct.to_list(), True
     if s.dtype.is_integer() and text and s.len() and not s.null_count():
-        fast = enc.small_int_codes(s.to_numpy(), appearance=True, copy=False,
+        fast = enc.small_int_codes(s.to_numpy(), appearance=True, copy=False, overwrite=True,
                                    bound=max(enc.SMALL_INT, s.len()))
         if fast is not None:
             codes, ids = fast
-            return codes, pl.Series(ids).cast(pl.String).to_list()
-    return _codes(s, text=text)
+            return codes, pl.Series(ids).cast(pl.String).to_list(), True
+    return (*_codes(s, text=text), False)
 
 
 def _codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any], list[Any]]:
