@@ -186,15 +186,26 @@ print(json.dumps({"seconds": time.perf_counter() - start,
 """
 
 
+GENERATE = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from _crowd_data import crowd_file
+print(crowd_file(int(sys.argv[2]), workers=int(sys.argv[3]), per_unit=int(sys.argv[4])))
+"""
+
+
 def report_part(units: int, raters: int, per_unit: int) -> None:
     """``accord report FILE --level interval`` on the crowd file, in a fresh interpreter."""
     import json
     import subprocess
     import sys
 
-    import _crowd_data
-
-    path = _crowd_data.crowd_file(units, workers=raters, per_unit=per_unit)
+    # made by a child and run first, so that the children start from a small parent
+    # (Linux keeps a process's peak RSS across exec)
+    here = os.path.dirname(os.path.abspath(__file__))
+    made = subprocess.run([sys.executable, "-c", GENERATE, here, str(units), str(raters),
+                           str(per_unit)], check=True, capture_output=True, text=True)
+    path = made.stdout.strip()
     base = ["report", str(path), "--unit", "comment_id", "--rater", "worker_id", "--value",
             "toxicity", "--level", "interval"]
     for extra in ([], ["--ci", "bootstrap", "--n-resamples", "999", "--seed", "1"]):
@@ -222,6 +233,8 @@ def main() -> None:
     parser.add_argument("--report", action="store_true",
                         help="also time accord report --level interval on the crowd file")
     args = parser.parse_args()
+    if args.report:
+        report_part(args.crowd_units, args.crowd_raters, args.per_unit)
     n, k = args.targets, args.raters
     print(f"python {platform.python_version()}, numpy {np.__version__}, "
           f"accord {accord.__version__}, load average {os.getloadavg()[0]:.1f}")
@@ -234,8 +247,6 @@ def main() -> None:
     if args.crowd:
         crowd_part(args.crowd_units, args.crowd_raters, args.per_unit, max(1, args.repeat // 3),
                    args.mixed)
-    if args.report:
-        report_part(args.crowd_units, args.crowd_raters, args.per_unit)
 
 
 if __name__ == "__main__":

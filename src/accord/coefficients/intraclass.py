@@ -110,8 +110,10 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
         ``coefficient`` is ``"icc"``; ``details`` has ``form``, ``mcgraw_wong``,
         ``F``, ``df1``, ``df2``, ``pvalue`` (H0: ICC = 0), the mean squares
         (``ms_rows``, ``ms_cols``, ``ms_error``, ``ms_within``), ``design``,
-        ``ci_method`` and, for the agreement forms, R irr's differing figures
-        (``irr_df2``, ``irr_pvalue``; for ICC(A,k) also ``irr_ci95``).
+        ``ci_method``, on incomplete designs of the two-way forms ``solver`` (how
+        the rater effects were solved) and, for the agreement forms, R irr's
+        differing figures (``irr_df2``, ``irr_pvalue``; for ICC(A,k) also
+        ``irr_ci95``).
         ``confidence_interval(level)`` is the F-based interval (Shrout & Fleiss
         1979; McGraw & Wong 1996, Satterthwaite df for the agreement forms), with
         the average forms as the Spearman-Brown step-up of the single-form limits,

@@ -27,6 +27,10 @@ slowly; after :data:`_SWITCH` iterations ``C`` is formed once and solved directl
 A design whose raters fall into groups that share no unit (more than one connected
 component) leaves the rater effects not estimable; the reduction is then ``nan``
 with that reason.
+
+The long-array helpers of :class:`~accord.tables.rating_matrix.RatingMatrix` are
+here too: which units (two or more scores) and raters an ICC keeps, and the
+per-unit features that resampling sums.
 """
 
 from __future__ import annotations
@@ -112,6 +116,72 @@ def _grid_sums(z: FloatArray) -> LongSums:
     head = np.array([float(n), float(z.size), float(n * k * k), s.sum(), s @ mean,
                      np.einsum("ij,ij->", dev, dev)])
     return LongSums(head, z.sum(axis=0), np.full(k, float(n)), math.nan, "complete design")
+
+
+@dataclass(frozen=True)
+class _Keep:
+    unit_mask: NDArray[np.bool_]
+    rater_mask: NDArray[np.bool_]
+
+    def apply(self, unit: IntArray, rater: IntArray, score: FloatArray
+              ) -> tuple[IntArray, IntArray, FloatArray, IntArray, IntArray]:
+        """The kept ratings recoded, and the original indices of the kept units and raters."""
+        um, rm = self.unit_mask, self.rater_mask
+        if not um.all():
+            rows = um[unit]
+            unit, rater, score = (np.cumsum(um) - 1)[unit[rows]], rater[rows], score[rows]
+        if not rm.all():
+            rater = (np.cumsum(rm) - 1)[rater]
+        return unit, rater, score, np.flatnonzero(um), np.flatnonzero(rm)
+
+
+def is_grid(unit: IntArray, rater: IntArray, n: int, k: int) -> bool:
+    """Whether the ratings are every (unit, rater) in unit-major order (a complete matrix
+    read row by row), checked in O(ratings)."""
+    if unit.size != n * k or n * k == 0:
+        return False
+    return bool((unit.reshape(n, k) == np.arange(n)[:, None]).all()
+                and (rater.reshape(n, k) == np.arange(k)).all())
+
+
+def kept(unit: IntArray, rater: IntArray, shape: tuple[int, int], minimum: int) -> _Keep | None:
+    """Which units have at least ``minimum`` scores and which raters scored one of them;
+    None when that is every unit and rater (or, for a complete design of fewer than
+    ``minimum`` raters, no unit and every rater)."""
+    n, k = shape
+    if unit.size == n * k:  # complete
+        if k >= minimum:
+            return None
+        return _Keep(np.zeros(n, dtype=bool), np.ones(k, dtype=bool))
+    unit_mask = np.bincount(unit, minlength=n) >= minimum
+    scored = rater if unit_mask.all() else rater[unit_mask[unit]]
+    rater_mask = np.bincount(scored, minlength=k) > 0
+    if unit_mask.all() and rater_mask.all():
+        return None
+    return _Keep(unit_mask, rater_mask)
+
+
+def unit_features(unit: IntArray, rater: IntArray, z: FloatArray, n: int, k: int,
+                  complete: bool, *, one_way: bool = False) -> FloatArray:
+    """Per-unit features of centred scores (see :meth:`RatingMatrix.features`)."""
+    n_i = np.bincount(unit, minlength=n).astype(np.float64)
+    s = np.bincount(unit, weights=z, minlength=n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = s / n_i
+    dev = z - mean[unit]
+    within = np.bincount(unit, weights=dev * dev, minlength=n)
+    head = np.column_stack([np.ones(n), n_i, n_i**2, s, s * mean, within])
+    if one_way:
+        return head
+    scores = np.zeros((n, k))
+    scores[unit, rater] = z
+    if complete:
+        return np.column_stack([head, scores])
+    r = np.zeros((n, k))
+    r[unit, rater] = 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        outer = (r[:, :, None] * r[:, None, :]).reshape(-1, k * k) / n_i[:, None]
+    return np.column_stack([head, scores, r, mean[:, None] * r, outer])
 
 
 def _incidence(unit: IntArray, rater: IntArray, n_i: FloatArray, k: int) -> Any:

@@ -42,7 +42,7 @@ from numpy.typing import NDArray
 from accord._encoding import label_list
 from accord._magnitude import power_of_two_scale
 from accord.errors import DataError, InsufficientDataError
-from accord.tables._henderson import LongSums, long_sums
+from accord.tables._henderson import LongSums, is_grid, kept, long_sums, unit_features
 
 __all__ = ["MeanSquares", "RatingMatrix"]
 
@@ -211,7 +211,7 @@ class RatingMatrix:
     def rated(self, minimum: int = 2) -> RatingMatrix:
         """Units with at least ``minimum`` scores and raters with at least one of them."""
         unit, rater, score = self.cells
-        keep = _kept(unit, rater, self._shape, minimum)
+        keep = kept(unit, rater, self._shape, minimum)
         if keep is None:
             return self
         unit, rater, score, kept_units, kept_raters = keep.apply(unit, rater, score)
@@ -269,7 +269,7 @@ class Design:
         self.unit, self.rater, self.z = unit, rater, z
         self.n_units, self.n_raters = n, k
         self.kept_units, self.dropped, self.scale = kept_units, dropped, scale
-        self.grid = _is_grid(unit, rater, n, k)
+        self.grid = is_grid(unit, rater, n, k)
 
     @classmethod
     def of(cls, unit: IntArray, rater: IntArray, score: FloatArray,
@@ -279,7 +279,7 @@ class Design:
         scale = power_of_two_scale(np.array([score.min(), score.max()]) if score.size else score)
         if scale != 1.0:  # ICC is unchanged by scaling; sums of squares must not overflow
             score = score * scale
-        keep = _kept(unit, rater, shape, 2)
+        keep = kept(unit, rater, shape, 2)
         kept_units = None
         n, k = shape
         if keep is not None:
@@ -324,72 +324,6 @@ class Design:
             return np.column_stack([head, z])
         return unit_features(self.unit, self.rater, self.z, self.n_units, self.n_raters,
                              self.complete, one_way=one_way)
-
-
-@dataclass(frozen=True)
-class _Keep:
-    unit_mask: NDArray[np.bool_]
-    rater_mask: NDArray[np.bool_]
-
-    def apply(self, unit: IntArray, rater: IntArray, score: FloatArray
-              ) -> tuple[IntArray, IntArray, FloatArray, IntArray, IntArray]:
-        """The kept ratings recoded, and the original indices of the kept units and raters."""
-        um, rm = self.unit_mask, self.rater_mask
-        if not um.all():
-            rows = um[unit]
-            unit, rater, score = (np.cumsum(um) - 1)[unit[rows]], rater[rows], score[rows]
-        if not rm.all():
-            rater = (np.cumsum(rm) - 1)[rater]
-        return unit, rater, score, np.flatnonzero(um), np.flatnonzero(rm)
-
-
-def _is_grid(unit: IntArray, rater: IntArray, n: int, k: int) -> bool:
-    """Whether the ratings are every (unit, rater) in unit-major order (a complete matrix
-    read row by row), checked in O(ratings)."""
-    if unit.size != n * k or n * k == 0:
-        return False
-    return bool((unit.reshape(n, k) == np.arange(n)[:, None]).all()
-                and (rater.reshape(n, k) == np.arange(k)).all())
-
-
-def _kept(unit: IntArray, rater: IntArray, shape: tuple[int, int], minimum: int) -> _Keep | None:
-    """Which units have at least ``minimum`` scores and which raters scored one of them;
-    None when that is every unit and rater (or, for a complete design of fewer than
-    ``minimum`` raters, no unit and every rater)."""
-    n, k = shape
-    if unit.size == n * k:  # complete
-        if k >= minimum:
-            return None
-        return _Keep(np.zeros(n, dtype=bool), np.ones(k, dtype=bool))
-    unit_mask = np.bincount(unit, minlength=n) >= minimum
-    kept = rater if unit_mask.all() else rater[unit_mask[unit]]
-    rater_mask = np.bincount(kept, minlength=k) > 0
-    if unit_mask.all() and rater_mask.all():
-        return None
-    return _Keep(unit_mask, rater_mask)
-
-
-def unit_features(unit: IntArray, rater: IntArray, z: FloatArray, n: int, k: int,
-                  complete: bool, *, one_way: bool = False) -> FloatArray:
-    """Per-unit features of centred scores (see :meth:`RatingMatrix.features`)."""
-    n_i = np.bincount(unit, minlength=n).astype(np.float64)
-    s = np.bincount(unit, weights=z, minlength=n)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean = s / n_i
-    dev = z - mean[unit]
-    within = np.bincount(unit, weights=dev * dev, minlength=n)
-    head = np.column_stack([np.ones(n), n_i, n_i**2, s, s * mean, within])
-    if one_way:
-        return head
-    scores = np.zeros((n, k))
-    scores[unit, rater] = z
-    if complete:
-        return np.column_stack([head, scores])
-    r = np.zeros((n, k))
-    r[unit, rater] = 1.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        outer = (r[:, :, None] * r[:, None, :]).reshape(-1, k * k) / n_i[:, None]
-    return np.column_stack([head, scores, r, mean[:, None] * r, outer])
 
 
 def mean_squares(s: FloatArray, k: int, complete: bool) -> MeanSquares:
