@@ -107,8 +107,19 @@ def _ann(codes: np.ndarray) -> accord.Annotations:
 
 # --------------------------------------------------------------------------- Conger
 @settings(max_examples=150, deadline=None)
-@given(_designs(), st.sampled_from([None, "quadratic", "linear"]))
-def test_conger_equals_the_dense_implementation(codes: np.ndarray, weights: str | None) -> None:
+@given(_designs(), st.sampled_from([None, "quadratic", "linear"]), st.booleans())
+def test_conger_equals_the_dense_implementation(codes: np.ndarray, weights: str | None,
+                                                in_steps: bool) -> None:
+    """Also with the passes over the ratings made 3 ratings at a time."""
+    from accord.coefficients import _many_data
+
+    with pytest.MonkeyPatch.context() as mp:
+        if in_steps:
+            mp.setattr(_many_data, "RATINGS_STEP", 3)
+        _check_conger(codes, weights)
+
+
+def _check_conger(codes: np.ndarray, weights: str | None) -> None:
     ann = _ann(codes)
     dense = ann.wide()  # the oracle's input: raters without a rating dropped, as before
     dense = dense[:, (dense >= 0).any(axis=0)]

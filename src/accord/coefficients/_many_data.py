@@ -94,14 +94,13 @@ class LongCodes:
 
     def counts(self) -> RaterCounts:
         """The units x categories counts of these ratings (one ``bincount``)."""
-        flat = np.bincount(self.units * self.q + self.values, minlength=self.n_units * self.q)
+        flat = _pair_counts(self.units, self.values, self.q, self.n_units * self.q)
         return RaterCounts._trusted(flat.reshape(self.n_units, self.q), self.categories,
                                     self.unit_ids, ordered=self.ordered)
 
     def rater_category_counts(self) -> NDArray[np.float64]:
         """How often each rater used each category, shape ``(n_raters, q)``."""
-        flat = np.bincount(self.raters * self.q + self.values,
-                           minlength=self.n_raters * self.q)
+        flat = _pair_counts(self.raters, self.values, self.q, self.n_raters * self.q)
         return flat.reshape(self.n_raters, self.q).astype(np.float64)
 
     def wide(self, func: str, why: str) -> IntArray:
@@ -111,6 +110,21 @@ class LongCodes:
         m = np.full((self.n_units, self.n_raters), -1, dtype=np.int64)
         m[self.units, self.raters] = self.values
         return m
+
+
+RATINGS_STEP = 1 << 22  # ratings per step where a pass over them makes temporaries
+
+
+def _pair_counts(first: IntArray, second: IntArray, q: int, size: int) -> IntArray:
+    """``bincount(first * q + second)``, a few million ratings at a time (no temporary
+    the size of the ratings)."""
+    step = RATINGS_STEP
+    if first.shape[0] <= step:
+        return np.bincount(first * q + second, minlength=size)
+    out = np.zeros(size, dtype=np.int64)
+    for s in range(0, first.shape[0], step):
+        out += np.bincount(first[s:s + step] * q + second[s:s + step], minlength=size)
+    return out
 
 
 DENSE_CELLS = 1 << 27  # a units x raters matrix of 1 GiB (int64) ...

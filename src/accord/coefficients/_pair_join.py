@@ -39,15 +39,18 @@ def within_unit_pairs(units: IntArray, n_units: int) -> int:
     return int(np.sum(m * (m - 1) // 2))
 
 
-def _position_pairs(units: IntArray, n_units: int) -> Iterator[tuple[IntArray, IntArray]]:
+def _position_pairs(units: IntArray,
+                    n_units: int) -> Iterator[tuple[NDArray[np.integer], NDArray[np.integer]]]:
     """Positions ``(i, j)``, ``i < j``, of every two ratings of one unit (``units`` sorted)."""
     n = units.shape[0]
     if n == 0:
         return
     sizes = np.bincount(units, minlength=n_units)
     starts = np.cumsum(sizes) - sizes
-    remaining = sizes[units] - (np.arange(n, dtype=np.int64) - starts[units]) - 1
-    active = np.flatnonzero(remaining >= 1)
+    small = np.int32 if n < 2**31 else np.int64  # positions: half the memory on a crowd
+    remaining: NDArray[np.integer] = (
+        sizes[units] - (np.arange(n, dtype=np.int64) - starts[units]) - 1).astype(small)
+    active: NDArray[np.integer] = np.flatnonzero(remaining >= 1).astype(small)
     k = 1
     while active.size:
         for s in range(0, active.size, CHUNK):
@@ -61,7 +64,7 @@ class _KeyCounter:
     """Counts of non-negative integer keys below ``size``.
 
     Dense (``dense=True``): keys are buffered (in one preallocated array) until they
-    number half the key range (at least :data:`CHUNK`, at most 2^25), then counted by
+    number half the key range (at least :data:`CHUNK`, at most 2^24), then counted by
     one ``np.bincount`` into the running counts, so each key costs O(1) however large
     the range. Sparse:
     ``np.unique`` per chunk, merged as they accumulate.
@@ -72,7 +75,7 @@ class _KeyCounter:
         self.counts: IntArray | None = None
         self.parts: list[tuple[IntArray, IntArray]] = []
         self.held = 0
-        self.flush_at = max(CHUNK, min(size // 2, 1 << 25))
+        self.flush_at = max(CHUNK, min(size // 2, 1 << 24))
         self.buffer = np.empty(self.flush_at if dense else 0, dtype=np.int64)
 
     def add(self, keys: IntArray) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from accord.coefficients import _many_data as md
 from accord.coefficients._chance import chance_corrected
 from accord.coefficients._count_based import CountTerms
 from accord.coefficients._many_data import LongCodes
@@ -81,9 +82,12 @@ def conger_se(lc: LongCodes, t: CountTerms, est: float, pe: float) -> float:
     a = p.sum(axis=0)[None, :] - p
     b = a @ w
     d = np.sum((p @ w.T) * a, axis=1)
-    g = lc.raters
-    term = (n / n_g[g]) * (b[g, lc.values] - d[g])
-    lam_i = np.bincount(lc.units, weights=term, minlength=lc.n_units) + float(d.sum())
+    lam_i = np.full(lc.n_units, float(d.sum()))
+    step = md.RATINGS_STEP  # ratings at a time: the temporaries stay small on a crowd
+    for s in range(0, lc.units.shape[0], step):
+        g, k = lc.raters[s:s + step], lc.values[s:s + step]
+        term = (n / n_g[g]) * (b[g, k] - d[g])
+        lam_i += np.bincount(lc.units[s:s + step], weights=term, minlength=lc.n_units)
     pe_i = lam_i / (r * (r - 1.0))
     c_i = (n / n2) * (t.pa_i - pe * t.two) / (1.0 - pe)
     c_i = c_i - 2.0 * (1.0 - est) * (pe_i - pe) / (1.0 - pe)
