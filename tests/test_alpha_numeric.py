@@ -80,13 +80,14 @@ def test_continuous_scores_take_the_unit_path_and_rating_scales_do_not() -> None
 def test_unit_path_equals_the_coincidence_path(seed: int, units: int, raters: int,
                                                missing: float, loc: float, cv: float,
                                                level: str) -> None:
-    """To 1e-12 relative; scores clustered within 0.1 % of their mean lose a factor
-    mean / spread in both paths (each rounds the centred values its own way)."""
+    """To 1e-12 relative; scores clustered within 0.1 % of their mean lose up to a
+    factor (mean / spread)^2 in both paths (each rounds the centred values its own way,
+    and the SE of a few units is a small difference of such terms)."""
     x = _scores(seed, units, raters, missing, loc, loc * cv)
     ok = ~np.isnan(x)
     if np.count_nonzero(ok.sum(axis=1) >= 2) < 2 or np.count_nonzero(ok) < 4:
         return  # nothing to pair: covered by the undefined and bad-input cases below
-    _same(_unit_path(x, level), _pattern_path(x, level), rel=1e-12 * max(1.0, 0.01 / cv))
+    _same(_unit_path(x, level), _pattern_path(x, level), rel=1e-12 * max(1.0, (0.01 / cv) ** 2))
 
 
 @pytest.mark.parametrize("level", ["interval", "ratio"])
@@ -204,7 +205,7 @@ def _tight_and_wide(rng: np.random.Generator) -> list[np.ndarray]:
 def test_ratio_sums_on_bins_equal_the_exact_double_sum(seed: int) -> None:
     rng = np.random.default_rng(seed)
     for x in _tight_and_wide(rng):
-        x = np.sort(x)
+        rng.shuffle(x)  # any order
         w = rng.integers(0, 4, x.size).astype(float)  # zero weights too
         exact = dif._exact_kernel(x, w, x)
         got = self_kernel_sums(x, w)
@@ -212,9 +213,8 @@ def test_ratio_sums_on_bins_equal_the_exact_double_sum(seed: int) -> None:
         np.testing.assert_allclose(got, exact, rtol=1e-13, atol=0.0)
 
 
-def test_ratio_sums_on_bins_refuse_what_they_cannot_do() -> None:
+def test_ratio_sums_on_bins_refuse_values_over_too_many_bins() -> None:
     rng = np.random.default_rng(3)
-    assert self_kernel_sums(rng.random(100), np.ones(100)) is None  # not sorted
     wide = np.sort(2.0 ** rng.uniform(-300, 300, 5000))  # more than 1024 occupied bins
     assert self_kernel_sums(wide, np.ones(5000)) is None
 

@@ -16,9 +16,10 @@ continuous data O(n log n): the ordinal difference is the interval difference
 of the *midranks* ``t_c = sum_{g<c} n_g + n_c / 2``, and interval sums are
 moments (``sum_ck n_c n_k (x_c - x_k)^2 = 2 n sum_c n_c (x_c - xbar)^2``). The ratio
 sum has no moment form: up to 3,000 values it is the exact double sum (in blocks, no
-V x V matrix); for more sorted values (the categories) it is interpolated on geometric
-bins (:mod:`accord.coefficients._ratio_bins`, O(V), relative error below 1e-14 in the
-tests); otherwise, and when the values span more than ~128 octaves, it is computed from
+V x V matrix); for more values it is interpolated on geometric bins
+(:mod:`accord.coefficients._ratio_bins`, O(V), relative error below 1e-14 in the
+tests); for kernel sums at other points than the values, and when the values span
+more than ~128 octaves, it is computed from
 ``((y - x) / (y + x))^2 = int_0^inf t (y - x)^2 exp(-(x + y) t) dt`` by the
 trapezoidal rule in ``s = log t`` (exponentially convergent for this analytic
 integrand; relative error below 1e-14 against the exact double sum in the tests,
@@ -338,7 +339,7 @@ def ratio_pair_sum(x: FloatArray, w: FloatArray) -> float:
         return 0.0
     if x.size <= RATIO_EXACT_LIMIT:
         return float(w @ _exact_kernel(x, w, x))
-    sums = self_kernel_sums(x, w)  # sorted values (categories): interpolation on bins
+    sums = self_kernel_sums(x, w)  # interpolation on bins
     if sums is not None:
         return float(w @ sums)
     x, w, _ = _scaled(x, w, x)
@@ -359,7 +360,7 @@ def ratio_pair_sum(x: FloatArray, w: FloatArray) -> float:
 def ratio_kernel_sums(x: FloatArray, w: FloatArray, y: FloatArray) -> FloatArray:
     """``sum_k w_k ((y_i - x_k) / (y_i + x_k))^2`` for every ``y_i`` (non-negative)."""
     if y is x and x.size > RATIO_EXACT_LIMIT:
-        sums = self_kernel_sums(x, w)  # sorted values (categories): interpolation on bins
+        sums = self_kernel_sums(x, w)  # targets = sources: interpolation on bins
         if sums is not None:
             return sums
     keep = w > 0

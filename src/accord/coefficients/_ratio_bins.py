@@ -1,6 +1,6 @@
 """Krippendorff's ratio difference summed over all values, by interpolation on bins.
 
-For sorted values ``x_1 <= ... <= x_V >= 0`` with weights ``w`` this computes every
+For values ``x_1, ..., x_V >= 0`` with weights ``w`` this computes every
 
     F_i = sum_k w_k ((x_i - x_k) / (x_i + x_k))^2 = sum_k w_k (x_i - x_k)^2 h(x_i + x_k),
 
@@ -43,41 +43,55 @@ _CHUNK = 1 << 15  # rows of one (values x p) temporary
 
 
 def self_kernel_sums(x: FloatArray, w: FloatArray) -> FloatArray | None:
-    """``F_i`` above for sorted non-negative ``x``; ``None`` when ``x`` is not sorted or
-    spans too many bins (the caller then integrates)."""
-    if x.size == 0 or not bool(np.all(x[1:] >= x[:-1])) or x[0] < 0:
+    """``F_i`` above for non-negative ``x`` (any order); ``None`` when the values span
+    too many bins (the caller then integrates)."""
+    if x.size == 0 or float(x.min()) < 0:
         return None
-    nz = int(np.searchsorted(x, 0.0, side="right"))
-    xp, wp = x[nz:], w[nz:]
-    out = np.empty(x.shape[0])
-    out[:nz] = float(wp.sum())  # a zero against every positive value: 1
+    pos = x > 0
+    if pos.all():
+        xp, wp, zeros = x, w, 0.0
+    else:
+        xp, wp, zeros = x[pos], w[pos], float(w[~pos].sum())
     if xp.size == 0:
-        return out
-    scale = float(2.0 ** -np.frexp(float(xp[-1]))[1])  # exact: largest value in [0.5, 1)
-    bins = _Bins(xp * scale, wp)
+        return np.zeros(x.shape[0])
+    scale = float(2.0 ** -np.frexp(float(xp.max()))[1])  # exact: largest value in [0.5, 1)
+    xs = xp * scale
+    # bin of each value: a radix sort of small bin numbers groups them (no sort of floats)
+    which = np.floor(np.log2(xs / float(xs.min())) / np.log2(_RATIO)).astype(np.int64)
+    if int(which.max()) >= 1 << 15:
+        return None
+    order = np.argsort(which.astype(np.int16), kind="stable")
+    bins = _Bins(xs[order], wp[order], which[order], float(xs.min()))
     if bins.n > MAX_BINS:
         return None
-    out[nz:] = bins.sums() + float(w[:nz].sum())
+    sums = np.empty(xp.shape[0])
+    sums[order] = bins.sums() + zeros
+    if pos.all():
+        return sums
+    out = np.full(x.shape[0], float(wp.sum()))  # a zero against every positive value: 1
+    out[pos] = sums
     return out
 
 
 class _Bins:
-    """The occupied geometric bins of positive sorted values, with their source moments."""
+    """The occupied geometric bins of positive values grouped by bin, with their source
+    moments. Bin ``b`` is ``[lo q^b, lo q^(b+1))``, ``q = 2^(1/8)``; a value put in the
+    next bin by rounding is interpolated a hair outside its interval, harmlessly."""
 
-    def __init__(self, x: FloatArray, w: FloatArray) -> None:
+    def __init__(self, x: FloatArray, w: FloatArray, which: NDArray[np.int64],
+                 lo: float) -> None:
         self.x, self.w = x, w
-        span = int(np.ceil(np.log(x[-1] / x[0]) / np.log(_RATIO))) + 1
-        edges = x[0] * _RATIO ** np.arange(span + 1)
-        starts = np.searchsorted(x, edges[:-1], side="left")
-        ends = np.append(starts[1:], x.shape[0])
-        occupied = np.flatnonzero(ends > starts)
+        counts = np.bincount(which)
+        occupied = np.flatnonzero(counts)
         self.n = int(occupied.shape[0])
         if self.n > MAX_BINS:
             return
         self.index = occupied
-        self.starts, self.ends = starts[occupied], ends[occupied]
-        self.centre = (edges[occupied] + edges[occupied + 1]) / 2.0
-        self.half = (edges[occupied + 1] - edges[occupied]) / 2.0
+        self.ends = np.cumsum(counts[occupied])
+        self.starts = self.ends - counts[occupied]
+        left, right = lo * _RATIO ** occupied, lo * _RATIO ** (occupied + 1)
+        self.centre = (left + right) / 2.0
+        self.half = (right - left) / 2.0
         self.nodes = self.centre[:, None] + self.half[:, None] * _NODES[None, :]
         self.origin = np.empty(self.n)
         self.moments = np.zeros((self.n, _P, 3))
@@ -121,16 +135,16 @@ class _Bins:
     def _table(self, b: int) -> tuple[NDArray[np.int64], FloatArray]:
         """At bin ``b``'s nodes: A, B, C of each near bin, then of the far bins together
         (re-centred on ``b``'s mean), as the columns of a p x 3 (near + 1) table."""
-        s = self.nodes[b][:, None, None] + self.nodes[None, :, :]
-        part = np.einsum("iaj,ajr->iar", 1.0 / (s * s), self.moments)  # p x bins x 3
+        s = self.nodes[b][None, :, None] + self.nodes[:, None, :]  # bins x p (target) x p
+        part = np.matmul(1.0 / (s * s), self.moments)  # bins x p x 3
         near = np.flatnonzero(np.abs(self.index - self.index[b]) <= 1)
         far = np.ones(self.n, dtype=bool)
         far[near] = False
-        delta = self.origin[b] - self.origin[far]
-        pa, pb, pc = part[:, far, 0], part[:, far, 1], part[:, far, 2]
-        far_cols = [pa.sum(axis=1), (pb - pa * delta).sum(axis=1),
-                    ((pa * delta - 2.0 * pb) * delta + pc).sum(axis=1)]
-        table = np.column_stack([part[:, near, :].reshape(_P, -1), *far_cols])
+        delta = (self.origin[b] - self.origin[far])[:, None]
+        pa, pb, pc = part[far, :, 0], part[far, :, 1], part[far, :, 2]
+        far_cols = [pa.sum(axis=0), (pb - pa * delta).sum(axis=0),
+                    ((pa * delta - 2.0 * pb) * delta + pc).sum(axis=0)]
+        table = np.column_stack([part[near].transpose(1, 0, 2).reshape(_P, -1), *far_cols])
         return near, table
 
 
