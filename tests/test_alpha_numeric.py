@@ -268,3 +268,14 @@ def test_annotations_of_continuous_scores_take_the_unit_path(level: str, seed: i
 def test_annotations_of_a_rating_scale_keep_the_pattern_path() -> None:
     ann = accord.datasets.load("krippendorff_2011").as_annotations()
     assert unit_terms(ann, "interval", None) is None
+
+
+def test_ratio_values_over_too_many_decades_are_one_sentence() -> None:
+    """Beyond the bins (more than 1,024 occupied) the quadrature takes over; over some 150
+    decades its integrand overflows, which is said, not turned into a wrong alpha."""
+    rng = np.random.default_rng(4)
+    x = 10 ** rng.uniform(-100, 100, (800, 3))
+    with pytest.raises(DataError, match="orders of magnitude"):
+        _unit_path(x, "ratio")
+    y = 10 ** rng.uniform(-30, 30, (800, 3))  # 60 decades: sparse bins, the quadrature
+    _same(_unit_path(y, "ratio"), _pattern_path(y, "ratio"))

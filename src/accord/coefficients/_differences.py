@@ -351,10 +351,11 @@ def ratio_pair_sum(x: FloatArray, w: FloatArray) -> float:
     a_lo = float(x[0] + x[np.argmax(x > x0)])
     c = min(max(m1 / m0, a_lo), 2.0)
     total = 0.0
-    for s, t, bw, _, v in _node_blocks(d, w, min(a_lo, c)):
-        f = np.exp(2.0 * s - 2.0 * x0 * t) * 2.0 * bw * v - m0 * np.exp(2.0 * s - c * t)
-        total += float(f.sum())
-    return total * _STEP + m0 / c**2
+    with np.errstate(over="ignore", invalid="ignore"):
+        for s, t, bw, _, v in _node_blocks(d, w, min(a_lo, c)):
+            f = np.exp(2.0 * s - 2.0 * x0 * t) * 2.0 * bw * v - m0 * np.exp(2.0 * s - c * t)
+            total += float(f.sum())
+    return float(_finite(np.array([total * _STEP + m0 / c**2]), x)[0])
 
 
 def ratio_kernel_sums(x: FloatArray, w: FloatArray, y: FloatArray) -> FloatArray:
@@ -371,12 +372,26 @@ def ratio_kernel_sums(x: FloatArray, w: FloatArray, y: FloatArray) -> FloatArray
     # targets in increasing order: the ones still weighing at a node are a prefix
     order = None if _ascending(y) else np.argsort(y, kind="stable")
     x, w, ys = _scaled(x, w, y if order is None else y[order])
-    out = _sorted_kernel_sums(x, w, ys)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = _finite(_sorted_kernel_sums(x, w, ys), x)
     if order is None:
         return out
     sums = np.empty(y.shape[0])
     sums[order] = out
     return sums
+
+
+def _finite(sums: FloatArray, x: FloatArray) -> FloatArray:
+    """The sums, or one sentence when the quadrature overflowed (values over ~150 decades)."""
+    if np.all(np.isfinite(sums)):
+        return sums
+    from accord.errors import DataError
+
+    span = float(np.log10(x.max()) - np.log10(x[x > 0].min()))
+    raise DataError(
+        f"level='ratio' cannot be computed for values spanning {span:.0f} orders of "
+        "magnitude (at most about 150); the ratio difference depends only on x / y, so "
+        "level='interval' on the logarithms of the positive values ranks the same pairs.")
 
 
 def _ascending(a: FloatArray) -> bool:

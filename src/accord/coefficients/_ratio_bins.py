@@ -101,10 +101,11 @@ class _Bins:
     def _rows(self, b: int) -> range:
         return range(int(self.starts[b]), int(self.ends[b]), _CHUNK)
 
-    def _lagrange(self, b: int, lo: int) -> tuple[FloatArray, FloatArray]:
-        """Values of one chunk of bin ``b`` and their p Lagrange weights."""
+    def _lagrange(self, b: int, lo: int) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Values of one chunk of bin ``b``, their unnormalised barycentric terms and the
+        terms' row sums (the p Lagrange weights are ``terms / sums``)."""
         xv = self.x[lo:min(lo + _CHUNK, int(self.ends[b]))]
-        return xv, lagrange((xv - self.centre[b]) / self.half[b])
+        return (xv, *barycentric((xv - self.centre[b]) / self.half[b]))
 
     def _source(self, b: int) -> None:
         s, e = int(self.starts[b]), int(self.ends[b])
@@ -112,24 +113,24 @@ class _Bins:
         total = float(wb.sum())
         self.origin[b] = float(wb @ xb) / total if total > 0 else float(xb.mean())
         for lo in self._rows(b):
-            xv, lag = self._lagrange(b, lo)
-            wv = self.w[lo:lo + xv.shape[0]]
+            xv, terms, norm = self._lagrange(b, lo)
+            wv = self.w[lo:lo + xv.shape[0]] / norm
             d = xv - self.origin[b]
-            self.moments[b] += lag.T @ np.column_stack([wv, wv * d, wv * d * d])
+            self.moments[b] += terms.T @ np.column_stack([wv, wv * d, wv * d * d])
 
     def sums(self) -> FloatArray:
         out = np.empty(self.x.shape[0])
         for b in range(self.n):
             near, table = self._table(b)
             for lo in self._rows(b):
-                y, lag = self._lagrange(b, lo)
-                vals = lag @ table
+                y, terms, norm = self._lagrange(b, lo)
+                vals = terms @ table
                 acc = np.zeros(y.shape[0])
                 for m, a in enumerate([*near.tolist(), b]):
                     dy = y - self.origin[a]
                     acc += (vals[:, 3 * m] * dy - 2.0 * vals[:, 3 * m + 1]) * dy
                     acc += vals[:, 3 * m + 2]
-                out[lo:lo + y.shape[0]] = acc
+                out[lo:lo + y.shape[0]] = acc / norm
         return out
 
     def _table(self, b: int) -> tuple[NDArray[np.int64], FloatArray]:
@@ -148,16 +149,22 @@ class _Bins:
         return near, table
 
 
-def lagrange(t: FloatArray) -> FloatArray:
-    """The p Lagrange basis polynomials on the Chebyshev points at ``t`` (barycentric;
-    a ``t`` on a point gets weight 1 there)."""
+def barycentric(t: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Terms ``b_j / (t - t_j)`` of the barycentric formula on the Chebyshev points and
+    their row sums: the p Lagrange basis polynomials at ``t`` are ``terms / sums`` (a
+    ``t`` on a point gets the one-hot row there, sum 1)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.subtract.outer(t, _NODES)
         np.divide(_BARY, terms, out=terms)
-        total = terms.sum(axis=1)
-        terms *= (1.0 / total)[:, None]
-    bad = ~np.isfinite(total)
+        sums = terms @ np.ones(_P)
+    bad = ~np.isfinite(sums)
     if bad.any():
-        hit = np.subtract.outer(t[bad], _NODES) == 0
-        terms[bad] = hit.astype(np.float64)
-    return terms
+        terms[bad] = (np.subtract.outer(t[bad], _NODES) == 0).astype(np.float64)
+        sums[bad] = 1.0
+    return terms, sums
+
+
+def lagrange(t: FloatArray) -> FloatArray:
+    """The p Lagrange basis polynomials on the Chebyshev points at ``t``."""
+    terms, sums = barycentric(t)
+    return np.asarray(terms / sums[:, None], dtype=np.float64)
