@@ -21,8 +21,11 @@ bin by bin; the farther bins are first re-centred on the target bin's mean (no
 cancellation: they are at least a bin away). Zeros are counted apart (the ratio
 difference of 0 and y > 0 is 1, of 0 and 0 it is 0).
 
-Relative error below 1e-14 against the exact double sum in the tests (tight
-clusters, clusters straddling a bin edge, zeros, values over 16 decades).
+Bins more than 60 octaves apart interact as difference 1 (exact to 4e-18), and each
+target bin sees its sources in units of its own centre, so values of any magnitude and
+range neither overflow nor underflow. Relative error below 1e-14 against the exact
+double sum in the tests (tight clusters, clusters straddling a bin edge, zeros, values
+over 16 and over 180 decades).
 """
 
 from __future__ import annotations
@@ -37,14 +40,14 @@ _RATIO = 2.0**0.125
 _J = np.arange(_P)
 _NODES = np.cos((2 * _J + 1) * np.pi / (2 * _P))  # Chebyshev points of the first kind
 _BARY = (-1.0) ** _J * np.sin((2 * _J + 1) * np.pi / (2 * _P))  # their barycentric weights
-#: More occupied bins than this (values over more than ~128 octaves) are left to the quadrature.
-MAX_BINS = 1024
+#: Bins (of 8 per octave) farther apart than this interact as ratio difference 1: for
+#: values 2^60 apart, ((x - y) / (x + y))^2 = 1 - 4 x y / (x + y)^2 is 1 to 4e-18.
+_WINDOW = 8 * 60
 _CHUNK = 1 << 15  # rows of one (values x p) temporary
 
 
 def self_kernel_sums(x: FloatArray, w: FloatArray) -> FloatArray | None:
-    """``F_i`` above for non-negative ``x`` (any order); ``None`` when the values span
-    too many bins (the caller then integrates)."""
+    """``F_i`` above for non-negative ``x`` (any order; ``None`` for a negative value)."""
     if x.size == 0 or float(x.min()) < 0:
         return None
     pos = x > 0
@@ -54,16 +57,12 @@ def self_kernel_sums(x: FloatArray, w: FloatArray) -> FloatArray | None:
         xp, wp, zeros = x[pos], w[pos], float(w[~pos].sum())
     if xp.size == 0:
         return np.zeros(x.shape[0])
-    scale = float(2.0 ** -np.frexp(float(xp.max()))[1])  # exact: largest value in [0.5, 1)
-    xs = xp * scale
-    # bin of each value: a radix sort of small bin numbers groups them (no sort of floats)
-    which = np.floor(np.log2(xs / float(xs.min())) / np.log2(_RATIO)).astype(np.int64)
-    if int(which.max()) >= 1 << 15:
-        return None
+    lo = float(xp.min())
+    # bin of each value (at most 8 x 2,100 octaves of doubles): a radix sort of these
+    # small numbers groups the values by bin, with no sort of the floats
+    which = np.floor((np.log2(xp) - np.log2(lo)) * 8.0).astype(np.int64)
     order = np.argsort(which.astype(np.int16), kind="stable")
-    bins = _Bins(xs[order], wp[order], which[order], float(xs.min()))
-    if bins.n > MAX_BINS:
-        return None
+    bins = _Bins(xp[order], wp[order], which[order], lo)
     sums = np.empty(xp.shape[0])
     sums[order] = bins.sums() + zeros
     if pos.all():
@@ -76,7 +75,10 @@ def self_kernel_sums(x: FloatArray, w: FloatArray) -> FloatArray | None:
 class _Bins:
     """The occupied geometric bins of positive values grouped by bin, with their source
     moments. Bin ``b`` is ``[lo q^b, lo q^(b+1))``, ``q = 2^(1/8)``; a value put in the
-    next bin by rounding is interpolated a hair outside its interval, harmlessly."""
+    next bin by rounding is interpolated a hair outside its interval, harmlessly. Each
+    bin's moments are in units of its centre ``c``, and a target bin sees its sources
+    in units of its own centre, so values of any magnitude neither overflow nor
+    underflow."""
 
     def __init__(self, x: FloatArray, w: FloatArray, which: NDArray[np.int64],
                  lo: float) -> None:
@@ -84,19 +86,21 @@ class _Bins:
         counts = np.bincount(which)
         occupied = np.flatnonzero(counts)
         self.n = int(occupied.shape[0])
-        if self.n > MAX_BINS:
-            return
         self.index = occupied
         self.ends = np.cumsum(counts[occupied])
         self.starts = self.ends - counts[occupied]
-        left, right = lo * _RATIO ** occupied, lo * _RATIO ** (occupied + 1)
-        self.centre = (left + right) / 2.0
-        self.half = (right - left) / 2.0
+        left = np.ldexp(lo * _RATIO ** (occupied % 8), occupied // 8)  # lo q^b, no overflow
+        self.centre = left * (1.0 + _RATIO) / 2.0
+        self.half = left * (_RATIO - 1.0) / 2.0
         self.nodes = self.centre[:, None] + self.half[:, None] * _NODES[None, :]
         self.origin = np.empty(self.n)
+        self.weight = np.empty(self.n)
         self.moments = np.zeros((self.n, _P, 3))
         for b in range(self.n):
             self._source(b)
+        total = np.cumsum(self.weight)
+        self.before = total - self.weight  # weight of the bins below, and above: no
+        self.after = np.cumsum(self.weight[::-1])[::-1] - self.weight  # differences
 
     def _rows(self, b: int) -> range:
         return range(int(self.starts[b]), int(self.ends[b]), _CHUNK)
@@ -111,11 +115,12 @@ class _Bins:
         s, e = int(self.starts[b]), int(self.ends[b])
         xb, wb = self.x[s:e], self.w[s:e]
         total = float(wb.sum())
+        self.weight[b] = total
         self.origin[b] = float(wb @ xb) / total if total > 0 else float(xb.mean())
         for lo in self._rows(b):
             xv, terms, norm = self._lagrange(b, lo)
             wv = self.w[lo:lo + xv.shape[0]] / norm
-            d = xv - self.origin[b]
+            d = (xv - self.origin[b]) / self.centre[b]
             self.moments[b] += terms.T @ np.column_stack([wv, wv * d, wv * d * d])
 
     def sums(self) -> FloatArray:
@@ -127,7 +132,7 @@ class _Bins:
                 vals = terms @ table
                 acc = np.zeros(y.shape[0])
                 for m, a in enumerate([*near.tolist(), b]):
-                    dy = y - self.origin[a]
+                    dy = (y - self.origin[a]) / self.centre[b]
                     acc += (vals[:, 3 * m] * dy - 2.0 * vals[:, 3 * m + 1]) * dy
                     acc += vals[:, 3 * m + 2]
                 out[lo:lo + y.shape[0]] = acc / norm
@@ -135,18 +140,24 @@ class _Bins:
 
     def _table(self, b: int) -> tuple[NDArray[np.int64], FloatArray]:
         """At bin ``b``'s nodes: A, B, C of each near bin, then of the far bins together
-        (re-centred on ``b``'s mean), as the columns of a p x 3 (near + 1) table."""
-        s = self.nodes[b][None, :, None] + self.nodes[:, None, :]  # bins x p (target) x p
-        part = np.matmul(1.0 / (s * s), self.moments)  # bins x p x 3
-        near = np.flatnonzero(np.abs(self.index - self.index[b]) <= 1)
-        far = np.ones(self.n, dtype=bool)
-        far[near] = False
-        delta = (self.origin[b] - self.origin[far])[:, None]
+        (re-centred on ``b``'s mean), as the columns of a p x 3 (near + 1) table, all in
+        units of ``b``'s centre. Bins beyond the window add their weight (difference 1)."""
+        lo = int(np.searchsorted(self.index, self.index[b] - _WINDOW, side="left"))
+        hi = int(np.searchsorted(self.index, self.index[b] + _WINDOW, side="right"))
+        unit = self.centre[b]
+        ratio = (self.centre[lo:hi] / unit)[:, None, None]
+        s = (self.nodes[b] / unit)[None, :, None] + self.nodes[lo:hi, None, :] / unit
+        part = np.matmul(1.0 / (s * s), self.moments[lo:hi]) * ratio ** np.arange(3)
+        rel = np.arange(lo, hi)
+        near = np.abs(self.index[lo:hi] - self.index[b]) <= 1
+        far = ~near
+        delta = ((self.origin[b] - self.origin[rel[far]]) / unit)[:, None]
         pa, pb, pc = part[far, :, 0], part[far, :, 1], part[far, :, 2]
+        outside = float(self.before[lo] + self.after[hi - 1])  # difference 1 to 4e-18
         far_cols = [pa.sum(axis=0), (pb - pa * delta).sum(axis=0),
-                    ((pa * delta - 2.0 * pb) * delta + pc).sum(axis=0)]
+                    ((pa * delta - 2.0 * pb) * delta + pc).sum(axis=0) + outside]
         table = np.column_stack([part[near].transpose(1, 0, 2).reshape(_P, -1), *far_cols])
-        return near, table
+        return rel[near], table
 
 
 def barycentric(t: FloatArray) -> tuple[FloatArray, FloatArray]:
