@@ -17,8 +17,9 @@ Fleiss' kappa: 10^6 units x 10 raters, labels 0-4 as floats, 10 % NaN. Floor:
 
 Each case runs at every size in ``--units`` (default 10^4, 10^5 and 10^6 units), to
 show time and memory growing in proportion to n. Time is the best of ``--repeat``
-wall-clock runs; memory is the ``tracemalloc`` peak of one further call (numpy
-allocations are traced), next to the input size.
+wall-clock runs, and the best of as many CPU (process) times, which other jobs on a
+shared machine disturb less; memory is the ``tracemalloc`` peak of one further call
+(numpy allocations are traced), next to the input size.
 
 Usage: ``python benchmarks/bench_numeric.py [--units 10000 100000 1000000] [--repeat 3]
 [--cases interval ratio fleiss]``.
@@ -27,6 +28,7 @@ Usage: ``python benchmarks/bench_numeric.py [--units 10000 100000 1000000] [--re
 from __future__ import annotations
 
 import argparse
+import time
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
@@ -63,20 +65,27 @@ def fleiss_floor(x: np.ndarray[Any, Any], k: int = 5) -> float:
     return float((p_a - p_e) / (1 - p_e))
 
 
-def timed(f: Callable[[], Any], repeat: int) -> tuple[Any, float, float]:
+def timed(f: Callable[[], Any], repeat: int) -> tuple[Any, tuple[float, float, float]]:
+    """The result; best wall-clock and best CPU (process) seconds; tracemalloc peak MiB."""
     seconds, out = best_of(repeat, f)
+    cpu = float("inf")
+    for _ in range(repeat):  # CPU time: less disturbed by other jobs on the machine
+        start = time.process_time()
+        f()
+        cpu = min(cpu, time.process_time() - start)
     tracemalloc.start()
     f()
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    return out, seconds, peak / 2**20
+    return out, (seconds, cpu, peak / 2**20)
 
 
-def row(case: str, shape: str, nbytes: int, mine: tuple[float, float],
-        floor: tuple[float, float]) -> str:
-    (a_s, a_mb), (f_s, f_mb) = mine, floor
-    return (f"| {case} | {shape}, {nbytes / 2**20:.1f} MiB | {a_s:.3f} s | {a_mb:.1f} MiB | "
-            f"{f_s:.3f} s | {f_mb:.1f} MiB | {a_s / f_s:.1f}x | {a_mb / f_mb:.1f}x |")
+def row(case: str, shape: str, nbytes: int, mine: tuple[float, float, float],
+        floor: tuple[float, float, float]) -> str:
+    (a_s, a_cpu, a_mb), (f_s, f_cpu, f_mb) = mine, floor
+    return (f"| {case} | {shape}, {nbytes / 2**20:.1f} MiB | {a_s:.3f} s | {a_cpu:.3f} s | "
+            f"{a_mb:.1f} MiB | {f_s:.3f} s | {f_cpu:.3f} s | {f_mb:.1f} MiB | "
+            f"{a_s / f_s:.1f}x | {a_cpu / f_cpu:.1f}x | {a_mb / f_mb:.1f}x |")
 
 
 def run_alpha(n: int, cases: list[str], repeat: int) -> None:
@@ -85,15 +94,14 @@ def run_alpha(n: int, cases: list[str], repeat: int) -> None:
     rng = np.random.default_rng(0)
     x = rng.normal(50, 10, (n, 3))
     x[rng.random(x.shape) < 0.1] = np.nan
-    floor, f_s, f_mb = timed(lambda: interval_floor(x), repeat)
+    floor, f_fig = timed(lambda: interval_floor(x), repeat)
     for level in [c for c in ("interval", "ratio") if c in cases]:
         data = x if level == "interval" else np.abs(x)  # a ratio scale: non-negative
-        res, a_s, a_mb = timed(
+        res, a_fig = timed(
             lambda d=data, lv=level: accord.krippendorff_alpha(d, level=lv), repeat)
         if level == "interval":
             assert abs(res.estimate - floor) < 1e-12, (res.estimate, floor)
-        print(row(f"{level} alpha", f"{n} x 3", x.nbytes, (a_s, a_mb), (f_s, f_mb)),
-              flush=True)
+        print(row(f"{level} alpha", f"{n} x 3", x.nbytes, a_fig, f_fig), flush=True)
 
 
 def run_fleiss(n: int, repeat: int) -> None:
@@ -102,12 +110,12 @@ def run_fleiss(n: int, repeat: int) -> None:
     rng = np.random.default_rng(1)
     labels = rng.integers(0, 5, (n, 10)).astype(np.float64)
     labels[rng.random(labels.shape) < 0.1] = np.nan
-    floor, f_s, f_mb = timed(lambda: fleiss_floor(labels), repeat)
-    res, a_s, a_mb = timed(lambda: accord.fleiss_kappa(labels), repeat)
+    floor, f_fig = timed(lambda: fleiss_floor(labels), repeat)
+    res, a_fig = timed(lambda: accord.fleiss_kappa(labels), repeat)
     # kappa near 0 here: p_a - p_e cancels, so summation order shows at ~1e-12
     assert abs(res.estimate - floor) < 1e-10, (res.estimate, floor)
-    print(row("Fleiss' kappa (floats, NaN)", f"{n} x 10", labels.nbytes, (a_s, a_mb),
-              (f_s, f_mb)), flush=True)
+    print(row("Fleiss' kappa (floats, NaN)", f"{n} x 10", labels.nbytes, a_fig, f_fig),
+          flush=True)
 
 
 def main() -> None:
@@ -124,9 +132,9 @@ def main() -> None:
         accord.krippendorff_alpha(warm, level=level)
     accord.fleiss_kappa(np.round(warm / 25))
     print(f"numpy {np.__version__}; best of {args.repeat}")
-    print("| case | input | accord time | accord peak | floor time | floor peak | "
-          "time ratio | memory ratio |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| case | input | accord | accord CPU | accord peak | floor | floor CPU | floor peak "
+          "| ratio | CPU ratio | memory ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for n in args.units:
         run_alpha(n, args.cases, args.repeat)
         if "fleiss" in args.cases:

@@ -254,7 +254,7 @@ def test_continuous_values_match_krippendorff_package(level: str,
     data = np.abs(rng.normal(size=(60, 1)) + rng.normal(scale=0.6, size=(60, 3))) + 0.05
     data[rng.random(data.shape) < 0.1] = np.nan
     expected = krippendorff.alpha(data.T, level_of_measurement=level)
-    # below the exact limit ratio uses the V x V matrix; force the quadrature path as well
+    # below the exact limit ratio uses exact double sums; force the interpolation on bins too
     assert accord.krippendorff_alpha(data, level=level).estimate == pytest.approx(
         expected, abs=1e-12)
     monkeypatch.setattr(dif, "RATIO_EXACT_LIMIT", 10)
@@ -262,7 +262,7 @@ def test_continuous_values_match_krippendorff_package(level: str,
         expected, abs=1e-12)
 
 
-def test_ratio_quadrature_against_exact_double_sum(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ratio_sums_on_bins_against_exact_double_sum(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = np.random.default_rng(8)
     for x in (np.concatenate([[0.0], rng.lognormal(0, 3, 1500)]),
               1.0 + 1e-6 * rng.random(1500), 10 ** rng.uniform(-8, 8, 1500)):

@@ -19,7 +19,7 @@ interval ``(Delta pi)_c = (x_c - mu)^2 + sigma^2``.
 ratio: the observed disagreement sums ``((x - y) / (x + y))^2`` over the pairs
 within each unit (one pass per pair of columns); the expected disagreement and
 Gwet's unit terms need ``F(x_c) = sum_k ((x_c - x_k) / (x_c + x_k))^2`` over all
-pairable values, computed once on the sorted values by
+pairable values, computed once by
 :func:`accord.coefficients._differences.ratio_kernel_sums` (interpolation on bins,
 :mod:`accord.coefficients._ratio_bins`; ``n (n - 1) D_e = sum_c F(x_c)``,
 ``(Delta pi)_c = F(x_c) / n``). Long codes pair a unit's values by their offsets in
@@ -192,11 +192,7 @@ def _ratio(x: FloatArray, ok: NDArray[np.bool_], m: FloatArray,
 
 def _ratio_spread(values: FloatArray, n: float) -> FloatArray:
     """``F(x_c) / n``, ``F(y) = sum over all pairable values x of ((y - x) / (y + x))^2``."""
-    order = np.argsort(values)  # the bins want sorted values; sort once, here
-    ordered = values[order]
-    kernel = np.empty(values.shape[0])
-    kernel[order] = dif.ratio_kernel_sums(ordered, np.ones(values.shape[0]), ordered)
-    return kernel / n
+    return dif.ratio_kernel_sums(values, np.ones(values.shape[0]), values) / n
 
 
 def _ratio_terms(m: FloatArray, pairs: FloatArray, g: FloatArray, spread: FloatArray,

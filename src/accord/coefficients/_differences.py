@@ -16,14 +16,9 @@ continuous data O(n log n): the ordinal difference is the interval difference
 of the *midranks* ``t_c = sum_{g<c} n_g + n_c / 2``, and interval sums are
 moments (``sum_ck n_c n_k (x_c - x_k)^2 = 2 n sum_c n_c (x_c - xbar)^2``). The ratio
 sum has no moment form: up to 3,000 values it is the exact double sum (in blocks, no
-V x V matrix); for more sorted values (the categories) it is interpolated on geometric
-bins (:mod:`accord.coefficients._ratio_bins`, O(V), relative error below 1e-14 in the
-tests); otherwise, and when the values span more than ~128 octaves, it is computed from
-``((y - x) / (y + x))^2 = int_0^inf t (y - x)^2 exp(-(x + y) t) dt`` by the
-trapezoidal rule in ``s = log t`` (exponentially convergent for this analytic
-integrand; relative error below 1e-14 against the exact double sum in the tests,
-the worst when one value sits far from a tight cluster of the others; about 55
-exponentials per value, some 8x the cost of the bins).
+V x V matrix); for more values it is interpolated on geometric bins
+(:mod:`accord.coefficients._ratio_bins`, O(V), relative error below 1e-14 against the
+exact double sum in the tests).
 """
 
 from __future__ import annotations
@@ -44,9 +39,6 @@ Statistic = Callable[[FloatArray], FloatArray]
 FEATURE_BUDGET = 20_000_000
 #: Up to this many values the ratio sums are exact double sums (chunked).
 RATIO_EXACT_LIMIT = 3000
-# trapezoid step in log t: the integrand e^{2s - a e^s} is analytic for |Im s| < pi/2, so the
-# error is about e^{-pi^2 / h} / cos^2(d) ~ 1e-14 relative at h = 0.25 (1e-12 at h = 0.3)
-_STEP = 0.25
 
 
 def _alpha(n: FloatArray, do: FloatArray, de: FloatArray) -> FloatArray:
@@ -232,8 +224,8 @@ def ratio_delta(x: FloatArray, y: FloatArray) -> FloatArray:
 
 class RatioMany:
     """Ratio difference: pairs within units; across units exact double sums in blocks up
-    to :data:`RATIO_EXACT_LIMIT` values, quadrature beyond. No V x V matrix is built
-    unless resampling asks for one (at most the limit squared)."""
+    to :data:`RATIO_EXACT_LIMIT` values, interpolation on bins beyond. No V x V matrix is
+    built unless resampling asks for one (at most the limit squared)."""
 
     name = "ratio"
 
@@ -260,17 +252,8 @@ class RatioMany:
 
 
 # --------------------------------------------------------------------- ratio sums
-# sum_k w_k (y - x_k)^2 / (y + x_k)^2 = int_0^inf t F_y(t) dt with
-# F_y(t) = sum_k w_k (y - x_k)^2 e^{-(y + x_k) t}. In s = log t the integrand is analytic
-# in a strip, so the trapezoidal rule converges exponentially. Subtracting
-# g_y = M0 e^{-c t} (M0 = F_y(0), c = -F_y'(0) / F_y(0), integral M0 / c^2 known) makes the
-# left tail decay like t^4, so the rule can start at t = e^-9 (the tail left out is
-# below e^{-36} relative on values scaled to at most 1); values with
-# (x - x_min) t > 50 weigh less than e^-50 and are skipped at large t.
-_CUT = 50.0
-_S_LOW = -9.0
-# cells of one (values x nodes) temporary: at most 8 per value (memory proportional to the
-# values at every size) and at most 2^18
+# cells of one (values x values) temporary of the exact sums: at most 8 per value (memory
+# proportional to the values at every size) and at most 2^18
 _BLOCK_CELLS = 1 << 18
 
 
@@ -278,59 +261,11 @@ def _rows_per_block(width: int) -> int:
     return max(1, min(_BLOCK_CELLS, max(1 << 12, 8 * width)) // max(width, 1))
 
 
-def _power_of_two(top: float) -> float:
-    """A power of two at least ``top``: scaling by it is exact, so no difference is rounded."""
-    return float(2.0 ** np.frexp(top)[1])
-
-
-def _scaled(x: FloatArray, w: FloatArray, y: FloatArray) -> tuple[FloatArray, ...]:
-    """Sorted ``x`` (with ``w``) and ``y``, scaled exactly to at most 1."""
-    scale = _power_of_two(float(max(x.max(), y.max())))
-    if not _ascending(x):
-        order = np.argsort(x, kind="stable")
-        x, w = x[order], w[order]
-    xs = x / scale
-    return xs, w, xs if y is x else y / scale
-
-
-def _moments(d: FloatArray, powers: FloatArray, t: FloatArray) -> tuple[FloatArray, ...]:
-    """``W = sum w e^{-d t}``, the weighted mean ``mu`` of ``d`` and its weighted variance
-    (``powers`` holds the rows ``w``, ``w d``, ``w d^2``).
-
-    ``d >= 0`` is measured from the smallest value, where the weight concentrates
-    as ``t`` grows, so the raw-moment variance keeps its relative precision.
-    """
-    e = np.exp(-np.multiply.outer(d, t))
-    big_w, s1, s2 = powers @ e
-    mu = s1 / big_w
-    return big_w, mu, np.maximum(s2 - s1 * mu, 0.0)
-
-
-def _node_blocks(d: FloatArray, w: FloatArray, a_min: float) -> Any:
-    """Per block of log-t nodes: s, t and the moments of the values that still weigh."""
-    nodes = np.arange(_S_LOW, np.log(_CUT / a_min) + _STEP, _STEP)
-    size = _rows_per_block(d.size)
-    powers = np.stack([w, w * d, w * d * d])
-    for i in range(0, nodes.shape[0], size):
-        s = nodes[i:i + size]
-        t = np.exp(s)
-        stop = int(np.searchsorted(d, _CUT / t[0], side="right"))
-        yield (s, t, *_moments(d[:stop], powers[:, :stop], t))
-
-
-def _centred(d: FloatArray, w: FloatArray) -> tuple[float, float, float]:
-    """Total weight, mean and centred second moment (two-pass)."""
-    big_w = float(w.sum())
-    mu = float(w @ d) / big_w
-    return big_w, mu, float(w @ (d - mu) ** 2)
-
-
 def ratio_pair_sum(x: FloatArray, w: FloatArray) -> float:
     """``sum_ck w_c w_k ((x_c - x_k) / (x_c + x_k))^2`` for non-negative ``x``.
 
-    Exact double sum up to :data:`RATIO_EXACT_LIMIT` values; beyond, the integral
-    ``int_0^inf t F(t) dt`` with ``F(t) = 2 W(t) V(t) e^{-2 x_min t}`` (``W`` the
-    weight and ``V`` the centred second moment under weights ``w e^{-(x - x_min) t}``).
+    Exact double sum (in blocks) up to :data:`RATIO_EXACT_LIMIT` values; beyond,
+    interpolated on geometric bins (:mod:`accord.coefficients._ratio_bins`).
     """
     keep = w > 0
     x, w = x[keep], w[keep]
@@ -338,74 +273,27 @@ def ratio_pair_sum(x: FloatArray, w: FloatArray) -> float:
         return 0.0
     if x.size <= RATIO_EXACT_LIMIT:
         return float(w @ _exact_kernel(x, w, x))
-    sums = self_kernel_sums(x, w)  # sorted values (categories): interpolation on bins
-    if sums is not None:
-        return float(w @ sums)
-    x, w, _ = _scaled(x, w, x)
-    x0 = float(x[0])
-    d = x - x0
-    big_w, mu, var = _centred(d, w)
-    m0 = 2.0 * big_w * var
-    m1 = 2.0 * x0 * m0 + 2.0 * (big_w * float(w @ d**3) - float(w @ d) * float(w @ d**2))
-    a_lo = float(x[0] + x[np.argmax(x > x0)])
-    c = min(max(m1 / m0, a_lo), 2.0)
-    total = 0.0
-    for s, t, bw, _, v in _node_blocks(d, w, min(a_lo, c)):
-        f = np.exp(2.0 * s - 2.0 * x0 * t) * 2.0 * bw * v - m0 * np.exp(2.0 * s - c * t)
-        total += float(f.sum())
-    return total * _STEP + m0 / c**2
+    return float(w @ _self_sums(x, w))
 
 
 def ratio_kernel_sums(x: FloatArray, w: FloatArray, y: FloatArray) -> FloatArray:
-    """``sum_k w_k ((y_i - x_k) / (y_i + x_k))^2`` for every ``y_i`` (non-negative)."""
+    """``sum_k w_k ((y_i - x_k) / (y_i + x_k))^2`` for every ``y_i`` (non-negative).
+
+    At the values themselves (``y is x``, as alpha needs) and for more than
+    :data:`RATIO_EXACT_LIMIT` values: interpolated on bins, O(V); otherwise the exact
+    sums in blocks, O(V Y).
+    """
     if y is x and x.size > RATIO_EXACT_LIMIT:
-        sums = self_kernel_sums(x, w)  # sorted values (categories): interpolation on bins
-        if sums is not None:
-            return sums
+        return _self_sums(x, w)
     keep = w > 0
-    if not keep.all():
-        x, w = x[keep], w[keep]
-    if x.size <= RATIO_EXACT_LIMIT or y.size <= RATIO_EXACT_LIMIT:
-        return _exact_kernel(x, w, y)
-    # targets in increasing order: the ones still weighing at a node are a prefix
-    order = None if _ascending(y) else np.argsort(y, kind="stable")
-    x, w, ys = _scaled(x, w, y if order is None else y[order])
-    out = _sorted_kernel_sums(x, w, ys)
-    if order is None:
-        return out
-    sums = np.empty(y.shape[0])
-    sums[order] = out
+    return _exact_kernel(x[keep], w[keep], y)
+
+
+def _self_sums(x: FloatArray, w: FloatArray) -> FloatArray:
+    sums = self_kernel_sums(x, w)
+    if sums is None:  # pragma: no cover - alpha checks for negative values first
+        raise ValueError("the ratio difference needs non-negative values.")
     return sums
-
-
-def _ascending(a: FloatArray) -> bool:
-    return bool(np.all(a[1:] >= a[:-1]))
-
-
-def _sorted_kernel_sums(x: FloatArray, w: FloatArray, y: FloatArray) -> FloatArray:
-    """The kernel sums of :func:`ratio_kernel_sums` for sorted, scaled ``x`` and ``y``."""
-    x0 = float(x[0])
-    d, yd = x - x0, y - x0
-    big_w, mu, var = _centred(d, w)
-    m0 = big_w * (yd - mu) ** 2 + var
-    p = [float(w @ d**j) for j in range(4)]
-    m1 = (yd + 2.0 * x0) * (yd**2 * p[0] - 2.0 * yd * p[1] + p[2])
-    m1 += yd**2 * p[1] - 2.0 * yd * p[2] + p[3]
-    a = y + x0
-    a_lo = np.maximum(a, 2.0**-1074)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        c = np.clip(np.where(m0 > 0, m1 / m0, a_lo), a_lo, y + 1.0)
-    del m1, a_lo
-    a_min = float(min(a[a > 0].min(initial=1.0), x[x > 0].min(initial=1.0)))
-    out = np.zeros(y.shape[0])
-    for s, t, bw, mu_t, v in _node_blocks(d, w, a_min):
-        stop = int(np.searchsorted(a, _CUT / t[0], side="right"))
-        f = np.exp(2.0 * s[None, :] - np.multiply.outer(a[:stop], t))
-        f *= bw * (yd[:stop, None] - mu_t) ** 2 + v
-        f -= m0[:stop, None] * np.exp(2.0 * s[None, :] - np.multiply.outer(c[:stop], t))
-        out[:stop] += f.sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.asarray(out * _STEP + np.where(m0 > 0, m0 / c**2, 0.0), dtype=np.float64)
 
 
 def _exact_kernel(x: FloatArray, w: FloatArray, y: FloatArray) -> FloatArray:

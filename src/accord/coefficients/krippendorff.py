@@ -118,6 +118,14 @@ def krippendorff_alpha(
     1.0's two-sided t test (later irrCAC versions print a one-sided p-value); it is 0
     when the SE is 0 and alpha is not 0 (perfect agreement).
 
+    Continuous scores. Interval and ratio alpha of a numeric array, or of
+    :class:`~accord.Annotations`, in which most values are distinct are computed unit
+    by unit in O(n): interval from per-unit means and sums of squares, ratio with its
+    sums over all pairs of values interpolated on geometric bins (relative error below
+    1e-14). Ratio alpha of more than 3,000 such values has the analytic SE only (a
+    resample's D_e is a sum over all pairs of values); asking for a bootstrap or
+    jackknife interval says so.
+
     Undefined cases. When every pairable value is the same, ``D_e = 0`` and alpha
     is 0/0: accord returns ``nan`` with ``undefined_reason`` and a
     :class:`~accord.DegenerateDataWarning`. In the same case R's ``irr::kripp.alpha``
