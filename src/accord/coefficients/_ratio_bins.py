@@ -61,6 +61,7 @@ def self_kernel_sums(x: FloatArray, w: FloatArray) -> FloatArray | None:
     # bin of each value (at most 8 x 2,100 octaves of doubles): a radix sort of these
     # small numbers groups the values by bin, with no sort of the floats
     which = np.floor((np.log2(xp) - np.log2(lo)) * 8.0).astype(np.int64)
+    np.maximum(which, 0, out=which)  # the smallest value is bin 0, whatever log2 rounds
     order = np.argsort(which.astype(np.int16), kind="stable")
     bins = _Bins(xp[order], wp[order], which[order], lo)
     sums = np.empty(xp.shape[0])
