@@ -151,9 +151,10 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
     Scale: from :class:`~accord.Annotations` the scores stay long arrays and every sum
     is taken in ``O(ratings)``, never a units x raters matrix, so a crowd of thousands
     of raters costs memory in proportion to its ratings. On incomplete designs the
-    rater reduction ``C b = q`` is solved directly up to 2,000 raters and by
-    conjugate gradients beyond (``details["solver"]``; see
-    :mod:`accord.tables._henderson`). The F intervals need nothing more. A bootstrap
+    rater reduction ``C b = q`` is solved directly up to 200 raters and by
+    conjugate gradients beyond, forming ``C`` when they converge slowly
+    (``details["solver"]``; see :mod:`accord.tables._henderson`). The F intervals
+    need nothing more. A bootstrap
     or jackknife of the two-way forms resamples ``6 + k`` (complete) or
     ``6 + 3k + k^2`` (incomplete) numbers per unit and is refused, with that
     reason, beyond ``2**27`` numbers in all; ICC1 and ICC1k resample six per unit.
