@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import tracemalloc
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -29,6 +30,7 @@ from accord.coefficients.intraclass import FEATURE_BUDGET, FORMS, _estimate, for
 from accord.errors import DataError, DegenerateDataWarning, InvalidParameterError
 from accord.tables import _henderson
 from accord.tables.rating_matrix import MeanSquares, mean_squares
+from conftest import run_cli
 
 
 # ------------------------------------------------------------------ the dense oracle
@@ -283,3 +285,45 @@ def test_long_matrix_views_equal_the_dense_ones() -> None:
     np.testing.assert_array_equal(rm.rated(3).values, dense.rated(3).values)
     feats, _ = dense.features()
     np.testing.assert_allclose(rm.feature_sums(), feats.sum(axis=0), rtol=1e-12, atol=1e-12)
+
+
+def test_average_forms_of_incomplete_designs_say_how_many_ratings_units_had() -> None:
+    """ICCk steps ICC up to all k raters (psych's k); on a sparse design the note gives
+    the Spearman-Brown step-up (Shrout & Fleiss 1979, eq. for ICC(., k)) to the mean
+    ratings per unit, computed here by hand from the single form."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(300, 1)) + rng.normal(size=(300, 40))
+    x[rng.random((300, 40)) < 0.9] = np.nan
+    x = x[(~np.isnan(x)).sum(axis=1) >= 2]
+    m = float((~np.isnan(x)).sum() / x.shape[0])
+    for single, average in (("ICC1", "ICC1k"), ("ICC2", "ICC2k"), ("ICC3", "ICC3k")):
+        rho = accord.icc(x, form=single).estimate
+        res = accord.icc(x, form=average)
+        assert res.details["ratings_per_unit"] == pytest.approx(m, rel=1e-12)
+        assert res.estimate == pytest.approx(40 * rho / (1 + 39 * rho), rel=1e-12)
+        at_m = m * rho / (1 + (m - 1) * rho)
+        assert f"has reliability {at_m:.4f}" in res.details["note"]
+        assert f"units had {m:.1f} ratings on average" in res.details["note"]
+    complete = rng.normal(size=(30, 1)) + rng.normal(size=(30, 4))
+    assert "note" not in accord.icc(complete, form="ICC2k").details
+    few_missing = complete.copy()
+    few_missing[0, 0] = np.nan
+    assert "note" not in accord.icc(few_missing, form="ICC2k").details  # 3.97 of 4 raters
+
+
+def test_the_note_is_printed_by_compute_and_the_report(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    rows = ["unit,rater,score"]
+    for u in range(200):
+        for r in rng.choice(30, size=3, replace=False):
+            rows.append(f"u{u},r{r},{rng.normal() + u % 7:.3f}")
+    path = tmp_path / "scores.csv"
+    path.write_text("\n".join(rows) + "\n")
+    code, out, err = run_cli("compute", str(path), "--unit", "unit", "--rater", "rater",
+                             "--value", "score", "--level", "interval", "--coefficient",
+                             "icc", "--form", "ICC2k")
+    assert code == 0, err
+    assert "icc: ICC2k is the reliability of the mean of all 30 raters" in " ".join(out.split())
+    ann = accord.read(path, unit="unit", rater="rater", value="score", level="interval")
+    md = accord.report(ann, coefficients=["icc"], form="ICC2k").to_markdown()
+    assert "units had 3.0 ratings on average" in " ".join(md.split())

@@ -188,6 +188,18 @@ def _fmt(x: float, digits: int = 4) -> str:
     return "-" if x is None or x != x else f"{x:.{digits}f}"
 
 
+def _result_notes(r: Any, ci: Any) -> list[str]:
+    """Why a figure is undefined, its own note (``details["note"]``), excluded resamples."""
+    out = []
+    if r.undefined_reason:
+        out.append(f"{r.coefficient}: undefined: {r.undefined_reason}")
+    if isinstance(r.details.get("note"), str):
+        out.append(f"{r.coefficient}: {r.details['note']}")
+    if ci is not None and ci.n_excluded:
+        out.append(f"{r.coefficient}: {ci.n_excluded} resamples undefined and excluded")
+    return out
+
+
 def _print(
     ann: Any, results: list[Any], intervals: list[Any], scale: str | None, source: str,
     weights: str | None = None,
@@ -233,10 +245,7 @@ def _print(
             ci_text,
             Text(band.band if band else ""),
         )
-        if r.undefined_reason:
-            notes.append(f"{r.coefficient}: undefined: {r.undefined_reason}")
-        if ci is not None and ci.n_excluded:
-            notes.append(f"{r.coefficient}: {ci.n_excluded} resamples undefined and excluded")
+        notes += _result_notes(r, ci)
     console.print(table)
     for note in notes:
         console.print(Text(note))

@@ -139,7 +139,9 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
     ``s2_t / (s2_t + s2_e)``; their F intervals use the matching coefficients of the
     expected mean squares in place of ``k`` and ``n``. Units with fewer than two
     scores are left out (``details["n_units_dropped"]``); the k forms use the
-    number of raters.
+    number of raters (as psych does), which on a sparse design is a mean no unit
+    had: they give ``details["ratings_per_unit"]`` and, when that is below 80 % of
+    the raters, a ``details["note"]`` with the step-up to the mean ratings per unit.
 
     Undefined: when every score is the same (all mean squares 0) the estimate is
     ``nan`` with a reason and a :class:`~accord.DegenerateDataWarning`; R's psych
@@ -191,6 +193,8 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
         v.warn_undefined(_FUNC, why)
         est = math.nan
     details = _details(ms, chosen, k, est, complete, design.dropped)
+    if chosen.average and not complete:
+        details.update(_average_note(design, chosen, k, est))
     if not complete and chosen.model != "one_way":
         details["solver"] = design.sums.solver
     if design.scale != 1.0:
@@ -354,6 +358,23 @@ def _irr_figures(ms: MeanSquares, form: Form, est: float, k: int) -> dict[str, A
         with np.errstate(divide="ignore", invalid="ignore"):  # inf / inf: NaN, as in R
             out["irr_ci95"] = (float(n * (r - f_low * e) / (f_low * (c - e) + n * r)),
                                float(n * (f_high * r - e) / (c - e + n * f_high * r)))
+    return out
+
+
+def _average_note(design: Design, form: Form, k: int, est: float) -> dict[str, Any]:
+    """On incomplete designs the k forms are the reliability of the mean of all ``k``
+    raters, which no unit may have had: give the mean ratings per unit and, when it is
+    well below ``k``, the step-up to it in a note."""
+    per_unit = design.z.size / design.n_units if design.n_units else math.nan
+    out: dict[str, Any] = {"ratings_per_unit": per_unit}
+    if math.isfinite(est) and per_unit < 0.8 * k:
+        single = {"ICC1k": "ICC1", "ICC2k": "ICC2", "ICC3k": "ICC3"}[form.name]
+        rho = float(_estimate(design.mean_squares, form_of(single), k)[0])
+        at_m = float(step_up(rho, per_unit))  # type: ignore[arg-type]
+        out["note"] = (f"{form.name} is the reliability of the mean of all {k} raters, but "
+                       f"units had {per_unit:.1f} ratings on average; the mean of that many "
+                       f"ratings has reliability {at_m:.4f} (the Spearman-Brown step-up of "
+                       f"{single} = {rho:.4f} to {per_unit:.1f} ratings)")
     return out
 
 

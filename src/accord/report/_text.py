@@ -131,6 +131,8 @@ def coefficient_notes(report: Report) -> list[str]:
             out.append(f"{row.label}: no interval: {row.ci_note}")
         if row.n_excluded:
             out.append(f"{row.label}: {row.n_excluded} resamples were undefined and left out")
+        if isinstance(row.details.get("note"), str):
+            out.append(f"{row.label}: {row.details['note']}")
     seen: dict[str, str] = {}
     for row in report.coefficients:
         it = row.interpretation
