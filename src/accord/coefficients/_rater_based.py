@@ -244,6 +244,18 @@ def light_irr_z(codes: IntArray, q: int) -> tuple[float, float]:
 LISTED_PAIRS = 10_000  # pairs named one by one in Light's details up to this many
 
 
+def light_undefined(pc: PairCohen, names: tuple[Any, ...]) -> str | None:
+    """Why Light's kappa is undefined (a pair's kappa is, or no pair is kept), or None."""
+    bad = ~np.isfinite(pc.kappa)
+    if bad.any():
+        shown = [f"{names[a]!r} and {names[b]!r}" for a, b in zip(pc.a[bad][:3], pc.b[bad][:3])]
+        more = " and more" if np.count_nonzero(bad) > 3 else ""
+        return f"Cohen's kappa is undefined (p_e = 1) for the pair(s) {', '.join(shown)}{more}"
+    if pc.a.shape[0] == 0:
+        return f"no pair of raters shares at least {pc.min_shared} units"
+    return None
+
+
 def light_details(pc: PairCohen, names: tuple[Any, ...]) -> dict[str, Any]:
     """Light's details: the pairs averaged, and how many were left out and why."""
     kept = int(pc.a.shape[0])

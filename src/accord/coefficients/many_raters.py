@@ -81,8 +81,11 @@ def _counts(data: Any, categories: Sequence[Any] | None, func: str) -> tuple[Rat
         rc = rater_counts(data, categories=categories, func=func)
         raters = data.codes[1]  # raters who rated: one count per rater code, no sort
         return rc, int(np.count_nonzero(np.bincount(raters, minlength=data.n_raters)))
-    codes = md.rating_codes(data, categories=categories, func=func)
-    return codes.counts(), codes.n_raters
+    if isinstance(data, np.ndarray) and data.ndim == 2 and data.dtype.kind in "iuf":
+        codes = md.rating_codes(data, categories=categories, func=func)  # dense input
+        return codes.counts(), codes.n_raters
+    lc = long_codes(data, categories=categories, func=func)  # no units x raters matrix
+    return lc.counts(), lc.n_raters
 
 
 def _undefined_reason(kind: str, t: cb.CountTerms) -> str:
@@ -466,20 +469,12 @@ def light_kappa(data: Any, *, categories: Sequence[Any] | None = None,
     min_shared = v.positive_int(min_shared, param="min_shared", func=func)
     lc = long_codes(data, categories=categories, func=func)
     pc = rb.pair_cohen(lc, min_shared)
-    names = lc.rater_labels
-    bad = [f"{names[a]!r} and {names[b]!r}" for a, b in zip(pc.a[~np.isfinite(pc.kappa)][:4],
-                                                            pc.b[~np.isfinite(pc.kappa)][:4])]
-    reason = None
-    if bad:
-        reason = (f"Cohen's kappa is undefined (p_e = 1) for the pair(s) {', '.join(bad[:3])}"
-                  f"{' and more' if len(bad) > 3 else ''}")
+    reason = rb.light_undefined(pc, lc.rater_labels)
+    if reason:
         v.warn_undefined(func, reason)
     kept = int(pc.a.shape[0])
-    if not kept and not reason:
-        reason = f"no pair of raters shares at least {min_shared} units"
-        v.warn_undefined(func, reason)
     est = math.nan if reason else float(np.mean(pc.kappa))
-    details = rb.light_details(pc, names)
+    details = rb.light_details(pc, lc.rater_labels)
     details["irr_z"], details["irr_pvalue"] = rb.light_irr_z(rb.complete_codes(lc), lc.q)
     pair_idx = list(zip(pc.a.tolist(), pc.b.tolist()))
 
