@@ -187,6 +187,22 @@ def test_ids_given_as_codes_build_what_numbering_them_builds(
         _same(made[0], made[1])
 
 
+@settings(max_examples=200, deadline=None)
+@given(ids=st.lists(st.sampled_from(["07", "7", "a", "b b", "Z", "é"]), min_size=1,
+                    max_size=60),
+       grouped=st.booleans())
+def test_text_ids_are_numbered_in_order_of_first_appearance(
+    ids: list[str], grouped: bool
+) -> None:
+    """Sorted ids (runs of rows) and any others: the codes plain Python gives."""
+    from accord.readers._ids import id_codes
+
+    if grouped:
+        ids = sorted(ids)
+    codes, labels, seen = id_codes(pl.Series(ids, dtype=pl.String))
+    assert seen and (codes.tolist(), labels) == _reference(ids, "appearance")
+
+
 def test_integer_and_text_ids_read_as_the_general_path_codes_them(tmp_path: Path) -> None:
     """A Parquet file with integer ids (shuffled, with gaps; coded through a table of the
     ids present) and the same file with the ids as text (an Enum of the ids in order of

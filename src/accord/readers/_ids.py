@@ -66,12 +66,17 @@ def id_codes(
     back as text.
 
     That order is the one :class:`Annotations` keeps, so ``build`` takes such codes
-    as they are (``coded=``): text ids by a hash look-up through an
-    Enum of the distinct ids in that order, non-negative integer ids below
-    ``max(2**22, rows)`` through a table of the ids present (both O(n), no sort); other
+    as they are (``coded=``): text ids sorted in the file by where each
+    run of rows starts, other text ids by a hash look-up through an Enum of the
+    distinct ids in that order, non-negative integer ids below
+    ``max(2**22, rows)`` through a table of the ids present (all O(n), no sort); other
     integer ids go through :func:`label_codes` (sorted order, renumbered by ``build``).
     """
     if s.dtype == pl.String and s.len() and not s.null_count():
+        if s.is_sorted():  # each id one run of rows: its code counts the runs before it
+            starts = s.ne_missing(s.shift(1))
+            codes = (starts.cum_sum() - 1).cast(pl.Int64).to_numpy()
+            return codes, s.filter(starts).to_list(), True
         distinct = s.unique(maintain_order=True)
         codes = s.cast(pl.Enum(distinct)).to_physical().cast(pl.Int64).to_numpy()
         return codes, distinct.to_list(), True
