@@ -85,21 +85,21 @@ def test_an_ordinal_crowd_report_gives_ac2_with_ordinal_weights(tmp_path: Path) 
 def test_integer_ids_coded_from_a_table_match_the_ranked_codes(dtype: pl.DataType) -> None:
     """The table of ids present gives each row the id the sorting path gives it, with the
     labels in order of first appearance (the order Annotations keeps)."""
-    from accord.readers._table import _codes, _id_codes, _ranked_int_codes
+    from accord.readers._ids import _ranked_int_codes, id_codes, label_codes
 
     rng = np.random.default_rng(3)
     for n, high in ((1, 5), (1000, 7), (50_000, 60_000), (20_000, 1 << 22), (300_000, 900)):
         if dtype == pl.UInt16:
             high = min(high, 1 << 16)
         s = pl.Series(rng.integers(0, high, n)).cast(dtype)
-        codes, labels, seen = _id_codes(s)
+        codes, labels, seen = id_codes(s)
         ranked, sorted_labels = _ranked_int_codes(s)
         assert [labels[i] for i in codes.tolist()] == [sorted_labels[i] for i in ranked.tolist()]
         assert labels == list(dict.fromkeys(str(x) for x in s.to_list()))
         assert sorted(labels, key=int) == sorted_labels and seen
-        assert np.array_equal(_codes(s)[0], ranked)
+        assert np.array_equal(label_codes(s)[0], ranked)
     wide = pl.Series([3, -1, 10**12, 3])  # negative or far apart: ranked
-    codes, labels, seen = _id_codes(wide)
+    codes, labels, seen = id_codes(wide)
     assert codes.tolist() == [1, 0, 2, 1] and labels == ["-1", "3", "1000000000000"]
     assert not seen  # sorted order: build numbers them by first appearance
 

@@ -90,7 +90,7 @@ def test_repeated_rows_match_a_count_of_every_pair(
     pairs: list[tuple[int, int]], spread: int
 ) -> None:
     """``spread`` makes the pairs too many for one flag each, so the sort path runs."""
-    from accord._build import repeated_rows
+    from accord._duplicates import repeated_rows
 
     u = np.array([p[0] for p in pairs], dtype=np.int64) * spread
     r = np.array([p[1] for p in pairs], dtype=np.int64)
@@ -109,7 +109,7 @@ def test_repeats_in_rows_grouped_by_unit_are_found_block_by_block(
 ) -> None:
     """Rows sorted by unit, too many possible pairs for one flag each: the keys are sorted
     in blocks of whole units (tiny blocks here, so units span and cut them)."""
-    from accord._build import repeated_rows
+    from accord._duplicates import repeated_rows
 
     pairs = sorted(pairs, key=lambda p: p[0])
     u = np.array([p[0] for p in pairs], dtype=np.int64) * 10**6
@@ -185,6 +185,22 @@ def test_ids_given_as_codes_build_what_numbering_them_builds(
         assert made[0] == made[1]
     else:
         _same(made[0], made[1])
+
+
+@settings(max_examples=200, deadline=None)
+@given(ids=st.lists(st.sampled_from(["07", "7", "a", "b b", "Z", "é"]), min_size=1,
+                    max_size=60),
+       grouped=st.booleans())
+def test_text_ids_are_numbered_in_order_of_first_appearance(
+    ids: list[str], grouped: bool
+) -> None:
+    """Sorted ids (runs of rows) and any others: the codes plain Python gives."""
+    from accord.readers._ids import id_codes
+
+    if grouped:
+        ids = sorted(ids)
+    codes, labels, seen = id_codes(pl.Series(ids, dtype=pl.String))
+    assert seen and (codes.tolist(), labels) == _reference(ids, "appearance")
 
 
 def test_integer_and_text_ids_read_as_the_general_path_codes_them(tmp_path: Path) -> None:

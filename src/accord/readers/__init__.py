@@ -236,9 +236,11 @@ def read(
         file, the line or field, and what was expected), or a field must be chosen.
     DataError
         The table lacks a named column, looks long while no long columns were
-        found, takes free text as its labels, or holds conflicting duplicates
-        (the message names the route for span tables, label sets and pairwise
-        comparisons).
+        found, takes free text as its labels, holds conflicting duplicates (the
+        message counts them and names the route for span tables, label sets and
+        pairwise comparisons), or writes one id as an integer and as a decimal
+        (``7`` and ``7.0``). Integer ids mixed with other text ids are kept and
+        stated in ``audit.caveats``.
 
     Notes
     -----

@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from accord import _encoding as enc
+from accord._duplicates import repeated_rows
 from accord._names import GUESSED_LAYOUT
 from accord._shapes import PROBE_ROWS, duplicate_advice, looks_like_text
 from accord.errors import DataError, DuplicateRatingError, FormatError
@@ -146,9 +148,6 @@ def duplicate_error(
 
     Only the rows of repeated (unit, rater) pairs are grouped (found in O(n) or by one
     sort), so a single repeat among 10^7 rows is named at once."""
-    from accord import _encoding as enc
-    from accord._build import repeated_rows  # here: accord._build imports accord.annotations
-
     rows = repeated_rows(u, r, int(r.max()) + 1 if r.shape[0] else 1)
     rows = np.zeros(0, dtype=np.intp) if rows is None else rows
     per_pair = (

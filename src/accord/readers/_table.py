@@ -15,12 +15,13 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from accord import _encoding as enc
 from accord import _validation as v
 from accord._sets import sorted_tuple
 from accord.annotations import Annotations, Audit, build
 from accord.errors import DataError, DuplicateRatingError, FormatError
 from accord.readers._base import MISSING_FOLDED, NON_RATER_NAMES, Collected
+from accord.readers._ids import INT as _INT
+from accord.readers._ids import id_codes, label_codes, mixed_ids
 from accord.readers._layout import (
     duplicate_error,
     free_text_columns,
@@ -84,10 +85,6 @@ NON_RATER_SUFFIXES = ("_text", "_rationale", "_explanation", "_comment", "_reaso
 #: What the engine raises on a file it cannot read (a panic is a BaseException in pyo3).
 _ENGINE_ERRORS = (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError)
 
-#: Rows probed, distinct labels that count as "few", and the largest Enum built (see _codes).
-_PROBE, _FEW, _ENUM_MAX = 100_000, 1_000, 100_000
-
-_INT = r"^-?(0|[1-9][0-9]{0,17})$"
 _FLOAT = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"
 
 
@@ -128,8 +125,9 @@ def read_table(
 
 
 def _id_column(frame: pl.LazyFrame, name: str, alias: str) -> pl.Expr:
-    """An id column: text, except integer ids, which stay integers until :func:`_codes`
-    (ranking 10^7 integers is far cheaper than ranking their text) and come back as text."""
+    """An id column: text, except integer ids, which stay integers until they are coded
+    (:func:`~accord.readers._ids.id_codes`, far cheaper than coding their text) and come
+    back as text."""
     if frame.collect_schema()[name].is_integer():
         return pl.col(name).alias(alias)
     return pl.col(name).cast(pl.String).alias(alias)
@@ -297,12 +295,12 @@ def _encode(
     notes += [vnote] if vnote else []
     kept = kept.drop("v")
     text_ids = {c: kept.schema[c] == pl.String for c in ("u", "r")}
-    u_codes, u_labels, u_seen = _id_codes(kept["u"], text=rater_order is None)  # wide: rows
+    u_codes, u_labels, u_seen = id_codes(kept["u"], text=rater_order is None)  # wide: rows
     kept = kept.drop("u")
-    caveats = [*caveats, *_mixed_ids(u_labels if text_ids["u"] else [], "unit", source)]
+    caveats = [*caveats, *mixed_ids(u_labels if text_ids["u"] else [], "unit", source)]
     if rater_order is None:
-        r_codes, r_labels, r_seen = _id_codes(kept["r"])
-        caveats += _mixed_ids(r_labels if text_ids["r"] else [], "rater", source)
+        r_codes, r_labels, r_seen = id_codes(kept["r"])
+        caveats += mixed_ids(r_labels if text_ids["r"] else [], "rater", source)
     else:
         r_codes, r_labels = kept["r"].to_numpy().astype(np.int64), list(range(len(rater_order)))
         r_seen = False
@@ -420,14 +418,14 @@ def _values(
         floats, note = float_labels(distinct, s, level, source)
         if floats is not None:
             return floats, None, note
-        codes, labels = _codes(s)
+        codes, labels = label_codes(s)
         return codes, labels, note
     if level in ("interval", "ratio"):
         bad = distinct.filter(~distinct.str.contains(_FLOAT)).head(1).to_list()
         raise DataError(
             f"{source}: level={level!r} needs numeric values, but value {bad[0]!r} is not a number."
         )
-    codes, labels = _codes(s)
+    codes, labels = label_codes(s)
     return codes, labels, _same_number_note(distinct)
 
 
@@ -449,100 +447,6 @@ def _same_number_note(distinct: pl.Series) -> str:
     shown = "; ".join(" and ".join(repr(t) for t in g) for g in sorted(clashes)[:3])
     return (f"labels {shown} are different text labels, not one number: not every label "
             "is a number, so labels are kept as written")
-
-
-def _mixed_ids(labels: list[Any], role: str, source: str) -> list[str]:
-    """Text ids of which some are integers and some not, judged on the distinct ids.
-
-    One number written as an integer and as a decimal (``7`` and ``7.0``, as a
-    spreadsheet or a float column writes it) would count as two units or raters:
-    refused, with the counts. Integers mixed with other text (``abc``) are kept as
-    text ids and stated, with the counts and an example, since a stray row (a
-    repeated header) looks just like this.
-    """
-    if len(labels) < 2:
-        return []
-    ids = pl.Series(labels, dtype=pl.String)
-    is_int = ids.str.contains(_INT)
-    n_int = int(is_int.sum())
-    if n_int in (0, ids.len()):
-        return []
-    others = ids.filter(~is_int)
-    decimals = others.filter(others.str.contains(r"^-?(0|[1-9][0-9]*)\.0+$"))
-    written_twice = decimals.filter(
-        decimals.str.replace(r"\.0+$", "").is_in(ids.filter(is_int).implode()))
-    n_other = others.len()
-    if written_twice.len():
-        twice = written_twice[0]
-        raise DataError(
-            f"{source}: the {role} ids mix {n_int} integer and {n_other} other id(s), and "
-            f"{written_twice.len()} id(s) are written both ways (e.g. "
-            f"{twice.split('.')[0]!r} and {twice!r}), so one {role} would count as two; "
-            f"write each {role} id one way (e.g. all as integers)."
-        )
-    example = others[0]
-    return [f"the {role} ids mix {n_int} integer and {n_other} other id(s) (e.g. {example!r}), "
-            f"all kept as text ids; check that {example!r} names a {role} and is not a stray "
-            "row (a repeated header)"]
-
-
-def _id_codes(
-    s: pl.Series, *, text: bool = True
-) -> tuple[np.ndarray[Any, Any], list[Any], bool]:
-    """Codes of an id column, its labels, and whether they are numbered in order of first
-    appearance; integer ids (``text=False``: row numbers, which are their own codes) come
-    back as text.
-
-    Ids are numbered in order of first appearance, the order :class:`Annotations`
-    keeps, so ``build`` finds them already coded: text ids by a hash look-up through an
-    Enum of the distinct ids in that order, non-negative integer ids below
-    ``max(2**22, rows)`` through a table of the ids present (both O(n), no sort); other
-    integer ids go through :func:`_codes` (sorted order, renumbered by ``build``).
-    """
-    if s.dtype == pl.String and s.len() and not s.null_count():
-        distinct = s.unique(maintain_order=True)
-        codes = s.cast(pl.Enum(distinct)).to_physical().cast(pl.Int64).to_numpy()
-        return codes, distinct.to_list(), True
-    if s.dtype.is_integer() and text and s.len() and not s.null_count():
-        fast = enc.small_int_codes(s.to_numpy(), appearance=True, copy=False, overwrite=True,
-                                   bound=max(enc.SMALL_INT, s.len()))
-        if fast is not None:
-            codes, ids = fast
-            return codes, pl.Series(ids).cast(pl.String).to_list(), True
-    return (*_codes(s, text=text), False)
-
-
-def _codes(s: pl.Series, *, text: bool = True) -> tuple[np.ndarray[Any, Any], list[Any]]:
-    """Codes in sorted label order, and the sorted distinct labels.
-
-    Few distinct labels (raters, categories): a hash look-up through an Enum of
-    the sorted labels. Many (unit ids): one dense rank (a sort), and each
-    label taken from any row holding its code. Integer ids are ranked as numbers
-    and labelled with their text (``text=False``: the integers are the codes, as
-    for row numbers).
-    """
-    if s.dtype.is_integer():
-        if not text:
-            return s.to_numpy().astype(np.int64, copy=False), []
-        return _ranked_int_codes(s)
-    if s.len() == 0:
-        return np.zeros(0, dtype=np.int64), []
-    if s.head(_PROBE).n_unique() <= _FEW:
-        distinct = s.unique().sort()
-        if distinct.len() <= _ENUM_MAX:
-            codes = s.cast(pl.Enum(distinct)).to_physical().cast(pl.Int64).to_numpy()
-            return codes, distinct.to_list()
-    codes = (s.rank("dense") - 1).cast(pl.Int64).to_numpy()
-    first = np.empty(int(codes.max()) + 1, dtype=np.int64)
-    first[codes] = np.arange(codes.shape[0])  # any row of a code holds its label
-    return codes, s.gather(first).to_list()
-
-
-def _ranked_int_codes(s: pl.Series) -> tuple[np.ndarray[Any, Any], list[Any]]:
-    """Integer ids ranked as numbers (a sort), labelled with their text."""
-    distinct = s.unique().sort()
-    codes = (s.rank("dense") - 1).cast(pl.Int64).to_numpy()
-    return codes, distinct.cast(pl.String).to_list()
 
 
 def _relabel(
