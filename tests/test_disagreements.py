@@ -157,3 +157,96 @@ def test_many_categories_without_a_units_by_categories_matrix() -> None:
     tracemalloc.stop()
     assert found.n_disagreements == int((a != b).sum())
     assert peak < 100 * 2**20  # a dense 50,000 x 20,000 count matrix would need 8 GB
+
+
+def _crowd(seed: int = 0, n_units: int = 120, n_raters: int = 80) -> accord.Annotations:
+    """Units rated by 3-7 of many raters; a few rater names and labels that look like
+    formulas."""
+    import random
+
+    rng = random.Random(seed)
+    names = [f"w{j}" for j in range(n_raters - 2)] + ["=evil", "-3x"]
+    labels = ["a", "b", "c", "@bad"]
+    rows = []
+    for u in range(n_units):
+        for r in rng.sample(names, rng.randint(3, 7)):
+            rows.append((f"u{u}", r, rng.choice(labels) if rng.random() < 0.5 else "a"))
+    rows += [("u-last", "=evil", "a"), ("u-last", "-3x", "@bad")]
+    return accord.Annotations.from_long(rows, unit=0, rater=1, value=2)
+
+
+def test_a_crowd_lists_each_units_ratings() -> None:
+    """Above 50 raters each unit keeps the ratings it has (checked against the records),
+    with the same units, order and shares as the one-column-per-rater layout."""
+    from accord._disagreements_long import WIDE_RATERS
+
+    ann = _crowd()
+    assert ann.n_raters > WIDE_RATERS
+    got = accord.disagreements(ann, order="disagreement")
+    assert got.listed
+    given_by_unit: dict[object, dict[object, object]] = {}
+    for unit, rater, label in ann.records():
+        given_by_unit.setdefault(unit, {})[rater] = label
+    want = brute_force([[given_by_unit[u].get(r) for r in ann.raters] for u in ann.units])
+    assert [(ann.units.index(u.unit), u.agreement) for u in got] == sorted(
+        want, key=lambda t: (t[1], -len({x for x in given_by_unit[ann.units[t[0]]].values()}),
+                             t[0]))
+    for u in got:
+        assert u.raters is not None and dict(zip(u.raters, u.labels)) == given_by_unit[u.unit]
+        assert list(u.raters) == [r for r in ann.raters if r in given_by_unit[u.unit]]
+        assert u.n_ratings == len(u.labels)
+    assert got.units[-1] == list(got)[-1] and got.units[1:3] == list(got)[1:3]
+
+
+def test_a_crowds_csv_is_safe_and_complete(tmp_path: Path) -> None:
+    ann = _crowd(1)
+    got = accord.disagreements(ann)
+    text = got.to_csv()
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["unit", "n_ratings", "agreement", "labels", "ratings", "adjudicated",
+                       "comment"]
+    assert len(rows) == len(got) + 1
+    for row, u in zip(rows[1:], got):
+        assert row[0] == str(u.unit) and int(row[1]) == u.n_ratings
+        assert float(row[2]) == u.agreement and row[5:] == ["", ""]
+        counts = {}
+        for x in u.labels:
+            counts[str(x)] = counts.get(str(x), 0) + 1
+        assert row[3] == neutralise_cell("; ".join(
+            f"{x} x{n}" for x, n in sorted(counts.items(), key=lambda t: (-t[1], t[0]))))
+        pairs = "; ".join(f"{r}={x}" for r, x in zip(u.raters or (), u.labels))
+        assert row[4] == neutralise_cell(pairs)
+        for cell in row:
+            assert not cell or cell[0] not in "=+-@" or neutralise_cell(cell) == cell
+    assert any(row[4].startswith("'") for row in rows[1:])  # '=evil=...' or '-3x=...'
+    # the pieces, the whole text and the streamed file are the same bytes
+    pieces = list(got.units.csv_chunks(neutralise_cell, size=7))  # type: ignore[attr-defined]
+    assert len(pieces) > 2 and "".join(pieces) == text
+    path = tmp_path / "review.csv"
+    got.write_csv(path)
+    assert path.read_bytes() == text.encode()
+    plain = got.rows()  # the same cells before neutralising
+    assert plain[0] == rows[0] and len(plain) == len(rows)
+    assert all(neutralise_cell(a) == b for p, r in zip(plain[1:], rows[1:])
+               for a, b in zip(p[:2] + p[3:], r[:2] + r[3:]))
+
+
+def test_the_cli_says_when_ratings_are_listed(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    ann = _crowd(2)
+    path = tmp_path / "crowd.csv"
+    path.write_text("item,worker,label\n" + "".join(
+        f"{u},{r if not r.startswith(('=', '-')) else 'x' + r},{x}\n"
+        for u, r, x in ann.records() if u != "u-last"))
+    code, out, err = run_cli("disagreements", str(path), "--unit", "item", "--rater",
+                             "worker", "--value", "label")
+    assert code == 0, err
+    assert out.startswith("unit,n_ratings,agreement,labels,ratings")
+    assert "each unit's ratings are listed in the 'ratings' column" in err
+    target = tmp_path / "review.csv"
+    code, out, err = run_cli("disagreements", str(path), "--unit", "item", "--rater",
+                             "worker", "--value", "label", "-o", str(target))
+    assert code == 0, err
+    read_back = accord.read(path, unit="item", rater="worker", value="label")
+    assert target.read_text() == accord.disagreements(read_back).to_csv().replace("\r\n", "\n")

@@ -40,8 +40,10 @@ __all__ = ["decode", "decode_error", "read_small_text", "same_file", "text_encod
            "write_atomic"]
 
 
-def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8") -> Path:
-    """Write ``text`` to ``path`` all at once or not at all; return the path.
+def write_atomic(path: str | os.PathLike[str], text: str | Iterable[str], *,
+                 encoding: str = "utf-8") -> Path:
+    """Write ``text`` (a string, or its pieces in order) to ``path`` all at once or not at
+    all; return the path.
 
     Raises
     ------
@@ -64,7 +66,8 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "ut
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
         with os.fdopen(fd, "w", encoding=encoding, newline="") as fh:
-            fh.write(text)
+            for piece in ([text] if isinstance(text, str) else text):
+                fh.write(piece)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, _mode_for(target))
@@ -81,11 +84,12 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "ut
     return Path(path)
 
 
-def _write_stream(target: Path, text: str, encoding: str) -> None:
+def _write_stream(target: Path, text: str | Iterable[str], encoding: str) -> None:
     """Write to a device or a pipe as it is (there is no previous file to keep)."""
     try:
         with open(target, "w", encoding=encoding, newline="") as fh:
-            fh.write(text)
+            for piece in ([text] if isinstance(text, str) else text):
+                fh.write(piece)
     except OSError as exc:
         raise OSError(exc.errno, f"could not write {target}: {exc.strerror or exc}") from None
 

@@ -11,6 +11,11 @@ units rated by a single rater are not compared. The shares are computed from
 the distinct (unit, category) pairs, never from a units x categories matrix,
 so label sets with many categories cost O(n log n) time and O(n) memory.
 
+With more than 50 raters (a crowd) the review lists each unit's ratings in one
+cell (``rater=label; ...``) next to its labels with their counts, instead of one
+column per rater, and the units are built from the long codes one at a time,
+so memory follows the ratings of the disagreement units, never units x raters.
+
 The CSV export is safe to open in a spreadsheet (OWASP "CSV Injection";
 OWASP ASVS 5.0 requirement 1.2.10): it is written by Python's CSV writer with
 CRLF line ends (RFC 4180), so every cell holding a comma, a quote, a carriage
@@ -38,6 +43,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from accord import _validation as v
+from accord._disagreements_long import WIDE_RATERS, UnitsOfRatings, units_of_ratings
 from accord._files import write_atomic
 from accord.annotations import Annotations
 
@@ -59,17 +65,22 @@ class UnitLabels:
     unit : object
         The unit id as read.
     labels : tuple
-        The label each rater gave, in the order of :attr:`Disagreements.raters`.
+        The label each rater gave, in the order of :attr:`Disagreements.raters`;
+        with ``raters`` set, the labels of those raters only.
     n_ratings : int
         How many raters rated the unit.
     agreement : float
         The share of agreeing rater pairs, ``a_u`` above.
+    raters : tuple or None
+        ``None``: ``labels`` follow :attr:`Disagreements.raters`. A crowd (more than 50
+        raters): the raters who rated this unit, in rater order, ``labels`` theirs.
     """
 
     unit: Any
     labels: tuple[Any, ...]
     n_ratings: int
     agreement: float
+    raters: tuple[Any, ...] | None = None
 
     @property
     def n_distinct(self) -> int:
@@ -85,8 +96,9 @@ class Disagreements:
     ----------
     raters : tuple
         The raters, in column order.
-    units : tuple of UnitLabels
-        The disagreement units, in data order or most disagreement first.
+    units : sequence of UnitLabels
+        The disagreement units, in data order or most disagreement first (for a crowd,
+        a sequence that builds each unit when it is read).
     n_compared : int
         Units rated by at least two raters (the ones that could disagree).
     n_disagreements : int
@@ -94,9 +106,14 @@ class Disagreements:
     """
 
     raters: tuple[Any, ...]
-    units: tuple[UnitLabels, ...]
+    units: Sequence[UnitLabels]
     n_compared: int
     n_disagreements: int
+
+    @property
+    def listed(self) -> bool:
+        """Whether each unit's ratings are listed (a crowd) rather than one column per rater."""
+        return isinstance(self.units, UnitsOfRatings)
 
     def __len__(self) -> int:
         return len(self.units)
@@ -106,11 +123,38 @@ class Disagreements:
 
     def rows(self) -> list[list[str]]:
         """The header and one row per unit, as text (not neutralised)."""
+        if self.listed:
+            return [list(CROWD_HEADER), *([str(u.unit), str(u.n_ratings), repr(u.agreement),
+                                           _label_counts(u.labels),
+                                           "; ".join(f"{r}={x}" for r, x in
+                                                     zip(u.raters or (), u.labels)), "", ""]
+                                          for u in self.units)]
         header = ["unit", *map(str, self.raters), "n_ratings", "agreement", "adjudicated",
                   "comment"]
         body = [[str(u.unit), *("" if x is None else str(x) for x in u.labels),
                  str(u.n_ratings), repr(u.agreement), "", ""] for u in self.units]
         return [header, *body]
+
+    def csv_chunks(self) -> Iterator[str]:
+        """The CSV text in pieces (a crowd's 100,000 units at a time), header first.
+
+        Every cell is passed through :func:`neutralise_cell`, so a label such as
+        ``=HYPERLINK(...)`` is shown as text by a spreadsheet, not run.
+        """
+        if isinstance(self.units, UnitsOfRatings):
+            yield from self.units.csv_chunks(neutralise_cell)
+            return
+        buf = io.StringIO()
+        # CRLF line ends: the writer then quotes a cell holding CR or LF (RFC 4180)
+        writer = csv.writer(buf, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
+        for row in self.rows():
+            writer.writerow([neutralise_cell(c) for c in row])
+        yield buf.getvalue()
+
+    def write_csv(self, path: str | Path) -> None:
+        """Write the CSV to ``path`` piece by piece (all or nothing), without holding its
+        whole text: the way to write a crowd's review."""
+        write_atomic(path, self.csv_chunks())
 
     def to_csv(self, path: str | Path | IO[str] | None = None) -> str:
         """Write the CSV (to ``path`` or a text stream when given) and return its text.
@@ -118,17 +162,24 @@ class Disagreements:
         Every cell is passed through :func:`neutralise_cell`, so a label such as
         ``=HYPERLINK(...)`` is shown as text by a spreadsheet, not run.
         """
-        buf = io.StringIO()
-        # CRLF line ends: the writer then quotes a cell holding CR or LF (RFC 4180)
-        writer = csv.writer(buf, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
-        for row in self.rows():
-            writer.writerow([neutralise_cell(c) for c in row])
-        text = buf.getvalue()
+        text = "".join(self.csv_chunks())
         if isinstance(path, (str, Path)):
             write_atomic(path, text)
         elif path is not None:
             path.write(text)
         return text
+
+
+#: The columns of a crowd's review (more than 50 raters).
+CROWD_HEADER = ("unit", "n_ratings", "agreement", "labels", "ratings", "adjudicated", "comment")
+
+
+def _label_counts(labels: Sequence[Any]) -> str:
+    """``label xN`` for each label, most given first (then by label), as the crowd CSV."""
+    counts: dict[str, int] = {}
+    for x in labels:
+        counts[str(x)] = counts.get(str(x), 0) + 1
+    return "; ".join(f"{x} x{n}" for x, n in sorted(counts.items(), key=lambda t: (-t[1], t[0])))
 
 
 def neutralise_cell(text: str) -> str:
@@ -211,6 +262,9 @@ def disagreements(
     if limit is not None:
         idx = idx[:limit]
     cats = ann.categories
+    if ann.n_raters > WIDE_RATERS:
+        listed = units_of_ratings(ann.units, ann.raters, cats, ann.codes, idx, m, share)
+        return Disagreements(ann.raters, listed, int((m >= 2).sum()), total)
     labels = _labels_of(ann, idx)
     units = tuple(
         UnitLabels(ann.units[i], tuple(None if c < 0 else cats[c] for c in row),

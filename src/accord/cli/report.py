@@ -241,7 +241,9 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
 
     Columns: unit, one per rater (empty = not rated), n_ratings, agreement (share
     of agreeing rater pairs) and empty adjudicated/comment columns for the
-    review. Cells a spreadsheet would read as a formula (starting with = + - @,
+    review. With more than 50 raters (a crowd): unit, n_ratings, agreement,
+    labels (each with its count), ratings (rater=label; ...), adjudicated and
+    comment. Cells a spreadsheet would read as a formula (starting with = + - @,
     after any blanks, or with a control character) are prefixed with a quote;
     cells holding a comma, quote or line break are quoted; numbers stay numbers.
 
@@ -258,9 +260,14 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
     found = find(ann, order=order, limit=limit)  # type: ignore[arg-type]
     for caveat in ann.audit.caveats:  # standard error when standard output is the CSV
         click.echo(f"caveat: {caveat}", err=output is None or output == "-")
+    if found.listed:
+        click.echo(f"note: {ann.n_raters} raters: each unit's ratings are listed in the "
+                   "'ratings' column (rater=label; ...) and its labels counted in 'labels', "
+                   "instead of one column per rater", err=output is None or output == "-")
     if output is None or output == "-":
-        _to_stdout(found.to_csv())
+        for piece in found.csv_chunks():
+            _to_stdout(piece)
         return
-    found.to_csv(output)
+    found.write_csv(output)
     echo(f"{found.n_disagreements} of {found.n_compared} compared units have a "
                f"disagreement; {len(found)} written to {Path(output).resolve()}")

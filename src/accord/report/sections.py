@@ -281,16 +281,18 @@ def units_section(ann: Annotations, top: int) -> UnitsSection:
     from accord.disagreements import disagreements
 
     d = disagreements(ann, order="disagreement", limit=top)
-    cols = list(range(len(d.raters)))
+    units = list(d.units)
+    given = [dict(zip(u.raters, u.labels)) if u.raters is not None
+             else {r: x for r, x in zip(d.raters, u.labels) if x is not None} for u in units]
+    cols = list(d.raters)
     if len(cols) > RATERS_SHOWN:  # a crowd: only the raters who rated a listed unit
-        cols = [j for j in cols if any(u.labels[j] is not None for u in d.units)]
+        cols = [r for r in cols if any(r in g for g in given)]
     rows = tuple(
-        UnitRow(str(u.unit), tuple(None if u.labels[j] is None else str(u.labels[j])
-                                   for j in cols),
+        UnitRow(str(u.unit), tuple(None if g.get(r) is None else str(g[r]) for r in cols),
                 u.n_ratings, u.agreement)
-        for u in d.units
+        for u, g in zip(units, given)
     )
-    raters = tuple(str(d.raters[j]) for j in cols)
+    raters = tuple(str(r) for r in cols)
     return UnitsSection(raters, rows, d.n_disagreements, d.n_compared)
 
 
