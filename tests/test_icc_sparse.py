@@ -327,3 +327,13 @@ def test_the_note_is_printed_by_compute_and_the_report(tmp_path: Path) -> None:
     ann = accord.read(path, unit="unit", rater="rater", value="score", level="interval")
     md = accord.report(ann, coefficients=["icc"], form="ICC2k").to_markdown()
     assert "units had 3.0 ratings on average" in " ".join(md.split())
+
+
+def test_the_report_names_the_icc_form() -> None:
+    """The ICC row says which of the six forms it is, in both namings."""
+    x = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9],
+                  [6, 2, 4, 7]], dtype=float)  # Shrout & Fleiss (1979), Table 2
+    ann = accord.Annotations.from_wide(x, level="interval")
+    for form, label in (("ICC2", "ICC2 = ICC(A,1)"), ("ICC3k", "ICC3k = ICC(C,k)")):
+        row = next(r for r in accord.report(ann, coefficients=["icc"], form=form).coefficients)
+        assert row.label == f"Intraclass correlation (ICC, {label})"

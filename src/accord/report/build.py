@@ -386,6 +386,9 @@ def _interval(result: AgreementResult, level: float,
 
 def _variant(result: AgreementResult, data_level: str | None, weights: str | None) -> str:
     """How a coefficient treated the scale, said next to its title."""
+    form, mcgraw_wong = result.details.get("form"), result.details.get("mcgraw_wong")
+    if isinstance(form, str):  # the ICC: the form in both namings
+        return f"{form} = {mcgraw_wong}" if isinstance(mcgraw_wong, str) else form
     w = result.details.get("weights")
     if isinstance(w, str) and w != "identity":
         return f"{w} weights"
