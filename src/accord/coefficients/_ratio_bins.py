@@ -59,13 +59,16 @@ _SLICE = 1 << 11
 _TINY = float(np.finfo(np.float64).tiny)
 
 
-def self_kernel_sums(x: FloatArray, w: FloatArray) -> FloatArray | None:
-    """``F_i`` above for non-negative ``x`` (any order; ``None`` for a negative value)."""
+def self_kernel_sums(x: FloatArray, w: FloatArray | None) -> FloatArray | None:
+    """``F_i`` above for non-negative ``x`` (any order; ``None`` for a negative value);
+    ``w=None`` for unit weights."""
     if x.size == 0 or float(x.min()) < 0:
         return None
     pos = x > 0
     if pos.all():
         xp, wp, zeros = x, w, 0.0
+    elif w is None:
+        xp, wp, zeros = x[pos], None, float(x.shape[0] - np.count_nonzero(pos))
     else:
         xp, wp, zeros = x[pos], w[pos], float(w[~pos].sum())
     if xp.size == 0:
@@ -75,14 +78,15 @@ def self_kernel_sums(x: FloatArray, w: FloatArray) -> FloatArray | None:
     key -= base
     small = np.int16 if int(key.max()) < 1 << 15 else np.int32
     order = np.argsort(key.astype(small), kind="stable")  # a radix sort of bin numbers
-    bins = _Bins(xp[order], wp[order], key, base)
+    bins = _Bins(np.take(xp, order), None if wp is None else np.take(wp, order), key, base)
     sums = np.empty(xp.shape[0])
     sums[order] = bins.sums()
     if zeros:
         sums += zeros
     if pos.all():
         return sums
-    out = np.full(x.shape[0], float(wp.sum()))  # a zero against every positive value: 1
+    total = float(xp.shape[0]) if wp is None else float(wp.sum())
+    out = np.full(x.shape[0], total)  # a zero against every positive value: 1
     out[pos] = sums
     return out
 
@@ -118,7 +122,7 @@ class _Bins:
     bin's moments are in units of its centre ``c``, and a target bin sees its sources in
     units of its own centre, so values of any magnitude neither overflow nor underflow."""
 
-    def __init__(self, x: FloatArray, w: FloatArray, key: NDArray[np.int64],
+    def __init__(self, x: FloatArray, w: FloatArray | None, key: NDArray[np.int64],
                  base: int) -> None:
         self.x, self.w = x, w
         counts = np.bincount(key)
@@ -132,8 +136,12 @@ class _Bins:
         self.half = np.ldexp(0.5 / _PER_OCTAVE, expo)
         self.centre = np.ldexp(1.0 + (full & (_PER_OCTAVE - 1)) / _PER_OCTAVE, expo) + self.half
         self.nodes = self.centre[:, None] + self.half[:, None] * _NODES[None, :]
-        self.weight = np.add.reduceat(w, self.starts) if x.size else np.zeros(0)
-        wx = np.add.reduceat(w * x, self.starts)
+        if w is None:
+            self.weight = counts[occupied].astype(np.float64)
+            wx = np.add.reduceat(x, self.starts)
+        else:
+            self.weight = np.add.reduceat(w, self.starts)
+            wx = np.add.reduceat(w * x, self.starts)
         with np.errstate(invalid="ignore", divide="ignore"):
             self.origin = np.where(self.weight > 0, wx / self.weight, self.centre)
         self.moments = np.stack([self._source(b) for b in range(self.n)])
@@ -155,9 +163,14 @@ class _Bins:
         for lo in self._chunks(b):
             xv, cheb = self._basis(b, lo)
             cols = np.empty((3, xv.shape[0]))
-            cols[0] = self.w[lo:lo + xv.shape[0]]
-            d = (xv - self.origin[b]) / self.centre[b]
-            np.multiply(cols[0], d, out=cols[1])
+            d = xv - self.origin[b]
+            d /= self.centre[b]
+            if self.w is None:
+                cols[0] = 1.0
+                cols[1] = d
+            else:
+                cols[0] = self.w[lo:lo + xv.shape[0]]
+                np.multiply(cols[0], d, out=cols[1])
             np.multiply(cols[1], d, out=cols[2])
             acc += cheb @ cols.T
         return np.asarray(_TO_CHEB.T @ acc, dtype=np.float64)
