@@ -204,7 +204,7 @@ def _interval_terms(m: FloatArray, mean_u: FloatArray, ss: FloatArray,
                     common: tuple[Any, ...]) -> UnitTerms:
     """From per-unit sizes, means and within-unit sums of squares."""
     n = float(m.sum())
-    mu = float(m @ mean_u) / n
+    mu = float(np.einsum("i,i->", m, mean_u)) / n  # not BLAS: no threads woken
     between = mean_u - mu
     # sums about mu (not about 0) keep n S2 - S1^2 accurate for scores far from 0
     s1c, s2c = m * between, ss + m * between * between
