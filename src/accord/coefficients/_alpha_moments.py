@@ -161,14 +161,14 @@ def _ratio_array(arr: FloatArray) -> UnitTerms | None:
     if not keep.all():
         ok &= keep
     pairs = np.zeros(xt.shape[1])
+    ratio = np.empty(xt.shape[1])
     with np.errstate(invalid="ignore", divide="ignore"):
         for i in range(xt.shape[0] - 1):
             for j in range(i + 1, xt.shape[0]):
-                total = xt[i] + xt[j]  # NaN when either is missing, 0 for (0, 0)
-                ratio = np.subtract(xt[i], xt[j])
-                ratio /= total
+                np.subtract(xt[i], xt[j], out=ratio)
+                ratio /= xt[i] + xt[j]  # NaN when either is missing, and for (0, 0)
                 ratio *= ratio
-                np.add(pairs, ratio, out=pairs, where=total > 0)  # (0, 0) differ by 0
+                pairs += np.fmax(ratio, 0.0, out=ratio)  # NaN adds 0: (0, 0) differ by 0
     values = xt[ok]
     m = m_all[keep].astype(np.float64)
     spread = _ratio_spread(values, float(values.shape[0]))

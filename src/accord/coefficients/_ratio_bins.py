@@ -51,10 +51,10 @@ _TO_CHEB[0] /= 2.0
 #: Bins farther apart than 60 octaves interact as ratio difference 1: for values 2^60
 #: apart, ((x - y) / (x + y))^2 = 1 - 4 x y / (x + y)^2 is 1 to 4e-18.
 _WINDOW = _PER_OCTAVE * 60
-#: Values of one (p x values) temporary; 8,192 keeps the p x 3 source products below
-#: the size (m n k = 2^18) at which OpenBLAS starts threads, whose idle spinning takes
-#: CPU time on a shared machine; the target products go by slices of 2,048 values.
-_CHUNK = 1 << 13
+#: Values of one (p x values) temporary. The products go by slices of 2,048 values,
+#: below the size (m n k = 2^18) at which OpenBLAS starts threads, whose idle spinning
+#: takes CPU time on a shared machine.
+_CHUNK = 1 << 15
 _SLICE = 1 << 11
 _TINY = float(np.finfo(np.float64).tiny)
 
@@ -172,7 +172,8 @@ class _Bins:
                 cols[0] = self.w[lo:lo + xv.shape[0]]
                 np.multiply(cols[0], d, out=cols[1])
             np.multiply(cols[1], d, out=cols[2])
-            acc += cheb @ cols.T
+            for at in range(0, xv.shape[0], _SLICE):
+                acc += cheb[:, at:at + _SLICE] @ cols[:, at:at + _SLICE].T
         return np.asarray(_TO_CHEB.T @ acc, dtype=np.float64)
 
     def sums(self) -> FloatArray:
