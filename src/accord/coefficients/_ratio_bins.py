@@ -177,30 +177,38 @@ class _Bins:
         return np.asarray(_TO_CHEB.T @ acc, dtype=np.float64)
 
     def sums(self) -> FloatArray:
+        """``F`` of every value, in bin order: per group ``(A dy - 2 B) dy + C`` with
+        ``dy = (y - o) / c``, the own group first (``dy`` of a neighbour is the own
+        ``dy`` plus the shift of its origin)."""
         out = np.empty(self.x.shape[0])
         for b in range(self.n):
-            origins, table = self._table(b)
-            coef = _TO_CHEB @ table  # p x 3 groups: Chebyshev coefficients
+            shifts, table = self._table(b)
+            table[:, 1::3] *= -2.0  # A, -2 B, C: exact
+            coef = (_TO_CHEB @ table).T  # 3 groups x p: Chebyshev coefficients
             for lo in self._chunks(b):
                 y, cheb = self._basis(b, lo)
-                vals = _product(coef.T, cheb)
+                vals = _product(coef, cheb)
                 acc = out[lo:lo + y.shape[0]]
-                acc[:] = 0.0
-                for g, o in enumerate(origins):
-                    dy = y - o
-                    dy /= self.centre[b]
-                    part = vals[3 * g] * dy
-                    part -= 2.0 * vals[3 * g + 1]
-                    part *= dy
+                dy = y - self.origin[b]
+                dy /= self.centre[b]
+                np.multiply(vals[0], dy, out=acc)
+                acc += vals[1]
+                acc *= dy
+                acc += vals[2]
+                for g, shift in enumerate(shifts, start=1):
+                    part, dg = vals[3 * g], dy + shift
+                    part *= dg
+                    part += vals[3 * g + 1]
+                    part *= dg
                     part += vals[3 * g + 2]
                     acc += part
         return out
 
     def _table(self, b: int) -> tuple[list[float], FloatArray]:
-        """At bin ``b``'s nodes: A, B, C of each neighbouring bin about its own mean, then
-        of ``b`` and the farther bins together about ``b``'s mean, as the columns of a
-        p x 3 (groups) table, all in units of ``b``'s centre. Bins beyond the window add
-        their weight (difference 1)."""
+        """At bin ``b``'s nodes: A, B, C of ``b`` and the farther bins together about
+        ``b``'s mean, then of each neighbouring bin about its own mean, as the columns of
+        a p x 3 (groups) table, all in units of ``b``'s centre; and the neighbours' shifts
+        ``(o_b - o) / c``. Bins beyond the window add their weight (difference 1)."""
         lo = int(np.searchsorted(self.index, self.index[b] - _WINDOW, side="left"))
         hi = int(np.searchsorted(self.index, self.index[b] + _WINDOW, side="right"))
         unit = self.centre[b]
@@ -215,8 +223,9 @@ class _Bins:
         outside = float(self.before[lo] + self.after[hi - 1])  # difference 1 to 4e-18
         own = [pa.sum(axis=0), (pb - pa * delta).sum(axis=0),
                ((pa * delta - 2.0 * pb) * delta + pc).sum(axis=0) + outside]
-        table = np.column_stack([part[near].transpose(1, 0, 2).reshape(_P, -1), *own])
-        return [*self.origin[rel[near]].tolist(), float(self.origin[b])], table
+        table = np.column_stack([*own, part[near].transpose(1, 0, 2).reshape(_P, -1)])
+        shifts = (self.origin[b] - self.origin[rel[near]]) / unit
+        return shifts.tolist(), table
 
 
 def _product(a: FloatArray, b: FloatArray) -> FloatArray:
