@@ -101,16 +101,16 @@ def _bin_numbers(x: FloatArray) -> NDArray[np.int64]:
     return (expo.astype(np.int64) + 1022) * _PER_OCTAVE + top
 
 
-def chebyshev(t: FloatArray) -> FloatArray:
-    """``T_0(t), ..., T_{p-1}(t)`` as the rows of a p x len(t) array (the recurrence
-    ``T_{j+1} = 2 t T_j - T_{j-1}``, stable on [-1, 1])."""
-    out = np.empty((_P, t.shape[0]))
-    out[0] = 1.0
-    out[1] = t
-    two_t = t + t
-    for j in range(2, _P):
+def chebyshev(out: FloatArray) -> FloatArray:
+    """``T_0(t), ..., T_{p-1}(t)`` in the rows of ``out`` (p x len(t), row 1 holding
+    ``t``): the recurrence ``T_{j+1} = 2 t T_j - T_{j-1}``, stable on [-1, 1]."""
+    two_t = np.add(out[1], out[1], out=out[0])  # row 0 holds 2 t until the end
+    np.multiply(two_t, out[1], out=out[2])
+    out[2] -= 1.0
+    for j in range(3, _P):
         np.multiply(two_t, out[j - 1], out=out[j])
         out[j] -= out[j - 2]
+    out[0] = 1.0
     return out
 
 
@@ -126,6 +126,9 @@ class _Bins:
                  base: int) -> None:
         self.x, self.w = x, w
         counts = np.bincount(key)
+        size = min(_CHUNK, int(counts.max()))
+        self.buffer = np.empty((_P, size))  # the Chebyshev polynomials of one chunk
+        self.columns = np.empty((3, size))  # its weights and moments
         occupied = np.flatnonzero(counts)
         self.n = int(occupied.shape[0])
         self.index = occupied
@@ -155,15 +158,18 @@ class _Bins:
     def _basis(self, b: int, lo: int) -> tuple[FloatArray, FloatArray]:
         """Values of one chunk of bin ``b`` and their Chebyshev polynomials on the bin."""
         xv = self.x[lo:min(lo + _CHUNK, int(self.ends[b]))]
-        return xv, chebyshev((xv - self.centre[b]) / self.half[b])
+        out = self.buffer[:, :xv.shape[0]]
+        np.subtract(xv, self.centre[b], out=out[1])
+        out[1] /= self.half[b]
+        return xv, chebyshev(out)
 
     def _source(self, b: int) -> FloatArray:
         """``sum_k w_k L_j(x_k) ((x_k - o) / c)^{0, 1, 2}``: p x 3, L the Lagrange basis."""
         acc = np.zeros((_P, 3))
         for lo in self._chunks(b):
             xv, cheb = self._basis(b, lo)
-            cols = np.empty((3, xv.shape[0]))
-            d = xv - self.origin[b]
+            cols = self.columns[:, :xv.shape[0]]
+            d = np.subtract(xv, self.origin[b], out=cols[2])
             d /= self.centre[b]
             if self.w is None:
                 cols[0] = 1.0
@@ -171,7 +177,7 @@ class _Bins:
             else:
                 cols[0] = self.w[lo:lo + xv.shape[0]]
                 np.multiply(cols[0], d, out=cols[1])
-            np.multiply(cols[1], d, out=cols[2])
+            cols[2] *= cols[1]
             for at in range(0, xv.shape[0], _SLICE):
                 acc += cheb[:, at:at + _SLICE] @ cols[:, at:at + _SLICE].T
         return np.asarray(_TO_CHEB.T @ acc, dtype=np.float64)
