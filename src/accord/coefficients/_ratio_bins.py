@@ -128,7 +128,7 @@ class _Bins:
         counts = np.bincount(key)
         size = min(_CHUNK, int(counts.max()))
         self.buffer = np.empty((_P, size))  # the Chebyshev polynomials of one chunk
-        self.columns = np.empty((3, size))  # its weights and moments
+        self.columns = np.ones((3, size))  # its weights and moments
         occupied = np.flatnonzero(counts)
         self.n = int(occupied.shape[0])
         self.index = occupied
@@ -168,16 +168,17 @@ class _Bins:
         acc = np.zeros((_P, 3))
         for lo in self._chunks(b):
             xv, cheb = self._basis(b, lo)
-            cols = self.columns[:, :xv.shape[0]]
-            d = np.subtract(xv, self.origin[b], out=cols[2])
-            d /= self.centre[b]
+            cols = self.columns[:, :xv.shape[0]]  # row 0 is all ones for unit weights
             if self.w is None:
-                cols[0] = 1.0
-                cols[1] = d
+                d = np.subtract(xv, self.origin[b], out=cols[1])
+                d /= self.centre[b]
+                np.multiply(d, d, out=cols[2])
             else:
+                d = np.subtract(xv, self.origin[b], out=cols[2])
+                d /= self.centre[b]
                 cols[0] = self.w[lo:lo + xv.shape[0]]
                 np.multiply(cols[0], d, out=cols[1])
-            cols[2] *= cols[1]
+                cols[2] *= cols[1]
             for at in range(0, xv.shape[0], _SLICE):
                 acc += cheb[:, at:at + _SLICE] @ cols[:, at:at + _SLICE].T
         return np.asarray(_TO_CHEB.T @ acc, dtype=np.float64)
