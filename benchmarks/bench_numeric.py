@@ -7,9 +7,9 @@ interval alpha: 10^6 units x 3 raters of continuous scores (every value distinct
     accord's estimate must equal it to 1e-12 (accord also computes Gwet's SE).
 ratio alpha: the same design, absolute values of the scores. The ratio metric has no
     closed form from sums (its D_e is a sum over all pairs of values, done by accord
-    with a quadrature of about 55 exponentials per value), so no numpy floor gives the
-    same answer in O(n); the floor shown is the interval one, the least work any
-    alpha of these scores needs (a lower bound, not an equal).
+    by Chebyshev interpolation on bins of 16 per octave, 9 points each), so no numpy
+    floor gives the same answer in O(n); the floor shown is the interval one, the least
+    work any alpha of these scores needs (a lower bound, not an equal).
 Fleiss' kappa: 10^6 units x 10 raters, labels 0-4 as floats, 10 % NaN. Floor:
     per-unit category counts by one ``np.bincount`` and the kappa formula; the
     estimates must agree to 1e-10 (kappa is near 0 on these random labels, so the

@@ -17,13 +17,13 @@ with ``sigma^2`` the variance of the pairable values (divisor ``n``), since the
 interval ``(Delta pi)_c = (x_c - mu)^2 + sigma^2``.
 
 ratio: the observed disagreement sums ``((x - y) / (x + y))^2`` over the pairs
-within each unit (one pass per pair of columns); the expected disagreement and
-Gwet's unit terms need ``F(x_c) = sum_k ((x_c - x_k) / (x_c + x_k))^2`` over all
-pairable values, computed once by
-:func:`accord.coefficients._differences.ratio_kernel_sums` (interpolation on bins,
-:mod:`accord.coefficients._ratio_bins`; ``n (n - 1) D_e = sum_c F(x_c)``,
-``(Delta pi)_c = F(x_c) / n``). Long codes pair a unit's values by their offsets in
-the unit-sorted ratings (O(sum_u m_u^2), as the coincidences do).
+within each unit (one pass per pair of columns of the transposed array); the
+expected disagreement and Gwet's unit terms need
+``F(x_c) = sum_k ((x_c - x_k) / (x_c + x_k))^2`` over all pairable values, computed
+once by interpolation on bins (:func:`accord.coefficients._ratio_bins.self_kernel_sums`;
+``n (n - 1) D_e = sum_c F(x_c)``, ``(Delta pi)_c = F(x_c) / n``). Long codes pair a
+unit's values by their offsets in the unit-sorted ratings (O(sum_u m_u^2), as the
+coincidences do).
 
 The interval form can be resampled (per-unit features, every unit its own pattern);
 the ratio form cannot (each resample's D_e is a sum over all pairs of values), and
@@ -45,6 +45,7 @@ from numpy.typing import NDArray
 from accord._magnitude import power_of_two_scale
 from accord.annotations import Annotations
 from accord.coefficients import _differences as dif
+from accord.coefficients._ratio_bins import self_kernel_sums
 from accord.errors import DataError, InsufficientDataError
 from accord.tables._coincidence_build import _numeric_or_none, _rated_columns
 
@@ -99,21 +100,15 @@ def unit_terms(data: Any, level: Any, categories: Any) -> UnitTerms | None:
     arr = data.astype(np.float64, copy=False)
     if not _continuous(arr):
         return None
-    if level == "ratio" and (arr.shape[1] > _RATIO_COLUMNS
-                             or np.count_nonzero(~np.isnan(arr)) <= dif.RATIO_EXACT_LIMIT):
-        return None  # the pattern path: exact V x V differences, and resampling
+    if level == "ratio":
+        return _ratio_array(arr)
     with np.errstate(invalid="ignore"):
         lo, hi = float(np.nanmin(arr)), float(np.nanmax(arr))
-    if np.isinf(lo) or np.isinf(hi):
-        raise DataError("the data hold an infinite value; use NaN for a missing rating.")
+    _finite(lo, hi)
     ok = ~np.isnan(arr)
     m_all = ok.sum(axis=1)
     keep = m_all >= 2
-    n_unpairable = int(np.count_nonzero(m_all == 1))
-    if not keep.any():
-        raise InsufficientDataError(
-            "no unit has two or more values, so there is nothing to pair "
-            f"({n_unpairable} unit(s) have a single value).")
+    n_unpairable = _unpairable(m_all, keep)
     scale = power_of_two_scale(np.array([lo, hi]))  # depends on the largest |value| only
     raters = _rated_columns(arr)
     if not keep.all():
@@ -121,14 +116,68 @@ def unit_terms(data: Any, level: Any, categories: Any) -> UnitTerms | None:
     x = arr * scale if scale != 1.0 else arr
     m = m_all[keep].astype(np.float64)
     first = float(arr.reshape(-1)[np.argmax(ok.reshape(-1))])
-    common = (n_unpairable, raters, first, None)
-    if level == "interval":
-        return _interval(x, ok, m, common)
-    low = lo * scale
-    if low < 0:
+    return _interval(x, ok, m, (n_unpairable, raters, first, None))
+
+
+def _finite(lo: float, hi: float) -> None:
+    if np.isinf(lo) or np.isinf(hi):
+        raise DataError("the data hold an infinite value; use NaN for a missing rating.")
+
+
+def _unpairable(m_all: NDArray[Any], keep: NDArray[np.bool_]) -> int:
+    """Units with a single value; an error when no unit has two."""
+    n_unpairable = int(np.count_nonzero(m_all == 1))
+    if not keep.any():
+        raise InsufficientDataError(
+            "no unit has two or more values, so there is nothing to pair "
+            f"({n_unpairable} unit(s) have a single value).")
+    return n_unpairable
+
+
+def _ratio_array(arr: FloatArray) -> UnitTerms | None:
+    """Ratio alpha's unit terms of a units x raters array, worked on rater by rater
+    (the transposed array: contiguous rows); ``None`` for the pattern path."""
+    if arr.shape[1] > _RATIO_COLUMNS:
+        return None  # the pattern path: pairs of columns would be too many
+    xt = np.ascontiguousarray(arr.T)
+    ok = ~np.isnan(xt)
+    m_all = ok.sum(axis=0)
+    n_values = int(m_all.sum())
+    if n_values <= dif.RATIO_EXACT_LIMIT:
+        return None  # the pattern path: exact V x V differences, and resampling
+    lo, hi = float(np.nanmin(xt)), float(np.nanmax(xt))
+    _finite(lo, hi)
+    keep = m_all >= 2
+    n_unpairable = _unpairable(m_all, keep)
+    scale = power_of_two_scale(np.array([lo, hi]))  # depends on the largest |value| only
+    if lo < 0:
         raise DataError(f"level='ratio' needs non-negative values (a ratio scale has a true "
-                        f"zero); the data include {low!r}.")
-    return _ratio(x, ok, m, common)
+                        f"zero); the data include {lo * scale!r}.")
+    if scale != 1.0:
+        xt *= scale
+    unit = int(np.argmax(keep))
+    first = float(arr[unit][~np.isnan(arr[unit])][0])
+    raters = int(np.count_nonzero(ok.any(axis=1)))
+    if not keep.all():
+        ok &= keep
+    pairs = np.zeros(xt.shape[1])
+    ratio = np.empty(xt.shape[1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for i in range(xt.shape[0] - 1):
+            for j in range(i + 1, xt.shape[0]):
+                np.subtract(xt[i], xt[j], out=ratio)
+                ratio /= xt[i] + xt[j]  # NaN when either is missing, and for (0, 0)
+                ratio *= ratio
+                pairs += np.fmax(ratio, 0.0, out=ratio)  # NaN adds 0: (0, 0) differ by 0
+    values = xt[ok]
+    m = m_all[keep].astype(np.float64)
+    spread = _ratio_spread(values, float(values.shape[0]))
+    cells = np.zeros(xt.shape)
+    cells[ok] = spread
+    g = cells.sum(axis=0)
+    if not keep.all():
+        pairs, g = pairs[keep], g[keep]
+    return _ratio_terms(m, pairs, g, float(spread.sum()), (n_unpairable, raters, first, None))
 
 
 def _continuous(arr: FloatArray) -> bool:
@@ -155,7 +204,7 @@ def _interval_terms(m: FloatArray, mean_u: FloatArray, ss: FloatArray,
                     common: tuple[Any, ...]) -> UnitTerms:
     """From per-unit sizes, means and within-unit sums of squares."""
     n = float(m.sum())
-    mu = float(m @ mean_u) / n
+    mu = float(np.einsum("i,i->", m, mean_u)) / n  # not BLAS: no threads woken
     between = mean_u - mu
     # sums about mu (not about 0) keep n S2 - S1^2 accurate for scores far from 0
     s1c, s2c = m * between, ss + m * between * between
@@ -174,31 +223,19 @@ def _interval_terms(m: FloatArray, mean_u: FloatArray, ss: FloatArray,
                      unpairable, raters, first, ids, features)
 
 
-def _ratio(x: FloatArray, ok: NDArray[np.bool_], m: FloatArray,
-           common: tuple[Any, ...]) -> UnitTerms:
-    pairs = np.zeros(x.shape[0])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        for i in range(x.shape[1] - 1):
-            for j in range(i + 1, x.shape[1]):
-                total = x[:, i] + x[:, j]  # NaN when either is missing, 0 for (0, 0)
-                ratio = np.subtract(x[:, i], x[:, j])
-                np.divide(ratio, total, out=ratio)
-                np.multiply(ratio, ratio, out=ratio)
-                np.add(pairs, ratio, out=pairs, where=total > 0)  # (0, 0) differ by 0
-    spread = np.zeros(x.shape)
-    spread[ok] = _ratio_spread(x[ok], float(m.sum()))
-    return _ratio_terms(m, pairs, spread.sum(axis=1), spread, common)
-
-
 def _ratio_spread(values: FloatArray, n: float) -> FloatArray:
     """``F(x_c) / n``, ``F(y) = sum over all pairable values x of ((y - x) / (y + x))^2``."""
-    return dif.ratio_kernel_sums(values, np.ones(values.shape[0]), values) / n
+    sums = self_kernel_sums(values, None)
+    if sums is None:  # pragma: no cover - the callers check for negative values first
+        raise ValueError("the ratio difference needs non-negative values.")
+    sums /= n
+    return sums
 
 
-def _ratio_terms(m: FloatArray, pairs: FloatArray, g: FloatArray, spread: FloatArray,
+def _ratio_terms(m: FloatArray, pairs: FloatArray, g: FloatArray, spread: float,
                  common: tuple[Any, ...]) -> UnitTerms:
     n = float(m.sum())
-    return UnitTerms("ratio", m, 2.0 * pairs / (m - 1.0), g, float(spread.sum()) * n, *common)
+    return UnitTerms("ratio", m, 2.0 * pairs / (m - 1.0), g, spread * n, *common)
 
 
 # --------------------------------------------------------------------- long codes
@@ -232,8 +269,8 @@ def _long_terms(ann: Any, level: str) -> UnitTerms | None:
         dev = x - mean_u[u]
         return _interval_terms(m, mean_u, _unit_sums(u, dev * dev, size), common)
     spread = _ratio_spread(x, float(m.sum()))
-    return _ratio_terms(m, _pairs_within(u, x, size), _unit_sums(u, spread, size), spread,
-                        common)
+    return _ratio_terms(m, _pairs_within(u, x, size), _unit_sums(u, spread, size),
+                        float(spread.sum()), common)
 
 
 def _unit_sums(u: NDArray[np.int64], w: FloatArray, size: int) -> FloatArray:

@@ -406,7 +406,7 @@ def _gwet_se(cm: CoincidenceMatrix, difference: _Difference, observed: FloatArra
 def _gwet_terms(m: FloatArray, counts: FloatArray, observed: FloatArray, g: FloatArray,
                 do_num: float, de_num: float, table: bool) -> tuple[float, float]:
     """Gwet's SE and alpha' from per-pattern ``m``, ``d_i`` and ``g_i`` (see _gwet_se)."""
-    n = float(counts @ m)
+    n = float(np.einsum("i,i->", counts, m))  # not BLAS: no threads woken for a dot
     units = float(counts.sum())
     a, b = do_num / n, de_num / (n * n)
     prime = 1.0 - a / b
@@ -414,7 +414,8 @@ def _gwet_terms(m: FloatArray, counts: FloatArray, observed: FloatArray, g: Floa
         return math.nan, prime
     rbar = n / units
     dev = (m * a - observed) / (rbar * b) - 2.0 * (1.0 - prime) * (m * b - g) / (rbar * b)
-    var = float(counts @ dev**2) / (units * (units if table else units - 1.0))
+    var = float(np.einsum("i,i,i->", counts, dev, dev)) / (
+        units * (units if table else units - 1.0))
     return math.sqrt(var), prime
 
 
