@@ -403,3 +403,19 @@ def test_two_raters_with_units_rated_once_say_which_units_each_figure_uses() -> 
     rows = {r.coefficient: r for r in rep.results}
     assert rows["gwet_ac1"].estimate == accord.gwet_ac1(a, b).estimate
     assert rows["cohen_kappa"].n_units == 8 and rows["gwet_ac1"].n_units == 10
+
+
+def test_scores_are_summarised_by_their_range(tmp_path: Path) -> None:
+    """Interval or ratio data with many distinct values: their number and range (lowest
+    and highest of the file), not a list of "categories"."""
+    rows = ["id,a,b"] + [f"u{i},{(i * 7) % 23 + 0.5},{(i * 5) % 19 + 1.25}" for i in range(40)]
+    path = tmp_path / "scores.csv"
+    path.write_text("\n".join(rows) + "\n")
+    ann = accord.read(path, raters=["a", "b"], level="interval")
+    values = sorted({float(r.split(",")[k]) for r in rows[1:] for k in (1, 2)})
+    rep = accord.report(ann)
+    md = rep.to_markdown()
+    assert (f"values: {len(values)} distinct, level interval, from {values[0]:g} to "
+            f"{values[-1]:g}") in md
+    assert "categories:" not in md
+    assert f"{len(values)} distinct (level interval), from" in rep.to_html()

@@ -161,3 +161,4 @@ def test_data_summary_counts_labels_not_sets(ann: accord.Annotations,
     assert single.data.label_sets == 0
     assert any(x.startswith("- categories: 3, level nominal") for x in
                single.to_markdown().splitlines())
+

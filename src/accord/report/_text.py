@@ -214,6 +214,8 @@ def data_lines(report: Report) -> list[str]:
         f"raters: {d.n_raters} ({_raters(d.raters, d.kinds)})",
         (f"labels: {len(d.categories)} in {d.label_sets} distinct label sets (ratings giving "
          f"each): {cats}{more}" if d.label_sets else
+         f"values: {len(d.categories)} distinct, {level_text(report)}, from "
+         f"{value_range(report)}" if is_scores(report) else
          f"categories: {len(d.categories)}, {level_text(report)}: {cats}{more}"),
         f"ratings: {ratings_text(report)}; missing {d.n_missing}, "
         f"skipped or dropped otherwise {d.n_skipped}",
@@ -221,6 +223,22 @@ def data_lines(report: Report) -> list[str]:
     lines += [f"dropped {n}: {why}" for why, n in d.dropped if why != "missing value" and n]
     lines += [f"note: {note}" for note in d.notes]
     return lines
+
+
+def value_range(report: Report) -> str:
+    """``lowest to highest`` of the values, as written."""
+    cats = report.data.categories
+    try:
+        order = sorted(cats, key=float)
+    except ValueError:  # not numbers after all: the order they came in
+        order = list(cats)
+    return f"{order[0]} to {order[-1]}"
+
+
+def is_scores(report: Report) -> bool:
+    """Scores with many distinct values (interval or ratio): a range, not a list."""
+    d = report.data
+    return d.level in ("interval", "ratio") and len(d.categories) > 12
 
 
 #: Rater names listed in a summary line; a crowd's workers are counted past this.

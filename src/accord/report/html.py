@@ -163,6 +163,9 @@ def _summary(report: Report) -> str:
              ("raters", t.rater_list(d.raters, d.kinds)),
              (("labels", f"{len(d.categories)} in {d.label_sets} distinct label sets")
               if d.label_sets else
+              ("values", f"{len(d.categories)} distinct ({t.level_text(report)}), from "
+                         f"{t.value_range(report)}")
+              if t.is_scores(report) else
               ("categories", f"{len(d.categories)} ({t.level_text(report)})")),
              ("ratings", t.ratings_text(report)),
              ("missing", str(d.n_missing)), ("skipped or dropped otherwise", str(d.n_skipped)),
