@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
+from _crowd_data import crowd_arrays  # noqa: E402
 from _timing import best_of  # noqa: E402
 
 import accord  # noqa: E402
@@ -50,16 +51,7 @@ from accord.errors import DegenerateDataWarning  # noqa: E402
 
 def crowd(units: int, raters: int, per_unit: int, seed: int = 0) -> accord.Annotations:
     """Crowd-shaped annotations, the recipe of ``_crowd_data.crowd_file`` in memory."""
-    rng = np.random.default_rng(seed)
-    sizes = rng.integers(max(2, per_unit - 6), per_unit + 7, units)
-    unit = np.repeat(np.arange(units, dtype=np.int64), sizes)
-    start = rng.integers(0, raters, units)
-    offset = np.arange(unit.shape[0]) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    worker = (np.repeat(start, sizes) + offset * 7919) % raters
-    truth = rng.choice(5, units, p=[0.55, 0.2, 0.12, 0.08, 0.05])
-    bias = rng.normal(0, 0.6, raters)
-    noisy = np.repeat(truth, sizes) + bias[worker] + rng.normal(0, 0.8, unit.shape[0])
-    label = np.clip(np.rint(noisy), 0, 4).astype(np.int64)
+    unit, worker, label = crowd_arrays(units, raters, per_unit, seed)
     return accord.Annotations(unit, worker, label, units=range(units), raters=range(raters),
                               categories=range(5), level="ordinal")
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 from hypothesis import settings
@@ -48,3 +50,14 @@ def run_cli(*args: str) -> tuple[int, str, str]:
 
     result = CliRunner(env=CLI_ENV).invoke(main, list(args))
     return result.exit_code, result.stdout, result.stderr
+
+
+def traced_peak(func: Callable[[], object]) -> int:
+    """The peak bytes ``tracemalloc`` sees during one call of ``func`` (numpy reports its
+    buffers to tracemalloc), for tests that a computation never builds a large array."""
+    tracemalloc.start()
+    try:
+        func()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()

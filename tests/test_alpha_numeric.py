@@ -10,7 +10,6 @@ ratio there is the exact V x V double sum below 3,000 values), the values of the
 from __future__ import annotations
 
 import math
-import tracemalloc
 from typing import Any
 
 import krippendorff
@@ -27,6 +26,7 @@ from accord.coefficients import krippendorff as kr
 from accord.coefficients._alpha_moments import unit_terms
 from accord.coefficients._ratio_bins import self_kernel_sums
 from accord.errors import DataError, DegenerateDataWarning, InvalidParameterError
+from conftest import traced_peak
 
 FIELDS = ("estimate", "se", "observed", "expected", "n_units", "n_raters")
 
@@ -170,14 +170,6 @@ def test_a_rater_without_ratings_is_not_counted() -> None:
     assert _unit_path(x, "interval").n_raters == 3 == _pattern_path(x, "interval").n_raters
 
 
-def _peak(f: Any) -> int:
-    tracemalloc.start()
-    f()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return int(peak)
-
-
 @pytest.mark.parametrize("level", ["interval", "ratio"])
 def test_memory_grows_with_the_data_not_with_a_key_range(level: str) -> None:
     """No allocation by value range and no V x V matrix: the peak is a bounded multiple
@@ -186,7 +178,7 @@ def test_memory_grows_with_the_data_not_with_a_key_range(level: str) -> None:
     accord.krippendorff_alpha(_scores(11, units=30), level=level)  # lazy imports
     for units in (100, 1_100, 1_200, 20_000):  # 1,100 x 3: just below the ratio exact limit
         x = _scores(11, units=units, missing=0.1)
-        peak = _peak(lambda d=x: accord.krippendorff_alpha(d, level=level))
+        peak = traced_peak(lambda d=x: accord.krippendorff_alpha(d, level=level))
         assert peak < max(1 << 18, 80 * x.nbytes), (units, peak)
 
 

@@ -11,7 +11,6 @@ test_many_raters.py and test_pairwise.py and must not move.
 from __future__ import annotations
 
 import math
-import tracemalloc
 import warnings
 from itertools import combinations
 
@@ -28,6 +27,7 @@ from accord.coefficients._many_data import long_codes
 from accord.coefficients._pair_join import pair_tables, shared_units, within_unit_pairs
 from accord.errors import DataError, DegenerateDataWarning
 from accord.weights import agreement_weights
+from conftest import traced_peak
 
 
 # --------------------------------------------------------------------------- dense oracle
@@ -220,24 +220,16 @@ def _crowd() -> accord.Annotations:
                               categories=range(5))
 
 
-def _peak(func: object) -> int:
-    tracemalloc.start()
-    try:
-        func()  # type: ignore[operator]
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
 
 def test_conger_and_light_of_a_crowd_never_build_units_x_raters() -> None:
     ann = _crowd()
     out: list[accord.AgreementResult] = []
-    peak = _peak(lambda: out.append(accord.conger_kappa(ann)))
+    peak = traced_peak(lambda: out.append(accord.conger_kappa(ann)))
     assert peak < DENSE_BYTES / 50, f"conger peak {peak / 2**20:.0f} MiB"
     assert -1.0 < out[0].estimate < 1.0 and out[0].se > 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateDataWarning)
-        peak = _peak(lambda: out.append(accord.light_kappa(ann, min_shared=20)))
+        peak = traced_peak(lambda: out.append(accord.light_kappa(ann, min_shared=20)))
     assert peak < DENSE_BYTES / 50, f"light peak {peak / 2**20:.0f} MiB"
     assert out[1].details["n_pairs"] > 0 and "share at least 20 units" in out[1].details["note"]
 
@@ -343,7 +335,7 @@ def test_pairwise_of_a_crowd_never_builds_units_x_raters() -> None:
     out: list[accord.PairwiseResult] = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateDataWarning)
-        peak = _peak(lambda: out.append(accord.pairwise(ann, min_shared=15)))
+        peak = traced_peak(lambda: out.append(accord.pairwise(ann, min_shared=15)))
     assert peak < DENSE_BYTES / 50, f"pairwise peak {peak / 2**20:.0f} MiB"
     res = out[0]
     assert res.n_pairs == len(res.results) > 0 and (res.pair_n[res.pair_n >= 15]).all()

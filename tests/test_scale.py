@@ -6,13 +6,12 @@ units x raters x 8 bytes that a dense code matrix would take.
 
 from __future__ import annotations
 
-import tracemalloc
-
 import numpy as np
 import pytest
 
 import accord
 from accord.tables import CoincidenceMatrix
+from conftest import traced_peak
 
 UNITS, RATERS, PER_UNIT = 100_000, 10_000, 3
 DENSE_BYTES = UNITS * RATERS * 8  # 8 GB
@@ -30,14 +29,6 @@ def _crowd(values: np.ndarray) -> accord.Annotations:
                                         value="value")
 
 
-def _peak(func: object) -> int:
-    tracemalloc.start()
-    try:
-        func()  # type: ignore[operator]
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
 
 @pytest.mark.parametrize(
     ("kind", "level"), [("categories", "nominal"), ("categories", "ordinal"),
@@ -50,7 +41,7 @@ def test_alpha_of_a_crowd_never_builds_units_x_raters(kind: str, level: str) -> 
     ann = _crowd(values)
     assert ann.n_raters == RATERS and ann.n_units == UNITS
     result: list[accord.AgreementResult] = []
-    peak = _peak(lambda: result.append(accord.krippendorff_alpha(ann, level=level)))
+    peak = traced_peak(lambda: result.append(accord.krippendorff_alpha(ann, level=level)))
     assert peak < DENSE_BYTES / 50, f"peak {peak / 2**20:.0f} MiB"
     assert -1.0 < result[0].estimate < 1.0
 
