@@ -1,7 +1,11 @@
-"""A plain statement of the documented span matching rule, pair by pair, for tests."""
+"""A plain statement of the documented span matching rule, pair by pair, for tests, and
+bratiaa's figures of a brat project."""
 
 from __future__ import annotations
 
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 Span = tuple[int, int, str]
@@ -61,3 +65,27 @@ def counts(ref: list[list[Any]], pred: list[list[Any]], mode: str) -> list[int]:
     for r, p in zip(ref, pred):
         total = [x + y for x, y in zip(total, counts_for_unit(r, p, mode))]
     return total
+
+
+@dataclass(frozen=True)
+class BratiaaFigures:
+    """bratiaa's pairwise F1 of a brat project: the mean over pairs, the pair matrix (in
+    ``annotators`` order) and the mean per label (nan when a pair has no span of it)."""
+
+    total: float
+    matrix: Any
+    annotators: list[str]
+    by_label: dict[str, float]
+
+    def pair(self, a: str, b: str) -> float:
+        return float(self.matrix[self.annotators.index(a), self.annotators.index(b)])
+
+
+def bratiaa_figures(bratiaa: Any, root: Path) -> BratiaaFigures:
+    """The figures of ``bratiaa.compute_f1_agreement`` on the project at ``root``."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # bratiaa's own numpy and matplotlib warnings
+        theirs = bratiaa.compute_f1_agreement(str(root))
+        return BratiaaFigures(float(theirs.mean_sd_total()[0]),
+                              theirs.compute_total_f1_matrix(), list(theirs.annotators),
+                              dict(zip(theirs.labels, theirs.mean_sd_per_label()[0])))

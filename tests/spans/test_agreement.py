@@ -17,6 +17,8 @@ import accord
 from accord.errors import DataError, DegenerateDataWarning, InsufficientDataError
 from accord.readers.spans import Span, SpanTable
 
+from ._oracle import bratiaa_figures
+
 DATA = Path(__file__).parent.parent / "readers" / "data"
 LABELS = ("LOC", "PER", "ORG")
 
@@ -62,18 +64,12 @@ def _cover(text: str, frag: str) -> str:
 def test_pairwise_f1_matches_bratiaa(tmp_path: Path, seed: int) -> None:
     bratiaa = pytest.importorskip("bratiaa")
     root = _brat_project(tmp_path, seed)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # bratiaa's own numpy and matplotlib warnings
-        theirs = bratiaa.compute_f1_agreement(str(root))
-        total = float(theirs.mean_sd_total()[0])
-        matrix = theirs.compute_total_f1_matrix()
-        by_label = dict(zip(theirs.labels, theirs.mean_sd_per_label()[0]))
+    theirs = bratiaa_figures(bratiaa, root)
     ours = accord.span_agreement(accord.read(root), mode="strict")
-    assert ours.f1.estimate == pytest.approx(total, abs=1e-12)
-    names = theirs.annotators
+    assert ours.f1.estimate == pytest.approx(theirs.total, abs=1e-12)
     for (a, b), pair in ours.pairs.items():
-        assert pair.f1.estimate == pytest.approx(matrix[names.index(a), names.index(b)], abs=1e-12)
-    for label, value in by_label.items():
+        assert pair.f1.estimate == pytest.approx(theirs.pair(a, b), abs=1e-12)
+    for label, value in theirs.by_label.items():
         if math.isfinite(value):  # bratiaa: nan when some pair has no span of the label
             assert ours.per_label[label].estimate == pytest.approx(value, abs=1e-12)
 

@@ -8,7 +8,6 @@ import csv
 import json
 import math
 import random
-import warnings
 from pathlib import Path
 
 import jsonschema
@@ -21,6 +20,7 @@ from accord.report.json import schema
 from accord.spans import MODES
 from conftest import run_cli
 
+from ._oracle import bratiaa_figures
 from .test_agreement import _brat_project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,24 +40,17 @@ def _mode(rep: accord.Report, mode: str):  # type: ignore[no-untyped-def]
 def test_strict_figures_match_bratiaa(tmp_path: Path, seed: int) -> None:
     bratiaa = pytest.importorskip("bratiaa")
     root = _brat_project(tmp_path, seed)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # bratiaa's own numpy and matplotlib warnings
-        theirs = bratiaa.compute_f1_agreement(str(root))
-        total = float(theirs.mean_sd_total()[0])
-        matrix = theirs.compute_total_f1_matrix()
-        by_label = dict(zip(theirs.labels, theirs.mean_sd_per_label()[0]))
+    theirs = bratiaa_figures(bratiaa, root)
     rep = accord.report(accord.read(root), seed=1)
     strict = _mode(rep, "strict")
-    assert strict.f1.estimate == pytest.approx(total, abs=1e-12)
+    assert strict.f1.estimate == pytest.approx(theirs.total, abs=1e-12)
     assert strict.f1.ci_low <= strict.f1.estimate <= strict.f1.ci_high
-    names = theirs.annotators
     assert rep.spans is not None
     for pair in rep.spans.pairs:
-        a, b = pair.raters
-        assert pair.f1[0] == pytest.approx(matrix[names.index(a), names.index(b)], abs=1e-12)
+        assert pair.f1[0] == pytest.approx(theirs.pair(*pair.raters), abs=1e-12)
     ours = {r.name: r.estimate for r in strict.labels}
     checked = 0
-    for label, value in by_label.items():
+    for label, value in theirs.by_label.items():
         if math.isfinite(value):  # bratiaa: nan when some pair has no span of the label
             assert ours[label] == pytest.approx(value, abs=1e-12)
             checked += 1

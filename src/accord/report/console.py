@@ -16,6 +16,7 @@ from rich.text import Text
 
 from accord.report import _text as t
 from accord.report import multilabel_section, render_reference, render_spans
+from accord.report._rich_table import text_table
 from accord.report.model import CoefficientRow, PairAnalysis, Report, StudySection
 
 __all__ = ["render_console"]
@@ -59,12 +60,7 @@ def _judge(section: Any) -> list[Any]:
                       Text(section.sentence)]
     for title, head, rows in (("Alternative annotator test", c["alt_head"], c["alt_rows"]),
                               (c["agr_title"], c["agr_head"], c["agr_rows"])):
-        table = Table(title=Text(title), title_justify="left")
-        for col in head:
-            table.add_column(Text(col))
-        for row in rows:
-            table.add_row(*(Text(x) for x in row))
-        out.append(table)
+        out.append(text_table(title, head, rows))
     return out + [Text(x) for x in c["lines"]] + [Text(n, style="dim") for n in c["notes"]]
 
 

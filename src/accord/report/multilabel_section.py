@@ -215,19 +215,15 @@ def console_parts(section: MultilabelSection | None) -> list[Any]:
     """The two tables and the notes for the terminal."""
     if section is None:
         return []
-    from rich.table import Table
     from rich.text import Text
+
+    from accord.report._rich_table import text_table
 
     c = cells(section)
     out: list[Any] = [Text(""), Text(TITLE, style="bold"), Text(c["lead"])]
     for title, head, rows in (("On the sets and over all labels", c["summary_head"],
                                c["summary_rows"]),
                               ("Per label", c["label_head"], c["label_rows"])):
-        table = Table(title=Text(title), title_justify="left")
-        for col in head:
-            table.add_column(Text(col))
-        for row in rows:
-            table.add_row(*(Text(x) for x in row))
-        out.append(table)
+        out.append(text_table(title, head, rows))
     out += [Text(n, style="dim") for n in c["notes"]]
     return out

@@ -109,8 +109,9 @@ def console_parts(s: SpansSection | None, level: float) -> list[Any]:
     """The strict per-label table, the pairs and the disagreements (text, never markup)."""
     if s is None:
         return []
-    from rich.table import Table
     from rich.text import Text
+
+    from accord.report._rich_table import text_table
 
     c = cells(s, t.level(level))
     out: list[Any] = [Text(TITLE, style="bold")]
@@ -122,12 +123,7 @@ def console_parts(s: SpansSection | None, level: float) -> list[Any]:
     for title, head, rows in tables:
         if not rows:
             continue
-        table = Table(title=Text(title), title_justify="left")
-        for col in head:
-            table.add_column(Text(col))
-        for row in rows:
-            table.add_row(*(Text(x) for x in row))
-        out.append(table)
+        out.append(text_table(title, head, rows))
     out += [Text(x, style="dim") for x in (KINDS_NOTE, *s.notes)]
     out.append(Text("The other modes and the label confusion are in the HTML, Markdown and "
                     "JSON reports.", style="dim"))
