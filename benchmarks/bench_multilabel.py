@@ -41,7 +41,7 @@ import numpy as np
 from _timing import measured, peak_mib
 
 import accord
-from accord.annotations import Annotations
+from accord.data.annotations import Annotations
 
 
 def synthetic_sets(n_units: int, n_raters: int, n_labels: int,

@@ -5,7 +5,7 @@ time, 5 categories, 2 % of ratings missing): 10^6 units x 2 raters and
 10^5 units x 5 raters. For each, the time of
 
 - the coefficients alone (the default set with their asymptotic intervals,
-  ``accord.selection.compute`` + ``confidence_interval``), the floor any report needs;
+  ``accord.interpret.selection.compute`` + ``confidence_interval``), the floor any report needs;
 - ``accord.report`` (the model: worksheets, kappa context, per category, per rater,
   leave-one-out, rater matrix, units with most disagreement) and its ratio to the floor;
 - rendering JSON, Markdown and HTML (the HTML draws the SVG plots);
@@ -52,7 +52,7 @@ def make_wide(n: int, r: int, k: int = 5, seed: int = 0) -> dict[str, np.ndarray
 
 
 def coefficients_only(ann: Any) -> list[Any]:
-    from accord.selection import compute
+    from accord.interpret.selection import compute
 
     out = []
     for res in compute(ann):

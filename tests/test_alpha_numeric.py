@@ -26,7 +26,7 @@ from accord.coefficients import krippendorff as kr
 from accord.coefficients._alpha_moments import unit_terms
 from accord.coefficients._ratio_bins import self_kernel_sums
 from accord.errors import DataError, DegenerateDataWarning, InvalidParameterError
-from conftest import traced_peak
+from tests.conftest import traced_peak
 
 FIELDS = ("estimate", "se", "observed", "expected", "n_units", "n_raters")
 

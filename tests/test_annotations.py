@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import accord
-from accord.annotations import Annotations, build
+from accord.data.annotations import Annotations, build
 from accord.errors import (
     DataError,
     DuplicateRatingError,

@@ -596,8 +596,8 @@ def test_datasets_read_and_studies(tmp_path: Path) -> None:
 
 
 def test_coefficient_selection_by_name() -> None:
-    """The routing behind accord compute and the report (accord.selection.compute)."""
-    from accord.selection import compute
+    """The routing behind accord compute and the report (accord.interpret.selection.compute)."""
+    from accord.interpret.selection import compute
 
     ann = Annotations.from_wide(W3)
     refused(InvalidParameterError, "'coefficients' parameter of compute must be a list", compute,

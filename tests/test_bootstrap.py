@@ -26,7 +26,7 @@ from accord.inference.bootstrap import (
     interval_from_replicates,
 )
 from accord.inference.resampling import Resampling
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
 
 COHEN_1960 = [[88, 14, 18], [10, 40, 10], [2, 6, 12]]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from _apt_stubs import run_script, stub_path
+from tests._apt_stubs import run_script, stub_path
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / ".ci" / "install-browser"

@@ -9,7 +9,7 @@ import pytest
 
 from accord.cli import main
 from accord.cli._app import expand_multi
-from conftest import COHEN_1960, run_cli, write_table_csv
+from tests.conftest import COHEN_1960, run_cli, write_table_csv
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 

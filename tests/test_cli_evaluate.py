@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import accord
-from conftest import run_cli as run
+from tests.conftest import run_cli as run
 
 ROOT = Path(__file__).resolve().parent.parent
 PREDS = str(ROOT / "examples" / "preds.csv")

@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from accord.cli._errors import OPTIONS, cli_text
-from conftest import COHEN_1960, run_cli, write_table_csv
-from test_guesses import LONG_OK, free_text_csv, long_jsonl, scores_csv, write
+from tests.conftest import COHEN_1960, run_cli, write_table_csv
+from tests.test_guesses import LONG_OK, free_text_csv, long_jsonl, scores_csv, write
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 READERS_DATA = Path(__file__).resolve().parent / "readers" / "data"
@@ -225,12 +225,12 @@ def test_the_translation_names_the_options() -> None:
 
 def test_a_crash_inside_check_is_not_a_rejection(cohen_csv: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    import accord.study
+    import accord.study.protocol
 
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("something nobody foresaw")
 
-    monkeypatch.setattr(accord.study, "evaluate", boom)
+    monkeypatch.setattr(accord.study.protocol, "evaluate", boom)
     code, out, err = check(str(cohen_csv), "--raters", "ann", "bob", *RULE, "0.5")
     assert code == 2 and out == ""
     assert err.startswith("accord: error: unexpected RuntimeError: something nobody foresaw")

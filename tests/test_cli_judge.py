@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import accord
-from conftest import run_cli as run
+from tests.conftest import run_cli as run
 
 ROOT = Path(__file__).resolve().parents[1]
 JUDGE_CSV = ROOT / "examples" / "judge.csv"

@@ -9,7 +9,7 @@ import pytest
 
 import accord
 from accord.errors import DuplicateRatingError
-from conftest import run_cli as run
+from tests.conftest import run_cli as run
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "toxicity_multilabel.csv"
 

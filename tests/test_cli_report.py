@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import COHEN_1960, run_cli, write_table_csv
+from tests.conftest import COHEN_1960, run_cli, write_table_csv
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

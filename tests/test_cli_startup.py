@@ -39,9 +39,11 @@ def test_import_accord_is_lazy_but_every_public_name_resolves() -> None:
 
     for name in accord.__all__:
         assert getattr(accord, name) is not None
+    import accord.interpret.interpretation  # noqa: F401  (nor does accord.interpret's)
     import accord.report.output  # noqa: F401  (the subpackage does not replace the function)
 
     assert callable(accord.report) and accord.report.__module__ == "accord.report.build"
+    assert accord.interpret.__module__ == "accord.interpret.interpretation"
     assert callable(accord.pairwise) and callable(accord.compare)
 
 

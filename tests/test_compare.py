@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
 import accord
+from accord.coefficients._pairwise_intervals import pairwise_resampling
 from accord.errors import DataError, DegenerateDataWarning, InvalidParameterError
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.paired import paired_resampling
-from accord.inference.pairwise import pairwise_resampling
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
 
 
 def _kappa(x: np.ndarray, y: np.ndarray, k: int = 3) -> float:
@@ -255,7 +255,7 @@ def test_pairwise_resampling_equals_the_mean_of_pairwise_results(
     pairwise = getattr(accord, "pairwise", None)
     if pairwise is None:
         pytest.skip("accord.pairwise is not in this tree yet")
-    from accord.weights import agreement_weights
+    from accord.data.weights import agreement_weights
 
     rng = np.random.default_rng(13)
     truth = rng.integers(0, 4, 70)
@@ -283,9 +283,9 @@ def test_fully_crossed_layout_matches_the_per_pair_layout(
 ) -> None:
     """Every rater rated every unit: the compact features (one margin per rater) give the
     same full estimate, bootstrap replicates and jackknife values as per-pair tables."""
-    from accord.inference.pairwise import _crossed_features, _pair_features
+    from accord.coefficients._pairwise_intervals import _crossed_features, _pair_features
+    from accord.data.weights import agreement_weights
     from accord.inference.resampling import row_patterns
-    from accord.weights import agreement_weights
 
     rng = np.random.default_rng(29)
     truth = rng.integers(0, 4, 80)
@@ -306,7 +306,7 @@ def test_fully_crossed_layout_matches_the_per_pair_layout(
 
 
 def test_mean_pairwise_result_has_intervals_and_compares() -> None:
-    from accord.inference.pairwise import mean_pairwise_result
+    from accord.coefficients._pairwise_intervals import mean_pairwise_result
 
     rng = np.random.default_rng(14)
     truth = rng.integers(0, 3, 80)
@@ -328,7 +328,7 @@ def test_mean_pairwise_result_has_intervals_and_compares() -> None:
 
 
 def test_mean_pairwise_result_undefined_when_a_pair_is() -> None:
-    from accord.inference.pairwise import mean_pairwise_result
+    from accord.coefficients._pairwise_intervals import mean_pairwise_result
 
     with pytest.warns(DegenerateDataWarning, match="at least one of the 3 rater pairs"):
         res = mean_pairwise_result([[1, 1, 1], [1, 1, 2], [1, 1, 1]])

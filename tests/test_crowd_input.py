@@ -105,7 +105,7 @@ def test_integer_ids_coded_from_a_table_match_the_ranked_codes(dtype: pl.DataTyp
 
 
 def test_appearance_order_of_sorted_and_shuffled_codes() -> None:
-    from accord import _encoding as enc
+    from accord.data import _encoding as enc
 
     rng = np.random.default_rng(5)
     for arr in (np.sort(rng.integers(0, 50, 400)), rng.integers(0, 50, 400),
@@ -117,7 +117,7 @@ def test_appearance_order_of_sorted_and_shuffled_codes() -> None:
 
 
 def test_codes_that_are_already_dense_are_copied_not_shared() -> None:
-    from accord import _encoding as enc
+    from accord.data import _encoding as enc
 
     arr = np.array([2, 0, 1, 1, 0])
     codes, labels = enc.factorize(arr)
@@ -171,8 +171,8 @@ def test_fleiss_on_a_float_array_with_nan_matches_its_long_form() -> None:
 
 
 def test_whole_numbers_stored_as_floats_code_as_the_sorting_path() -> None:
-    from accord import _encoding as enc
     from accord.coefficients._many_data import _whole_number_codes
+    from accord.data import _encoding as enc
 
     rng = np.random.default_rng(9)
     for values in (rng.integers(0, 5, 1000).astype(float), rng.integers(-3, 40, 500) * 1.0,
@@ -188,7 +188,7 @@ def test_whole_numbers_stored_as_floats_code_as_the_sorting_path() -> None:
 
 
 def test_per_unit_agreement_from_counts_matches_the_sorted_keys() -> None:
-    from accord.disagreements import _unit_agreement
+    from accord.interpret.disagreements import _unit_agreement
 
     rng = np.random.default_rng(10)
     n = 3000

@@ -1,4 +1,4 @@
-"""accord.diagnostics: per-unit agreement, leave-one-rater-out, label distributions.
+"""accord.interpret.diagnostics: per-unit agreement, leave-one-rater-out, label distributions.
 
 Per-unit agreement is the unit's term of Fleiss' (1971) P_i (its mean over units
 is Fleiss' P-bar, 0.5556 on Fleiss' Table 1); leave-one-rater-out values are

@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import accord
-from accord.disagreements import FORMULA_STARTS, neutralise_cell
+from accord.interpret.disagreements import FORMULA_STARTS, neutralise_cell
 
 
 def brute_force(rows: list[list[str | None]]) -> list[tuple[int, float]]:
@@ -178,7 +178,7 @@ def _crowd(seed: int = 0, n_units: int = 120, n_raters: int = 80) -> accord.Anno
 def test_a_crowd_lists_each_units_ratings() -> None:
     """Above 50 raters each unit keeps the ratings it has (checked against the records),
     with the same units, order and shares as the one-column-per-rater layout."""
-    from accord._disagreements_long import WIDE_RATERS
+    from accord.interpret._disagreements_long import WIDE_RATERS
 
     ann = _crowd()
     assert ann.n_raters > WIDE_RATERS
@@ -232,7 +232,7 @@ def test_a_crowds_csv_is_safe_and_complete(tmp_path: Path) -> None:
 
 
 def test_the_cli_says_when_ratings_are_listed(tmp_path: Path) -> None:
-    from conftest import run_cli
+    from tests.conftest import run_cli
 
     ann = _crowd(2)
     path = tmp_path / "crowd.csv"

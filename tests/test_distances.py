@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import accord
-from accord import distances
+from accord.coefficients import distances
 from accord.errors import DataError
 
 nltk_agreement = pytest.importorskip("nltk.metrics.agreement")

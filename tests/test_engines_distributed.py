@@ -35,7 +35,7 @@ import accord
 from accord import Annotations, ContingencyTable, RaterCounts
 from accord.engines import contingency_table, rater_counts
 from accord.errors import DuplicateRatingError
-from test_engines import _in_memory, _same_outcome, long_tables
+from tests.test_engines import _in_memory, _same_outcome, long_tables
 
 pytestmark = [
     pytest.mark.engines,

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import accord
 from accord.errors import DataError, DuplicateRatingError, InsufficientDataError
-from conftest import run_cli as run
+from tests.conftest import run_cli as run
 
 READERS_DATA = Path(__file__).resolve().parent / "readers" / "data"
 

@@ -15,7 +15,7 @@ import pytest
 import accord
 from accord.errors import InvalidParameterError
 from accord.inference.bootstrap import MAX_RESAMPLES, bootstrap_distribution
-from conftest import run_cli as run
+from tests.conftest import run_cli as run
 
 
 def _pilot_csv(tmp_path: Path) -> Path:

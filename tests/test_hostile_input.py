@@ -326,7 +326,7 @@ def test_an_items_file_in_utf16_is_read(tmp_path: Path) -> None:
 
 
 def test_check_with_an_undecodable_study_is_bad_usage(tmp_path: Path) -> None:
-    from conftest import run_cli
+    from tests.conftest import run_cli
 
     data = tmp_path / "d.csv"
     data.write_text("item,a,b\n1,x,x\n2,y,y\n", encoding="utf-8")
@@ -350,7 +350,7 @@ def test_an_infinite_label_in_a_tool_export_is_refused(tmp_path: Path) -> None:
 
 @given(st.text(max_size=40), st.sampled_from(sorted(set(ENCODINGS) - {"utf-16-le-no-bom"})))
 def test_decoding_round_trips_every_text(text: str, encoding: str) -> None:
-    from accord._files import decode
+    from accord.data._files import decode
 
     # UTF-16's mark followed by a NUL character is the UTF-32 mark (FF FE 00 00), and
     # a text of whole NUL pairs is valid UTF-32 too: that case is read as UTF-32

@@ -75,7 +75,7 @@ def _array_memory_error() -> MemoryError:
 ])
 def test_a_last_resort_error_is_one_sentence_naming_the_data(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: BaseException, text: str) -> None:
-    from conftest import run_cli
+    from tests.conftest import run_cli
 
     data = tmp_path / "d.csv"
     data.write_text("item,a,b\n1,x,x\n2,y,y\n3,x,y\n", encoding="utf-8")
@@ -91,7 +91,7 @@ def test_a_last_resort_error_is_one_sentence_naming_the_data(
 
 
 def _cli_lines(*args: str) -> tuple[int, str, str]:
-    from conftest import run_cli
+    from tests.conftest import run_cli
 
     code, out, err = run_cli(*args)
     assert "Traceback" not in out + err and code in (0, 1, 2), (code, err)

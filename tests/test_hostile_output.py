@@ -21,10 +21,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import accord
-from accord import _files
-from accord._terminal import visible
-from accord.disagreements import neutralise_cell
-from conftest import run_cli as run
+from accord.cli._terminal import visible
+from accord.data import _files
+from accord.interpret.disagreements import neutralise_cell
+from tests.conftest import run_cli as run
 
 ESC = "\x1b"
 CLEAR_AND_FAKE = ESC + "[2J" + ESC + "[HACCEPTED"

@@ -30,7 +30,7 @@ from accord.coefficients.intraclass import FEATURE_BUDGET, FORMS, _estimate, for
 from accord.errors import DataError, DegenerateDataWarning, InvalidParameterError
 from accord.tables import _henderson
 from accord.tables.rating_matrix import MeanSquares, mean_squares
-from conftest import run_cli
+from tests.conftest import run_cli
 
 
 # ------------------------------------------------------------------ the dense oracle

@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
 import accord
+from accord.coefficients._pairwise_intervals import pairwise_resampling
 from accord.errors import InvalidParameterError
 from accord.inference.bootstrap import jackknife_acceleration
 from accord.inference.jackknife import jackknife_se
-from accord.inference.pairwise import pairwise_resampling
 from accord.inference.resampling import Resampling
-from spans._tables import table_spans
+from tests.spans._tables import table_spans
 
 
 def _naive_se(values: np.ndarray) -> float:

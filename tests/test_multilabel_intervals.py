@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 import accord
-from accord._multilabel_intervals import all_figures, statistics, unit_features
 from accord.errors import DegenerateDataWarning, InvalidParameterError
 from accord.inference.bootstrap import draw_weights, unit_patterns
+from accord.multilabel._intervals import all_figures, statistics, unit_features
 
 sk = pytest.importorskip("sklearn.metrics")
 smp = pytest.importorskip("statsmodels.stats.proportion")
@@ -137,7 +137,7 @@ def test_evaluate_routes_label_sets_to_evaluate_multilabel() -> None:
     """accord.evaluate on set-valued Annotations scores each system as scikit-learn does."""
     from pathlib import Path
 
-    from accord.multilabel_metrics import MultilabelEvaluation
+    from accord.multilabel.metrics import MultilabelEvaluation
 
     path = Path(__file__).resolve().parents[1] / "examples" / "toxicity_multilabel.csv"
     ann = accord.read(path, label_separator=";")

@@ -1,6 +1,6 @@
 """Codes of float arrays with NaN (labels stored as floats): the table-of-values path
 codes in place, and must give the codes and labels of the sorting path
-(:func:`accord._encoding.factorize` on the rated cells)."""
+(:func:`accord.data._encoding.factorize` on the rated cells)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import accord
-from accord import _encoding as enc
 from accord.coefficients._many_data import _numeric_array_codes, _whole_number_codes
+from accord.data import _encoding as enc
 
 
 def _sorting_path(x: np.ndarray) -> tuple[np.ndarray, tuple[float, ...]]:

@@ -17,7 +17,7 @@ import pytest
 
 import accord
 from accord.errors import InvalidParameterError
-from accord.planning import _simulated_n, _simulator
+from accord.study.planning import _simulated_n, _simulator
 
 
 def _bloch_kraemer(k: float, pi: float) -> float:

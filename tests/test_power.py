@@ -21,7 +21,7 @@ from click.testing import CliRunner
 import accord
 from accord.cli import main
 from accord.errors import DegenerateDataWarning, InvalidParameterError
-from accord.power import _cantor_q, _flack_tau
+from accord.study.power import _cantor_q, _flack_tau
 
 
 def test_irr_published_sample_sizes() -> None:

@@ -25,9 +25,9 @@ from accord.coefficients import _count_based as cb
 from accord.coefficients._chance import chance_corrected
 from accord.coefficients._many_data import long_codes
 from accord.coefficients._pair_join import pair_tables, shared_units, within_unit_pairs
+from accord.data.weights import agreement_weights
 from accord.errors import DataError, DegenerateDataWarning
-from accord.weights import agreement_weights
-from conftest import traced_peak
+from tests.conftest import traced_peak
 
 
 # --------------------------------------------------------------------------- dense oracle
@@ -251,7 +251,7 @@ def _dense_pairwise(ann: accord.Annotations, name: str, options: dict[str, objec
                     ) -> tuple[np.ndarray, dict[tuple[object, object], accord.AgreementResult]]:
     """The former accord.pairwise: the units x raters matrix, each pair on its own units."""
     from accord.coefficients._registry import REGISTRY
-    from accord.pairwise import _shared_units, call_quietly
+    from accord.coefficients.pairwise import _shared_units, call_quietly
 
     rated = ann.wide() >= 0
     n = np.zeros((ann.n_raters,) * 2, dtype=np.int64)
@@ -301,7 +301,7 @@ def test_pairwise_equals_the_dense_implementation(codes: np.ndarray,
                                     ("percent_agreement", None)]))
 def test_mean_pairwise_result_equals_the_dense_resampling(codes: np.ndarray,
                                                           case: tuple[str, str | None]) -> None:
-    from accord.inference.pairwise import mean_pairwise_result, pairwise_resampling
+    from accord.coefficients._pairwise_intervals import mean_pairwise_result, pairwise_resampling
 
     name, weights = case
     ann = _ann(codes)
@@ -349,7 +349,7 @@ def test_pairwise_to_dict_gives_pairs_without_matrices_beyond_the_limit(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib
 
-    pw = importlib.import_module("accord.pairwise")
+    pw = importlib.import_module("accord.coefficients.pairwise")
 
     monkeypatch.setattr(pw, "MATRIX_RATERS", 2)
     out = accord.pairwise([[1, 1, 2], [2, 2, 2], [1, 2, 1], [2, 2, 2]]).to_dict()

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import accord
-from accord import _encoding as enc
-from accord.annotations import Annotations, build
+from accord.data import _encoding as enc
+from accord.data.annotations import Annotations, build
 from accord.errors import DuplicateRatingError
 
 ints = st.lists(st.integers(0, 40), min_size=1, max_size=300)
@@ -90,7 +90,7 @@ def test_repeated_rows_match_a_count_of_every_pair(
     pairs: list[tuple[int, int]], spread: int
 ) -> None:
     """``spread`` makes the pairs too many for one flag each, so the sort path runs."""
-    from accord._duplicates import repeated_rows
+    from accord.data._duplicates import repeated_rows
 
     u = np.array([p[0] for p in pairs], dtype=np.int64) * spread
     r = np.array([p[1] for p in pairs], dtype=np.int64)
@@ -109,7 +109,7 @@ def test_repeats_in_rows_grouped_by_unit_are_found_block_by_block(
 ) -> None:
     """Rows sorted by unit, too many possible pairs for one flag each: the keys are sorted
     in blocks of whole units (tiny blocks here, so units span and cut them)."""
-    from accord._duplicates import repeated_rows
+    from accord.data._duplicates import repeated_rows
 
     pairs = sorted(pairs, key=lambda p: p[0])
     u = np.array([p[0] for p in pairs], dtype=np.int64) * 10**6

@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 import accord
 from accord import AgreementResult, Annotations, ContingencyTable, RaterCounts
 from accord.readers.spans import SpanTable
-from spans._tables import table_spans
+from tests.spans._tables import table_spans
 
 # --------------------------------------------------------------------------- classification
 # How many raters a coefficient compares: exactly two, or any number >= 2.

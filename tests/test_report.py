@@ -76,7 +76,9 @@ def test_rows_equal_the_library_at_full_precision() -> None:
         if r.interpretation is not None:
             assert r.interpretation == accord.interpret(res, interval=ci)
     names = [r.coefficient for r in rep.coefficients]
-    assert names == accord.selection.default_coefficients(COHEN)  # type: ignore[attr-defined]
+    from accord.interpret.selection import default_coefficients
+
+    assert names == default_coefficients(COHEN)
 
 
 def test_benchmark_is_gwets_on_the_row() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 import accord
 from accord.report.json import schema
-from conftest import run_cli
+from tests.conftest import run_cli
 
 JUDGE_CSV = Path(__file__).resolve().parents[1] / "examples" / "judge.csv"
 

@@ -12,7 +12,7 @@ from rich.console import Console
 
 import accord
 from accord.report.json import schema
-from conftest import run_cli
+from tests.conftest import run_cli
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "toxicity_multilabel.csv"
 

@@ -10,7 +10,7 @@ import jsonschema
 
 import accord
 from accord.report.json import schema
-from conftest import run_cli as run
+from tests.conftest import run_cli as run
 
 ROOT = Path(__file__).resolve().parents[1]
 PREDS = ROOT / "examples" / "preds.csv"

@@ -11,7 +11,7 @@ import pytest
 
 import accord
 from accord.tables import CoincidenceMatrix
-from conftest import traced_peak
+from tests.conftest import traced_peak
 
 UNITS, RATERS, PER_UNIT = 100_000, 10_000, 3
 DENSE_BYTES = UNITS * RATERS * 8  # 8 GB

@@ -41,7 +41,7 @@ def test_long_multilabel_equals_python_grouping(rows: list[tuple[int, str, str]]
     expected: dict[tuple[int, str], set[str]] = {}
     for u, r, x in rows:
         expected.setdefault((u, r), set()).add(x)
-    from accord._build import build
+    from accord.data.annotations import build
 
     cols = [np.array([row[i] for row in rows], dtype=object) for i in range(3)]
     ann = build(*cols, multilabel=True)

@@ -16,7 +16,7 @@ from scipy import stats
 
 import accord
 from accord.errors import DegenerateDataWarning, InvalidParameterError, StudyError
-from accord.study import AcceptanceRule, Metric, evaluate
+from accord.study.protocol import AcceptanceRule, Metric, evaluate
 
 COHEN_1960 = [[88, 14, 18], [10, 40, 10], [2, 6, 12]]
 KAPPA_1960, SE_1960 = 0.4915254237288136, 0.05101

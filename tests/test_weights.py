@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import accord
+from accord.data.weights import WEIGHT_NAMES, agreement_weights, is_identity
 from accord.errors import InvalidParameterError, UndeclaredOrderWarning
-from accord.weights import WEIGHT_NAMES, agreement_weights, is_identity
 
 IRRCAC_WEIGHTS: dict[int, dict[str, list[list[float]]]] = {
     3: {

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from accord._api import *  # noqa: F403
 
-__version__ = "0.1.0"
+from accord._version import __version__
 
 __all__ = [
     "REGISTRY",
@@ -118,8 +118,9 @@ __all__ = [
 ]
 
 # Public functions that share their name with a subpackage (accord.report is the function;
-# the subpackage is accord.report.*): importing the subpackage must not replace them.
-_SHADOWED = frozenset({"compare", "disagreements", "pairwise", "report"})
+# the subpackage is accord.report.*; likewise accord.interpret): importing the subpackage
+# must not replace them.
+_SHADOWED = frozenset({"interpret", "report"})
 
 
 def _public() -> types.ModuleType:

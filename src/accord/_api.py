@@ -5,8 +5,7 @@ public name is used (``accord.cohen_kappa``), so that ``import accord`` and the 
 line start without numpy and scipy. Add a public name here and to ``accord.__all__``.
 """
 
-from accord import datasets, distances
-from accord.annotations import Annotations, Audit
+from accord import datasets
 from accord.coefficients import (
     REGISTRY,
     MultilabelAgreement,
@@ -17,6 +16,7 @@ from accord.coefficients import (
     category_agreement,
     cohen_kappa,
     conger_kappa,
+    distances,
     f1,
     finn,
     fleiss_kappa,
@@ -37,11 +37,9 @@ from accord.coefficients import (
     recall,
     robinson_a,
     scott_pi,
-    span_f1,
 )
-from accord.compare import Comparison, compare
-from accord.diagnostics import label_distribution, leave_one_rater_out, unit_agreement
-from accord.disagreements import disagreements
+from accord.coefficients.pairwise import pairwise
+from accord.data.annotations import Annotations, Audit
 from accord.errors import (
     AccordError,
     DataError,
@@ -51,7 +49,11 @@ from accord.errors import (
 )
 from accord.evaluation import Evaluation, Evaluations, evaluate
 from accord.inference import Bootstrap
-from accord.interpretation import (
+from accord.inference.compare import Comparison, compare
+from accord.inference.results import AgreementResult, ConfidenceInterval
+from accord.interpret.diagnostics import label_distribution, leave_one_rater_out, unit_agreement
+from accord.interpret.disagreements import disagreements
+from accord.interpret.interpretation import (
     SCALES,
     BenchmarkResult,
     Interpretation,
@@ -59,8 +61,7 @@ from accord.interpretation import (
     benchmark,
     interpret,
 )
-from accord.judge import alt_test, judge_agreement, preferences
-from accord.marginal import (
+from accord.interpret.marginal import (
     MarginalTest,
     bhapkar_test,
     bowker_test,
@@ -69,21 +70,21 @@ from accord.marginal import (
     rater_bias,
     stuart_maxwell_test,
 )
-from accord.multilabel_metrics import MultilabelEvaluation, evaluate_multilabel
-from accord.pairwise import pairwise
-from accord.planning import SamplePlan, plan_sample_size
-from accord.power import PowerPlan, plan_lower_limit, plan_power
+from accord.judge import alt_test, judge_agreement, preferences
+from accord.multilabel.metrics import MultilabelEvaluation, evaluate_multilabel
 from accord.readers import formats, read
 from accord.report import Report, report
-from accord.results import AgreementResult, ConfidenceInterval
 from accord.spans import (
     SpanAgreement,
     SpanEvaluation,
     evaluate_spans,
     span_agreement,
+    span_f1,
     token_agreement,
     token_annotations,
     unitizing_alpha,
 )
-from accord.study import Study, load_study
+from accord.study.planning import SamplePlan, plan_sample_size
+from accord.study.power import PowerPlan, plan_lower_limit, plan_power
+from accord.study.protocol import Study, load_study
 from accord.tables import CoincidenceMatrix, ContingencyTable, RaterCounts, RatingMatrix

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import accord
 from accord.errors import DegenerateDataWarning
-from accord.spans.tags import entities
+from accord.readers.tags import entities
 
 nervaluate = pytest.importorskip("nervaluate")
 seqeval_metrics = pytest.importorskip("seqeval.metrics")

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.conftest import run_cli
 
 import accord
+from tests.conftest import run_cli
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "ner_spans.csv"
 COLS = ("--unit", "doc", "--rater", "annotator", "--label", "label", "--start", "start",

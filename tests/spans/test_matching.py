@@ -9,10 +9,10 @@ import warnings
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.spans._oracle import counts
 
 import accord
 from accord.errors import DataError, DegenerateDataWarning
+from tests.spans._oracle import counts
 
 MODES = ("strict", "exact", "partial", "type")
 

@@ -18,7 +18,7 @@ import accord
 from accord.errors import DataError
 from accord.report.json import schema
 from accord.spans import MODES
-from conftest import run_cli
+from tests.conftest import run_cli
 
 from ._oracle import bratiaa_figures
 from .test_agreement import _brat_project

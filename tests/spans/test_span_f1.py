@@ -10,9 +10,9 @@ import pytest
 
 import accord
 from accord.errors import InvalidParameterError, StudyError
-from accord.selection import compute
+from accord.interpret.selection import compute
 from accord.spans import MODES
-from conftest import run_cli
+from tests.conftest import run_cli
 
 from ._oracle import bratiaa_figures
 from .test_agreement import _brat_project

@@ -10,9 +10,9 @@ from typing import Any
 
 import click
 
-from accord import __version__
-from accord._terminal import echo, visible
+from accord._version import __version__
 from accord.cli._errors import cli_text
+from accord.cli._terminal import echo, visible
 from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWarning
 
 #: ``ctx.meta`` key: the exit status of an error (1 by default; ``check`` makes every

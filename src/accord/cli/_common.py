@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from accord._names import LEVELS, RATER_KINDS
+from accord.data._names import LEVELS, RATER_KINDS
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from accord.annotations import Annotations
+    from accord.data.annotations import Annotations
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -26,7 +26,7 @@ def console(*, stderr: bool = False) -> Console:
     with grep; tables still fit the width. Control characters in the text (an
     escape sequence in a label) are spelled out, never sent to the terminal.
     """
-    from accord._safe_console import SafeConsole
+    from accord.cli._safe_console import SafeConsole
 
     return SafeConsole(stderr=stderr, soft_wrap=True)
 
@@ -312,8 +312,8 @@ def check_options(
     level: float, form: str | None, population_size: int | None, *, func: str
 ) -> None:
     """Check option values before reading DATA, so a typo is not hidden by the data."""
-    from accord import _validation as v
     from accord.coefficients.intraclass import form_of
+    from accord.data import _validation as v
     from accord.errors import InvalidParameterError
 
     checks: list[tuple[str, Any]] = [
@@ -384,7 +384,7 @@ def with_reference(selection: dict[str, Any], gold: str | None, predicted: tuple
 def fits_raters(ann: Annotations, coefficients: tuple[str, ...]) -> None:
     """A named two-rater coefficient on data of another number of raters is bad usage
     (exit 2), found before any work: the data are fine, the request does not fit them."""
-    from accord.coefficients import REGISTRY
+    from accord.study import REGISTRY
 
     two = [c for c in coefficients if c in REGISTRY and REGISTRY[c].raters == "two"
            and REGISTRY[c].family != "classification"]

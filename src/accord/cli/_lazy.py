@@ -47,20 +47,20 @@ class ListedChoices(click.Option):
 
 def coefficient_names() -> list[str]:
     """The registry's coefficient names, sorted."""
-    from accord.coefficients import REGISTRY
+    from accord.study import REGISTRY
 
     return sorted(REGISTRY)
 
 
 def weight_names() -> tuple[str, ...]:
     """The names of the agreement weights."""
-    from accord.weights import WEIGHT_NAMES
+    from accord.data.weights import WEIGHT_NAMES
 
     return WEIGHT_NAMES
 
 
 def scale_names() -> list[str]:
     """The interpretation scales, sorted."""
-    from accord._scales import SCALES
+    from accord.interpret._scales import SCALES
 
     return sorted(SCALES)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from accord.inference import Bootstrap
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
 
 
 @dataclass(frozen=True)

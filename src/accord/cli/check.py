@@ -18,8 +18,6 @@ from typing import Any
 
 import click
 
-from accord._names import GUESSED_LAYOUT, GUESSED_LEVEL
-from accord._terminal import echo
 from accord.cli._app import ERROR_STATUS, main
 from accord.cli._common import (
     check_options,
@@ -33,7 +31,9 @@ from accord.cli._common import (
 from accord.cli._errors import cli_text
 from accord.cli._lazy import LazyChoice, coefficient_names
 from accord.cli._span_options import span_columns, span_options
+from accord.cli._terminal import echo
 from accord.cli.report import _given, _options, _quiet, _usage_errors
+from accord.data._names import GUESSED_LAYOUT, GUESSED_LEVEL
 
 
 def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -90,7 +90,7 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
       accord check examples/preds.csv --gold gold --predicted model --coefficient f1 --min 0.8
       accord check examples/ner_spans.csv --unit doc --rater annotator --label label --start start --end end --coefficient span_f1 --min 0.6 --on lower-ci --ci bootstrap --seed 1
     """  # noqa: E501
-    from accord.study import AcceptanceRule, Metric, evaluate, load_study
+    from accord.study.protocol import AcceptanceRule, Metric, evaluate, load_study
 
     ctx.meta[ERROR_STATUS] = NOT_A_DECISION
     check_options(confidence_level, form, None, func="accord check")
@@ -188,14 +188,14 @@ def _refuse_guesses(ann: Any, st: Any, selection: dict[str, Any]) -> list[str]:
 
 def _pairable(ann: Any, coefficient: str) -> Any:
     """Labels two raters gave the same units, or spans for a span coefficient."""
-    from accord.coefficients import REGISTRY
+    from accord.study import REGISTRY
 
     return ann if REGISTRY[coefficient].family == "spans" else ann.require_pairable()
 
 
 def _check_study(st: Any, ann: Any) -> tuple[Any, int, tuple[Any, ...]]:
-    from accord.coefficients import REGISTRY
     from accord.report.register import study_section
+    from accord.study import REGISTRY
 
     if REGISTRY[st.metric.coefficient].family == "spans":  # no register of labels to show
         ev = _quiet(lambda: st.evaluate(ann))

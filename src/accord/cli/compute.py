@@ -105,7 +105,7 @@ def compute(
       accord compute examples/preds.csv --gold gold --predicted model --coefficient f1 mcc
     """
     from accord.errors import InvalidParameterError
-    from accord.selection import compute as run
+    from accord.interpret.selection import compute as run
 
     check_options(confidence_level, form, population_size, func="accord compute")
     if len(predicted) > 1:
@@ -163,7 +163,7 @@ def _interval(result: Any, level: float, method: Any, population_size: int | Non
 
 def _title(result: Any) -> str:
     """The registry title, with the ICC form or the weights when they matter."""
-    from accord.coefficients import REGISTRY
+    from accord.study import REGISTRY
 
     title = REGISTRY[result.coefficient].title
     form = result.details.get("form")
@@ -207,7 +207,7 @@ def _print(
     from rich.table import Table
     from rich.text import Text
 
-    from accord.interpretation import default_scale, graded, interpret
+    from accord.interpret.interpretation import default_scale, graded, interpret
 
     console = cli_console()
     for caveat in ann.audit.caveats:

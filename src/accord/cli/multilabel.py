@@ -15,7 +15,7 @@ from accord.cli._lazy import LazyChoice, ListedChoices
 
 
 def _choices() -> list[str]:
-    from accord.coefficients import REGISTRY
+    from accord.study import REGISTRY
 
     return sorted(n for n in REGISTRY if n != "icc")
 
@@ -190,7 +190,7 @@ def _print(res: Any, intervals: dict[str, Any], macro: Any, data: str, ann: Any)
 
 def _against_reference(data: str, reference: str, labels: list[str] | None, as_json: bool,
                        selection: dict[str, Any]) -> None:
-    from accord.multilabel_metrics import evaluate_raters
+    from accord.multilabel.metrics import evaluate_raters
 
     ann = load(data, **selection)
     evaluations = evaluate_raters(ann, reference, labels=labels)

@@ -17,8 +17,6 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from accord._files import same_file, write_atomic
-from accord._terminal import echo
 from accord.cli._app import main
 from accord.cli._common import (
     check_options,
@@ -33,6 +31,8 @@ from accord.cli._common import console as cli_console
 from accord.cli._errors import cli_text
 from accord.cli._lazy import LazyChoice, coefficient_names, weight_names
 from accord.cli._span_options import span_columns, span_options
+from accord.cli._terminal import echo
+from accord.data._files import same_file, write_atomic
 from accord.errors import InvalidParameterError, StudyError
 
 
@@ -179,7 +179,7 @@ def _not_an_input(output: str | None, *inputs: str | Path | None) -> None:
 
 def _all_kinds(selection: dict[str, Any], gold: str | None) -> dict[str, Any]:
     """With --gold, every rater is read (the reference, the systems and the people)."""
-    from accord.annotations import RATER_KINDS
+    from accord.data.annotations import RATER_KINDS
 
     return selection if gold is None else {**selection, "kinds": RATER_KINDS}
 
@@ -253,7 +253,7 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
       accord disagreements examples/long.csv --unit item --rater coder --value label \\
         --sort disagreement
     """
-    from accord.disagreements import disagreements as find
+    from accord.interpret.disagreements import disagreements as find
 
     _not_an_input(output, data)
     ann = load(data, **selection).require_pairable()

@@ -84,8 +84,8 @@ def spans(
       accord spans examples/ner_spans.csv --unit doc --rater annotator --label label \\
           --start start --end end --gold ana --kind cleo=model
     """
-    from accord import _validation as v
     from accord.cli._common import read_options
+    from accord.data import _validation as v
     from accord.readers import read
 
     try:

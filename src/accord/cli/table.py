@@ -7,10 +7,10 @@ from typing import Any
 
 import click
 
-from accord._terminal import echo
 from accord.cli._app import main
 from accord.cli._common import data_options, load, single_labels
 from accord.cli._errors import cli_text
+from accord.cli._terminal import echo
 
 
 @main.command()

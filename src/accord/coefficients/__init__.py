@@ -15,15 +15,12 @@ from accord.coefficients.iota import janson_olsson_iota
 from accord.coefficients.krippendorff import krippendorff_alpha
 from accord.coefficients.many_raters import conger_kappa, fleiss_kappa, light_kappa
 from accord.coefficients.multilabel import MultilabelAgreement, multilabel_agreement
+from accord.coefficients.paradoxes import category_agreement, kappa_max, pabak
 from accord.coefficients.scores import finn, kendall_w, mean_pearson, mean_spearman, robinson_a
-from accord.coefficients.span_f1 import span_f1
 from accord.coefficients.two_raters import (
     brennan_prediger,
-    category_agreement,
     cohen_kappa,
     gwet_ac1,
-    kappa_max,
-    pabak,
     percent_agreement,
     scott_pi,
 )
@@ -60,5 +57,4 @@ __all__ = [
     "register",
     "robinson_a",
     "scott_pi",
-    "span_f1",
 ]

@@ -42,10 +42,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord._magnitude import power_of_two_scale
-from accord.annotations import Annotations
 from accord.coefficients import _differences as dif
 from accord.coefficients._ratio_bins import self_kernel_sums
+from accord.data._magnitude import power_of_two_scale
+from accord.data.annotations import Annotations
 from accord.errors import DataError, InsufficientDataError
 from accord.tables._coincidence_build import _numeric_or_none, _rated_columns
 

@@ -55,7 +55,7 @@ from scipy import stats
 
 from accord.inference.jackknife import jackknife_se
 from accord.inference.resampling import Resampling
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
 from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
 
 Arr = NDArray[np.float64]

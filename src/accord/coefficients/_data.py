@@ -14,12 +14,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord import _encoding as enc
-from accord import _validation as v
-from accord.annotations import Annotations
+from accord.data import _encoding as enc
+from accord.data import _validation as v
+from accord.data.annotations import Annotations
+from accord.data.weights import numeric_labels
 from accord.errors import DataError, InsufficientDataError
 from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
-from accord.weights import numeric_labels
 
 
 def reusable(data: Any) -> Any:
@@ -176,7 +176,7 @@ def table_from_pairs(
         raise InsufficientDataError(
             "no unit has a label from both raters (every pair has a missing value)."
         )
-    from accord._sets import is_set_label
+    from accord.data._sets import is_set_label
 
     if any(x.dtype == object and any(map(is_set_label, x)) for x in (a, b)):
         raise set_valued_error(func)

@@ -307,7 +307,7 @@ def _exact_kernel(x: FloatArray, w: FloatArray, y: FloatArray) -> FloatArray:
 
 def custom_matrix(level: Any, categories: tuple[Any, ...], func: str) -> FloatArray:
     """The validated V x V difference matrix of a callable or array ``level``."""
-    from accord import _validation as v
+    from accord.data import _validation as v
 
     k = len(categories)
     if callable(level):
@@ -332,7 +332,7 @@ def custom_matrix(level: Any, categories: tuple[Any, ...], func: str) -> FloatAr
 
 def _call_distance(func_d: Callable[..., Any], categories: tuple[Any, ...],
                    func: str) -> FloatArray:
-    from accord import _validation as v
+    from accord.data import _validation as v
 
     k = len(categories)
     labels = np.empty(k, dtype=object)

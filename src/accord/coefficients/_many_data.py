@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord import _encoding as enc
-from accord.annotations import Annotations
 from accord.coefficients._data import as_annotations
+from accord.data import _encoding as enc
+from accord.data.annotations import Annotations
 from accord.errors import DataError, InsufficientDataError
 from accord.tables.rater_counts import RaterCounts
 
@@ -307,7 +307,7 @@ def _value_codes(values: NDArray[Any],
 
 
 def _whole_number_codes(values: NDArray[Any]) -> tuple[IntArray, tuple[Any, ...]] | None:
-    """The codes and sorted values of :func:`accord._encoding.factorize` for floats that
+    """The codes and sorted values of :func:`accord.data._encoding.factorize` for floats that
     are whole numbers in a range below 2**16 (labels stored as floats), in O(n): a table
     of the values present instead of a sort. NaN cells (any shape) are coded ``-1``; the
     caller makes sure some cell is not NaN."""

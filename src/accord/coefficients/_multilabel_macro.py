@@ -28,7 +28,7 @@ from accord.inference.bootstrap import (
     unit_patterns,
 )
 from accord.inference.resampling import Resampling, pattern_index
-from accord.results import AgreementResult, ConfidenceInterval
+from accord.inference.results import AgreementResult, ConfidenceInterval
 
 __all__ = ["macro_interval"]
 

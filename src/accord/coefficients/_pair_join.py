@@ -20,11 +20,15 @@ share enough units), joining only the ratings of their raters.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
 from accord.errors import DataError
+
+if TYPE_CHECKING:
+    from accord.data.annotations import Annotations
 
 IntArray = NDArray[np.int64]
 
@@ -206,3 +210,13 @@ def pair_tables(units: IntArray, raters: IntArray, values: IntArray, n_units: in
         counter.add(cell if lut is not None and bool(idx.min() >= 0) else cell[idx >= 0])
     t = counter.dense_counts().reshape(n_pairs, 2, q, q)
     return np.asarray(t[:, 0] + t[:, 1].transpose(0, 2, 1), dtype=np.int64)
+
+
+def codes_by_unit(ann: Annotations) -> tuple[NDArray[np.int64], NDArray[np.int64],
+                                         NDArray[np.int64]]:
+    """The unit, rater and value codes of ``ann``, sorted by unit (stable)."""
+    units, raters, values = ann.codes
+    if units.size > 1 and not bool(np.all(units[1:] >= units[:-1])):
+        order = np.argsort(units, kind="stable")
+        return units[order], raters[order], values[order]
+    return units, raters, values

@@ -3,7 +3,7 @@
 Each distinct set is one value of the coincidence matrix (so the count is done
 once, over units, and everything after it grows with the number of distinct
 sets, not with units squared). The difference between two sets is computed from
-the sets x labels membership bits (:mod:`accord._sets`): within units only for
+the sets x labels membership bits (:mod:`accord.data._sets`): within units only for
 the pairs that occur, and across the marginals in row blocks for ``D_e`` and
 Gwet's variance, without a sets x sets matrix unless resampling needs one.
 """
@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord import _sets
-from accord.annotations import Annotations
 from accord.coefficients import _differences as dif
+from accord.data import _sets
+from accord.data.annotations import Annotations
 from accord.errors import DataError
 from accord.tables.coincidence import CoincidenceMatrix
 
@@ -32,7 +32,7 @@ DENSE_SETS = 3000
 
 def set_level(level: Any) -> str | None:
     """``"masi"`` or ``"jaccard"`` for those names and for the functions in accord.distances."""
-    from accord import distances
+    from accord.coefficients import distances
 
     if isinstance(level, str) and level in SET_LEVELS:
         return level

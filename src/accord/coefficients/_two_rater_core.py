@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord import _validation as v
 from accord.coefficients._chance import Chance, chance_corrected, p_e
+from accord.data import _validation as v
+from accord.data.weights import agreement_weights, is_identity, require_order
 from accord.inference.resampling import Resampling
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
 from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
-from accord.weights import agreement_weights, is_identity, require_order
 
 Arr = NDArray[np.float64]
 

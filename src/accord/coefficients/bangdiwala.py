@@ -21,13 +21,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord import _validation as v
 from accord.coefficients._data import as_table
 from accord.coefficients._registry import register
 from accord.coefficients._two_rater_core import _empty_reason, _root, _whole
+from accord.data import _validation as v
 from accord.errors import DataError
 from accord.inference.resampling import Resampling
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
 from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
 
 __all__ = ["bangdiwala_b"]

@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from accord import _validation as v
-from accord.annotations import Annotations
 from accord.coefficients import _classification_core as core
 from accord.coefficients._data import as_table, reusable
 from accord.coefficients._registry import register
-from accord.results import AgreementResult
+from accord.data import _validation as v
+from accord.data.annotations import Annotations
+from accord.inference.results import AgreementResult
 from accord.tables.contingency import ContingencyTable
 
 __all__ = ["accuracy", "balanced_accuracy", "f1", "mcc", "precision", "recall"]

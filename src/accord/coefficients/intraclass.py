@@ -33,12 +33,12 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-from accord import _validation as v
-from accord.annotations import Annotations
 from accord.coefficients._registry import register
+from accord.data import _validation as v
+from accord.data.annotations import Annotations
 from accord.errors import DataError, InvalidParameterError
 from accord.inference.resampling import Resampling
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
 from accord.tables._henderson import DISCONNECTED
 from accord.tables.rating_matrix import (
     Design,

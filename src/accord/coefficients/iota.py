@@ -23,13 +23,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord import _validation as v
-from accord.annotations import Annotations
 from accord.coefficients._data import set_valued_error
 from accord.coefficients._registry import register
+from accord.data import _validation as v
+from accord.data.annotations import Annotations
 from accord.errors import DataError, InsufficientDataError
 from accord.inference.resampling import Resampling, pattern_index
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
 from accord.tables.rating_matrix import RatingMatrix
 
 __all__ = ["janson_olsson_iota"]

@@ -25,20 +25,20 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-from accord import _validation as v
-from accord._magnitude import power_of_two_scale
-from accord.annotations import LEVELS, Annotations
 from accord.coefficients import _differences as dif
 from accord.coefficients import _set_levels as sets
 from accord.coefficients._alpha_moments import UnitTerms, unit_terms
 from accord.coefficients._data import as_annotations
 from accord.coefficients._registry import register
+from accord.data import _validation as v
+from accord.data._magnitude import power_of_two_scale
+from accord.data.annotations import LEVELS, Annotations
+from accord.data.weights import require_order
 from accord.errors import DataError, InsufficientDataError
 from accord.inference.resampling import Resampling
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
 from accord.tables.coincidence import CoincidenceMatrix
 from accord.tables.contingency import ContingencyTable
-from accord.weights import require_order
 
 __all__ = ["krippendorff_alpha"]
 

@@ -24,17 +24,17 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-from accord import _validation as v
-from accord.annotations import Annotations
 from accord.coefficients import _count_based as cb
 from accord.coefficients import _many_data as md
 from accord.coefficients import _rater_based as rb
 from accord.coefficients._many_data import LongCodes, RatingCodes, long_codes, rater_counts
 from accord.coefficients._registry import register
-from accord.results import AgreementResult
+from accord.data import _validation as v
+from accord.data.annotations import Annotations
+from accord.data.weights import agreement_weights, is_identity, require_order
+from accord.inference.results import AgreementResult
 from accord.tables.contingency import DENSE_LIMIT
 from accord.tables.rater_counts import RaterCounts
-from accord.weights import agreement_weights, is_identity, require_order
 
 Arr = NDArray[np.float64]
 Definition = Literal["pairwise", "unanimous"]
@@ -171,7 +171,7 @@ def fleiss_kappa(data: Any, *, weights: Any = None,
         ``None``/``NaN`` = not rated.
     weights : None, str or (q, q) array
         Agreement weights on category positions (``"linear"``, ``"quadratic"``, ...,
-        as in :func:`accord.weights.agreement_weights`); ``None`` is unweighted.
+        as in :func:`accord.data.weights.agreement_weights`); ``None`` is unweighted.
     categories : sequence, optional
         Category order (and unused categories to keep).
 
@@ -479,7 +479,7 @@ def light_kappa(data: Any, *, categories: Sequence[Any] | None = None,
     pair_idx = list(zip(pc.a.tolist(), pc.b.tolist()))
 
     def make() -> Any:
-        from accord.inference.pairwise import pairwise_resampling
+        from accord.coefficients._pairwise_intervals import pairwise_resampling
 
         codes = lc.wide(func, "resamples units through each unit's row of ratings by rater")
         return pairwise_resampling(codes, lc.q, pairs=pair_idx, unit_ids=lc.unit_ids)

@@ -34,13 +34,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord import _validation as v
-from accord.annotations import Annotations
 from accord.coefficients._registry import REGISTRY
+from accord.data import _validation as v
+from accord.data.annotations import Annotations
 from accord.errors import DataError, DegenerateDataWarning
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.resampling import Resampling, pattern_index
-from accord.results import AgreementResult, ConfidenceInterval
+from accord.inference.results import AgreementResult, ConfidenceInterval
 from accord.tables.coincidence import CoincidenceMatrix
 from accord.tables.contingency import ContingencyTable
 from accord.tables.indicators import LabelIndicators

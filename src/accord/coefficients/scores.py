@@ -32,12 +32,12 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import sparse, stats
 
-from accord import _validation as v
-from accord.annotations import Annotations
 from accord.coefficients._registry import register
+from accord.data import _validation as v
+from accord.data.annotations import Annotations
 from accord.errors import DataError, InsufficientDataError
 from accord.inference.resampling import Resampling, pattern_index
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
 from accord.tables.rating_matrix import RatingMatrix
 
 __all__ = ["finn", "kendall_w", "mean_pearson", "mean_spearman", "robinson_a"]

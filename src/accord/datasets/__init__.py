@@ -43,7 +43,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from accord import _validation as v
+from accord.data import _validation as v
 from accord.errors import DataError
 
 __all__ = [
@@ -127,7 +127,7 @@ class Dataset:
 
     def as_annotations(self) -> Any:
         """The ratings as :class:`~accord.Annotations` (wide data sets only)."""
-        from accord.annotations import Annotations
+        from accord.data.annotations import Annotations
 
         if self.kind != "wide":
             raise DataError(

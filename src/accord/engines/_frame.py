@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord import _encoding as enc
-from accord import _validation as v
+from accord.data import _encoding as enc
+from accord.data import _validation as v
 from accord.errors import DataError, DuplicateRatingError
 from accord.readers._base import MISSING_FOLDED
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from accord.annotations import Audit
+from accord.data.annotations import Audit
 
 S = TypeVar("S")
 

@@ -18,14 +18,14 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from accord import _validation as v
-from accord.annotations import Audit
+from accord.data import _validation as v
+from accord.data.annotations import Audit
+from accord.data.weights import numeric_labels
 from accord.engines import _frame as fr
 from accord.engines._frame import IntArray, R, U, V
 from accord.engines._result import EngineResult
 from accord.errors import DataError
 from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
-from accord.weights import numeric_labels
 
 __all__ = ["contingency_table"]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from accord.annotations import Annotations
+from accord.data.annotations import Annotations
 from accord.errors import DataError, InsufficientDataError
 from accord.evaluation._inputs import Counted
 from accord.tables.contingency import ContingencyTable

@@ -15,19 +15,20 @@ from typing import Any, overload
 
 import numpy as np
 
-from accord import _validation as v
-from accord.annotations import Annotations
 from accord.coefficients._classification_core import resolve_label
+from accord.data import _validation as v
+from accord.data.annotations import Annotations
 from accord.errors import DataError, DegenerateDataWarning, InsufficientDataError
 from accord.evaluation import _annotations as ann_mod
 from accord.evaluation._inputs import Counted, count_pairs
 from accord.evaluation._result import Evaluation, evaluation_from_table
 from accord.evaluation._spans import evaluate_span_data, is_span_data
-from accord.evaluation.ceiling import Evaluations, HumanCeiling, ceiling_for
+from accord.evaluation.ceiling import Evaluations
 from accord.inference.bootstrap import Bootstrap
-from accord.multilabel_metrics import MultilabelEvaluation
+from accord.inference.ceiling import HumanCeiling, ceiling_for
+from accord.inference.results import AgreementResult
+from accord.multilabel.metrics import MultilabelEvaluation
 from accord.readers.spans import SpanTable
-from accord.results import AgreementResult
 from accord.spans.evaluate import SpanEvaluation
 from accord.tables.contingency import ContingencyTable
 

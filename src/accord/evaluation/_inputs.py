@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord import _encoding as enc
 from accord.coefficients._data import _sample_weight, _small_int_table
+from accord.data import _encoding as enc
+from accord.data.weights import numeric_labels
 from accord.errors import DataError, InsufficientDataError
 from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
-from accord.weights import numeric_labels
 
 __all__ = ["Counted", "count_pairs"]
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from accord import _validation as v
 from accord.coefficients import _classification_core as cl
+from accord.data import _validation as v
 from accord.errors import InvalidParameterError
 from accord.inference.bootstrap import (
     Bootstrap,
@@ -22,12 +22,14 @@ from accord.inference.bootstrap import (
     interval_from_replicates,
     unit_patterns,
 )
-from accord.results import AgreementResult, ConfidenceInterval
+from accord.inference.results import AgreementResult, ConfidenceInterval
 
 if TYPE_CHECKING:
     from accord.evaluation._result import Evaluation
 
 _CELLS_PER_CHUNK = 4_000_000
+#: The bootstrap of an evaluation's intervals unless another is given.
+DEFAULT_BOOTSTRAP = Bootstrap(n_resamples=9999, rng=0)
 
 
 def intervals(
@@ -35,8 +37,6 @@ def intervals(
     bootstrap: Bootstrap | None = None,
 ) -> dict[str, ConfidenceInterval]:
     """See :meth:`Evaluation.intervals`."""
-    from accord.evaluation._result import DEFAULT_BOOTSTRAP
-
     level = v.confidence_level(level, func="Evaluation.intervals")
     figures = ev.results()
     if isinstance(method, str):

@@ -20,14 +20,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord import _validation as v
-from accord.annotations import Annotations
+from accord.data import _validation as v
+from accord.data.annotations import Annotations
 from accord.errors import DegenerateDataWarning
 from accord.evaluation import _annotations as ann_mod
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.resampling import Resampling, pattern_index
-from accord.multilabel_metrics import MultilabelEvaluation, evaluate_multilabel
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
+from accord.multilabel.metrics import MultilabelEvaluation, evaluate_multilabel
 
 __all__ = ["FIGURES", "evaluate_sets"]
 
@@ -82,7 +82,7 @@ def evaluate_sets(ann: Annotations, reference: Any, systems: Any, *, categories:
 def _ceiling(sets: Annotations, codes: NDArray[np.int64], ref_col: NDArray[np.int64],
              system: str, humans: Sequence[Any], labels: list[Any], figure: str,
              method: Bootstrap | None) -> Any:
-    from accord.evaluation.ceiling import ceiling_for
+    from accord.inference.ceiling import ceiling_for
 
     indicator = _indicators(sets.categories, labels)
     scope = (ref_col >= 0) & (codes[:, sets.raters.index(system)] >= 0)

@@ -15,19 +15,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from accord import _validation as v
 from accord.coefficients import _classification_core as cl
+from accord.data import _validation as v
 from accord.errors import DegenerateDataWarning
+from accord.evaluation._intervals import intervals
 from accord.inference.bootstrap import Bootstrap
-from accord.results import AgreementResult, ConfidenceInterval, _jsonable, _num
+from accord.inference.results import AgreementResult, ConfidenceInterval, _jsonable, _num
 from accord.tables.contingency import ContingencyTable
 
 if TYPE_CHECKING:
-    from accord.evaluation.ceiling import HumanCeiling
+    from accord.inference.ceiling import HumanCeiling
 
 __all__ = ["Averages", "Baselines", "ClassMetrics", "Evaluation", "evaluation_from_table"]
 
-DEFAULT_BOOTSTRAP = Bootstrap(n_resamples=9999, rng=0)
 
 
 @dataclass(frozen=True)
@@ -210,8 +210,6 @@ class Evaluation:
         interval, the Fleiss-Cohen-Everitt interval of kappa). A ``Bootstrap``: that
         bootstrap for every figure.
         """
-        from accord.evaluation._intervals import intervals
-
         return intervals(self, confidence_level, method, bootstrap)
 
     def to_dict(

@@ -12,12 +12,12 @@ import warnings
 from dataclasses import replace
 from typing import Any
 
-from accord import _validation as v
-from accord.annotations import Annotations
+from accord.data import _validation as v
+from accord.data.annotations import Annotations
 from accord.errors import DataError, DegenerateDataWarning, InsufficientDataError
 from accord.inference.bootstrap import Bootstrap
+from accord.inference.results import AgreementResult
 from accord.readers.spans import SpanTable
-from accord.results import AgreementResult
 from accord.spans._inputs import Encoded, encode_table, table_of
 from accord.spans.evaluate import SpanEvaluation, evaluate_encoded, evaluate_spans
 from accord.spans.matching import MODES, Mode
@@ -81,7 +81,7 @@ def with_ceiling(ev: SpanEvaluation, data: Annotations, ref: str, system: str,
     """The system's ``figure`` (F1, precision or recall) beside each human's against the
     same reference, on the units the system and the reference both annotated, with paired
     bootstrap differences."""
-    from accord.evaluation.ceiling import ceiling_for
+    from accord.inference.ceiling import ceiling_for
 
     table = table_of(data, FUNC, "data")
     enc = encode_table(table, [ref, system, *humans], None, FUNC)

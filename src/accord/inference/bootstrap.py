@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-from accord import _validation as v
+from accord.data import _validation as v
 from accord.inference.resampling import FloatArray, Resampling
 
 BootstrapKind = Literal["percentile", "bca", "basic"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from accord import _validation as v
+from accord.data import _validation as v
 
 
 def fpc_factor(n_units: int, population_size: object, *, func: str) -> float:

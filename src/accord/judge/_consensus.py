@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from accord.annotations import Annotations
+from accord.data.annotations import Annotations
 from accord.errors import InsufficientDataError
 from accord.judge._panel import Panel
 

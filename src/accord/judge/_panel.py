@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord import _validation as v
-from accord.annotations import Annotations
 from accord.coefficients._data import as_annotations
+from accord.data import _validation as v
+from accord.data.annotations import Annotations
 from accord.errors import DataError, InsufficientDataError
 
 

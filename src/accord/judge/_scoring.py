@@ -15,7 +15,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from accord import _validation as v
+from accord.data import _validation as v
 from accord.judge._panel import Panel, labels, numeric
 
 Similarity = Callable[[Any, Any], Any]

@@ -15,14 +15,14 @@ from typing import Any
 
 import numpy as np
 
-from accord import _validation as v
-from accord.annotations import LEVELS, Annotations
 from accord.coefficients._registry import REGISTRY
-from accord.compare import CompareMethod, Comparison, compare
+from accord.coefficients.pairwise import _shared_units, call_quietly, check_options
+from accord.data import _validation as v
+from accord.data.annotations import LEVELS, Annotations
+from accord.inference.compare import CompareMethod, Comparison, compare
+from accord.inference.results import AgreementResult, _jsonable
 from accord.judge._consensus import consensus_pair, rated_by_panel
 from accord.judge._panel import Panel, panel
-from accord.pairwise import _shared_units, call_quietly, check_options
-from accord.results import AgreementResult, _jsonable
 
 __all__ = ["JudgeAgreement", "judge_agreement"]
 

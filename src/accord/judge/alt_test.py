@@ -21,11 +21,11 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-from accord import _validation as v
+from accord.data import _validation as v
 from accord.errors import InsufficientDataError
+from accord.inference.results import _jsonable
 from accord.judge._panel import panel
 from accord.judge._scoring import Scoring, alignment, scoring_name
-from accord.results import _jsonable
 
 __all__ = ["AltTestHuman", "AltTestResult", "alt_test", "by_adjusted"]
 

@@ -20,15 +20,14 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-from accord import _encoding as enc
-from accord import _validation as v
-from accord._build import build
-from accord._frames import columns_of
-from accord.annotations import Annotations
+from accord.coefficients.pairwise import call_quietly
 from accord.coefficients.two_raters import cohen_kappa
+from accord.data import _encoding as enc
+from accord.data import _validation as v
+from accord.data._frames import columns_of
+from accord.data.annotations import Annotations, build
 from accord.errors import DataError
-from accord.pairwise import call_quietly
-from accord.results import AgreementResult, _jsonable
+from accord.inference.results import AgreementResult, _jsonable
 
 __all__ = ["PositionBias", "PreferenceResult", "preferences", "wilson_interval"]
 

@@ -2,7 +2,7 @@
 
 :func:`read` detects the format from the file's content and name (or takes
 ``format=``), reads it with one small module per format, and returns
-:class:`~accord.annotations.Annotations` with an audit of what was read, used,
+:class:`~accord.data.annotations.Annotations` with an audit of what was read, used,
 skipped and dropped, per file. :func:`formats` lists the readers.
 
 Reading never executes anything from a file: JSON is parsed with :mod:`json`,
@@ -17,8 +17,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from accord import _validation as v
-from accord.annotations import LEVELS, RATER_KINDS, Annotations
+from accord.data import _validation as v
+from accord.data.annotations import LEVELS, RATER_KINDS, Annotations
 from accord.errors import AccordError, DataError, FormatError, InvalidParameterError
 from accord.readers._base import Collected, Reader, format_error, iter_jsonl, load_json
 from accord.readers._describe import describe, summary
@@ -160,7 +160,7 @@ def read(
     label_separator: str | None = None,
     **options: Any,
 ) -> Annotations:
-    """Read an annotation export or a table into :class:`~accord.annotations.Annotations`.
+    """Read an annotation export or a table into :class:`~accord.data.annotations.Annotations`.
 
     Parameters
     ----------

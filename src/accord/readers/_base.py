@@ -4,7 +4,7 @@ A reader turns a file (or several) into :class:`Collected` judgments, one per
 (unit, rater, field), plus span records and per-file audits. :func:`finish`
 (in :mod:`accord.readers._finish`) then picks the field, keeps the latest
 answer per (unit, rater, field) and encodes the labels with
-:func:`accord.annotations.build`.
+:func:`accord.data.annotations.build`.
 """
 
 from __future__ import annotations
@@ -218,7 +218,7 @@ def _unreadable(exc: OSError) -> None:
 
 def read_text(path: Path) -> str:
     """The text of ``path``: UTF-8, or UTF-16/32 when a byte-order mark says so."""
-    from accord._files import decode
+    from accord.data._files import decode
 
     return decode(read_bytes(path), path)
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from accord.annotations import Annotations
+from accord.data.annotations import Annotations
 from accord.readers._base import Skip
 
 

@@ -1,7 +1,7 @@
-"""From what a tool reader collected to :class:`~accord.annotations.Annotations`.
+"""From what a tool reader collected to :class:`~accord.data.annotations.Annotations`.
 
 Picks the field, keeps the latest answer per (unit, rater, field), leaves out
-rater kinds not asked for, and encodes with :func:`accord.annotations.build`;
+rater kinds not asked for, and encodes with :func:`accord.data.annotations.build`;
 the per-file audits become ``audit.parts``.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from accord.annotations import RATER_KINDS, Annotations, Audit, build
+from accord.data.annotations import RATER_KINDS, Annotations, Audit, build
 from accord.errors import FormatError
 from accord.readers._base import Collected, Judgment, Part, Skip
 from accord.readers.spans import SpanTable

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from accord import _encoding as enc
+from accord.data import _encoding as enc
 from accord.errors import DataError
 
 #: Rows probed, distinct labels that count as "few", and the largest Enum built

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from accord._files import decode_error, text_encoding
+from accord.data._files import decode_error, text_encoding
 from accord.errors import AccordError, FormatError
 
 T = TypeVar("T")
@@ -82,7 +82,7 @@ class Prepared:
             return tuple(self.rename(x) for x in obj)
         if isinstance(obj, dict):
             return {self.rename(k): self.rename(x) for k, x in obj.items()}
-        from accord.annotations import Audit
+        from accord.data.annotations import Audit
 
         if isinstance(obj, Audit):
             return replace(obj, source=self.rename(obj.source), notes=self.rename(obj.notes),
@@ -91,7 +91,7 @@ class Prepared:
 
     def finish(self, result: T) -> T:
         """``result`` (Annotations, a reader's Collected, a summary) naming the originals."""
-        from accord.annotations import Annotations
+        from accord.data.annotations import Annotations
         from accord.readers._base import Collected
 
         if isinstance(result, Annotations):

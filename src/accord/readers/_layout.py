@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from accord import _encoding as enc
-from accord._duplicates import repeated_rows
-from accord._names import GUESSED_LAYOUT
-from accord._shapes import PROBE_ROWS, duplicate_advice, looks_like_text
+from accord.data import _encoding as enc
+from accord.data._duplicates import repeated_rows
+from accord.data._names import GUESSED_LAYOUT
+from accord.data._shapes import PROBE_ROWS, duplicate_advice, looks_like_text
 from accord.errors import DataError, DuplicateRatingError, FormatError
 from accord.readers._base import MISSING_MARKERS
 

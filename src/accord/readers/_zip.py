@@ -73,7 +73,7 @@ def member_bytes(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> bytes
 
 def member_text(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> str:
     """The text of one member (UTF-8, or UTF-16/32 with a byte-order mark)."""
-    from accord._files import decode
+    from accord.data._files import decode
 
     return decode(member_bytes(zf, info, name), name)
 

@@ -25,7 +25,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from accord import _validation as v
+from accord.data import _validation as v
 from accord.readers._base import Collected, Reader, format_error, read_text, walk_files
 from accord.readers.spans import Span
 

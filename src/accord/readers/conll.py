@@ -28,10 +28,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from accord import _validation as v
+from accord.data import _validation as v
 from accord.readers._base import Collected, Reader, format_error, read_text
 from accord.readers.spans import Span
-from accord.spans.tags import SCHEMES, entities
+from accord.readers.tags import SCHEMES, entities
 
 FIELD = "entities"
 _TAG = re.compile(r"^(O|[BIESLU]-\S+|\S+-[BIESLU])$")

@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from accord.marginal import MarginalTest
+from accord.interpret.marginal import MarginalTest
 from accord.report.model import CoefficientRow, KappaContext, Report, Worksheet
 
 NOT_RATED = "-"

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from accord import _validation as v
-from accord.annotations import Annotations
+from accord.data import _validation as v
+from accord.data.annotations import Annotations
 from accord.errors import (
     AccordError,
     DataError,
@@ -24,13 +24,14 @@ from accord.errors import (
     UndeclaredOrderWarning,
 )
 from accord.inference import Bootstrap
+from accord.inference.results import AgreementResult, ConfidenceInterval
 from accord.readers.spans import SpanTable
-from accord.report.model import CoefficientRow, DataSummary, PairAnalysis, Report, Settings
+from accord.report._data import _data_summary
+from accord.report.model import CoefficientRow, PairAnalysis, Report, Settings
 from accord.report.reference import reference_section
 from accord.report.sections import MAX_RATERS
 from accord.report.spans_section import has_spans, span_annotations
-from accord.results import AgreementResult, ConfidenceInterval
-from accord.study import Study, load_study
+from accord.study.protocol import Study, load_study
 
 __all__ = ["report"]
 
@@ -219,7 +220,7 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
            settings: Settings, ci_method: Any, coefficients: Sequence[str] | None,
            pairs: Sequence[tuple[Any, Any]] | None, form: str | None, top_units: int,
            title: str | None) -> Report:
-    from accord import __version__
+    from accord._version import __version__
     from accord.report import sections
     from accord.report.register import study_section
     results = _results(ann, st, coefficients, settings, form)
@@ -330,7 +331,7 @@ def _settings(st: Study | None, confidence_level: float | None, method: Any, n_r
     if isinstance(method, Bootstrap) and method.rng is None and seed is not None:
         method = replace(method, rng=seed)
     if scale is not None:
-        from accord.interpretation import SCALES
+        from accord.interpret.interpretation import SCALES
 
         v.choice(scale, list(SCALES), param="scale", func=FUNC)
     boot = method if isinstance(method, Bootstrap) else None
@@ -349,7 +350,7 @@ def _results(ann: Annotations, st: Study | None, coefficients: Sequence[str] | N
     """The named coefficients, or the default set (options routed only where they apply);
     the study's coefficient is added in front when it is not among them."""
     from accord.coefficients.multilabel import MAX_SETS_FOR_ALPHA
-    from accord.selection import compute
+    from accord.interpret.selection import compute
 
     if ann.set_valued and len(ann.categories) > MAX_SETS_FOR_ALPHA:
         return []  # alpha on the sets compares every pair of distinct sets: see the note
@@ -415,8 +416,8 @@ def benchmark_probability(confidence_level: float) -> float:
 
 def _row(result: AgreementResult, settings: Settings, method: Any,
          data_level: str | None = None) -> tuple[CoefficientRow, ConfidenceInterval | None]:
-    from accord.coefficients import REGISTRY
-    from accord.interpretation import benchmark, default_scale, graded, interpret
+    from accord.interpret.interpretation import benchmark, default_scale, graded, interpret
+    from accord.study import REGISTRY
 
     info = REGISTRY[result.coefficient]
     ci, note = _interval(result, settings.confidence_level, method)
@@ -440,49 +441,6 @@ def _row(result: AgreementResult, settings: Settings, method: Any,
         variant=_variant(result, data_level, settings.weights),
     )
     return row, ci
-
-
-def _data_summary(ann: Annotations, weights: str | None = None) -> DataSummary:
-    units, raters, values = ann.codes
-    m = np.bincount(units, minlength=ann.n_units)
-    counts = np.bincount(values, minlength=len(ann.categories))
-    audit = ann.audit
-    categories, category_counts = _category_counts(ann, counts)
-    return DataSummary(
-        source=audit.source, n_units=ann.n_units, n_raters=ann.n_raters,
-        raters=tuple(str(r) for r in ann.raters),
-        kinds=tuple(str(ann.kinds.get(r, "human")) for r in ann.raters),
-        categories=categories, category_counts=category_counts,
-        label_sets=len(ann.categories) if ann.set_valued else 0,
-        level=_level(ann.level, weights),
-        n_ratings=ann.n_ratings, rows_read=audit.rows_read,
-        dropped=tuple((str(k), int(n)) for k, n in audit.dropped.items()),
-        notes=tuple(audit.notes), units_rated_once=int((m == 1).sum()),
-        units_complete=int((m == ann.n_raters).sum()), audit=tuple(audit.lines()),
-        caveats=tuple(audit.caveats),
-        ratings_reader_used=int(audit.ratings_used),
-        weights=weights if weights not in (None, "identity") else None,
-    )
-
-
-def _category_counts(ann: Annotations, counts: Any) -> tuple[tuple[str, ...], tuple[int, ...]]:
-    """The categories and their ratings; for label sets, each label and the ratings that
-    give it (a rating of several labels counts once for each)."""
-    if not ann.set_valued:
-        return tuple(str(c) for c in ann.categories), tuple(int(x) for x in counts)
-    per_label: dict[Any, int] = {}
-    for labels, n in zip(ann.categories, counts.tolist()):
-        for label in labels:
-            per_label[label] = per_label.get(label, 0) + int(n)
-    labels = sorted(per_label, key=str)
-    return tuple(str(x) for x in labels), tuple(per_label[x] for x in labels)
-
-
-def _level(level: str | None, weights: str | None) -> str:
-    """The data's level; weights declare an ordered scale (as in ``accord.compute``)."""
-    if level is not None:
-        return level
-    return "ordinal" if weights not in (None, "identity") else "nominal"
 
 
 def _headline(ann: Annotations, rows: Sequence[CoefficientRow], primary: str | None,

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from accord.errors import DegenerateDataWarning
-from accord.marginal import MarginalTest, marginal_tests
+from accord.interpret.marginal import MarginalTest, marginal_tests
 from accord.report.model import KappaContext
 from accord.tables.contingency import ContingencyTable
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from accord.annotations import Annotations
+from accord.data.annotations import Annotations
 from accord.judge._scoring import Scoring
 from accord.judge.agreement import JudgeAgreement, judge_agreement
 from accord.judge.alt_test import AltTestResult, alt_test

@@ -10,19 +10,23 @@ console (``rich.print(report)``) render it.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from accord.interpretation import BenchmarkResult, Interpretation
-    from accord.marginal import MarginalTest
+    from accord.inference.results import AgreementResult
+    from accord.interpret.interpretation import BenchmarkResult, Interpretation
+    from accord.interpret.marginal import MarginalTest
     from accord.report.judge_section import JudgeSection
     from accord.report.multilabel_section import MultilabelSection
     from accord.report.spans_section import SpansSection
-    from accord.results import AgreementResult
-    from accord.study import Decision
+    from accord.study.protocol import Decision
+
+#: The renderers by format ("dict", "json", "markdown", "html", "console", "save"), filled
+#: in by :mod:`accord.report.output`: the model itself knows no output format.
+RENDERERS: dict[str, Callable[..., Any]] = {}
 
 SCHEMA_VERSION = "1"
 SCHEMA_ID = "https://accord.invalid/schemas/report/1"
@@ -429,35 +433,25 @@ class Report:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping following ``report/schema.json``, at full precision."""
-        from accord.report.json import report_dict
-
-        return report_dict(self)
+        out: dict[str, Any] = RENDERERS["dict"](self)
+        return out
 
     def to_json(self, *, indent: int | None = 2) -> str:
         """The JSON document (``null`` for undefined numbers)."""
-        from accord.report.json import render_json
-
-        return render_json(self, indent=indent)
+        return str(RENDERERS["json"](self, indent=indent))
 
     def to_markdown(self) -> str:
         """The report as Markdown (GitHub-flavoured tables); labels escaped."""
-        from accord.report.markdown import render_markdown
-
-        return render_markdown(self)
+        return str(RENDERERS["markdown"](self))
 
     def to_html(self) -> str:
         """One self-contained HTML file: inline CSS and SVG plots, no network access."""
-        from accord.report.html import render_html
-
-        return render_html(self)
+        return str(RENDERERS["html"](self))
 
     def __rich__(self) -> Any:
-        from accord.report.console import render_console
-
-        return render_console(self)
+        return RENDERERS["console"](self)
 
     def save(self, path: str | Path, *, format: str | None = None) -> Path:
-        """Write the report; the format comes from the suffix (.html, .md, .json) or ``format``."""
-        from accord.report.output import save
-
-        return save(self, Path(path), format)
+        """Write the report; the format is the suffix's (.html, .md, .json) or ``format``."""
+        out: Path = RENDERERS["save"](self, Path(path), format)
+        return out

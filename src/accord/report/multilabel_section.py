@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from accord.annotations import Annotations
+from accord.data.annotations import Annotations
 from accord.errors import AccordError
+from accord.inference.results import AgreementResult
 from accord.report.model import FigureRow
-from accord.results import AgreementResult
 
 __all__ = ["LabelRow", "MultilabelSection", "cells", "multilabel_section"]
 
@@ -79,8 +79,8 @@ class MultilabelSection:
 def multilabel_section(ann: Annotations, confidence_level: float,
                        method: Any) -> MultilabelSection:
     """Compute the section on set-valued ``ann`` (``method`` as ``confidence_interval``)."""
-    from accord.coefficients import REGISTRY
     from accord.coefficients.multilabel import multilabel_agreement
+    from accord.study import REGISTRY
     from accord.tables.indicators import LabelIndicators
 
     res = multilabel_agreement(ann)
@@ -181,7 +181,7 @@ def html_section(section: MultilabelSection | None, level: float) -> str:
     """The section as HTML (empty when there is none)."""
     if section is None:
         return ""
-    from accord.report.html import _table, e
+    from accord.report._html import _table, e
 
     c = cells(section)
     lvl = f"{level * 100:g}% CI"
@@ -198,7 +198,7 @@ def markdown_lines(section: MultilabelSection | None, level: float) -> list[str]
     """The section as Markdown lines (none when there is no section)."""
     if section is None:
         return []
-    from accord.report.markdown import _table, escape
+    from accord.report._markdown import _table, escape
 
     c = cells(section)
     lvl = f"{level * 100:g}% CI"

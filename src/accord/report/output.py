@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from accord import _validation as v
-from accord._files import write_atomic
+from accord.data import _validation as v
+from accord.data._files import write_atomic
+from accord.report.model import RENDERERS
 
 if TYPE_CHECKING:
     from accord.report.model import Report
@@ -43,3 +44,39 @@ def save(report: Report, path: Path, format: str | None = None) -> Path:
     """Write ``report`` to ``path`` (UTF-8, all at once: see :func:`write_atomic`)."""
     fmt = format_for(path, format)
     return write_atomic(path, render(report, fmt))
+
+
+# The renderers are imported when first used: a report that is only saved as JSON
+# never imports rich or the HTML templates.
+def _dict(report: Report) -> Any:
+    from accord.report.json import report_dict
+
+    return report_dict(report)
+
+
+def _json(report: Report, *, indent: int | None = 2) -> str:
+    from accord.report.json import render_json
+
+    return render_json(report, indent=indent)
+
+
+def _markdown(report: Report) -> str:
+    from accord.report.markdown import render_markdown
+
+    return render_markdown(report)
+
+
+def _html(report: Report) -> str:
+    from accord.report.html import render_html
+
+    return render_html(report)
+
+
+def _console(report: Report) -> Any:
+    from accord.report.console import render_console
+
+    return render_console(report)
+
+
+RENDERERS.update(dict=_dict, json=_json, markdown=_markdown, html=_html, console=_console,
+                 save=save)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from accord.annotations import Annotations
+from accord.data.annotations import Annotations
+from accord.inference.results import AgreementResult, ConfidenceInterval
 from accord.report.model import (
     ClassRow,
     FigureRow,
@@ -17,7 +18,6 @@ from accord.report.model import (
     SystemEvaluation,
     Worksheet,
 )
-from accord.results import AgreementResult, ConfidenceInterval
 
 __all__ = ["has_reference", "reference_section"]
 

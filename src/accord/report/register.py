@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from accord.annotations import Annotations
+from accord.data.annotations import Annotations
 from accord.report.model import RegisterRow, StudySection
-from accord.study import Evaluation, Study
+from accord.study.protocol import Evaluation, Study
 
 SHOWN = 5
 

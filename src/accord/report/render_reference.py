@@ -47,7 +47,7 @@ def html_section(ref: ReferenceSection | None, level: float) -> str:
     if ref is None:
         return ""
     from accord.report import plots
-    from accord.report.html import _figure, _table, e
+    from accord.report._html import _figure, _table, e
 
     lvl = t.level(level)
     out = [f'<section id="reference"><h2>{TITLE}</h2>',
@@ -89,7 +89,7 @@ def markdown_lines(ref: ReferenceSection | None, level: float) -> list[str]:
     """The section as Markdown lines (none when there is no section)."""
     if ref is None:
         return []
-    from accord.report.markdown import _table, escape
+    from accord.report._markdown import _table, escape
 
     lvl = t.level(level)
     out = [f"## {TITLE}", "", f"Reference: {escape(ref.reference)} (rows of each confusion "

@@ -43,7 +43,7 @@ def html_section(s: SpansSection | None, level: float) -> str:
     """The section as HTML (empty when there is none)."""
     if s is None:
         return ""
-    from accord.report.html import _table, e
+    from accord.report._html import _table, e
 
     c = cells(s, t.level(level))
     out = ['<section id="spans">', f"<h2>{TITLE}</h2>", f'<p class="note">{e(MODES_NOTE)}</p>']
@@ -64,7 +64,7 @@ def html_section(s: SpansSection | None, level: float) -> str:
 
 def html_summary(s: SpansSection) -> str:
     """The data facts of a span-only report."""
-    from accord.report.html import e
+    from accord.report._html import e
 
     dl = "".join(f"<dt>{e(k)}</dt><dd>{e(x)}</dd>" for k, x in
                  (line.split(": ", 1) for line in _data_lines(s)))
@@ -76,7 +76,7 @@ def markdown_lines(s: SpansSection | None, level: float) -> list[str]:
     """The section as Markdown lines (none when there is no section)."""
     if s is None:
         return []
-    from accord.report.markdown import _table, escape
+    from accord.report._markdown import _table, escape
 
     c = cells(s, t.level(level))
 
@@ -99,7 +99,7 @@ def markdown_lines(s: SpansSection | None, level: float) -> list[str]:
 
 def markdown_data(s: SpansSection) -> list[str]:
     """The data lines of a span-only report."""
-    from accord.report.markdown import escape
+    from accord.report._markdown import escape
 
     return ["## Data", ""] + [f"- {escape(x)}" for x in _data_lines(s)] + [""]
 

@@ -11,8 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from accord.annotations import Annotations
+from accord.data.annotations import Annotations
 from accord.errors import DataError, DegenerateDataWarning
+from accord.inference.results import AgreementResult, ConfidenceInterval
 from accord.report._text import RATERS_SHOWN
 from accord.report.explain import kappa_context
 from accord.report.model import (
@@ -26,7 +27,6 @@ from accord.report.model import (
     UnitsSection,
     Worksheet,
 )
-from accord.results import AgreementResult, ConfidenceInterval
 from accord.tables.contingency import ContingencyTable
 
 MAX_SHOWN = 30
@@ -44,7 +44,7 @@ def pairwise_kappa(ann: Annotations) -> Any:
     """Pairwise Cohen's kappa (``accord.pairwise``) for 3 to 30 raters, else None."""
     if not 3 <= ann.n_raters <= MAX_RATERS or ann.level in ("interval", "ratio"):
         return None
-    from accord.pairwise import pairwise
+    from accord.coefficients.pairwise import pairwise
 
     return pairwise(ann, "cohen_kappa")
 
@@ -67,14 +67,14 @@ def crowd_pairs(ann: Annotations) -> CrowdPairs:
     on one core) the pairs are left out, with the reason. Pairs are taken by shared
     units (most first, ties in rater order) until they name 30 raters.
     """
-    from accord.coefficients._pair_join import shared_units, within_unit_pairs
-    from accord.pairwise import _by_unit, pairwise
+    from accord.coefficients._pair_join import codes_by_unit, shared_units, within_unit_pairs
+    from accord.coefficients.pairwise import pairwise
 
     r = ann.n_raters
     loo = f"leave-one-out is left out (more than {MAX_RATERS} raters)"
     if ann.level in ("interval", "ratio"):
         return CrowdPairs(None, f"With {r:,} raters {loo}.")
-    units, raters, _ = _by_unit(ann)
+    units, raters, _ = codes_by_unit(ann)
     joined = within_unit_pairs(units, ann.n_units)
     if joined > PAIR_BUDGET:
         return CrowdPairs(None, (
@@ -233,7 +233,7 @@ def category_rows(table: ContingencyTable, confidence_level: float) -> tuple[Cat
 def rater_rows(ann: Annotations, primary: str | None, settings: Settings,
                form: str | None) -> tuple[str | None, tuple[RaterRow, ...]]:
     """Each rater's label distribution and the primary coefficient without them."""
-    from accord.diagnostics import label_distribution
+    from accord.interpret.diagnostics import label_distribution
 
     dist = label_distribution(ann)
     loo_name, loo = _leave_one_out(ann, primary, settings, form)
@@ -248,9 +248,9 @@ def rater_rows(ann: Annotations, primary: str | None, settings: Settings,
 
 def _leave_one_out(ann: Annotations, primary: str | None, settings: Settings,
                    form: str | None) -> tuple[str | None, dict[Any, float]]:
-    from accord.coefficients import REGISTRY
-    from accord.diagnostics import leave_one_rater_out
-    from accord.selection import accepted_options
+    from accord.interpret.diagnostics import leave_one_rater_out
+    from accord.interpret.selection import accepted_options
+    from accord.study import REGISTRY
 
     if not 3 <= ann.n_raters <= MAX_RATERS or primary is None:
         return None, {}
@@ -278,7 +278,7 @@ def rater_matrix(res: Any) -> RaterMatrix | None:
 # --------------------------------------------------------------------------- units
 def units_section(ann: Annotations, top: int) -> UnitsSection:
     """The ``top`` units with most disagreement, with every label."""
-    from accord.disagreements import disagreements
+    from accord.interpret.disagreements import disagreements
 
     d = disagreements(ann, order="disagreement", limit=top)
     units = list(d.units)

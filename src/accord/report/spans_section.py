@@ -13,11 +13,11 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from accord.annotations import Annotations
+from accord.data.annotations import Annotations
 from accord.inference import Bootstrap
+from accord.inference.results import AgreementResult
 from accord.readers.spans import SpanTable
 from accord.report.model import DataSummary, FigureRow, Report, Settings, UnitsSection
-from accord.results import AgreementResult
 from accord.spans.matching import MODES, Mode
 
 __all__ = ["SpanDisagreementRow", "SpanMode", "SpanPairRow", "SpansSection", "cells",
@@ -136,7 +136,7 @@ def span_annotations(table: SpanTable) -> Annotations:
     """Annotations that hold ``table`` only (what a reader gives for a span export)."""
     import numpy as np
 
-    from accord.annotations import Audit
+    from accord.data.annotations import Audit
 
     empty = np.zeros(0, dtype=np.int64)
     return Annotations(empty, empty, empty, units=(), raters=table.raters, categories=(),
@@ -191,7 +191,7 @@ def spans_section(ann: Annotations, confidence_level: float, method: Any, seed: 
 def span_report(ann: Annotations, settings: Settings, method: Any, top: int,
                 title: str | None) -> Report:
     """The report of span-only data: the data summary and the span section."""
-    from accord import __version__
+    from accord._version import __version__
 
     section = spans_section(ann, settings.confidence_level, method, settings.seed, top)
     if not isinstance(method, Bootstrap):

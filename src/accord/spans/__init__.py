@@ -4,11 +4,13 @@
   four SemEval-2013 task 9.1 modes, by sorted sweeps per unit;
 * :func:`evaluate_spans`: precision, recall and F1 against a reference (spans
   or tag sequences);
-* :func:`span_agreement`: pairwise F1 between raters (Hripcsak & Rothschild 2005);
+* :func:`span_agreement`: pairwise F1 between raters (Hripcsak & Rothschild 2005),
+  and :func:`span_f1`, its mean registered as a coefficient (importing this package
+  adds ``span_f1`` to :data:`accord.coefficients.REGISTRY`);
 * :func:`unitizing_alpha`: Krippendorff's alpha_U on character offsets;
 * :func:`token_agreement`: kappa or alpha on the labels of declared tokens;
 * :func:`span_disagreements`, :func:`label_confusion`: the spans behind the figures;
-* :mod:`accord.spans.tags`: entities of BIO-style tag sequences, as seqeval
+* :mod:`accord.readers.tags`: entities of BIO-style tag sequences, as seqeval
   finds them.
 """
 
@@ -17,6 +19,7 @@ from accord.spans.agreement import PairAgreement, SpanAgreement, span_agreement
 from accord.spans.disagreements import SpanDisagreement, label_confusion, span_disagreements
 from accord.spans.evaluate import SpanEvaluation, SpanScores, evaluate_spans
 from accord.spans.matching import KINDS, MODES
+from accord.spans.span_f1 import span_f1
 from accord.spans.tokens import token_agreement, token_annotations
 from accord.spans.unitizing import unitizing_alpha
 
@@ -33,6 +36,7 @@ __all__ = [
     "label_confusion",
     "span_agreement",
     "span_disagreements",
+    "span_f1",
     "token_agreement",
     "token_annotations",
     "unitizing_alpha",

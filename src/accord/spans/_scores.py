@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from accord import _validation as v
+from accord.data import _validation as v
 from accord.inference.resampling import FloatArray, IntArray, Resampling, pattern_index
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
 from accord.spans.matching import KINDS
 
 # columns of a count row: correct, incorrect, partial, missed, spurious

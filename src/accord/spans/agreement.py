@@ -26,10 +26,10 @@ from typing import Any, cast
 
 import numpy as np
 
-from accord import _validation as v
+from accord.data import _validation as v
 from accord.errors import InsufficientDataError
 from accord.inference.resampling import FloatArray, Resampling, pattern_index
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
 from accord.spans._inputs import Encoded, case_notes, encode_cached, table_of
 from accord.spans._scores import SpanCounts, score
 from accord.spans.evaluate import _restrict

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from accord import _validation as v
+from accord.data import _validation as v
 from accord.spans._inputs import Encoded, encode_cached, table_of
 from accord.spans.evaluate import _restrict
 from accord.spans.matching import KINDS, MODES, Mode, candidates, pairs_of

@@ -8,17 +8,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from accord import _validation as v
+from accord.data import _validation as v
 from accord.errors import DataError
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
+from accord.readers.tags import entities
 from accord.spans._inputs import Encoded, case_notes, encode_lists, encode_table, table_of
 from accord.spans._scores import SpanCounts, score
 from accord.spans._spanset import SpanSet
 from accord.spans.matching import MODES, Events, Mode, candidates, match
-from accord.spans.tags import entities
 
 if TYPE_CHECKING:
-    from accord.evaluation.ceiling import HumanCeiling
+    from accord.inference.ceiling import HumanCeiling
 
 __all__ = ["SpanEvaluation", "SpanScores", "evaluate_spans"]
 

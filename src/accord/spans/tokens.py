@@ -19,11 +19,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from accord import _validation as v
-from accord.annotations import Annotations
 from accord.coefficients import REGISTRY
+from accord.data import _validation as v
+from accord.data.annotations import Annotations
 from accord.errors import DataError
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
 from accord.spans._inputs import Encoded, case_notes, encode_table, table_of
 from accord.spans._spanset import SpanSet
 

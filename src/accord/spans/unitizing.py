@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from accord import _validation as v
+from accord.data import _validation as v
 from accord.errors import DataError, InsufficientDataError
-from accord.results import AgreementResult
+from accord.inference.results import AgreementResult
 from accord.spans._inputs import case_notes, encode_table, table_of
 from accord.spans._spanset import SpanSet
 from accord.spans.matching import candidates

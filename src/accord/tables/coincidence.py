@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord._encoding import label_list
+from accord.data._encoding import label_list
 from accord.errors import DataError
 from accord.tables._coincidence_build import (
     _code_patterns,
@@ -133,7 +133,7 @@ class CoincidenceMatrix:
     @classmethod
     def from_annotations(cls, annotations: Any) -> CoincidenceMatrix:
         """The coincidences of :class:`~accord.Annotations` (any number of raters)."""
-        from accord.annotations import Annotations
+        from accord.data.annotations import Annotations
 
         if not isinstance(annotations, Annotations):
             raise DataError(

@@ -19,8 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import sparse
 
-from accord._encoding import label_list
-from accord._encoding import one_letter_labels as _letters
+from accord.data._encoding import label_list
+from accord.data._encoding import one_letter_labels as _letters
 from accord.errors import DataError
 
 DENSE_LIMIT = 2000
@@ -272,12 +272,12 @@ class ContingencyTable:
         total                30   20     50
         p_o = 0.7000   p_e = 0.5000   kappa = 0.4000
         """
-        from accord.report.worksheet import worksheet_text
+        from accord.tables._worksheet import worksheet_text
 
         return worksheet_text(self, rater_names)
 
     def __rich__(self) -> Any:
-        from accord.report.worksheet import worksheet_rich
+        from accord.tables._worksheet import worksheet_rich
 
         return worksheet_rich(self, ("rater 1", "rater 2"))
 

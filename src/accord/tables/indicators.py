@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord import _sets
-from accord.annotations import Annotations
+from accord.data import _sets
+from accord.data.annotations import Annotations
 from accord.errors import DataError
 
 IntArray = NDArray[np.int64]

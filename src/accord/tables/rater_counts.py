@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord._encoding import label_list
-from accord._encoding import one_letter_labels as _letters
+from accord.data._encoding import label_list
+from accord.data._encoding import one_letter_labels as _letters
 from accord.errors import DataError
 from accord.inference.resampling import pattern_index
 

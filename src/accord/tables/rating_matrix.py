@@ -39,8 +39,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from accord._encoding import label_list
-from accord._magnitude import power_of_two_scale
+from accord.data._encoding import label_list
+from accord.data._magnitude import power_of_two_scale
 from accord.errors import DataError, InsufficientDataError
 from accord.tables._henderson import LongSums, is_grid, kept, long_sums, unit_features
 
