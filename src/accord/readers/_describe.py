@@ -90,9 +90,9 @@ def describe(
     For such an export the result has ``"fields"`` with, per field, the number
     of answers and whether it holds spans, and the raters seen, but no categories.
     """
-    from accord.readers import _TABLES, _paths, read, resolve, scan
     from accord.readers._base import Collected
     from accord.readers._inputs import on_copies, prepared
+    from accord.readers._read import _TABLES, _paths, read, resolve, scan
 
     paths = _paths(path_or_paths)
     with prepared(paths) as prep:

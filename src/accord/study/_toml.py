@@ -16,7 +16,7 @@ from typing import Any
 from accord.data._files import read_small_text
 from accord.data.annotations import LEVELS
 from accord.errors import StudyError
-from accord.study.protocol import (
+from accord.study.rules import (
     DISPOSITION_FIELDS,
     INTERVALS,
     MISSING_CHOICES,
