@@ -1,0 +1,58 @@
+"""Span families on hostile or unusual input: order, bounds, offsets, labels.
+
+The reference for alpha_U is the formula of Krippendorff (1995; 2004, sec. 12.4) as
+DKPro Agreement computes it on one continuum, transcribed below loop by loop with
+each document's gaps ending at the document's end.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import accord
+from accord.readers.spans import Span, SpanTable
+
+# three spans in two documents (the shape of issue 26's report)
+ROWS = [Span("d1", "x", 2, 6, "A"), Span("d2", "y", 1, 4, "A"), Span("d1", "y", 3, 7, "A"),
+        Span("d2", "x", 0, 4, "A")]
+LENGTHS = {"d1": 10, "d2": 8}
+
+
+def _reference(spans: list[Span], lengths: dict[str, int], raters: list[str]) -> float:
+    """alpha_U of one category, loop by loop (documents laid out in sorted order)."""
+    offset, total = {}, 0
+    for doc in sorted(lengths):
+        offset[doc], total = total, total + lengths[doc]
+    by = {r: sorted((offset[s.unit] + s.start, offset[s.unit] + s.end) for s in spans
+                    if s.rater == r) for r in raters}
+    n_r = len(raters)
+    acc = 0.0
+    for a, b in itertools.combinations(raters, 2):
+        for sa, sb in ((by[a], by[b]), (by[b], by[a])):
+            for g in sa:
+                over = [h for h in sb if h[0] < g[1] and g[0] < h[1]]
+                acc += sum((g[0] - h[0]) ** 2 + (g[1] - h[1]) ** 2 for h in over) / 2
+                acc += 0 if over else (g[1] - g[0]) ** 2
+    d_o = 2 * acc / (n_r * (n_r - 1) * total**2)
+    gaps = []
+    for r in raters:
+        for doc in lengths:
+            lo, cut = offset[doc], []
+            for s, e in [u for u in by[r] if offset[doc] <= u[0] < offset[doc] + lengths[doc]]:
+                cut.append(s - lo)
+                lo = e
+            gaps += [g for g in [*cut, offset[doc] + lengths[doc] - lo] if g > 0]
+    lens = [e - s for r in raters for s, e in by[r]]
+    num = sum((len(lens) - 1) * (2 * ln**3 - 3 * ln**2 + ln) / 3
+              + ln**2 * sum(g - ln + 1 for g in gaps if g >= ln) for ln in lens)
+    d_e = 2 / total * num / (n_r * total * (n_r * total - 1) - sum(ln * (ln - 1) for ln in lens))
+    return 1 - d_o / d_e
+
+
+def test_unitizing_alpha_does_not_depend_on_the_order_of_spans() -> None:
+    want = _reference(ROWS, LENGTHS, ["x", "y"])
+    for perm in itertools.permutations(ROWS):
+        res = accord.unitizing_alpha(SpanTable(tuple(perm)), lengths=LENGTHS)
+        assert res.estimate == pytest.approx(want, rel=1e-12)
