@@ -119,13 +119,18 @@ def averaged(figure: str, average: str, s: Arr, k: int) -> Arr:
     """A macro, micro or support-weighted average, shape ``(B,)``.
 
     Macro and weighted averages leave out the classes whose figure is undefined
-    (scikit-learn's ``zero_division=np.nan``); the micro average pools the counts.
+    (scikit-learn's ``zero_division=np.nan``); when every class left in has reference
+    support 0, the weighted average is their plain mean, as scikit-learn's
+    ``_nanaverage`` (and ``evaluate_multilabel``) take it. The micro average pools the
+    counts.
     """
     if average == "micro":
         return _micro(figure, s, k)
     vals = per_class(figure, s, k)
     ok = np.isfinite(vals)
-    weights = ok.astype(np.float64) if average == "macro" else np.where(ok, _split(s, k)[2], 0.0)
+    plain = ok.astype(np.float64)
+    weights = plain if average == "macro" else np.where(ok, _split(s, k)[2], 0.0)
+    weights = np.where((weights.sum(axis=1) > 0)[:, None], weights, plain)
     den = weights.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.sum(np.where(ok, vals, 0.0) * weights, axis=1) / den
