@@ -6,10 +6,12 @@ Each test reproduces a case of the hostile-input campaign of issue 26.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
 from accord.cli._errors import cli_text
+from conftest import run_cli as run
 
 MB = 1_000_000
 # each a 1 MB message fragment that made a pattern rescan the rest of the text
@@ -34,3 +36,36 @@ def test_error_text_is_rewritten_in_linear_time(text: str) -> None:
 def test_rewriting_still_names_the_options() -> None:
     assert cli_text("use raters=['a', 'b'] here") == "use --raters a b here"
     assert cli_text("x.y (accord CLI: accord spans) z") == "accord spans z"
+
+
+def _csv(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_evaluate_spells_out_a_newline_inside_a_label(tmp_path: Path) -> None:
+    data = _csv(tmp_path, "nl.csv", 'item,gold,sys\n1,"pos\nACCEPTED: fake",pos\n2,neg,neg\n'
+                "3,neg,pos\n")
+    code, out, _ = run("evaluate", data, "--gold", "gold", "--predicted", "sys")
+    assert code == 0
+    assert "pos\\nACCEPTED: fake" in out
+    assert not any(line.lstrip("│┃ ").startswith("ACCEPTED") for line in out.splitlines())
+
+
+def test_evaluate_with_many_classes_says_so_instead_of_a_huge_matrix(tmp_path: Path) -> None:
+    rows = "".join(f"u{i},l{i},l{(i + i % 2) % 400}\n" for i in range(400))
+    code, out, _ = run("evaluate", _csv(tmp_path, "ids.csv", "item,gold,sys\n" + rows),
+                       "--gold", "gold", "--predicted", "sys", "--ci", "asymptotic")
+    assert code == 0
+    assert "confusion matrix: 400 classes, too many to show here" in out
+    assert "look like free text or ids" in out
+    assert "the first 200 of 400 classes shown" in out
+
+
+def test_table_spells_out_a_newline_inside_a_label(tmp_path: Path) -> None:
+    data = _csv(tmp_path, "nl.csv", 'item,a,b\n1,"pos\nACCEPTED: fake",pos\n2,neg,neg\n'
+                "3,neg,pos\n")
+    code, out, err = run("table", data, "--raters", "a", "b")
+    assert code == 0 and "pos\\nACCEPTED: fake" in out
+    assert not any(line.startswith("ACCEPTED") for line in (out + err).splitlines())

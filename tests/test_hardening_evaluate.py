@@ -33,3 +33,37 @@ def test_weighted_average_of_unpredicted_classes_is_scikit_learns(ref: list[str]
     assert ev.weighted.precision.estimate == pytest.approx(
         ml.averages["weighted"]["precision"], abs=1e-15, nan_ok=True)
 
+
+
+def _many(n: int) -> tuple[list[str], list[str]]:
+    rng = np.random.default_rng(0)
+    return [f"l{i}" for i in range(n)], [f"l{(i + int(rng.random() < 0.3)) % n}"
+                                         for i in range(n)]
+
+
+def test_many_classes_are_evaluated_without_a_dense_table() -> None:
+    import time
+
+    from conftest import traced_peak
+
+    ref, pred = _many(5000)
+    start = time.perf_counter()
+    with pytest.warns(DegenerateDataWarning, match="undefined"):
+        ev = accord.evaluate(ref, pred)
+    out = ev.to_dict(method="asymptotic")
+    # the dense 5000 x 5000 table as a nested list took 38 s and 25 million objects
+    assert time.perf_counter() - start < 20.0
+    assert "counts" not in out["confusion_matrix"]
+    cells = out["confusion_matrix"]["cells"]
+    assert len(cells) <= 5000 and sum(c[2] for c in cells) == 5000
+    assert any("look like free text or ids" in note for note in out["notes"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        assert traced_peak(lambda: accord.evaluate(ref, pred)) < 100 * 2**20
+
+
+def test_a_few_classes_keep_the_k_by_k_counts_and_no_note() -> None:
+    ev = accord.evaluate(["a", "b", "a"], ["a", "b", "b"])
+    out = ev.to_dict(method="asymptotic")
+    assert out["confusion_matrix"]["counts"] == [[1.0, 1.0], [0.0, 1.0]]
+    assert not any("free text" in note for note in out["notes"])

@@ -86,7 +86,7 @@ class AccordGroup(click.Group):
             vars(exc)["message"] = visible(cli_text(exc.message))
             raise
         except AccordError as exc:
-            echo(f"accord: error: {cli_text(str(exc))}", err=True)
+            echo(f"accord: error: {cli_text(str(exc))}", err=True, keep="")
             sys.exit(status)
         except OSError as exc:  # a missing file, a directory, no permission, a full disk
             where = f": {exc.filename}" if exc.filename else ""
@@ -137,7 +137,7 @@ def _report_warnings(caught: list[warnings.WarningMessage]) -> None:
             text = str(w.message)
             if text not in seen:
                 seen.add(text)
-                echo(f"accord: warning: {cli_text(text)}", err=True)
+                echo(f"accord: warning: {cli_text(text)}", err=True, keep="")
         else:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 

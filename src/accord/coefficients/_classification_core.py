@@ -44,6 +44,7 @@ JASA 22(158), 209-212.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -80,6 +81,17 @@ def _split(s: Arr, k: int) -> tuple[Arr, Arr, Arr, Arr]:
 def per_class(figure: str, s: Arr, k: int) -> Arr:
     """One figure for every class, shape ``(B, k)``; ``nan`` where it is 0/0."""
     n, d, r, c = _split(s, k)
+    return _figure(figure, n, d, r, c)
+
+
+def one_class(figure: str, s: Arr, k: int, i: int) -> Arr:
+    """One figure of the class at ``i``, shape ``(B,)``: O(1) per row, whatever k is."""
+    return _figure(figure, s[:, :1], s[:, 1 + i : 2 + i], s[:, 1 + k + i : 2 + k + i],
+                   s[:, 1 + 2 * k + i : 2 + 2 * k + i])[:, 0]
+
+
+def _figure(figure: str, n: Arr, d: Arr, r: Arr, c: Arr) -> Arr:
+    n = n.reshape(-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         if figure == "precision":
             return d / c
@@ -237,11 +249,17 @@ def resolve_label(value: Any, categories: tuple[Any, ...]) -> Any:
 # --------------------------------------------------------------------------- results
 def wilson(x: float, m: float, level: float) -> tuple[float, float]:
     """Wilson's (1927) score interval for ``x`` successes in ``m`` trials."""
-    z = float(stats.norm.ppf(0.5 + level / 2.0))
+    z = _normal_quantile(level)
     p = x / m
     centre = (p + z * z / (2.0 * m)) / (1.0 + z * z / m)
     half = z / (1.0 + z * z / m) * math.sqrt(max(p * (1.0 - p) / m + z * z / (4.0 * m * m), 0.0))
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@functools.lru_cache(maxsize=16)
+def _normal_quantile(level: float) -> float:
+    """Computed once per level: evaluate asks it for every class's figures."""
+    return float(stats.norm.ppf(0.5 + level / 2.0))
 
 
 def figure_result(
@@ -306,7 +324,7 @@ def class_figure(figure: str, cells: Cells, index: int) -> AgreementResult:
     r, c = float(cells.sums[1 + k + index]), float(cells.sums[1 + 2 * k + index])
 
     def statistic(s: Arr) -> Arr:
-        return per_class(figure, s, k)[:, index]
+        return one_class(figure, s, k, index)
 
     proportion = {"precision": (d, c), "recall": (d, r),
                   "specificity": (n - r - c + d, n - r)}.get(figure)
