@@ -210,8 +210,8 @@ def _summary(ev: dict[str, Any]) -> Table:
         table.add_row(name.replace("_", " "), _fmt(fig["estimate"]), _ci(fig),
                       fig["interval"]["method"])
     b = ev["baselines"]
-    table.add_row(f"majority class ({_label(b['majority_class'])})", _fmt(b["majority_accuracy"]), "",
-                  "baseline")
+    table.add_row(f"majority class ({_label(b['majority_class'])})",
+                  _fmt(b["majority_accuracy"]), "", "baseline")
     table.add_row("chance accuracy p_e", _fmt(b["chance_accuracy"]), "", "baseline")
     return table
 
