@@ -69,3 +69,36 @@ def test_table_spells_out_a_newline_inside_a_label(tmp_path: Path) -> None:
     code, out, err = run("table", data, "--raters", "a", "b")
     assert code == 0 and "pos\\nACCEPTED: fake" in out
     assert not any(line.startswith("ACCEPTED") for line in (out + err).splitlines())
+
+
+DATA = Path(__file__).parent / "readers" / "data"
+
+
+@pytest.mark.parametrize("command", ["inspect", "compute"])
+@pytest.mark.parametrize(("fixture", "key"), [("sagemaker_custom.manifest", "review-sentiment"),
+                                              ("prodigy_choice.jsonl", "accept")])
+def test_json_nested_500_deep_is_one_sentence(tmp_path: Path, command: str, fixture: str,
+                                              key: str) -> None:
+    import json
+
+    records = [json.loads(line) for line in (DATA / fixture).read_text().splitlines() if line]
+    records[0][key] = json.loads("[" * 500 + '"x"' + "]" * 500)
+    path = tmp_path / fixture
+    path.write_text("\n".join(json.dumps(r) for r in records), encoding="utf-8")
+    code, out, err = run(command, str(path))
+    assert code == 1 and err.count("\n") == 1 and "Traceback" not in out + err
+    assert "Error" not in err and ("nested" in err or "expected" in err), err
+
+
+@pytest.mark.parametrize(("label", "item", "problem"), [
+    ('"\\ud800x"', "1", "lone surrogate"),
+    ('"x"', "12345678901234567890123", "too large for a 64-bit integer"),
+])
+def test_reader_messages_name_the_problem_not_the_exception(tmp_path: Path, label: str,
+                                                            item: str, problem: str) -> None:
+    rows = [f'{{"item": {item}, "rater": "a", "label": {label}}}',
+            f'{{"item": {item}, "rater": "b", "label": "y"}}',
+            '{"item": 2, "rater": "a", "label": "x"}', '{"item": 2, "rater": "b", "label": "y"}']
+    code, _, err = run("compute", _csv(tmp_path, "d.jsonl", "\n".join(rows) + "\n"))
+    assert code == 1 and problem in err
+    assert "Error" not in err and "Series" not in err, err

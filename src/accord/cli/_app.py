@@ -98,9 +98,10 @@ class AccordGroup(click.Group):
                  "memory.", err=True)
             sys.exit(status)
         except (OverflowError, FloatingPointError, RecursionError) as exc:
-            what = "nested too deeply" if isinstance(exc, RecursionError) else "too large"
-            echo(f"accord: error: a value in the data{_sizes(ctx)} is {what} to compute "
-                 f"with ({type(exc).__name__}: {str(exc)[:120]}).", err=True)
+            what = ("is nested too deeply to read (lists or objects hundreds of levels deep)"
+                    if isinstance(exc, RecursionError)
+                    else "is too large to compute with (beyond the range of a 64-bit number)")
+            echo(f"accord: error: a value in the data{_sizes(ctx)} {what}.", err=True)
             sys.exit(status)
         except (click.exceptions.Exit, click.exceptions.Abort):
             raise
