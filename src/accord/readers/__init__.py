@@ -339,7 +339,7 @@ def _read_with(reader: Any, name: str, paths: list[Path], opts: dict[str, Any]) 
         ) from None
 
 
-def _problem(exc: BaseException) -> str:
+def _problem(exc: Exception) -> str:
     """What in the data raised ``exc``, in the data's words rather than Python's."""
     first = (str(exc).strip().splitlines() or [""])[0][:200]
     if isinstance(exc, RecursionError):
