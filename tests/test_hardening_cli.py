@@ -102,3 +102,37 @@ def test_reader_messages_name_the_problem_not_the_exception(tmp_path: Path, labe
     code, _, err = run("compute", _csv(tmp_path, "d.jsonl", "\n".join(rows) + "\n"))
     assert code == 1 and problem in err
     assert "Error" not in err and "Series" not in err, err
+
+
+def test_plan_says_the_prevalence_it_assumed_on_the_first_line() -> None:
+    code, out, _ = run("plan", "--expected", "0.6", "--lower-limit", "0.4")
+    assert code == 0 and out.splitlines()[0].startswith("assumed: prevalence 0.5")
+    code, out, _ = run("plan", "--expected", "0.6", "--lower-limit", "0.4", "--prevalence", "0.1")
+    assert code == 0 and "assumed" not in out
+    code, out, _ = run("plan", "--expected", "0.6", "--width", "0.2", "--json")
+    import json
+
+    assert json.loads(out)["assumed"][0].startswith("prevalence 0.5")
+
+
+@pytest.mark.parametrize(("args", "option"), [
+    (["--width", "0.2", "--n-raters", "1000000", "--coefficient", "fleiss_kappa"], "--n-raters"),
+    (["--width", "1e-300"], "--width"),
+    (["--width", "1e-300", "--coefficient", "fleiss_kappa"], "--width"),
+    (["--prevalence", "1e-300", "--lower-limit", "0.4"], "--prevalence"),
+])
+def test_plan_refuses_what_it_cannot_compute_in_one_sentence(args: list[str],
+                                                             option: str) -> None:
+    start = time.perf_counter()
+    code, _, err = run("plan", "--expected", "0.6", *args)
+    assert time.perf_counter() - start < 30.0  # ran past 150 s and 2.5 GB
+    assert code == 2 and option in err and "Error:" in err
+    assert "ZeroDivision" not in err and "split the file" not in err and "plan_" not in err
+
+
+def test_plan_with_a_tiny_width_is_bounded_and_says_how_it_was_found() -> None:
+    start = time.perf_counter()
+    code, out, _ = run("plan", "--expected", "0.6", "--width", "0.001", "--coefficient",
+                       "fleiss_kappa")
+    assert time.perf_counter() - start < 60.0  # over 200 s before
+    assert code == 0 and "note:" in out and "extrapolation" in out

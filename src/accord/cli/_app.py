@@ -93,9 +93,12 @@ class AccordGroup(click.Group):
             echo(f"accord: error: {exc.strerror or exc}{where}", err=True)
             sys.exit(status)
         except MemoryError:  # numpy's _ArrayMemoryError too
-            echo(f"accord: error: out of memory{_sizes(ctx)}; select fewer raters (--raters) "
-                 "or a sample of the units, split the file, or use a machine with more "
-                 "memory.", err=True)
+            sizes = _sizes(ctx)
+            advice = ("select fewer raters (--raters) or a sample of the units, split the "
+                      "file, or use a machine with more memory" if sizes else
+                      "ask for less (fewer units, raters or resamples) or use a machine with "
+                      "more memory")
+            echo(f"accord: error: out of memory{sizes}; {advice}.", err=True)
             sys.exit(status)
         except (OverflowError, FloatingPointError, RecursionError) as exc:
             what = ("is nested too deeply to read (lists or objects hundreds of levels deep)"
