@@ -72,7 +72,11 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
     selection = with_reference(selection, gold, predicted, humans)
     # every rater is read (reference, systems and people) unless raters or --kinds are named
     named = bool(selection.get("raters")) or _given(ctx, "kinds")
-    ann = single_labels(load(data, select_raters=named, **selection), "evaluate")
+    loaded = load(data, select_raters=named, **selection)
+    if loaded.spans is not None and gold is not None:
+        _spans(loaded, data, gold, predicted, confidence_level, n_resamples, seed, as_json)
+        return
+    ann = single_labels(loaded, "evaluate")
     if gold is not None:
         ann.kinds[gold] = "gold"
     explicit = _given(ctx, "ci_method")
@@ -95,6 +99,22 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
     if "systems" not in out:
         out = {"reference": out["reference"], "systems": {out["system"]: out}, "mcnemar": []}
     _print(cli_console(), out, ann.audit.lines())
+
+
+def _spans(ann: Any, data: str, gold: str, predicted: tuple[str, ...], level: float,
+           n_resamples: int, seed: int | None, as_json: bool) -> None:
+    """Span data: each --predicted rater against --gold, as ``accord spans --gold`` shows it
+    (strict matching)."""
+    from accord.cli._spans_view import _against, _Ci
+    from accord.cli.spans import _check, _print
+
+    _check(ann, data, gold)
+    model = _against(ann, "strict", gold, [gold, *predicted] if predicted else None,
+                     _Ci(level, n_resamples, seed))
+    if as_json:
+        click.echo(json.dumps(model["json"], indent=2))
+        return
+    _print(model, data)
 
 
 def _given(ctx: click.Context, name: str) -> bool:
