@@ -56,3 +56,52 @@ def test_unitizing_alpha_does_not_depend_on_the_order_of_spans() -> None:
     for perm in itertools.permutations(ROWS):
         res = accord.unitizing_alpha(SpanTable(tuple(perm)), lengths=LENGTHS)
         assert res.estimate == pytest.approx(want, rel=1e-12)
+
+
+@pytest.mark.parametrize(("reference", "match"), [
+    ([[(0, 10**30, "A")]], "at most 2\\*\\*53"),
+    ([[(0, 2**63, "A")]], "at most 2\\*\\*53"),
+    ([[(0, 5, "A", "x")]], "4th item"),
+    ([[(0, 5, "A", [(0, 2), (8, 9)])]], "first fragment starts"),
+    ([[(0, 5, None)]], "needs a label"),
+    ([[(0, 5, " ")]], "needs a label"),
+])
+def test_span_lists_that_cannot_be_spans_are_one_sentence(reference: list[list[tuple[object, ...]]],
+                                                          match: str) -> None:
+    from accord.errors import AccordError
+
+    with pytest.raises(AccordError, match=match):
+        accord.evaluate_spans(reference, [[(0, 5, "A")]])
+
+
+def test_fragments_that_agree_with_the_span_are_read() -> None:
+    frag = [[(0, 9, "A", [(0, 2), (8, 9)])]]
+    assert accord.evaluate_spans(frag, frag).f1.estimate == 1.0
+
+
+@pytest.mark.parametrize(("tokens", "match"), [
+    ({"A": 10}, "ending at 50, beyond its declared tokens"),
+    ({"A": 10**9}, "declares 1,000,000,000 tokens"),
+    ({"A": "short text"}, "beyond its declared tokens \\(which end at 10\\)"),
+])
+def test_token_agreement_refuses_spans_beyond_the_declared_tokens(tokens: dict[str, object],
+                                                                  match: str) -> None:
+    from accord.errors import DataError
+
+    table = SpanTable((Span("A", "x", 0, 5, "L"), Span("A", "y", 40, 50, "L")))
+    with pytest.raises(DataError, match=match):
+        accord.token_agreement(table, tokens=tokens)
+
+
+@pytest.mark.parametrize("offsets", ["0,9223372036854775808", "\u0660,\u0665", "\uff10,\uff15"])
+def test_span_table_offsets_are_ascii_digits_below_2_53(tmp_path: object, offsets: str) -> None:
+    from pathlib import Path
+
+    from conftest import run_cli
+
+    path = Path(str(tmp_path)) / "s.csv"
+    path.write_text(f"doc,ann,label,start,end\nd1,a,PER,{offsets}\nd1,b,PER,0,5\n",
+                    encoding="utf-8")
+    code, _, err = run_cli("spans", str(path), "--unit", "doc", "--rater", "ann", "--label",
+                           "label", "--start", "start", "--end", "end")
+    assert code == 1 and "ASCII digits" in err and "-9223372036854775808" not in err
