@@ -271,11 +271,15 @@ def figure_result(
     proportion: tuple[float, float] | None = None,
     bounds: tuple[float, float] = (0.0, 1.0),
     details: dict[str, Any] | None = None,
+    columns: list[int] | None = None,
+    compact: Callable[[Arr], Arr] | None = None,
 ) -> AgreementResult:
     """One figure as an :class:`~accord.AgreementResult` (no warning is emitted here).
 
     ``proportion`` is ``(x, m)`` for a proportion ``x / m``: Wald SE and Wilson
-    interval. Otherwise the SE is the jackknife over units, from the cells.
+    interval. Otherwise the SE is the jackknife over units, from the cells; when the
+    figure reads only some ``columns`` of the summed features, ``compact`` computes it
+    from those columns alone and the jackknife leaves the others out.
     """
     est = cells.value(statistic)
     info: dict[str, Any] = dict(details or {})
@@ -292,8 +296,13 @@ def figure_result(
         info.update(x=x, m=m, se_method="wald", ci_method="wilson")
         interval = _wilson_for(x, m)
     elif cells.features is not None and cells.counts is not None:
-        # leave-one-out needs only the cells, not each unit's cell (O(n) to build)
-        se, _ = jackknife_se(Resampling(cells.features, cells.counts, statistic))
+        # leave-one-out needs only the cells, not each unit's cell (O(n) to build); a
+        # figure of one class only the class's columns (O(cells), not O(cells x k))
+        feats, stat = cells.features, statistic
+        if columns is not None:
+            feats = cells.features[:, columns]
+            stat = compact if compact is not None else statistic
+        se, _ = jackknife_se(Resampling(feats, cells.counts, stat))
         info.update(se_method="jackknife")
     else:
         se = math.nan
@@ -326,11 +335,16 @@ def class_figure(figure: str, cells: Cells, index: int) -> AgreementResult:
     def statistic(s: Arr) -> Arr:
         return one_class(figure, s, k, index)
 
+    def compact(s: Arr) -> Arr:  # s = [n, n_ii, n_i+, n_+i]
+        return one_class(figure, s, 1, 0)
+
     proportion = {"precision": (d, c), "recall": (d, r),
                   "specificity": (n - r - c + d, n - r)}.get(figure)
     reason = _class_reason(figure, label)
     return figure_result(f"{figure}[{label}]", cells, statistic, reason,
-                         proportion=proportion, details={"class": label})
+                         proportion=proportion, details={"class": label},
+                         columns=[0, 1 + index, 1 + k + index, 1 + 2 * k + index],
+                         compact=compact)
 
 
 def _class_reason(figure: str, label: Any) -> str:
