@@ -168,3 +168,47 @@ def test_evaluate_scores_conll_span_systems_from_the_command_line() -> None:
     code, out, err = run("evaluate", str(path), "--gold", "tags1", "--predicted", "tags2",
                          "--ceiling-figure", "f1")
     assert code == 0 and "tags2" in out and "Error" not in err
+
+
+def test_multi_value_options_keep_values_with_commas_and_dashes() -> None:
+    from accord.cli._app import expand_multi
+
+    assert expand_multi(["--missing", "no answer, skipped"]) == ["--missing",
+                                                                 "no answer, skipped"]
+    assert expand_multi(["--humans", "Smith, J", "Doe, A"]) == ["--humans", "Smith, J",
+                                                                "--humans", "Doe, A"]
+    assert expand_multi(["--raters", "a,b"]) == ["--raters", "a", "--raters", "b"]
+    known = frozenset({"--categories", "--coefficient"})
+    assert expand_multi(["--categories", "-neg", "pos", "--coefficient", "x"], known) == [
+        "--categories", "-neg", "--categories", "pos", "--coefficient", "x"]
+
+
+def test_missing_markers_with_a_comma_drop_nothing_else(tmp_path: Path) -> None:
+    data = _csv(tmp_path, "m.csv", 'item,a,b\n1,pos,neg\n2,neg,neg\n3,pos,pos\n4," skipped",pos\n')
+    code, out, _ = run("inspect", data, "--missing", "no answer, skipped")
+    assert code == 0 and "8 read, 8 used" in out  # ' skipped' was made a marker before
+
+
+def test_categories_may_start_with_a_dash(tmp_path: Path) -> None:
+    data = _csv(tmp_path, "n.csv", "item,a,b\n1,pos,-neg\n2,-neg,-neg\n3,pos,pos\n")
+    code, out, err = run("compute", data, "--categories", "-neg", "pos", "--coefficient",
+                         "cohen_kappa")
+    assert code == 0, err
+
+
+def test_multilabel_labels_take_several_values() -> None:
+    code, out, err = run("multilabel", "examples/toxicity_multilabel.csv", "--separator", ";",
+                         "--labels", "toxic", "insult", "threat", "spam", "off_topic", "none")
+    assert code == 0, err
+    assert out.index("toxic") < out.index("off_topic")
+
+
+def test_spans_reads_the_files_named_not_a_file_named_like_their_list(tmp_path: Path) -> None:
+    import shutil
+
+    for name in ("g.conll", "s.conll"):
+        shutil.copy(DATA / "ner_two_systems.conll", tmp_path / name)
+    (tmp_path / "g.conll, s.conll").write_text("not CoNLL at all", encoding="utf-8")
+    code, out, err = run("spans", str(tmp_path / "g.conll"), str(tmp_path / "s.conll"),
+                         "--json")
+    assert code == 0, err  # the joined name was read, and refused, before

@@ -22,33 +22,59 @@ ERROR_STATUS = "accord.error_status"
 # Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
 MULTI_VALUE = (
     "--raters", "--categories", "--coefficient", "--missing", "--kinds", "--predicted",
-    "--humans", "--prevalence", "--rater-rates",
+    "--humans", "--prevalence", "--rater-rates", "--labels",
 )
 
 
-def expand_multi(args: Sequence[str]) -> list[str]:
+def expand_multi(args: Sequence[str], known: frozenset[str] | None = None) -> list[str]:
     """Let multi-value options take space-separated values, as in ``--raters A B``.
 
-    Values run until the next option (a token starting with ``-`` that is not a
-    number); commas also separate.
+    Values run until the next option: a token starting with ``-`` that is not a
+    number and, when ``known`` lists the command's options, is one of them (so
+    ``--categories -neg pos`` keeps the label ``-neg``). Commas separate values
+    written as one word (``--raters a,b``); a value with a space in it is one value,
+    commas and all (``--missing "no answer, skipped"``, ``--humans "Smith, J"``).
+
+    >>> expand_multi(["--missing", "no answer, skipped", "--raters", "a,b"])
+    ['--missing', 'no answer, skipped', '--raters', 'a', '--raters', 'b']
     """
     out: list[str] = []
     current: str | None = None
     for tok in args:
-        if _is_option(tok):
+        if _is_option(tok) and (current is None or known is None
+                                or tok.partition("=")[0] in known):
             name, eq, val = tok.partition("=")
             current = name if name in MULTI_VALUE else None
             if current and eq:
-                out += [x for v in val.split(",") if v for x in (current, v)]
+                out += [x for v in _values(val) for x in (current, v)]
                 continue
             if current:
                 continue
             out.append(tok)
         elif current is not None:
-            out += [x for v in tok.split(",") if v for x in (current, v)]
+            out += [x for v in _values(tok) for x in (current, v)]
         else:
             out.append(tok)
     return out
+
+
+def _values(tok: str) -> list[str]:
+    """One word split on commas; a value with a space in it stays whole."""
+    if any(c.isspace() for c in tok):
+        return [tok]
+    return [v for v in tok.split(",") if v]
+
+
+def _known_options(group: click.Group, args: Sequence[str]) -> frozenset[str] | None:
+    """The options of the command named first in ``args`` (None when there is none)."""
+    command = group.commands.get(args[0]) if args else None
+    if command is None:
+        return None
+    names = {"--help", "-h"}
+    for param in command.params:
+        names.update(getattr(param, "opts", ()))
+        names.update(getattr(param, "secondary_opts", ()))
+    return frozenset(names)
 
 
 def _is_option(tok: str) -> bool:
@@ -66,7 +92,7 @@ class AccordGroup(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["accord.args"] = list(args)  # to name the files in a last-resort error
-        return super().parse_args(ctx, expand_multi(args))
+        return super().parse_args(ctx, expand_multi(args, _known_options(self, args)))
 
     def invoke(self, ctx: click.Context) -> Any:
         caught: list[warnings.WarningMessage] = []

@@ -85,7 +85,7 @@ def spans(
           --start start --end end --gold ana --kind cleo=model
     """
     from accord import _validation as v
-    from accord.cli._common import read_options
+    from accord.cli._common import paths_of, read_options
     from accord.readers import read
 
     try:
@@ -97,7 +97,7 @@ def spans(
     raters = list(selection.pop("raters", ()) or ()) or None
     selection.pop("kinds", None)
     opts: dict[str, Any] = {k: x for k, x in (("start", start), ("end", end)) if x is not None}
-    ann = read(data, **read_options(**selection), **opts)
+    ann = read(paths_of(data), **read_options(**selection), **opts)
     _check(ann, data, gold)
     from accord.cli._spans_view import _against, _agreement, _Ci, _disagreements
 
