@@ -212,3 +212,20 @@ def test_spans_reads_the_files_named_not_a_file_named_like_their_list(tmp_path: 
     code, out, err = run("spans", str(tmp_path / "g.conll"), str(tmp_path / "s.conll"),
                          "--json")
     assert code == 0, err  # the joined name was read, and refused, before
+
+
+def test_spans_says_which_rows_the_reader_dropped(tmp_path: Path) -> None:
+    import json
+
+    data = _csv(tmp_path, "d.csv", "doc,ann,label,start,end\nd1,a,PER,0,5\nd1,b,,0,5\n"
+                ",b,PER,0,5\nd2,a,LOC,0,3\nd2,b,LOC,0,3\n")
+    args = ("spans", data, "--unit", "doc", "--rater", "ann", "--label", "label", "--start",
+            "start", "--end", "end")
+    code, out, _ = run(*args)
+    assert code == 0
+    first = out.splitlines()[1:3]
+    assert "dropped 1 row(s): span without a label" in first[0] + first[1]
+    assert "dropped 1 row(s): missing unit or rater id" in first[0] + first[1]
+    code, out, _ = run(*args, "--json")
+    assert json.loads(out)["dropped"] == {"span without a label": 1,
+                                          "missing unit or rater id": 1}

@@ -106,11 +106,12 @@ def _spans(ann: Any, data: str, gold: str, predicted: tuple[str, ...], level: fl
     """Span data: each --predicted rater against --gold, as ``accord spans --gold`` shows it
     (strict matching)."""
     from accord.cli._spans_view import _against, _Ci
-    from accord.cli.spans import _check, _print
+    from accord.cli.spans import _check, _dropped, _print
 
     _check(ann, data, gold)
     model = _against(ann, "strict", gold, [gold, *predicted] if predicted else None,
                      _Ci(level, n_resamples, seed))
+    _dropped(model, ann)
     if as_json:
         click.echo(json.dumps(model["json"], indent=2))
         return

@@ -105,12 +105,22 @@ def spans(
     model = (
         _agreement(ann, mode, raters, ci) if gold is None else _against(ann, mode, gold, raters, ci)
     )
+    _dropped(model, ann)
     if n_disagreements:
         _disagreements(model, ann, mode, gold, raters, n_disagreements)
     if as_json:
         click.echo(json.dumps(model["json"], indent=2))
         return
     _print(model, data)
+
+
+def _dropped(model: dict[str, Any], ann: Any) -> None:
+    """The rows the reader dropped, and why: the first notes, and ``dropped`` in --json."""
+    dropped = {str(why): int(n) for why, n in ann.audit.dropped.items()}
+    model["notes"] = [*(f"dropped {n} row(s): {why}" for why, n in dropped.items()),
+                      *model["notes"]]
+    if isinstance(model.get("json"), dict):
+        model["json"]["dropped"] = dropped
 
 
 def _check(ann: Any, data: str, gold: str | None) -> None:
