@@ -229,3 +229,12 @@ def test_spans_says_which_rows_the_reader_dropped(tmp_path: Path) -> None:
     code, out, _ = run(*args, "--json")
     assert json.loads(out)["dropped"] == {"span without a label": 1,
                                           "missing unit or rater id": 1}
+
+
+def test_disagreements_write_label_sets_as_the_file_does(tmp_path: Path) -> None:
+    data = _csv(tmp_path, "ml.csv", "item,a,b\n1,@SUM(1);toxic,toxic\n2,toxic,toxic\n"
+                "3,insult,toxic\n")
+    code, out, _ = run("disagreements", data, "--separator", ";")
+    assert code == 0
+    assert "1,'@SUM(1);toxic,toxic," in out  # was "('@SUM(1)', 'toxic')"
+    assert "('" not in out
