@@ -238,3 +238,18 @@ def test_disagreements_write_label_sets_as_the_file_does(tmp_path: Path) -> None
     assert code == 0
     assert "1,'@SUM(1);toxic,toxic," in out  # was "('@SUM(1)', 'toxic')"
     assert "('" not in out
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["report", "examples/toxicity_multilabel.csv", "--separator", ";", "--gold", "annotator_a",
+      "--predicted", "annotator_b"], "accord multilabel DATA --reference annotator_a"),
+    (["report", "examples/ner_spans.csv", "--unit", "doc", "--rater", "annotator", "--label",
+      "label", "--start", "start", "--end", "end", "--gold", "ana"], "accord spans DATA --gold"),
+    (["multilabel", "examples/toxicity_multilabel.csv", "--separator", ";", "--reference",
+      "annotator_a", "--raters", "annotator_a"], "leaves no other rater to score"),
+])
+def test_options_that_cannot_act_are_refused(tmp_path: Path, args: list[str], said: str) -> None:
+    out_file = ["-o", str(tmp_path / "r.html")] if args[0] == "report" else []
+    code, _, err = run(*args, *out_file)
+    assert code == 2 and said in err
+    assert not (tmp_path / "r.html").exists()
