@@ -253,3 +253,16 @@ def test_options_that_cannot_act_are_refused(tmp_path: Path, args: list[str], sa
     code, _, err = run(*args, *out_file)
     assert code == 2 and said in err
     assert not (tmp_path / "r.html").exists()
+
+
+def test_per_rater_files_refused_without_naming_internal_columns(tmp_path: Path) -> None:
+    a = _csv(tmp_path, "ra.csv", "item,label\n1,a;b\n2,b\n3,a\n")
+    b = _csv(tmp_path, "rb.csv", "item,label\n1,a\n2,b\n3,a;b\n")
+    code, _, err = run("multilabel", a, b, "--separator", ";")
+    assert code == 1 and "__part" not in err and "['item', 'label']" in err
+
+
+def test_one_unit_is_named_as_the_reason_there_is_no_interval(tmp_path: Path) -> None:
+    code, _, err = run("multilabel", _csv(tmp_path, "one.csv", "item,a,b\n1,x;y,x\n"),
+                       "--separator", ";")
+    assert code != 0 and "at least two units" in err and "--ci jackknife" not in err
