@@ -266,3 +266,13 @@ def test_one_unit_is_named_as_the_reason_there_is_no_interval(tmp_path: Path) ->
     code, _, err = run("multilabel", _csv(tmp_path, "one.csv", "item,a,b\n1,x;y,x\n"),
                        "--separator", ";")
     assert code != 0 and "at least two units" in err and "--ci jackknife" not in err
+
+
+def test_disagreements_csv_on_a_terminal_spells_out_escapes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _csv(tmp_path, "e.csv", "item,a,b\n1,\x1b]52;c;cHduZWQ=\x07x,y\n2,y,y\n3,x,x\n")
+    _, piped, _ = run("disagreements", data)
+    assert "\x1b]52" in piped  # a file or a pipe keeps the bytes
+    monkeypatch.setattr("accord.cli.report._on_terminal", lambda: True)
+    _, shown, _ = run("disagreements", data)
+    assert "\x1b" not in shown and "\\x1b]52" in shown
