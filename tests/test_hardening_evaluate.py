@@ -67,3 +67,19 @@ def test_a_few_classes_keep_the_k_by_k_counts_and_no_note() -> None:
     out = ev.to_dict(method="asymptotic")
     assert out["confusion_matrix"]["counts"] == [[1.0, 1.0], [0.0, 1.0]]
     assert not any("free text" in note for note in out["notes"])
+
+
+def test_units_missing_on_both_sides_count_as_in_the_list_api(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "m.csv"
+    path.write_text("item,gold,sys\n1,a,a\n2,b,a\n3,,b\n4,,\n5,a,\n6,N/A,n/a\n",
+                    encoding="utf-8")
+    gold = ["a", "b", None, None, "a", None]
+    sys_ = ["a", "a", "b", None, None, None]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        listed = accord.evaluate(gold, sys_)
+        read = accord.evaluate(accord.read(path), reference="gold", systems="sys")
+    assert (read.n_units, read.n_unreferenced, read.n_unpredicted) == (2, 3, 1)
+    assert (listed.n_units, listed.n_unreferenced, listed.n_unpredicted) == (2, 3, 1)

@@ -285,6 +285,9 @@ def _encode(
     part_audits = _part_audits(df, flags, parts) if parts else ()
     gone = dropped["missing value"] + dropped["missing unit or rater id"]
     kept = df.filter(~(flags["mv"] | flags["mi"])) if gone else df
+    empty = _units_without_ratings(df, kept) if gone else 0
+    if empty:
+        notes.append(f"{empty} unit(s) with no rating at all (every value missing)")
     del df, flags  # from here on each text column is dropped once it is coded
     if "t" in kept.columns:
         kept = kept.sort("t", maintain_order=True, nulls_last=False)
@@ -330,7 +333,18 @@ def _encode(
             (columns, value_labels),
         ) from None
     raters = rater_order if rater_order is not None else r_labels
-    return _relabel(ann, u_labels, raters, value_labels, opts, part_audits)
+    out = _relabel(ann, u_labels, raters, value_labels, opts, part_audits)
+    if empty:  # read, but not units of the Annotations: evaluate counts them as unreferenced
+        out.meta["units_without_ratings"] = empty
+    return out
+
+
+def _units_without_ratings(df: pl.DataFrame, kept: pl.DataFrame) -> int:
+    """Units (with an id) read whose every value is missing."""
+    ids = df["u"].drop_nulls()
+    if ids.dtype == pl.String:
+        ids = ids.filter(ids != "")
+    return int(ids.n_unique() - kept["u"].n_unique())
 
 
 def _collect(lf: pl.LazyFrame, source: str) -> pl.DataFrame:
