@@ -194,15 +194,15 @@ class AgreementResult:
             low, high = (float(x) for x in self.analytic_interval(level))
             return ConfidenceInterval(low, high, level, str(self.details.get("ci_method", "F")))
         if not math.isfinite(self.se):
-            if self.n_units < 2:
-                raise InvalidParameterError(
-                    f"{self.coefficient} has no confidence interval from {self.n_units} "
-                    "unit(s): an interval needs at least two units."
-                )
             if self.resampling is None:
                 why = self.details.get("se_note") or "it was computed from a summary without units"
                 raise InvalidParameterError(
                     f"{self.coefficient} has no confidence interval here: {why}."
+                )
+            if self.n_units < 2:
+                raise InvalidParameterError(
+                    f"{self.coefficient} has no confidence interval from {self.n_units} "
+                    "unit(s): an interval needs at least two units."
                 )
             raise InvalidParameterError(
                 f"{self.coefficient} has no analytic standard error; use "
