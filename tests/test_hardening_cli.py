@@ -276,3 +276,16 @@ def test_disagreements_csv_on_a_terminal_spells_out_escapes(
     monkeypatch.setattr("accord.cli.report._on_terminal", lambda: True)
     _, shown, _ = run("disagreements", data)
     assert "\x1b" not in shown and "\\x1b]52" in shown
+
+
+def test_a_result_for_a_closed_standard_output_is_an_error() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    cmd = (f"{sys.executable} -m accord spans examples/ner_spans.csv --unit doc --rater "
+           "annotator --label label --start start --end end --json >&-")
+    done = subprocess.run(["sh", "-c", cmd], capture_output=False, stderr=subprocess.PIPE,
+                          text=True, env=env, check=False)
+    assert done.returncode == 1 and "standard output is closed" in done.stderr

@@ -95,6 +95,7 @@ class AccordGroup(click.Group):
         return super().parse_args(ctx, expand_multi(args, _known_options(self, args)))
 
     def invoke(self, ctx: click.Context) -> Any:
+        _refuse_closed_stdout(ctx.meta.get("accord.args", []))
         caught: list[warnings.WarningMessage] = []
         status = 1
         try:
@@ -144,6 +145,20 @@ class AccordGroup(click.Group):
                  "(a defect in accord: please report it; ACCORD_DEBUG=1 shows the traceback)",
                  err=True)
             sys.exit(status)
+
+
+def _refuse_closed_stdout(args: Sequence[str]) -> None:
+    """With standard output closed, a command that writes its result there would write
+    nothing and exit 0: say so instead (exit 1), unless the result goes to ``-o FILE``."""
+    if sys.stdout is not None:
+        return
+    to_file = any(a in ("-o", "--output") or a.startswith(("--output=", "-o")) and a != "-o-"
+                  for a in args)
+    if not to_file:
+        echo("accord: error: standard output is closed, so the result cannot be written; "
+             "keep it open or write to a file with -o FILE where the command has it.",
+             err=True)
+        sys.exit(1)
 
 
 def _sizes(ctx: click.Context) -> str:
