@@ -105,3 +105,45 @@ def test_span_table_offsets_are_ascii_digits_below_2_53(tmp_path: object, offset
     code, _, err = run_cli("spans", str(path), "--unit", "doc", "--rater", "ann", "--label",
                            "label", "--start", "start", "--end", "end")
     assert code == 1 and "ASCII digits" in err and "-9223372036854775808" not in err
+
+
+def _docs_strategy():  # type: ignore[no-untyped-def]
+    from hypothesis import strategies as st
+
+    cuts = st.lists(st.integers(0, 30), min_size=0, max_size=6, unique=True)
+    return st.lists(st.tuples(cuts, cuts), min_size=1, max_size=3)
+
+
+def _spans_of(docs: list[tuple[list[int], list[int]]]) -> list[Span]:
+    out = []
+    for d, per_rater in enumerate(docs):
+        for rater, cuts in zip(("x", "y"), per_rater):
+            points = sorted(cuts)
+            out += [Span(f"d{d}", rater, a, b, "A") for a, b in zip(points[::2], points[1::2])]
+    return out
+
+
+def test_unitizing_alpha_is_invariant_to_span_and_document_order() -> None:
+    import warnings
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from accord.errors import DegenerateDataWarning
+
+    @settings(max_examples=60, deadline=None)
+    @given(_docs_strategy(), st.randoms(use_true_random=False))
+    def check(docs: list[tuple[list[int], list[int]]], rnd: object) -> None:
+        spans = _spans_of(docs)
+        lengths = {f"d{d}": 31 for d in range(len(docs))}
+        coverage = {(f"d{d}", r): "annotated" for d in range(len(docs)) for r in ("x", "y")}
+        shuffled = list(spans)
+        rnd.shuffle(shuffled)  # type: ignore[attr-defined]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DegenerateDataWarning)
+            a = accord.unitizing_alpha(SpanTable(tuple(spans), coverage), lengths=lengths)
+            b = accord.unitizing_alpha(SpanTable(tuple(shuffled), dict(reversed(coverage.items()))),
+                                       lengths=dict(reversed(lengths.items())))
+        assert a.estimate == pytest.approx(b.estimate, rel=1e-12, abs=1e-12, nan_ok=True)
+
+    check()
