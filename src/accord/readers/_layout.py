@@ -106,6 +106,14 @@ def refuse_if_long(
         )
 
 
+def units_without_ratings(df: pl.DataFrame, kept: pl.DataFrame) -> int:
+    """Units (with an id in column ``u``) read whose every value is missing."""
+    ids = df["u"].drop_nulls()
+    if ids.dtype == pl.String:
+        ids = ids.filter(ids != "")
+    return int(ids.n_unique() - kept["u"].n_unique())
+
+
 def user_columns(names: list[str]) -> list[str]:
     """The columns of the user's files, without the one accord adds to tell files apart."""
     return [n for n in names if n != "__part"]

@@ -28,6 +28,7 @@ from accord.readers._layout import (
     long_caveat,
     refuse_if_long,
     refuse_text_values,
+    units_without_ratings,
     wide_caveat,
 )
 from accord.readers._numbers import check_finite, float_labels, refuse_non_finite_words
@@ -285,7 +286,7 @@ def _encode(
     part_audits = _part_audits(df, flags, parts) if parts else ()
     gone = dropped["missing value"] + dropped["missing unit or rater id"]
     kept = df.filter(~(flags["mv"] | flags["mi"])) if gone else df
-    empty = _units_without_ratings(df, kept) if gone else 0
+    empty = units_without_ratings(df, kept) if gone else 0
     if empty:
         notes.append(f"{empty} unit(s) with no rating at all (every value missing)")
     del df, flags  # from here on each text column is dropped once it is coded
@@ -337,14 +338,6 @@ def _encode(
     if empty:  # read, but not units of the Annotations: evaluate counts them as unreferenced
         out.meta["units_without_ratings"] = empty
     return out
-
-
-def _units_without_ratings(df: pl.DataFrame, kept: pl.DataFrame) -> int:
-    """Units (with an id) read whose every value is missing."""
-    ids = df["u"].drop_nulls()
-    if ids.dtype == pl.String:
-        ids = ids.filter(ids != "")
-    return int(ids.n_unique() - kept["u"].n_unique())
 
 
 def _collect(lf: pl.LazyFrame, source: str) -> pl.DataFrame:
