@@ -132,10 +132,11 @@ def test_gwet_se_matches_irrcac_readme() -> None:
     se_cran = _irrcac_alpha_se(_array(EXAMPLE_C), 1.0 - np.eye(5), np.arange(1.0, 6.0),
                                centre="pa")
     assert se_cran == pytest.approx(0.14557, abs=5e-6)
-    # p-value: irrCAC 1.0's two-sided t test on pairable units - 1 = 10 df, with its SE
-    # 0.0004594257; with the p_a'-centred SE the same test gives a slightly smaller value.
+    # p-value: irrCAC 1.4's t test on every unit with a value - 1 = 11 df, two-sided
+    # (test_hardening_alpha has the printed figures); irrCAC 1.0's test (its SE, pairable
+    # units - 1 = 10 df) gave 0.0004594257.
     t = res.estimate / res.se
-    assert res.details["pvalue"] == pytest.approx(2 * stats.t.sf(t, 10), rel=1e-12)
+    assert res.details["pvalue"] == pytest.approx(2 * stats.t.sf(t, 11), rel=1e-12)
     assert 2 * stats.t.sf(res.estimate / se_cran, 10) == pytest.approx(0.0004594257, abs=1e-10)
     assert res.details["se_method"] == "gwet_2014"
 

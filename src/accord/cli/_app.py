@@ -22,33 +22,59 @@ ERROR_STATUS = "accord.error_status"
 # Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
 MULTI_VALUE = (
     "--raters", "--categories", "--coefficient", "--missing", "--kinds", "--predicted",
-    "--humans", "--prevalence", "--rater-rates",
+    "--humans", "--prevalence", "--rater-rates", "--labels",
 )
 
 
-def expand_multi(args: Sequence[str]) -> list[str]:
+def expand_multi(args: Sequence[str], known: frozenset[str] | None = None) -> list[str]:
     """Let multi-value options take space-separated values, as in ``--raters A B``.
 
-    Values run until the next option (a token starting with ``-`` that is not a
-    number); commas also separate.
+    Values run until the next option: a token starting with ``-`` that is not a
+    number and, when ``known`` lists the command's options, is one of them (so
+    ``--categories -neg pos`` keeps the label ``-neg``). Commas separate values
+    written as one word (``--raters a,b``); a value with a space in it is one value,
+    commas and all (``--missing "no answer, skipped"``, ``--humans "Smith, J"``).
+
+    >>> expand_multi(["--missing", "no answer, skipped", "--raters", "a,b"])
+    ['--missing', 'no answer, skipped', '--raters', 'a', '--raters', 'b']
     """
     out: list[str] = []
     current: str | None = None
     for tok in args:
-        if _is_option(tok):
+        if _is_option(tok) and (current is None or known is None
+                                or tok.partition("=")[0] in known):
             name, eq, val = tok.partition("=")
             current = name if name in MULTI_VALUE else None
             if current and eq:
-                out += [x for v in val.split(",") if v for x in (current, v)]
+                out += [x for v in _values(val) for x in (current, v)]
                 continue
             if current:
                 continue
             out.append(tok)
         elif current is not None:
-            out += [x for v in tok.split(",") if v for x in (current, v)]
+            out += [x for v in _values(tok) for x in (current, v)]
         else:
             out.append(tok)
     return out
+
+
+def _values(tok: str) -> list[str]:
+    """One word split on commas; a value with a space in it stays whole."""
+    if any(c.isspace() for c in tok):
+        return [tok]
+    return [v for v in tok.split(",") if v]
+
+
+def _known_options(group: click.Group, args: Sequence[str]) -> frozenset[str] | None:
+    """The options of the command named first in ``args`` (None when there is none)."""
+    command = group.commands.get(args[0]) if args else None
+    if command is None:
+        return None
+    names = {"--help", "-h"}
+    for param in command.params:
+        names.update(getattr(param, "opts", ()))
+        names.update(getattr(param, "secondary_opts", ()))
+    return frozenset(names)
 
 
 def _is_option(tok: str) -> bool:
@@ -66,9 +92,10 @@ class AccordGroup(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["accord.args"] = list(args)  # to name the files in a last-resort error
-        return super().parse_args(ctx, expand_multi(args))
+        return super().parse_args(ctx, expand_multi(args, _known_options(self, args)))
 
     def invoke(self, ctx: click.Context) -> Any:
+        _refuse_closed_stdout(ctx.meta.get("accord.args", []))
         caught: list[warnings.WarningMessage] = []
         status = 1
         try:
@@ -86,21 +113,25 @@ class AccordGroup(click.Group):
             vars(exc)["message"] = visible(cli_text(exc.message))
             raise
         except AccordError as exc:
-            echo(f"accord: error: {cli_text(str(exc))}", err=True)
+            echo(f"accord: error: {cli_text(str(exc))}", err=True, keep="")
             sys.exit(status)
         except OSError as exc:  # a missing file, a directory, no permission, a full disk
             where = f": {exc.filename}" if exc.filename else ""
             echo(f"accord: error: {exc.strerror or exc}{where}", err=True)
             sys.exit(status)
         except MemoryError:  # numpy's _ArrayMemoryError too
-            echo(f"accord: error: out of memory{_sizes(ctx)}; select fewer raters (--raters) "
-                 "or a sample of the units, split the file, or use a machine with more "
-                 "memory.", err=True)
+            sizes = _sizes(ctx)
+            advice = ("select fewer raters (--raters) or a sample of the units, split the "
+                      "file, or use a machine with more memory" if sizes else
+                      "ask for less (fewer units, raters or resamples) or use a machine with "
+                      "more memory")
+            echo(f"accord: error: out of memory{sizes}; {advice}.", err=True)
             sys.exit(status)
         except (OverflowError, FloatingPointError, RecursionError) as exc:
-            what = "nested too deeply" if isinstance(exc, RecursionError) else "too large"
-            echo(f"accord: error: a value in the data{_sizes(ctx)} is {what} to compute "
-                 f"with ({type(exc).__name__}: {str(exc)[:120]}).", err=True)
+            what = ("is nested too deeply to read (lists or objects hundreds of levels deep)"
+                    if isinstance(exc, RecursionError)
+                    else "is too large to compute with (beyond the range of a 64-bit number)")
+            echo(f"accord: error: a value in the data{_sizes(ctx)} {what}.", err=True)
             sys.exit(status)
         except (click.exceptions.Exit, click.exceptions.Abort):
             raise
@@ -114,6 +145,20 @@ class AccordGroup(click.Group):
                  "(a defect in accord: please report it; ACCORD_DEBUG=1 shows the traceback)",
                  err=True)
             sys.exit(status)
+
+
+def _refuse_closed_stdout(args: Sequence[str]) -> None:
+    """With standard output closed, a command that writes its result there would write
+    nothing and exit 0: say so instead (exit 1), unless the result goes to ``-o FILE``."""
+    if sys.stdout is not None:
+        return
+    to_file = any(a in ("-o", "--output") or a.startswith(("--output=", "-o")) and a != "-o-"
+                  for a in args)
+    if not to_file:
+        echo("accord: error: standard output is closed, so the result cannot be written; "
+             "keep it open or write to a file with -o FILE where the command has it.",
+             err=True)
+        sys.exit(1)
 
 
 def _sizes(ctx: click.Context) -> str:
@@ -137,7 +182,7 @@ def _report_warnings(caught: list[warnings.WarningMessage]) -> None:
             text = str(w.message)
             if text not in seen:
                 seen.add(text)
-                echo(f"accord: warning: {cli_text(text)}", err=True)
+                echo(f"accord: warning: {cli_text(text)}", err=True, keep="")
         else:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 

@@ -93,7 +93,8 @@ def data_options(func: F) -> F:
             "--missing",
             multiple=True,
             metavar="MARKER...",
-            help="Extra markers of a missing rating (always: empty, NA, NaN, null, '.', '-').",
+            help="Extra markers of a missing rating (always: empty, NA, N/A, n/a, NaN, nan, "
+            "null, NULL, '.', '-').",
         ),
         click.option(
             "--duplicates",

@@ -50,11 +50,13 @@ OPTIONS: dict[str, tuple[str, str]] = {
 }
 
 _NAMES = "|".join(sorted(OPTIONS, key=len, reverse=True))
-_ROUTE = re.compile(r"[^\s(]+ \(accord CLI: ([^()]*)\)")
+# Every pattern starts only where a token starts and scans a bracket or a quote only to
+# the next one, so a message is rewritten in linear time whatever labels it quotes.
+_ROUTE = re.compile(r"(?<![^\s(])[^\s(]+ \(accord CLI: ([^()]*)\)")
 _BOOTSTRAP = re.compile(r"\bmethod=accord\.Bootstrap\(\.\.\.\)")
 _PARAMETER = re.compile(rf"\b[Tt]he '({_NAMES})' parameter of \S+(?: [a-z-]+)?(?= must\b)")
 _ASSIGN = re.compile(
-    rf"(?<![\w.-])({_NAMES})=(\.\.\.|\[\.\.\.\]|\[[^\]]*\]|'[^']*'|\"[^\"]*\"|\w(?:[\w.-]*\w)?)?"
+    rf"(?<![\w.-])({_NAMES})=(\.\.\.|\[\.\.\.\]|\[[^\[\]]*\]|'[^']*'|\"[^\"]*\"|\w(?:[\w.-]*\w)?)?"
 )
 
 

@@ -37,7 +37,14 @@ def visible(text: str, *, keep: str = "\n") -> str:
     pos\\x1b[2JACCEPTED
     >>> visible("a\\u202eb") == "a\\\\u202eb"
     True
+
+    Without ``"\\n"`` in ``keep`` the text stays on one line (a label, a message):
+
+    >>> print(visible("pos\\nACCEPTED", keep=""))
+    pos\\nACCEPTED
     """
+    if "\n" not in keep and "\n" in text:
+        text = text.replace("\n", "\\n")
     if not _UNSAFE.search(text):
         return text
     if not keep:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,11 @@ from accord.cli._common import (
     with_reference,
 )
 from accord.cli._common import console as cli_console
+from accord.cli._terminal import visible
+
+#: The console shows the confusion matrix up to this many classes, the per-class rows
+#: up to the second number; --json always has everything.
+MAX_MATRIX, MAX_CLASS_ROWS = 30, 200
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -66,7 +72,11 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
     selection = with_reference(selection, gold, predicted, humans)
     # every rater is read (reference, systems and people) unless raters or --kinds are named
     named = bool(selection.get("raters")) or _given(ctx, "kinds")
-    ann = single_labels(load(data, select_raters=named, **selection), "evaluate")
+    loaded = load(data, select_raters=named, **selection)
+    if loaded.spans is not None and gold is not None:
+        _spans(loaded, data, gold, predicted, confidence_level, n_resamples, seed, as_json)
+        return
+    ann = single_labels(loaded, "evaluate")
     if gold is not None:
         ann.kinds[gold] = "gold"
     explicit = _given(ctx, "ci_method")
@@ -89,6 +99,23 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
     if "systems" not in out:
         out = {"reference": out["reference"], "systems": {out["system"]: out}, "mcnemar": []}
     _print(cli_console(), out, ann.audit.lines())
+
+
+def _spans(ann: Any, data: str, gold: str, predicted: tuple[str, ...], level: float,
+           n_resamples: int, seed: int | None, as_json: bool) -> None:
+    """Span data: each --predicted rater against --gold, as ``accord spans --gold`` shows it
+    (strict matching)."""
+    from accord.cli._spans_view import _against, _Ci
+    from accord.cli.spans import _check, _dropped, _print
+
+    _check(ann, data, gold)
+    model = _against(ann, "strict", gold, [gold, *predicted] if predicted else None,
+                     _Ci(level, n_resamples, seed))
+    _dropped(model, ann)
+    if as_json:
+        click.echo(json.dumps(model["json"], indent=2))
+        return
+    _print(model, data)
 
 
 def _given(ctx: click.Context, name: str) -> bool:
@@ -123,8 +150,16 @@ def _print(console: Console, out: dict[str, Any], audit: list[str]) -> None:
                       highlight=False)
         for note in ev["notes"]:
             console.print(f"  note: {note}", markup=False, highlight=False)
-        console.print(_confusion(ev))
+        k = len(ev["categories"])
+        if k <= MAX_MATRIX:
+            console.print(_confusion(ev))
+        else:
+            console.print(f"confusion matrix: {k} classes, too many to show here; --json has "
+                          "its non-empty cells", markup=False, highlight=False)
         console.print(_per_class(ev))
+        if k > MAX_CLASS_ROWS:
+            console.print(f"per class: the first {MAX_CLASS_ROWS} of {k} classes shown; --json "
+                          "has every class", markup=False, highlight=False)
         console.print(_summary(ev))
         for sentence in _sentences(ev):
             console.print(sentence, markup=False, highlight=False)
@@ -139,7 +174,7 @@ def _print(console: Console, out: dict[str, Any], audit: list[str]) -> None:
 def _confusion(ev: dict[str, Any]) -> Table:
     from rich.table import Table
 
-    cats = [str(c) for c in ev["categories"]]
+    cats = [_label(c) for c in ev["categories"]]
     cm = ev["confusion_matrix"]
     table = Table(title="confusion matrix (rows = reference, columns = predicted)",
                   title_justify="left")
@@ -158,13 +193,20 @@ def _per_class(ev: dict[str, Any]) -> Table:
     table = Table(title="per class", title_justify="left")
     for head in ("class", "support", "precision", "recall", "F1", "specificity"):
         table.add_column(head, justify="left" if head == "class" else "right")
-    for label, row in ev["per_class"].items():
+    for label, row in itertools.islice(ev["per_class"].items(), MAX_CLASS_ROWS):
         cells = [_cell(row[f]) for f in ("precision", "recall", "f1", "specificity")]
-        table.add_row(label, str(row["support"]), *cells)
+        table.add_row(_label(label), str(row["support"]), *cells)
     for avg in ("macro", "micro", "weighted"):
         cells = [_cell(ev[avg][f]) for f in ("precision", "recall", "f1", "specificity")]
         table.add_row(f"{avg} average", "", *cells)
     return table
+
+
+def _label(label: Any) -> str:
+    """A label on one console line: newlines and escapes spelled out, markup inert."""
+    from rich.markup import escape
+
+    return escape(visible(str(label), keep=""))
 
 
 def _cell(fig: dict[str, Any]) -> str:
@@ -189,8 +231,8 @@ def _summary(ev: dict[str, Any]) -> Table:
         table.add_row(name.replace("_", " "), _fmt(fig["estimate"]), _ci(fig),
                       fig["interval"]["method"])
     b = ev["baselines"]
-    table.add_row(f"majority class ({b['majority_class']})", _fmt(b["majority_accuracy"]), "",
-                  "baseline")
+    table.add_row(f"majority class ({_label(b['majority_class'])})",
+                  _fmt(b["majority_accuracy"]), "", "baseline")
     table.add_row("chance accuracy p_e", _fmt(b["chance_accuracy"]), "", "baseline")
     return table
 

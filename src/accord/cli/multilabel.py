@@ -194,6 +194,10 @@ def _against_reference(data: str, reference: str, labels: list[str] | None, as_j
 
     ann = load(data, **selection)
     evaluations = evaluate_raters(ann, reference, labels=labels)
+    if not evaluations:
+        raise click.UsageError(
+            f"--reference {reference} leaves no other rater to score; the raters read are "
+            f"{list(map(str, ann.raters))!r} (name others with --raters).")
     if as_json:
         click.echo(json.dumps({"caveats": list(ann.audit.caveats), "reference": reference,
                                "raters": {str(k): e.to_dict() for k, e in evaluations.items()}},

@@ -61,8 +61,43 @@ def plan(expected: float, prevalence: tuple[float, ...], width: float | None,
     try:
         result = _plan(expected, prevalence, width, lower_limit, null, options)
     except InvalidParameterError as exc:
-        raise click.UsageError(str(exc)) from None
-    click.echo(json.dumps(result.to_dict()) if as_json else str(result))
+        raise click.UsageError(_option_words(str(exc))) from None
+    assumed = _assumed(prevalence, null, options)
+    if as_json:
+        click.echo(json.dumps({**result.to_dict(), "assumed": assumed}))
+        return
+    for line in assumed:
+        click.echo(f"assumed: {line}")
+    click.echo(str(result))
+    note = result.details.get("note")
+    if note:
+        click.echo(f"note: {note}")
+
+
+#: The library's parameters as this command names them.
+_OPTIONS = {"ci_width": "--width", "n_raters": "--n-raters", "prevalence": "--prevalence",
+            "expected": "--expected", "threshold": "--lower-limit", "assurance": "--power",
+            "power": "--power", "null": "--null", "rater_rates": "--rater-rates",
+            "significance_level": "--significance-level", "coefficient": "--coefficient",
+            "confidence_level": "--confidence-level"}
+
+
+def _option_words(message: str) -> str:
+    """"The 'ci_width' parameter of plan_sample_size must ..." -> "--width must ..."."""
+    import re
+
+    from accord.cli._errors import cli_text
+
+    return cli_text(re.sub(r"\bThe '(\w+)' parameter of plan_\w+",
+                           lambda m: _OPTIONS.get(m.group(1), m.group(0)), message))
+
+
+def _assumed(prevalence: tuple[float, ...], null: float | None, o: dict[str, Any]) -> list[str]:
+    """The guesses the plan rests on that the command line did not give."""
+    if prevalence or null is not None:  # --null requires its proportions or rates
+        return []
+    return ["prevalence 0.5 (two categories, equally common); the units needed grow as a "
+            "category gets rarer: give --prevalence"]
 
 
 def _plan(expected: float, prevalence: tuple[float, ...], width: float | None,

@@ -191,6 +191,12 @@ def _mark_reference(ann: Any, gold: str | None, predicted: tuple[str, ...]) -> A
         if predicted:
             raise click.UsageError("--predicted needs --gold: name the reference column.")
         return ann
+    other = ("label sets", f"accord multilabel DATA --reference {gold}") if ann.set_valued \
+        else ("spans", f"accord spans DATA --gold {gold}") if ann.spans is not None else None
+    if other is not None:  # the report's reference section reads single labels only
+        raise click.UsageError(f"--gold and --predicted compare single labels, and these data "
+                               f"hold {other[0]}; score them against the reference with "
+                               f"{other[1]}.")
     for name in (gold, *predicted):
         if name not in ann.raters:
             raise click.UsageError(f"rater {name!r} not found; the raters are "

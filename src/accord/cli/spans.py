@@ -84,7 +84,7 @@ def spans(
       accord spans examples/ner_spans.csv --unit doc --rater annotator --label label \\
           --start start --end end --gold ana --kind cleo=model
     """
-    from accord.cli._common import read_options
+    from accord.cli._common import paths_of, read_options
     from accord.data import _validation as v
     from accord.readers import read
 
@@ -97,7 +97,7 @@ def spans(
     raters = list(selection.pop("raters", ()) or ()) or None
     selection.pop("kinds", None)
     opts: dict[str, Any] = {k: x for k, x in (("start", start), ("end", end)) if x is not None}
-    ann = read(data, **read_options(**selection), **opts)
+    ann = read(paths_of(data), **read_options(**selection), **opts)
     _check(ann, data, gold)
     from accord.cli._spans_view import _against, _agreement, _Ci, _disagreements
 
@@ -105,12 +105,22 @@ def spans(
     model = (
         _agreement(ann, mode, raters, ci) if gold is None else _against(ann, mode, gold, raters, ci)
     )
+    _dropped(model, ann)
     if n_disagreements:
         _disagreements(model, ann, mode, gold, raters, n_disagreements)
     if as_json:
         click.echo(json.dumps(model["json"], indent=2))
         return
     _print(model, data)
+
+
+def _dropped(model: dict[str, Any], ann: Any) -> None:
+    """The rows the reader dropped, and why: the first notes, and ``dropped`` in --json."""
+    dropped = {str(why): int(n) for why, n in ann.audit.dropped.items()}
+    model["notes"] = [*(f"dropped {n} row(s): {why}" for why, n in dropped.items()),
+                      *model["notes"]]
+    if isinstance(model.get("json"), dict):
+        model["json"]["dropped"] = dropped
 
 
 def _check(ann: Any, data: str, gold: str | None) -> None:

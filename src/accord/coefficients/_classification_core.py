@@ -44,6 +44,7 @@ JASA 22(158), 209-212.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -80,6 +81,17 @@ def _split(s: Arr, k: int) -> tuple[Arr, Arr, Arr, Arr]:
 def per_class(figure: str, s: Arr, k: int) -> Arr:
     """One figure for every class, shape ``(B, k)``; ``nan`` where it is 0/0."""
     n, d, r, c = _split(s, k)
+    return _figure(figure, n, d, r, c)
+
+
+def one_class(figure: str, s: Arr, k: int, i: int) -> Arr:
+    """One figure of the class at ``i``, shape ``(B,)``: O(1) per row, whatever k is."""
+    return _figure(figure, s[:, :1], s[:, 1 + i : 2 + i], s[:, 1 + k + i : 2 + k + i],
+                   s[:, 1 + 2 * k + i : 2 + 2 * k + i])[:, 0]
+
+
+def _figure(figure: str, n: Arr, d: Arr, r: Arr, c: Arr) -> Arr:
+    n = n.reshape(-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         if figure == "precision":
             return d / c
@@ -119,13 +131,18 @@ def averaged(figure: str, average: str, s: Arr, k: int) -> Arr:
     """A macro, micro or support-weighted average, shape ``(B,)``.
 
     Macro and weighted averages leave out the classes whose figure is undefined
-    (scikit-learn's ``zero_division=np.nan``); the micro average pools the counts.
+    (scikit-learn's ``zero_division=np.nan``); when every class left in has reference
+    support 0, the weighted average is their plain mean, as scikit-learn's
+    ``_nanaverage`` (and ``evaluate_multilabel``) take it. The micro average pools the
+    counts.
     """
     if average == "micro":
         return _micro(figure, s, k)
     vals = per_class(figure, s, k)
     ok = np.isfinite(vals)
-    weights = ok.astype(np.float64) if average == "macro" else np.where(ok, _split(s, k)[2], 0.0)
+    plain = ok.astype(np.float64)
+    weights = plain if average == "macro" else np.where(ok, _split(s, k)[2], 0.0)
+    weights = np.where((weights.sum(axis=1) > 0)[:, None], weights, plain)
     den = weights.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.sum(np.where(ok, vals, 0.0) * weights, axis=1) / den
@@ -232,11 +249,17 @@ def resolve_label(value: Any, categories: tuple[Any, ...]) -> Any:
 # --------------------------------------------------------------------------- results
 def wilson(x: float, m: float, level: float) -> tuple[float, float]:
     """Wilson's (1927) score interval for ``x`` successes in ``m`` trials."""
-    z = float(stats.norm.ppf(0.5 + level / 2.0))
+    z = _normal_quantile(level)
     p = x / m
     centre = (p + z * z / (2.0 * m)) / (1.0 + z * z / m)
     half = z / (1.0 + z * z / m) * math.sqrt(max(p * (1.0 - p) / m + z * z / (4.0 * m * m), 0.0))
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@functools.lru_cache(maxsize=16)
+def _normal_quantile(level: float) -> float:
+    """Computed once per level: evaluate asks it for every class's figures."""
+    return float(stats.norm.ppf(0.5 + level / 2.0))
 
 
 def figure_result(
@@ -248,11 +271,15 @@ def figure_result(
     proportion: tuple[float, float] | None = None,
     bounds: tuple[float, float] = (0.0, 1.0),
     details: dict[str, Any] | None = None,
+    columns: list[int] | None = None,
+    compact: Callable[[Arr], Arr] | None = None,
 ) -> AgreementResult:
     """One figure as an :class:`~accord.AgreementResult` (no warning is emitted here).
 
     ``proportion`` is ``(x, m)`` for a proportion ``x / m``: Wald SE and Wilson
-    interval. Otherwise the SE is the jackknife over units, from the cells.
+    interval. Otherwise the SE is the jackknife over units, from the cells; when the
+    figure reads only some ``columns`` of the summed features, ``compact`` computes it
+    from those columns alone and the jackknife leaves the others out.
     """
     est = cells.value(statistic)
     info: dict[str, Any] = dict(details or {})
@@ -269,8 +296,13 @@ def figure_result(
         info.update(x=x, m=m, se_method="wald", ci_method="wilson")
         interval = _wilson_for(x, m)
     elif cells.features is not None and cells.counts is not None:
-        # leave-one-out needs only the cells, not each unit's cell (O(n) to build)
-        se, _ = jackknife_se(Resampling(cells.features, cells.counts, statistic))
+        # leave-one-out needs only the cells, not each unit's cell (O(n) to build); a
+        # figure of one class only the class's columns (O(cells), not O(cells x k))
+        feats, stat = cells.features, statistic
+        if columns is not None:
+            feats = cells.features[:, columns]
+            stat = compact if compact is not None else statistic
+        se, _ = jackknife_se(Resampling(feats, cells.counts, stat))
         info.update(se_method="jackknife")
     else:
         se = math.nan
@@ -301,13 +333,18 @@ def class_figure(figure: str, cells: Cells, index: int) -> AgreementResult:
     r, c = float(cells.sums[1 + k + index]), float(cells.sums[1 + 2 * k + index])
 
     def statistic(s: Arr) -> Arr:
-        return per_class(figure, s, k)[:, index]
+        return one_class(figure, s, k, index)
+
+    def compact(s: Arr) -> Arr:  # s = [n, n_ii, n_i+, n_+i]
+        return one_class(figure, s, 1, 0)
 
     proportion = {"precision": (d, c), "recall": (d, r),
                   "specificity": (n - r - c + d, n - r)}.get(figure)
     reason = _class_reason(figure, label)
     return figure_result(f"{figure}[{label}]", cells, statistic, reason,
-                         proportion=proportion, details={"class": label})
+                         proportion=proportion, details={"class": label},
+                         columns=[0, 1 + index, 1 + k + index, 1 + 2 * k + index],
+                         compact=compact)
 
 
 def _class_reason(figure: str, label: Any) -> str:

@@ -60,6 +60,8 @@ def janson_olsson_iota(data: Any, /, *more_variables: Any, level: str = "nominal
     standardize : bool
         Quantitative data only: z-standardise each variable over all its scores first
         (irr's ``standardize = TRUE``), so that variables on different scales weigh alike.
+        A variable with one score throughout cannot be standardised: iota is then
+        undefined (``nan`` with the reason; irr gives ``NaN``).
 
     Returns
     -------
@@ -92,7 +94,9 @@ def janson_olsson_iota(data: Any, /, *more_variables: Any, level: str = "nominal
     feats = _features(np.asarray(patterns, dtype=np.float64), m)
     do_arr, de_arr = _disagreements(counts.astype(np.float64) @ feats, m)
     do, de = float(do_arr), float(de_arr)
-    why = None if de > 0 else "every rating is the same, so iota is 0/0"
+    why = _constant(columns, m) if standardize else None
+    if why is None and not de > 0:
+        why = "every rating is the same, so iota is 0/0"
     est = math.nan
     if why:
         v.warn_undefined(_FUNC, why)
@@ -147,6 +151,15 @@ def _block(ann: Annotations, keep: NDArray[np.bool_], raters: NDArray[np.bool_],
         sd = float(np.std(x, ddof=1))
         x = (x - x.mean()) / sd if sd > 0 else x - x.mean()
     return x
+
+
+def _constant(columns: Arr, m: int) -> str | None:
+    """Why standardising leaves iota undefined: a variable with one score throughout."""
+    for j in range(columns.shape[1] // m):
+        if not np.any(columns[:, j * m:(j + 1) * m]):  # centred, and nothing left
+            return (f"variable {j + 1} has the same score throughout, so standardising it "
+                    "divides by a standard deviation of 0 (R irr's iota gives NaN)")
+    return None
 
 
 # --------------------------------------------------------------------------- statistic

@@ -101,8 +101,9 @@ def krippendorff_alpha(
     AgreementResult
         ``observed`` and ``expected`` are D_o and D_e; ``se`` is Gwet's (2014)
         standard error; ``details`` has the level, ``n_pairable_values``,
-        ``n_unpairable_units``, Gwet's ``alpha_prime`` and irrCAC's ``pvalue``
-        (t test with pairable units - 1 degrees of freedom).
+        ``n_unpairable_units``, Gwet's ``alpha_prime`` and irrCAC 1.4's t test:
+        ``t_df`` (units with a value - 1), the two-sided ``pvalue`` and
+        ``pvalue_one_sided`` (the figure irrCAC 1.4 prints).
 
     Notes
     -----
@@ -114,9 +115,13 @@ def krippendorff_alpha(
     accord follows Krippendorff's definition. ``se`` is irrCAC's from version 1.2 on
     (unit terms centred on ``p_a'``; irrCAC 1.0 on CRAN centres on ``p_a``, which differs
     only when units have different numbers of values); from a
-    :class:`~accord.ContingencyTable` it is ``krippen2.table``'s. ``pvalue`` is irrCAC
-    1.0's two-sided t test (later irrCAC versions print a one-sided p-value); it is 0
-    when the SE is 0 and alpha is not 0 (perfect agreement).
+    :class:`~accord.ContingencyTable` it is ``krippen2.table``'s. The t test and the
+    ``distribution="t"`` interval are irrCAC 1.4's, with the same SE: ``n_0 - 1``
+    degrees of freedom, ``n_0`` every unit with a value (pairable or not; irrCAC also
+    counts a row with no value, which accord never sees as a unit). ``pvalue`` is
+    two-sided, as every accord p-value (irrCAC 1.2's figure, twice irrCAC 1.4's
+    ``pvalue_one_sided`` when alpha > 0); both are 0 when the SE is 0 and alpha is not
+    0 (perfect agreement).
 
     Continuous scores. Interval and ratio alpha of a numeric array, or of
     :class:`~accord.Annotations`, in which most values are distinct are computed unit
@@ -303,7 +308,7 @@ def _result(cm: CoincidenceMatrix, difference: _Difference, *,
         est = 1.0 - d_o / d_e
         se, prime = _gwet_se(cm, difference, observed, do_num, de_num, n_c, table)
         details["alpha_prime"] = prime
-        details["pvalue"] = _pvalue(est, se, cm.n_units)
+        details.update(_t_test(est, se, cm.n_units + cm.n_unpairable))
     return AgreementResult(
         coefficient=_FUNC, estimate=est, observed=d_o, expected=d_e, se=se,
         n_units=cm.n_units, n_raters=cm.n_raters, undefined_reason=why, details=details,
@@ -328,7 +333,7 @@ def _unit_result(t: UnitTerms) -> AgreementResult:
         se, prime = _gwet_terms(t.m, np.ones(units), t.observed, t.spread, do_num,
                                 t.expected, False)
         details["alpha_prime"] = prime
-        details["pvalue"] = _pvalue(est, se, units)
+        details.update(_t_test(est, se, units + t.n_unpairable))
     return AgreementResult(
         coefficient=_FUNC, estimate=est, observed=d_o, expected=d_e, se=se,
         n_units=units, n_raters=t.n_raters, undefined_reason=why, details=details,
@@ -419,17 +424,25 @@ def _gwet_terms(m: FloatArray, counts: FloatArray, observed: FloatArray, g: Floa
     return math.sqrt(var), prime
 
 
-def _pvalue(est: float, se: float, n_units: int) -> float:
-    """Two-sided t test of alpha = 0 with pairable units - 1 df (irrCAC 1.0).
+def _t_test(est: float, se: float, n_rows: int) -> dict[str, Any]:
+    """irrCAC 1.4's t test of alpha = 0: ``t = alpha / se`` with ``n_0 - 1`` df.
 
-    With ``se = 0`` the statistic is infinite when alpha is not 0 (perfect agreement)
-    and the p-value is 0, as irrCAC reports; only 0/0 (alpha = 0, se = 0) is ``nan``.
+    ``n_0`` is every unit with a value, pairable or not (irrCAC's ``n0``, the rows
+    of the ratings). ``pvalue`` is two-sided, ``2 P(T > |t|)``, as every accord
+    p-value and irrCAC 1.2 print it; ``pvalue_one_sided`` is ``P(T > t)``, the
+    figure irrCAC prints from 1.3 on. ``t_df`` is also the degrees of freedom of
+    ``confidence_interval(distribution="t")``. With ``se = 0`` the statistic is
+    infinite when alpha is not 0 (perfect agreement) and the p-values are 0 (or 1
+    one-sided below 0), as irrCAC reports; only 0/0 (alpha = 0, se = 0) is ``nan``.
     """
-    if not (math.isfinite(se) and se >= 0 and n_units > 1):
-        return math.nan
-    if se == 0:
-        return math.nan if est == 0 else 0.0
-    return float(2.0 * stats.t.sf(abs(est / se), n_units - 1))
+    df = n_rows - 1
+    out: dict[str, Any] = {"t_df": df, "pvalue": math.nan, "pvalue_one_sided": math.nan}
+    if not (math.isfinite(se) and se >= 0 and df > 0) or (se == 0 and est == 0):
+        return out
+    t = math.copysign(math.inf, est) if se == 0 else est / se
+    out["pvalue"] = float(2.0 * stats.t.sf(abs(t), df))
+    out["pvalue_one_sided"] = float(stats.t.sf(t, df))
+    return out
 
 
 def _resampler(cm: CoincidenceMatrix, difference: _Difference) -> Callable[[], Resampling] | None:

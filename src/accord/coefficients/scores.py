@@ -366,9 +366,11 @@ def _pair_correlations(x: Arr, w: Arr) -> Arr:
     var = np.diagonal(cov, axis1=1, axis2=2).copy()
     var[np.abs(var) <= 1e-12 * np.maximum(np.max(np.abs(x)) ** 2, 1e-300)] = 0.0
     i, j = np.triu_indices(m, 1)
+    den = var[:, i] * var[:, j]
     with np.errstate(divide="ignore", invalid="ignore"):
-        r = cov[:, i, j] / np.sqrt(var[:, i] * var[:, j])
-    return np.clip(r, -1.0, 1.0)
+        r = cov[:, i, j] / np.sqrt(den)
+    # a constant rater: the covariance is rounding noise over a zero variance, 0/0
+    return np.where(den > 0, np.clip(r, -1.0, 1.0), np.nan)
 
 
 def _rank_columns(x: Arr, w: Arr) -> list[Arr]:

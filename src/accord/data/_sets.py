@@ -28,6 +28,17 @@ def is_set_label(x: Any) -> bool:
     return isinstance(x, _SET_TYPES)
 
 
+def label_text(x: Any) -> str:
+    """A label as a file or a console shows it: a label set as ``a;b``, not a Python tuple.
+
+    >>> label_text(("@SUM(1)", "toxic")), label_text(frozenset({"b", "a"})), label_text(3)
+    ('@SUM(1);toxic', 'a;b', '3')
+    """
+    if isinstance(x, (tuple, frozenset, set)):
+        return ";".join(sorted(str(v) for v in x))
+    return str(x)
+
+
 def is_missing(x: Any) -> bool:
     """None, NaN and the empty string are missing; an empty set is not."""
     return x is None or (isinstance(x, float) and math.isnan(x)) or (isinstance(x, str) and x == "")

@@ -89,7 +89,10 @@ def count_raters(ann: Annotations, reference: Any, system: Any,
     ids = [u for u, keep in zip(ann.units, both) if keep]
     table = ContingencyTable.from_codes(ref[both], sys_[both], ann.categories, unit_ids=ids)
     table.ordered = ann.ordered
-    return Counted(table, None, int((has_sys & ~has_ref).sum()), int((has_ref & ~has_sys).sum()))
+    # as the list API: every unit without a reference label, those no rater labelled too
+    empty = int(ann.meta.get("units_without_ratings", 0)) if units is None else 0
+    return Counted(table, None, int((scope & ~has_ref).sum()) + empty,
+                   int((has_ref & ~has_sys).sum()))
 
 
 def shared_units(ann: Annotations, raters: Sequence[Any]) -> np.ndarray[Any, Any]:

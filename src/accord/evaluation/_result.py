@@ -217,7 +217,8 @@ class Evaluation:
         bootstrap: Bootstrap | None = None,
     ) -> dict[str, Any]:
         """JSON-ready mapping at full precision, ``None`` where undefined, with the
-        intervals of :meth:`intervals`."""
+        intervals of :meth:`intervals`. The confusion matrix is its k x k ``counts``,
+        or, above 2,000 classes, its non-empty ``cells`` as ``[row, column, count]``."""
         cis = self.intervals(confidence_level, method=method, bootstrap=bootstrap)
 
         def fig(key: str, res: AgreementResult) -> dict[str, Any]:
@@ -229,8 +230,8 @@ class Evaluation:
             "n_unreferenced": self.n_unreferenced, "n_unpredicted": self.n_unpredicted,
             "categories": _jsonable(list(t.categories)), "positive": _jsonable(self.positive),
             "confusion_matrix": {
-                "rows": "reference", "columns": "predicted",
-                "counts": _jsonable(t.counts.tolist()), "row_totals": _jsonable(t.row_totals),
+                "rows": "reference", "columns": "predicted", **_cells(t),
+                "row_totals": _jsonable(t.row_totals),
                 "col_totals": _jsonable(t.col_totals), "n": _num(t.n),
             },
             **{k: fig(k, getattr(self, k)) for k in
@@ -259,6 +260,17 @@ class Evaluation:
         if self.ceiling is not None:
             lines.append(f"  {self.ceiling.sentence}")
         return "\n".join(lines)
+
+
+def _cells(t: ContingencyTable) -> dict[str, Any]:
+    """The k x k ``counts``; a sparse table (over 2,000 classes) as its non-empty
+    ``cells``, ``[row, column, count]`` each, so that the size follows the units."""
+    if not t.is_sparse:
+        return {"counts": _jsonable(t.counts.tolist())}
+    coo = t._sparse.tocoo()  # noqa: SLF001 (the table's own storage, read only)
+    order = np.lexsort((coo.col, coo.row))
+    return {"cells": [[int(coo.row[i]), int(coo.col[i]), _num(float(coo.data[i]))]
+                      for i in order]}
 
 
 def _fmt(res: AgreementResult) -> str:
@@ -307,10 +319,24 @@ def evaluation_from_table(
         weighted=_averages(cells, "weighted"),
         baselines=_baselines(table, kappa, cells),
         reference=reference, system=system, positive=positive,
-        n_unreferenced=n_unreferenced, n_unpredicted=n_unpredicted, notes=notes,
+        n_unreferenced=n_unreferenced, n_unpredicted=n_unpredicted,
+        notes=(*notes, *_free_text(table.k, cells.n_units)),
     )
     _warn_undefined(ev)
     return ev
+
+
+#: Above this many classes, a label set with about one class per two units is named.
+FREE_TEXT_CLASSES = 100
+
+
+def _free_text(k: int, n_units: int) -> tuple[str, ...]:
+    """A note when the labels look like free text or ids rather than a set of classes."""
+    if k <= FREE_TEXT_CLASSES or 2 * k < n_units:
+        return ()
+    return (f"{k} distinct labels in {n_units} units: labels this varied look like free text "
+            "or ids rather than classes; check that the reference and system columns hold "
+            "labels",)
 
 
 def _class(cells: cl.Cells, i: int, support: int) -> ClassMetrics:

@@ -199,6 +199,11 @@ class AgreementResult:
                 raise InvalidParameterError(
                     f"{self.coefficient} has no confidence interval here: {why}."
                 )
+            if self.n_units < 2:
+                raise InvalidParameterError(
+                    f"{self.coefficient} has no confidence interval from {self.n_units} "
+                    "unit(s): an interval needs at least two units."
+                )
             raise InvalidParameterError(
                 f"{self.coefficient} has no analytic standard error; use "
                 "method='jackknife' or method=accord.Bootstrap(...) instead."
@@ -207,7 +212,11 @@ class AgreementResult:
         return ConfidenceInterval(low, high, level, label, population_size=pop)
 
     def _t_df(self, distribution: str, method: object) -> int | None:
-        """The t quantile's degrees of freedom, or None for the normal quantile."""
+        """The t quantile's degrees of freedom, or None for the normal quantile.
+
+        ``n_units - 1``, unless the coefficient names its own (``details["t_df"]``:
+        Krippendorff's alpha counts unpairable units, as irrCAC 1.4).
+        """
         v.choice(distribution, ("normal", "t"), param="distribution", func="confidence_interval")
         if distribution == "normal":
             return None
@@ -221,7 +230,7 @@ class AgreementResult:
                 f"distribution='t' needs at least two units (n_units - 1 degrees of "
                 f"freedom); {self.coefficient} used {self.n_units}."
             )
-        return self.n_units - 1
+        return int(self.details.get("t_df", self.n_units - 1))
 
     def _normal(self, se: float, level: float, t_df: int | None = None) -> tuple[float, float]:
         if t_df is None:

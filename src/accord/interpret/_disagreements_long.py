@@ -20,6 +20,8 @@ from typing import Any, overload
 import numpy as np
 from numpy.typing import NDArray
 
+from accord.data._sets import label_text
+
 IntArray = NDArray[np.int64]
 
 #: Above this many raters the review lists each unit's ratings in one cell.
@@ -101,7 +103,7 @@ class UnitsOfRatings(Sequence[Any]):
         import polars as pl
 
         rater_names = pl.Series([str(r) for r in self._raters], dtype=pl.String)
-        labels = pl.Series([str(c) for c in self._cats], dtype=pl.String)
+        labels = pl.Series([label_text(c) for c in self._cats], dtype=pl.String)
         for first in range(0, max(len(self), 1), size):
             yield self._csv_block(first, min(first + size, len(self)), rater_names, labels,
                                   neutralise, header=first == 0)

@@ -44,6 +44,7 @@ from numpy.typing import NDArray
 
 from accord.data import _validation as v
 from accord.data._files import write_atomic
+from accord.data._sets import label_text
 from accord.data.annotations import Annotations
 from accord.interpret._disagreements_long import (
     WIDE_RATERS,
@@ -99,12 +100,12 @@ class Disagreements:
         if self.listed:
             return [list(CROWD_HEADER), *([str(u.unit), str(u.n_ratings), repr(u.agreement),
                                            _label_counts(u.labels),
-                                           "; ".join(f"{r}={x}" for r, x in
+                                           "; ".join(f"{r}={label_text(x)}" for r, x in
                                                      zip(u.raters or (), u.labels)), "", ""]
                                           for u in self.units)]
         header = ["unit", *map(str, self.raters), "n_ratings", "agreement", "adjudicated",
                   "comment"]
-        body = [[str(u.unit), *("" if x is None else str(x) for x in u.labels),
+        body = [[str(u.unit), *("" if x is None else label_text(x) for x in u.labels),
                  str(u.n_ratings), repr(u.agreement), "", ""] for u in self.units]
         return [header, *body]
 
@@ -151,7 +152,7 @@ def _label_counts(labels: Sequence[Any]) -> str:
     """``label xN`` for each label, most given first (then by label), as the crowd CSV."""
     counts: dict[str, int] = {}
     for x in labels:
-        counts[str(x)] = counts.get(str(x), 0) + 1
+        counts[label_text(x)] = counts.get(label_text(x), 0) + 1
     return "; ".join(f"{x} x{n}" for x, n in sorted(counts.items(), key=lambda t: (-t[1], t[0])))
 
 

@@ -31,6 +31,7 @@ __all__ = ["AltTestHuman", "AltTestResult", "alt_test", "by_adjusted"]
 
 Test = Literal["t", "wilcoxon"]
 MIN_UNITS_T = 30
+TIE_TOLERANCE = 1e-9  # scores closer than this (relative) are a tie, not a rounding win
 
 
 @dataclass(frozen=True)
@@ -241,6 +242,11 @@ def alt_test(
 
     Notes
     -----
+    Two scores within ``1e-9`` of each other (relative to the larger magnitude, or
+    absolute below 1) are a tie, won by both: means of the same decimal scores
+    summed in another order differ by rounding only (the authors' code compares
+    floats exactly, so rounding decides some ties there).
+
     Units are kept when the judge and at least two humans rated them, as in the
     authors' implementation. Unlike it, by default a human with fewer than 30
     units is tested (with a warning) instead of silently left out; pass
@@ -283,11 +289,23 @@ def alt_test(
             "has no unit to score the judge on."
         )
     ok = eligible.astype(bool)
-    w_judge = (judge_s >= human_s) & ok
-    w_human = (human_s >= judge_s) & ok
+    tie = _ties(judge_s, human_s)
+    w_judge = ((judge_s >= human_s) | tie) & ok
+    w_human = ((human_s >= judge_s) | tie) & ok
     per = [_one(p.humans[h], ok[:, h], w_judge[:, h], w_human[:, h], eps, test)
            for h in range(len(p.humans))]
     return _result(p.judge, p.humans, per, eps, q, name, test, n_units, least)
+
+
+def _ties(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Scores equal but for rounding: within ``TIE_TOLERANCE`` of the larger magnitude (or 1).
+
+    A score is a mean of similarities; two means of the same decimal numbers summed
+    in a different order can differ in the last bits, which would decide a tie.
+    """
+    with np.errstate(invalid="ignore"):
+        scale = np.maximum(np.maximum(np.abs(a), np.abs(b)), 1.0)
+        return np.asarray(np.abs(a - b) <= TIE_TOLERANCE * scale)
 
 
 def _number(value: Any, param: str, func: str, low: float, high: float,

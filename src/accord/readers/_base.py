@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from accord.errors import FormatError
+from accord.errors import DataError, FormatError
 
 #: Cells that mean "no rating" in every table reader (``missing=`` adds more).
 MISSING_MARKERS: tuple[str, ...] = ("", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", ".", "-")
@@ -162,6 +162,20 @@ class Collected:
         key = (str(unit), str(rater), fld)
         if self.coverage.get(key) != "annotated":
             self.coverage[key] = status
+
+
+def shown(value: Any) -> str:
+    """A value as a message quotes it: at most 60 characters and three levels deep.
+
+    >>> shown({"k": {"k": {"k": {"k": 1}}}})
+    "{'k': {'k': {'k': {...}}}}"
+    """
+    import reprlib
+
+    r = reprlib.Repr()
+    r.maxlevel, r.maxstring, r.maxother = 3, 60, 60
+    text = r.repr(value)
+    return text if len(text) < 60 else text[:57] + "..."
 
 
 def format_error(path: Path | str, where: str | None, expected: str) -> FormatError:
@@ -323,10 +337,17 @@ def text_id(value: Any) -> str:
     return str(value)
 
 
-def as_label(value: Any) -> Any:
+#: Lists in lists deeper than this are not a label (a label set is one level deep).
+MAX_LABEL_DEPTH = 32
+
+
+def as_label(value: Any, _depth: int = 0) -> Any:
     """A label as stored: lists become sorted tuples (multi-label), dicts are refused."""
     if isinstance(value, list):
-        items = [as_label(v) for v in value]
+        if _depth >= MAX_LABEL_DEPTH:
+            raise DataError(f"a label is nested more than {MAX_LABEL_DEPTH} lists deep; "
+                            "expected text, a number or a list of them.")
+        items = [as_label(v, _depth + 1) for v in value]
         try:
             return tuple(sorted(items))
         except TypeError:
@@ -350,9 +371,7 @@ def expect_type(
 ) -> Any:
     """Return ``value`` if it is of ``kind``, else raise one sentence naming ``where``."""
     if isinstance(value, bool) and kind in (int, float, (int, float)):
-        raise format_error(path, where, f"expected {what}, got {value!r}")
+        raise format_error(path, where, f"expected {what}, got {shown(value)}")
     if not isinstance(value, kind):
-        shown = repr(value)
-        shown = shown if len(shown) < 60 else shown[:57] + "..."
-        raise format_error(path, where, f"expected {what}, got {shown}")
+        raise format_error(path, where, f"expected {what}, got {shown(value)}")
     return value

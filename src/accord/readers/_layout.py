@@ -101,8 +101,22 @@ def refuse_if_long(
         raise DataError(
             f"{source}: this table looks long (one row per rating), not wide: {why}; name "
             "its columns with unit=..., rater=... and value=... (the columns are "
-            f"{names!r}), or name the rater columns of a wide table with raters=[...]."
+            f"{user_columns(names)!r}), or name the rater columns of a wide table with "
+            "raters=[...]."
         )
+
+
+def units_without_ratings(df: pl.DataFrame, kept: pl.DataFrame) -> int:
+    """Units (with an id in column ``u``) read whose every value is missing."""
+    ids = df["u"].drop_nulls()
+    if ids.dtype == pl.String:
+        ids = ids.filter(ids != "")
+    return int(ids.n_unique() - kept["u"].n_unique())
+
+
+def user_columns(names: list[str]) -> list[str]:
+    """The columns of the user's files, without the one accord adds to tell files apart."""
+    return [n for n in names if n != "__part"]
 
 
 def refuse_text_values(frame: pl.LazyFrame, names: list[str], value: str, source: str) -> None:
@@ -112,7 +126,7 @@ def refuse_text_values(frame: pl.LazyFrame, names: list[str], value: str, source
         raise DataError(
             f"{source}: column {value!r} was taken as the labels by its name, but it holds "
             "free text (long, nearly all distinct values), not labels; name the label "
-            f"column with value=... (the columns are {names!r})."
+            f"column with value=... (the columns are {user_columns(names)!r})."
         )
 
 

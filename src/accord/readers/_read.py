@@ -323,13 +323,26 @@ def _read_with(reader: Any, name: str, paths: list[Path], opts: dict[str, Any]) 
     except AccordError:
         raise
     except UNEXPECTED as exc:  # a layout no reader rule foresaw: still one sentence
-        first = (str(exc).strip().splitlines() or [""])[0][:200]
         raise format_error(
-            paths[0],
-            None,
-            f"could not be read as a {name!r} export "
-            f"({UNEXPECTED_NOTE}: {type(exc).__name__}: {first})",
+            paths[0], None, f"could not be read as a {name!r} export ({_problem(exc)})"
         ) from None
+
+
+def _problem(exc: Exception) -> str:
+    """What in the data raised ``exc``, in the data's words rather than Python's."""
+    first = (str(exc).strip().splitlines() or [""])[0][:200]
+    if isinstance(exc, RecursionError):
+        return ("a value is nested too deeply: lists or objects hundreds of levels deep "
+                "cannot be a label")
+    if isinstance(exc, UnicodeError) and "surrogate" in first:
+        return ("a text holds a lone surrogate escape (such as \\ud800), which is not a "
+                "character; expected text that UTF-8 can hold")
+    if isinstance(exc, OverflowError) or "Int128" in first or "out of range" in first:
+        return ("a number is too large for a 64-bit integer; write long ids as text, in "
+                "quotes")
+    kind = {KeyError: "a key is missing", IndexError: "a list is shorter than the layout needs",
+            ZeroDivisionError: "a count is 0 where the layout divides by it"}.get(type(exc))
+    return f"{UNEXPECTED_NOTE}: {kind or 'a value the layout does not allow'}: {first}"
 
 
 def scan(

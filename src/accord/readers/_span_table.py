@@ -69,11 +69,11 @@ def _row(col: Collected, row: dict[str, Any], i: int, source: str, missing: set[
     if _blank(s, missing) and _blank(e, missing):
         col.cover(u, r, FIELD, "annotated")
         return
-    if not (str(s).strip().isdigit() and str(e).strip().isdigit()) or int(s) > int(e):
+    if not (_offset(s) and _offset(e)) or int(s) > int(e):
         raise format_error(
             source,
             f"row {i + 1}",
-            f"expected integer offsets 0 <= start <= end "
+            f"expected integer offsets 0 <= start <= end <= 2**53 in ASCII digits "
             f"(or both empty for 'no span'), got {s!r}, {e!r}",
         )
     if _blank(lab, missing):
@@ -83,6 +83,12 @@ def _row(col: Collected, row: dict[str, Any], i: int, source: str, missing: set[
     col.add_spans(
         [Span(text_id(u), text_id(r), int(s), int(e), str(lab), field=FIELD)], origin=part << 32
     )  # all rows of a file: one annotation
+
+
+def _offset(x: Any) -> bool:
+    """ASCII digits (``int`` also reads Arabic-Indic and full-width ones) up to 2**53."""
+    text = str(x).strip()
+    return text.isascii() and text.isdigit() and int(text) <= 2**53
 
 
 def _blank(x: Any, missing: set[str]) -> bool:

@@ -25,6 +25,7 @@ from accord.readers._layout import (
     long_caveat,
     refuse_if_long,
     refuse_text_values,
+    units_without_ratings,
     wide_caveat,
 )
 from accord.readers._table_values import _missing_expr, _relabel, _values
@@ -280,6 +281,9 @@ def _encode(
     part_audits = _part_audits(df, flags, parts) if parts else ()
     gone = dropped["missing value"] + dropped["missing unit or rater id"]
     kept = df.filter(~(flags["mv"] | flags["mi"])) if gone else df
+    empty = units_without_ratings(df, kept) if gone else 0
+    if empty:
+        notes.append(f"{empty} unit(s) with no rating at all (every value missing)")
     del df, flags  # from here on each text column is dropped once it is coded
     if "t" in kept.columns:
         kept = kept.sort("t", maintain_order=True, nulls_last=False)
@@ -325,7 +329,10 @@ def _encode(
             (columns, value_labels),
         ) from None
     raters = rater_order if rater_order is not None else r_labels
-    return _relabel(ann, u_labels, raters, value_labels, opts, part_audits)
+    out = _relabel(ann, u_labels, raters, value_labels, opts, part_audits)
+    if empty:  # read, but not units of the Annotations: evaluate counts them as unreferenced
+        out.meta["units_without_ratings"] = empty
+    return out
 
 
 def _collect(lf: pl.LazyFrame, source: str) -> pl.DataFrame:

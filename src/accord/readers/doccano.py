@@ -35,6 +35,7 @@ from accord.readers._base import (
     Reader,
     as_label,
     format_error,
+    shown,
     text_id,
 )
 from accord.readers._zip import check_declared, member_text
@@ -168,7 +169,7 @@ def _example(
     if raw is None:
         raw = []
     if not isinstance(raw, list):
-        raise format_error(name, f"{where}, '{key}'", f"expected a list, got {raw!r}")
+        raise format_error(name, f"{where}, '{key}'", f"expected a list, got {shown(raw)}")
     if kind == "label":
         if not raw:
             if empty_annotated:
@@ -220,11 +221,12 @@ def _span(
         start, end, label = item.get("start_offset"), item.get("end_offset"), item.get("label")
     else:
         raise format_error(
-            name, where, f"expected [start, end, label] or an entity object, got {item!r}"
+            name, where, f"expected [start, end, label] or an entity object, got {shown(item)}"
         )
     if not (isinstance(start, int) and isinstance(end, int)) or not 0 <= start <= end:
         raise format_error(
-            name, where, f"expected integer offsets 0 <= start <= end, got {start!r}, {end!r}"
+            name, where, "expected integer offsets 0 <= start <= end, got "
+            f"{shown(start)}, {shown(end)}"
         )
     s, e, status = locate(text, start, end, None, utf16=utf16, index=index)
     if status == "converted":

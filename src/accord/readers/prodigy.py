@@ -37,6 +37,7 @@ from accord.readers._base import (
     as_label,
     format_error,
     jsonl_objects,
+    shown,
     text_id,
 )
 from accord.readers.spans import Span
@@ -74,7 +75,7 @@ def _task(
     answer = task.get("answer")
     if answer not in ("accept", "reject", "ignore"):
         raise format_error(
-            path, where, f"expected 'answer' to be accept, reject or ignore, got {answer!r}"
+            path, where, f"expected 'answer' to be accept, reject or ignore, got {shown(answer)}"
         )
     rater = _rater(task, path, stats)
     view = str(task.get("_view_id") or "classification")
@@ -130,7 +131,7 @@ def _choice(task: dict[str, Any], answer: str, path: Path, where: str) -> Any:
     accept = task.get("accept", [])
     if not isinstance(accept, list):
         raise format_error(
-            path, where, f"expected 'accept' to be a list of option ids, got {accept!r}"
+            path, where, f"expected 'accept' to be a list of option ids, got {shown(accept)}"
         )
     config = task.get("config")
     multiple = isinstance(config, dict) and config.get("choice_style") == "multiple"
@@ -244,7 +245,8 @@ def _span(
             stats["spans whose offsets disagree with their tokens (offsets kept)"] += 1
     if not (isinstance(start, int) and isinstance(end, int)) or not 0 <= start <= end:
         raise format_error(
-            path, where, f"expected integer offsets 0 <= start <= end, got {start!r}, {end!r}"
+            path, where, "expected integer offsets 0 <= start <= end, got "
+            f"{shown(start)}, {shown(end)}"
         )
     span_text = text[start:end] if text is not None else None
     return Span(unit, rater, start, end, str(s.get("label")), field=fld, text=span_text)

@@ -192,9 +192,20 @@ def _rows(units: Sequence[Sequence[Any]], func: str, side: str) -> list[Row]:
         for sp in spans:
             if not isinstance(sp, (tuple, list)) or len(sp) not in (3, 4):
                 raise _shape_error(func, side, sp)
-            frags = tuple(tuple(f) for f in sp[3]) if len(sp) == 4 else None
+            if sp[2] is None or (isinstance(sp[2], str) and not sp[2].strip()):
+                raise DataError(f"{func}: every span needs a label; {side} has {sp!r}.")
+            frags = _pieces(sp[3], func, side) if len(sp) == 4 else None
             rows.append((u, sp[0], sp[1], str(sp[2]), frags))
     return rows
+
+
+def _pieces(frags: Any, func: str, side: str) -> tuple[tuple[Any, ...], ...]:
+    """The 4th item of a span: a sequence of (start, end) pairs."""
+    ok = isinstance(frags, (tuple, list)) and all(
+        isinstance(f, (tuple, list)) and len(f) == 2 for f in frags)
+    if not ok:
+        raise _shape_error(func, side, frags)
+    return tuple(tuple(f) for f in frags)
 
 
 def _shape_error(func: str, side: str, got: Any) -> InvalidParameterError:

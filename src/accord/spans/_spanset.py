@@ -81,7 +81,12 @@ def from_columns(
     s, e = _offsets(starts, who, "start"), _offsets(ends, who, "end")
     for i, fr in list(frags.items()):
         frags[i] = _fragments(fr, who)
-        s[i], e[i] = frags[i][0][0], frags[i][-1][1]
+        if (s[i], e[i]) != (frags[i][0][0], frags[i][-1][1]):
+            raise DataError(
+                f"{who}: a discontinuous span starts where its first fragment starts and ends "
+                f"where its last ends; got start={int(s[i])}, end={int(e[i])} with fragments "
+                f"{list(frags[i])!r}."
+            )
     bad = np.flatnonzero(e <= s)
     if bad.shape[0]:
         k = int(bad[0])
@@ -103,15 +108,22 @@ def _offsets(values: Sequence[Any], who: str, what: str) -> IntArray:
     if not len(values):
         return np.zeros(0, dtype=np.int64)
     arr = np.asarray(values)
-    if arr.dtype.kind not in "iu" or int(arr.min()) < 0:
+    if arr.dtype.kind not in "iu" or int(arr.min()) < 0 or int(arr.max()) > MAX_OFFSET:
         for x in values:
             _offset(x, who, what)
     return arr.astype(np.int64)
 
 
+#: The largest offset read: beyond any text, and far from where 64-bit integers wrap.
+MAX_OFFSET = 2**53
+
+
 def _offset(x: Any, who: str, what: str) -> int:
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or x < 0:
         raise DataError(f"{who}: span offsets must be non-negative integers; got {what}={x!r}.")
+    if x > MAX_OFFSET:
+        raise DataError(f"{who}: span offsets must be at most 2**53 (no text is longer); got "
+                        f"{what}={int(x)}.")
     return int(x)
 
 

@@ -33,6 +33,10 @@ FUNC = "token_annotations"
 Unannotated = Literal["outside", "exclude"]
 
 
+#: Tokens one unit may declare: each becomes a rated unit of its own.
+MAX_TOKENS = 10_000_000
+
+
 def token_annotations(
     annotations: Any,
     *,
@@ -92,6 +96,7 @@ def token_annotations(
     for code, unit in enumerate(enc.units):
         spans_here = any(bool((enc.sets[r].unit == code).any()) for r in enc.raters)
         toks = _tokens(tokens, unit, pattern, required=spans_here)
+        _within(enc, code, unit, tokens.get(unit), toks)
         labels = _labels(enc, code, toks, outside)
         for k, row in enumerate(_token_rows(labels, unannotated, outside)):
             if row is None:
@@ -137,6 +142,9 @@ def _tokens(tokens: Mapping[Any, Any], unit: Any, pattern: str, *, required: boo
             -1, 2
         )
     if isinstance(t, (int, np.integer)) and not isinstance(t, bool):
+        if not 0 <= int(t) <= MAX_TOKENS:
+            raise DataError(f"{FUNC}: unit {unit!r} declares {int(t):,} tokens; expected 0 to "
+                            f"{MAX_TOKENS:,} (each token is one rated unit).")
         idx = np.arange(int(t), dtype=np.int64)
         return np.stack([idx, idx + 1], axis=1)
     out = np.asarray(list(t), dtype=np.int64).reshape(-1, 2)
@@ -146,6 +154,19 @@ def _tokens(tokens: Mapping[Any, Any], unit: Any, pattern: str, *, required: boo
         raise DataError(f"{FUNC}: the tokens of unit {unit!r} must be ordered, non-empty and "
                         "not overlap.")  # fmt: skip
     return out
+
+
+def _within(enc: Encoded, code: int, unit: Any, declared: Any, toks: Any) -> None:
+    """Refuse a span that ends beyond the unit's declared text, token count or tokens."""
+    limit = len(declared) if isinstance(declared, str) else (
+        int(toks[-1, 1]) if toks.shape[0] else 0)
+    for r in enc.raters:
+        s = enc.sets[r]
+        ends = s.end[s.unit == code]
+        if ends.shape[0] and int(ends.max()) > limit:
+            raise DataError(f"{FUNC}: rater {r!r} has a span of unit {unit!r} ending at "
+                            f"{int(ends.max())}, beyond its declared tokens (which end at "
+                            f"{limit}); declare every token in tokens=.")
 
 
 def _labels(enc: Encoded, code: int, toks: Any, outside: str) -> dict[str, list[str] | None]:

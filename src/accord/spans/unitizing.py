@@ -19,8 +19,11 @@ of the other rater (i.e. overlaps none of their spans), and 0 otherwise;
 ``alpha_c = 1 - D_o(c) / D_e(c)``. The overall alpha_U is
 ``1 - mean_c D_o(c) / mean_c D_e(c)`` over the categories used.
 
-Several units (documents) are laid end to end into one continuum, in the
-order of the data; every rater must have annotated every unit used, so a unit
+Several units (documents) are laid end to end into one continuum; a gap ends
+at a document's end (a span cannot be placed across two documents), so alpha_U
+does not depend on the order of the documents or of the spans, and one
+document is DKPro's single continuum. Every rater must have annotated every
+unit used, so a unit
 some rater skipped or never saw is left out (and counted). The length of each
 unit is its text length when given (``lengths=``), else the end of its last
 span (which shortens the gaps; say which in the result's details). Spans of
@@ -108,9 +111,10 @@ def unitizing_alpha(
     units = np.flatnonzero(every)
     offsets, total, note = _continuum(enc.units, units, enc.sets.values(), lengths)
     sets = [_laid_out(enc.sets[r], every, offsets, total, r, enc.labels) for r in enc.raters]
+    edges = np.unique(offsets[units])
     per = {}
     for code, lab in enumerate(enc.labels):
-        d_o, d_e = _d_o(sets, code, total), _d_e(sets, code, total)
+        d_o, d_e = _d_o(sets, code, total), _d_e(sets, code, total, edges)
         if any(int((s.label == code).sum()) for s in sets):
             per[lab] = {"alpha": _alpha(d_o, d_e), "d_o": d_o, "d_e": d_e}
     notes = (note, *enc.notes, *case_notes(enc.labels))
@@ -198,17 +202,24 @@ def _pair_delta(a: SpanSet, b: SpanSet) -> float:
     return float(both.sum() + (len_a**2).sum() + (len_b**2).sum())
 
 
-def _gaps(s: SpanSet, total: int) -> FloatArray:
-    bounds = np.concatenate([[0], s.end]), np.concatenate([s.start, [total]])
+def _gaps(s: SpanSet, total: int, edges: Any) -> FloatArray:
+    """The gaps between one rater's spans, cut where one document ends and the next begins.
+
+    The document edges enter as empty spans: no span crosses one, so sorting by
+    start puts each edge between the spans of the two documents.
+    """
+    start, end = np.concatenate([s.start, edges]), np.concatenate([s.end, edges])
+    order = np.lexsort((end, start))
+    bounds = np.concatenate([[0], end[order]]), np.concatenate([start[order], [total]])
     gaps = bounds[1] - bounds[0]
     return gaps[gaps > 0].astype(np.float64)
 
 
-def _d_e(sets: list[SpanSet], code: int, total: int) -> float:
+def _d_e(sets: list[SpanSet], code: int, total: int, edges: Any) -> float:
     r, big_l = len(sets), float(total)
     spans = [_of(s, code) for s in sets]
     lens = np.concatenate([(s.end - s.start) for s in spans]).astype(np.float64)
-    gaps = np.sort(np.concatenate([_gaps(s, total) for s in spans]))
+    gaps = np.sort(np.concatenate([_gaps(s, total, edges) for s in spans]))
     n_c = lens.shape[0]
     # sum over gaps k with l_k >= l of (l_k - l + 1), for each span length l
     first = np.searchsorted(gaps, lens, "left")

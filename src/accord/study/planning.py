@@ -37,6 +37,10 @@ from accord.inference.simulate import categorical_ratings, continuous_ratings
 
 __all__ = ["SamplePlan", "plan_sample_size"]
 
+#: A plan beyond this many units is refused: no study rates them, and the arithmetic
+#: of a width near 0 would overflow.
+MAX_UNITS = 1e12
+
 _CITE_FORMULA = (
     "Flack, V. F., Afifi, A. A., Lachenbruch, P. A. & Schouten, H. J. A. (1988). Sample size "
     "determinations for the two rater kappa statistic. Psychometrika 53(3), 321-325; variance: "
@@ -188,11 +192,16 @@ def plan_sample_size(
     base = {"prevalence": tuple(float(x) for x in p), "z": z}
     if coefficient == "cohen_kappa" and raters == 2:
         var = _kappa_variance(est, p, func)
-        n = max(2, math.ceil(var * (2.0 * z / width) ** 2 - 1e-9))
+        ratio = 2.0 * z / width
+        n_exact = var * ratio * ratio  # inf, not OverflowError, for a width near 0
+        if not n_exact < MAX_UNITS:
+            raise v.fail("ci_width", func, f"a width that needs fewer than {MAX_UNITS:.0e} "
+                         "units", width)
+        n = max(2, math.ceil(n_exact - 1e-9))
         return SamplePlan(coefficient, n, est, width, level, raters, "formula", _CITE_FORMULA,
                           {**base, "variance_per_unit": var})
     simulate = _simulator(coefficient, est, p, raters, func)
-    n, info = _simulated_n(simulate, z, width, n_simulations, gen)
+    n, info = _simulated_n(simulate, z, width, n_simulations, gen, raters)
     info["seed"] = rng if isinstance(rng, numbers.Integral) else None
     return SamplePlan(coefficient, n, est, width, level, raters, "simulation", _CITE_SIMULATION,
                       {**base, **info})
@@ -249,6 +258,9 @@ def _kappa_variance(kappa: float, p: FloatArray, func: str) -> float:
     from accord.coefficients._two_rater_core import _coefficient, _se_cohen
     from accord.tables.contingency import ContingencyTable
 
+    if not 1.0 - float(p @ p) > 1e-12:
+        raise v.fail("prevalence", func, "proportions not (almost) all in one category: "
+                     "there chance agreement is 1 and kappa is 0/0", tuple(float(x) for x in p))
     cells = (1.0 - kappa) * np.outer(p, p) + kappa * np.diag(p)
     if np.any(cells < 0):
         low = float(np.max(-p / (1.0 - p)))
@@ -293,20 +305,53 @@ def _call(function: Callable[..., Any], data: Any, pairs: bool) -> float:
     return float(res.estimate)
 
 
+#: Simulated ratings one step may draw (about 1-10 s); a step that would draw more runs
+#: fewer simulations, and the refining step is left out below ``MIN_SIMULATIONS``.
+MAX_SIMULATED_RATINGS = 20_000_000
+MIN_SIMULATIONS = 50
+PILOT_N = 100
+
+
 def _simulated_n(
     simulate: Callable[[int, np.random.Generator], float], z: float, width: float,
-    n_sims: int, rng: np.random.Generator,
+    n_sims: int, rng: np.random.Generator, raters: int = 2,
 ) -> tuple[int, dict[str, Any]]:
-    """Pilot at 100 units, rescale by the measured sd, then once more at the new n."""
-    n, undefined, sd = 100, 0, math.nan
-    for _ in range(2):
-        values = np.array([simulate(n, rng) for _ in range(n_sims)])
+    """Pilot at 100 units, rescale by the measured sd, then once more at the new n.
+
+    Each step draws at most ``MAX_SIMULATED_RATINGS`` ratings: fewer simulations when
+    the units times the raters are many; when even ``MIN_SIMULATIONS`` would draw more,
+    the pilot refuses (too many raters) and the second step is left out (``n`` is the
+    pilot's extrapolation, ``sd`` shrinking as ``1 / sqrt(n)``; ``details["note"]``).
+    """
+    first = min(n_sims, MAX_SIMULATED_RATINGS // (PILOT_N * raters))
+    if first < MIN_SIMULATIONS:
+        most = MAX_SIMULATED_RATINGS // (PILOT_N * MIN_SIMULATIONS)
+        raise v.fail("n_raters", "plan_sample_size",
+                     f"at most {most:,} raters per unit for a simulated plan (each of "
+                     f"{MIN_SIMULATIONS} simulations rates {PILOT_N} units)", raters)
+    n, undefined, sd, sims, info = PILOT_N, 0, math.nan, first, {}
+    for step in range(2):
+        values = np.array([simulate(n, rng) for _ in range(sims)])
         ok = np.isfinite(values)
         undefined += int((~ok).sum())
         if ok.sum() < 2:
             raise v.fail("expected", "plan_sample_size",
                          "a value whose simulated estimate is defined", "undefined throughout")
         pilot, sd = n, float(np.std(values[ok], ddof=1))
-        n = max(2, math.ceil(pilot * (2.0 * z * sd / width) ** 2))
-    return n, {"pilot_n": pilot, "sd_at_pilot": sd, "n_simulations": n_sims,
+        n = _scaled(pilot, z * sd / width)
+        sims = min(n_sims, MAX_SIMULATED_RATINGS // max(n * raters, 1))
+        if step == 0 and sims < MIN_SIMULATIONS:
+            info["note"] = (f"{n:,} units x {raters} raters is too many to simulate again; "
+                            f"n is the pilot's extrapolation from {PILOT_N} units")
+            break
+    return n, {**info, "pilot_n": pilot, "sd_at_pilot": sd, "n_simulations": n_sims,
                "n_undefined": undefined}
+
+
+def _scaled(pilot: int, ratio: float) -> int:
+    """``ceil(pilot (2 z sd / w)^2)``, refused beyond what anyone can rate."""
+    n = pilot * (2.0 * ratio) * (2.0 * ratio)
+    if not n < MAX_UNITS:
+        raise v.fail("ci_width", "plan_sample_size",
+                     f"a width that needs fewer than {MAX_UNITS:.0e} units", "a width this small")
+    return max(2, math.ceil(n))

@@ -15,16 +15,22 @@ def _fmt_count(x: float) -> str:
     return f"{x:g}" if float(x).is_integer() else f"{x:.3f}"
 
 
+def _line(label: object) -> str:
+    """A label on one line of the worksheet: a line break in it is spelled out."""
+    return str(label).replace("\n", "\\n")
+
+
 def worksheet_rows(table: ContingencyTable, names: tuple[str, str]) -> list[list[str]]:
     """Header and body rows (strings) of the worksheet, totals included."""
     counts = table.counts
     k = table.k
-    header = [f"{names[0]} \\ {names[1]}"] + [str(c) for c in table.categories] + ["total"]
+    header = [_line(f"{names[0]} \\ {names[1]}")] + [_line(c) for c in table.categories] + [
+        "total"]
     rows = [header]
     rt, ct = table.row_totals, table.col_totals
     for i in range(k):
         rows.append(
-            [str(table.categories[i])] + [_fmt_count(x) for x in counts[i]] + [_fmt_count(rt[i])]
+            [_line(table.categories[i])] + [_fmt_count(x) for x in counts[i]] + [_fmt_count(rt[i])]
         )
     rows.append(["total"] + [_fmt_count(x) for x in ct] + [_fmt_count(table.n)])
     return rows
