@@ -50,7 +50,9 @@ from accord.errors import (
     UndeclaredOrderWarning,
 )
 from accord.evaluation import Evaluation, Evaluations, evaluate
+from accord.history import GroupedResult, Groups, groups
 from accord.inference import Bootstrap
+from accord.inference.homogeneity import HomogeneityTest, homogeneity
 from accord.interpretation import (
     SCALES,
     BenchmarkResult,
