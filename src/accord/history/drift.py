@@ -38,7 +38,7 @@ from accord import _validation as v
 
 from .store import Figure, Run
 
-__all__ = ["DriftChart", "DriftPoint", "batches_to_detect", "control_chart"]
+__all__ = ["DriftChart", "DriftPoint", "batches_to_detect", "charts", "control_chart"]
 
 #: Earlier batches needed before a batch can be flagged.
 MIN_BASELINE = 3
@@ -192,3 +192,12 @@ def batches_to_detect(drop: float, se: float, *, baseline_se: float = 0.0,
     if p >= probability:
         return 1
     return math.ceil(math.log(1.0 - probability) / math.log(1.0 - p))
+
+
+def charts(runs: Sequence[Run], *, false_alarm: float = 0.05) -> list[DriftChart]:
+    """A control chart per study and coefficient (whole-batch figures), in order of
+    first appearance; studies are kept apart by name."""
+    keys = dict.fromkeys((r.study, f.coefficient) for r in runs for f in r.figures
+                         if not f.rater)
+    return [control_chart([r for r in runs if r.study == study], coefficient,
+                          false_alarm=false_alarm) for study, coefficient in keys]
