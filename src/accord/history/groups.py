@@ -19,10 +19,10 @@ import numpy as np
 
 from accord import _validation as v
 from accord.annotations import Annotations
-from accord.errors import AccordError, DataError, DegenerateDataWarning
+from accord.errors import DataError, DegenerateDataWarning
 from accord.results import AgreementResult
 
-__all__ = ["GroupedResult", "Groups", "MISSING_GROUP", "groups"]
+__all__ = ["MISSING_GROUP", "GroupedResult", "Groups", "group_result", "groups"]
 
 #: The name of the group of units that have no group label (``missing="group"``).
 MISSING_GROUP = "(missing)"
@@ -72,7 +72,8 @@ class Groups:
         coefficient refuses) gets an undefined result whose reason says why, with
         a :class:`~accord.errors.DegenerateDataWarning`; the other groups are kept.
         """
-        results = tuple(_one(coefficient, name, ann, options)
+        label = getattr(coefficient, "__name__", "coefficient")
+        results = tuple(group_result(lambda a: coefficient(a, **options), name, ann, label)
                         for name, ann in self.items())
         pooled = coefficient(self.pooled, **options)
         return GroupedResult(self.names, results, pooled, self.notes)
@@ -192,23 +193,22 @@ def _part(ann: Annotations, unit_mask: np.ndarray) -> Annotations:
     return ann._subset(keep, rater_codes[keep], ann.raters)
 
 
-def _one(coefficient: Callable[..., AgreementResult], name: str, ann: Annotations,
-         options: dict[str, Any]) -> AgreementResult:
+def group_result(compute: Callable[[Annotations], AgreementResult], name: str,
+                 ann: Annotations, coefficient: str) -> AgreementResult:
+    """``compute(ann)`` for the group ``name``, or an undefined result that says why not
+    (fewer than two units, or data the coefficient refuses), with a
+    :class:`~accord.errors.DegenerateDataWarning`."""
     if ann.n_units < 2:
-        return _undefined(coefficient, name, ann, f"group {name!r} has {ann.n_units} unit; "
+        return _undefined(coefficient, ann, f"group {name!r} has {ann.n_units} unit; "
                           "agreement needs at least two units")
     try:
-        return coefficient(ann, **options)
-    except AccordError as exc:
-        if not isinstance(exc, DataError):
-            raise  # a bad option is the caller's mistake, for every group alike
-        return _undefined(coefficient, name, ann, f"group {name!r}: {exc}")
+        return compute(ann)
+    except DataError as exc:  # a bad option raises for every group alike: not caught
+        return _undefined(coefficient, ann, f"group {name!r}: {exc}")
 
 
-def _undefined(coefficient: Callable[..., Any], name: str, ann: Annotations,
-               reason: str) -> AgreementResult:
+def _undefined(coefficient: str, ann: Annotations, reason: str) -> AgreementResult:
     warnings.warn(reason, DegenerateDataWarning, stacklevel=4)
     nan = math.nan
-    label = getattr(coefficient, "__name__", "coefficient")
-    return AgreementResult(label, nan, nan, nan, nan, ann.n_units, ann.n_raters,
+    return AgreementResult(coefficient, nan, nan, nan, nan, ann.n_units, ann.n_raters,
                            undefined_reason=reason)
