@@ -49,7 +49,7 @@ def compute_by(data: str, by: str, selection: dict[str, Any], run: Any, interval
     names = [r.coefficient for r in pooled_results]
     table: list[tuple[str, Any, list[Any], list[Any]]] = []
     for name, ann in groups:
-        res = [group_result(lambda a, c=c: run(a, [c])[0], name, ann, c) for c in names]
+        res = [group_result(_only(run, c), name, ann, c) for c in names]
         table.append((name, ann, res, intervals(res)))
     table.append((POOLED, pooled, pooled_results, intervals(pooled_results)))
     tests = {c: _homogeneity(accord, [row[2][j] for row in table[:-1]])
@@ -62,6 +62,13 @@ def compute_by(data: str, by: str, selection: dict[str, Any], run: Any, interval
         click.echo(json.dumps(rows, indent=2))
         return
     _print(data, by, table, names, tests, notes)
+
+
+def _only(run: Any, coefficient: str) -> Any:
+    def one(ann: Any) -> Any:
+        return run(ann, [coefficient])[0]
+
+    return one
 
 
 def _homogeneity(accord: Any, results: list[Any]) -> Any:
