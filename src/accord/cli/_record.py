@@ -13,7 +13,7 @@ def record_options(func: Any) -> Any:
     func = click.option(
         "--against-history", is_flag=True,
         help="With --record: exit 1 when the new batch's agreement dropped below the "
-        "control limit from the study's earlier batches (see accord history).")(func)
+        "control limit from the study's first batches (see accord history).")(func)
     return click.option(
         "--record", "record", type=click.Path(dir_okay=False, path_type=Path), default=None,
         metavar="STORE", help="Append this run's evidence register (time, file and its "
@@ -63,4 +63,5 @@ def history_line(info: dict[str, Any]) -> str:
     if info["earlier_batches"] < 3:
         return (f"not judged against history: {info['earlier_batches']} earlier batch(es) of "
                 f"this study, 3 needed ({where})")
-    return f"within the control limits of {info['earlier_batches']} earlier batches ({where})"
+    return (f"within the control limit from the first {info['earlier_batches']} batches "
+            f"({where})")

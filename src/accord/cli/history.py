@@ -26,8 +26,9 @@ def history(store: Path, study: str | None, false_alarm: float, output: Path | N
     """The runs recorded in STORE (by accord check --record), and whether agreement dropped.
 
     Each coefficient of each study is charted over its batches with a lower
-    control limit from the earlier batches (a Shewhart chart, Montgomery 2009);
-    a batch below it is flagged, with the reason.
+    control limit from the study's first five batches (per guideline revision): a
+    Shewhart chart (Montgomery 2009) whose false-alarm rate per batch is
+    --false-alarm. A batch below the limit is flagged, with the reason.
 
     \b
     Examples:
@@ -93,9 +94,10 @@ def _print(store: Path, runs: list[Any], drawn: list[Any], output: Path | None) 
         console.print(table)
         for p in c.flagged:
             console.print(Text(f"flagged: run {p.run_id}: {p.reason}"))
-    console.print(Text(f"limit: lower control limit from the earlier batches (one-sided "
-                       f"{drawn[0].false_alarm:.0%} false-alarm rate; 3 earlier batches needed)"
-                       if drawn else "no figures recorded yet"), style="dim")
+    console.print(Text(f"limit: lower control limit from the first 5 batches of each revision "
+                       f"(one-sided {drawn[0].false_alarm:.0%} false-alarm rate per batch; "
+                       "judged from the 4th batch on)" if drawn else "no figures recorded yet"),
+                  style="dim")
     if output is not None:
         console.print(Text(f"history page written to {output}"))
 

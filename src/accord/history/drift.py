@@ -1,28 +1,34 @@
 r"""Control limits over a study's batches: did agreement drop beyond noise?
 
-Each batch :math:`t` is set against the batches before it. The baseline is
-their inverse-variance weighted mean, and the lower control limit allows for
-the new batch's own sampling error and for the baseline's:
+The first batches of a study (of each revision of its guidelines: a new
+revision starts a new baseline) form the reference period, as in phase I of a
+Shewhart chart; each later batch is set against them. The baseline is their
+inverse-variance weighted mean, and the lower control limit allows for the new
+batch's own sampling error and for the baseline's:
 
-.. math:: \bar\theta_t = \frac{\sum_{s<t} \hat\theta_s / se_s^2}{\sum_{s<t} 1/se_s^2},
+.. math:: \bar\theta = \frac{\sum_{s \in B} \hat\theta_s / se_s^2}{\sum_{s \in B} 1/se_s^2},
           \qquad
-          LCL_t = \bar\theta_t - z_{1-a}\sqrt{se_t^2 + \Big(\sum_{s<t} 1/se_s^2\Big)^{-1}}
+          LCL_t = \bar\theta - z_{1-a}\sqrt{se_t^2 + \Big(\sum_{s \in B} 1/se_s^2\Big)^{-1}}
 
 and the batch is flagged when :math:`\hat\theta_t < LCL_t`. This is a
-Shewhart chart for individual observations with limits estimated from the
-earlier (phase I) batches (Montgomery 2009, *Introduction to Statistical
-Quality Control*, 6th ed., ch. 6 and sec. 6.4), with each batch's own standard
-error in place of a moving range, since batches differ in size, and the
-baseline's error added as in a prediction interval, so that under constant
-agreement (and approximately normal estimates) a batch is flagged with
-probability :math:`a` (one-sided; default 5%). A batch's SE is its analytic
-SE, or, for intervals without one, half the interval's width over
-:math:`z_{1-(1-c)/2}`.
+Shewhart chart for individual observations with limits estimated from a
+reference period (Montgomery 2009, *Introduction to Statistical Quality
+Control*, 6th ed., sec. 6.4 and ch. 4 on phase I and phase II), with each
+batch's own standard error in place of a moving range, since batches differ in
+size, and the baseline's error added as in a prediction interval: under
+constant agreement (and approximately normal estimates) a batch is flagged with
+probability :math:`a` (one-sided; default 5%). The reference period is the
+first ``baseline`` batches (default 5); a batch is judged once at least three
+earlier batches of its revision are known (until the period is complete, all of
+them form the baseline). A batch's SE is its analytic SE, or, for intervals
+without one, half the interval's width over :math:`z_{1-(1-c)/2}`.
 
-A drop of :math:`\delta` is flagged at each later batch with probability
-:math:`\Phi(\delta / s - z_{1-a})`, :math:`s` the square root above;
-:func:`batches_to_detect` turns this into the number of batches within which
-the chart raises with a given probability.
+Because the baseline is fixed, a drop of :math:`\delta` that persists is
+flagged at each later batch with probability
+:math:`\Phi((b + \delta - z_{1-a} s) / se)` given the baseline's error
+:math:`b \sim N(0, se_B^2)`, :math:`s = \sqrt{se^2 + se_B^2}`;
+:func:`batches_to_detect` averages over :math:`b` to give the number of batches
+within which the chart raises with a given probability.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from scipy import stats
 
 from accord import _validation as v
@@ -42,6 +49,8 @@ __all__ = ["DriftChart", "DriftPoint", "batches_to_detect", "charts", "control_c
 
 #: Earlier batches needed before a batch can be flagged.
 MIN_BASELINE = 3
+#: Batches of the reference period.
+BASELINE = 5
 
 
 @dataclass(frozen=True)
@@ -91,7 +100,7 @@ class DriftChart:
 
 
 def control_chart(runs: Sequence[Run], coefficient: str, *, false_alarm: float = 0.05,
-                  min_baseline: int = MIN_BASELINE) -> DriftChart:
+                  min_baseline: int = MIN_BASELINE, baseline: int = BASELINE) -> DriftChart:
     """The control chart of ``coefficient`` over ``runs`` (one study, in time order).
 
     Parameters
@@ -103,6 +112,8 @@ def control_chart(runs: Sequence[Run], coefficient: str, *, false_alarm: float =
         One-sided probability that a batch is flagged when agreement did not change.
     min_baseline : int
         Earlier batches with a standard error needed before a batch can be flagged.
+    baseline : int
+        Batches of the reference period (per revision).
 
     Examples
     --------
@@ -123,14 +134,16 @@ def control_chart(runs: Sequence[Run], coefficient: str, *, false_alarm: float =
     study = runs[0].study if runs else ""
     threshold = next((r.threshold for r in reversed(runs) if r.threshold is not None), None)
     points: list[DriftPoint] = []
-    earlier: list[tuple[float, float]] = []
+    reference: dict[str | None, list[tuple[float, float]]] = {}
     for run in runs:
         fig = run.figure(coefficient)
         if fig is None:
             continue
+        earlier = reference.setdefault(run.revision, [])
         point = _point(run, fig, earlier, z, false_alarm, min_baseline, coefficient)
         points.append(point)
-        if math.isfinite(point.se) and point.se > 0 and math.isfinite(point.estimate):
+        usable = math.isfinite(point.se) and point.se > 0 and math.isfinite(point.estimate)
+        if usable and len(earlier) < baseline:
             earlier.append((point.estimate, point.se))
     return DriftChart(study, coefficient, tuple(points), false_alarm, threshold)
 
@@ -163,7 +176,7 @@ def _point(run: Run, fig: Figure, earlier: list[tuple[float, float]], z: float,
         if fig.estimate < limit:
             flagged = True
             reason = (f"{coefficient} {fig.estimate:.4f} is below the lower control limit "
-                      f"{limit:.4f} (baseline {base:.4f} from {len(earlier)} earlier batches; "
+                      f"{limit:.4f} (baseline {base:.4f} from the first {len(earlier)} batches; "
                       f"one-sided false-alarm rate {false_alarm:.0%}): agreement dropped "
                       "beyond sampling noise")
     return DriftPoint(run.id, run.time, run.source, fig.estimate, se, fig.low, fig.high, base,
@@ -174,24 +187,30 @@ def batches_to_detect(drop: float, se: float, *, baseline_se: float = 0.0,
                       false_alarm: float = 0.05, probability: float = 0.95) -> int:
     """How many batches after a sustained ``drop`` the chart raises, with ``probability``.
 
-    Each later batch is flagged independently with probability
-    ``p = Phi(drop / s - z_(1-a))``, ``s = sqrt(se^2 + baseline_se^2)`` (the
-    baseline held fixed), so the chart raises within ``k`` batches with probability
-    ``1 - (1 - p)^k``; the result is the smallest such ``k``.
+    Given the baseline's error ``b``, each later batch is flagged independently
+    with probability ``p(b) = Phi((b + drop - z_(1-a) s) / se)``, ``s = sqrt(se^2 +
+    baseline_se^2)``, so the chart raises within ``k`` batches with probability
+    ``E_b[1 - (1 - p(b))^k]``, ``b ~ N(0, baseline_se^2)`` (Gauss-Hermite
+    quadrature, 64 nodes); the result is the smallest ``k`` reaching
+    ``probability`` (at most 10,000).
 
     Examples
     --------
-    A drop of 0.1 in kappa with batch SE 0.04 and a baseline SE of 0.015:
+    A drop of 0.1 in kappa, batches with SE 0.05 and a baseline of five batches
+    (SE 0.05 / sqrt(5)):
 
-    >>> batches_to_detect(0.1, 0.04, baseline_se=0.015)
-    3
+    >>> batches_to_detect(0.1, 0.05, baseline_se=0.05 / 5 ** 0.5)
+    5
     """
     _check_rate(false_alarm)
     s = math.sqrt(se**2 + baseline_se**2)
-    p = float(stats.norm.cdf(drop / s - stats.norm.ppf(1.0 - false_alarm)))
-    if p >= probability:
-        return 1
-    return math.ceil(math.log(1.0 - probability) / math.log(1.0 - p))
+    nodes, weights = np.polynomial.hermite_e.hermegauss(64)
+    weights = weights / weights.sum()
+    p = stats.norm.cdf((nodes * baseline_se + drop - stats.norm.ppf(1 - false_alarm) * s) / se)
+    for k in range(1, 10_001):
+        if float(np.sum(weights * (1.0 - (1.0 - p) ** k))) >= probability:
+            return k
+    return 10_001
 
 
 def charts(runs: Sequence[Run], *, false_alarm: float = 0.05) -> list[DriftChart]:

@@ -162,11 +162,11 @@ def _runs_section(runs: Sequence[Run]) -> str:
 
 def _method(charts: Sequence[DriftChart]) -> str:
     rate = charts[0].false_alarm if charts else 0.05
-    return ('<section id="method"><h2>Method</h2><p>Each batch is set against the batches '
-            "before it: the baseline is their inverse-variance weighted mean, and the lower "
-            "control limit is the baseline minus the one-sided normal quantile times the "
-            "square root of the batch's variance plus the baseline's (a Shewhart chart with "
-            "limits from the earlier batches; Montgomery 2009, Introduction to Statistical "
-            f"Quality Control, ch. 6). Under constant agreement a batch is flagged with "
-            f"probability {e(f'{rate:.0%}')}. A batch needs three earlier batches to be "
-            "judged.</p></section>")
+    return ('<section id="method"><h2>Method</h2><p>The first five batches of each guideline '
+            "revision form the reference period; each later batch is set against their "
+            "inverse-variance weighted mean. The lower control limit is that baseline minus the "
+            "one-sided normal quantile times the square root of the batch's variance plus the "
+            "baseline's (a Shewhart chart with limits from a reference period; Montgomery "
+            "2009, Introduction to Statistical Quality Control, sec. 6.4). Under constant "
+            f"agreement a batch is flagged with probability {e(f'{rate:.0%}')}. A batch is "
+            "judged once three earlier batches of its revision are known.</p></section>")
