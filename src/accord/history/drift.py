@@ -203,6 +203,9 @@ def batches_to_detect(drop: float, se: float, *, baseline_se: float = 0.0,
     5
     """
     _check_rate(false_alarm)
+    for value, name in ((se, "se"), (baseline_se, "baseline_se")):
+        if not (math.isfinite(value) and value >= 0 and (value > 0 or name != "se")):
+            raise v.fail(name, "batches_to_detect", "a positive standard error", value)
     s = math.sqrt(se**2 + baseline_se**2)
     nodes, weights = np.polynomial.hermite_e.hermegauss(64)
     weights = weights / weights.sum()
