@@ -177,3 +177,27 @@ def test_history_page_escapes_the_store(tmp_path: Path) -> None:
 def test_history_study_filter() -> None:
     code, _, err = run_cli("history", str(ROOT / "examples" / "history.db"), "--study", "x")
     assert code == 2 and "no run of study 'x'" in err
+
+
+def test_check_by_decides_each_group_and_records_each(tmp_path: Path) -> None:
+    store = tmp_path / "p.db"
+    code, out, err = run_cli("check", str(ROOT / "examples" / "batches.csv"), *RATERS,
+                             "--coefficient", "cohen_kappa", "--min", "0.6", "--by", "batch",
+                             "--record", str(store))
+    assert code == 1, err  # the pilot is rejected
+    lines = out.splitlines()
+    assert lines[0].endswith("3 groups (one per value of 'batch'), each decided, and the "
+                             "pooled data")
+    assert lines[1].startswith("pilot: REJECTED: cohen_kappa estimate 0.4845 < 0.6")
+    assert any(x.startswith("(pooled): ACCEPTED") for x in lines)
+    runs = accord.history.store.Store(store).runs("")
+    assert [r.source for r in runs] == [f"{ROOT / 'examples' / 'batches.csv'} (batch = {b})"
+                                        for b in ("pilot", "batch2", "batch3")]
+    assert runs[1].figures[0].estimate == pytest.approx(
+        _kappa(BATCHES / "batch2.csv").estimate, abs=1e-15)
+    code, out, _ = run_cli("check", str(BATCHES), *RATERS, "--coefficient", "cohen_kappa",
+                           "--min", "0.4", "--by", "file", "--json")
+    got = json.loads(out)
+    assert code == 0 and got["accepted"] is True
+    assert [g["group"] for g in got["groups"]] == ["batch2.csv", "batch3.csv", "pilot.csv",
+                                                   "(pooled)"]

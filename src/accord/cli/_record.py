@@ -22,7 +22,7 @@ def record_options(func: Any) -> Any:
 
 
 def record_run(store: Path, decision: Any, study: Any, data: str, raters: Any,
-               caveats: list[str], against: bool) -> dict[str, Any]:
+               caveats: list[str], against: bool, source: str | None = None) -> dict[str, Any]:
     """Record the run; with ``against``, the control chart's verdict on it.
 
     Returns the JSON-ready history part of the output: the run id and, with
@@ -38,7 +38,7 @@ def record_run(store: Path, decision: Any, study: Any, data: str, raters: Any,
     revision = study.task.ontology_revision if study is not None else None
     st = Store(store)
     run = Run(now(), name, (Figure.of(decision.result, decision.interval),), revision,
-              str(data), file_checksum(paths), decision.result.n_units,
+              source or str(data), file_checksum(paths), decision.result.n_units,
               decision.result.n_raters, tuple(str(r) for r in raters), decision.status,
               rule.text(), float(rule.threshold), __version__,
               {"decision": decision.to_dict(), "caveats": caveats})

@@ -21,6 +21,8 @@ import click
 from accord._names import GUESSED_LAYOUT, GUESSED_LEVEL
 from accord._terminal import echo
 from accord.cli._app import ERROR_STATUS, main
+from accord.cli._by import by_option
+from accord.cli._check_by import check_by
 from accord.cli._common import (
     check_options,
     ci_options,
@@ -67,6 +69,7 @@ NOT_A_DECISION = 2
 @click.option("--mode", "span_mode", type=click.Choice(["strict", "exact", "partial", "type"]),
               default=None, help="span_f1: when two spans agree (default strict).")
 @record_options
+@by_option
 @click.option("--json", "as_json", is_flag=True,
               help="Print the decision with its figures as one JSON object.")
 @click.pass_context
@@ -75,7 +78,8 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
           gold: str | None, predicted: tuple[str, ...], average: str | None,
           positive: str | None, confidence_level: float, ci_method: str, n_resamples: int,
           bootstrap_kind: str, seed: int | None, span_mode: str | None, as_json: bool,
-          record: Path | None, against_history: bool, **selection: Any) -> None:
+          record: Path | None, against_history: bool, by: str | None,
+          **selection: Any) -> None:
     """Accept or reject DATA against a rule; print the decision in one line.
 
     Exit status: 0 accepted, 1 rejected or undefined (an undefined value is never
@@ -92,6 +96,7 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
       accord check examples/preds.csv --gold gold --predicted model --coefficient f1 --min 0.8
       accord check examples/ner_spans.csv --unit doc --rater annotator --label label --start start --end end --coefficient span_f1 --min 0.6 --on lower-ci --ci bootstrap --seed 1
       accord check examples/batches/batch3.csv --raters annotator_a annotator_b --coefficient cohen_kappa --min 0.6 --record project.db --against-history
+      accord check examples/batches.csv --raters annotator_a annotator_b --coefficient cohen_kappa --min 0.6 --by batch
     """  # noqa: E501
     from accord.study import AcceptanceRule, Metric, evaluate, load_study
 
@@ -111,10 +116,11 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
             raise click.UsageError("give either --study or --coefficient/--min/--on, not both.")
         with _usage_errors():
             st = load_study(study)
-        ann = load(data, span_columns=spans, **selection)
-        caveats = _refuse_guesses(ann, st, selection)
-        with _usage_errors():
-            decision, deviations, used = _check_study(st, ann)
+
+        def decide(ann: Any) -> tuple[Any, int, Any, list[str]]:
+            caveats = _refuse_guesses(ann, st, selection)
+            with _usage_errors():
+                return (*_check_study(st, ann), caveats)
     else:
         if len(coefficients) != 1 or minimum is None:
             raise click.UsageError("name the rule: --study FILE, or --coefficient NAME --min X "
@@ -125,11 +131,20 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
                         n_resamples=n_resamples, bootstrap_kind=bootstrap_kind, seed=seed,
                         mode=span_mode)
         rule = AcceptanceRule(coefficients[0], minimum, on=on)  # type: ignore[arg-type]
-        ann = _pairable(load(data, span_columns=spans, **selection), coefficients[0])
-        caveats = _refuse_guesses(ann, None, selection)
-        with _usage_errors():
-            decision = _quiet(lambda: evaluate(ann, metric, rule).decision)
-        deviations, used = 0, ann.raters
+
+        def decide(ann: Any) -> tuple[Any, int, Any, list[str]]:
+            ann = _pairable(ann, coefficients[0])
+            caveats = _refuse_guesses(ann, None, selection)
+            with _usage_errors():
+                decision = _quiet(lambda: evaluate(ann, metric, rule).decision)
+            return decision, 0, ann.raters, caveats
+
+    def read(path: Any) -> Any:
+        return load(path, span_columns=spans, **selection)
+
+    if by is not None:
+        check_by(data, by, read, decide, st, record, against_history, as_json)
+    decision, deviations, used, caveats = decide(read(data))
     history = None if record is None else record_run(
         record, decision, st, data, used, caveats, against_history)
     _print(decision, deviations, caveats, used, data, as_json, history)
