@@ -201,3 +201,18 @@ def test_check_by_decides_each_group_and_records_each(tmp_path: Path) -> None:
     assert code == 0 and got["accepted"] is True
     assert [g["group"] for g in got["groups"]] == ["batch2.csv", "batch3.csv", "pilot.csv",
                                                    "(pooled)"]
+
+
+def test_report_record_keeps_every_figure_and_the_decision(tmp_path: Path) -> None:
+    store = tmp_path / "r.db"
+    code, out, _ = run_cli("report", str(ROOT / "examples" / "pilot.csv"), "--study",
+                           str(ROOT / "examples" / "study.toml"), "-q", "--record", str(store))
+    assert code == 0 and out.strip() == f"recorded as run 1 in {store}"
+    (run,) = accord.history.store.Store(store).runs()
+    assert run.study == "Review spam pilot, batch 1" and run.decision == "rejected"
+    kappa = run.figure("cohen_kappa")
+    assert kappa is not None and kappa.low == pytest.approx(0.5946, abs=5e-5)
+    assert len(run.figures) >= 3
+    from accord.history.drift import charts
+
+    assert [c.threshold for c in charts([run])].count(0.6) == 1  # the rule's coefficient only

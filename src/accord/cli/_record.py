@@ -65,3 +65,26 @@ def history_line(info: dict[str, Any]) -> str:
                 f"this study, 3 needed ({where})")
     return (f"within the control limit from the first {info['earlier_batches']} batches "
             f"({where})")
+
+
+def record_report(store: Path, rep: Any, study: Any, data: str) -> str:
+    """Append the report's figures (every coefficient with its interval) and, with a study,
+    its decision, as one run; the line that says so."""
+    from accord import __version__
+    from accord.history.store import Figure, Run, Store, file_checksum, now
+
+    paths = list(getattr(data, "paths", (data,)))
+    figures = tuple(Figure(r.coefficient, r.estimate, r.se, r.ci_low, r.ci_high,
+                           r.confidence_level, r.method, r.n_units,
+                           undefined_reason=r.undefined_reason) for r in rep.coefficients)
+    decision = rep.study.decision if rep.study is not None else None
+    name = (study.title or Path(study.source or "study").stem) if study is not None else ""
+    run = Run(now(), name, figures, study.task.ontology_revision if study is not None else None,
+              str(data), file_checksum(paths), rep.data.n_units, rep.data.n_raters,
+              tuple(rep.data.raters), None if decision is None else decision.status,
+              None if decision is None else decision.rule.text(),
+              None if decision is None else float(decision.rule.threshold), __version__,
+              {"decision": None if decision is None else decision.to_dict(),
+               "caveats": list(rep.data.caveats)})
+    run_id = Store(store).record(run)
+    return f"recorded as run {run_id} in {store}"

@@ -132,7 +132,8 @@ def control_chart(runs: Sequence[Run], coefficient: str, *, false_alarm: float =
     _check_rate(false_alarm)
     z = float(stats.norm.ppf(1.0 - false_alarm))
     study = runs[0].study if runs else ""
-    threshold = next((r.threshold for r in reversed(runs) if r.threshold is not None), None)
+    threshold = next((r.threshold for r in reversed(runs) if r.threshold is not None
+                      and (r.rule or "").split(" ")[0] == coefficient), None)
     points: list[DriftPoint] = []
     reference: dict[str | None, list[tuple[float, float]]] = {}
     for run in runs:
