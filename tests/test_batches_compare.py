@@ -199,3 +199,13 @@ def test_swapping_the_batches_mirrors_the_difference(ka: float, kb: float, sa: f
     assert ab.difference == -ba.difference
     assert ab.interval.low == pytest.approx(-ba.interval.high, abs=1e-12)
     assert ab.pvalue == pytest.approx(ba.pvalue, abs=1e-12)
+
+
+def test_bootstrap_homogeneity_is_close_to_the_analytic_one_on_large_batches() -> None:
+    results = [accord.cohen_kappa(_batch(p, 400, agree, s)[0])
+               for p, agree, s in (("a", 0.6, 1), ("b", 0.7, 2), ("c", 0.65, 3))]
+    analytic = accord.homogeneity(results)
+    boot = accord.homogeneity(results, method=accord.Bootstrap(n_resamples=2000, rng=4))
+    for se_a, se_b in zip(analytic.ses, boot.ses):
+        assert se_b == pytest.approx(se_a, rel=0.1)
+    assert boot.statistic == pytest.approx(analytic.statistic, rel=0.25)

@@ -9,6 +9,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import accord
 from accord.history.store import (
@@ -194,3 +196,22 @@ def test_checksum_is_sha256(tmp_path: Path) -> None:
     g = tmp_path / "b.csv"
     g.write_bytes(b"z")
     assert file_checksum([str(f), str(g)]) != file_checksum([str(g), str(f)])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.text(max_size=40), st.text(max_size=40),
+       st.floats(allow_nan=True, allow_infinity=False, width=64),
+       st.floats(min_value=0, max_value=10, allow_nan=False))
+def test_any_text_and_number_survive_the_round_trip(study: str, source: str, estimate: float,
+                                                     se: float) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(Path(tmp) / "h.db")
+        store.record(Run("2026-01-01", study, (Figure("cohen_kappa", estimate, se),),
+                         source=source))
+        (run,) = store.runs(study)
+    assert run.study == study and run.source == source
+    got = run.figures[0].estimate
+    assert got == estimate or (math.isnan(got) and math.isnan(estimate))
+    assert run.figures[0].se == se

@@ -10,6 +10,10 @@ Per-annotator trends will read the per-annotator figures a run records once the
 annotators family provides them (the store keeps a ``figures`` row per rater).
 """
 
+from .drift import DriftChart, DriftPoint, batches_to_detect, charts, control_chart
 from .groups import MISSING_GROUP, GroupedResult, Groups, groups
+from .store import Figure, Run, Store, StoreError
 
-__all__ = ["MISSING_GROUP", "GroupedResult", "Groups", "groups"]
+__all__ = ["MISSING_GROUP", "DriftChart", "DriftPoint", "Figure", "GroupedResult", "Groups",
+           "Run", "Store", "StoreError", "batches_to_detect", "charts", "control_chart",
+           "groups"]
