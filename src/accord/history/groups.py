@@ -146,7 +146,8 @@ def groups(annotations: Annotations, /, *, by: GroupBy,
     """
     func = "groups"
     if not isinstance(annotations, Annotations):
-        raise v.fail("annotations", func, "an accord.Annotations", annotations)
+        raise v.fail("annotations", func, "an accord.Annotations",
+                     f"a {type(annotations).__name__}")
     v.choice(missing, ("group", "error"), param="missing", func=func)
     labels = _labels(annotations, by)
     absent = [u for u, g in zip(annotations.units, labels) if g is None]
@@ -175,7 +176,7 @@ def _labels(ann: Annotations, by: GroupBy) -> list[str | None]:
         raw = list(by)
     else:
         raise v.fail("by", "groups", "a mapping unit -> group, a sequence aligned with the "
-                     "units, or a function of the unit", by)
+                     "units, or a function of the unit", f"a {type(by).__name__}")
     return [None if _is_missing(g) else str(g) for g in raw]
 
 

@@ -124,7 +124,8 @@ def homogeneity(
     func = "homogeneity"
     results = list(results)
     if len(results) < 2 or not all(isinstance(r, AgreementResult) for r in results):
-        raise v.fail("results", func, "a sequence of at least two AgreementResults", results)
+        got = f"{len(results)} item(s) of type(s) {sorted({type(r).__name__ for r in results})}"
+        raise v.fail("results", func, "a sequence of at least two AgreementResults", got)
     names = sorted({r.coefficient for r in results})
     if len(names) > 1:
         raise DataError(f"homogeneity compares one coefficient across groups; got {names}.")
