@@ -246,6 +246,10 @@ class Store:
                                  f"store (its tables: {', '.join(tables)}); it was left as "
                                  "it is.")
             version = 0
+        problem = con.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if problem != "ok":  # a damaged store is never written to
+            raise StoreError(f"{self.path}: a damaged accord history store ({problem}); it "
+                             "was left as it is (restore it from a backup).")
         if version > SCHEMA_VERSION:
             raise StoreError(f"{self.path}: written by a newer accord (store schema "
                              f"{version}; this accord reads up to {SCHEMA_VERSION}); "
