@@ -209,3 +209,14 @@ def test_bootstrap_homogeneity_is_close_to_the_analytic_one_on_large_batches() -
     for se_a, se_b in zip(analytic.ses, boot.ses):
         assert se_b == pytest.approx(se_a, rel=0.1)
     assert boot.statistic == pytest.approx(analytic.statistic, rel=0.25)
+
+
+def test_positional_batches_of_different_sizes_name_the_independent_design() -> None:
+    rng = np.random.default_rng(1)
+    x, y = rng.integers(0, 2, 50), rng.integers(0, 2, 40)
+    a, b = accord.cohen_kappa(x, x), accord.cohen_kappa(y, 1 - y)
+    with pytest.raises(DataError, match="has 50 units .* has 40.*design='independent'"):
+        accord.compare(a, b)
+    d = accord.compare(a, b, design="independent", method=accord.Bootstrap(n_resamples=200,
+                                                                           rng=1))
+    assert d.design == "independent" and d.difference == 2.0

@@ -276,7 +276,15 @@ def _independent(a: AgreementResult, b: AgreementResult, design: str,
     """Whether to compare as independent samples (``design="auto"``: labelled, disjoint)."""
     if design != "auto":
         return design == "independent"
-    ids = [None if r.resampling is None else r.resampling().unit_ids for r in (a, b)]
+    res = [None if r.resampling is None else r.resampling() for r in (a, b)]
+    ids = [None if r is None else r.unit_ids for r in res]
+    if res[0] is not None and res[1] is not None and ids[0] is None and ids[1] is None \
+            and res[0].n_units != res[1].n_units:
+        raise DataError(
+            f"{names[0]} has {res[0].n_units} units and {names[1]} has {res[1].n_units}, and "
+            "neither has unit labels to pair them; pass design='independent' if they are "
+            "different batches, or data with a unit column."
+        )
     if ids[0] is None or ids[1] is None:
         return False  # positional units or a table: paired, or the paired path's error
     shared = set(ids[0]).intersection(ids[1])
