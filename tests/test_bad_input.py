@@ -732,6 +732,25 @@ def test_evaluate_multilabel_bad_input() -> None:
     refused(DataError, "one set of labels per unit", accord.evaluate_multilabel, "ab", "ab")
 
 
+def test_groups_and_homogeneity_bad_input() -> None:
+    ann = accord.Annotations.from_pairs(["a", "b", "a"], ["a", "b", "b"])
+    refused(InvalidParameterError, "'annotations' parameter of groups", accord.groups,
+            [["a", "b"]], by=[1])
+    refused(InvalidParameterError, "a group for each of the 3 units", accord.groups, ann,
+            by=["x"])
+    refused(DataError, "have no group", accord.groups, ann, by=["x", None, "y"],
+            missing="error")
+    assert isinstance(accord.groups(ann, by=["x", "x", "y"]), accord.Groups)
+    refused(InvalidParameterError, "at least two AgreementResults", accord.homogeneity,
+            [RESULT])
+    refused(DataError, "one coefficient across groups", accord.homogeneity,
+            [RESULT, accord.scott_pi(Y1, Y2)])
+    refused(InvalidParameterError, "'method' parameter of homogeneity", accord.homogeneity,
+            [RESULT, RESULT], method="bootstrap")
+    # records: GroupedResult (from Groups.apply) and HomogeneityTest
+    assert {"GroupedResult", "HomogeneityTest"} <= set(accord.__all__)
+
+
 def test_every_public_callable_has_a_bad_input_case() -> None:
     """A new public function or class must get a case in this module (found by name);
     registered coefficients are covered by the registry-driven tests above."""

@@ -58,7 +58,7 @@ def test_help_example_runs(where: str, line: str, tmp_path: Path,
                            monkeypatch: pytest.MonkeyPatch) -> None:
     args = shlex.split(line)[1:]
     for i, word in enumerate(args[:-1]):
-        if word in ("-o", "--output") and args[i + 1] != "-":
+        if word in ("-o", "--output", "--record") and args[i + 1] != "-":
             args[i + 1] = str(tmp_path / Path(args[i + 1]).name)
     monkeypatch.chdir(ROOT)
     result = CliRunner().invoke(main, args)

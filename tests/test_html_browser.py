@@ -309,3 +309,40 @@ def test_multilabel_section(browser: Any, tmp_path: Path) -> None:
         overflow = view.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0
         view.page.close()
+
+
+def test_history_page(browser: Any, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from accord.cli import main
+    from accord.history.store import Figure, Run, Store
+
+    page_path = tmp_path / "history.html"
+    result = CliRunner().invoke(main, ["history", str(ROOT / "examples" / "history.db"),
+                                       "-o", str(page_path)])
+    assert result.exit_code == 0, result.output
+    for width in (1200, 390):
+        view = Page(browser, page_path, width, 900)
+        page = view.page
+        assert view.errors == [] and view.blocked == [] and view.dialogs == []
+        assert page.locator("svg#history-0").is_visible()
+        assert page.locator("svg#history-0 polygon.flagged").count() == 1
+        assert page.locator("svg#history-0 circle").count() == 7
+        assert "below the lower control limit" in page.locator(".decision.rejected").inner_text()
+        assert page.locator("#runs tbody tr").count() == 8
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"history-{width}.png"), full_page=True)
+        page.close()
+    store = Store(tmp_path / "hostile.db")
+    for t in range(5):
+        store.record(Run(f"2026-01-0{t + 1}", "<img src=x onerror=alert(1)>",
+                         (Figure("cohen_kappa", 0.8 - 0.3 * (t == 4), 0.03),),
+                         source="<script>alert(2)</script>"))
+    hostile = tmp_path / "hostile.html"
+    CliRunner().invoke(main, ["history", str(tmp_path / "hostile.db"), "-o", str(hostile)])
+    view = Page(browser, hostile, 1000, 800)
+    assert view.dialogs == [] and view.blocked == [] and view.errors == []
+    assert "<img src=x onerror=alert(1)>" in view.page.locator("h2").first.inner_text()
+    view.page.close()

@@ -48,8 +48,10 @@ from accord.errors import (
     UndeclaredOrderWarning,
 )
 from accord.evaluation import Evaluation, Evaluations, evaluate
+from accord.history import GroupedResult, Groups, groups
 from accord.inference import Bootstrap
 from accord.inference.compare import Comparison, compare
+from accord.inference.homogeneity import HomogeneityTest, homogeneity
 from accord.inference.results import AgreementResult, ConfidenceInterval
 from accord.interpret.diagnostics import label_distribution, leave_one_rater_out, unit_agreement
 from accord.interpret.disagreements import disagreements

@@ -7,8 +7,10 @@ errors exit with status 2.
 
 from accord.cli import (  # noqa: F401  (commands register on import)
     check,
+    compare,
     compute,
     evaluate,
+    history,
     inspect,
     judge,
     multilabel,

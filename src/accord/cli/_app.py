@@ -199,6 +199,8 @@ def main() -> None:
       inspect        what accord read from a file: raters, units, categories, audit
       report         the full agreement report (console, HTML, Markdown, JSON)
       check          pass/fail against a declared threshold (exit 0 / 1; 2: no decision)
+      compare        agreement between batches: the difference with its interval
+      history        the runs recorded in a history store, with control limits
       evaluate       a model (or annotator) against reference labels: F1, MCC, baselines
       disagreements  every unit where raters differ, for adjudication
       judge          may an LLM judge replace a human annotator (alt-test, ceiling)

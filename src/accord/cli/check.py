@@ -19,6 +19,8 @@ from typing import Any
 import click
 
 from accord.cli._app import ERROR_STATUS, main
+from accord.cli._by import by_option
+from accord.cli._check_by import check_by
 from accord.cli._common import (
     check_options,
     ci_options,
@@ -30,6 +32,7 @@ from accord.cli._common import (
 )
 from accord.cli._errors import cli_text
 from accord.cli._lazy import LazyChoice, coefficient_names
+from accord.cli._record import history_line, record_options, record_run
 from accord.cli._span_options import span_columns, span_options
 from accord.cli._terminal import echo
 from accord.cli.report import _given, _options, _quiet, _usage_errors
@@ -65,6 +68,8 @@ NOT_A_DECISION = 2
 @ci_options
 @click.option("--mode", "span_mode", type=click.Choice(["strict", "exact", "partial", "type"]),
               default=None, help="span_f1: when two spans agree (default strict).")
+@record_options
+@by_option
 @click.option("--json", "as_json", is_flag=True,
               help="Print the decision with its figures as one JSON object.")
 @click.pass_context
@@ -73,6 +78,7 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
           gold: str | None, predicted: tuple[str, ...], average: str | None,
           positive: str | None, confidence_level: float, ci_method: str, n_resamples: int,
           bootstrap_kind: str, seed: int | None, span_mode: str | None, as_json: bool,
+          record: Path | None, against_history: bool, by: str | None,
           **selection: Any) -> None:
     """Accept or reject DATA against a rule; print the decision in one line.
 
@@ -89,25 +95,32 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
       accord check examples/pilot.csv --raters annotator_a annotator_b --coefficient cohen_kappa --min 0.6 --on lower-ci --json
       accord check examples/preds.csv --gold gold --predicted model --coefficient f1 --min 0.8
       accord check examples/ner_spans.csv --unit doc --rater annotator --label label --start start --end end --coefficient span_f1 --min 0.6 --on lower-ci --ci bootstrap --seed 1
+      accord check examples/batches/batch3.csv --raters annotator_a annotator_b --coefficient cohen_kappa --min 0.6 --record project.db --against-history
+      accord check examples/batches.csv --raters annotator_a annotator_b --coefficient cohen_kappa --min 0.6 --by batch
     """  # noqa: E501
     from accord.study.protocol import AcceptanceRule, Metric, evaluate, load_study
 
     ctx.meta[ERROR_STATUS] = NOT_A_DECISION
+    if against_history and record is None:
+        raise click.UsageError("--against-history needs --record STORE: the store holds the "
+                               "earlier batches.")
     check_options(confidence_level, form, None, func="accord check")
     _check_bootstrap(ci_method, n_resamples, seed)
     if len(predicted) > 1:
         raise click.UsageError("check decides on one system: give one column to --predicted.")
     selection = with_reference(selection, gold, predicted)
     spans = span_columns(selection)
+    st: Any = None
     if study is not None:
         if coefficients or minimum is not None or _given(ctx, "on"):
             raise click.UsageError("give either --study or --coefficient/--min/--on, not both.")
         with _usage_errors():
             st = load_study(study)
-        ann = load(data, span_columns=spans, **selection)
-        caveats = _refuse_guesses(ann, st, selection)
-        with _usage_errors():
-            decision, deviations, used = _check_study(st, ann)
+
+        def decide(ann: Any) -> tuple[Any, int, Any, list[str]]:
+            caveats = _refuse_guesses(ann, st, selection)
+            with _usage_errors():
+                return (*_check_study(st, ann), caveats)
     else:
         if len(coefficients) != 1 or minimum is None:
             raise click.UsageError("name the rule: --study FILE, or --coefficient NAME --min X "
@@ -118,13 +131,24 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
                         n_resamples=n_resamples, bootstrap_kind=bootstrap_kind, seed=seed,
                         mode=span_mode)
         rule = AcceptanceRule(coefficients[0], minimum, on=on)  # type: ignore[arg-type]
-        ann = _pairable(load(data, span_columns=spans, **selection), coefficients[0])
-        caveats = _refuse_guesses(ann, None, selection)
-        with _usage_errors():
-            decision = _quiet(lambda: evaluate(ann, metric, rule).decision)
-        deviations, used = 0, ann.raters
-    _print(decision, deviations, caveats, used, data, as_json)
-    sys.exit(0 if decision.accepted else 1)
+
+        def decide(ann: Any) -> tuple[Any, int, Any, list[str]]:
+            ann = _pairable(ann, coefficients[0])
+            caveats = _refuse_guesses(ann, None, selection)
+            with _usage_errors():
+                decision = _quiet(lambda: evaluate(ann, metric, rule).decision)
+            return decision, 0, ann.raters, caveats
+
+    def read(path: Any) -> Any:
+        return load(path, span_columns=spans, **selection)
+
+    if by is not None:
+        check_by(data, by, read, decide, st, record, against_history, as_json)
+    decision, deviations, used, caveats = decide(read(data))
+    history = None if record is None else record_run(
+        record, decision, st, data, used, caveats, against_history)
+    _print(decision, deviations, caveats, used, data, as_json, history)
+    sys.exit(0 if decision.accepted and not (history or {}).get("flagged") else 1)
 
 
 def _check_bootstrap(ci_method: str, n_resamples: int, seed: int | None) -> None:
@@ -141,7 +165,7 @@ def _check_bootstrap(ci_method: str, n_resamples: int, seed: int | None) -> None
 
 
 def _print(decision: Any, deviations: int, caveats: list[str], raters: Any, data: str,
-           as_json: bool) -> None:
+           as_json: bool, history: dict[str, Any] | None = None) -> None:
     if as_json:
         out = decision.to_dict()
         out.update(
@@ -150,6 +174,9 @@ def _print(decision: Any, deviations: int, caveats: list[str], raters: Any, data
             raters=[str(r) for r in raters], caveats=caveats,
             protocol_deviations=deviations,
         )
+        if history is not None:
+            out.update(history=history, exit_status=1 if history.get("flagged")
+                       else out["exit_status"])
         click.echo(json.dumps(out, indent=2, allow_nan=False))
         return
     for caveat in caveats:
@@ -158,6 +185,8 @@ def _print(decision: Any, deviations: int, caveats: list[str], raters: Any, data
     if deviations:
         line += f" [{deviations} protocol deviation(s): see accord report]"
     echo(line)
+    if history is not None:
+        echo(history_line(history))
 
 
 def _refuse_guesses(ann: Any, st: Any, selection: dict[str, Any]) -> list[str]:

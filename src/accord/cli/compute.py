@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from accord.cli._app import main
+from accord.cli._by import by_option, compute_by
 from accord.cli._common import (
     check_options,
     ci_options,
@@ -72,6 +73,7 @@ from accord.cli._lazy import (
 )
 @reference_options
 @classifier_options
+@by_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of results instead.")
 def compute(
     data: str,
@@ -89,6 +91,7 @@ def compute(
     seed: int | None,
     scale: str | None,
     population_size: int | None,
+    by: str | None,
     as_json: bool,
     **selection: Any,
 ) -> None:
@@ -103,6 +106,8 @@ def compute(
         --ci bootstrap --seed 1
       accord compute examples/scores.csv --level interval --coefficient icc --form ICC2k --json
       accord compute examples/preds.csv --gold gold --predicted model --coefficient f1 mcc
+      accord compute examples/batches.csv --raters annotator_a annotator_b --by batch
+      accord compute examples/batches --raters annotator_a annotator_b --by file --json
     """
     from accord.errors import InvalidParameterError
     from accord.interpret.selection import compute as run
@@ -113,7 +118,14 @@ def compute(
                                "(accord evaluate compares several).")
     selection = with_reference(selection, gold, predicted)
     try:  # a bad option value is bad usage (exit 2), even when found late
-        ann = single_labels(load(data, **selection).require_pairable(), "compute")
+        if by is not None:
+            method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
+            compute_by(data, by, selection, lambda a, names: run(
+                a, names if names is not None else list(coefficients) or None, weights=weights,
+                form=form, average=average, positive=positive),
+                lambda rs: _intervals(rs, confidence_level, method, population_size), as_json)
+            return
+        ann = _pooled(single_labels(load(data, **selection).require_pairable(), "compute"))
         fits_raters(ann, coefficients)
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
         results = run(ann, list(coefficients) or None, weights=weights, form=form,
@@ -128,6 +140,16 @@ def compute(
         click.echo(json.dumps(rows, indent=2))
         return
     _print(ann, results, intervals, scale, data, weights)
+
+
+def _pooled(ann: Any) -> Any:
+    """Several files analysed as one: said on the first line (as a caveat)."""
+    from accord.history.split import pooled_note
+
+    note = pooled_note(ann)
+    if note is not None:
+        ann.audit = ann.audit.with_caveats(note)
+    return ann
 
 
 def _intervals(

@@ -88,6 +88,10 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--to", "to", type=click.Choice(["html", "markdown", "json"]), default=None,
               help="Output format when the suffix does not say (or with -o -, standard output).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the console summary.")
+@click.option("--record", "record", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, metavar="STORE", help="Append this run's figures (with their "
+              "intervals) and the study's decision to the history store STORE (see accord "
+              "history).")
 @click.option("--judge", "judge_name", default=None, metavar="COL",
               help="A rater (an LLM) to test as a replacement for a human: adds the "
               "alternative annotator test; the rest of the report is about the humans.")
@@ -99,14 +103,15 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
            gold: str | None, predicted: tuple[str, ...], confidence_level: float,
            ci_method: str, n_resamples: int, bootstrap_kind: str, seed: int | None,
            scale: str | None, top_units: int, title: str | None,
-           output: str | None, to: str | None, quiet: bool, judge_name: str | None,
-           epsilon: float, **selection: Any) -> None:
+           output: str | None, to: str | None, quiet: bool, record: Path | None,
+           judge_name: str | None, epsilon: float, **selection: Any) -> None:
     """Write the agreement report of DATA, optionally against a declared study.
 
     \b
     Examples:
       accord report examples/pilot.csv --raters annotator_a annotator_b
       accord report examples/pilot.csv --study examples/study.toml -o report.html
+      accord report examples/pilot.csv --study examples/study.toml -q --record project.db
       accord report examples/long.csv --unit item --rater coder --value label -o report.md
       accord report examples/pilot.csv --ci bootstrap --seed 1 -o report.json
       accord report examples/preds.csv --gold gold --predicted model llm -o models.html
@@ -146,6 +151,12 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     if not quiet and not to_stdout:
 
         cli_console().print(rep)
+    if record is not None:
+        from accord.cli._record import record_report
+
+        line = record_report(record, rep, st, data)
+        if not to_stdout:
+            echo(line)
     if output is None:
         return
     fmt = to if to is not None else format_for(Path(output))

@@ -7,6 +7,12 @@ and gives their difference with a *paired* interval and p-value: units are
 resampled together, so the correlation of the two estimates is kept
 (:mod:`accord.inference.paired`). Two separate intervals that overlap say
 little; the paired interval of the difference answers the question.
+
+Two results on batches that share no unit (a pilot and a later batch) are
+independent samples: their difference gets an independent two-sample
+bootstrap, or the delta method from each SE
+(:mod:`accord.inference.independent`). :meth:`Comparison.sentence` says the
+result as an annotation lead would.
 """
 
 from __future__ import annotations
@@ -26,13 +32,15 @@ from accord.inference.bootstrap import (
     bootstrap_pvalue,
     interval_from_replicates,
 )
+from accord.inference.independent import independent_difference
 from accord.inference.jackknife import jackknife_se
 from accord.inference.paired import PairedResampling, paired_resampling
 from accord.inference.results import AgreementResult, ConfidenceInterval
 
 __all__ = ["Comparison", "compare"]
 
-CompareMethod = Bootstrap | Literal["jackknife"]
+CompareMethod = Bootstrap | Literal["jackknife", "asymptotic"]
+Design = Literal["auto", "paired", "independent"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,11 @@ class Comparison:
         Resamples (or leave-one-out values) in which either coefficient was undefined.
     undefined_reason : str or None
         Why the difference is undefined, or ``None``.
+    design : {"paired", "independent"}
+        Units resampled together, or the two batches resampled each on its own.
+    interval_a, interval_b : ConfidenceInterval or None
+        Each result's own interval: from the same resamples for independent
+        batches, else the analytic interval where the result has one.
     """
 
     coefficient_a: str
@@ -73,6 +86,9 @@ class Comparison:
     n_shared: int
     n_excluded: int
     undefined_reason: str | None = None
+    design: Literal["paired", "independent"] = "paired"
+    interval_a: ConfidenceInterval | None = None
+    interval_b: ConfidenceInterval | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping at full precision; undefined numbers are ``None``."""
@@ -88,7 +104,19 @@ class Comparison:
             "n_shared": self.n_shared,
             "n_excluded": self.n_excluded,
             "undefined_reason": self.undefined_reason,
+            "design": self.design,
+            "interval_a": None if self.interval_a is None else self.interval_a.to_dict(),
+            "interval_b": None if self.interval_b is None else self.interval_b.to_dict(),
         }
+
+    def sentence(self, name_a: str = "the first", name_b: str = "the second", *,
+                 digits: int = 2) -> str:
+        """The comparison in one sentence, e.g. "batch 3 (kappa 0.71, 95% CI 0.66-0.76) is
+        higher than the pilot (0.58, 0.50-0.66) by 0.13 (0.04-0.22)".
+
+        When the interval of the difference covers 0 the sentence says so.
+        """
+        return _sentence(self, name_a, name_b, digits)
 
     def __str__(self) -> str:
         if not math.isfinite(self.difference):
@@ -99,6 +127,7 @@ class Comparison:
             f"{self.coefficient_a} - {self.coefficient_b} = {self.difference:.4f} "
             f"({ci.confidence_level:.0%} CI {ci.low:.4f} to {ci.high:.4f}, {ci.method}), "
             f"p = {self.pvalue:.4g}, n_units={self.n_units}"
+            + (", independent samples" if self.design == "independent" else "")
         )
 
 
@@ -109,8 +138,10 @@ def compare(
     *,
     method: CompareMethod | None = None,
     confidence_level: float = 0.95,
+    design: Design = "auto",
 ) -> Comparison:
-    r"""The difference of two coefficients on the same units, with a paired interval.
+    r"""The difference of two coefficients, with its interval: paired on shared units, or
+    between independent batches.
 
     .. math:: \hat\Delta = \hat\theta_a - \hat\theta_b, \qquad
               \hat\Delta^{*b} = g_a(S_a^{*b}) - g_b(S_b^{*b})
@@ -121,17 +152,31 @@ def compare(
     when neither result has labels); units rated under only one result count
     on that side only.
 
+    Results on labelled units that share none (two batches) are independent
+    samples: each is resampled on its own, ``Delta* = theta_a(S_a*) -
+    theta_b(S_b*)``, or, with ``method="asymptotic"`` (the default when a
+    result has no units to resample), ``se(Delta) = sqrt(se_a^2 + se_b^2)``
+    (the delta method for independent estimates; Fleiss, Levin & Paik 2003,
+    sec. 18.1) with a z test.
+
     Parameters
     ----------
     result_a, result_b : AgreementResult
         Computed from unit-level data (not from a bare contingency table).
-    method : Bootstrap or "jackknife", optional
+    method : Bootstrap, "jackknife" or "asymptotic", optional
         ``Bootstrap(n_resamples=..., kind="percentile" | "basic" | "bca", rng=...)``
-        (default ``Bootstrap()``, 9999 percentile resamples) or ``"jackknife"``
-        (normal interval with the leave-one-unit-out SE of the difference and a
-        z test).
+        (default ``Bootstrap()``, 9999 percentile resamples; BCa for paired
+        units only) or ``"jackknife"`` (normal interval with the leave-one-unit-out
+        SE of the difference and a z test); for independent batches also
+        ``"asymptotic"`` (each result's analytic SE; the default when either
+        result was computed from a table).
     confidence_level : float
         Nominal coverage of the interval, in (0, 1).
+    design : {"auto", "paired", "independent"}
+        ``"auto"``: paired when the results share units, independent when both
+        have unit labels and share none. Name ``"independent"`` for batches whose
+        units are numbered by position (rows 0, 1, ... of two arrays) or for
+        results computed from tables.
 
     Returns
     -------
@@ -159,15 +204,34 @@ def compare(
     (0.8333, 0.3333, 0.5)
     >>> cmp.n_units, cmp.interval.low < cmp.difference < cmp.interval.high
     (12, True)
-    """
+
+    Two batches with no item in common are independent samples:
+
+    >>> pilot = accord.Annotations.from_long(
+    ...     [(f"p{i}", r, v) for i, pair in enumerate(["yy", "yn", "nn", "ny", "yy", "nn"] * 5)
+    ...      for r, v in zip("AB", pair)], unit=0, rater=1, value=2)
+    >>> batch = accord.Annotations.from_long(
+    ...     [(f"b{i}", r, v) for i, pair in enumerate(["yy", "nn", "nn", "ny", "yy", "yy",
+    ...                                                "nn", "nn"] * 5)
+    ...      for r, v in zip("AB", pair)], unit=0, rater=1, value=2)
+    >>> d = accord.compare(accord.cohen_kappa(batch), accord.cohen_kappa(pilot),
+    ...                    method="asymptotic")
+    >>> d.design, round(d.difference, 4), round(d.interval.low, 4)
+    ('independent', 0.4167, 0.0252)
+    >>> d.sentence("the batch", "the pilot")
+    'the batch (kappa 0.75, 95% CI 0.55-0.95) is higher than the pilot (0.33, 0.00-0.67) by 0.42 (0.03-0.81)'
+    """  # noqa: E501
     func = "compare"
     for res, param in ((result_a, "result_a"), (result_b, "result_b")):
         if not isinstance(res, AgreementResult):
             raise v.fail(param, func, "an AgreementResult", res)
     level = v.confidence_level(confidence_level, func=func)
-    method = Bootstrap() if method is None else method
-    label = _label(method)
+    v.choice(design, ("auto", "paired", "independent"), param="design", func=func)
     names = (f"result_a ({result_a.coefficient})", f"result_b ({result_b.coefficient})")
+    if _independent(result_a, result_b, design, names):
+        return _compare_independent(result_a, result_b, method, level)
+    method = Bootstrap() if method is None else method
+    label = _label(method, paired=True)
     paired = paired_resampling(_resampling(result_a, names[0]),
                                _resampling(result_b, names[1]), names)
     diff = result_a.estimate - result_b.estimate
@@ -183,21 +247,70 @@ def compare(
     return _comparison(result_a, result_b, diff, ci, pvalue, paired, ci.n_excluded, None)
 
 
-def _label(method: object) -> str:
+def _label(method: object, *, paired: bool) -> str:
     if isinstance(method, Bootstrap):
+        if not paired and method.kind == "bca":
+            raise v.fail("method", "compare", "a percentile or basic bootstrap for "
+                         "independent batches (BCa is for paired units)", method)
         return f"bootstrap-{method.kind}"
-    if isinstance(method, str) and method == "jackknife":
+    choices = ("jackknife",) if paired else ("jackknife", "asymptotic")
+    if isinstance(method, str) and method in choices:
         return method
-    raise v.fail("method", "compare", "an accord.Bootstrap(...) or 'jackknife'", method)
+    what = ("an accord.Bootstrap(...) or 'jackknife'" if paired else
+            "an accord.Bootstrap(...), 'jackknife' or 'asymptotic'")
+    raise v.fail("method", "compare", what, method)
 
 
 def _resampling(result: AgreementResult, name: str) -> Any:
-    if result.resampling is None:
+    if result.resampling is None or result.resampling().unit_patterns is None:
         raise DataError(
             f"{name} was computed from a summary without units (e.g. a contingency "
-            "table), so it cannot be paired unit by unit; compute it from the ratings."
+            "table), so it cannot be paired unit by unit; compute it from the ratings, or "
+            "pass design='independent' if the two come from different units."
         )
     return result.resampling()
+
+
+def _independent(a: AgreementResult, b: AgreementResult, design: str,
+                 names: tuple[str, str]) -> bool:
+    """Whether to compare as independent samples (``design="auto"``: labelled, disjoint)."""
+    if design != "auto":
+        return design == "independent"
+    res = [None if r.resampling is None else r.resampling() for r in (a, b)]
+    ids = [None if r is None else r.unit_ids for r in res]
+    if res[0] is not None and res[1] is not None and ids[0] is None and ids[1] is None \
+            and res[0].n_units != res[1].n_units:
+        raise DataError(
+            f"{names[0]} has {res[0].n_units} units and {names[1]} has {res[1].n_units}, and "
+            "neither has unit labels to pair them; pass design='independent' if they are "
+            "different batches, or data with a unit column."
+        )
+    if ids[0] is None or ids[1] is None:
+        return False  # positional units or a table: paired, or the paired path's error
+    shared = set(ids[0]).intersection(ids[1])
+    return not shared
+
+
+def _compare_independent(a: AgreementResult, b: AgreementResult, method: object,
+                         level: float) -> Comparison:
+    if method is None:
+        has_units = a.resampling is not None and b.resampling is not None
+        method = Bootstrap() if has_units else "asymptotic"
+    label = _label(method, paired=False)
+    n_units = a.n_units + b.n_units
+    reason = _undefined(a, b)
+    if reason is None and method == "asymptotic":
+        reason = next((f"{side} ({r.coefficient}) has no analytic standard error; use "
+                       "method='jackknife' or a Bootstrap" for r, side in
+                       ((a, "result_a"), (b, "result_b")) if not math.isfinite(r.se)), None)
+    if reason is not None:
+        ci = ConfidenceInterval(math.nan, math.nan, level, label)
+        return Comparison(a.coefficient, b.coefficient, a.estimate, b.estimate, math.nan, ci,
+                          math.nan, n_units, 0, 0, reason, "independent")
+    out = independent_difference(a, b, method, level, _bounds(a, b))  # type: ignore[arg-type]
+    return Comparison(a.coefficient, b.coefficient, a.estimate, b.estimate,
+                      a.estimate - b.estimate, out.interval, out.pvalue, n_units, 0,
+                      out.n_excluded, None, "independent", out.interval_a, out.interval_b)
 
 
 def _undefined(a: AgreementResult, b: AgreementResult) -> str | None:
@@ -253,8 +366,53 @@ def _comparison(
         coefficient_a=a.coefficient, coefficient_b=b.coefficient, estimate_a=a.estimate,
         estimate_b=b.estimate, difference=diff, interval=ci, pvalue=pvalue,
         n_units=paired.n_units, n_shared=paired.n_shared, n_excluded=excluded,
-        undefined_reason=reason,
+        undefined_reason=reason, interval_a=_own(a, ci.confidence_level),
+        interval_b=_own(b, ci.confidence_level),
     )
+
+
+def _own(result: AgreementResult, level: float) -> ConfidenceInterval | None:
+    """The analytic interval of one side, when it has one."""
+    if not result.defined or not (math.isfinite(result.se) or result.analytic_interval):
+        return None
+    return result.confidence_interval(level)
+
+
+_SHORT = ("kappa", "alpha", "pi", "ac1", "ac2", "icc")
+
+
+def _short(coefficient: str) -> str:
+    """``cohen_kappa`` -> ``kappa``: the word a sentence uses."""
+    last = coefficient.rsplit("_", 1)[-1]
+    return last if last in _SHORT else coefficient
+
+
+def _sentence(c: Comparison, name_a: str, name_b: str, digits: int) -> str:
+    def f(x: float) -> str:
+        text = f"{x:.{digits}f}"
+        return text.lstrip("-") if float(text) == 0 else text  # never "-0.00"
+
+    def span(ci: ConfidenceInterval | None) -> str:
+        if ci is None or not math.isfinite(ci.low):
+            return ""
+        low, high = f(ci.low), f(ci.high)
+        return f"{low}{' to ' if low.startswith('-') or high.startswith('-') else '-'}{high}"
+
+    what = _short(c.coefficient_a)
+    if not math.isfinite(c.difference):
+        return f"{name_a} and {name_b} cannot be compared: {c.undefined_reason}"
+    level = f"{c.interval.confidence_level:.0%} CI "
+    own_a, own_b = span(c.interval_a), span(c.interval_b)
+    first = f"{name_a} ({what} {f(c.estimate_a)}" + (f", {level}{own_a})" if own_a else ")")
+    second = f"{name_b} ({f(c.estimate_b)}" + (f", {own_b})" if own_b else ")")
+    if c.difference == 0:
+        return f"{first} equals {second}"
+    way = "higher" if c.difference > 0 else "lower"
+    out = (f"{first} is {way} than {second} by {f(abs(c.difference))} "
+           f"({span(c.interval) or 'no interval'})")
+    if c.interval.low <= 0 <= c.interval.high:
+        out += "; the interval includes 0, so the data do not show a difference"
+    return out
 
 
 def _num(x: float) -> float | None:

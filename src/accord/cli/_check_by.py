@@ -1,0 +1,64 @@
+"""``accord check --by COLUMN|file``: a decision per group (batch), each recorded as a run."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from accord.cli._common import paths_of
+from accord.cli._errors import cli_text
+from accord.cli._record import history_line, record_run
+from accord.cli._terminal import echo
+
+POOLED = "(pooled)"
+
+
+def check_by(data: str, by: str, read: Callable[[Any], Any],
+             decide: Callable[[Any], tuple[Any, int, Any, list[str]]], study: Any,
+             record: Path | None, against: bool, as_json: bool) -> None:
+    """Decide each group, then the pooled data; exit 0 only when every group is accepted
+    (and, with ``--against-history``, none is flagged). Groups are recorded in order."""
+    from accord.errors import DataError
+    from accord.history.split import split_files
+
+    paths = paths_of(data)
+    groups, pooled, notes = split_files([paths] if isinstance(paths, str) else paths, by, read)
+    rows: list[dict[str, Any]] = []
+    for name, ann in [*groups, (POOLED, pooled)]:
+        try:
+            decision, deviations, used, caveats = decide(ann)
+        except DataError as exc:  # this group cannot be decided: said, and not accepted
+            rows.append({"group": name, "status": "undefined", "line":
+                         f"UNDEFINED (not accepted): {cli_text(str(exc))}", "caveats": []})
+            continue
+        row = {"group": name, **decision.to_dict(), "line": cli_text(decision.line()),
+               "n_units": decision.result.n_units, "caveats": caveats,
+               "protocol_deviations": deviations}
+        if record is not None and name != POOLED:
+            row["history"] = record_run(record, decision, study, data, used, caveats, against,
+                                        source=f"{data} ({by} = {name})")
+        rows.append(row)
+    ok = all(r["status"] == "accepted" and not r.get("history", {}).get("flagged")
+             for r in rows if r["group"] != POOLED)
+    if as_json:
+        click.echo(json.dumps({"data": str(data), "by": by, "notes": notes, "groups": rows,
+                               "accepted": ok, "exit_status": 0 if ok else 1}, indent=2,
+                              allow_nan=False))
+    else:
+        for caveat in dict.fromkeys(c for r in rows for c in r["caveats"]):
+            echo(f"caveat: {caveat}")
+        what = "file" if by == "file" else f"value of {by!r}"
+        echo(f"{data}: {len(groups)} groups (one per {what}), each decided, and the pooled data")
+        for note in notes:
+            echo(f"note: {note}")
+        for r in rows:
+            echo(f"{r['group']}: {r['line']}")
+            if "history" in r:
+                echo(f"  {history_line(r['history'])}")
+        echo("every group accepted" if ok else "not every group accepted: exit 1")
+    sys.exit(0 if ok else 1)

@@ -1,0 +1,90 @@
+"""``accord check --record STORE [--against-history]``: append the run, judge it by its past."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+
+def record_options(func: Any) -> Any:
+    """``--record STORE`` and ``--against-history``."""
+    func = click.option(
+        "--against-history", is_flag=True,
+        help="With --record: exit 1 when the new batch's agreement dropped below the "
+        "control limit from the study's first batches (see accord history).")(func)
+    return click.option(
+        "--record", "record", type=click.Path(dir_okay=False, path_type=Path), default=None,
+        metavar="STORE", help="Append this run's evidence register (time, file and its "
+        "SHA-256, study, units, raters, figures with intervals, decision) to the history "
+        "store STORE (one SQLite file; created if missing).")(func)
+
+
+def record_run(store: Path, decision: Any, study: Any, data: str, raters: Any,
+               caveats: list[str], against: bool, source: str | None = None) -> dict[str, Any]:
+    """Record the run; with ``against``, the control chart's verdict on it.
+
+    Returns the JSON-ready history part of the output: the run id and, with
+    ``against``, whether the new batch is flagged and why.
+    """
+    from accord import __version__
+    from accord.history.drift import control_chart
+    from accord.history.store import Figure, Run, Store, file_checksum, now
+
+    paths = list(getattr(data, "paths", (data,)))
+    rule = decision.rule
+    name = (study.title or Path(study.source or "study").stem) if study is not None else ""
+    revision = study.task.ontology_revision if study is not None else None
+    st = Store(store)
+    run = Run(now(), name, (Figure.of(decision.result, decision.interval),), revision,
+              source or str(data), file_checksum(paths), decision.result.n_units,
+              decision.result.n_raters, tuple(str(r) for r in raters), decision.status,
+              rule.text(), float(rule.threshold), __version__,
+              {"decision": decision.to_dict(), "caveats": caveats})
+    run_id = st.record(run)
+    out: dict[str, Any] = {"store": str(store), "run": run_id, "study": name}
+    if against:
+        chart = control_chart(st.runs(name), rule.coefficient)
+        point = next((p for p in chart.points if p.run_id == run_id), None)
+        out["flagged"] = bool(point is not None and point.flagged)
+        out["reason"] = None if point is None else point.reason
+        out["earlier_batches"] = 0 if point is None else point.n_baseline
+    return out
+
+
+def history_line(info: dict[str, Any]) -> str:
+    """The history part of check's text output, one line."""
+    where = f"recorded as run {info['run']} in {info['store']}"
+    if "flagged" not in info:
+        return where
+    if info["flagged"]:
+        return f"FLAGGED against history: {info['reason']} ({where})"
+    if info["earlier_batches"] < 3:
+        return (f"not judged against history: {info['earlier_batches']} earlier batch(es) of "
+                f"this study, 3 needed ({where})")
+    return (f"within the control limit from the first {info['earlier_batches']} batches "
+            f"({where})")
+
+
+def record_report(store: Path, rep: Any, study: Any, data: str) -> str:
+    """Append the report's figures (every coefficient with its interval) and, with a study,
+    its decision, as one run; the line that says so."""
+    from accord import __version__
+    from accord.history.store import Figure, Run, Store, file_checksum, now
+
+    paths = list(getattr(data, "paths", (data,)))
+    figures = tuple(Figure(r.coefficient, r.estimate, r.se, r.ci_low, r.ci_high,
+                           r.confidence_level, r.method, r.n_units,
+                           undefined_reason=r.undefined_reason) for r in rep.coefficients)
+    decision = rep.study.decision if rep.study is not None else None
+    name = (study.title or Path(study.source or "study").stem) if study is not None else ""
+    run = Run(now(), name, figures, study.task.ontology_revision if study is not None else None,
+              str(data), file_checksum(paths), rep.data.n_units, rep.data.n_raters,
+              tuple(rep.data.raters), None if decision is None else decision.status,
+              None if decision is None else decision.rule.text(),
+              None if decision is None else float(decision.rule.threshold), __version__,
+              {"decision": None if decision is None else decision.to_dict(),
+               "caveats": list(rep.data.caveats)})
+    run_id = Store(store).record(run)
+    return f"recorded as run {run_id} in {store}"

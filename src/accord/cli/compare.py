@@ -1,0 +1,110 @@
+"""``accord compare``: did agreement change between batches?"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from accord.cli._app import main
+from accord.cli._common import ci_options, data_options, interval_method, load, single_labels
+from accord.cli._errors import cli_text
+from accord.cli._lazy import LazyChoice, coefficient_names
+from accord.cli._terminal import echo
+
+
+@main.command("compare")
+@data_options
+@click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
+              metavar="NAME", help="The coefficient to compare (default: Cohen's kappa for two "
+              "raters, Krippendorff's alpha otherwise).")
+@click.option("--weights", default=None, help="Agreement weights for ordered categories.")
+@ci_options
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+def compare_command(data: Any, coefficients: tuple[str, ...], weights: str | None,
+                    confidence_level: float, ci_method: str, n_resamples: int,
+                    bootstrap_kind: str, seed: int | None, as_json: bool,
+                    **selection: Any) -> None:
+    """Compare agreement between batches: the first file against each later one.
+
+    Each file is one batch, read with the same options. Batches that share no unit
+    are independent samples: the difference gets an independent bootstrap
+    (--ci bootstrap) or the delta method from each SE (--ci asymptotic, the
+    default); batches on the same units are paired. With three or more batches the
+    chi-square test of homogeneity (Fleiss 1981) says whether all are equal.
+
+    \b
+    Examples:
+      accord compare examples/batches/pilot.csv examples/batches/batch2.csv --raters annotator_a annotator_b
+      accord compare examples/batches/pilot.csv examples/batches/batch2.csv examples/batches/batch3.csv --raters annotator_a annotator_b --ci bootstrap --seed 1 --n-resamples 999
+      accord compare examples/batches/pilot.csv examples/batches/batch3.csv --raters annotator_a annotator_b --json
+    """  # noqa: E501
+    import accord
+    from accord.errors import InvalidParameterError
+    from accord.interpret.selection import compute
+
+    paths = list(getattr(data, "paths", (data,)))
+    if len(paths) < 2 or any(Path(p).is_dir() for p in paths):
+        raise click.UsageError("compare takes two or more files, one batch each (for a table "
+                               "with a batch column: accord compute DATA --by COLUMN).")
+    if len(coefficients) > 1:
+        raise click.UsageError("compare takes one --coefficient.")
+    try:
+        batches = [single_labels(load(p, **selection).require_pairable(), "compare")
+                   for p in paths]
+        name = coefficients[0] if coefficients else (
+            "cohen_kappa" if all(b.n_raters == 2 for b in batches) else "krippendorff_alpha")
+        results = [compute(b, [name], weights=weights)[0] for b in batches]
+        method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
+        design = "independent" if _disjoint(batches) else "paired"
+        diffs = [accord.compare(r, results[0], method=_method(method, design),
+                                confidence_level=confidence_level) for r in results[1:]]
+        test = None
+        if len(results) > 2:
+            test = accord.homogeneity(results, method=method)
+    except InvalidParameterError as exc:
+        raise click.UsageError(cli_text(str(exc))) from None
+    names = [Path(p).stem for p in paths]
+    if as_json:
+        out = {"batches": [{"batch": n, "source": p, **r.to_dict()}
+                           for n, p, r in zip(names, paths, results)],
+               "comparisons": [{"batch": n, "baseline": names[0], "sentence":
+                                d.sentence(n, names[0]), **d.to_dict()}
+                               for n, d in zip(names[1:], diffs)],
+               "homogeneity": None if test is None else test.to_dict()}
+        click.echo(json.dumps(out, indent=2))
+        return
+    _print(batches, names, paths, diffs, test)
+
+
+def _disjoint(batches: list[Any]) -> bool:
+    units = [set(map(str, b.units)) for b in batches]
+    return all(not (units[0] & u) for u in units[1:])
+
+
+def _method(method: Any, design: str) -> Any:
+    if design == "paired" and method == "asymptotic":
+        return "jackknife"  # no analytic SE of a paired difference
+    return method
+
+
+def _print(batches: list[Any], names: list[str], paths: list[str], diffs: list[Any],
+           test: Any) -> None:
+    for caveat in dict.fromkeys(c for b in batches for c in b.audit.caveats):
+        echo(f"caveat: {caveat}")
+    design = diffs[0].design
+    echo(f"{len(batches)} batches ({'no shared unit: independent samples' if design == 'independent' else 'shared units: paired'}); "  # noqa: E501
+         + "; ".join(f"{n}: {b.n_units} units, {b.n_raters} raters"
+                     for n, b in zip(names, batches)))
+    for n, d in zip(names[1:], diffs):
+        echo(d.sentence(n, names[0]))
+        echo(f"  difference {d.difference:.4f}, {d.interval.confidence_level:.0%} CI "
+             f"[{d.interval.low:.4f}, {d.interval.high:.4f}] ({d.interval.method}), "
+             f"p = {d.pvalue:.4g}")
+    if test is not None:
+        echo(f"all batches equal? chi-square test of homogeneity (Fleiss 1981): "
+             f"chi2 = {test.statistic:.4f}, df = {test.df}, p = {test.pvalue:.4g}"
+             if test.undefined_reason is None else
+             f"all batches equal? undefined: {test.undefined_reason}")
