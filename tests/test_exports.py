@@ -50,6 +50,7 @@ EXPECTED = [
     "benchmark",
     "bhapkar_test",
     "bowker_test",
+    "bradley_terry",
     "brennan_prediger",
     "category_agreement",
     "cohen_kappa",

@@ -61,6 +61,7 @@ __all__ = [
     "benchmark",
     "bhapkar_test",
     "bowker_test",
+    "bradley_terry",
     "brennan_prediger",
     "category_agreement",
     "cohen_kappa",

@@ -9,15 +9,18 @@
 
 from accord.judge.agreement import JudgeAgreement, judge_agreement
 from accord.judge.alt_test import AltTestHuman, AltTestResult, alt_test
+from accord.judge.bradley_terry import BradleyTerryResult, bradley_terry
 from accord.judge.preferences import PositionBias, PreferenceResult, preferences
 
 __all__ = [
     "AltTestHuman",
     "AltTestResult",
+    "BradleyTerryResult",
     "JudgeAgreement",
     "PositionBias",
     "PreferenceResult",
     "alt_test",
+    "bradley_terry",
     "judge_agreement",
     "preferences",
 ]
