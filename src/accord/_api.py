@@ -59,7 +59,13 @@ from accord.interpretation import (
     benchmark,
     interpret,
 )
-from accord.judge import alt_test, bradley_terry, judge_agreement, preferences
+from accord.judge import (
+    alt_test,
+    bradley_terry,
+    judge_agreement,
+    judge_consistency,
+    preferences,
+)
 from accord.marginal import (
     MarginalTest,
     bhapkar_test,

@@ -10,6 +10,7 @@
 from accord.judge.agreement import JudgeAgreement, judge_agreement
 from accord.judge.alt_test import AltTestHuman, AltTestResult, alt_test
 from accord.judge.bradley_terry import BradleyTerryResult, bradley_terry
+from accord.judge.consistency import JudgeConsistency, judge_consistency
 from accord.judge.preferences import PositionBias, PreferenceResult, preferences
 
 __all__ = [
@@ -17,10 +18,12 @@ __all__ = [
     "AltTestResult",
     "BradleyTerryResult",
     "JudgeAgreement",
+    "JudgeConsistency",
     "PositionBias",
     "PreferenceResult",
     "alt_test",
     "bradley_terry",
     "judge_agreement",
+    "judge_consistency",
     "preferences",
 ]
