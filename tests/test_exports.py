@@ -71,6 +71,7 @@ EXPECTED = [
     "interpret",
     "janson_olsson_iota",
     "judge_agreement",
+    "judge_calibration",
     "judge_consistency",
     "kappa_max",
     "kendall_w",

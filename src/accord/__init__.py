@@ -82,6 +82,7 @@ __all__ = [
     "interpret",
     "janson_olsson_iota",
     "judge_agreement",
+    "judge_calibration",
     "judge_consistency",
     "kappa_max",
     "kendall_w",

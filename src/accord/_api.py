@@ -63,6 +63,7 @@ from accord.judge import (
     alt_test,
     bradley_terry,
     judge_agreement,
+    judge_calibration,
     judge_consistency,
     preferences,
 )

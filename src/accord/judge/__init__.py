@@ -10,6 +10,7 @@
 from accord.judge.agreement import JudgeAgreement, judge_agreement
 from accord.judge.alt_test import AltTestHuman, AltTestResult, alt_test
 from accord.judge.bradley_terry import BradleyTerryResult, bradley_terry
+from accord.judge.calibration import JudgeCalibration, judge_calibration
 from accord.judge.consistency import JudgeConsistency, judge_consistency
 from accord.judge.preferences import PositionBias, PreferenceResult, preferences
 
@@ -18,12 +19,14 @@ __all__ = [
     "AltTestResult",
     "BradleyTerryResult",
     "JudgeAgreement",
+    "JudgeCalibration",
     "JudgeConsistency",
     "PositionBias",
     "PreferenceResult",
     "alt_test",
     "bradley_terry",
     "judge_agreement",
+    "judge_calibration",
     "judge_consistency",
     "preferences",
 ]
