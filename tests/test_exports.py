@@ -92,6 +92,7 @@ EXPECTED = [
     "plan_lower_limit",
     "plan_power",
     "plan_sample_size",
+    "ppi_mean",
     "precision",
     "preferences",
     "rater_bias",

@@ -103,6 +103,7 @@ __all__ = [
     "plan_lower_limit",
     "plan_power",
     "plan_sample_size",
+    "ppi_mean",
     "precision",
     "preferences",
     "rater_bias",

@@ -65,6 +65,7 @@ from accord.judge import (
     judge_agreement,
     judge_calibration,
     judge_consistency,
+    ppi_mean,
     preferences,
 )
 from accord.marginal import (

@@ -12,6 +12,7 @@ from accord.judge.alt_test import AltTestHuman, AltTestResult, alt_test
 from accord.judge.bradley_terry import BradleyTerryResult, bradley_terry
 from accord.judge.calibration import JudgeCalibration, judge_calibration
 from accord.judge.consistency import JudgeConsistency, judge_consistency
+from accord.judge.ppi import ppi_mean
 from accord.judge.preferences import PositionBias, PreferenceResult, preferences
 
 __all__ = [
@@ -28,5 +29,6 @@ __all__ = [
     "judge_agreement",
     "judge_calibration",
     "judge_consistency",
+    "ppi_mean",
     "preferences",
 ]
