@@ -73,6 +73,7 @@ EXPECTED = [
     "judge_agreement",
     "judge_calibration",
     "judge_consistency",
+    "judge_panel",
     "kappa_max",
     "kendall_w",
     "krippendorff_alpha",

@@ -84,6 +84,7 @@ __all__ = [
     "judge_agreement",
     "judge_calibration",
     "judge_consistency",
+    "judge_panel",
     "kappa_max",
     "kendall_w",
     "krippendorff_alpha",

@@ -65,6 +65,7 @@ from accord.judge import (
     judge_agreement,
     judge_calibration,
     judge_consistency,
+    judge_panel,
     ppi_mean,
     preferences,
 )

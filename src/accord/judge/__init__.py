@@ -12,6 +12,7 @@ from accord.judge.alt_test import AltTestHuman, AltTestResult, alt_test
 from accord.judge.bradley_terry import BradleyTerryResult, bradley_terry
 from accord.judge.calibration import JudgeCalibration, judge_calibration
 from accord.judge.consistency import JudgeConsistency, judge_consistency
+from accord.judge.jury import JudgePanel, judge_panel
 from accord.judge.ppi import ppi_mean
 from accord.judge.preferences import PositionBias, PreferenceResult, preferences
 
@@ -22,6 +23,7 @@ __all__ = [
     "JudgeAgreement",
     "JudgeCalibration",
     "JudgeConsistency",
+    "JudgePanel",
     "PositionBias",
     "PreferenceResult",
     "alt_test",
@@ -29,6 +31,7 @@ __all__ = [
     "judge_agreement",
     "judge_calibration",
     "judge_consistency",
+    "judge_panel",
     "ppi_mean",
     "preferences",
 ]
