@@ -22,7 +22,7 @@ ERROR_STATUS = "accord.error_status"
 # Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
 MULTI_VALUE = (
     "--raters", "--categories", "--coefficient", "--missing", "--kinds", "--predicted",
-    "--humans", "--prevalence", "--rater-rates",
+    "--humans", "--prevalence", "--rater-rates", "--judges", "--family",
 )
 
 

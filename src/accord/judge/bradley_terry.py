@@ -147,6 +147,12 @@ def bradley_terry(
         v.warn_undefined(func, undefined)
         return _undefined(items, undefined, order_effect, n_ties, int(cells[:, 2:].sum()))
     beta, cov, loglik = _fit(cells, k, order_effect, n_ties > 0)
+    if not np.all(np.isfinite(cov)) or np.any(np.diag(cov) <= 0):
+        reason = ("the order effect cannot be told apart from the strengths (e.g. every "
+                  "comparison shows the same item first); fit without it" if order_effect else
+                  "the comparisons do not identify the strengths")
+        v.warn_undefined(func, reason)
+        return _undefined(items, reason, order_effect, n_ties, int(cells[:, 2:].sum()))
     return _result(items, beta, cov, loglik, order_effect, n_ties, int(cells[:, 2:].sum()))
 
 
@@ -229,7 +235,7 @@ def _fit(cells: NDArray[np.int64], k: int, order: bool, ties: bool
     loglik = _loglik(m, y, beta)
     for _ in range(200):
         grad, info = _derivatives(m, y, beta)
-        step = np.linalg.solve(info, grad)
+        step = np.linalg.lstsq(info, grad, rcond=None)[0]
         t = 1.0
         while t > 1e-10:
             trial = _loglik(m, y, beta + t * step)
@@ -240,6 +246,8 @@ def _fit(cells: NDArray[np.int64], k: int, order: bool, ties: bool
         if np.max(np.abs(t * step)) < 1e-13 * (1.0 + np.max(np.abs(beta))):
             break
     _, info = _derivatives(m, y, beta)
+    if np.linalg.matrix_rank(info) < info.shape[0]:
+        return beta, np.full(info.shape, np.nan), loglik
     return beta, np.asarray(np.linalg.inv(info), dtype=np.float64), loglik
 
 
