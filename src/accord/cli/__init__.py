@@ -11,6 +11,7 @@ from accord.cli import (  # noqa: F401  (commands register on import)
     evaluate,
     inspect,
     judge,
+    judge_lab,
     multilabel,
     plan,
     report,

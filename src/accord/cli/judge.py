@@ -161,6 +161,3 @@ def _f(x: float) -> str:
 
 def _p(x: float) -> str:
     return "undefined" if not math.isfinite(x) else f"{x:.3g}"
-
-
-from accord.cli import judge_lab as _lab  # noqa: E402,F401  (registers the lab's subcommands)
