@@ -113,3 +113,9 @@ def test_bad_input() -> None:
         accord.judge_calibration([0.2, 0.3, 0.4, 0.5], [0, 0, 0, 0])
     with pytest.raises(DataError, match="2 scores and 3 human labels"):
         accord.judge_calibration([0.2, 0.3], [0, 1, 1])
+
+
+def test_a_score_just_below_an_edge_stays_in_the_lower_bin() -> None:
+    below = np.nextafter(0.9, 0.0)  # below * 10 rounds to 9.0 in floating point
+    cal = accord.judge_calibration([below, 0.95, 0.1], [1, 1, 0], recalibrate=None)
+    assert [b.n for b in cal.bins][8:] == [1, 1]

@@ -207,7 +207,11 @@ def _inputs(scores: Any, labels: Any, func: str) -> tuple[FloatArray, FloatArray
 
 
 def _bin_index(s: FloatArray, n_bins: int) -> NDArray[np.int64]:
-    return np.minimum((s * n_bins).astype(np.int64), n_bins - 1)
+    """Bin ``b`` holds ``b / n_bins <= s < (b + 1) / n_bins`` (the last bin also 1.0),
+    compared against the edges themselves: ``floor(s * n_bins)`` would put the double
+    just below 0.9 in bin 9, as its product rounds up to 9.0."""
+    edges = np.arange(1, n_bins, dtype=np.float64) / n_bins
+    return np.searchsorted(edges, s, side="right").astype(np.int64)
 
 
 def _diagram(s: FloatArray, y: FloatArray, bins: NDArray[np.int64], n_bins: int
