@@ -175,14 +175,17 @@ def _cells(a: NDArray[Any], b: NDArray[Any], w: NDArray[Any], tie: Any, func: st
     index: dict[Any, int] = {}
     fa = np.asarray([index.setdefault(x, len(index)) for x in a], dtype=np.int64)
     fb = np.asarray([index.setdefault(x, len(index)) for x in b], dtype=np.int64)
-    outcome = np.full(a.shape[0], -1, dtype=np.int64)
-    for n, (x, y, z) in enumerate(zip(a, b, w)):
-        outcome[n] = 0 if z == x else 1 if z == y else 2 if z == tie else -1
-        if x == y:
-            raise DataError(f"bradley_terry: comparison {n + 1} sets {x!r} against itself.")
-        if outcome[n] < 0:
-            raise DataError(f"bradley_terry: comparison {n + 1} ({x!r} vs {y!r}) has winner "
-                            f"{z!r}, which is neither item nor the tie value {tie!r}.")
+    fw = np.asarray([-2 if _is(z, tie) else index.get(z, -1) for z in w], dtype=np.int64)
+    outcome = np.where(fw == fa, 0, np.where(fw == fb, 1, np.where(fw == -2, 2, -1)))
+    same = np.flatnonzero(fa == fb)
+    if same.size:
+        n = int(same[0])
+        raise DataError(f"bradley_terry: comparison {n + 1} sets {a[n]!r} against itself.")
+    bad = np.flatnonzero(outcome < 0)
+    if bad.size:
+        n = int(bad[0])
+        raise DataError(f"bradley_terry: comparison {n + 1} ({a[n]!r} vs {b[n]!r}) has winner "
+                        f"{w[n]!r}, which is neither item nor the tie value {tie!r}.")
     k = len(index)
     if k < 2:
         raise InsufficientDataError(f"{func} needs comparisons between at least two items; "
@@ -192,6 +195,13 @@ def _cells(a: NDArray[Any], b: NDArray[Any], w: NDArray[Any], tie: Any, func: st
     seen = np.flatnonzero(counts.sum(axis=1))
     cells = np.column_stack([seen // k, seen % k, counts[seen]]).astype(np.int64)
     return list(index), cells
+
+
+def _is(z: Any, tie: Any) -> bool:
+    try:
+        return bool(z == tie)
+    except (TypeError, ValueError):
+        return False
 
 
 def _not_connected(cells: NDArray[np.int64], k: int) -> str | None:

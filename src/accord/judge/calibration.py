@@ -26,8 +26,7 @@ from scipy.optimize import isotonic_regression
 
 from accord import _validation as v
 from accord.errors import DataError, InsufficientDataError
-from accord.inference.jackknife import jackknife_se
-from accord.inference.resampling import FloatArray, Resampling, pattern_index
+from accord.inference.resampling import FloatArray, Resampling
 from accord.judge import _figures as fig
 from accord.judge import _logistic
 from accord.results import AgreementResult, _jsonable
@@ -165,23 +164,37 @@ def judge_calibration(
 
 def expected_calibration_error(s: FloatArray, y: FloatArray, bins: NDArray[np.int64],
                                n_bins: int) -> AgreementResult:
-    """ECE from per-bin sums: features per item are (bin one-hot) x (y - s), and 1."""
-    features = np.zeros((s.size, n_bins + 1))
-    features[np.arange(s.size), bins] = y - s
-    features[:, n_bins] = 1.0
-    patterns, counts, inverse = pattern_index(features)
+    """ECE from per-bin sums: features per item are (bin one-hot) x (y - s), and 1.
 
-    def statistic(sums: FloatArray) -> FloatArray:
-        n = sums[:, -1]
-        return np.where(n > 0, np.abs(sums[:, :-1]).sum(axis=1) / np.where(n > 0, n, 1), np.nan)
+    The jackknife needs only the per-bin sums: leaving item ``i`` out changes its own
+    bin's sum ``S_b`` to ``S_b - d_i``, so every leave-one-out value is O(1).
+    """
+    d = y - s
+    sums = np.bincount(bins, weights=d, minlength=n_bins)
+    n = s.size
+    est = float(np.abs(sums).sum() / n)
+    se = math.nan
+    if n >= 2:
+        loo = (np.abs(sums).sum() - np.abs(sums[bins]) + np.abs(sums[bins] - d)) / (n - 1)
+        se = math.sqrt((n - 1) / n * float(np.sum((loo - loo.mean()) ** 2)))
 
-    res = Resampling(np.asarray(patterns, dtype=np.float64), counts, statistic,
-                     unit_patterns=inverse)
-    se, _ = jackknife_se(res)
+    def statistic(total: FloatArray) -> FloatArray:
+        m = total[:, -1]
+        return np.where(m > 0, np.abs(total[:, :-1]).sum(axis=1) / np.where(m > 0, m, 1),
+                        np.nan)
+
+    def resampling() -> Resampling:
+        # scores are mostly distinct: one pattern per item (deduplicating rows costs a sort)
+        features = np.zeros((n, n_bins + 1))
+        features[np.arange(n), bins] = d
+        features[:, n_bins] = 1.0
+        return Resampling(features, np.ones(n, dtype=np.int64), statistic,
+                          unit_patterns=np.arange(n, dtype=np.int64))
+
     return AgreementResult(
-        coefficient="ece", estimate=res.full(), observed=math.nan, expected=math.nan, se=se,
-        n_units=int(s.size), n_raters=2, details={"n_bins": n_bins, "se_method": "jackknife"},
-        bounds=(0.0, 1.0), resampling=lambda: res)
+        coefficient="ece", estimate=est, observed=math.nan, expected=math.nan, se=se,
+        n_units=int(n), n_raters=2, details={"n_bins": n_bins, "se_method": "jackknife"},
+        bounds=(0.0, 1.0), resampling=resampling)
 
 
 def _inputs(scores: Any, labels: Any, func: str) -> tuple[FloatArray, FloatArray]:
@@ -252,11 +265,17 @@ def _recalibrate(s: FloatArray, y: FloatArray, n_bins: int, method: str, share: 
 
 
 def isotonic_knots(s: FloatArray, y: FloatArray) -> tuple[tuple[float, float], ...]:
-    """Isotonic fit of ``y`` on ``s``: tied scores are pooled first (as scikit-learn does)."""
+    """Isotonic fit of ``y`` on ``s``: tied scores are pooled first (as scikit-learn does).
+
+    Only the ends of each constant block are kept as knots: linear interpolation
+    between them gives the same map.
+    """
     xs, inverse, counts = np.unique(s, return_inverse=True, return_counts=True)
     means = np.bincount(inverse, weights=y) / counts
     fitted = isotonic_regression(means, weights=counts.astype(np.float64)).x
-    return tuple((float(a), float(b)) for a, b in zip(xs, fitted))
+    change = np.flatnonzero(np.diff(fitted) != 0)
+    keep = np.unique(np.concatenate([[0, xs.size - 1], change, change + 1]))
+    return tuple(zip(xs[keep].tolist(), fitted[keep].tolist()))
 
 
 def platt_knots(s: FloatArray, y: FloatArray, func: str) -> tuple[tuple[float, float], ...]:
