@@ -209,11 +209,12 @@ def _inputs(scores: Any, labels: Any, func: str) -> tuple[FloatArray, FloatArray
     bad = np.flatnonzero(~((s >= 0) & (s <= 1)))
     if bad.size:
         raise DataError(f"{func}: {bad.size} score(s) lie outside [0, 1] or are missing (e.g. "
-                        f"{s[bad[0]]!r} at position {bad[0]}); scores are probabilities.")
+                        f"{float(s[bad[0]])!r} at position {int(bad[0])}); scores are "
+                        "probabilities.")
     bad = np.flatnonzero((y != 0) & (y != 1))
     if bad.size:
         raise DataError(f"{func}: {bad.size} human label(s) are not 0 or 1 (e.g. "
-                        f"{y[bad[0]]!r} at position {bad[0]}).")
+                        f"{float(y[bad[0]])!r} at position {int(bad[0])}).")
     if s.size == 0:
         raise InsufficientDataError(f"{func} needs at least one item.")
     return s, y

@@ -127,5 +127,5 @@ def _numbers(values: Any, param: str, func: str) -> FloatArray:
     bad = np.flatnonzero(~np.isfinite(arr))
     if bad.size:
         raise DataError(f"{func}: {param} has {bad.size} missing or non-finite value(s) (the "
-                        f"first at position {bad[0]}); drop those items from both lists.")
+                        f"first at position {int(bad[0])}); drop those items from both lists.")
     return arr
