@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 import accord
@@ -92,3 +94,16 @@ def test_bad_input() -> None:
         accord.ppi_mean([1, None], [1, 0], [1, 0])
     with pytest.raises(InvalidParameterError, match="'lam' parameter"):
         accord.ppi_mean([1, 0], [1, 0], [1, 0], lam="best")  # type: ignore[arg-type]
+
+
+@given(st.integers(0, 10_000))
+@settings(max_examples=30, deadline=None)
+def test_item_order_does_not_matter(seed: int) -> None:
+    f_unl, f_lab, y = _sets(seed, n=30, big_n=100)
+    rng = np.random.default_rng(seed)
+    p, q = rng.permutation(30), rng.permutation(100)
+    for lam in (1.0, "tuned"):
+        a = accord.ppi_mean(f_unl, f_lab, y, lam=lam)
+        b = accord.ppi_mean(f_unl[q], f_lab[p], y[p], lam=lam)
+        assert a.estimate == pytest.approx(b.estimate, abs=1e-12)
+        assert a.se == pytest.approx(b.se, abs=1e-12)
