@@ -115,3 +115,25 @@ def test_bad_input_is_one_line(tmp_path: Path) -> None:
     assert code == 1 and "outside [0, 1]" in err and len(err.strip().splitlines()) == 1
     code, _, err = run("judge", "bias", str(SLICE), "--judge", "someone")
     assert code == 1 and err.count("\n") == 1
+
+
+def test_bias_with_humans_and_both_orders_from_a_csv(tmp_path: Path) -> None:
+    path = tmp_path / "pairs.csv"
+    rows = ["item,output_1,output_2,generator_1,generator_2,annotator,preference"]
+    for i in range(12):
+        long_first = i % 2 == 0
+        a, b = ("x" * 40, "y" * 10) if long_first else ("x" * 10, "y" * 40)
+        rows += [f"q{i},{a},{b},m1,m2,judge,1", f"q{i},{b},{a},m2,m1,judge,{1 + i % 3 // 2}",
+                 f"q{i},{a},{b},m1,m2,human,{1 if i % 3 else 2}"]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, out, err = run("judge", "bias", str(path), "--judge", "judge", "--family", "m1",
+                         "--json")
+    assert code == 0, err
+    got = json.loads(out)["biases"]
+    table = read_pairwise(path)
+    lib = accord.preferences(table.columns, judge="judge", lengths=("len_first", "len_second"),
+                             generators=("first", "second"), family="m1")
+    assert lib.length_bias_humans is not None and lib.position["judge"].n_units == 12
+    assert got["length_bias_humans"] == lib.length_bias_humans.to_dict()
+    assert got["position"]["judge"] == lib.position["judge"].to_dict()
+    assert got["self_preference_excess"]["estimate"] == lib.self_preference_excess.estimate

@@ -156,7 +156,8 @@ def main() -> None:
       check          pass/fail against a declared threshold (exit 0 / 1; 2: no decision)
       evaluate       a model (or annotator) against reference labels: F1, MCC, baselines
       disagreements  every unit where raters differ, for adjudication
-      judge          may an LLM judge replace a human annotator (alt-test, ceiling)
+      judge          may an LLM judge replace a human annotator (alt-test, ceiling); and
+                     its biases, rankings, consistency, calibration, PPI and panels
       multilabel     multi-label (set-valued) ratings: per label and on the sets
       plan           how many units to rate (interval width, lower limit, power)
       spans          agreement on spans (pairwise F1), or spans against a --gold rater
