@@ -514,6 +514,19 @@ def test_preferences() -> None:
     refused(DataError, "column", accord.preferences, rows, verdict="answer")
 
 
+def test_judge_lab() -> None:
+    refused(DataError, "neither item nor the tie value", accord.bradley_terry,
+            [("a", "b", "c")])
+    refused(InsufficientDataError, "at least two runs", accord.judge_consistency, [[1], [2]])
+    refused(DataError, "outside \\[0, 1\\]", accord.judge_calibration, [0.2, 1.3], [0, 1])
+    refused(DataError, "one class only", accord.judge_calibration, [0.2, 0.3, 0.4, 0.5],
+            [0, 0, 0, 0])
+    refused(DataError, "2 judge labels and 1 human labels", accord.ppi_mean, [1, 0],
+            [1, 0], [1])
+    refused(DataError, "at least two judges", accord.judge_panel, [[1, 1], [0, 1]],
+            judges=["rater_1"])
+
+
 def test_interpret_and_benchmark() -> None:
     refused(InvalidParameterError, "'scale' parameter of interpret must be one of", accord
             .interpret, RESULT, scale="foo")

@@ -72,7 +72,16 @@ from accord.interpret.marginal import (
     rater_bias,
     stuart_maxwell_test,
 )
-from accord.judge import alt_test, judge_agreement, preferences
+from accord.judge import (
+    alt_test,
+    bradley_terry,
+    judge_agreement,
+    judge_calibration,
+    judge_consistency,
+    judge_panel,
+    ppi_mean,
+    preferences,
+)
 from accord.multilabel.metrics import MultilabelEvaluation, evaluate_multilabel
 from accord.readers import formats, read
 from accord.report import Report, report

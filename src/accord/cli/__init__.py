@@ -13,6 +13,7 @@ from accord.cli import (  # noqa: F401  (commands register on import)
     history,
     inspect,
     judge,
+    judge_lab,
     multilabel,
     plan,
     report,

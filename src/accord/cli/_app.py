@@ -22,7 +22,7 @@ ERROR_STATUS = "accord.error_status"
 # Options that take several values: ``--raters A B C`` is read as ``--raters A --raters B ...``.
 MULTI_VALUE = (
     "--raters", "--categories", "--coefficient", "--missing", "--kinds", "--predicted",
-    "--humans", "--prevalence", "--rater-rates", "--labels",
+    "--humans", "--prevalence", "--rater-rates", "--labels", "--judges", "--family",
 )
 
 
@@ -70,8 +70,12 @@ def _known_options(group: click.Group, args: Sequence[str]) -> frozenset[str] | 
     command = group.commands.get(args[0]) if args else None
     if command is None:
         return None
+    commands = [command]
+    if isinstance(command, click.Group):  # its subcommand, or every one (a default route)
+        sub = command.commands.get(args[1]) if len(args) > 1 else None
+        commands = [sub] if sub is not None else list(command.commands.values())
     names = {"--help", "-h"}
-    for param in command.params:
+    for param in (p for c in commands for p in c.params):
         names.update(getattr(param, "opts", ()))
         names.update(getattr(param, "secondary_opts", ()))
     return frozenset(names)
@@ -203,7 +207,8 @@ def main() -> None:
       history        the runs recorded in a history store, with control limits
       evaluate       a model (or annotator) against reference labels: F1, MCC, baselines
       disagreements  every unit where raters differ, for adjudication
-      judge          may an LLM judge replace a human annotator (alt-test, ceiling)
+      judge          may an LLM judge replace a human annotator (alt-test, ceiling); and
+                     its biases, rankings, consistency, calibration, PPI and panels
       multilabel     multi-label (set-valued) ratings: per label and on the sets
       plan           how many units to rate (interval width, lower limit, power)
       spans          agreement on spans (pairwise F1), or spans against a --gold rater

@@ -12,7 +12,39 @@ from accord.cli._app import main
 from accord.cli._common import console, data_options, load
 
 
-@main.command()
+class _JudgeGroup(click.Group):
+    """``accord judge DATA ...`` (no subcommand) runs ``accord judge alt DATA ...``."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = ["alt", *args]
+        return super().parse_args(ctx, args)
+
+
+@main.group(cls=_JudgeGroup)
+def judge() -> None:
+    """Questions about an LLM judge. Without a subcommand: may the judge replace a human
+    annotator (the alternative annotator test, then agreement with each human), as
+    `accord judge alt`.
+
+    \b
+    Examples:
+      accord judge examples/judge.csv --judge gpt4 --humans ann_a ann_b ann_c --missing ERROR
+      accord judge examples/judge.csv --judge gpt4 --humans ann_a ann_b ann_c --missing ERROR --json
+      accord judge examples/judge.csv --judge gpt4 --kind gpt4=llm --missing ERROR --epsilon 0.15
+
+    \b
+    The judge lab (each subcommand's --help has runnable examples):
+      bias         position, length and self-preference of a pairwise judge
+      rank         Bradley-Terry strengths (and Elo) from pairwise verdicts
+      consistency  the same judge run several times: flip rate, ICC, runs needed
+      calibration  a judge's probabilities against human labels: Brier, ECE
+      ppi          a judge's pass rate corrected by a human-labelled sample
+      panel        several judges combined, and how many independent judges they are
+    """
+
+
+@judge.command("alt")
 @data_options
 @click.option("--judge", "judge_name", required=True, metavar="COL",
               help="The judge's rater (column) name.")
@@ -35,7 +67,7 @@ from accord.cli._common import console, data_options, load
               help="Bootstrap resamples of the paired differences.")
 @click.option("--seed", default=None, type=int, help="Seed for a reproducible bootstrap.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead.")
-def judge(data: str, judge_name: str, humans: tuple[str, ...], epsilon: float,
+def alt(data: str, judge_name: str, humans: tuple[str, ...], epsilon: float,
           scoring: str | None, test_kind: str, min_units: int, coefficient: str | None,
           n_resamples: int,
           seed: int | None, as_json: bool, **selection: Any) -> None:
@@ -45,9 +77,8 @@ def judge(data: str, judge_name: str, humans: tuple[str, ...], epsilon: float,
 
     \b
     Examples:
-      accord judge examples/judge.csv --judge gpt4 --humans ann_a ann_b ann_c --missing ERROR
-      accord judge examples/judge.csv --judge gpt4 --humans ann_a ann_b ann_c --missing ERROR --json
-      accord judge examples/judge.csv --judge gpt4 --kind gpt4=llm --missing ERROR --epsilon 0.15
+      accord judge alt examples/judge.csv --judge gpt4 --humans ann_a ann_b ann_c --missing ERROR
+      accord judge alt examples/judge.csv --judge gpt4 --missing ERROR --json
     """
     import accord
     from accord.errors import InvalidParameterError

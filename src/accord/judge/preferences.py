@@ -28,6 +28,7 @@ from accord.data._frames import columns_of
 from accord.data.annotations import Annotations, build
 from accord.errors import DataError
 from accord.inference.results import AgreementResult, _jsonable
+from accord.judge import biases as bz
 
 __all__ = ["PositionBias", "PreferenceResult", "preferences", "wilson_interval"]
 
@@ -102,16 +103,61 @@ class PreferenceResult:
     judge: Any
     agreement: Mapping[Any, AgreementResult] = field(repr=False)
     confidence_level: float
+    biases: bz.Biases | None = field(default=None, repr=False)
+
+    @property
+    def position(self) -> Mapping[Any, AgreementResult]:
+        """``rater -> P(first shown wins)`` on the pairs seen in both orders, resampled by
+        pair; raters who saw no pair both ways are absent (see ``biases.notes``)."""
+        return MappingProxyType({}) if self.biases is None else self.biases.position
+
+    @property
+    def length_bias(self) -> AgreementResult | None:
+        """The judge's P(prefers the longer output) (with ``lengths=``)."""
+        return _part(self.biases, "length", "judge")
+
+    @property
+    def length_bias_humans(self) -> AgreementResult | None:
+        """The humans' P(prefers the longer output) on the pairs the judge decided."""
+        return _part(self.biases, "length", "humans")
+
+    @property
+    def length_bias_excess(self) -> AgreementResult | None:
+        """The judge's share minus the humans', paired by pair."""
+        return _part(self.biases, "length", "excess")
+
+    @property
+    def length_slope(self) -> AgreementResult | None:
+        """Log-odds of "first shown wins" per 100 units of length difference."""
+        return None if self.biases is None else self.biases.length_slope
+
+    @property
+    def self_preference(self) -> AgreementResult | None:
+        """The judge's win rate for its own family's outputs (with ``generators=``)."""
+        return _part(self.biases, "self_preference", "judge")
+
+    @property
+    def self_preference_humans(self) -> AgreementResult | None:
+        """The humans' rate for the same outputs on the same pairs."""
+        return _part(self.biases, "self_preference", "humans")
+
+    @property
+    def self_preference_excess(self) -> AgreementResult | None:
+        """The judge's rate minus the humans', paired by pair."""
+        return _part(self.biases, "self_preference", "excess")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping."""
-        return {
+        out = {
             "per_rater": [r.to_dict() for r in self.per_rater.values()],
             "judge": _jsonable(self.judge),
             "agreement": {str(h): r.to_dict() for h, r in self.agreement.items()},
             "confidence_level": self.confidence_level,
             "audit": self.annotations.audit.to_dict(),
         }
+        if self.biases is not None:
+            out["biases"] = self.biases.to_dict()
+        return out
 
     def __str__(self) -> str:
         lines = []
@@ -139,6 +185,9 @@ def preferences(
     labels: Sequence[Any] = ("A", "B", "tie"),
     judge: Any = None,
     missing: Sequence[Any] = (),
+    lengths: tuple[str | int, str | int] | None = None,
+    generators: tuple[str | int, str | int] | None = None,
+    family: Any = None,
     confidence_level: float = 0.95,
 ) -> PreferenceResult:
     r"""Position consistency, position bias and agreement on normalised pairwise verdicts.
@@ -171,17 +220,30 @@ def preferences(
     missing : sequence, optional
         Verdicts that mean "no verdict" (a parse failure such as ``"ERROR"`` or
         ``-1``): dropped and counted in the audit, like None and NaN.
+    lengths : (column, column), optional
+        The length (characters or tokens) of the answer shown first and second: adds
+        the length bias (:attr:`PreferenceResult.length_bias`, the humans' share on
+        the same pairs and the judge's excess) and the logistic length slope.
+    generators : (column, column), optional
+        The generator (model) of the answer shown first and second, with ``family``
+        (a generator name or a list of them: the judge's own family): adds the
+        self-preference figures.
     confidence_level : float
 
     Returns
     -------
     PreferenceResult
+        With the position share per rater resampled by whole pairs
+        (:attr:`PreferenceResult.position`) and, given ``lengths`` or
+        ``generators``, the bias figures of :mod:`accord.judge.biases`.
 
     Raises
     ------
     DataError
         A verdict that is none of the labels; a pair id shown with different
-        candidates; a rater who gave one pair, in one order, two different verdicts.
+        candidates; a rater who gave one pair, in one order, two different verdicts;
+        an output without a length (or generator); ``lengths``/``generators`` with
+        several raters and no ``judge``; ``generators`` without ``family``.
 
     References
     ----------
@@ -214,12 +276,42 @@ def preferences(
     tri = enc.label_list(labels, param="labels")
     if len(tri) != 3:
         raise v.fail("labels", func, "three labels (first wins, second wins, tie)", labels)
-    cols = columns_of(data, [unit, rater, first, second, verdict], func=func)
+    extra = [c for pair in (lengths, generators) if pair is not None for c in pair]
+    cols = columns_of(data, [unit, rater, first, second, verdict, *extra], func=func)
     rows = _Rows.read(cols, tri, verdicts, tuple(missing), func)
     ann = rows.normalised(func)
     per = {r: _position(rows, r, ann, level) for r in ann.raters}
     agreement = _agreement(ann, judge, func)
-    return PreferenceResult(MappingProxyType(per), ann, judge, MappingProxyType(agreement), level)
+    found = _biases(rows, ann, judge, lengths is not None, generators is not None, family, func)
+    return PreferenceResult(MappingProxyType(per), ann, judge, MappingProxyType(agreement), level,
+                            found)
+
+
+def _biases(rows: _Rows, ann: Annotations, judge: Any, lengths: bool, generators: bool,
+            family: Any, func: str) -> bz.Biases:
+    vd = bz.verdicts(rows.unit, rows.rater, rows.first, rows.second, rows.position)
+    if (lengths or generators) and judge is None:
+        if len(ann.raters) > 1:
+            raise DataError(f"{func} needs judge= to measure length bias or self-preference "
+                            f"when there are several raters ({list(ann.raters)!r}).")
+        judge = ann.raters[0]
+    if generators and family is None:
+        raise DataError(f"{func} needs family= (the judge's own generator name or names) to "
+                        "measure self-preference from generators=.")
+    extra = list(rows.extra)
+    len_map = gen_map = None
+    if lengths:
+        len_map = bz.lengths_of(vd, extra.pop(0), extra.pop(0), func)
+    if generators:
+        gen_map = bz.per_candidate(vd, extra.pop(0), extra.pop(0), "generator", func)
+    fam = frozenset([family] if isinstance(family, str) or not hasattr(family, "__iter__")
+                    else family)
+    return bz.bias_figures(vd, judge=judge, lengths=len_map, generators=gen_map, family=fam)
+
+
+def _part(b: bz.Biases | None, which: str, part: str) -> AgreementResult | None:
+    t = None if b is None else getattr(b, which)
+    return None if t is None else getattr(t, part)
 
 
 @dataclass
@@ -231,14 +323,15 @@ class _Rows:
     position: NDArray[np.int64]  # 0 first wins, 1 second wins, 2 tie
     dropped: int
     n_read: int
+    extra: tuple[NDArray[Any], ...] = ()
 
     @classmethod
     def read(cls, cols: list[NDArray[Any]], labels: list[Any], verdicts: str,
              missing: tuple[Any, ...], func: str) -> _Rows:
-        unit, rater, first, second, verdict = cols
+        verdict = cols[4]
         gone = enc.missing_mask(verdict, (*enc.DEFAULT_MISSING, *missing))
         keep = ~gone
-        unit, rater, first, second, verdict = (c[keep] for c in cols)
+        unit, rater, first, second, verdict, *extra = (c[keep] for c in cols)
         if verdicts == "position":
             options = [labels[0], labels[1], labels[2]]
             pos = _match(verdict, options)
@@ -255,7 +348,8 @@ class _Rows:
             raise DataError(
                 f"{func} read {bad.size} verdict(s) that are not {expected}: "
                 f"{', '.join(shown)}; declare parse failures with missing=[...].")
-        return cls(unit, rater, first, second, pos, int(gone.sum()), int(gone.shape[0]))
+        return cls(unit, rater, first, second, pos, int(gone.sum()), int(gone.shape[0]),
+                   tuple(extra))
 
     def normalised(self, func: str) -> Annotations:
         groups = _group(self, func)

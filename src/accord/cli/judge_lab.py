@@ -1,0 +1,377 @@
+"""``accord judge bias | rank | consistency | calibration | ppi | panel``: the judge lab."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import click
+
+from accord.cli._common import console, data_options, load
+from accord.cli.judge import judge
+
+JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON instead.")
+LEVEL_OPTION = click.option("--confidence-level", "level", default=0.95, show_default=True,
+                            type=float, help="Confidence level of the intervals.")
+
+
+@judge.command("bias")
+@click.argument("data", type=click.Path(exists=True, dir_okay=False))
+@click.option("--judge", "judge_name", default=None, metavar="NAME",
+              help="The judge's annotator name (default: the only one in the file).")
+@click.option("--family", multiple=True, metavar="GENERATOR",
+              help="A generator of the judge's own family (repeat): adds self-preference.")
+@LEVEL_OPTION
+@JSON_OPTION
+def bias(data: str, judge_name: str | None, family: tuple[str, ...], level: float,
+         as_json: bool) -> None:
+    """Position, length and self-preference of a pairwise judge, from AlpacaEval-style
+    annotations (annotations.json) or a JSONL/CSV of item, output_1, output_2,
+    generator_1, generator_2, preference (1, 2, or 1.5 for a tie).
+
+    \b
+    Examples:
+      accord judge bias examples/alpaca_eval_slice.json
+      accord judge bias examples/alpaca_eval_slice.json --family gpt4 --json
+    """
+    import accord
+    from accord.judge.pairs_io import read_pairwise
+
+    table = read_pairwise(data)
+    res = accord.preferences(
+        table.columns, judge=judge_name or _only_rater(table.columns["rater"]),
+        lengths=("len_first", "len_second"),
+        generators=("first", "second") if family else None,
+        family=list(family) or None, confidence_level=level)
+    figures = _bias_figures(res)
+    if as_json:
+        click.echo(json.dumps({"read": table.notes(), **res.to_dict()}))
+        return
+    _say(table.notes() + list(res.biases.notes if res.biases else ()))
+    _say([_bias_verdict(res, level)])
+    _figure_table("Biases of the judge (intervals resample whole pairs)", figures, level)
+
+
+def _only_rater(raters: list[Any]) -> Any:
+    names = list(dict.fromkeys(raters))
+    if len(names) != 1:
+        from accord.errors import DataError
+
+        raise DataError(f"the file holds several annotators ({names[:5]!r}); name the judge "
+                        "with --judge.")
+    return names[0]
+
+
+def _bias_figures(res: Any) -> list[tuple[str, Any]]:
+    rows = [(f"P(first shown wins), {r}", x) for r, x in res.position.items()]
+    for label, name in (("P(prefers the longer output)", "length_bias"),
+                        ("  the humans, same pairs", "length_bias_humans"),
+                        ("  judge minus humans", "length_bias_excess"),
+                        ("length slope (log-odds per 100 characters)", "length_slope"),
+                        ("P(prefers its own family)", "self_preference"),
+                        ("  the humans, same pairs", "self_preference_humans"),
+                        ("  judge minus humans", "self_preference_excess")):
+        value = getattr(res, name)
+        if value is not None:
+            rows.append((label, value))
+    return rows
+
+
+def _bias_verdict(res: Any, level: float) -> str:
+    lb = res.length_bias
+    if lb is None or not lb.defined:
+        return "The length bias is undefined on these pairs."
+    ci = lb.confidence_interval(level)
+    lean = "prefers the longer output" if ci.low > 0.5 else (
+        "prefers the shorter output" if ci.high < 0.5 else "shows no clear length preference")
+    return (f"{res.judge} {lean}: {lb.estimate:.0%} of {lb.expected:.0f} decisive verdicts "
+            f"went to the longer output ({ci.low:.0%} to {ci.high:.0%}).")
+
+
+@judge.command("rank")
+@click.argument("data", type=click.Path(exists=True, dir_okay=False))
+@click.option("--order-effect", is_flag=True, help="Fit the advantage of the output shown first.")
+@LEVEL_OPTION
+@JSON_OPTION
+def rank(data: str, order_effect: bool, level: float, as_json: bool) -> None:
+    """Bradley-Terry strengths of the generators (Davidson ties, Elo as a view) from
+    pairwise judge annotations (AlpacaEval JSON, JSONL or CSV).
+
+    \b
+    Examples:
+      accord judge rank examples/alpaca_eval_slice.json
+      accord judge rank examples/alpaca_eval_slice.json --json
+    """
+    import accord
+    from accord.judge.pairs_io import read_pairwise
+
+    table = read_pairwise(data)
+    bt = accord.bradley_terry(table.comparisons(), order_effect=order_effect)
+    if as_json:
+        elo_dict = {str(k): r.to_dict() for k, r in bt.elo().items()}
+        click.echo(json.dumps({"read": table.notes(), **bt.to_dict(), "elo": elo_dict}))
+        return
+    _say(table.notes())
+    first = next(iter(bt.strength.values()))
+    if not first.defined:
+        _say([f"The strengths are undefined: {first.undefined_reason}."])
+        return
+    if order_effect and bt.order_effect is not None:
+        _say([f"Order effect (log-odds for the output shown first): "
+              f"{_interval_text(bt.order_effect, level)}."])
+    elo = bt.elo()
+    rows = [(str(item), bt.strength[item]) for item in bt.ranking()]
+    _figure_table("Bradley-Terry log-strength (mean zero)", rows, level,
+                  extra=("Elo", [_f(elo[i].estimate, 0) for i in bt.ranking()]))
+
+
+@judge.command("consistency")
+@data_options
+@click.option("--threshold", type=float, default=None,
+              help="Pass threshold: adds the share of items that pass in some runs only.")
+@click.option("--target", type=float, default=0.9, show_default=True,
+              help="Target reliability for the number of runs needed.")
+@LEVEL_OPTION
+@JSON_OPTION
+def consistency(data: str, threshold: float | None, target: float, level: float, as_json: bool,
+                **selection: Any) -> None:
+    """The same judge run several times on the same items (one rater column per run):
+    flip rates, within-item variance, ICC(1,1) and the runs needed for a target reliability.
+
+    \b
+    Examples:
+      accord judge consistency examples/judge_runs.csv --threshold 3
+      accord judge consistency examples/judge_runs.csv --target 0.95 --json
+    """
+    import accord
+
+    ann = load(data, **selection)
+    runs = ann.numeric_values()[ann.wide()]
+    runs[ann.wide() < 0] = math.nan
+    c = accord.judge_consistency(runs, threshold=threshold)
+    need = c.runs_needed(target, confidence_level=level)
+    figures = [("flip rate (runs disagree)", c.flip_rate)]
+    if c.threshold_flip_rate is not None:
+        figures.append((f"pass in some runs, fail in others (>= {threshold:g})",
+                        c.threshold_flip_rate))
+    figures += [("within-item variance", c.within_item_variance),
+                ("ICC(1,1): one run", c.icc), (f"ICC(1,{c.n_runs}): mean of the runs", c.icc_k),
+                (f"runs needed for reliability {target:g}", need)]
+    if as_json:
+        click.echo(json.dumps({name: r.to_dict() for name, r in figures}))
+        return
+    _say(ann.audit.lines())
+    _say([f"One run has reliability {_interval_text(c.icc, level)}; "
+          f"{need.details.get('runs', 'an undefined number of')} run(s) reach {target:g}."])
+    _figure_table("Repeat-run consistency", figures, level)
+
+
+@judge.command("calibration")
+@click.argument("data", type=click.Path(exists=True, dir_okay=False))
+@click.option("--score", required=True, metavar="COL", help="The judge's probability column.")
+@click.option("--label", required=True, metavar="COL",
+              help="The human 0/1 label column (rows with a blank label are left out).")
+@click.option("--bins", default=10, show_default=True, type=click.IntRange(min=1))
+@click.option("--recalibrate", type=click.Choice(["isotonic", "platt", "none"]),
+              default="isotonic", show_default=True)
+@click.option("--seed", default=None, type=int, help="Seed of the fit/check split.")
+@LEVEL_OPTION
+@JSON_OPTION
+def calibration(data: str, score: str, label: str, bins: int, recalibrate: str,
+                seed: int | None, level: float, as_json: bool) -> None:
+    """A judge's probabilities against human labels: Brier score, ECE, the reliability
+    bins, and a recalibration fitted on one half of the items and checked on the other.
+
+    \b
+    Examples:
+      accord judge calibration examples/judge_scores.csv --score judge_prob --label human --seed 1
+      accord judge calibration examples/judge_scores.csv --score judge_prob --label human \\
+        --recalibrate platt --json
+    """
+    import accord
+
+    cols, dropped = _columns(data, [score, label], required=label)
+    cal = accord.judge_calibration(
+        cols[score], cols[label], n_bins=bins, rng=seed,
+        recalibrate=None if recalibrate == "none" else recalibrate)  # type: ignore[arg-type]
+    if as_json:
+        click.echo(json.dumps(cal.to_dict()))
+        return
+    _say([f"read {len(cols[score])} item(s) with a human label; {dropped} without one "
+          "left out."])
+    figures = [("Brier score", cal.brier), ("expected calibration error", cal.ece)]
+    rec = cal.recalibration
+    if rec is not None:
+        figures += [(f"Brier on the check half ({rec.n_check}), before", rec.brier_before),
+                    (f"  after {rec.method} fitted on the other {rec.n_fit}", rec.brier_after),
+                    ("ECE on the check half, before", rec.ece_before),
+                    (f"  after {rec.method}", rec.ece_after)]
+    _figure_table("Calibration against the humans", figures, level)
+    _say(["reliability bins (score range: n, mean score, observed rate): " + "; ".join(
+        f"{b.low:.1f}-{b.high:.1f}: {b.n}, {_f(b.mean_score)}, {_f(b.observed_rate)}"
+        for b in cal.bins if b.n)])
+
+
+@judge.command("ppi")
+@click.argument("data", type=click.Path(exists=True, dir_okay=False))
+@click.option("--judge", "judge_col", required=True, metavar="COL",
+              help="The judge's 0/1 (or score) column, on every item.")
+@click.option("--human", "human_col", required=True, metavar="COL",
+              help="The humans' column, blank where an item has no human label.")
+@click.option("--tuned", is_flag=True, help="Power-tuned PPI++ instead of PPI.")
+@LEVEL_OPTION
+@JSON_OPTION
+def ppi(data: str, judge_col: str, human_col: str, tuned: bool, level: float,
+        as_json: bool) -> None:
+    """The judge's rate on every item, corrected by the human-labelled items
+    (prediction-powered inference, Angelopoulos et al. 2023).
+
+    \b
+    Examples:
+      accord judge ppi examples/judge_scores.csv --judge judge_pass --human human
+      accord judge ppi examples/judge_scores.csv --judge judge_pass --human human --tuned --json
+    """
+    import accord
+
+    cols, _ = _columns(data, [judge_col, human_col])
+    labelled = [h not in (None, "") for h in cols[human_col]]
+    j_lab = [j for j, k in zip(cols[judge_col], labelled) if k]
+    j_unl = [j for j, k in zip(cols[judge_col], labelled) if not k]
+    h_lab = [h for h in cols[human_col] if h not in (None, "")]
+    est = accord.ppi_mean(_floats(j_unl), _floats(j_lab), _floats(h_lab),
+                          lam="tuned" if tuned else 1.0)
+    if as_json:
+        click.echo(json.dumps(est.to_dict()))
+        return
+    _say([f"read {len(j_unl) + len(j_lab)} item(s): {len(j_lab)} with a human label."])
+    _say([f"Corrected rate: {_interval_text(est, level)}; the judge alone says "
+          f"{_f(est.expected)}, the humans alone {_f(est.observed)} (SE "
+          f"{_f(est.details['classical_se'])}); the judge's labels are worth "
+          f"{est.details['effective_n']:.0f} human labels here."])
+
+
+@judge.command("panel")
+@data_options
+@click.option("--judges", "judges", multiple=True, required=True, metavar="COL...",
+              help="The judges' rater names (at least two).")
+@click.option("--humans", multiple=True, metavar="COL...",
+              help="The humans (default: every other rater).")
+@click.option("--combine", type=click.Choice(["majority", "mean"]), default="majority",
+              show_default=True)
+@click.option("--epsilon", default=0.2, show_default=True, type=float)
+@click.option("--test", "test_kind", type=click.Choice(["t", "wilcoxon"]), default="t",
+              show_default=True)
+@LEVEL_OPTION
+@JSON_OPTION
+def panel(data: str, judges: tuple[str, ...], humans: tuple[str, ...], combine: str,
+          epsilon: float, test_kind: str, level: float, as_json: bool,
+          **selection: Any) -> None:
+    """Several judges combined (majority or mean): each judge and the panel through the
+    alternative annotator test, and the effective number of independent judges.
+
+    \b
+    Examples:
+      accord judge panel examples/jury.csv --judges judge_a judge_b judge_c
+      accord judge panel examples/jury.csv --judges judge_a judge_b judge_c --json
+    """
+    import accord
+
+    ann = load(data, select_raters=False, **selection)
+    p = accord.judge_panel(ann, judges=list(judges), humans=list(humans) or None,
+                           combine=combine, epsilon=epsilon,  # type: ignore[arg-type]
+                           test=test_kind)  # type: ignore[arg-type]
+    if as_json:
+        click.echo(json.dumps(p.to_dict()))
+        return
+    _say(ann.audit.lines())
+    _say([f"The {len(p.judges)} judges are worth "
+          f"{_interval_text(p.effective_judges, level, method='jackknife')} independent "
+          "judges (their errors against the humans are correlated)."])
+    if p.n_panel_ties:
+        _say([f"note: {p.n_panel_ties} unit(s) have a tied majority and no panel verdict."])
+    for name, res in p.alt_tests.items():
+        _say([f"{name}: {'passes' if res.passed else 'fails'} the alt-test (winning rate "
+              f"{res.winning_rate:.2f}, advantage probability {res.advantage_probability:.3f})"])
+
+
+def _columns(path: str, names: list[str], required: str | None = None
+             ) -> tuple[dict[str, list[Any]], int]:
+    """The named columns of a CSV file; rows blank in ``required`` are left out (counted)."""
+    from accord.errors import DataError
+
+    with open(Path(path), newline="", encoding="utf-8-sig") as fh:
+        reader = csv.DictReader(fh)
+        missing = [n for n in names if n not in (reader.fieldnames or [])]
+        if missing:
+            raise DataError(f"{path} has no column {missing[0]!r}; the columns are "
+                            f"{reader.fieldnames!r}.")
+        rows = list(reader)
+    kept = [r for r in rows if required is None or r[required] not in (None, "")]
+    cols: dict[str, list[Any]] = {n: [r[n] if r[n] != "" else None for r in kept]
+                                  for n in names}
+    if required is not None:
+        cols = {n: list(_floats(v)) for n, v in cols.items()}
+    return cols, len(rows) - len(kept)
+
+
+def _floats(values: list[Any]) -> list[float]:
+    from accord.errors import DataError
+
+    try:
+        return [float(x) for x in values]
+    except (TypeError, ValueError):
+        bad = next(x for x in values if not _is_number(x))
+        raise DataError(f"a value {bad!r} is not a number.") from None
+
+
+def _is_number(x: Any) -> bool:
+    try:
+        float(x)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _say(lines: Any) -> None:
+    out = console()
+    for line in lines:
+        out.print(line, markup=False, highlight=False)
+
+
+def _interval_text(res: Any, level: float, method: Any = "asymptotic") -> str:
+    if not res.defined:
+        return "undefined"
+    ci = res.confidence_interval(level, method=method)
+    return f"{_f(res.estimate)} ({level:.0%} CI {_f(ci.low)} to {_f(ci.high)})"
+
+
+def _figure_table(title: str, rows: list[tuple[str, Any]], level: float,
+                  extra: tuple[str, list[str]] | None = None) -> None:
+    from rich.table import Table
+
+    t = Table(title=title)
+    for col in ("figure", "estimate", f"{level:.0%} interval", "n", *(extra[:1] if extra else ())):
+        t.add_column(col)
+    for n, (label, res) in enumerate(rows):
+        ci = _ci(res, level)
+        cells = [label, _f(res.estimate), ci, str(res.n_units)]
+        if extra:
+            cells.append(extra[1][n])
+        t.add_row(*cells)
+    console().print(t)
+
+
+def _ci(res: Any, level: float) -> str:
+    if not res.defined:
+        return res.undefined_reason or "undefined"
+    method: Any = "asymptotic" if math.isfinite(res.se) or res.analytic_interval else "jackknife"
+    ci = res.confidence_interval(level, method=method)
+    return f"{_f(ci.low)} to {_f(ci.high)}"
+
+
+def _f(x: float, digits: int = 3) -> str:
+    return "undefined" if not math.isfinite(x) else f"{x:.{digits}f}"
+

@@ -1,0 +1,167 @@
+"""Pairwise judge annotations from files: AlpacaEval ``annotations.json``, JSONL or CSV.
+
+Each record holds an instruction (``instruction`` or ``item``), two outputs
+(``output_1``, ``output_2``), their generators (``generator_1``,
+``generator_2``), the judge's ``preference`` and optionally the ``annotator``.
+Preferences follow AlpacaEval's convention: ``1`` the first output, ``2`` the
+second, ``1.5`` (or the legacy ``0``) a tie; a weighted judge's value in
+between goes to the nearer output; ``None``/empty is no verdict (counted, not
+used). ``A``/``B``/``tie`` are accepted as well.
+
+The result is a long table (a mapping of columns) that
+:func:`accord.preferences` reads with its defaults plus
+``lengths=("len_first", "len_second")`` and ``generators=("first", "second")``
+(the candidates are the generators), and :func:`accord.bradley_terry` reads by
+``winner``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from accord.errors import FormatError
+
+__all__ = ["PairwiseTable", "read_pairwise"]
+
+ITEM_KEYS = ("instruction", "item")
+MAX_BYTES = 512 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class PairwiseTable:
+    """Columns for :func:`accord.preferences` and :func:`accord.bradley_terry`, plus counts."""
+
+    columns: Mapping[str, list[Any]]
+    n_records: int
+    n_no_verdict: int
+    n_weighted: int
+
+    def notes(self) -> list[str]:
+        """What was read, in words (for the CLI's first lines)."""
+        out = [f"read {self.n_records} judged pair(s)"]
+        if self.n_no_verdict:
+            out.append(f"{self.n_no_verdict} without a verdict (not counted)")
+        if self.n_weighted:
+            out.append(f"{self.n_weighted} weighted preference(s) given to the nearer output")
+        return ["; ".join(out) + "."]
+
+    def comparisons(self) -> list[tuple[Any, Any, Any]]:
+        """(first, second, winner) of every pair with a verdict, for bradley_terry."""
+        c = self.columns
+        return [(a, b, w) for a, b, w in zip(c["first"], c["second"], c["winner"])
+                if w is not None]
+
+
+def read_pairwise(source: str | os.PathLike[str] | Sequence[Mapping[str, Any]], *,
+                  judge: str | None = None) -> PairwiseTable:
+    """Read pairwise judge annotations into columns.
+
+    Parameters
+    ----------
+    source : path or list of records
+        A ``.json`` list of records (AlpacaEval), ``.jsonl`` or ``.csv``.
+    judge : str, optional
+        The rater name when records carry no ``annotator`` (default ``"judge"``).
+
+    Returns
+    -------
+    PairwiseTable
+
+    Raises
+    ------
+    FormatError
+        An unreadable file, or a record without the outputs, generators or preference.
+
+    Examples
+    --------
+    >>> from accord.judge.pairs_io import read_pairwise
+    >>> t = read_pairwise([{"instruction": "hi", "output_1": "hello", "output_2": "hey",
+    ...                     "generator_1": "m1", "generator_2": "m2", "preference": 2}])
+    >>> t.columns["verdict"], t.columns["winner"], t.columns["len_first"]
+    (['B'], ['m2'], [5])
+    """
+    records = _records(source)
+    cols: dict[str, list[Any]] = {k: [] for k in (
+        "unit", "rater", "first", "second", "verdict", "winner", "len_first", "len_second")}
+    none = weighted = 0
+    for n, rec in enumerate(records, start=1):
+        item, out1, out2, gen1, gen2 = _fields(rec, n)
+        verdict, was_weighted = _verdict(rec.get("preference"), n)
+        none += verdict is None
+        weighted += was_weighted
+        pair = sorted([str(gen1), str(gen2)])
+        values = (f"{item}\x1f{pair[0]}\x1f{pair[1]}", rec.get("annotator") or judge or "judge",
+                  gen1, gen2, verdict,
+                  None if verdict is None else gen1 if verdict == "A" else
+                  gen2 if verdict == "B" else "tie", len(out1), len(out2))
+        for key, val in zip(cols, values):
+            cols[key].append(val)
+    return PairwiseTable(cols, len(records), none, weighted)
+
+
+def _records(source: Any) -> list[Mapping[str, Any]]:
+    if not isinstance(source, (str, os.PathLike)):
+        return list(source)
+    path = Path(source)
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            raise FormatError(f"{path} is larger than {MAX_BYTES // 2**20} MB; split it.")
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FormatError(f"cannot read {path}: {exc}.") from None
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".csv":
+            return list(csv.DictReader(io.StringIO(text)))
+        if suffix == ".jsonl":
+            return [json.loads(line) for line in text.splitlines() if line.strip()]
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"{path} is not valid JSON (line {exc.lineno}): {exc.msg}.") from None
+    if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
+        raise FormatError(f"{path} must hold a JSON list of records (AlpacaEval's "
+                          "annotations.json layout).")
+    return data
+
+
+def _fields(rec: Mapping[str, Any], n: int) -> tuple[Any, str, str, Any, Any]:
+    item = next((rec[k] for k in ITEM_KEYS if rec.get(k) not in (None, "")), None)
+    missing = [k for k in ("output_1", "output_2", "generator_1", "generator_2")
+               if rec.get(k) in (None, "")]
+    if item is None:
+        missing.insert(0, "instruction (or item)")
+    if missing:
+        raise FormatError(f"record {n} has no {', '.join(missing)}; each record needs the "
+                          "item, both outputs (their text gives the lengths) and both "
+                          "generators.")
+    return item, str(rec["output_1"]), str(rec["output_2"]), rec["generator_1"], \
+        rec["generator_2"]
+
+
+def _verdict(value: Any, n: int) -> tuple[str | None, bool]:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none",
+                                                                               "nan")):
+        return None, False
+    if isinstance(value, str) and value.strip() in ("A", "B", "tie"):
+        return value.strip(), False
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise FormatError(f"record {n} has preference {value!r}; expected 1, 2, 1.5 (a tie), "
+                          "A, B or tie.") from None
+    if math.isnan(x):
+        return None, False
+    if x == 0 or x == 1.5:
+        return "tie", False
+    if not 1 <= x <= 2:
+        raise FormatError(f"record {n} has preference {value!r}; expected a value from 1 "
+                          "(the first output) to 2 (the second).")
+    return ("A" if x < 1.5 else "B"), x not in (1.0, 2.0)
