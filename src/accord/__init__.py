@@ -27,13 +27,17 @@ __all__ = [
     "AccordError",
     "AgreementResult",
     "Annotations",
+    "AnnotatorQuality",
+    "Annotators",
     "Audit",
     "BenchmarkResult",
     "Bootstrap",
     "CoincidenceMatrix",
     "Comparison",
     "ConfidenceInterval",
+    "Consensus",
     "ContingencyTable",
+    "ConvergenceWarning",
     "DataError",
     "DegenerateDataWarning",
     "Evaluation",
@@ -56,6 +60,7 @@ __all__ = [
     "__version__",
     "accuracy",
     "alt_test",
+    "annotators",
     "balanced_accuracy",
     "bangdiwala_b",
     "benchmark",
@@ -66,6 +71,7 @@ __all__ = [
     "cohen_kappa",
     "compare",
     "conger_kappa",
+    "consensus",
     "datasets",
     "disagreements",
     "distances",
@@ -119,7 +125,7 @@ __all__ = [
 
 # Public functions that share their name with a subpackage (accord.report is the function;
 # the subpackage is accord.report.*): importing the subpackage must not replace them.
-_SHADOWED = frozenset({"compare", "disagreements", "pairwise", "report"})
+_SHADOWED = frozenset({"annotators", "compare", "disagreements", "pairwise", "report"})
 
 
 def _public() -> types.ModuleType:

@@ -7,6 +7,7 @@ line start without numpy and scipy. Add a public name here and to ``accord.__all
 
 from accord import datasets, distances
 from accord.annotations import Annotations, Audit
+from accord.annotators import AnnotatorQuality, Annotators, Consensus, annotators, consensus
 from accord.coefficients import (
     REGISTRY,
     MultilabelAgreement,
@@ -44,6 +45,7 @@ from accord.diagnostics import label_distribution, leave_one_rater_out, unit_agr
 from accord.disagreements import disagreements
 from accord.errors import (
     AccordError,
+    ConvergenceWarning,
     DataError,
     DegenerateDataWarning,
     FormatError,
