@@ -57,7 +57,8 @@ def consensus(
         ``"majority"``: vote shares; a tie is kept as a tie (listed in
         :attr:`Consensus.tied`; its label is the first tied category).
         ``"wawa"``: votes weighted by each annotator's share of agreement with the
-        majority label. ``"one_coin"``, ``"dawid_skene"``, ``"glad"``, ``"mace"``: EM
+        majority label (on the units whose majority is not tied). ``"one_coin"``,
+        ``"dawid_skene"``, ``"glad"``, ``"mace"``: EM
         on a latent true class (see :mod:`accord.annotators._em` for the models,
         their priors and the deterministic initialisation).
     categories : sequence, optional
@@ -120,12 +121,16 @@ def consensus(
 def _wawa(crowd: Crowd) -> tuple[FloatArray, FloatArray]:
     """Votes weighted by each annotator's agreement with the majority label.
 
-    A unit whose annotators all have weight 0 keeps its plain vote shares.
+    Units whose majority is tied have no majority label and do not count in the
+    weights (so the weights do not depend on the order of the categories). A unit
+    whose annotators all have weight 0 keeps its plain vote shares.
     """
-    majority = _em.majority_posterior(crowd).argmax(axis=1)
-    hits = (crowd.value == majority[crowd.unit]).astype(np.float64)
+    shares = _em.majority_posterior(crowd)
+    clear = (shares == shares.max(axis=1, keepdims=True)).sum(axis=1) == 1
+    majority = np.where(clear, shares.argmax(axis=1), -1)[crowd.unit]
+    hits = (crowd.value == majority).astype(np.float64)
     skill = wsum(crowd.rater, hits, crowd.n_raters)
-    skill /= np.maximum(crowd.per_rater(), 1)
+    skill /= np.maximum(wsum(crowd.rater, majority >= 0, crowd.n_raters), 1)
     n, k = crowd.n_units, crowd.k
     weighted = wsum(crowd.uv, skill[crowd.rater], n * k).reshape(n, k)
     total = weighted.sum(axis=1, keepdims=True)
