@@ -147,7 +147,8 @@ def glad(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
     def terms(alpha: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
         ease = np.exp(b)[unit]
         x = alpha[rater] * ease
-        return -np.logaddexp(0.0, -x), -np.logaddexp(0.0, x) - log_wrong_share, ease
+        soft = np.logaddexp(0.0, -x)  # log(1 + e^-x); log(1 + e^x) = x + soft
+        return -soft, -(x + soft) - log_wrong_share, ease
 
     def e_step(p: Params) -> tuple[FloatArray, float]:
         log_s, log_f, _ = terms(p["alpha"], p["b"])
