@@ -98,8 +98,9 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
 
     def m_step(post: FloatArray, _: Params) -> Params:
         conf = np.zeros((r, k, k))
+        columns = np.ascontiguousarray(post.T)  # one contiguous gather per class
         for c in range(k):
-            counts = wsum(rv, post[unit, c], r * k).reshape(r, k)
+            counts = wsum(rv, columns[c][unit], r * k).reshape(r, k)
             conf[:, c, :] = np.where(used, np.maximum(counts, EPS), 0.0)
         total = conf.sum(axis=2, keepdims=True)
         np.divide(conf, total, out=conf, where=total > 0)
