@@ -216,3 +216,22 @@ def test_multilabel_is_refused() -> None:
     ann = accord.Annotations.from_long(rows, unit=0, rater=1, value=2, multilabel=True)
     with pytest.raises(DataError, match="sets of labels"):
         accord.consensus(ann)
+
+
+def test_accuracy_and_recall_match_scikit_learn() -> None:
+    """Against a reference, accuracy and per-class recall are sklearn's accuracy_score and
+    recall_score(average=None) on the annotator's units."""
+    metrics = pytest.importorskip("sklearn.metrics")
+    rows = crowd(11)
+    rng = np.random.default_rng(11)
+    gold = {f"u{u}": f"c{rng.integers(0, 3)}" for u in range(60)}
+    q = accord.annotators(long(rows), reference=gold, method="majority")
+    for name in q.names:
+        mine = [(gold[u], v) for u, r, v in rows if r == name]
+        y_true, y_pred = zip(*mine)
+        acc = q[name].accuracy
+        assert acc.estimate == pytest.approx(metrics.accuracy_score(y_true, y_pred), abs=1e-15)
+        labels = sorted(set(y_true))
+        recall = metrics.recall_score(y_true, y_pred, labels=labels, average=None)
+        for lab, rec in zip(labels, recall):
+            assert acc.per_category[lab]["recall"] == pytest.approx(rec, abs=1e-15)

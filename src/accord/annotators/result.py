@@ -81,7 +81,7 @@ class Consensus:
         """The column of the top posterior of each unit (the first, on a tie)."""
         return np.asarray(self.posterior.argmax(axis=1), dtype=np.int64)
 
-    @property
+    @cached_property
     def labels(self) -> Mapping[Any, Any]:
         """Unit id -> inferred label (on a tie, the first tied category; see :attr:`tied`)."""
         cats = self.categories
