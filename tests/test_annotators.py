@@ -235,3 +235,15 @@ def test_accuracy_and_recall_match_scikit_learn() -> None:
         recall = metrics.recall_score(y_true, y_pred, labels=labels, average=None)
         for lab, rec in zip(labels, recall):
             assert acc.per_category[lab]["recall"] == pytest.approx(rec, abs=1e-15)
+
+
+def test_an_annotator_without_ratings_is_kept_and_said() -> None:
+    ann = accord.Annotations.from_wide([["a", "b", None], ["a", "a", None], ["b", "b", None]])
+    c = accord.consensus(ann, method="dawid_skene")
+    assert any("gave no rating ('rater_3')" in n for n in c.notes)
+    with pytest.warns(DegenerateDataWarning) as record:
+        q = accord.annotators(ann, method="majority")
+    said = " ".join(str(w.message) for w in record)
+    assert "accuracy is undefined for 1 annotator(s) ('rater_3')" in said
+    assert "kappa_vs_others is undefined for 1 annotator(s) ('rater_3')" in said
+    assert q["rater_3"].n_units == 0 and not q["rater_3"].accuracy.defined

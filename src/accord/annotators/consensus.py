@@ -157,6 +157,10 @@ def _notes(crowd: Crowd) -> tuple[str, ...]:
     if once:
         notes.append(f"{once} unit(s) were rated by one annotator only: their label is that "
                      "annotator's (listed in single_rated).")
+    idle = [crowd.rater_ids[i] for i in np.flatnonzero(crowd.per_rater() == 0)]
+    if idle:
+        notes.append(f"{len(idle)} annotator(s) gave no rating ({_few(idle)}): they are kept "
+                     "with their starting parameters.")
     lone = [crowd.rater_ids[i] for i in np.flatnonzero(crowd.per_rater() == 1)]
     if lone:
         notes.append(f"{len(lone)} annotator(s) gave one rating only ({_few(lone)}): their "

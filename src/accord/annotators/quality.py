@@ -345,12 +345,15 @@ def _ratio(a: float, b: float) -> float:
 
 
 def _warn_undefined(rows: list[AnnotatorQuality]) -> None:
-    bad = [r.name for r in rows if r.agreement.undefined_reason]
-    if bad:
-        shown = ", ".join(repr(b) for b in bad[:5]) + (", ..." if len(bad) > 5 else "")
-        warnings.warn(f"kappa_vs_others is undefined for {len(bad)} annotator(s) ({shown}): "
-                      "see each one's agreement.undefined_reason.", DegenerateDataWarning,
-                      stacklevel=v.user_level())
+    """One warning per figure that is undefined for some annotators, naming them."""
+    for figure in ("accuracy", "agreement"):
+        bad = [r.name for r in rows if getattr(r, figure).undefined_reason]
+        if bad:
+            shown = ", ".join(repr(b) for b in bad[:5]) + (", ..." if len(bad) > 5 else "")
+            warnings.warn(f"{getattr(rows[0], figure).coefficient} is undefined for "
+                          f"{len(bad)} annotator(s) ({shown}): see each one's "
+                          f"{figure}.undefined_reason.", DegenerateDataWarning,
+                          stacklevel=v.user_level())
 
 
 def _flag(rows: list[AnnotatorQuality], crowd: Crowd, cons: Consensus, truth: IntArray,
