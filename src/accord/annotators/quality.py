@@ -38,7 +38,7 @@ __all__ = ["AnnotatorQuality", "Annotators", "annotators"]
 MIN_UNITS_TO_FLAG = 10
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AnnotatorQuality:
     """The figures of one annotator.
 
@@ -100,7 +100,7 @@ class AnnotatorQuality:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Annotators:
     """Per-annotator quality; ``a[name]`` is an :class:`AnnotatorQuality`.
 

@@ -17,7 +17,7 @@ from accord.results import _jsonable
 __all__ = ["Consensus"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Consensus:
     """The label inferred for each unit from a crowd's ratings.
 
