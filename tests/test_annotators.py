@@ -247,3 +247,19 @@ def test_an_annotator_without_ratings_is_kept_and_said() -> None:
     assert "accuracy is undefined for 1 annotator(s) ('rater_3')" in said
     assert "kappa_vs_others is undefined for 1 annotator(s) ('rater_3')" in said
     assert q["rater_3"].n_units == 0 and not q["rater_3"].accuracy.defined
+
+
+def test_competence_interval_refits_the_model() -> None:
+    rng = np.random.default_rng(3)
+    rows = []
+    for u in range(80):
+        t = f"c{rng.integers(0, 3)}"
+        for r in range(4):
+            rows.append((f"u{u}", f"r{r}", t if rng.random() < 0.9 else f"c{rng.integers(0, 3)}"))
+        rows.append((f"u{u}", "careless", f"c{rng.integers(0, 3)}"))
+    q = accord.annotators(long(rows), method="dawid_skene")
+    bad = q.competence_interval("careless", n_resamples=40, rng=1)
+    good = q.competence_interval("r0", n_resamples=40, rng=1)
+    assert bad.method == "bootstrap-refit" and bad.n_excluded == 0
+    assert bad.low <= q["careless"].competence <= bad.high < good.low
+    assert bad == q.competence_interval("careless", n_resamples=40, rng=1)  # seeded

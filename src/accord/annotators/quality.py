@@ -25,9 +25,10 @@ from accord.annotations import Annotations
 from accord.coefficients._data import as_annotations
 from accord.errors import DataError, DegenerateDataWarning
 from accord.inference import Bootstrap
-from accord.results import AgreementResult, _jsonable
+from accord.results import AgreementResult, ConfidenceInterval, _jsonable
 
 from . import _figures as fig
+from . import _refit
 from ._crowd import Crowd, FloatArray, IntArray, crowd_of
 from .consensus import METHODS, Method, consensus
 from .result import Consensus
@@ -63,7 +64,9 @@ class AnnotatorQuality:
     competence : float
         The model's figure: P(correct) for Dawid-Skene (``sum_c pi_c theta[c, c]``) and
         one-coin, ``alpha`` for GLAD, the knowing probability for MACE, the share of
-        agreement with the majority for ``"majority"`` and ``"wawa"``.
+        agreement with the majority (on units whose majority is not tied) for
+        ``"majority"`` and ``"wawa"``. Its interval:
+        :meth:`Annotators.competence_interval` (a bootstrap that refits the model).
     spammer_score : float
         Raykar & Yu (2012) from :attr:`confusion`: 0 = labels unrelated to the truth, 1 = perfect.
     label_share : (k,) array
@@ -129,6 +132,32 @@ class Annotators:
     pool_accuracy: float
     pool_share: NDArray[np.float64] = field(repr=False)
     confidence_level: float = 0.95
+    crowd: Crowd | None = field(default=None, repr=False)
+    fit_options: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+    def competence_interval(self, name: Any, confidence_level: float | None = None, *,
+                            n_resamples: int = 200,
+                            rng: int | np.random.Generator | None = 0) -> ConfidenceInterval:
+        """A bootstrap interval of ``a[name].competence``, refitting the model on each
+        resample of units (from its default start; one full fit per resample).
+
+        Examples
+        --------
+        >>> import accord
+        >>> ratings = [["a", "a", "b"], ["b", "b", "b"], ["a", "a", "a"], ["b", "b", "a"]]
+        >>> q = accord.annotators(ratings, method="wawa")
+        >>> ci = q.competence_interval("rater_3", n_resamples=50)
+        >>> ci.method, 0 <= ci.low <= q["rater_3"].competence <= ci.high <= 1
+        ('bootstrap-refit', True)
+        """
+        level = v.confidence_level(confidence_level or self.confidence_level,
+                                   func="competence_interval")
+        row = self[name]
+        if self.crowd is None:
+            raise DataError("competence_interval needs the ratings the figures came from.")
+        return _refit.competence_interval(
+            self.crowd, self.consensus.method, self.names.index(name), row.competence,
+            level, Bootstrap(n_resamples=n_resamples, rng=rng), **self.fit_options)
 
     def __getitem__(self, name: Any) -> AnnotatorQuality:
         for row in self.rows:
@@ -240,7 +269,8 @@ def annotators(
     flagged = _flag(rows, crowd, cons, truth, pool, level, boot, truth_labels is None)
     votes_total = np.bincount(crowd.value, minlength=crowd.k).astype(np.float64)
     return Annotators(flagged, "consensus" if truth_labels is None else "reference", cons,
-                      crowd.categories, pool, votes_total / votes_total.sum(), level)
+                      crowd.categories, pool, votes_total / votes_total.sum(), level, crowd,
+                      {"tol": tol, "max_iter": max_iter})
 
 
 def _consensus_truth(cons: Consensus) -> IntArray:
@@ -296,7 +326,7 @@ def _rows(crowd: Crowd, cons: Consensus, truth: IntArray, *, against: str
     totals = fig.kappa_totals(crowd, votes)
     by = fig.ByRater(crowd)
     truth_rating = truth[crowd.unit]
-    comp = _competence(cons, c_hits / np.maximum(c_counts, 1))
+    comp = _refit.competence(crowd, cons.method, dict(cons.parameters))
     spam = fig.spammer_score(conf)
     rows = []
     for r, name in enumerate(crowd.rater_ids):
@@ -322,15 +352,6 @@ def _rows(crowd: Crowd, cons: Consensus, truth: IntArray, *, against: str
 def _model_confusion(cons: Consensus) -> FloatArray | None:
     conf = cons.parameters.get("confusion")
     return None if conf is None else np.asarray(conf)
-
-
-def _competence(cons: Consensus, majority_share: FloatArray) -> FloatArray:
-    p = cons.parameters
-    if cons.method == "dawid_skene":
-        diag = np.diagonal(p["confusion"], axis1=1, axis2=2)
-        return np.asarray(diag @ p["prior"])
-    key = {"one_coin": "accuracy", "glad": "alpha", "mace": "competence", "wawa": "skill"}
-    return np.asarray(p[key[cons.method]]) if cons.method in key else majority_share
 
 
 def _shares(crowd: Crowd) -> FloatArray:
