@@ -764,12 +764,25 @@ def test_groups_and_homogeneity_bad_input() -> None:
     assert {"GroupedResult", "HomogeneityTest"} <= set(accord.__all__)
 
 
+def test_consensus_and_annotators() -> None:
+    crowd = [["a", "b", "a"], ["b", "b", "a"], ["a", "a", "a"]]
+    refused(InvalidParameterError, "'method' parameter of consensus", accord.consensus, crowd,
+            method="em")
+    refused(InsufficientDataError, "nothing to infer", accord.consensus, [["a", "a"]])
+    refused(DataError, "numeric scores", accord.consensus,
+            accord.Annotations.from_wide([[1.0, 2.5], [2.0, 2.0]], level="interval"))
+    refused(DataError, "neither a rater", accord.annotators, crowd, reference="gold")
+    refused(InvalidParameterError, "'method' parameter of annotators", accord.annotators,
+            crowd, method="vote")
+
+
 def test_every_public_callable_has_a_bad_input_case() -> None:
     """A new public function or class must get a case in this module (found by name);
     registered coefficients are covered by the registry-driven tests above."""
     this = inspect.getsource(test_every_public_callable_has_a_bad_input_case)
     source = Path(__file__).read_text(encoding="utf-8").replace(this, "")
-    records = {"AgreementResult", "Audit", "BenchmarkResult", "Comparison",
+    records = {"AgreementResult", "AnnotatorQuality", "Annotators", "Audit",
+               "BenchmarkResult", "Comparison", "Consensus",
                "ConfidenceInterval", "Interpretation", "MultilabelAgreement",
                "MultilabelEvaluation", "Report",
                "SamplePlan", "Scale", "Study"}

@@ -27,13 +27,17 @@ __all__ = [
     "AccordError",
     "AgreementResult",
     "Annotations",
+    "AnnotatorQuality",
+    "Annotators",
     "Audit",
     "BenchmarkResult",
     "Bootstrap",
     "CoincidenceMatrix",
     "Comparison",
     "ConfidenceInterval",
+    "Consensus",
     "ContingencyTable",
+    "ConvergenceWarning",
     "DataError",
     "DegenerateDataWarning",
     "Evaluation",
@@ -59,6 +63,7 @@ __all__ = [
     "__version__",
     "accuracy",
     "alt_test",
+    "annotators",
     "balanced_accuracy",
     "bangdiwala_b",
     "benchmark",
@@ -70,6 +75,7 @@ __all__ = [
     "cohen_kappa",
     "compare",
     "conger_kappa",
+    "consensus",
     "datasets",
     "disagreements",
     "distances",
@@ -128,9 +134,9 @@ __all__ = [
 ]
 
 # Public functions that share their name with a subpackage (accord.report is the function;
-# the subpackage is accord.report.*; likewise accord.interpret): importing the subpackage
-# must not replace them.
-_SHADOWED = frozenset({"interpret", "report"})
+# the subpackage is accord.report.*; likewise accord.interpret and accord.annotators):
+# importing the subpackage must not replace them.
+_SHADOWED = frozenset({"annotators", "interpret", "report"})
 
 
 def _public() -> types.ModuleType:

@@ -6,6 +6,7 @@ line start without numpy and scipy. Add a public name here and to ``accord.__all
 """
 
 from accord import datasets
+from accord.annotators import AnnotatorQuality, Annotators, Consensus, annotators, consensus
 from accord.coefficients import (
     REGISTRY,
     MultilabelAgreement,
@@ -42,6 +43,7 @@ from accord.coefficients.pairwise import pairwise
 from accord.data.annotations import Annotations, Audit
 from accord.errors import (
     AccordError,
+    ConvergenceWarning,
     DataError,
     DegenerateDataWarning,
     FormatError,

@@ -15,12 +15,16 @@ caller (or the command line) can catch one type and print one sentence::
     DegenerateDataWarning (UserWarning)
                                     the data are valid but a coefficient is undefined
                                     (0/0); the estimate is nan with a reason
+    ConvergenceWarning (UserWarning)
+                                    an iterative fit stopped at its iteration cap
+                                    before its tolerance was met
 """
 
 from __future__ import annotations
 
 __all__ = [
     "AccordError",
+    "ConvergenceWarning",
     "DataError",
     "DegenerateDataWarning",
     "DuplicateRatingError",
@@ -70,3 +74,7 @@ class DegenerateDataWarning(UserWarning):
 
 class UndeclaredOrderWarning(UserWarning):
     """Weights or ordinal alpha used the sorted order of text labels, which nobody declared."""
+
+
+class ConvergenceWarning(UserWarning):
+    """An iterative fit (an EM consensus) stopped at ``max_iter`` before meeting ``tol``."""

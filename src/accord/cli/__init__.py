@@ -6,6 +6,7 @@ errors exit with status 2.
 """
 
 from accord.cli import (  # noqa: F401  (commands register on import)
+    annotators,
     check,
     compare,
     compute,

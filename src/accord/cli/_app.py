@@ -209,6 +209,8 @@ def main() -> None:
       disagreements  every unit where raters differ, for adjudication
       judge          may an LLM judge replace a human annotator (alt-test, ceiling); and
                      its biases, rankings, consistency, calibration, PPI and panels
+      consensus      one label per unit from a crowd (majority, Dawid-Skene, GLAD, MACE)
+      annotators     per-annotator accuracy with intervals; who to check first
       multilabel     multi-label (set-valued) ratings: per label and on the sets
       plan           how many units to rate (interval width, lower limit, power)
       spans          agreement on spans (pairwise F1), or spans against a --gold rater

@@ -1,0 +1,15 @@
+"""Annotators and consensus labels: who is reliable, and what is the label?
+
+* :func:`consensus`: one label per unit from a crowd's ratings (majority vote,
+  Wawa, one-coin, Dawid-Skene, GLAD, MACE), with posteriors and the units whose
+  label is uncertain listed first;
+* :func:`annotators`: one row per annotator: accuracy against a reference or the
+  consensus with an interval, agreement with the others, the confusion matrix,
+  competence and label bias, and a sentence for each annotator worth checking.
+"""
+
+from .consensus import METHODS, consensus
+from .quality import AnnotatorQuality, Annotators, annotators
+from .result import Consensus
+
+__all__ = ["METHODS", "AnnotatorQuality", "Annotators", "Consensus", "annotators", "consensus"]

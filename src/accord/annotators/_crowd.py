@@ -1,0 +1,139 @@
+"""The crowd as long integer codes: the only input the consensus models read.
+
+Every E and M step is a ``np.bincount`` over these codes (one entry per rating):
+``unit``, ``rater``, ``value`` and the combined codes ``unit * k + value`` and
+``rater * k + value``. No units x raters matrix is ever built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from accord.coefficients._data import as_annotations
+from accord.data.annotations import Annotations
+from accord.errors import DataError, InsufficientDataError
+
+IntArray = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
+
+#: The floor on probabilities and counts that enter a logarithm (log 0 never occurs).
+EPS = 1e-10
+
+
+@dataclass(frozen=True)
+class Crowd:
+    """The ratings of a crowd as code arrays, with their labels and per-unit counts."""
+
+    unit: IntArray
+    rater: IntArray
+    value: IntArray
+    unit_ids: tuple[Any, ...]
+    rater_ids: tuple[Any, ...]
+    categories: tuple[Any, ...]
+
+    @property
+    def n_units(self) -> int:
+        return len(self.unit_ids)
+
+    @property
+    def n_raters(self) -> int:
+        return len(self.rater_ids)
+
+    @property
+    def k(self) -> int:
+        return len(self.categories)
+
+    @property
+    def n_ratings(self) -> int:
+        return int(self.value.shape[0])
+
+    @property
+    def uv(self) -> IntArray:
+        """``unit * k + value``: the cell of each rating in the units x categories counts."""
+        return self.unit * self.k + self.value
+
+    @property
+    def rv(self) -> IntArray:
+        """``rater * k + value``: the cell of each rating in the raters x categories counts."""
+        return self.rater * self.k + self.value
+
+    def votes(self) -> FloatArray:
+        """Units x categories vote counts (one bincount)."""
+        n, k = self.n_units, self.k
+        return np.bincount(self.uv, minlength=n * k).reshape(n, k).astype(np.float64)
+
+    def per_unit(self) -> IntArray:
+        """The number of ratings of each unit."""
+        return np.bincount(self.unit, minlength=self.n_units).astype(np.int64)
+
+    def per_rater(self) -> IntArray:
+        """The number of ratings of each rater."""
+        return np.bincount(self.rater, minlength=self.n_raters).astype(np.int64)
+
+
+def wsum(codes: IntArray, weights: Any, size: int) -> FloatArray:
+    """``np.bincount`` with weights, as float64: the sum of ``weights`` per code."""
+    return np.asarray(np.bincount(codes, weights=weights, minlength=size), dtype=np.float64)
+
+
+def crowd_of(data: Any, *, func: str, categories: Sequence[Any] | None = None) -> Crowd:
+    """The codes of ``data`` (Annotations or a units x raters table), validated once.
+
+    Raises one sentence for set-valued ratings, numeric scores (interval or
+    ratio level), no ratings, or a single category.
+    """
+    ann = as_annotations(data, categories=categories, func=func)
+    _check(ann, func)
+    unit, rater, value = ann.codes
+    return Crowd(unit, rater, value, ann.units, ann.raters, ann.categories)
+
+
+def _check(ann: Annotations, func: str) -> None:
+    if ann.level in ("interval", "ratio"):
+        raise DataError(
+            f"{func} infers one category per unit, but these ratings are numeric scores "
+            f"(level={ann.level!r}); read them as categories (level='nominal' or 'ordinal') "
+            "or summarise the scores with their mean per unit."
+        )
+    if ann.n_ratings == 0:
+        raise InsufficientDataError(f"{func}: the data hold no ratings, so there is no label "
+                                    "to infer.")
+    used = np.unique(ann.codes[2])
+    if used.shape[0] < 2:
+        only = ann.categories[int(used[0])]
+        raise InsufficientDataError(
+            f"{func}: every rating is {only!r}, so every unit's label is {only!r} and there "
+            "is nothing to infer; a consensus needs at least two categories in use."
+        )
+
+
+def normalise_log(logp: FloatArray) -> tuple[FloatArray, float]:
+    """Rows of log-scores to probabilities, and the sum of the rows' log normalisers.
+
+    The sum is the log-likelihood of the data when ``logp[u, c]`` is
+    ``log P(class c, ratings of unit u)``.
+    """
+    top = logp.max(axis=1, keepdims=True)
+    p = np.exp(logp - top)
+    total = p.sum(axis=1, keepdims=True)
+    p /= total
+    return p, float((np.log(total) + top).sum())
+
+
+def symmetric_log_posterior(crowd: Crowd, log_prior: FloatArray, base: FloatArray,
+                            delta: FloatArray) -> FloatArray:
+    """``log P(class c, ratings of u)`` for models where a rating's log-likelihood is
+    ``base_i`` for every class plus ``delta_i`` for the class it names.
+
+    Two bincounts: ``base`` summed per unit, ``delta`` per (unit, value) cell.
+    """
+    n, k = crowd.n_units, crowd.k
+    logp = wsum(crowd.uv, delta, n * k).reshape(n, k)
+    logp += wsum(crowd.unit, base, n)[:, None]
+    logp += log_prior[None, :]
+    return logp

@@ -1,0 +1,226 @@
+"""EM for the latent-class consensus models, each step a bincount over long codes.
+
+Notation after Dawid & Skene (1979): ``T_u`` the true class of unit ``u``;
+``pi_c = P(T = c)`` the class prior; ``theta[r, c, v] = P(rater r says v | T = c)``
+the confusion matrix of rater ``r`` (rows = true class). The E step computes the
+posterior ``P(T_u = c | ratings)``; the M step refits the parameters from it.
+
+* ``dawid_skene``: a full confusion matrix per rater (Dawid & Skene 1979).
+* ``one_coin``: one accuracy ``s_r`` per rater, errors spread evenly over the
+  other ``k - 1`` classes (the homogeneous model).
+* ``glad``: ``P(correct) = sigmoid(alpha_r * beta_u)`` with rater expertise
+  ``alpha_r`` and unit ease ``beta_u = exp(b_u)`` (Whitehill et al. 2009), normal
+  priors ``N(1, 1)`` on ``alpha`` and ``b``, uniform class prior; the M step is a
+  conjugate-gradient ascent (at most 25 steps, gradient tolerance 0.01).
+* ``mace``: a rater knows the answer with probability ``c_r`` and otherwise
+  draws from a personal strategy ``xi_r`` (Hovy et al. 2013), variational Bayes
+  with ``Beta(0.5, 0.5)`` and ``Dirichlet(10)`` priors. The class prior is
+  fitted (the mean posterior, as in Dawid-Skene) where Hovy et al. fix it
+  uniform: on skewed data the uniform prior lets EM drift toward labelling rare
+  classes more often as it converges (on the D_Product data of Zheng et al.
+  2017, accuracy against gold falls from 0.93 to 0.85; fitted, 0.93).
+
+Each loop iteration is one E step followed by one M step; the reported
+posterior comes from the last E step and the parameters from the M step fitted
+to it. Initialisation is deterministic: the majority-vote posterior (vote
+shares) for Dawid-Skene, one-coin and MACE; ``alpha = b = 1`` for GLAD. The fit
+stops when the log-likelihood changes by less than ``tol`` per rating.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.optimize import minimize
+from scipy.special import digamma
+
+from accord.errors import ConvergenceWarning
+
+from ._crowd import EPS, Crowd, FloatArray, normalise_log, symmetric_log_posterior, wsum
+
+Params = dict[str, Any]
+EStep = Callable[[Params], tuple[FloatArray, float]]
+MStep = Callable[[FloatArray, Params], Params]
+
+_GLAD_STEPS, _GLAD_GTOL = 25, 1e-2
+_MACE_BETA, _MACE_DIRICHLET = 0.5, 10.0
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The converged (or capped) state of one EM run."""
+
+    posterior: FloatArray
+    parameters: Params
+    n_iter: int
+    log_likelihood: float
+    converged: bool
+    last_change: float
+
+
+def run_em(crowd: Crowd, e_step: EStep, m_step: MStep, params: Params, *, tol: float,
+           max_iter: int, method: str) -> Fit:
+    """Alternate E and M steps until the log-likelihood per rating moves less than ``tol``."""
+    previous, change = -math.inf, math.inf
+    post, ll = e_step(params)
+    for it in range(1, max_iter + 1):
+        params = m_step(post, params)
+        change = abs(ll - previous) / crowd.n_ratings
+        if change < tol:
+            return Fit(post, params, it, ll, True, change)
+        previous = ll
+        if it < max_iter:
+            post, ll = e_step(params)
+    warnings.warn(
+        f"{method} did not converge in {max_iter} iterations: the log-likelihood still moved "
+        f"by {change:.3g} per rating (tol={tol:g}); the result is the last iterate "
+        "(raise max_iter= or tol=).", ConvergenceWarning, stacklevel=3)
+    return Fit(post, params, max_iter, ll, False, change)
+
+
+def majority_posterior(crowd: Crowd) -> FloatArray:
+    """Vote shares per unit: the majority-vote posterior every EM starts from."""
+    votes = crowd.votes()
+    return votes / votes.sum(axis=1, keepdims=True)
+
+
+# ------------------------------------------------------------------ Dawid-Skene
+def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
+    """Dawid & Skene (1979): one k x k confusion matrix per rater."""
+    unit, rv = crowd.unit, crowd.rv
+    n, r, k = crowd.n_units, crowd.n_raters, crowd.k
+    used = np.bincount(rv, minlength=r * k).reshape(r, k) > 0
+
+    def m_step(post: FloatArray, _: Params) -> Params:
+        conf = np.zeros((r, k, k))
+        columns = np.ascontiguousarray(post.T)  # one contiguous gather per class
+        for c in range(k):
+            counts = wsum(rv, columns[c][unit], r * k).reshape(r, k)
+            conf[:, c, :] = np.where(used, np.maximum(counts, EPS), 0.0)
+        total = conf.sum(axis=2, keepdims=True)
+        np.divide(conf, total, out=conf, where=total > 0)
+        return {"prior": np.maximum(post.mean(axis=0), EPS), "confusion": conf}
+
+    def e_step(p: Params) -> tuple[FloatArray, float]:
+        conf = p["confusion"]
+        log_conf = np.log(np.where(conf > 0, conf, 1.0))
+        logp = np.empty((n, k))
+        for c in range(k):
+            logp[:, c] = wsum(unit, log_conf[:, c, :].ravel()[rv], n)
+        logp += np.log(p["prior"])[None, :]
+        return normalise_log(logp)
+
+    return run_em(crowd, e_step, m_step, m_step(majority_posterior(crowd), {}), tol=tol,
+                  max_iter=max_iter, method="dawid_skene")
+
+
+# ------------------------------------------------------------------ one-coin
+def one_coin(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
+    """The homogeneous Dawid-Skene model: one accuracy per rater."""
+    uv, rater, k = crowd.uv, crowd.rater, crowd.k
+    n_r = np.maximum(crowd.per_rater(), 1)
+
+    def m_step(post: FloatArray, _: Params) -> Params:
+        skill = wsum(rater, post.ravel()[uv], crowd.n_raters) / n_r
+        return {"prior": np.maximum(post.mean(axis=0), EPS), "accuracy": skill}
+
+    def e_step(p: Params) -> tuple[FloatArray, float]:
+        s = p["accuracy"]
+        right = np.log(np.clip(s, EPS, 1 - EPS))
+        wrong = np.log(np.clip((1 - s) / (k - 1), EPS, 1 - EPS))
+        base = wrong[rater]
+        return normalise_log(symmetric_log_posterior(crowd, np.log(p["prior"]), base,
+                                                     right[rater] - base))
+
+    return run_em(crowd, e_step, m_step, m_step(majority_posterior(crowd), {}), tol=tol,
+                  max_iter=max_iter, method="one_coin")
+
+
+# ------------------------------------------------------------------ GLAD
+def glad(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
+    """Whitehill et al. (2009): expertise ``alpha_r`` times unit ease ``exp(b_u)``."""
+    unit, rater, uv, k = crowd.unit, crowd.rater, crowd.uv, crowd.k
+    n_r, n_u = crowd.n_raters, crowd.n_units
+    log_prior = np.full(k, -math.log(k))
+    log_wrong_share = math.log(k - 1)
+
+    def terms(alpha: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+        ease = np.exp(b)[unit]
+        x = alpha[rater] * ease
+        soft = np.logaddexp(0.0, -x)  # log(1 + e^-x); log(1 + e^x) = x + soft
+        return -soft, -(x + soft) - log_wrong_share, ease
+
+    def e_step(p: Params) -> tuple[FloatArray, float]:
+        log_s, log_f, _ = terms(p["alpha"], p["b"])
+        return normalise_log(symmetric_log_posterior(crowd, log_prior, log_f, log_s - log_f))
+
+    def m_step(post: FloatArray, p: Params) -> Params:
+        right = post.ravel()[uv]
+
+        def minus_q(z: FloatArray) -> tuple[float, FloatArray]:
+            alpha, b = z[:n_r], z[n_r:]
+            log_s, log_f, ease = terms(alpha, b)
+            q = float(right @ log_s + (1 - right) @ log_f)
+            q -= 0.5 * float((alpha - 1) @ (alpha - 1) + (b - 1) @ (b - 1))
+            q -= 0.5 * math.log(2 * math.pi) * (n_r + n_u)
+            g = right - np.exp(log_s)
+            d_alpha = wsum(rater, g * ease, n_r) - (alpha - 1)
+            d_b = wsum(unit, g * ease * alpha[rater], n_u) - (b - 1)
+            return -q, -np.concatenate([d_alpha, d_b])
+
+        z0 = np.concatenate([p["alpha"], p["b"]])
+        res = minimize(minus_q, z0, method="CG", jac=True, tol=_GLAD_GTOL,
+                       options={"maxiter": _GLAD_STEPS})
+        return {"alpha": res.x[:n_r], "b": res.x[n_r:]}
+
+    start = {"alpha": np.ones(n_r), "b": np.ones(n_u)}
+    return run_em(crowd, e_step, m_step, start, tol=tol, max_iter=max_iter, method="glad")
+
+
+# ------------------------------------------------------------------ MACE
+def _vb_normalise(counts: FloatArray, prior: float) -> FloatArray:
+    """Variational-Bayes weights ``exp(psi(n + a)) / exp(psi(sum(n + a)))`` per row."""
+    total = (counts + prior).sum(axis=1, keepdims=True)
+    return np.asarray(np.exp(digamma(counts + prior) - digamma(total)))
+
+
+def mace(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
+    """Hovy et al. (2013): competence (knowing vs guessing) and a guessing strategy."""
+    rater, rv, uv, k = crowd.rater, crowd.rv, crowd.uv, crowd.k
+    n_r = crowd.n_raters
+
+    def guess_and_know(p: Params) -> tuple[FloatArray, FloatArray]:
+        return p["knowing"][rater, 0] * p["strategy"].ravel()[rv], p["knowing"][rater, 1]
+
+    def counts_to_params(knows: FloatArray) -> Params:
+        guesses = 1.0 - knows
+        knowing = np.column_stack([wsum(rater, guesses, n_r),
+                                   wsum(rater, knows, n_r)])
+        strategy = wsum(rv, guesses, n_r * k).reshape(n_r, k)
+        return {"knowing": _vb_normalise(knowing, _MACE_BETA),
+                "strategy": _vb_normalise(strategy, _MACE_DIRICHLET)}
+
+    def e_step(p: Params) -> tuple[FloatArray, float]:
+        guess, know = guess_and_know(p)
+        base = np.log(np.maximum(guess, EPS))
+        return normalise_log(symmetric_log_posterior(crowd, np.log(p["prior"]), base,
+                                                     np.log(guess + know) - base))
+
+    def m_step(post: FloatArray, p: Params) -> Params:
+        guess, know = guess_and_know(p)
+        return {**counts_to_params(post.ravel()[uv] * know / (guess + know)),
+                "prior": np.maximum(post.mean(axis=0), EPS)}
+
+    mv = majority_posterior(crowd)
+    start = {**counts_to_params(mv.ravel()[uv]), "prior": np.maximum(mv.mean(axis=0), EPS)}
+    return run_em(crowd, e_step, m_step, start, tol=tol, max_iter=max_iter, method="mace")
+
+
+def competence(knowing: FloatArray) -> FloatArray:
+    """MACE's competence: the normalised weight of knowing over guessing, per rater."""
+    return np.asarray(knowing[:, 1] / knowing.sum(axis=1))

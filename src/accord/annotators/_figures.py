@@ -1,0 +1,182 @@
+"""Per-annotator figures for every annotator at once, each a bincount over the ratings.
+
+Per rating ``i`` (rater ``r_i``, unit ``u_i``, label ``v_i``), with ``x[u, c]``
+the votes of unit ``u`` for ``c`` and ``n_u`` its ratings:
+
+* accuracy: ``sum_i [v_i = t_u] / sum_i 1`` over the rater's units that have a
+  label ``t_u`` (reference or consensus);
+* agreement with the others (Cohen's kappa of the rater against every other
+  rater, pairs pooled): ``p_o = sum_i (x[u_i, v_i] - 1) / W`` with
+  ``W = sum_i (n_u - 1)``; ``p_e = sum_c q_r(c) q_o(c)`` where ``q_r(c)`` is the
+  rater's share of label ``c`` weighted by ``n_u - 1`` and ``q_o(c)`` the other
+  raters' share of ``c`` on the same units; ``kappa = (p_o - p_e) / (1 - p_e)``;
+* spammer score (Raykar & Yu 2012, JMLR 13, eq. 8): with ``A`` the rater's
+  confusion matrix (rows = true class),
+  ``S = sum_{c < c'} ||A[c] - A[c']||^2 / (k (k - 1))``: 0 when every row is the
+  same (the label says nothing about the truth), 1 for a perfect annotator.
+
+The bootstrap resamples a rater's units through per-unit features
+(:class:`accord.inference.resampling.Resampling`), never re-counting raw data.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from accord.inference.resampling import Resampling
+from accord.inference.results import AgreementResult
+
+from ._crowd import Crowd, FloatArray, IntArray, wsum
+
+
+class ByRater:
+    """The ratings grouped by rater (one stable argsort), for per-rater slices."""
+
+    def __init__(self, crowd: Crowd) -> None:
+        self.order = np.argsort(crowd.rater, kind="stable")
+        counts = crowd.per_rater()
+        self.start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+
+    def of(self, r: int) -> IntArray:
+        """The positions of rater ``r``'s ratings."""
+        return np.asarray(self.order[self.start[r]:self.start[r + 1]], dtype=np.int64)
+
+
+def hits_and_counts(crowd: Crowd, truth: IntArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Per rating whether it matches ``truth`` (``-1`` = no truth), and per rater the hits
+    and the number of ratings with a truth."""
+    t = truth[crowd.unit]
+    judged = t >= 0
+    hit = (crowd.value == t) & judged
+    n_r = crowd.n_raters
+    hits = wsum(crowd.rater, hit, n_r)
+    counts = wsum(crowd.rater, judged, n_r)
+    return hit.astype(np.float64), hits, counts
+
+
+def proportion(name: str, hits: float, n: float, *, details: dict[str, Any],
+               per_category: dict[Any, dict[str, float]] | None,
+               resampling: Callable[[], Resampling] | None) -> AgreementResult:
+    """A share of units as an AgreementResult with the binomial (Wald) SE."""
+    if n == 0:
+        return AgreementResult(name, math.nan, math.nan, math.nan, math.nan, 0, 1,
+                               undefined_reason="the annotator rated no unit that has a label "
+                               "to compare with.", details=details, bounds=(0.0, 1.0))
+    p, n = float(hits / n), float(n)
+    return AgreementResult(name, p, p, math.nan, math.sqrt(p * (1 - p) / n), int(n), 1,
+                           details=details, per_category=per_category, bounds=(0.0, 1.0),
+                           resampling=resampling)
+
+
+def share_resampling(hit: FloatArray, positions: IntArray, truth_of_rating: IntArray
+                     ) -> Callable[[], Resampling]:
+    """The bootstrap of a share over the rater's units: two patterns, hit and miss."""
+
+    def build() -> Resampling:
+        judged = truth_of_rating[positions] >= 0
+        h = int(hit[positions][judged].sum())
+        m = int(judged.sum()) - h
+        feats = np.array([[1.0, 1.0], [0.0, 1.0]])[[h > 0, m > 0]]
+        counts = np.array([h, m], dtype=np.int64)[[h > 0, m > 0]]
+        return Resampling(feats, counts, lambda s: s[:, 0] / s[:, 1])
+
+    return build
+
+
+def recall_per_class(crowd: Crowd, truth: IntArray, hit: FloatArray) -> tuple[FloatArray,
+                                                                             FloatArray]:
+    """Raters x classes: hits and units per true class."""
+    t = truth[crowd.unit]
+    judged = t >= 0
+    cell = crowd.rater[judged] * crowd.k + t[judged]
+    size = crowd.n_raters * crowd.k
+    n = np.bincount(cell, minlength=size).reshape(crowd.n_raters, crowd.k)
+    h = wsum(cell, hit[judged], size).reshape(crowd.n_raters, crowd.k)
+    return h, n.astype(np.float64)
+
+
+def soft_confusion(crowd: Crowd, truth_post: FloatArray) -> FloatArray:
+    """Raters x true x given: posterior mass of each (true, given) cell, rows normalised
+    (``nan`` rows for a true class the rater never met)."""
+    r, k = crowd.n_raters, crowd.k
+    conf = np.empty((r, k, k))
+    for c in range(k):
+        conf[:, c, :] = wsum(crowd.rv, truth_post[crowd.unit, c], r * k).reshape(r, k)
+    total = conf.sum(axis=2, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(np.where(total > 0, conf / total, np.nan))
+
+
+def spammer_score(conf: FloatArray) -> FloatArray:
+    """Raykar & Yu (2012): mean squared distance between the rows of each confusion matrix."""
+    k = conf.shape[1]
+    diff = conf[:, :, None, :] - conf[:, None, :, :]
+    total = np.nansum(diff * diff, axis=(1, 2, 3)) / 2.0
+    return np.asarray(total / (k * (k - 1)))
+
+
+def kappa_features(crowd: Crowd, votes: FloatArray, positions: IntArray) -> FloatArray:
+    """Per rating at ``positions`` the features of the pooled kappa against the others:
+    ``[agreeing others, others, q_r (k), q_o (k)]`` (unnormalised)."""
+    unit, value = crowd.unit[positions], crowd.value[positions]
+    m, k = positions.shape[0], crowd.k
+    others = votes[unit].sum(axis=1) - 1.0
+    own = np.zeros((m, k))
+    own[np.arange(m), value] = others
+    theirs = votes[unit]
+    theirs[np.arange(m), value] -= 1.0
+    return np.column_stack([votes[unit, value] - 1.0, others, own, theirs])
+
+
+def kappa_totals(crowd: Crowd, votes: FloatArray) -> FloatArray:
+    """Raters x features: the kappa features summed per rater, by bincounts (no n x k array)."""
+    r, k, rater = crowd.n_raters, crowd.k, crowd.rater
+    others = (votes.sum(axis=1) - 1.0)[crowd.unit]
+    agree = votes.ravel()[crowd.uv] - 1.0
+    own = wsum(crowd.rv, others, r * k).reshape(r, k)
+    theirs = np.column_stack([wsum(rater, votes[crowd.unit, c], r)
+                              for c in range(k)])
+    theirs -= np.bincount(crowd.rv, minlength=r * k).reshape(r, k)
+    return np.column_stack([wsum(rater, agree, r),
+                            wsum(rater, others, r), own, theirs])
+
+
+def kappa_statistic(sums: FloatArray) -> FloatArray:
+    """Pooled kappa from summed features ``[agree, others, q_r (k), q_o (k)]``."""
+    k = (sums.shape[1] - 2) // 2
+    w = sums[:, 1]
+    p_o = sums[:, 0] / w
+    p_e = (sums[:, 2:2 + k] * sums[:, 2 + k:]).sum(axis=1) / (w * w)
+    return np.asarray((p_o - p_e) / (1.0 - p_e))
+
+
+def kappa_result(total: FloatArray, n_units: int,
+                 features: Callable[[], FloatArray]) -> AgreementResult:
+    """The pooled kappa of one rater against the others (``total``: its summed features),
+    with a bootstrap over its units through ``features()`` (one row per rated unit)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        est = float(kappa_statistic(total[None, :])[0])
+    reason = None
+    if total[1] == 0:
+        reason = "no unit of this annotator was rated by another annotator."
+    elif not math.isfinite(est):
+        reason = "the annotator and the others used one and the same category only (p_e = 1)."
+    if reason is not None:
+        return AgreementResult("kappa_vs_others", math.nan, math.nan, math.nan, math.nan,
+                               n_units, 2, undefined_reason=reason, bounds=(-1.0, 1.0))
+    w, k = total[1], (total.shape[0] - 2) // 2
+    p_e = float((total[2:2 + k] * total[2 + k:]).sum() / (w * w))
+
+    def build() -> Resampling:
+        rows, inverse, counts = np.unique(features(), axis=0, return_inverse=True,
+                                          return_counts=True)
+        return Resampling(rows, counts.astype(np.int64), kappa_statistic,
+                          unit_patterns=inverse.reshape(-1).astype(np.int64))
+
+    return AgreementResult("kappa_vs_others", est, float(total[0] / w), p_e, math.nan,
+                           n_units, 2, bounds=(-1.0, 1.0), resampling=build,
+                           details={"pairs": int(w)})

@@ -1,0 +1,165 @@
+"""The :class:`Consensus` result: inferred labels, posteriors and how the fit went."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from accord.inference.results import _jsonable
+
+__all__ = ["Consensus"]
+
+
+@dataclass(frozen=True, eq=False)
+class Consensus:
+    """The label inferred for each unit from a crowd's ratings.
+
+    Attributes
+    ----------
+    method : str
+        ``"majority"``, ``"wawa"``, ``"one_coin"``, ``"dawid_skene"``, ``"glad"`` or ``"mace"``.
+    units : tuple
+        Unit ids in the row order of :attr:`posterior` (as read).
+    categories : tuple
+        The column labels of :attr:`posterior`.
+    raters : tuple
+        The annotators, in the order of the per-annotator parameters.
+    posterior : (n_units, n_categories) array
+        ``P(true label = c | ratings)``; each row sums to 1. For ``"majority"`` the
+        vote shares, for ``"wawa"`` the weighted vote shares.
+    n_ratings : (n_units,) array
+        The number of ratings of each unit.
+    parameters : mapping
+        The fitted model: ``prior`` (class prior) and ``confusion`` (raters x true x
+        given) for Dawid-Skene; ``prior`` and ``accuracy`` for one-coin; ``alpha``
+        (expertise) and ``beta`` (unit ease, ``exp(b)``) for GLAD; ``competence`` and
+        ``strategy`` for MACE; ``skill`` for Wawa.
+    n_iter : int
+        EM iterations run (0 for the voting methods).
+    log_likelihood : float
+        Log-likelihood of the ratings under the parameters of the last E step (natural
+        log; ``nan`` for the voting methods; for MACE the variational bound's data term).
+    converged : bool
+        Whether the change in log-likelihood per rating fell below ``tol``.
+    last_change : float
+        The last change in log-likelihood per rating.
+    threshold : float
+        Units whose top posterior is below it are :attr:`uncertain`.
+    notes : tuple of str
+        What is worth knowing about the data (units rated once, annotators with one
+        rating, labels used by one annotator), one sentence each.
+    """
+
+    method: str
+    units: tuple[Any, ...]
+    categories: tuple[Any, ...]
+    raters: tuple[Any, ...]
+    posterior: NDArray[np.float64] = field(repr=False)
+    n_ratings: NDArray[np.int64] = field(repr=False)
+    parameters: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    n_iter: int = 0
+    log_likelihood: float = math.nan
+    converged: bool = True
+    last_change: float = 0.0
+    threshold: float = 0.9
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for a in (self.posterior, self.n_ratings):
+            a.flags.writeable = False
+        object.__setattr__(self, "parameters", MappingProxyType(dict(self.parameters)))
+
+    @cached_property
+    def label_codes(self) -> NDArray[np.int64]:
+        """The column of the top posterior of each unit (the first, on a tie)."""
+        return np.asarray(self.posterior.argmax(axis=1), dtype=np.int64)
+
+    @cached_property
+    def labels(self) -> Mapping[Any, Any]:
+        """Unit id -> inferred label (on a tie, the first tied category; see :attr:`tied`)."""
+        cats = self.categories
+        return MappingProxyType({u: cats[c] for u, c in zip(self.units, self.label_codes)})
+
+    @property
+    def confidence(self) -> NDArray[np.float64]:
+        """The top posterior of each unit, in unit order."""
+        return np.asarray(self.posterior.max(axis=1))
+
+    @cached_property
+    def _tied_mask(self) -> NDArray[np.bool_]:
+        top = self.posterior.max(axis=1, keepdims=True)
+        return np.asarray((self.posterior == top).sum(axis=1) > 1)
+
+    @property
+    def tied(self) -> tuple[Any, ...]:
+        """Units whose top posterior is shared by two or more categories."""
+        return tuple(self.units[i] for i in np.flatnonzero(self._tied_mask))
+
+    @property
+    def single_rated(self) -> tuple[Any, ...]:
+        """Units rated by one annotator only (their label is that annotator's)."""
+        return tuple(self.units[i] for i in np.flatnonzero(self.n_ratings == 1))
+
+    @property
+    def uncertain(self) -> tuple[Any, ...]:
+        """Units whose top posterior is below :attr:`threshold`, least certain first."""
+        return tuple(self.units[i] for i in self._order()[: self._n_uncertain()])
+
+    def _n_uncertain(self) -> int:
+        return int((self.confidence < self.threshold).sum())
+
+    def _order(self) -> NDArray[np.int64]:
+        """Uncertain units first (least certain first), then the rest in unit order."""
+        conf = self.confidence
+        low = np.flatnonzero(conf < self.threshold)
+        low = low[np.argsort(conf[low], kind="stable")]
+        return np.concatenate([low, np.flatnonzero(conf >= self.threshold)]).astype(np.int64)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One mapping per unit (uncertain units first): unit, label, posterior, n_ratings,
+        uncertain, tied, single_rated."""
+        conf, codes, tied = self.confidence, self.label_codes, self._tied_mask
+        return [{"unit": self.units[i], "label": self.categories[codes[i]],
+                 "posterior": float(conf[i]), "n_ratings": int(self.n_ratings[i]),
+                 "uncertain": bool(conf[i] < self.threshold), "tied": bool(tied[i]),
+                 "single_rated": bool(self.n_ratings[i] == 1)}
+                for i in self._order().tolist()]
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame of :meth:`rows` (uncertain units first)."""
+        import pandas as pd
+
+        cols = ["unit", "label", "posterior", "n_ratings", "uncertain", "tied", "single_rated"]
+        return pd.DataFrame(self.rows(), columns=cols)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready mapping at full precision; the units as in :meth:`rows`."""
+        return {
+            "method": self.method,
+            "categories": _jsonable(list(self.categories)),
+            "n_units": len(self.units),
+            "n_iter": self.n_iter,
+            "log_likelihood": _jsonable(self.log_likelihood),
+            "converged": self.converged,
+            "last_change": _jsonable(self.last_change),
+            "threshold": self.threshold,
+            "n_uncertain": self._n_uncertain(),
+            "n_tied": int(self._tied_mask.sum()),
+            "n_single_rated": int((self.n_ratings == 1).sum()),
+            "notes": list(self.notes),
+            "units": [{k: _jsonable(x) for k, x in row.items()} for row in self.rows()],
+        }
+
+    def __str__(self) -> str:
+        fit = "" if self.method in ("majority", "wawa") else (
+            f", {self.n_iter} iterations{'' if self.converged else ' (not converged)'}")
+        return (f"Consensus({self.method}: {len(self.units)} units, "
+                f"{self._n_uncertain()} below {self.threshold:g}, "
+                f"{int(self._tied_mask.sum())} tied{fit})")

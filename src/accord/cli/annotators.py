@@ -1,0 +1,186 @@
+"""``accord consensus`` and ``accord annotators``: inferred labels and per-annotator quality."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import click
+
+from accord.cli._app import main
+from accord.cli._common import console, data_options, load, single_labels
+
+_METHODS = ["majority", "wawa", "one_coin", "dawid_skene", "glad", "mace"]
+
+
+def _method_option(func: Any) -> Any:
+    return click.option(
+        "--method", type=click.Choice(_METHODS), default="dawid_skene", show_default=True,
+        help="majority vote, Wawa (weighted by agreement with the majority), one-coin, "
+        "Dawid-Skene, GLAD or MACE.")(func)
+
+
+def _fit_options(func: Any) -> Any:
+    func = click.option("--max-iter", default=1000, show_default=True,
+                        type=click.IntRange(min=1), help="EM iteration cap.")(func)
+    return click.option("--tol", default=1e-7, show_default=True, type=float,
+                        help="Stop when the log-likelihood moves less than this per "
+                        "rating.")(func)
+
+
+@main.command()
+@data_options
+@_method_option
+@_fit_options
+@click.option("--threshold", default=0.9, show_default=True, type=float,
+              help="Units whose top posterior is below it are listed first as uncertain.")
+@click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
+              help="Write unit,label,posterior,n_ratings to this CSV (written atomically).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead.")
+def consensus(data: str, method: str, tol: float, max_iter: int, threshold: float,
+              output: str | None, as_json: bool, **selection: Any) -> None:
+    """Infer one label per unit of DATA from its annotators' ratings.
+
+    \b
+    Examples:
+      accord consensus examples/crowd.csv --unit image --rater worker --value label
+      accord consensus examples/crowd.csv --unit image --rater worker --value label \\
+        --method mace --json
+      accord consensus examples/pilot.csv --raters annotator_a annotator_b annotator_c \\
+        --method majority
+    """
+    import accord
+    from accord.errors import InvalidParameterError
+
+    try:
+        ann = single_labels(load(data, **selection), "consensus")
+        c = accord.consensus(ann, method=method,  # type: ignore[arg-type]
+                             tol=tol, max_iter=max_iter, threshold=threshold)
+    except InvalidParameterError as exc:
+        raise click.UsageError(str(exc)) from None
+    if output is not None:
+        _write(output, c)
+    if as_json:
+        click.echo(json.dumps({**c.to_dict(), "caveats": list(ann.audit.caveats),
+                               "audit": ann.audit.to_dict()}))
+        return
+    _print_consensus(ann, c, output)
+
+
+def _write(path: str, c: Any) -> None:
+    import csv
+    import io
+
+    from accord.data._files import write_atomic
+
+    buf = io.StringIO()
+    out = csv.writer(buf, lineterminator="\n")
+    out.writerow(["unit", "label", "posterior", "n_ratings"])
+    for row in c.rows():
+        out.writerow([row["unit"], row["label"], repr(row["posterior"]), row["n_ratings"]])
+    write_atomic(path, buf.getvalue())
+
+
+def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
+    from rich.table import Table
+
+    out = console()
+    for line in ann.audit.lines():
+        out.print(line, markup=False, highlight=False)
+    fit = "" if c.method in ("majority", "wawa") else (
+        f" after {c.n_iter} iterations (log-likelihood {c.log_likelihood:.6g}"
+        f"{'' if c.converged else ', NOT converged'})")
+    out.print(f"\n{c.method}: {len(c.units)} units labelled{fit}; {len(c.uncertain)} below "
+              f"{c.threshold:g}, {len(c.tied)} tied, {len(c.single_rated)} rated once.",
+              markup=False, highlight=False)
+    for note in c.notes:
+        out.print(f"note: {note}", markup=False, highlight=False)
+    rows = c.rows()
+    t = Table(title="Least certain units first" + ("" if len(rows) <= 20 else " (first 20)"))
+    for col in ("unit", "label", "posterior", "ratings", ""):
+        t.add_column(col)
+    for r in rows[:20]:
+        mark = ", ".join(k for k in ("tied", "single_rated") if r[k])
+        t.add_row(str(r["unit"]), str(r["label"]), f"{r['posterior']:.3f}",
+                  str(r["n_ratings"]), mark)
+    out.print(t)
+    if output is not None:
+        out.print(f"wrote {len(rows)} units to {output}", markup=False, highlight=False)
+
+
+@main.command()
+@data_options
+@click.option("--gold", default=None, metavar="COL",
+              help="The reference labels: a column of wide data or a rater of long data "
+              "(else accuracy is measured against the consensus).")
+@_method_option
+@_fit_options
+@click.option("--confidence-level", default=0.95, show_default=True, type=float,
+              help="Level of the bootstrap intervals behind the flags.")
+@click.option("--n-resamples", default=1999, show_default=True, type=click.IntRange(min=1),
+              help="Bootstrap resamples of each annotator's units.")
+@click.option("--seed", default=0, show_default=True, type=int,
+              help="Seed of the bootstrap.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead.")
+def annotators(data: str, gold: str | None, method: str, tol: float, max_iter: int,
+               confidence_level: float, n_resamples: int, seed: int, as_json: bool,
+               **selection: Any) -> None:
+    """One row per annotator of DATA: accuracy (against --gold, else the consensus) with
+    an interval, agreement with the others, competence, label bias; the annotators worth
+    checking first.
+
+    \b
+    Examples:
+      accord annotators examples/crowd.csv --unit image --rater worker --value label
+      accord annotators examples/crowd.csv --unit image --rater worker --value label \\
+        --gold expert --json
+      accord annotators examples/pilot.csv --raters annotator_a annotator_b annotator_c \\
+        --method majority
+    """
+    import accord
+    from accord.errors import InvalidParameterError
+
+    try:
+        ann = single_labels(load(data, select_raters=gold is None, **selection), "annotators")
+        q = accord.annotators(ann, reference=gold, method=method,  # type: ignore[arg-type]
+                              tol=tol, max_iter=max_iter, confidence_level=confidence_level,
+                              n_resamples=n_resamples, rng=seed)
+    except InvalidParameterError as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps({**q.to_dict(), "caveats": list(ann.audit.caveats),
+                               "audit": ann.audit.to_dict()}))
+        return
+    _print_annotators(ann, q)
+
+
+def _print_annotators(ann: Any, q: Any) -> None:
+    from rich.table import Table
+
+    out = console()
+    for line in ann.audit.lines():
+        out.print(line, markup=False, highlight=False)
+    against = "the reference" if q.against == "reference" else (
+        f"the {q.consensus.method} consensus (which each annotator helped make)")
+    out.print(f"\nAccuracy against {against}; the pool: {_pct(q.pool_accuracy)}.",
+              markup=False, highlight=False)
+    for row in q.flagged:
+        out.print(f"check: {row.flag}", markup=False, highlight=False)
+    t = Table(title="Annotators (flagged first)")
+    for col in ("annotator", "units", "accuracy", "kappa vs others", "competence",
+                "spammer score", "label bias"):
+        t.add_column(col)
+    for r in [*q.flagged, *(r for r in q if not r.flag)]:
+        t.add_row(str(r.name), str(r.n_units), _pct(r.accuracy.estimate),
+                  _f(r.agreement.estimate), _f(r.competence), _f(r.spammer_score),
+                  _f(r.bias))
+    out.print(t)
+
+
+def _pct(x: float) -> str:
+    return "undefined" if not math.isfinite(x) else f"{x:.1%}"
+
+
+def _f(x: float) -> str:
+    return "undefined" if not math.isfinite(x) else f"{x:.3f}"

@@ -1,0 +1,57 @@
+"""``accord consensus`` and ``accord annotators``: the CLI passes the options through
+to accord.consensus / accord.annotators (checked in test_annotators*.py) and says the
+result in words; the CSV is written atomically."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import accord
+from tests.conftest import run_cli as run
+
+ROOT = Path(__file__).resolve().parents[1]
+CROWD = ROOT / "examples" / "crowd.csv"
+LONG = ("--unit", "image", "--rater", "worker", "--value", "label")
+
+
+def test_consensus_writes_the_csv_of_the_library(tmp_path: Path) -> None:
+    out = tmp_path / "labels.csv"
+    code, text, err = run("consensus", str(CROWD), *LONG, "--method", "dawid_skene",
+                          "-o", str(out))
+    assert code == 0, err
+    assert "dawid_skene: 150 units labelled" in text
+    with out.open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[0]) == ["unit", "label", "posterior", "n_ratings"]
+    lib = accord.consensus(accord.read(CROWD, unit="image", rater="worker", value="label"))
+    assert [(r["unit"], r["label"], float(r["posterior"]), int(r["n_ratings"]))
+            for r in rows] == [(r["unit"], r["label"], r["posterior"], r["n_ratings"])
+                               for r in lib.rows()]
+
+
+def test_consensus_json() -> None:
+    code, text, err = run("consensus", str(CROWD), *LONG, "--method", "majority", "--json")
+    assert code == 0, err
+    got = json.loads(text)
+    assert got["method"] == "majority" and got["n_units"] == 150
+
+
+def test_annotators_flags_the_careless_workers() -> None:
+    code, text, err = run("annotators", str(CROWD), *LONG, "--gold", "expert")
+    assert code == 0, err
+    assert "Accuracy against the reference" in text
+    assert "check: w08 matches the reference" in text and "check: w07" in text
+    code, text, err = run("annotators", str(CROWD), *LONG, "--gold", "expert", "--json")
+    got = json.loads(text)
+    assert sorted(got["flagged"]) == ["w07", "w08"] and got["against"] == "reference"
+
+
+def test_bad_usage_and_bad_data() -> None:
+    code, _, err = run("consensus", str(CROWD), *LONG, "--method", "em")
+    assert code == 2
+    code, _, err = run("annotators", str(CROWD), *LONG, "--gold", "nobody")
+    assert code == 1 and "nobody" in err and "Traceback" not in err
+    code, _, err = run("consensus", str(ROOT / "examples" / "scores.csv"), "--level", "interval")
+    assert code == 1 and "numeric scores" in err
