@@ -33,8 +33,9 @@ def _separator(path: Path, opts: dict[str, Any]) -> str:
     return best if counts[best] else ","
 
 
-def _check_header(path: Path, separator: str) -> None:
-    """Refuse a header that names a column twice (Polars would rename the second copy)."""
+def _check_header(path: Path, separator: str) -> list[str]:
+    """The header's names as RFC 4180 reads them; refuse one that names a column twice
+    (Polars would rename the second copy)."""
     with open(path, encoding="utf-8-sig", errors="replace", newline="") as fh:
         try:
             header = next(csv.reader(fh, delimiter=separator), [])
@@ -46,13 +47,14 @@ def _check_header(path: Path, separator: str) -> None:
         shown = ", ".join(repr(n) for n in twice)
         raise format_error(path, "line 1", f"the header names column(s) {shown} more than "
                            "once; expected one distinct name per column")
+    return header
 
 
 def scan(path: Path, opts: dict[str, Any]) -> pl.LazyFrame:
     """A lazy frame of ``path`` with every column as text."""
     separator = _separator(path, opts)
-    _check_header(path, separator)
-    return pl.scan_csv(
+    header = _check_header(path, separator)
+    frame = pl.scan_csv(
         path,
         separator=separator,
         infer_schema=False,
@@ -61,6 +63,11 @@ def scan(path: Path, opts: dict[str, Any]) -> pl.LazyFrame:
         encoding="utf8",
         raise_if_empty=False,
     )
+    # Polars keeps a header cell's doubled quotes ("quote "" back"); RFC 4180 halves them
+    names = frame.collect_schema().names()
+    renamed = ({a: b for a, b in zip(names, header) if b and a != b}
+               if len(names) == len(header) else {})
+    return frame.rename(renamed) if renamed else frame
 
 
 def read(paths: list[Path], opts: dict[str, Any]) -> Any:
