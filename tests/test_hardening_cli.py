@@ -12,6 +12,7 @@ import pytest
 
 from accord.cli._errors import cli_text
 from tests.conftest import run_cli as run
+from tests.readers.test_conll import _columns
 
 MB = 1_000_000
 # each a 1 MB message fragment that made a pattern rescan the rest of the text
@@ -138,21 +139,6 @@ def test_plan_with_a_tiny_width_is_bounded_and_says_how_it_was_found() -> None:
     assert code == 0 and "note:" in out and "extrapolation" in out
 
 
-def _conll_tags(path: Path) -> tuple[list[list[str]], list[list[str]]]:
-    gold: list[list[str]] = [[]]
-    system: list[list[str]] = [[]]
-    for line in path.read_text(encoding="utf-8").splitlines():
-        cells = line.split()
-        if not cells or cells[0] == "-DOCSTART-":
-            if gold[-1]:
-                gold.append([])
-                system.append([])
-            continue
-        gold[-1].append(cells[1])
-        system[-1].append(cells[2])
-    return [g for g in gold if g], [s for s in system if s]
-
-
 def test_evaluate_scores_conll_span_systems_from_the_command_line() -> None:
     import json
 
@@ -163,7 +149,7 @@ def test_evaluate_scores_conll_span_systems_from_the_command_line() -> None:
                          "--json")
     assert code == 0, err
     got = json.loads(out)["raters"]["tags2"]["f1"]["estimate"]
-    gold, system = _conll_tags(path)
+    gold, system = _columns(path)
     assert got == pytest.approx(f1_score(gold, system), abs=1e-12)  # seqeval 1.2, lenient
     code, out, err = run("evaluate", str(path), "--gold", "tags1", "--predicted", "tags2",
                          "--ceiling-figure", "f1")
