@@ -10,8 +10,10 @@ SUM := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 DEMO_STAMP := $(VENV)/.installed-demo-$(SUM)
 TEST_STAMP := $(VENV)/.installed-test-$(SUM)
 ENGINES_STAMP := $(VENV)/.installed-engines-$(SUM)
+DOCS_STAMP := $(VENV)/.installed-docs-$(SUM)
+DIST_STAMP := $(VENV)/.installed-dist-$(SUM)
 
-.PHONY: demo test test-slow test-engines java lint typecheck bench browser clean install
+.PHONY: demo test test-slow test-engines java lint typecheck bench browser clean install docs dist
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +31,14 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 $(ENGINES_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,engines]'
 	touch $(ENGINES_STAMP)
+
+$(DOCS_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP)
+
+$(DIST_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dist]'
+	touch $(DIST_STAMP)
 
 install: $(DEMO_STAMP)
 
@@ -59,5 +69,15 @@ test-engines: $(ENGINES_STAMP) java
 bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/run_all.py
 
+# The documentation site, into site/; --strict makes a broken link, a missing reference
+# or a docstring mkdocstrings cannot read an error (mkdocs.yml says so too).
+docs: $(DOCS_STAMP)
+	$(BIN)/mkdocs build --strict --site-dir site
+
+# The sdist and the wheel, into dist/, by the standard build frontend.
+dist: $(DIST_STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist site *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -11,7 +11,10 @@ from accord.cli import main
 from accord.cli._app import expand_multi
 from tests.conftest import COHEN_1960, run_cli, write_table_csv
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+#: The README and the documentation site's pages, where every command is described.
+README = "\n".join(p.read_text(encoding="utf-8") for p in [
+    Path(__file__).resolve().parents[1] / "README.md",
+    *sorted((Path(__file__).resolve().parents[1] / "docs").rglob("*.md"))])
 
 
 

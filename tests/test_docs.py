@@ -1,9 +1,20 @@
-"""The README's examples run and print what the README says they print."""
+"""The README's and the documentation site's examples run and print what they say.
+
+Every ```python block of README.md and docs/**/*.md runs (``python engines`` blocks run
+in the engines lane's own tests, not here), in a temporary folder that sees the
+checkout's ``examples/`` and ``tests/`` (so a block that writes a file writes it there);
+the comment lines after a ``print(...)`` are the output it promises. Every ``$ accord``
+line of a ```console block (and every line of the README's bare shell blocks) runs
+through the CLI from the repository root. The API reference names every public name,
+the CLI reference is what the click commands say now, and the site's navigation lists
+every page.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 import shlex
 import sys
@@ -13,8 +24,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
-SHELL_DOCS = [README, ROOT / "examples" / "README.md"]
+DOCS = ROOT / "docs"
+PAGES = [README, *sorted(DOCS.rglob("*.md"))]
+SHELL_DOCS = [README, ROOT / "examples" / "README.md", *sorted(DOCS.rglob("*.md"))]
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -22,16 +34,33 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 
+def _name(doc: Path) -> str:
+    return doc.relative_to(ROOT).as_posix()
+
+
+def _blocks() -> list[tuple[str, str]]:
+    """(page, code) for every ```python block."""
+    return [(_name(doc), block) for doc in PAGES
+            for block in re.findall(r"^```python\n(.*?)^```", doc.read_text(encoding="utf-8"),
+                                    re.S | re.M)]
+
+
+BLOCKS = _blocks()
+
+
 def _shell_lines() -> list[tuple[str, str]]:
-    """Every command line of the shell blocks (fences without a language, or sh/bash)."""
+    """Every command line of the shell blocks: bare fences or sh/bash in the README and
+    examples/README.md, and the ``$ `` lines of ```console blocks anywhere."""
     out = []
     for doc in SHELL_DOCS:
         fence: str | None = None  # the language of the open block, "" for none
         for line in doc.read_text(encoding="utf-8").splitlines():
             if line.startswith("```"):
                 fence = line[3:].strip() if fence is None else None
-            elif fence in ("", "sh", "bash", "shell") and line.strip():
-                out.append((doc.relative_to(ROOT).as_posix(), line))
+            elif fence == "console" and line.startswith("$ "):
+                out.append((_name(doc), line[2:]))
+            elif fence in ("", "sh", "bash", "shell") and line.strip() and DOCS not in doc.parents:
+                out.append((_name(doc), line))
     return out
 
 
@@ -49,17 +78,21 @@ def _expected(block: str) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("block", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
-def test_readme_python_block_runs_and_prints_what_it_says(block: str) -> None:
+@pytest.mark.parametrize("doc,block", BLOCKS,
+                         ids=[f"{d}:{i}" for i, (d, _) in enumerate(BLOCKS)])
+def test_python_block_runs_and_prints_what_it_says(doc: str, block: str, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    for shared in ("examples", "tests"):
+        os.symlink(ROOT / shared, tmp_path / shared)
+    monkeypatch.chdir(tmp_path)
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        exec(compile(block, str(README), "exec"), {})  # noqa: S102 - our own README
+        exec(compile(block, doc, "exec"), {"__name__": "__docs__"})  # noqa: S102 - our docs
     printed = buf.getvalue().splitlines()
-    expected = _expected(block)
     it = iter(printed)
-    for line in expected:
+    for line in _expected(block):
         assert any(p.strip() == line.strip() for p in it), (
-            f"README promises {line!r}; got {printed}"
+            f"{doc} promises {line!r}; got {printed}"
         )
 
 
@@ -71,8 +104,8 @@ def _split(line: str) -> tuple[list[str], int]:
 
 
 @pytest.mark.parametrize("doc,line", SHELL, ids=[f"{d}:{i}" for i, (d, _) in enumerate(SHELL)])
-def test_readme_shell_line_runs_as_written(doc: str, line: str, tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_shell_line_runs_as_written(doc: str, line: str, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """``accord`` lines run through the CLI from the repository root (outputs go to a
     temporary folder); ``make``, ``pip`` and ``source`` lines name targets, extras and
     files that exist; any other command is an error here."""
@@ -100,6 +133,9 @@ def test_readme_shell_line_runs_as_written(doc: str, line: str, tmp_path: Path,
             "optional-dependencies"]
         for spec in (a for a in args[1:] if not a.startswith("-")):
             path, _, named = spec.partition("[")
+            if path.startswith("dist/"):  # a wheel `make dist` builds
+                assert re.fullmatch(r"dist/accord-\*\.whl", path), line
+                continue
             assert (ROOT / path).joinpath("pyproject.toml").exists(), line
             for extra in named.rstrip("]").split(",") if named else []:
                 assert extra in extras, f"{doc}: {line!r}: no extra {extra!r}"
@@ -116,5 +152,36 @@ def test_readme_has_the_two_setup_commands() -> None:
     assert "make demo" in text and "make test" in text
 
 
-def test_readme_has_python_examples() -> None:
-    assert len(BLOCKS) >= 3
+def test_readme_is_a_short_front_door_with_examples() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250, "README.md is the front door: move detail to docs/"
+    assert sum(doc == "README.md" for doc, _ in BLOCKS) >= 3
+
+
+def test_every_public_name_is_in_the_api_reference() -> None:
+    import accord
+
+    page = (DOCS / "reference" / "api.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^::: accord\.[\w.]*?\.?(\w+)$", page, re.M))
+    missing = sorted(set(accord.__all__) - documented)
+    assert not missing, f"docs/reference/api.md lacks the public names {missing}: add " \
+        "a '::: accord._api.NAME' line for each"
+
+
+def test_the_cli_reference_is_what_the_commands_say() -> None:
+    sys.path.insert(0, str(DOCS / "_tools"))
+    try:
+        import cli_reference
+    finally:
+        sys.path.remove(str(DOCS / "_tools"))
+    current = (DOCS / "reference" / "cli.md").read_text(encoding="utf-8")
+    assert current == cli_reference.render(), "docs/reference/cli.md is stale: run " \
+        "python docs/_tools/cli_reference.py"
+
+
+def test_every_page_is_in_the_navigation() -> None:
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    listed = set(re.findall(r":\s+([\w/.-]+\.md)\s*$", config, re.M))
+    pages = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")
+             if not p.relative_to(DOCS).as_posix().startswith("_")} - {"README.md"}
+    assert pages - listed == set(), f"pages missing from mkdocs.yml's nav: {pages - listed}"

@@ -307,8 +307,9 @@ def test_spark_session_is_local_and_on_loopback(spark: Any) -> None:
 
 
 # --------------------------------------------------------------------- README
-README = Path(__file__).resolve().parents[1] / "README.md"
-#: The README's engine examples, fenced as ```python engines (the default run skips them).
+#: The page of the documentation that shows the engines (it was the README's section).
+README = Path(__file__).resolve().parents[1] / "docs" / "guide" / "scale.md"
+#: Its engine examples, fenced as ```python engines (the default run skips them).
 ENGINE_BLOCKS = re.findall(r"```python engines\n(.*?)```", README.read_text(encoding="utf-8"),
                            re.S)
 
