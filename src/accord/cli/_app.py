@@ -191,8 +191,31 @@ def _report_warnings(caught: list[warnings.WarningMessage]) -> None:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
+def version_line() -> str:
+    """``accord X (numpy A, scipy B, polars C; Python D)``: the versions a figure was
+    computed with, read from the installed packages' metadata (nothing is imported)."""
+    from importlib import metadata
+
+    def installed(name: str) -> str:
+        try:
+            return f"{name} {metadata.version(name)}"
+        except metadata.PackageNotFoundError:
+            return f"{name} not installed"
+
+    deps = ", ".join(installed(name) for name in ("numpy", "scipy", "polars"))
+    return f"accord {__version__} ({deps}; Python {sys.version.split()[0]})"
+
+
+def _print_version(ctx: click.Context, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        echo(version_line())
+        ctx.exit()
+
+
 @click.group(cls=AccordGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="accord")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=lambda ctx, _, value: _print_version(ctx, value),
+              help="Show the version of accord and of numpy, scipy and polars, and exit.")
 def main() -> None:
     """accord: how far annotators agree, with the evidence behind the number.
 

@@ -1,0 +1,76 @@
+"""The documentation site in a headless browser at a phone's width (390 px).
+
+The site is built by MkDocs into a temporary folder (about 15 s, so the test is in the
+slow lane, which CI runs after ``make docs`` has installed the docs extra) and opened
+from ``file://``: every request outside the built site is aborted and recorded, so a
+CDN font or script would fail the test. Each page must load with no console error,
+show its title, and fit the width (wide tables and code blocks scroll inside their own
+box, the page itself does not). Screenshots go to ``tests/artifacts/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# the report's browser fixture: Debian's Chromium, skipped outside CI when it is missing
+from tests.test_html_browser import ARTIFACTS, _unavailable, browser  # noqa: F401
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = {
+    "index.html": "accord",
+    "getting-started/index.html": "Getting started",
+    "traps/index.html": "The traps",
+    "conventions/index.html": "Conventions",
+    "reference/api/index.html": "API reference",
+    "reference/cli/index.html": "CLI reference",
+}
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    try:
+        import mkdocs  # noqa: F401
+        import mkdocstrings  # noqa: F401
+    except ImportError:
+        _unavailable("the docs extra is not installed (pip install '.[docs]')")
+    out = tmp_path_factory.mktemp("site")
+    built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
+                            "--site-dir", str(out)], cwd=ROOT, capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-3000:]
+    return out
+
+
+@pytest.mark.parametrize("page,title", PAGES.items(), ids=list(PAGES))
+def test_page_loads_offline_and_fits_a_phone(browser: Any, site: Path, page: str,  # noqa: F811
+                                             title: str) -> None:
+    errors: list[str] = []
+    blocked: list[str] = []
+    root = site.resolve().as_uri()
+
+    def route(r: Any) -> None:
+        if r.request.url.startswith(root + "/"):
+            r.continue_()
+        else:
+            blocked.append(r.request.url)
+            r.abort()
+
+    view = browser.new_page(viewport={"width": 390, "height": 844})
+    view.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    view.on("pageerror", lambda exc: errors.append(str(exc)))
+    view.route("**/*", route)
+    view.goto((site / page).resolve().as_uri(), wait_until="load")
+    assert blocked == [], f"{page} asked the network for {blocked}"
+    assert errors == [], f"{page}: {errors}"
+    assert view.locator("article h1").first.inner_text().startswith(title)
+    width = view.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"{page} is {width} px wide at a 390 px viewport"
+    ARTIFACTS.mkdir(exist_ok=True)
+    view.screenshot(path=str(ARTIFACTS / f"docs-{page.replace('/', '-')}.png"))
+    view.close()
