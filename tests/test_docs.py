@@ -185,3 +185,13 @@ def test_every_page_is_in_the_navigation() -> None:
     pages = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")
              if not p.relative_to(DOCS).as_posix().startswith("_")} - {"README.md"}
     assert pages - listed == set(), f"pages missing from mkdocs.yml's nav: {pages - listed}"
+
+
+def test_the_readme_links_to_files_that_exist() -> None:
+    """The README is read on the repository's page, outside the site, so MkDocs' link
+    check does not see it: each relative link must name a file of the checkout."""
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README.read_text(encoding="utf-8"))
+    local = [link for link in links if "://" not in link]
+    assert local, "the README links into the site"
+    missing = [link for link in local if not (ROOT / link).exists()]
+    assert missing == [], f"README.md links to missing files: {missing}"
