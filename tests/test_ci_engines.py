@@ -76,7 +76,8 @@ def test_the_lane_is_wired_into_make_and_ci() -> None:
     assert "bash .ci/install-java" in makefile
     steps = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
              if line.startswith("make ")]
-    assert steps == ["make test", "make test-slow", "make test-engines"]
+    lanes = ["make test", "make test-slow", "make test-engines"]
+    assert [s for s in steps if s in lanes] == lanes  # other steps (docs, dist) may come between
     if sys.version_info >= (3, 11):
         import tomllib
 
