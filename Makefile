@@ -51,7 +51,7 @@ browser:
 	@bash .ci/install-browser
 
 test: $(TEST_STAMP) browser
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks docs/_tools
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 

@@ -10,6 +10,7 @@ box, the page itself does not). Screenshots go to ``tests/artifacts/`` (git-igno
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -74,3 +75,19 @@ def test_page_loads_offline_and_fits_a_phone(browser: Any, site: Path, page: str
     ARTIFACTS.mkdir(exist_ok=True)
     view.screenshot(path=str(ARTIFACTS / f"docs-{page.replace('/', '-')}.png"))
     view.close()
+
+
+def test_the_traps_pictures_are_drawn_from_the_pages_tables(tmp_path: Path) -> None:
+    """docs/_tools/trap_figures.py draws every picture docs/traps.md shows, and nothing
+    else (slow: matplotlib draws six figures)."""
+    sys.path.insert(0, str(ROOT / "docs" / "_tools"))
+    try:
+        import trap_figures
+    finally:
+        sys.path.remove(str(ROOT / "docs" / "_tools"))
+    written = {p.name for p in trap_figures.main(tmp_path)}
+    page = (ROOT / "docs" / "traps.md").read_text(encoding="utf-8")
+    shown = set(re.findall(r"\]\(assets/traps/([\w-]+\.svg)\)", page))
+    checked_in = {p.name for p in (ROOT / "docs" / "assets" / "traps").glob("*.svg")}
+    assert written == shown == checked_in
+    assert all((tmp_path / name).read_text().lstrip().startswith("<?xml") for name in written)

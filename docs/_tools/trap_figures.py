@@ -39,7 +39,8 @@ def _heatmaps(ax_row: Sequence, tables: Sequence[tuple[str, list[list[int]]]],
                      f"kappa = {kappa}", fontsize=10)
 
 
-def main() -> None:
+def main(out: Path = OUT) -> list[Path]:
+    """Draw every figure into ``out``; return the files written."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -48,13 +49,14 @@ def main() -> None:
     import accord
 
     plt.rcParams.update({"svg.hashsalt": "accord-docs", "font.size": 9})
-    OUT.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
 
     def save(fig: object, name: str) -> None:
         fig.tight_layout()  # type: ignore[attr-defined]
-        fig.savefig(OUT / f"{name}.svg", metadata={"Date": None})  # type: ignore[attr-defined]
+        fig.savefig(out / f"{name}.svg", metadata={"Date": None})  # type: ignore[attr-defined]
         plt.close(fig)  # type: ignore[arg-type]
-        print(f"wrote docs/assets/traps/{name}.svg")
+        written.append(out / f"{name}.svg")
 
     pairs = {
         "prevalence": [("balanced categories", [[40, 9], [6, 45]]),
@@ -122,8 +124,10 @@ def main() -> None:
                  f"{ci.low:.2f}-{ci.high:.2f} (shaded) on three published scales",
                  fontsize=10)
     save(fig, "bands")
+    return written
 
 
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT / "src"))
-    main()
+    for path in main():
+        print(f"wrote {path.relative_to(ROOT)}")
