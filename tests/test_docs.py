@@ -195,3 +195,17 @@ def test_the_readme_links_to_files_that_exist() -> None:
     assert local, "the README links into the site"
     missing = [link for link in local if not (ROOT / link).exists()]
     assert missing == [], f"README.md links to missing files: {missing}"
+
+
+def test_sphinx_roles_and_math_become_markdown_in_the_api_reference() -> None:
+    sys.path.insert(0, str(DOCS / "_tools"))
+    try:
+        import griffe_rst
+    finally:
+        sys.path.remove(str(DOCS / "_tools"))
+    text = ("Kappa.\n\n.. math:: \\kappa = x\n\nSee :class:`~accord.Annotations`, "
+            ":func:`accord.read` and :math:`p_o`.\n\n    .. math::\n\n        a = b\n\n    c")
+    assert griffe_rst.rewrite(text).splitlines() == [
+        "Kappa.", "", "```text", "\\kappa = x", "```", "", "",
+        "See `Annotations`, `accord.read` and `p_o`.", "",
+        "    ```text", "    a = b", "    ```", "", "    c"]

@@ -1,0 +1,61 @@
+"""A griffe extension for the API reference: accord's docstrings use a few Sphinx
+roles and the ``.. math::`` directive, which Markdown would show as written.
+
+Roles (``:class:`~accord.Annotations```, ``:func:`cohen_kappa```, ``:math:`p_o```)
+become inline code (a leading ``~`` keeps the last dotted name, as Sphinx shows it),
+and a ``.. math::`` directive becomes a ```text block, so a formula keeps its layout
+without loading MathJax from the network.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from griffe import Extension, Object
+
+ROLE = re.compile(r":(?:[a-z]+:)?[a-z]+:`(~?)([^`]+)`")
+DIRECTIVE = re.compile(r"^(\s*)\.\. math::\s*(.*)$")
+
+
+def _role(match: re.Match[str]) -> str:
+    tilde, target = match.groups()
+    return f"`{target.rsplit('.', 1)[-1] if tilde else target}`"
+
+
+def _math(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        match = DIRECTIVE.match(lines[i])
+        if match is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        indent, inline = match.groups()
+        body = [inline] if inline else []
+        i += 1
+        while i < len(lines) and (not lines[i].strip() or
+                                  len(lines[i]) - len(lines[i].lstrip()) > len(indent)):
+            body.append(lines[i].strip())
+            i += 1
+        while body and not body[-1]:
+            body.pop()
+        while body and not body[0]:
+            body.pop(0)
+        out += [f"{indent}```text", *(f"{indent}{b}" if b else "" for b in body),
+                f"{indent}```", ""]
+    return out
+
+
+def rewrite(text: str) -> str:
+    """The docstring with roles as inline code and math directives as text blocks."""
+    return "\n".join(_math(ROLE.sub(_role, text).splitlines()))
+
+
+class SphinxMarkup(Extension):
+    """Rewrites every docstring griffe reads (see :func:`rewrite`)."""
+
+    def on_instance(self, *, obj: Object, **kwargs: Any) -> None:
+        if obj.docstring is not None:
+            obj.docstring.value = rewrite(obj.docstring.value)
