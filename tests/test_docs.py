@@ -206,6 +206,6 @@ def test_sphinx_roles_and_math_become_markdown_in_the_api_reference() -> None:
     text = ("Kappa.\n\n.. math:: \\kappa = x\n\nSee :class:`~accord.Annotations`, "
             ":func:`accord.read` and :math:`p_o`.\n\n    .. math::\n\n        a = b\n\n    c")
     assert griffe_rst.rewrite(text).splitlines() == [
-        "Kappa.", "", "```text", "\\kappa = x", "```", "", "",
+        "Kappa.", "", "```text", "\\kappa = x", "```", "",
         "See `Annotations`, `accord.read` and `p_o`.", "",
         "    ```text", "    a = b", "    ```", "", "    c"]
