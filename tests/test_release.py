@@ -67,7 +67,7 @@ def test_build_and_docs_tools_are_declared_in_extras() -> None:
     extras = PYPROJECT["project"]["optional-dependencies"]
     assert any(d.startswith("build") for d in extras["dist"])
     assert {re.split(r"[\[<>=]", d)[0] for d in extras["docs"]} >= {
-        "mkdocs", "mkdocs-material", "mkdocstrings"}
+        "mkdocs", "mkdocs-material", "mkdocstrings", "mkdocstrings-python"}
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")

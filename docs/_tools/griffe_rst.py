@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from griffe import Extension, Object
-
 ROLE = re.compile(r":(?:[a-z]+:)?[a-z]+:`(~?)([^`]+)`")
 DIRECTIVE = re.compile(r"^(\s*)\.\. math::\s*(.*)$")
 
@@ -53,9 +51,15 @@ def rewrite(text: str) -> str:
     return "\n".join(_math(ROLE.sub(_role, text).splitlines()))
 
 
-class SphinxMarkup(Extension):
-    """Rewrites every docstring griffe reads (see :func:`rewrite`)."""
+try:
+    from griffe import Extension, Object
+except ImportError:  # without the docs extra: rewrite() still works (and is tested)
+    pass
+else:
 
-    def on_instance(self, *, obj: Object, **kwargs: Any) -> None:
-        if obj.docstring is not None:
-            obj.docstring.value = rewrite(obj.docstring.value)
+    class SphinxMarkup(Extension):
+        """Rewrites every docstring griffe reads (see :func:`rewrite`)."""
+
+        def on_instance(self, *, obj: Object, **kwargs: Any) -> None:
+            if obj.docstring is not None:
+                obj.docstring.value = rewrite(obj.docstring.value)
