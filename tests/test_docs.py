@@ -209,3 +209,17 @@ def test_sphinx_roles_and_math_become_markdown_in_the_api_reference() -> None:
         "Kappa.", "", "```text", "\\kappa = x", "```", "",
         "See `Annotations`, `accord.read` and `p_o`.", "",
         "    ```text", "    a = b", "    ```", "", "    c"]
+
+
+def test_doctests_outside_an_examples_section_become_code_blocks() -> None:
+    """Their output (``[0.7, 0.32]``) would otherwise be read as a Markdown link, which
+    fails the --strict build."""
+    sys.path.insert(0, str(DOCS / "_tools"))
+    try:
+        import griffe_rst
+    finally:
+        sys.path.remove(str(DOCS / "_tools"))
+    text = ("Pair.\n\n>>> f()\n[0.7, 0.32]\n\nExamples\n--------\n>>> g()\n1")
+    assert griffe_rst.rewrite(text).splitlines() == [
+        "Pair.", "", "```pycon", ">>> f()", "[0.7, 0.32]", "```", "",
+        "Examples", "--------", ">>> g()", "1"]

@@ -4,7 +4,8 @@ roles and the ``.. math::`` directive, which Markdown would show as written.
 Roles (``:class:`~accord.Annotations```, ``:func:`cohen_kappa```, ``:math:`p_o```)
 become inline code (a leading ``~`` keeps the last dotted name, as Sphinx shows it),
 and a ``.. math::`` directive becomes a ```text block, so a formula keeps its layout
-without loading MathJax from the network.
+without loading MathJax from the network. A doctest outside an Examples section becomes
+a ```pycon block, so its output (``[0.7, 0.32]``) is not read as a Markdown link.
 """
 
 from __future__ import annotations
@@ -46,9 +47,34 @@ def _math(lines: list[str]) -> list[str]:
     return out
 
 
+def _doctests(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    fenced = False
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        if fenced or not line.lstrip().startswith(">>>"):
+            out.append(line)
+            i += 1
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        block = []
+        while i < len(lines) and lines[i].strip():
+            block.append(lines[i][len(indent):] if lines[i].startswith(indent) else lines[i])
+            i += 1
+        out += [f"{indent}```pycon", *(f"{indent}{b}" for b in block), f"{indent}```"]
+    return out
+
+
 def rewrite(text: str) -> str:
-    """The docstring with roles as inline code and math directives as text blocks."""
-    return "\n".join(_math(ROLE.sub(_role, text).splitlines()))
+    """The docstring with roles as inline code, math directives as text blocks and
+    doctests outside an Examples section as pycon blocks."""
+    lines = _math(ROLE.sub(_role, text).splitlines())
+    examples = next((k for k, line in enumerate(lines[:-1]) if line.strip() == "Examples"
+                     and set(lines[k + 1].strip()) == {"-"}), len(lines))
+    return "\n".join(_doctests(lines[:examples]) + lines[examples:])
 
 
 try:
