@@ -31,10 +31,10 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
 from accord.coefficients._registry import register
 from accord.data import _validation as v
+from accord.data._frames import check_numeric_array
 from accord.data.annotations import Annotations
 from accord.errors import DataError, InvalidParameterError
 from accord.inference.resampling import Resampling
@@ -214,6 +214,7 @@ def _ratings(data: Any) -> RatingMatrix:
     if isinstance(data, Annotations):
         return RatingMatrix.from_annotations(data)
     if isinstance(data, np.ndarray) and data.dtype.kind in "iuf":
+        check_numeric_array(data, "icc")
         return RatingMatrix(data)
     summary = type(data).__name__
     if summary in {"ContingencyTable", "RaterCounts", "CoincidenceMatrix"}:
@@ -293,6 +294,8 @@ def _bound(f: float, kk: float) -> float:
 def _interval(level: float, *, ms: MeanSquares, form: Form, k: int,
               est: float) -> tuple[float, float]:
     """The F-based interval of Shrout & Fleiss (1979) / McGraw & Wong (1996)."""
+    from scipy import stats
+
     q = 0.5 + level / 2.0
     f, df1, df2 = _f_test(ms, form)
     if form.model == "agreement":
@@ -309,6 +312,8 @@ def _interval(level: float, *, ms: MeanSquares, form: Form, k: int,
 
 def _agreement_limits(ms: MeanSquares, rho: float, q: float) -> tuple[float, float]:
     """Satterthwaite limits for ICC(A,1) (McGraw & Wong 1996, Table 7; psych's ICC)."""
+    from scipy import stats
+
     if rho >= 1.0:  # no rater or error variance (MSC = MSE = 0): 1, as _bound gives for F = inf
         return 1.0, 1.0
     r, c, e = float(ms.ms_rows[0]), float(ms.ms_cols[0]), float(ms.ms_error[0])
@@ -340,6 +345,8 @@ def _satterthwaite(ms: MeanSquares, rho: float) -> float:
 
 def _irr_figures(ms: MeanSquares, form: Form, est: float, k: int) -> dict[str, Any]:
     """What R irr 0.84.1 reports for the agreement forms (complete designs)."""
+    from scipy import stats
+
     if not math.isfinite(est):
         out_nan: dict[str, Any] = {"irr_df2": math.nan, "irr_pvalue": math.nan}
         if form.average:
@@ -380,6 +387,8 @@ def _average_note(design: Design, form: Form, k: int, est: float) -> dict[str, A
 
 def _details(ms: MeanSquares, form: Form, k: int, est: float, complete: bool,
              dropped: int) -> dict[str, Any]:
+    from scipy import stats
+
     f, df1, df2 = _f_test(ms, form)
     out: dict[str, Any] = {
         "form": form.name, "mcgraw_wong": form.mcgraw_wong, "model": form.model,

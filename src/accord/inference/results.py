@@ -13,10 +13,10 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 import numpy as np
-from scipy import stats
 
 from accord.data import _validation as v
 from accord.errors import InvalidParameterError
+from accord.inference._normal import norm_ppf
 from accord.inference.bootstrap import Bootstrap, bootstrap_interval
 from accord.inference.finite_population import fpc_factor, shrink
 from accord.inference.jackknife import jackknife_se
@@ -234,8 +234,10 @@ class AgreementResult:
 
     def _normal(self, se: float, level: float, t_df: int | None = None) -> tuple[float, float]:
         if t_df is None:
-            z = float(stats.norm.ppf(0.5 + level / 2.0))
+            z = float(norm_ppf(0.5 + level / 2.0))
         else:
+            from scipy import stats
+
             z = float(stats.t.ppf(0.5 + level / 2.0, t_df))
         return self._clip(self.estimate - z * se, self.estimate + z * se)
 
