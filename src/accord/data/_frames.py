@@ -145,14 +145,14 @@ def wide_raters(
     texts = [str(n) for n, c in zip(names, columns) if c.dtype.kind in "OU" and _all_text(c)]
     rater_col = cols.rater_id_column(texts)
     if rater_col is not None:
-        others = {str(x) for n, c in zip(names, columns) if n not in (rater_col, unit)
-                  for x in c[~missing_mask(c)][:PROBE_ROWS].tolist()}
+        others = set().union(*(_distinct_text(c) for n, c in zip(names, columns)
+                                if n not in (rater_col, unit)))
         if cols.holds_labels(_distinct_text(columns[names.index(rater_col)]), others):
             rater_col = None
     if rater_col is not None:
         why = f"column {rater_col!r} holds rater ids"
     elif unit is not None:
-        ids = columns[names.index(unit)]
+        ids = columns[names.index(unit)][:PROBE_ROWS]  # judged on the first rows, as files
         ids = ids[~missing_mask(ids)]
         distinct = len(set(ids.tolist()))
         if ids.shape[0] and cols.repeating_units(ids.shape[0], distinct):
@@ -179,7 +179,10 @@ def wide_raters(
 
 def _refuse_ids(name: Any, column: NDArray[Any], where: str) -> None:
     """Raise when a column taken as a rater holds ids (:func:`cols.looks_like_ids`)."""
-    kept = column[~missing_mask(column)]
+    if column.dtype.kind in "iu" and (column.shape[0] < 2 or column[1] - column[0] != 1):
+        return  # integers not counting up by one from the first row: no row number
+    head = column[:PROBE_ROWS]  # judged on the first rows, as a file's columns are
+    kept = head[~missing_mask(head)]
     n = kept.shape[0]
     if n < cols.ID_MIN_ROWS:
         return
@@ -239,8 +242,10 @@ def is_free_text(column: NDArray[Any]) -> bool:
 
 def _all_text(column: NDArray[Any]) -> bool:
     """Whether the non-missing values of an object column are all strings."""
-    return all(isinstance(x, str) for x in column[~missing_mask(column)][:PROBE_ROWS])
+    head = column[:PROBE_ROWS]
+    return all(isinstance(x, str) for x in head[~missing_mask(head)])
 
 
 def _distinct_text(column: NDArray[Any]) -> set[str]:
-    return {str(x) for x in column[~missing_mask(column)][:PROBE_ROWS].tolist()}
+    head = column[:PROBE_ROWS]
+    return {str(x) for x in head[~missing_mask(head)].tolist()}
