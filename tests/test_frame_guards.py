@@ -46,6 +46,10 @@ def _frame() -> dict[str, Any]:
 
 
 def _as(kind: str, columns: dict[str, Any]) -> Any:
+    if kind == "pyarrow":
+        import pyarrow as pa
+
+        return pa.table({k: list(v) for k, v in columns.items()})
     return pd.DataFrame(columns) if kind == "pandas" else pl.DataFrame(columns)
 
 
@@ -53,7 +57,7 @@ def _reference_fleiss() -> float:
     return float(sm_fleiss_kappa(aggregate_raters(_ratings())[0]))  # statsmodels 0.14
 
 
-@pytest.mark.parametrize("kind", ["pandas", "polars"])
+@pytest.mark.parametrize("kind", ["pandas", "polars", "pyarrow"])
 def test_unit_ids_are_not_a_rater_and_a_comment_is_left_out_with_a_warning(kind: str) -> None:
     with pytest.warns(accord.LayoutWarning, match=r"columns \['comment'\] were left out"):
         res = accord.fleiss_kappa(_as(kind, _frame()))
@@ -195,3 +199,14 @@ def test_a_rater_named_judge_that_shares_the_labels_stays_a_rater(tmp_path: Path
     path = tmp_path / "judged.csv"
     pd.DataFrame(cols).to_csv(path, index=False)
     assert accord.read(path).raters == ("judge", "x", "y")
+
+
+def test_the_cli_reads_the_same_file_to_the_same_figure(tmp_path: Path) -> None:
+    """The file of the issue's frame: the CLI also takes item_id as the units and leaves
+    the comment out, naming it, so file and frame give statsmodels' figure."""
+    path = tmp_path / "rated.csv"
+    pd.DataFrame(_frame()).to_csv(path, index=False)
+    out = CliRunner().invoke(main, ["compute", str(path), "--coefficient", "fleiss_kappa"])
+    assert out.exit_code == 0, out.output
+    assert f"{_reference_fleiss():.4f}" in out.output
+    assert "'comment'" in out.output
