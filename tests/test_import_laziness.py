@@ -45,3 +45,19 @@ def test_the_normal_helper_agrees_with_scipy_stats_norm() -> None:
         assert norm_cdf(x) == stats.norm.cdf(x) or abs(norm_cdf(x) / stats.norm.cdf(x) - 1) < 1e-12
         assert norm_sf(x) == stats.norm.sf(x) or abs(norm_sf(x) / stats.norm.sf(x) - 1) < 1e-12
     assert (norm_ppf(0.0), norm_ppf(1.0)) == (float("-inf"), float("inf"))
+
+
+def test_krippendorff_alpha_takes_its_t_test_from_scipy_special_only() -> None:
+    code = "import accord\naccord.krippendorff_alpha([[1, 1], [2, 2], [1, 2], [2, 2]])"
+    assert _loaded_after(code) == []  # scipy.special is loaded, scipy.stats is not
+
+
+def test_the_alpha_p_values_equal_scipy_stats_t() -> None:
+    from scipy import stats
+
+    import accord
+
+    res = accord.krippendorff_alpha([[1, 1], [2, 2], [1, 2], [2, 2], [3, 3], [1, 1]])
+    t, df = res.estimate / res.se, res.details["t_df"]
+    assert res.details["pvalue"] == 2.0 * stats.t.sf(abs(t), df)
+    assert res.details["pvalue_one_sided"] == stats.t.sf(t, df)

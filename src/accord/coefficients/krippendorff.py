@@ -436,15 +436,15 @@ def _t_test(est: float, se: float, n_rows: int) -> dict[str, Any]:
     infinite when alpha is not 0 (perfect agreement) and the p-values are 0 (or 1
     one-sided below 0), as irrCAC reports; only 0/0 (alpha = 0, se = 0) is ``nan``.
     """
-    from scipy import stats
+    from scipy.special import stdtr  # what stats.t.sf calls, without importing scipy.stats
 
     df = n_rows - 1
     out: dict[str, Any] = {"t_df": df, "pvalue": math.nan, "pvalue_one_sided": math.nan}
     if not (math.isfinite(se) and se >= 0 and df > 0) or (se == 0 and est == 0):
         return out
     t = math.copysign(math.inf, est) if se == 0 else est / se
-    out["pvalue"] = float(2.0 * stats.t.sf(abs(t), df))
-    out["pvalue_one_sided"] = float(stats.t.sf(t, df))
+    out["pvalue"] = float(2.0 * stdtr(df, -abs(t)))  # P(T > |t|) = stdtr(df, -|t|)
+    out["pvalue_one_sided"] = float(stdtr(df, -t))
     return out
 
 
