@@ -61,3 +61,32 @@ def test_the_alpha_p_values_equal_scipy_stats_t() -> None:
     t, df = res.estimate / res.se, res.details["t_df"]
     assert res.details["pvalue"] == 2.0 * stats.t.sf(abs(t), df)
     assert res.details["pvalue_one_sided"] == stats.t.sf(t, df)
+
+
+def test_icc_and_its_t_interval_take_scipy_special_only() -> None:
+    code = ("import accord\n"
+            "r = accord.icc([[1.0, 2.0], [2.0, 2.5], [3.0, 3.5], [4.0, 3.0]])\n"
+            "r.confidence_interval(0.95, method='jackknife', distribution='t')")
+    assert _loaded_after(code) == []
+
+
+def test_the_t_and_f_helpers_are_scipy_stats_bit_for_bit() -> None:
+    import math
+
+    from scipy import stats
+
+    from accord.inference._distributions import f_ppf, f_sf, t_ppf
+
+    inf, nan = math.inf, math.nan
+    for q in (0.0, 1e-9, 0.025, 0.5, 0.975, 1.0, nan):
+        for df in (1.0, 3.0, 11.0, 1e6, 0.0, -1.0, inf, nan):
+            assert _same(t_ppf(q, df), stats.t.ppf(q, df)), (q, df)
+            for dfd in (2.0, 40.5, 0.0, inf):
+                assert _same(f_ppf(q, df, dfd), stats.f.ppf(q, df, dfd)), (q, df, dfd)
+    for x in (-1.0, 0.0, 1e-9, 0.7, 3.2, 250.0, inf, nan):
+        for dfn, dfd in ((1.0, 1.0), (4.0, 30.0), (29.5, 3.0), (0.0, 3.0), (3.0, inf)):
+            assert _same(f_sf(x, dfn, dfd), stats.f.sf(x, dfn, dfd)), (x, dfn, dfd)
+
+
+def _same(a: float, b: float) -> bool:
+    return (a == b) or (a != a and b != b)  # equal, or both nan

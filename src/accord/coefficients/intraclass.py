@@ -37,6 +37,7 @@ from accord.data import _validation as v
 from accord.data._frames import check_numeric_array
 from accord.data.annotations import Annotations
 from accord.errors import DataError, InvalidParameterError
+from accord.inference._distributions import f_ppf, f_sf
 from accord.inference.resampling import Resampling
 from accord.inference.results import AgreementResult
 from accord.tables._henderson import DISCONNECTED
@@ -294,8 +295,6 @@ def _bound(f: float, kk: float) -> float:
 def _interval(level: float, *, ms: MeanSquares, form: Form, k: int,
               est: float) -> tuple[float, float]:
     """The F-based interval of Shrout & Fleiss (1979) / McGraw & Wong (1996)."""
-    from scipy import stats
-
     q = 0.5 + level / 2.0
     f, df1, df2 = _f_test(ms, form)
     if form.model == "agreement":
@@ -303,8 +302,8 @@ def _interval(level: float, *, ms: MeanSquares, form: Form, k: int,
         low, high = _agreement_limits(ms, rho, q)
     else:
         kk = float(ms.n0[0] if form.model == "one_way" else ms.k_rows[0])
-        low = _bound(f / stats.f.ppf(q, df1, df2), kk)
-        high = _bound(f * stats.f.ppf(q, df2, df1), kk)
+        low = _bound(f / f_ppf(q, df1, df2), kk)
+        high = _bound(f * f_ppf(q, df2, df1), kk)
     if form.average:
         low, high = float(step_up(low, k)), float(step_up(high, k))
     return low, high
@@ -312,15 +311,13 @@ def _interval(level: float, *, ms: MeanSquares, form: Form, k: int,
 
 def _agreement_limits(ms: MeanSquares, rho: float, q: float) -> tuple[float, float]:
     """Satterthwaite limits for ICC(A,1) (McGraw & Wong 1996, Table 7; psych's ICC)."""
-    from scipy import stats
-
     if rho >= 1.0:  # no rater or error variance (MSC = MSE = 0): 1, as _bound gives for F = inf
         return 1.0, 1.0
     r, c, e = float(ms.ms_rows[0]), float(ms.ms_cols[0]), float(ms.ms_error[0])
     kr, kc = float(ms.k_rows[0]), float(ms.k_cols[0])
     v_df = _satterthwaite(ms, rho)
-    f_low = stats.f.ppf(q, ms.df_rows[0], v_df)
-    f_high = stats.f.ppf(q, v_df, ms.df_rows[0])
+    f_low = f_ppf(q, ms.df_rows[0], v_df)
+    f_high = f_ppf(q, v_df, ms.df_rows[0])
     scale = c / kc + e * (1.0 - 1.0 / kc)
     with np.errstate(divide="ignore", invalid="ignore"):
         c_low = (r - f_low * e) / (f_low * scale)
@@ -345,8 +342,6 @@ def _satterthwaite(ms: MeanSquares, rho: float) -> float:
 
 def _irr_figures(ms: MeanSquares, form: Form, est: float, k: int) -> dict[str, Any]:
     """What R irr 0.84.1 reports for the agreement forms (complete designs)."""
-    from scipy import stats
-
     if not math.isfinite(est):
         out_nan: dict[str, Any] = {"irr_df2": math.nan, "irr_pvalue": math.nan}
         if form.average:
@@ -359,9 +354,9 @@ def _irr_figures(ms: MeanSquares, form: Form, est: float, k: int) -> dict[str, A
     with np.errstate(divide="ignore", invalid="ignore"):
         v_df = (a * c + b * e) ** 2 / ((a * c) ** 2 / (k - 1.0) + (b * e) ** 2 / ms.df_error[0])
     out: dict[str, Any] = {"irr_df2": float(v_df),
-                           "irr_pvalue": float(stats.f.sf(_f_test(ms, form)[0], n - 1.0, v_df))}
+                           "irr_pvalue": float(f_sf(_f_test(ms, form)[0], n - 1.0, v_df))}
     if form.average:
-        f_low, f_high = stats.f.ppf(0.975, n - 1.0, v_df), stats.f.ppf(0.975, v_df, n - 1.0)
+        f_low, f_high = f_ppf(0.975, n - 1.0, v_df), f_ppf(0.975, v_df, n - 1.0)
         with np.errstate(divide="ignore", invalid="ignore"):  # inf / inf: NaN, as in R
             out["irr_ci95"] = (float(n * (r - f_low * e) / (f_low * (c - e) + n * r)),
                                float(n * (f_high * r - e) / (c - e + n * f_high * r)))
@@ -387,13 +382,11 @@ def _average_note(design: Design, form: Form, k: int, est: float) -> dict[str, A
 
 def _details(ms: MeanSquares, form: Form, k: int, est: float, complete: bool,
              dropped: int) -> dict[str, Any]:
-    from scipy import stats
-
     f, df1, df2 = _f_test(ms, form)
     out: dict[str, Any] = {
         "form": form.name, "mcgraw_wong": form.mcgraw_wong, "model": form.model,
         "F": f, "df1": df1, "df2": df2,
-        "pvalue": float(stats.f.sf(f, df1, df2)) if not math.isnan(f) else math.nan,
+        "pvalue": float(f_sf(f, df1, df2)) if not math.isnan(f) else math.nan,
         "ms_rows": float(ms.ms_rows[0]), "ms_cols": float(ms.ms_cols[0]),
         "ms_error": float(ms.ms_error[0]), "ms_within": float(ms.ms_within[0]),
         "design": "complete" if complete else "incomplete",

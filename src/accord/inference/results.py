@@ -16,6 +16,7 @@ import numpy as np
 
 from accord.data import _validation as v
 from accord.errors import InvalidParameterError
+from accord.inference._distributions import t_ppf
 from accord.inference._normal import norm_ppf
 from accord.inference.bootstrap import Bootstrap, bootstrap_interval
 from accord.inference.finite_population import fpc_factor, shrink
@@ -236,9 +237,7 @@ class AgreementResult:
         if t_df is None:
             z = float(norm_ppf(0.5 + level / 2.0))
         else:
-            from scipy import stats
-
-            z = float(stats.t.ppf(0.5 + level / 2.0, t_df))
+            z = float(t_ppf(0.5 + level / 2.0, t_df))
         return self._clip(self.estimate - z * se, self.estimate + z * se)
 
     def _clip(self, low: float, high: float) -> tuple[float, float]:
