@@ -36,6 +36,7 @@ EXPECTED = [
     "Groups",
     "HomogeneityTest",
     "Interpretation",
+    "LayoutWarning",
     "MarginalTest",
     "MultilabelAgreement",
     "MultilabelEvaluation",
@@ -156,3 +157,16 @@ def test_every_registered_coefficient_is_exported_under_its_name() -> None:
     for name, info in accord.REGISTRY.items():
         assert name in accord.__all__, name
         assert getattr(accord, name) is info.function
+
+
+def test_each_public_name_is_loaded_from_the_module_that_api_imports_it_from() -> None:
+    """``accord._WHERE`` (one module imported per name on first use) and ``accord._api``
+    (every name at once) name the same objects, so the lazy path cannot drift."""
+    import importlib
+
+    import accord._api as api
+
+    where = accord._WHERE  # noqa: SLF001
+    assert set(where) == set(accord.__all__) - {"__version__", "datasets"}
+    for name, module in where.items():
+        assert getattr(importlib.import_module(module), name) is getattr(api, name), name

@@ -307,10 +307,11 @@ def test_a_free_text_column_named_like_labels_is_not_the_labels(tmp_path: Path) 
 def test_from_wide_leaves_free_text_out_and_says_so() -> None:
     question = [f"Is statement number {i} about the weather true?" for i in range(8)]
     data = {"question": question, "a": list("xyxyxyxy"), "b": list("xyxyxxxy")}
-    ann = accord.Annotations.from_wide(data)
+    with pytest.warns(accord.LayoutWarning, match=r"columns \['question'\] were left out"):
+        ann = accord.Annotations.from_wide(data)
     assert ann.raters == ("a", "b")
-    assert ann.audit.caveats[0].startswith("guessed layout: free-text columns left out "
-                                           "of the raters: 'question'")
+    assert ann.audit.caveats[0].startswith("guessed layout: columns left out of the raters: "
+                                           "'question'")
     assert accord.Annotations.from_wide(data, raters=["a", "b"]).audit.caveats == ()
 
 

@@ -47,6 +47,7 @@ __all__ = [
     "Groups",
     "HomogeneityTest",
     "Interpretation",
+    "LayoutWarning",
     "MarginalTest",
     "MultilabelAgreement",
     "MultilabelEvaluation",
@@ -139,10 +140,69 @@ __all__ = [
 _SHADOWED = frozenset({"annotators", "interpret", "report"})
 
 
-def _public() -> types.ModuleType:
+#: Where each public name lives, so that its first use imports that module only
+#: (``accord.cohen_kappa`` does not import the readers, the report or scipy.stats);
+#: ``accord._api`` imports them all at once, and a test checks that the two agree.
+_WHERE: dict[str, str] = {
+    name: module
+    for module, names in {
+        "accord.annotators": "AnnotatorQuality Annotators Consensus annotators consensus",
+        "accord.coefficients": (
+            "MultilabelAgreement REGISTRY accuracy balanced_accuracy bangdiwala_b "
+            "brennan_prediger category_agreement cohen_kappa conger_kappa distances f1 finn "
+            "fleiss_kappa gwet_ac1 icc janson_olsson_iota kappa_max kendall_w "
+            "krippendorff_alpha light_kappa mcc mean_pearson mean_spearman "
+            "multilabel_agreement pabak percent_agreement precision recall robinson_a scott_pi"
+        ),
+        "accord.coefficients.pairwise": "pairwise",
+        "accord.data.annotations": "Annotations Audit",
+        "accord.errors": (
+            "AccordError ConvergenceWarning DataError DegenerateDataWarning FormatError "
+            "LayoutWarning UndeclaredOrderWarning"
+        ),
+        "accord.evaluation": "Evaluation Evaluations evaluate",
+        "accord.history": "GroupedResult Groups groups",
+        "accord.inference": "Bootstrap",
+        "accord.inference.compare": "Comparison compare",
+        "accord.inference.homogeneity": "HomogeneityTest homogeneity",
+        "accord.inference.results": "AgreementResult ConfidenceInterval",
+        "accord.interpret.diagnostics": "label_distribution leave_one_rater_out unit_agreement",
+        "accord.interpret.disagreements": "disagreements",
+        "accord.interpret.interpretation": (
+            "BenchmarkResult Interpretation SCALES Scale benchmark interpret"
+        ),
+        "accord.interpret.marginal": (
+            "MarginalTest bhapkar_test bowker_test marginal_tests mcnemar_test rater_bias "
+            "stuart_maxwell_test"
+        ),
+        "accord.judge": (
+            "alt_test bradley_terry judge_agreement judge_calibration judge_consistency "
+            "judge_panel ppi_mean preferences"
+        ),
+        "accord.multilabel.metrics": "MultilabelEvaluation evaluate_multilabel",
+        "accord.readers": "formats read",
+        "accord.report": "Report report",
+        "accord.spans": (
+            "SpanAgreement SpanEvaluation evaluate_spans span_agreement span_f1 "
+            "token_agreement token_annotations unitizing_alpha"
+        ),
+        "accord.study.planning": "SamplePlan plan_sample_size",
+        "accord.study.power": "PowerPlan plan_lower_limit plan_power",
+        "accord.study.protocol": "Study load_study",
+        "accord.tables": "CoincidenceMatrix ContingencyTable RaterCounts RatingMatrix",
+    }.items()
+    for name in names.split()
+}
+
+
+def _load(name: str) -> Any:
+    """The public object ``name``, importing only the module that defines it."""
     import importlib
 
-    return importlib.import_module("accord._api")
+    module = importlib.import_module(_WHERE[name])
+    if not hasattr(module, name):  # a submodule (accord.distances), as ``from m import`` finds
+        importlib.import_module(f"{_WHERE[name]}.{name}")
+    return getattr(module, name)
 
 
 def __getattr__(name: str) -> Any:
@@ -151,8 +211,8 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return importlib.import_module("accord.datasets")
-    if name in __all__:
-        value = getattr(_public(), name)
+    if name in _WHERE:
+        value = _load(name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'accord' has no attribute {name!r}")
@@ -165,7 +225,7 @@ def __dir__() -> list[str]:
 class _Package(types.ModuleType):
     def __getattribute__(self, name: str) -> Any:
         if name in _SHADOWED:
-            return getattr(_public(), name)
+            return _load(name)
         return super().__getattribute__(name)
 
 

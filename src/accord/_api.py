@@ -1,8 +1,12 @@
 """Every public name of :mod:`accord`, imported at once.
 
-``import accord`` does not import this module: :mod:`accord` loads it the first time a
-public name is used (``accord.cohen_kappa``), so that ``import accord`` and the command
-line start without numpy and scipy. Add a public name here and to ``accord.__all__``.
+``import accord`` does not import this module: :mod:`accord` imports the module of a
+public name the first time it is used (``accord.cohen_kappa`` imports
+:mod:`accord.coefficients` only; see ``accord._WHERE``), so that ``import accord``, the
+command line and a first coefficient start without the readers, the report or
+scipy.stats. This module names them all at once, for type checkers and for the test that
+``_WHERE`` agrees with it. Add a public name here, to ``accord._WHERE`` and to
+``accord.__all__``.
 """
 
 from accord import datasets
@@ -47,6 +51,7 @@ from accord.errors import (
     DataError,
     DegenerateDataWarning,
     FormatError,
+    LayoutWarning,
     UndeclaredOrderWarning,
 )
 from accord.evaluation import Evaluation, Evaluations, evaluate

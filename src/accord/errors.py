@@ -18,6 +18,9 @@ caller (or the command line) can catch one type and print one sentence::
     ConvergenceWarning (UserWarning)
                                     an iterative fit stopped at its iteration cap
                                     before its tolerance was met
+    LayoutWarning (UserWarning)
+                                    a table or array looks oriented or laid out other
+                                    than accord expects (units x raters)
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ __all__ = [
     "FormatError",
     "InsufficientDataError",
     "InvalidParameterError",
+    "LayoutWarning",
     "StudyError",
     "UnknownCategoryError",
 ]
@@ -78,3 +82,9 @@ class UndeclaredOrderWarning(UserWarning):
 
 class ConvergenceWarning(UserWarning):
     """An iterative fit (an EM consensus) stopped at ``max_iter`` before meeting ``tol``."""
+
+
+class LayoutWarning(UserWarning):
+    """A table or array looks laid out other than accord expects: one row per unit and one
+    column per rater (units x raters). Far more columns than rows, or a shape that looks
+    transposed (raters x units, as the ``krippendorff`` package takes it), is warned about."""

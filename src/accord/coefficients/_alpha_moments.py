@@ -44,6 +44,7 @@ from numpy.typing import NDArray
 
 from accord.coefficients import _differences as dif
 from accord.coefficients._ratio_bins import self_kernel_sums
+from accord.data._frames import check_numeric_array
 from accord.data._magnitude import power_of_two_scale
 from accord.data.annotations import Annotations
 from accord.errors import DataError, InsufficientDataError
@@ -95,6 +96,7 @@ def unit_terms(data: Any, level: Any, categories: Any) -> UnitTerms | None:
         return _long_terms(data, level)
     if not (isinstance(data, np.ndarray) and data.dtype.kind in "iuf" and data.ndim == 2):
         return None
+    check_numeric_array(data, "krippendorff_alpha")
     if data.shape[1] < 2 or data.shape[0] == 0:
         return None
     arr = data.astype(np.float64, copy=False)

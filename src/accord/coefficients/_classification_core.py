@@ -52,8 +52,8 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
+from accord.inference._normal import norm_ppf
 from accord.inference.jackknife import jackknife_se
 from accord.inference.resampling import Resampling
 from accord.inference.results import AgreementResult
@@ -259,7 +259,7 @@ def wilson(x: float, m: float, level: float) -> tuple[float, float]:
 @functools.lru_cache(maxsize=16)
 def _normal_quantile(level: float) -> float:
     """Computed once per level: evaluate asks it for every class's figures."""
-    return float(stats.norm.ppf(0.5 + level / 2.0))
+    return float(norm_ppf(0.5 + level / 2.0))
 
 
 def figure_result(

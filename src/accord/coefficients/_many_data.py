@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from accord.coefficients._data import as_annotations
 from accord.data import _encoding as enc
+from accord.data._frames import check_numeric_array
 from accord.data.annotations import Annotations
 from accord.errors import DataError, InsufficientDataError
 from accord.tables.rater_counts import RaterCounts
@@ -146,7 +147,7 @@ def long_codes(data: Any, *, categories: Sequence[Any] | None, func: str) -> Lon
     """The long codes of raw many-rater input, without a units x raters matrix for
     anything but a numeric 2-D array (which already is one); raises for RaterCounts."""
     _refuse_counts(data, func)
-    fast = _numeric_array_codes(data, categories)
+    fast = _numeric_array_codes(data, categories, func)
     if fast is not None:
         rc = _checked(fast)
         unit, rater = np.nonzero(rc.codes >= 0)
@@ -189,7 +190,7 @@ def rating_codes(data: Any, *, categories: Sequence[Any] | None, func: str) -> R
     (:func:`check_dense`). Coefficients use :func:`long_codes` instead.
     """
     _refuse_counts(data, func)
-    fast = _numeric_array_codes(data, categories)
+    fast = _numeric_array_codes(data, categories, func)
     if fast is not None:
         return _checked(fast)
     ann = as_annotations(data, categories=categories, func=func).require_pairable()
@@ -249,10 +250,13 @@ def _checked(rc: RatingCodes) -> RatingCodes:
     return rc
 
 
-def _numeric_array_codes(data: Any, categories: Sequence[Any] | None) -> RatingCodes | None:
+def _numeric_array_codes(
+    data: Any, categories: Sequence[Any] | None, func: str = "this coefficient"
+) -> RatingCodes | None:
     """Codes of a 2-D numeric numpy array (NaN = not rated) without building a long table."""
     if not isinstance(data, np.ndarray) or data.ndim != 2 or data.dtype.kind not in "iuf":
         return None
+    check_numeric_array(data, func)
     raters = tuple(f"rater_{j + 1}" for j in range(data.shape[1]))
     missing = None if data.dtype.kind in "iu" else np.isnan(data)
     if missing is None or not missing.any():

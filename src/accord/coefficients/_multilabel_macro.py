@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.sparse import csr_matrix
 
 from accord.errors import DataError
 from accord.inference.bootstrap import (
@@ -86,6 +85,8 @@ def _replicates(resampling: Resampling, boot: Bootstrap) -> FloatArray:
     m, p = resampling.features.shape
     step = max(1, _CELLS_PER_CHUNK // max(1, m, p, n))
     out = np.empty(boot.n_resamples, dtype=np.float64)
+    from scipy.sparse import csr_matrix
+
     sparse_t = csr_matrix(resampling.features.T)  # the labels' blocks are mostly zeros
     for start in range(0, boot.n_resamples, step):
         stop = min(boot.n_resamples, start + step)

@@ -31,12 +31,13 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
 from accord.coefficients._registry import register
 from accord.data import _validation as v
+from accord.data._frames import check_numeric_array
 from accord.data.annotations import Annotations
 from accord.errors import DataError, InvalidParameterError
+from accord.inference._distributions import f_ppf, f_sf
 from accord.inference.resampling import Resampling
 from accord.inference.results import AgreementResult
 from accord.tables._henderson import DISCONNECTED
@@ -214,6 +215,7 @@ def _ratings(data: Any) -> RatingMatrix:
     if isinstance(data, Annotations):
         return RatingMatrix.from_annotations(data)
     if isinstance(data, np.ndarray) and data.dtype.kind in "iuf":
+        check_numeric_array(data, "icc")
         return RatingMatrix(data)
     summary = type(data).__name__
     if summary in {"ContingencyTable", "RaterCounts", "CoincidenceMatrix"}:
@@ -300,8 +302,8 @@ def _interval(level: float, *, ms: MeanSquares, form: Form, k: int,
         low, high = _agreement_limits(ms, rho, q)
     else:
         kk = float(ms.n0[0] if form.model == "one_way" else ms.k_rows[0])
-        low = _bound(f / stats.f.ppf(q, df1, df2), kk)
-        high = _bound(f * stats.f.ppf(q, df2, df1), kk)
+        low = _bound(f / f_ppf(q, df1, df2), kk)
+        high = _bound(f * f_ppf(q, df2, df1), kk)
     if form.average:
         low, high = float(step_up(low, k)), float(step_up(high, k))
     return low, high
@@ -314,8 +316,8 @@ def _agreement_limits(ms: MeanSquares, rho: float, q: float) -> tuple[float, flo
     r, c, e = float(ms.ms_rows[0]), float(ms.ms_cols[0]), float(ms.ms_error[0])
     kr, kc = float(ms.k_rows[0]), float(ms.k_cols[0])
     v_df = _satterthwaite(ms, rho)
-    f_low = stats.f.ppf(q, ms.df_rows[0], v_df)
-    f_high = stats.f.ppf(q, v_df, ms.df_rows[0])
+    f_low = f_ppf(q, ms.df_rows[0], v_df)
+    f_high = f_ppf(q, v_df, ms.df_rows[0])
     scale = c / kc + e * (1.0 - 1.0 / kc)
     with np.errstate(divide="ignore", invalid="ignore"):
         c_low = (r - f_low * e) / (f_low * scale)
@@ -352,9 +354,9 @@ def _irr_figures(ms: MeanSquares, form: Form, est: float, k: int) -> dict[str, A
     with np.errstate(divide="ignore", invalid="ignore"):
         v_df = (a * c + b * e) ** 2 / ((a * c) ** 2 / (k - 1.0) + (b * e) ** 2 / ms.df_error[0])
     out: dict[str, Any] = {"irr_df2": float(v_df),
-                           "irr_pvalue": float(stats.f.sf(_f_test(ms, form)[0], n - 1.0, v_df))}
+                           "irr_pvalue": float(f_sf(_f_test(ms, form)[0], n - 1.0, v_df))}
     if form.average:
-        f_low, f_high = stats.f.ppf(0.975, n - 1.0, v_df), stats.f.ppf(0.975, v_df, n - 1.0)
+        f_low, f_high = f_ppf(0.975, n - 1.0, v_df), f_ppf(0.975, v_df, n - 1.0)
         with np.errstate(divide="ignore", invalid="ignore"):  # inf / inf: NaN, as in R
             out["irr_ci95"] = (float(n * (r - f_low * e) / (f_low * (c - e) + n * r)),
                                float(n * (f_high * r - e) / (c - e + n * f_high * r)))
@@ -384,7 +386,7 @@ def _details(ms: MeanSquares, form: Form, k: int, est: float, complete: bool,
     out: dict[str, Any] = {
         "form": form.name, "mcgraw_wong": form.mcgraw_wong, "model": form.model,
         "F": f, "df1": df1, "df2": df2,
-        "pvalue": float(stats.f.sf(f, df1, df2)) if not math.isnan(f) else math.nan,
+        "pvalue": float(f_sf(f, df1, df2)) if not math.isnan(f) else math.nan,
         "ms_rows": float(ms.ms_rows[0]), "ms_cols": float(ms.ms_cols[0]),
         "ms_error": float(ms.ms_error[0]), "ms_within": float(ms.ms_within[0]),
         "design": "complete" if complete else "incomplete",

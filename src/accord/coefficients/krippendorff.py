@@ -23,7 +23,6 @@ from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
 from accord.coefficients import _differences as dif
 from accord.coefficients import _set_levels as sets
@@ -31,6 +30,7 @@ from accord.coefficients._alpha_moments import UnitTerms, unit_terms
 from accord.coefficients._data import as_annotations
 from accord.coefficients._registry import register
 from accord.data import _validation as v
+from accord.data._frames import check_numeric_array
 from accord.data._magnitude import power_of_two_scale
 from accord.data.annotations import LEVELS, Annotations
 from accord.data.weights import require_order
@@ -205,6 +205,7 @@ def _build(data: Any, categories: Sequence[Any] | None, level: Any) -> Coinciden
         _ordinal_needs_order(level, ann.categories, ann.ordered)
         return CoincidenceMatrix.from_annotations(ann.require_pairable())
     if isinstance(data, np.ndarray) and data.dtype.kind in "iuf" and categories is None:
+        check_numeric_array(data, _FUNC)
         if data.ndim == 2 and data.shape[1] < 2:
             raise InsufficientDataError(
                 f"agreement needs at least two raters; the data have {data.shape[1]} column."
@@ -435,13 +436,15 @@ def _t_test(est: float, se: float, n_rows: int) -> dict[str, Any]:
     infinite when alpha is not 0 (perfect agreement) and the p-values are 0 (or 1
     one-sided below 0), as irrCAC reports; only 0/0 (alpha = 0, se = 0) is ``nan``.
     """
+    from scipy.special import stdtr  # what stats.t.sf calls, without importing scipy.stats
+
     df = n_rows - 1
     out: dict[str, Any] = {"t_df": df, "pvalue": math.nan, "pvalue_one_sided": math.nan}
     if not (math.isfinite(se) and se >= 0 and df > 0) or (se == 0 and est == 0):
         return out
     t = math.copysign(math.inf, est) if se == 0 else est / se
-    out["pvalue"] = float(2.0 * stats.t.sf(abs(t), df))
-    out["pvalue_one_sided"] = float(stats.t.sf(t, df))
+    out["pvalue"] = float(2.0 * stdtr(df, -abs(t)))  # P(T > |t|) = stdtr(df, -|t|)
+    out["pvalue_one_sided"] = float(stdtr(df, -t))
     return out
 
 

@@ -22,7 +22,6 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
 from accord.coefficients import _count_based as cb
 from accord.coefficients import _many_data as md
@@ -32,6 +31,7 @@ from accord.coefficients._registry import register
 from accord.data import _validation as v
 from accord.data.annotations import Annotations
 from accord.data.weights import agreement_weights, is_identity, require_order
+from accord.inference._normal import norm_sf
 from accord.inference.results import AgreementResult
 from accord.tables.contingency import DENSE_LIMIT
 from accord.tables.rater_counts import RaterCounts
@@ -224,7 +224,7 @@ def fleiss_kappa(data: Any, *, weights: Any = None,
         return res
     se0 = cb.fleiss_null_se(t) if res.defined else math.nan
     z = res.estimate / se0 if se0 > 0 else math.nan
-    pvalue = float(2.0 * stats.norm.sf(abs(z))) if math.isfinite(z) else math.nan
+    pvalue = float(2.0 * norm_sf(abs(z))) if math.isfinite(z) else math.nan
     details = {**res.details, "se0": se0, "z": z, "pvalue": pvalue}
     if res.defined and cb.constant_m(t) is None:
         details["se0_note"] = (

@@ -30,12 +30,13 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import sparse, stats
 
 from accord.coefficients._registry import register
 from accord.data import _validation as v
+from accord.data._frames import check_numeric_array
 from accord.data.annotations import Annotations
 from accord.errors import DataError, InsufficientDataError
+from accord.inference._normal import norm_sf
 from accord.inference.resampling import Resampling, pattern_index
 from accord.inference.results import AgreementResult
 from accord.tables.rating_matrix import RatingMatrix
@@ -76,6 +77,8 @@ def kendall_w(data: Any, /) -> AgreementResult:
     >>> round(res.estimate, 7), round(res.details["chi2"], 2), res.details["df"]
     (0.5396569, 30.76, 19.0)
     """
+    from scipy import stats
+
     x, dropped = _complete(data, "kendall_w")
     res = _result("kendall_w", x, dropped, _kendall, bounds=(0.0, 1.0))
     n, m = x.shape
@@ -243,6 +246,7 @@ def _scores(data: Any, func: str) -> Arr:
         raise DataError(f"{func} needs each unit's scores by rater (a units x raters table, "
                         f"Annotations or RatingMatrix); a {summary} does not keep them.")
     if isinstance(data, np.ndarray) and data.dtype.kind in "iuf":
+        check_numeric_array(data, func)
         return np.array(RatingMatrix(data).values, dtype=np.float64)
     ann = Annotations.from_wide(data, level="interval")
     return np.array(RatingMatrix.from_annotations(ann).values, dtype=np.float64)
@@ -310,6 +314,8 @@ def _resampler(x: Arr, statistic: Statistic) -> Callable[[], Resampling]:
 
 def _f_inf_pvalue(f: float, df2: float) -> float:
     """P(F(inf, df2) > f): ``F(inf, d) = 1 / (chi2_d / d)`` (R's ``pf(f, Inf, d)``)."""
+    from scipy import stats
+
     if not math.isfinite(f):
         return 0.0
     return float(stats.chi2.cdf(df2 / f, df2))
@@ -326,6 +332,8 @@ def _midranks(col: Arr, w: Arr) -> tuple[Arr, Arr]:
     """
     values, inverse = np.unique(col, return_inverse=True)
     inverse = inverse.reshape(-1)
+    from scipy import sparse
+
     member = sparse.csr_array((np.ones(inverse.shape[0]), (inverse, np.arange(inverse.shape[0]))),
                               shape=(values.shape[0], inverse.shape[0]))
     group = np.asarray((member @ w.T).T)  # (B, groups): weight of each group of equal scores
@@ -350,6 +358,8 @@ def _kendall(x: Arr, w: Arr) -> Arr:
 
 
 def _kendall_untied(x: Arr) -> float:
+    from scipy import stats
+
     n, m = x.shape
     ranks = np.column_stack([stats.rankdata(x[:, j]) for j in range(m)])
     r = ranks.sum(axis=1)
@@ -409,7 +419,7 @@ def _correlation(name: str, x: Arr, dropped: int, average: str, *,
     n = x.shape[0]
     se = math.sqrt(1.0 / (n - 3.0)) if n > 3 else math.nan
     z = res.estimate / se if math.isfinite(se) else math.nan
-    p = float(2.0 * stats.norm.sf(abs(z))) if math.isfinite(z) else math.nan
+    p = float(2.0 * norm_sf(abs(z))) if math.isfinite(z) else math.nan
     return _with(res, {"average": average, "z": z, "pvalue": p})
 
 

@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from accord.coefficients._chance import Chance
 from accord.coefficients._data import (
@@ -41,6 +40,7 @@ from accord.coefficients._two_rater_core import (
 from accord.data import _encoding as enc
 from accord.data import _validation as v
 from accord.data.annotations import Annotations
+from accord.inference._normal import norm_sf
 from accord.inference.results import AgreementResult
 from accord.tables.contingency import ContingencyTable
 
@@ -147,7 +147,7 @@ def cohen_kappa(
         details.update(
             se0=se0,
             z=z,
-            pvalue=float(2.0 * stats.norm.sf(abs(z))) if math.isfinite(z) else math.nan,
+            pvalue=float(2.0 * norm_sf(abs(z))) if math.isfinite(z) else math.nan,
         )
     res = _result(func, table, w, "cohen", se, details)
     if w is None and not why and table.k <= 200:

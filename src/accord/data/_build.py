@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 
 from accord.data import _encoding as enc
 from accord.data import _validation as v
+from accord.data._columns import UNIT_NAMES, find_column
 from accord.data._duplicates import resolve_duplicates
 from accord.data._names import GUESSED_LAYOUT, GUESSED_LEVEL, LEVELS
 from accord.data.audit import Audit, Duplicates, Level
@@ -290,16 +291,15 @@ def _check_id_types(labels: list[Any], what: str, source: str) -> None:
 def _wide_columns(
     data: Any, raters: Sequence[str | int] | None, unit: str | int | None, func: str
 ) -> tuple[list[Any], list[NDArray[Any]], NDArray[Any], str]:
-    from accord.data._frames import wide_table
+    from accord.data._frames import warn_if_transposed, wide_raters, wide_table
 
     names, columns = wide_table(data, func=func)
     if unit is not None and unit not in names:
         raise DataError(f"unit column {unit!r} not found; the columns are {names!r}.")
-    text: list[Any] = []
+    left_out: list[Any] = []
     if raters is None:
-        chosen = [n for n in names if n != unit]
-        text = [n for n in chosen if is_free_text(columns[names.index(n)])]
-        chosen = [n for n in chosen if n not in text]
+        warn_if_transposed(names, columns[0].shape[0] if columns else 0, func)
+        unit, chosen, left_out = wide_raters(names, columns, unit, func)
     else:
         if isinstance(raters, (str, bytes)) or not hasattr(raters, "__iter__"):
             raise InvalidParameterError(
@@ -312,31 +312,18 @@ def _wide_columns(
         absent = [r for r in chosen if r not in names]
         if absent:
             raise DataError(f"rater column(s) {absent!r} not found; the columns are {names!r}.")
+        if unit is None:  # a column named like unit ids, unless it is one of the raters
+            found = find_column([str(n) for n in names], UNIT_NAMES)
+            unit = next((n for n in names if str(n) == found and n not in chosen), None)
     if len(set(chosen)) != len(chosen):
         raise DataError(f"rater columns must be distinct; got {chosen!r}.")
     cols = [columns[names.index(n)] for n in chosen]
     n = cols[0].shape[0] if cols else 0
     ids = columns[names.index(unit)] if unit is not None else np.arange(n, dtype=np.int64)
-    caveat = (f"{GUESSED_LAYOUT}: free-text columns left out of the raters: "
-              f"{', '.join(repr(t) for t in text)}; name the rater columns with raters=[...] "
-              "to make this explicit") if text else ""
+    caveat = (f"{GUESSED_LAYOUT}: columns left out of the raters: "
+              f"{', '.join(repr(t) for t in left_out)}; name the rater columns with "
+              "raters=[...] to make this explicit") if left_out else ""
     return chosen, cols, ids, caveat
-
-
-def is_free_text(column: NDArray[Any]) -> bool:
-    """Whether a column holds free text (long, nearly all distinct strings), not labels,
-    judged on its first rows by :func:`accord.data._shapes.looks_like_text`."""
-    from accord.data._shapes import PROBE_ROWS, looks_like_text
-
-    if column.dtype.kind not in "OU":
-        return False
-    texts = [x.strip() for x in column[:PROBE_ROWS].tolist() if isinstance(x, str)]
-    texts = [t for t in texts if t]
-    if not texts:
-        return False
-    chars = sum(map(len, texts)) / len(texts)
-    words = sum(len(t.split()) for t in texts) / len(texts)
-    return looks_like_text(len(texts), len(set(texts)), chars, words)
 
 
 def _repeat_obj(arr: NDArray[Any], r: int) -> NDArray[Any]:

@@ -7,14 +7,17 @@ imports pandas; narwhals is imported only when a frame is given.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from accord.data._encoding import to_array
-from accord.errors import DataError
+from accord.data import _columns as cols
+from accord.data._encoding import missing_mask, to_array
+from accord.data._shapes import PROBE_ROWS
+from accord.errors import DataError, LayoutWarning
 
 
 def wide_table(data: Any, *, func: str) -> tuple[list[Any], list[NDArray[Any]]]:
@@ -123,3 +126,126 @@ def _frame_columns(data: Any) -> tuple[list[Any], list[NDArray[Any]]]:
     frame = nw.from_native(data, eager_only=True)
     names = list(frame.columns)
     return names, [to_array(frame[name].to_numpy(), name=f"column {name!r}") for name in names]
+
+
+def wide_raters(
+    names: list[Any], columns: list[NDArray[Any]], unit: Any, func: str
+) -> tuple[Any, list[Any], list[Any]]:
+    """The unit column, rater columns and left-out columns of a wide table whose raters
+    nobody named, by the rules the file readers apply (:mod:`accord.data._columns`).
+
+    A column named like unit ids holds the unit ids; columns named as non-ratings or
+    holding free text are left out (a :class:`~accord.LayoutWarning` names them); a
+    column of ids, or a table that looks long, is refused."""
+    if unit is None:
+        unit = cols.find_column([str(n) for n in names], cols.UNIT_NAMES)
+        unit = next((n for n in names if str(n) == unit), None)
+    where = f"{func}: "
+    why = ""
+    texts = [str(n) for n, c in zip(names, columns) if c.dtype.kind in "OU" and _all_text(c)]
+    rater_col = cols.rater_id_column(texts)
+    if rater_col is not None:
+        others = set().union(*(_distinct_text(c) for n, c in zip(names, columns)
+                                if n not in (rater_col, unit)))
+        if cols.holds_labels(_distinct_text(columns[names.index(rater_col)]), others):
+            rater_col = None
+    if rater_col is not None:
+        why = f"column {rater_col!r} holds rater ids"
+    elif unit is not None:
+        ids = columns[names.index(unit)][:PROBE_ROWS]  # judged on the first rows, as files
+        ids = ids[~missing_mask(ids)]
+        distinct = len(set(ids.tolist()))
+        if ids.shape[0] and cols.repeating_units(ids.shape[0], distinct):
+            why = (f"unit ids in column {unit!r} repeat across rows ({ids.shape[0]} rows, "
+                   f"{distinct} distinct ids), while a wide table has one row per unit")
+    if why:
+        raise DataError(cols.long_error(where, why, names, library=True))
+    rest = [n for n in names if n != unit]
+    left_out = [n for n in rest if cols.is_non_rater_name(n)]
+    left_out += [n for n in rest if n not in left_out and is_free_text(columns[names.index(n)])]
+    raters = [n for n in rest if n not in left_out]
+    for name in raters:
+        _refuse_ids(name, columns[names.index(name)], where)
+    if not raters:
+        raise DataError(f"{where}no rater columns (left out as not ratings: {left_out!r}); "
+                        f"the columns are {names!r}; name the rater columns with raters=[...].")
+    if left_out:
+        warnings.warn(f"{where}columns {left_out!r} were left out of the raters (their "
+                      "names or free-text values say they hold no ratings); name the rater "
+                      "columns with raters=[...] to make this explicit.", LayoutWarning,
+                      stacklevel=4)
+    return unit, raters, left_out
+
+
+def _refuse_ids(name: Any, column: NDArray[Any], where: str) -> None:
+    """Raise when a column taken as a rater holds ids (:func:`cols.looks_like_ids`)."""
+    if column.dtype.kind in "iu" and (column.shape[0] < 2 or column[1] - column[0] != 1):
+        return  # integers not counting up by one from the first row: no row number
+    head = column[:PROBE_ROWS]  # judged on the first rows, as a file's columns are
+    kept = head[~missing_mask(head)]
+    n = kept.shape[0]
+    if n < cols.ID_MIN_ROWS:
+        return
+    if kept.dtype.kind in "iu":
+        steps = np.diff(kept.astype(np.int64))
+        if cols.looks_like_ids(n, n, text=False, consecutive=bool(np.all(steps == 1))):
+            raise DataError(cols.id_like_error(where, name, n))
+        return
+    values = kept.tolist()
+    if kept.dtype.kind in "OU" and all(isinstance(x, str) for x in values):
+        texts = [x.strip() for x in values]
+        if cols.looks_like_ids(n, len(set(texts)), text=True):
+            raise DataError(cols.id_like_error(where, name, n))
+
+
+def warn_if_transposed(names: list[Any], n_rows: int, func: str) -> None:
+    """Warn when an unnamed table (an array, a list of rows) has far more columns than
+    rows: it may be raters x units, as the krippendorff package takes it."""
+    width = len(names)
+    if names != _default_names(width) or not cols.looks_transposed(n_rows, width):
+        return
+    warnings.warn(
+        f"{func}: the table has {n_rows} rows and {width} columns, read as {n_rows} units "
+        f"(rows) rated by {width} raters (columns): accord expects units x raters; if the "
+        "rows are raters (as the krippendorff package takes them), pass the transpose "
+        "(data.T).", LayoutWarning, stacklevel=4)
+
+
+def check_numeric_array(data: NDArray[Any], func: str) -> None:
+    """The layout rules for a 2-D numeric array taken on a fast path (no Annotations are
+    built): warn when it looks raters x units, refuse a column counting up by one (a row
+    number taken as a rater)."""
+    if data.ndim != 2:
+        return
+    n_rows, width = data.shape
+    warn_if_transposed(_default_names(width), n_rows, func)
+    if data.dtype.kind in "iu" and n_rows >= cols.ID_MIN_ROWS:
+        for j in range(width):
+            _refuse_ids(f"rater_{j + 1}", data[:, j], f"{func}: ")
+
+
+def is_free_text(column: NDArray[Any]) -> bool:
+    """Whether a column holds free text (long, nearly all distinct strings), not labels,
+    judged on its first rows by :func:`accord.data._shapes.looks_like_text`."""
+    from accord.data._shapes import PROBE_ROWS, looks_like_text
+
+    if column.dtype.kind not in "OU":
+        return False
+    texts = [x.strip() for x in column[:PROBE_ROWS].tolist() if isinstance(x, str)]
+    texts = [t for t in texts if t]
+    if not texts:
+        return False
+    chars = sum(map(len, texts)) / len(texts)
+    words = sum(len(t.split()) for t in texts) / len(texts)
+    return looks_like_text(len(texts), len(set(texts)), chars, words)
+
+
+def _all_text(column: NDArray[Any]) -> bool:
+    """Whether the non-missing values of an object column are all strings."""
+    head = column[:PROBE_ROWS]
+    return all(isinstance(x, str) for x in head[~missing_mask(head)])
+
+
+def _distinct_text(column: NDArray[Any]) -> set[str]:
+    head = column[:PROBE_ROWS]
+    return {str(x) for x in head[~missing_mask(head)].tolist()}

@@ -191,12 +191,13 @@ class Annotations:
         data : list of rows, 2-D array, mapping of columns, or a pandas/polars/pyarrow frame
             ``None``/``NaN``/"" cells are not rated.
         raters : sequence of column names or positions, optional
-            The rater columns; other columns are ignored. Default: every column
-            except ``unit`` and columns of free text (long, nearly all distinct
-            strings, such as a question or a model's response), which
-            ``audit.caveats`` names.
+            The rater columns. Default: every column but the unit ids, non-ratings by
+            name (``comment``, ...) and free text, which a :class:`~accord.LayoutWarning`
+            names; a column of ids and a long table are refused (the readers' rules,
+            :mod:`accord.data._columns`; see the frames guide).
         unit : column name or position, optional
-            A column of unit ids; default: the row number.
+            A column of unit ids; default: one named like unit ids (``item_id``, ``id``,
+            ...) and not among ``raters``, else the row number.
         categories, level, missing
             As in :meth:`from_long`.
         kinds : mapping, optional

@@ -10,10 +10,35 @@ Per-annotator trends will read the per-annotator figures a run records once the
 annotators family provides them (the store keeps a ``figures`` row per rater).
 """
 
-from .drift import DriftChart, DriftPoint, batches_to_detect, charts, control_chart
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+# eager: the function ``groups`` shares its name with its submodule, which would replace it
 from .groups import MISSING_GROUP, GroupedResult, Groups, groups
-from .store import Figure, Run, Store, StoreError
+
+if TYPE_CHECKING:
+    from .drift import DriftChart, DriftPoint, batches_to_detect, charts, control_chart
+    from .store import Figure, Run, Store, StoreError
 
 __all__ = ["MISSING_GROUP", "DriftChart", "DriftPoint", "Figure", "GroupedResult", "Groups",
            "Run", "Store", "StoreError", "batches_to_detect", "charts", "control_chart",
            "groups"]
+
+#: The submodule of the other names, imported on first use: ``accord compute`` needs the
+#: groups (``accord.history.split``) but not SQLite or the drift charts.
+_WHERE = {
+    **dict.fromkeys(("DriftChart", "DriftPoint", "batches_to_detect", "charts",
+                     "control_chart"), "drift"),
+    **dict.fromkeys(("Figure", "Run", "Store", "StoreError"), "store"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        import importlib
+
+        value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -39,7 +39,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from accord.data import _validation as v
 
@@ -129,6 +128,8 @@ def control_chart(runs: Sequence[Run], coefficient: str, *, false_alarm: float =
     >>> round(last.lower_limit, 4), last.flagged
     (0.6599, True)
     """
+    from scipy import stats
+
     _check_rate(false_alarm)
     z = float(stats.norm.ppf(1.0 - false_alarm))
     study = runs[0].study if runs else ""
@@ -156,6 +157,8 @@ def _check_rate(rate: float) -> None:
 
 def figure_se(fig: Figure) -> float:
     """The figure's SE, or its interval's half-width over the normal quantile."""
+    from scipy import stats
+
     if math.isfinite(fig.se):
         return fig.se
     if math.isfinite(fig.low) and math.isfinite(fig.high) and math.isfinite(
@@ -203,6 +206,8 @@ def batches_to_detect(drop: float, se: float, *, baseline_se: float = 0.0,
     >>> batches_to_detect(0.1, 0.05, baseline_se=0.05 / 5 ** 0.5)
     5
     """
+    from scipy import stats
+
     _check_rate(false_alarm)
     for value, name in ((se, "se"), (baseline_se, "baseline_se")):
         if not (math.isfinite(value) and value >= 0 and (value > 0 or name != "se")):

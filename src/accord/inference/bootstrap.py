@@ -24,9 +24,9 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
 from accord.data import _validation as v
+from accord.inference._normal import norm_cdf, norm_ppf
 from accord.inference.resampling import FloatArray, Resampling
 
 BootstrapKind = Literal["percentile", "bca", "basic"]
@@ -226,16 +226,16 @@ def bca_parameters(
     tie = np.abs(finite - estimate) <= 1e-12 * max(1.0, abs(estimate))
     below = np.mean((finite < estimate) & ~tie) + 0.5 * np.mean(tie)
     below = min(max(below, 1.0 / (finite.size + 1)), finite.size / (finite.size + 1))
-    return float(stats.norm.ppf(below)), jackknife_acceleration(resampling)
+    return float(norm_ppf(below)), jackknife_acceleration(resampling)
 
 
 def _bca_level(q: float, z0: float, accel: float) -> float:
     """The percentile level the BCa interval uses for nominal level ``q`` (eq. 14.10)."""
-    zq = z0 + float(stats.norm.ppf(q))
+    zq = z0 + float(norm_ppf(q))
     denom = 1.0 - accel * zq
     if denom <= 0:  # beyond the range where the BCa mapping is monotone
         return 1.0 if zq > 0 else 0.0
-    return float(stats.norm.cdf(z0 + zq / denom))
+    return float(norm_cdf(z0 + zq / denom))
 
 
 def _bca_levels(
@@ -289,8 +289,8 @@ def bootstrap_pvalue(
     u = (np.sum(reps < null) + 0.5 * np.sum(reps == null) + 0.5) / (b + 1.0)
     if kind == "bca":
         z0, accel = bca_parameters(resampling, estimate, finite)
-        w = float(stats.norm.ppf(u)) - z0
+        w = float(norm_ppf(u)) - z0
         denom = 1.0 + accel * w
         floor = 0.5 / (b + 1.0)  # null beyond every level the BCa mapping reaches
-        u = float(stats.norm.cdf(w / denom - z0)) if denom > 0 else floor if w < 0 else 1 - floor
+        u = float(norm_cdf(w / denom - z0)) if denom > 0 else floor if w < 0 else 1 - floor
     return float(min(1.0, 2.0 * min(u, 1.0 - u)))

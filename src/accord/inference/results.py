@@ -13,10 +13,11 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 import numpy as np
-from scipy import stats
 
 from accord.data import _validation as v
 from accord.errors import InvalidParameterError
+from accord.inference._distributions import t_ppf
+from accord.inference._normal import norm_ppf
 from accord.inference.bootstrap import Bootstrap, bootstrap_interval
 from accord.inference.finite_population import fpc_factor, shrink
 from accord.inference.jackknife import jackknife_se
@@ -234,9 +235,9 @@ class AgreementResult:
 
     def _normal(self, se: float, level: float, t_df: int | None = None) -> tuple[float, float]:
         if t_df is None:
-            z = float(stats.norm.ppf(0.5 + level / 2.0))
+            z = float(norm_ppf(0.5 + level / 2.0))
         else:
-            z = float(stats.t.ppf(0.5 + level / 2.0, t_df))
+            z = float(t_ppf(0.5 + level / 2.0, t_df))
         return self._clip(self.estimate - z * se, self.estimate + z * se)
 
     def _clip(self, low: float, high: float) -> tuple[float, float]:

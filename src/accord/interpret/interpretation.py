@@ -44,10 +44,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from accord.data import _validation as v
 from accord.errors import InvalidParameterError
+from accord.inference._normal import norm_cdf
 from accord.inference.results import AgreementResult, ConfidenceInterval
 
 __all__ = [
@@ -373,9 +373,9 @@ def _membership(est: float, se: float, bands: list[tuple[float, float]],
         member = [1.0 if hit else 0.0 for hit in inside]
         return member, [float(c) for c in np.cumsum(member)]
     else:
-        top = float(stats.norm.cdf((hi - est) / se))
-        total = top - float(stats.norm.cdf((lo - est) / se))
-        above = [(top - float(stats.norm.cdf((low - est) / se))) / total for low, _ in bands]
+        top = float(norm_cdf((hi - est) / se))
+        total = top - float(norm_cdf((lo - est) / se))
+        above = [(top - float(norm_cdf((low - est) / se))) / total for low, _ in bands]
         cumul = [min(max(a, 0.0), 1.0) for a in above]
         cumul[-1] = 1.0
         member = [cumul[0]] + [b - a for a, b in zip(cumul, cumul[1:])]

@@ -26,29 +26,6 @@ MISSING_MARKERS: tuple[str, ...] = ("", "NA", "N/A", "n/a", "NaN", "nan", "null"
 #: The built-in markers as matched: after trimming blanks, in any case (``" NA"``, ``NAN``).
 MISSING_FOLDED: list[str] = sorted({m.lower() for m in MISSING_MARKERS})
 
-#: Columns a wide table never takes as raters unless named in ``raters=``.
-NON_RATER_NAMES = (
-    "text",
-    "sentence",
-    "document",
-    "comment",
-    "comments",
-    "note",
-    "notes",
-    "rationale",
-    "explanation",
-    "reason",
-    "title",
-    "url",
-    "meta",
-    "metadata",
-    "timestamp",
-    "created_at",
-    "updated_at",
-    "time",
-    "date",
-    "source",
-)
 
 #: Biggest text file a tool reader loads whole (tables are streamed by Polars instead).
 MAX_TEXT_BYTES = 2 * 1024**3

@@ -21,22 +21,19 @@ import numpy as np
 import polars as pl
 
 from accord.data import _encoding as enc
+from accord.data._columns import (
+    holds_labels,
+    id_like_error,
+    long_error,
+    looks_like_ids,
+    rater_id_column,
+    repeating_units,
+)
 from accord.data._duplicates import repeated_rows
 from accord.data._names import GUESSED_LAYOUT
 from accord.data._shapes import PROBE_ROWS, duplicate_advice, looks_like_text
 from accord.errors import DataError, DuplicateRatingError, FormatError
 from accord.readers._base import MISSING_MARKERS
-
-#: Unit ids this repetitive (distinct ids / rows) mean a long table; a few repeats in a
-#: wide table are left to the duplicate-rating check.
-LONG_DISTINCT_SHARE = 0.75
-#: Columns whose exact name says they hold rater ids or rater kinds (a long table).
-RATER_ID_NAMES = (
-    "rater", "rater_id", "annotator", "annotator_id", "coder", "coder_id", "worker",
-    "worker_id", "workerid", "user", "user_id", "judge", "labeler", "labeller", "annotator_kind",
-    "rater_kind", "annotator_type", "rater_type", "annotator_name", "rater_name", "grader",
-    "evaluator",
-)
 
 
 def _probe(frame: pl.LazyFrame, exprs: list[pl.Expr], source: str) -> dict[str, Any]:
@@ -86,24 +83,58 @@ def refuse_if_long(
     as wide, every row would become a unit and every column a rater.
     """
     why = ""
-    rater_cols = sorted((n for n in names if n.lower().strip() in RATER_ID_NAMES),
-                        key=lambda n: RATER_ID_NAMES.index(n.lower().strip()))
-    if rater_cols:
-        why = f"column {rater_cols[0]!r} holds rater ids"
+    schema = frame.collect_schema()
+    rater_col = rater_id_column([n for n in names if schema[n] == pl.String])
+    if rater_col is not None and holds_labels(
+            _distinct(frame, [rater_col], source),
+            _distinct(frame, [n for n in names if n not in (rater_col, unit)], source)):
+        rater_col = None  # a rater named "judge" in a wide table, whose labels it shares
+    if rater_col is not None:
+        why = f"column {rater_col!r} holds rater ids"
     elif unit is not None:
         ids = pl.col(unit)
         counts = _probe(frame, [ids.count().alias("n"), ids.drop_nulls().n_unique().alias("u")],
                         source)
-        if counts["u"] <= LONG_DISTINCT_SHARE * counts["n"]:
+        if repeating_units(counts["n"], counts["u"]):
             why = (f"unit ids in column {unit!r} repeat across rows ({counts['n']} rows, "
                    f"{counts['u']} distinct ids), while a wide table has one row per unit")
     if why:
-        raise DataError(
-            f"{source}: this table looks long (one row per rating), not wide: {why}; name "
-            "its columns with unit=..., rater=... and value=... (the columns are "
-            f"{user_columns(names)!r}), or name the rater columns of a wide table with "
-            "raters=[...]."
-        )
+        raise DataError(long_error(f"{source}: ", why, user_columns(names), library=False))
+
+
+def _distinct(frame: pl.LazyFrame, columns: list[str], source: str) -> set[str]:
+    """The distinct values (as text) of some columns over the first rows, at most 1000
+    per column (enough to tell rater ids from labels)."""
+    if not columns:
+        return set()
+    exprs = [pl.col(c).cast(pl.String).drop_nulls().unique().head(1000).implode().alias(c)
+             for c in columns]
+    row = _probe(frame, exprs, source)
+    return {x for c in columns for x in row[c]}
+
+
+def refuse_id_columns(frame: pl.LazyFrame, candidates: Sequence[str], source: str) -> None:
+    """Raise when a column taken as a rater by elimination holds ids (every value distinct
+    over many rows: text, or integers counting up by one, as a row number), judged on its
+    first rows by :func:`accord.data._columns.looks_like_ids`."""
+    schema = frame.collect_schema()
+    cols = [c for c in candidates if schema[c] == pl.String or schema[c].is_integer()]
+    if not cols:
+        return
+    stats = []
+    for j, c in enumerate(cols):
+        col = pl.col(c)
+        if schema[c] == pl.String:
+            col = col.str.strip_chars()
+            col = pl.when(col.is_in(MISSING_MARKERS)).then(None).otherwise(col)
+        stats += [col.count().alias(f"n{j}"), col.drop_nulls().n_unique().alias(f"u{j}"),
+                  (col.diff().drop_nulls() == 1).all().alias(f"s{j}") if schema[c].is_integer()
+                  else pl.lit(None).alias(f"s{j}")]
+    row = _probe(frame, stats, source)
+    for j, c in enumerate(cols):
+        n, distinct, steps = int(row[f"n{j}"]), int(row[f"u{j}"]), row[f"s{j}"]
+        if looks_like_ids(n, distinct, text=steps is None, consecutive=bool(steps)):
+            raise DataError(id_like_error(f"{source}: ", c, n))
 
 
 def units_without_ratings(df: pl.DataFrame, kept: pl.DataFrame) -> int:

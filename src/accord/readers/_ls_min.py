@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from accord.readers._base import NON_RATER_NAMES, Collected, format_error, read_text, text_id
+from accord.data._columns import NON_RATER_NAMES
+from accord.readers._base import Collected, format_error, read_text, text_id
 from accord.readers._ls_values import SpanMaker, classify, doc_texts
 
 META = frozenset(

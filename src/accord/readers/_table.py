@@ -15,70 +15,28 @@ import numpy as np
 import polars as pl
 
 from accord.data import _validation as v
+from accord.data._columns import (
+    RATER_NAMES,
+    UNIT_NAMES,
+    VALUE_NAMES,
+    find_column,
+    is_non_rater_name,
+)
 from accord.data.annotations import Annotations, Audit, build
 from accord.errors import DataError, DuplicateRatingError, FormatError
-from accord.readers._base import NON_RATER_NAMES, Collected
+from accord.readers._base import Collected
 from accord.readers._ids import id_codes, mixed_ids
 from accord.readers._layout import (
     duplicate_error,
     free_text_columns,
     long_caveat,
+    refuse_id_columns,
     refuse_if_long,
     refuse_text_values,
     units_without_ratings,
     wide_caveat,
 )
 from accord.readers._table_values import _missing_expr, _relabel, _values
-
-UNIT_NAMES = (
-    "unit",
-    "unit_id",
-    "item",
-    "item_id",
-    "doc_id",
-    "document_id",
-    "doc",
-    "id",
-    "task",
-    "task_id",
-    "subject",
-    "subject_id",
-    "example_id",
-    "sample_id",
-    "text_id",
-    "question_id",
-    "target",
-    "targets",
-)
-RATER_NAMES = (
-    "rater",
-    "rater_id",
-    "annotator",
-    "annotator_id",
-    "coder",
-    "coder_id",
-    "worker",
-    "worker_id",
-    "workerid",
-    "user",
-    "user_id",
-    "judge",
-    "labeler",
-    "labeller",
-)
-VALUE_NAMES = (
-    "value",
-    "label",
-    "rating",
-    "ratings",
-    "answer",
-    "score",
-    "category",
-    "code",
-    "annotation",
-    "response",
-)
-NON_RATER_SUFFIXES = ("_text", "_rationale", "_explanation", "_comment", "_reason", "_notes")
 
 #: What the engine raises on a file it cannot read (a panic is a BaseException in pyo3).
 _ENGINE_ERRORS = (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError)
@@ -136,11 +94,6 @@ def _columns(frame: pl.LazyFrame, source: str) -> list[str]:
         raise FormatError(f"{source}: {_first_line(exc)}") from None
 
 
-def _find(names: Sequence[str], candidates: Sequence[str]) -> str | None:
-    lowered = {n.lower().strip(): n for n in reversed(names)}
-    return next((lowered[c] for c in candidates if c in lowered), None)
-
-
 def _long_columns(
     names: list[str], opts: dict[str, Any], source: str
 ) -> tuple[str, str, str, str] | None:
@@ -148,9 +101,9 @@ def _long_columns(
     if opts.get("raters") is not None and given["rater"] is None and given["value"] is None:
         return None
     found = {
-        "unit": given["unit"] or _find(names, UNIT_NAMES),
-        "rater": given["rater"] or _find(names, RATER_NAMES),
-        "value": given["value"] or _find(names, VALUE_NAMES),
+        "unit": given["unit"] or find_column(names, UNIT_NAMES),
+        "rater": given["rater"] or find_column(names, RATER_NAMES),
+        "value": given["value"] or find_column(names, VALUE_NAMES),
     }
     explicit = given["rater"] is not None or given["value"] is not None
     if not explicit and (found["rater"] is None or found["value"] is None):
@@ -188,17 +141,18 @@ def _wide(
     if unit is not None and unit not in names:
         raise DataError(f"{source}: unit column {unit!r} not found; the columns are {names!r}.")
     if unit is None:
-        candidate = _find(names, UNIT_NAMES)
+        candidate = find_column(names, UNIT_NAMES)
         unit = candidate if raters is None or candidate not in raters else None
     ignored: list[str] = []
     caveat = ""
     if raters is None:
         refuse_if_long(frame, names, unit, source)
         rest = [n for n in names if n != unit]
-        ignored = [n for n in rest if _non_rater(n)]
+        ignored = [n for n in rest if is_non_rater_name(n)]
         texts = free_text_columns(frame, [n for n in rest if n not in ignored], source)
         ignored += texts
         raters = [n for n in rest if n not in ignored]
+        refuse_id_columns(frame, raters, source)
         caveat = wide_caveat(raters, unit, texts) if raters else ""
     else:
         raters = [str(r) for r in raters]
@@ -220,11 +174,6 @@ def _wide(
         + (f"; ignored columns: {ignored!r}" if ignored else "")
     )
     return _unpivot(frame, unit, raters, with_part), raters, note, caveat
-
-
-def _non_rater(name: str) -> bool:
-    low = name.lower().strip()
-    return low in NON_RATER_NAMES or low.endswith(NON_RATER_SUFFIXES) or low.startswith("__")
 
 
 def _unpivot(

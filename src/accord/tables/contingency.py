@@ -12,12 +12,12 @@ coefficients need only the diagonal and the marginals.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import sparse
 
 from accord.data._encoding import label_list
 from accord.data._encoding import one_letter_labels as _letters
@@ -60,7 +60,9 @@ class ContingencyTable:
     )
 
     def __init__(self, counts: Any, categories: Sequence[Any] | None = None) -> None:
-        if sparse.issparse(counts):
+        if _is_sparse(counts):
+            from scipy import sparse
+
             mat = sparse.csr_array(counts, dtype=np.float64)
             self._dense: NDArray[np.float64] | None = None
             self._sparse: Any = mat
@@ -115,6 +117,8 @@ class ContingencyTable:
             table = cls(counts.astype(np.float64), categories)
             table._cells_fn = lambda: cells
         else:
+            from scipy import sparse
+
             w = np.ones(a.shape[0]) if sample_weight is None else sample_weight
             table = cls(sparse.coo_array((w, (a, b)), shape=(k, k)).tocsr(), categories)
         table.unit_weights = sample_weight
@@ -237,6 +241,8 @@ class ContingencyTable:
         if not isinstance(other, ContingencyTable) or other.categories != self.categories:
             raise DataError("only contingency tables over the same categories can be added.")
         if self.is_sparse or other.is_sparse:
+            from scipy import sparse
+
             a = self._sparse if self.is_sparse else sparse.csr_array(self.counts)
             b = other._sparse if other.is_sparse else sparse.csr_array(other.counts)
             out = ContingencyTable(a + b, self.categories)
@@ -288,3 +294,10 @@ def _as_counts(counts: Any) -> NDArray[np.float64]:
     except (TypeError, ValueError):
         raise DataError("contingency table counts must be numbers.") from None
     return arr
+
+
+def _is_sparse(counts: Any) -> bool:
+    """Whether ``counts`` is a scipy sparse matrix, without importing scipy.sparse: an
+    object of that type cannot exist before the module is imported."""
+    mod = sys.modules.get("scipy.sparse")
+    return mod is not None and bool(mod.issparse(counts))

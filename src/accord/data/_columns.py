@@ -1,0 +1,158 @@
+"""Which columns of a wide table are ratings: the rules the file readers and the library's
+frame and array entry points share, so that ``accord compute file.csv`` and
+``accord.fleiss_kappa(df)`` read the same table the same way.
+
+A wide table read without ``raters=`` takes its rater columns by elimination, so:
+
+- a column named like unit ids (``item_id``, ``id``, ``unit``, ...) holds the unit ids;
+- a column named as a non-rating (``comment``, ``text``, ``*_rationale``, ...) or holding
+  free text (long, nearly all distinct strings) is left out and named;
+- a column that looks like ids (every value distinct over many rows: text ids, or
+  integers counting up by one, a row number) is refused: no two raters could agree on
+  it, and taken as a rater it drags every coefficient towards zero (a column of ranks,
+  a permutation, is not a row number and stays a rater);
+- a table that looks long (a text column named like rater ids, or unit ids repeating
+  over the rows) is refused with the way to read a long table.
+
+The rules work on column names and a few counts (how many values, how many distinct,
+whether they are whether integers count up by one), so each caller counts with its own engine
+(Polars for files, numpy for arrays) and nothing here imports either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = [
+    "ID_MIN_ROWS",
+    "LONG_DISTINCT_SHARE",
+    "NON_RATER_NAMES",
+    "NON_RATER_SUFFIXES",
+    "RATER_ID_NAMES",
+    "RATER_NAMES",
+    "UNIT_NAMES",
+    "VALUE_NAMES",
+    "find_column",
+    "holds_labels",
+    "id_like_error",
+    "is_non_rater_name",
+    "long_error",
+    "looks_like_ids",
+    "looks_transposed",
+    "rater_id_column",
+    "repeating_units",
+]
+
+UNIT_NAMES = (
+    "unit", "unit_id", "item", "item_id", "doc_id", "document_id", "doc", "id", "task",
+    "task_id", "subject", "subject_id", "example_id", "sample_id", "text_id", "question_id",
+    "target", "targets",
+)
+RATER_NAMES = (
+    "rater", "rater_id", "annotator", "annotator_id", "coder", "coder_id", "worker",
+    "worker_id", "workerid", "user", "user_id", "judge", "labeler", "labeller",
+)
+VALUE_NAMES = (
+    "value", "label", "rating", "ratings", "answer", "score", "category", "code",
+    "annotation", "response",
+)
+#: Columns a wide table never takes as raters unless named in ``raters=``.
+NON_RATER_NAMES = (
+    "text", "sentence", "document", "comment", "comments", "note", "notes", "rationale",
+    "explanation", "reason", "title", "url", "meta", "metadata", "timestamp", "created_at",
+    "updated_at", "time", "date", "source",
+)
+NON_RATER_SUFFIXES = ("_text", "_rationale", "_explanation", "_comment", "_reason", "_notes")
+#: Columns whose exact name says they hold rater ids or rater kinds (a long table).
+RATER_ID_NAMES = (
+    "rater", "rater_id", "annotator", "annotator_id", "coder", "coder_id", "worker",
+    "worker_id", "workerid", "user", "user_id", "judge", "labeler", "labeller", "annotator_kind",
+    "rater_kind", "annotator_type", "rater_type", "annotator_name", "rater_name", "grader",
+    "evaluator",
+)
+#: Unit ids this repetitive (distinct ids / rows) mean a long table; a few repeats in a
+#: wide table are left to the duplicate-rating check.
+LONG_DISTINCT_SHARE = 0.75
+#: Rows from which a column of all-distinct values reads as ids rather than ratings.
+ID_MIN_ROWS = 10
+
+
+def find_column(names: Sequence[str], candidates: Sequence[str]) -> str | None:
+    """The first of ``names`` that is one of ``candidates`` (in their order of preference),
+    ignoring case and surrounding blanks."""
+    lowered = {str(n).lower().strip(): n for n in reversed(names)}
+    return next((lowered[c] for c in candidates if c in lowered), None)
+
+
+def is_non_rater_name(name: object) -> bool:
+    """Whether a column's name says it holds no ratings (``comment``, ``*_rationale``...)."""
+    low = str(name).lower().strip()
+    return low in NON_RATER_NAMES or low.endswith(NON_RATER_SUFFIXES) or low.startswith("__")
+
+
+def rater_id_column(text_names: Sequence[str]) -> str | None:
+    """The column named like rater ids (a long table's), if any, among the columns of text
+    (``text_names``): a column of numbers named ``judge`` holds a judge's scores, and
+    numeric rater ids still show in the unit ids repeating over the rows."""
+    return find_column(text_names, RATER_ID_NAMES)
+
+
+def holds_labels(values: set[str], other_values: set[str]) -> bool:
+    """Whether a column named like rater ids holds the same labels as the other columns
+    (at least half of its distinct values occur among theirs): a wide table with a rater
+    named ``judge``, not a long table, whose rater ids never occur among the labels.
+
+    >>> holds_labels({"a", "b"}, {"a", "b", "c"}), holds_labels({"ann1", "ann2"}, {"pos"})
+    (True, False)
+    """
+    return bool(values) and 2 * len(values & other_values) >= len(values)
+
+
+def looks_like_ids(n: int, distinct: int, *, text: bool, consecutive: bool = False) -> bool:
+    """Whether a column of ``n`` non-missing values, ``distinct`` of them different, holds
+    ids rather than ratings: all distinct over at least :data:`ID_MIN_ROWS` rows, and
+    text, or integers counting up by one row after row (``consecutive``: a row number).
+    Numbers that are merely all different (scores on a fine scale, or one rater's ranks)
+    stay ratings.
+
+    >>> looks_like_ids(120, 120, text=True), looks_like_ids(120, 3, text=True)
+    (True, False)
+    >>> looks_like_ids(120, 120, text=False), looks_like_ids(120, 120, text=False, consecutive=True)
+    (False, True)
+    """
+    return n >= ID_MIN_ROWS and distinct == n and (text or consecutive)
+
+
+def looks_transposed(n_rows: int, n_cols: int) -> bool:
+    """Whether a table without column names is likely raters x units rather than units x
+    raters: at least :data:`ID_MIN_ROWS` columns and more than twice as many columns as
+    rows.
+
+    >>> looks_transposed(4, 120), looks_transposed(120, 4), looks_transposed(3, 5)
+    (True, False, False)
+    """
+    return n_cols >= ID_MIN_ROWS and n_cols > 2 * n_rows
+
+
+def repeating_units(n: int, distinct: int) -> bool:
+    """Whether unit ids repeat over the rows as a long table's do."""
+    return distinct <= LONG_DISTINCT_SHARE * n
+
+
+def id_like_error(where: str, column: object, n: int) -> str:
+    """The sentence refusing a column of ids taken as a rater (``where`` names the file or
+    function, with its colon)."""
+    return (f"{where}column {column!r} looks like ids, not ratings: its {n} values are all "
+            "distinct, so no two raters could agree on it; name it as the unit ids with "
+            "unit=..., or name the rater columns with raters=[...].")
+
+
+def long_error(where: str, why: str, columns: Sequence[object], *, library: bool) -> str:
+    """The sentence refusing a long table read as wide; ``why`` says what gave it away.
+    The library's names the constructor of long tables and :func:`accord.read`."""
+    route = ("; read it with Annotations.from_long(data, unit=..., rater=..., value=...) "
+             "(or accord.read on its file)" if library else "")
+    return (f"{where}this table looks long (one row per rating), not wide: {why}; name "
+            "its columns with unit=..., rater=... and value=... (the columns are "
+            f"{list(columns)!r}){route}, or name the rater columns of a wide table with "
+            "raters=[...].")

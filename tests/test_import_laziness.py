@@ -1,0 +1,92 @@
+"""A first coefficient call imports neither scipy.stats nor a dataframe engine (issue 20,
+observation 9). Speed itself is measured in benchmarks/bench_import.py; this only checks
+what is imported, so the gain cannot silently regress."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+HEAVY = ("scipy.stats", "scipy.sparse", "scipy.optimize", "polars", "narwhals", "pandas",
+         "matplotlib", "rich", "accord.readers", "accord.report", "accord.annotators")
+
+
+def _loaded_after(code: str) -> list[str]:
+    probe = f"import sys, json\n{code}\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, env={"PYTHONPATH": SRC, "PATH": ""})
+    loaded = json.loads(out.stdout.splitlines()[-1])
+    return sorted({h for h in HEAVY for m in loaded if m == h or m.startswith(h + ".")})
+
+
+def test_import_accord_coefficients_loads_no_scipy_stats() -> None:
+    assert _loaded_after("import accord.coefficients") == []
+
+
+def test_a_first_coefficient_call_and_its_interval_load_nothing_heavy() -> None:
+    code = ("import accord\n"
+            "r = accord.cohen_kappa(['a', 'b', 'a', 'a'], ['a', 'b', 'b', 'a'])\n"
+            "r.confidence_interval(0.95)\n"
+            "accord.fleiss_kappa([[1, 1, 2], [2, 2, 2], [1, 2, 1]])")
+    assert _loaded_after(code) == []
+
+
+def test_the_normal_helper_agrees_with_scipy_stats_norm() -> None:
+    from scipy import stats
+
+    from accord.inference._normal import norm_cdf, norm_ppf, norm_sf
+
+    for p in (1e-12, 0.001, 0.025, 0.3, 0.5, 0.8, 0.975, 1 - 1e-9):
+        assert abs(norm_ppf(p) - stats.norm.ppf(p)) <= 4e-15 * max(1.0, abs(stats.norm.ppf(p)))
+    for x in (-30.0, -8.0, -1.96, 0.0, 0.5, 1.96, 8.0, 30.0):
+        assert norm_cdf(x) == stats.norm.cdf(x) or abs(norm_cdf(x) / stats.norm.cdf(x) - 1) < 1e-12
+        assert norm_sf(x) == stats.norm.sf(x) or abs(norm_sf(x) / stats.norm.sf(x) - 1) < 1e-12
+    assert (norm_ppf(0.0), norm_ppf(1.0)) == (float("-inf"), float("inf"))
+
+
+def test_krippendorff_alpha_takes_its_t_test_from_scipy_special_only() -> None:
+    code = "import accord\naccord.krippendorff_alpha([[1, 1], [2, 2], [1, 2], [2, 2]])"
+    assert _loaded_after(code) == []  # scipy.special is loaded, scipy.stats is not
+
+
+def test_the_alpha_p_values_equal_scipy_stats_t() -> None:
+    from scipy import stats
+
+    import accord
+
+    res = accord.krippendorff_alpha([[1, 1], [2, 2], [1, 2], [2, 2], [3, 3], [1, 1]])
+    t, df = res.estimate / res.se, res.details["t_df"]
+    assert res.details["pvalue"] == 2.0 * stats.t.sf(abs(t), df)
+    assert res.details["pvalue_one_sided"] == stats.t.sf(t, df)
+
+
+def test_icc_and_its_t_interval_take_scipy_special_only() -> None:
+    code = ("import accord\n"
+            "r = accord.icc([[1.0, 2.0], [2.0, 2.5], [3.0, 3.5], [4.0, 3.0]])\n"
+            "r.confidence_interval(0.95, method='jackknife', distribution='t')")
+    assert _loaded_after(code) == []
+
+
+def test_the_t_and_f_helpers_are_scipy_stats_bit_for_bit() -> None:
+    import math
+
+    from scipy import stats
+
+    from accord.inference._distributions import f_ppf, f_sf, t_ppf
+
+    inf, nan = math.inf, math.nan
+    for q in (0.0, 1e-9, 0.025, 0.5, 0.975, 1.0, nan):
+        for df in (1.0, 3.0, 11.0, 1e6, 0.0, -1.0, inf, nan):
+            assert _same(t_ppf(q, df), stats.t.ppf(q, df)), (q, df)
+            for dfd in (2.0, 40.5, 0.0, inf):
+                assert _same(f_ppf(q, df, dfd), stats.f.ppf(q, df, dfd)), (q, df, dfd)
+    for x in (-1.0, 0.0, 1e-9, 0.7, 3.2, 250.0, inf, nan):
+        for dfn, dfd in ((1.0, 1.0), (4.0, 30.0), (29.5, 3.0), (0.0, 3.0), (3.0, inf)):
+            assert _same(f_sf(x, dfn, dfd), stats.f.sf(x, dfn, dfd)), (x, dfn, dfd)
+
+
+def _same(a: float, b: float) -> bool:
+    return (a == b) or (a != a and b != b)  # equal, or both nan
