@@ -38,14 +38,16 @@ def _name(doc: Path) -> str:
     return doc.relative_to(ROOT).as_posix()
 
 
-def _blocks() -> list[tuple[str, str]]:
-    """(page, code) for every ```python block."""
-    return [(_name(doc), block) for doc in PAGES
-            for block in re.findall(r"^```python\n(.*?)^```", doc.read_text(encoding="utf-8"),
-                                    re.S | re.M)]
+def _page_blocks() -> dict[str, list[str]]:
+    """Every ```python block of each page, in page order."""
+    return {_name(doc): re.findall(r"^```python\n(.*?)^```", doc.read_text(encoding="utf-8"),
+                                   re.S | re.M) for doc in PAGES}
 
 
-BLOCKS = _blocks()
+PAGE_BLOCKS = _page_blocks()
+# (page, position on the page): a page reads like a notebook, so block i runs after
+# blocks 0..i-1 of the same page, in one namespace
+BLOCKS = [(page, i) for page, blocks in PAGE_BLOCKS.items() for i in range(len(blocks))]
 
 
 def _shell_lines() -> list[tuple[str, str]]:
@@ -78,16 +80,20 @@ def _expected(block: str) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("doc,block", BLOCKS,
-                         ids=[f"{d}:{i}" for i, (d, _) in enumerate(BLOCKS)])
-def test_python_block_runs_and_prints_what_it_says(doc: str, block: str, tmp_path: Path,
+@pytest.mark.parametrize("doc,position", BLOCKS, ids=[f"{d}:{i}" for d, i in BLOCKS])
+def test_python_block_runs_and_prints_what_it_says(doc: str, position: int, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     for shared in ("examples", "tests"):
         os.symlink(ROOT / shared, tmp_path / shared)
     monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {"__name__": "__docs__"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        for earlier in PAGE_BLOCKS[doc][:position]:
+            exec(compile(earlier, doc, "exec"), namespace)  # noqa: S102 - our docs
+    block = PAGE_BLOCKS[doc][position]
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        exec(compile(block, doc, "exec"), {"__name__": "__docs__"})  # noqa: S102 - our docs
+        exec(compile(block, doc, "exec"), namespace)  # noqa: S102 - our docs
     printed = buf.getvalue().splitlines()
     it = iter(printed)
     for line in _expected(block):
