@@ -23,6 +23,17 @@ def by_option(func: Any) -> Any:
         "first line says.")(func)
 
 
+def with_pooled_caveat(ann: Any) -> Any:
+    """Several files analysed as one: said on the first line (as a caveat), as by
+    ``compute``, ``check`` and ``report`` alike."""
+    from accord.history.split import pooled_note
+
+    note = pooled_note(ann)
+    if note is not None and note not in ann.audit.caveats:
+        ann.audit = ann.audit.with_caveats(note)
+    return ann
+
+
 def read_groups(data: str, by: str, selection: dict[str, Any]) -> Any:
     """``(groups, pooled, notes)``: each group's annotations, all of them, what was decided."""
     from accord.history.split import split_files
@@ -52,12 +63,13 @@ def compute_by(data: str, by: str, selection: dict[str, Any], run: Any, interval
         res = [group_result(_only(run, c), name, ann, c) for c in names]
         table.append((name, ann, res, intervals(res)))
     table.append((POOLED, pooled, pooled_results, intervals(pooled_results)))
-    tests = {c: _homogeneity(accord, [row[2][j] for row in table[:-1]])
+    tests = {c: _homogeneity(accord, [(row[0], row[2][j]) for row in table[:-1]])
              for j, c in enumerate(names)}
     if as_json:
         rows = [{"group": None if g == POOLED else g, "pooled": g == POOLED,
                  **r.to_dict(), "confidence_interval": None if ci is None else ci.to_dict(),
-                 "caveats": list(ann.audit.caveats), "notes": notes}
+                 "caveats": list(ann.audit.caveats), "notes": notes,
+                 **({"homogeneity": _test_json(tests[r.coefficient])} if g == POOLED else {})}
                 for g, ann, res, cis in table for r, ci in zip(res, cis)]
         click.echo(json.dumps(rows, indent=2))
         return
@@ -71,9 +83,37 @@ def _only(run: Any, coefficient: str) -> Any:
     return one
 
 
-def _homogeneity(accord: Any, results: list[Any]) -> Any:
-    defined = [r for r in results if r.defined and math.isfinite(r.se)]
-    return accord.homogeneity(defined) if len(defined) >= 2 else None
+def _homogeneity(accord: Any, results: list[tuple[str, Any]]) -> tuple[Any, list[str],
+                                                                      list[str]]:
+    """``(test or None, groups tested, groups left out)``: the chi-square test of
+    homogeneity (Fleiss 1981) over the groups whose estimate has an analytic SE."""
+    tested = [(g, r) for g, r in results if r.defined and math.isfinite(r.se)]
+    left = [g for g, r in results if (g, r) not in tested]
+    test = accord.homogeneity([r for _, r in tested]) if len(tested) >= 2 else None
+    return test, [g for g, _ in tested], left
+
+
+def _test_json(found: tuple[Any, list[str], list[str]]) -> dict[str, Any]:
+    """The pooled row's ``homogeneity``: the test (``null`` when fewer than two groups
+    have an estimate with a standard error), the groups it compared and those left out."""
+    test, tested, left = found
+    return {"test": None if test is None else test.to_dict(), "groups": tested,
+            "left_out": left,
+            "reason": None if test is not None else
+            f"{len(tested)} group(s) have an estimate with a standard error; the test "
+            "needs two"}
+
+
+def _test_line(coefficient: str, found: tuple[Any, list[str], list[str]]) -> str:
+    test, tested, left = found
+    out = (f"groups equal? not tested: {len(tested)} group(s) have an estimate with a "
+           "standard error, two needed" if test is None else
+           f"groups equal? chi-square test of homogeneity (Fleiss 1981): "
+           f"chi2 = {test.statistic:.4f}, df = {test.df}, p = {test.pvalue:.4g}")
+    if left:
+        out += f" ({len(left)} group(s) left out, without an estimate or SE: " \
+               f"{', '.join(left)})"
+    return out
 
 
 def _print(data: str, by: str, table: list[Any], names: list[str], tests: dict[str, Any],
@@ -105,11 +145,7 @@ def _print(data: str, by: str, table: list[Any], names: list[str], tests: dict[s
             if r.undefined_reason:
                 undefined.append(f"{coefficient}, {group}: undefined: {r.undefined_reason}")
         console.print(grid)
-        test = tests.get(coefficient)
-        if test is not None:
-            console.print(Text(f"groups equal? chi-square test of homogeneity (Fleiss 1981): "
-                               f"chi2 = {test.statistic:.4f}, df = {test.df}, "
-                               f"p = {test.pvalue:.4g}"))
+        console.print(Text(_test_line(coefficient, tests[coefficient])))
     for line in undefined:
         console.print(Text(line))
     method = next((ci.method for _, _, _, cis in table for ci in cis if ci is not None), None)

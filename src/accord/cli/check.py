@@ -19,7 +19,7 @@ from typing import Any
 import click
 
 from accord.cli._app import ERROR_STATUS, main
-from accord.cli._by import by_option
+from accord.cli._by import by_option, with_pooled_caveat
 from accord.cli._check_by import check_by
 from accord.cli._common import (
     check_options,
@@ -144,7 +144,7 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
 
     if by is not None:
         check_by(data, by, read, decide, st, record, against_history, as_json)
-    decision, deviations, used, caveats = decide(read(data))
+    decision, deviations, used, caveats = decide(with_pooled_caveat(read(data)))
     history = None if record is None else record_run(
         record, decision, st, data, used, caveats, against_history)
     _print(decision, deviations, caveats, used, data, as_json, history)

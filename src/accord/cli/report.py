@@ -18,6 +18,7 @@ import click
 from click.core import ParameterSource
 
 from accord.cli._app import main
+from accord.cli._by import with_pooled_caveat
 from accord.cli._common import (
     check_options,
     ci_options,
@@ -130,8 +131,8 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
         st = accord.load_study(study) if study is not None else None
     spans = span_columns(selection)
     ann = _mark_reference(
-        load(data, select_raters=judge_name is None, span_columns=spans,
-             **_all_kinds(selection, gold)),
+        with_pooled_caveat(load(data, select_raters=judge_name is None, span_columns=spans,
+             **_all_kinds(selection, gold))),
         gold, predicted)
     fits_raters(ann, coefficients)
     method = None
