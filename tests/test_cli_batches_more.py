@@ -10,6 +10,7 @@ itself checked against scikit-learn and statsmodels in test_batches_compare.py.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -77,3 +78,86 @@ def test_check_and_report_say_pooling_on_their_first_line() -> None:
     code, out, _ = run_cli("check", str(BATCHES / "pilot.csv"), *RATERS, "--coefficient",
                            "cohen_kappa", "--min", "0.4")
     assert code == 0 and "pooled" not in out
+
+
+def _batch_file(path: Path, seed: int, accuracy: dict[str, float], n: int = 150) -> Path:
+    """Three annotators who each give the true label (of four) with their accuracy."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, 4, n)
+    cols = {}
+    for name, acc in accuracy.items():
+        wrong = (truth + rng.integers(1, 4, n)) % 4
+        cols[name] = np.where(rng.random(n) < acc, truth, wrong)
+    lines = ["item," + ",".join(cols)] + [
+        f"{path.stem}-{i}," + ",".join("abcd"[int(c[i])] for c in cols.values())
+        for i in range(n)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+TEAM = ("--raters", "ann", "bob", "cy")
+
+
+def test_per_annotator_trends_flag_the_drifting_annotator(tmp_path: Path) -> None:
+    store = tmp_path / "project.db"
+    good = {"ann": 0.9, "bob": 0.9, "cy": 0.9}
+    for week in range(5):
+        data = _batch_file(tmp_path / f"week{week}.csv", week, good)
+        code, out, err = run_cli("check", str(data), *TEAM, "--coefficient", "fleiss_kappa",
+                                 "--min", "0.5", "--record", str(store), "--against-history")
+        assert code == 0, out + err
+        assert "annotator drifting" not in out
+    drift = _batch_file(tmp_path / "week5.csv", 5, {**good, "cy": 0.45})
+    code, out, err = run_cli("check", str(drift), *TEAM, "--coefficient", "fleiss_kappa",
+                             "--min", "0.3", "--record", str(store), "--against-history",
+                             "--json")
+    got = json.loads(out)["history"]
+    flagged = got["annotators_flagged"]
+    assert [f["annotator"] for f in flagged] == ["cy"]
+    assert flagged[0]["reason"].startswith("annotator 'cy': majority_agreement ")
+    assert "below the lower control limit" in flagged[0]["reason"]
+
+    # the recorded figures are the library's, and the limit is the drift module's formula
+    code, out, err = run_cli("history", str(store), "--json")
+    assert code == 0, err
+    hist = json.loads(out)
+    charts = {c["annotator"]: c for c in hist["charts"]}
+    assert set(charts) == {None, "ann", "bob", "cy"}
+    cy = charts["cy"]["points"]
+    lib = [accord.annotators(accord.read(tmp_path / f"week{w}.csv", raters=["ann", "bob", "cy"]),
+                             method="majority")["cy"].accuracy for w in range(6)]
+    assert [p["estimate"] for p in cy] == pytest.approx([r.estimate for r in lib], abs=1e-15)
+    rows = [line.split(",")[1:] for line in drift.read_text().splitlines()[1:]]
+    tops = [Counter(r).most_common(2) for r in rows]  # by hand: the majority of three
+    hits = [r[2] == t[0][0] for r, t in zip(rows, tops) if len(t) == 1 or t[0][1] > t[1][1]]
+    assert cy[5]["estimate"] == sum(hits) / len(hits)
+    z = stats.norm.ppf(0.975)
+    ses = [(p["high"] - p["low"]) / (2 * z) for p in cy]
+    w = [1 / s**2 for s in ses[:5]]
+    base = sum(wi * p["estimate"] for wi, p in zip(w, cy[:5])) / sum(w)
+    limit = base - stats.norm.ppf(0.95) * (ses[5] ** 2 + 1 / sum(w)) ** 0.5
+    assert cy[5]["baseline"] == pytest.approx(base, rel=1e-12)
+    assert cy[5]["lower_limit"] == pytest.approx(limit, rel=1e-12)
+    assert cy[5]["flagged"] and not any(p["flagged"] for p in charts["ann"]["points"])
+
+    code, out, _ = run_cli("history", str(store), "-o", str(tmp_path / "h.html"))
+    assert code == 0
+    assert "week: fleiss_kappa" not in out and ": majority_agreement, annotator cy" in out
+    assert "flagged: run 6: annotator 'cy': majority_agreement" in out
+    page = (tmp_path / "h.html").read_text()
+    assert page.count("majority_agreement, annotator ") == 3
+    assert 'aria-label="majority_agreement of annotator cy over 6 batches' in page
+
+
+def test_per_annotator_figures_are_skipped_with_a_reason_on_scores(tmp_path: Path) -> None:
+    store = tmp_path / "s.db"
+    code, out, err = run_cli("check", str(ROOT / "examples" / "scores.csv"), "--level",
+                             "interval", "--raters", "grader_1", "grader_2", "grader_3",
+                             "--coefficient", "icc", "--form", "ICC2", "--min", "0.1",
+                             "--record", str(store))
+    assert code in (0, 1), err
+    (run,) = accord.history.Store(store).runs()
+    assert all(not f.rater for f in run.figures)
+    assert run.register["per_annotator"] == ("no per-annotator figures: agreement with the "
+                                             "majority needs categories; the data are "
+                                             "interval scores")

@@ -155,7 +155,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     if record is not None:
         from accord.cli._record import record_report
 
-        line = record_report(record, rep, st, data)
+        line = record_report(record, rep, st, data, ann)
         if not to_stdout:
             echo(line)
     if output is None:
