@@ -161,3 +161,76 @@ def test_per_annotator_figures_are_skipped_with_a_reason_on_scores(tmp_path: Pat
     assert run.register["per_annotator"] == ("no per-annotator figures: agreement with the "
                                              "majority needs categories; the data are "
                                              "interval scores")
+
+
+# ---------------------------------------------------------------- issue 23's bad input
+def _lonely(tmp_path: Path) -> Path:
+    """Rows without a batch, and a batch 'z' of one unit."""
+    src = tmp_path / "b.csv"
+    rows = [f"{'' if i < 4 else 'x'},{i},{'pos' if i % 3 else 'neg'},{'pos' if i % 4 else 'neg'}"
+            for i in range(40)]
+    src.write_text("\n".join(["batch,item,a,b", *rows, "z,99,pos,neg"]) + "\n")
+    return src
+
+
+def test_check_by_says_missing_group_values_and_refuses_a_one_unit_group(
+        tmp_path: Path) -> None:
+    code, out, err = run_cli("check", str(_lonely(tmp_path)), "--raters", "a", "b",
+                             "--coefficient", "cohen_kappa", "--min", "0.0", "--by", "batch")
+    assert code == 1, err  # a group that cannot be decided is not accepted
+    lines = out.splitlines()
+    assert ("note: 4 row(s) have no value in 'batch'; they are analysed together as the "
+            "group '(missing)'") in lines
+    (z,) = [x for x in lines if x.startswith("z: ")]
+    assert z == ("z: UNDEFINED (not accepted): group 'z' has 1 unit; agreement needs at least "
+                 "two units")
+    assert lines[-1] == "not every group accepted: exit 1"
+
+
+def test_check_record_on_a_newer_or_read_only_store_loses_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import sqlite3
+
+    store = tmp_path / "p.db"
+    args = ("check", str(BATCHES / "batch2.csv"), *RATERS, "--coefficient", "cohen_kappa",
+            "--min", "0.6", "--record", str(store))
+    assert run_cli(*args)[0] == 0
+    with sqlite3.connect(store) as con:
+        con.execute("UPDATE schema_version SET version = 99")
+    before = store.read_bytes()
+    code, out, err = run_cli(*args)
+    assert code == 2 and out == "" and err.count("\n") == 1  # check: exit 1 means rejected
+    assert "written by a newer accord (store schema 99" in err and "left as it is" in err
+    assert store.read_bytes() == before
+    with sqlite3.connect(store) as con:
+        con.execute("UPDATE schema_version SET version = 1")
+    before = store.read_bytes()
+    real, write = os.access, os.W_OK  # root ignores permissions: a read-only disk is faked
+    monkeypatch.setattr(os, "access", lambda p, mode, **k: mode != write and real(p, mode))
+    code, out, err = run_cli(*args)
+    monkeypatch.undo()
+    assert code == 2 and err.count("\n") == 1
+    assert "cannot be written here (read-only file or folder); nothing was recorded" in err
+    assert store.read_bytes() == before
+
+
+def test_history_keeps_two_studies_apart(tmp_path: Path) -> None:
+    from accord.history.store import Figure, Run, Store
+
+    store = Store(tmp_path / "two.db")
+    for t in range(6):  # interleaved: the toxicity study drops at its 6th batch only
+        store.record(Run(f"2026-02-0{t + 1}T00:00:00+00:00", "toxicity",
+                         (Figure("cohen_kappa", 0.8 - 0.3 * (t == 5), 0.03),)))
+        store.record(Run(f"2026-02-0{t + 1}T00:00:01+00:00", "sentiment",
+                         (Figure("cohen_kappa", 0.5 + 0.3 * (t == 5), 0.03),)))
+    code, out, err = run_cli("history", str(tmp_path / "two.db"), "--json")
+    assert code == 0, err
+    got = json.loads(out)["charts"]
+    assert [(c["study"], len(c["points"])) for c in got] == [("toxicity", 6),
+                                                             ("sentiment", 6)]
+    assert [p["flagged"] for p in got[0]["points"]] == [False] * 5 + [True]
+    assert not any(p["flagged"] for p in got[1]["points"])
+    assert got[1]["points"][5]["baseline"] == pytest.approx(0.5, abs=1e-15)
+    code, out, _ = run_cli("history", str(tmp_path / "two.db"), "--study", "sentiment")
+    assert code == 0 and "toxicity" not in out and "sentiment: cohen_kappa" in out

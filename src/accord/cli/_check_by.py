@@ -31,6 +31,9 @@ def check_by(data: str, by: str, read: Callable[[Any], Any],
     rows: list[dict[str, Any]] = []
     for name, ann in [*groups, (POOLED, pooled)]:
         try:
+            if ann.n_units < 2:  # a coefficient of one unit is no evidence either way
+                raise DataError(f"group {name!r} has {ann.n_units} unit; agreement needs at "
+                                "least two units")
             decision, deviations, used, caveats = decide(ann)
         except DataError as exc:  # this group cannot be decided: said, and not accepted
             rows.append({"group": name, "status": "undefined", "line":
