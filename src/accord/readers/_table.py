@@ -28,6 +28,7 @@ from accord.readers._layout import (
     units_without_ratings,
     wide_caveat,
 )
+from accord.readers._selection import rated_only_elsewhere
 from accord.readers._table_values import _missing_expr, _relabel, _values
 
 UNIT_NAMES = (
@@ -110,14 +111,14 @@ def read_table(
             *_extra(names, opts, source),
             *([pl.col("__part").alias("p")] if parts else []),
         )
-        order = None
+        order, elsewhere = None, 0
     else:
-        lf, order, note, caveat = _wide(frame, names, opts, source, bool(parts))
+        lf, order, note, caveat, elsewhere = _wide(frame, names, opts, source, bool(parts))
         notes.append(note)
         caveats += [caveat] if caveat else []
     others = [n for n in names if order is None or n not in order]  # not rater columns
     return _encode(lf, source=source, opts=opts, notes=notes, rater_order=order, parts=parts,
-                   columns=others, caveats=caveats)
+                   columns=others, caveats=caveats, elsewhere=elsewhere)
 
 
 def _id_column(frame: pl.LazyFrame, name: str, alias: str) -> pl.Expr:
@@ -182,7 +183,7 @@ def _extra(names: list[str], opts: dict[str, Any], source: str) -> list[pl.Expr]
 
 def _wide(
     frame: pl.LazyFrame, names: list[str], opts: dict[str, Any], source: str, with_part: bool
-) -> tuple[pl.LazyFrame, list[str], str, str]:
+) -> tuple[pl.LazyFrame, list[str], str, str, int]:
     unit = opts.get("unit")
     raters = opts.get("raters")
     if unit is not None and unit not in names:
@@ -192,6 +193,7 @@ def _wide(
         unit = candidate if raters is None or candidate not in raters else None
     ignored: list[str] = []
     caveat = ""
+    n_elsewhere = 0
     if raters is None:
         refuse_if_long(frame, names, unit, source)
         rest = [n for n in names if n != unit]
@@ -210,6 +212,11 @@ def _wide(
         if len(set(raters)) != len(raters):
             raise DataError(f"{source}: rater columns must be distinct; got {raters!r}.")
         ignored = [n for n in names if n not in raters and n != unit and not n.startswith("__")]
+        elsewhere = [n for n in ignored if not _non_rater(n)]
+        n_elsewhere = rated_only_elsewhere(frame, unit, raters, elsewhere, opts.get("missing", ()))
+        if n_elsewhere:
+            caveat = (f"{n_elsewhere} unit(s) were rated only in columns not selected as "
+                      f"raters ({elsewhere!r}); left out")
     if not raters:
         left_out = f" (left out as not ratings: {ignored!r})" if ignored else ""
         raise DataError(f"{source}: no rater columns{left_out}; the columns are {names!r}; "
@@ -219,7 +226,7 @@ def _wide(
         + (f"column {unit!r}" if unit else "row number (0-based)")
         + (f"; ignored columns: {ignored!r}" if ignored else "")
     )
-    return _unpivot(frame, unit, raters, with_part), raters, note, caveat
+    return _unpivot(frame, unit, raters, with_part), raters, note, caveat, n_elsewhere
 
 
 def _non_rater(name: str) -> bool:
@@ -263,6 +270,7 @@ def _encode(
     parts: Sequence[str],
     columns: Sequence[str] = (),
     caveats: Sequence[str] = (),
+    elsewhere: int = 0,
 ) -> Annotations:
     df = _collect(lf, source)
     n_read = df.height
@@ -281,7 +289,7 @@ def _encode(
     part_audits = _part_audits(df, flags, parts) if parts else ()
     gone = dropped["missing value"] + dropped["missing unit or rater id"]
     kept = df.filter(~(flags["mv"] | flags["mi"])) if gone else df
-    empty = units_without_ratings(df, kept) if gone else 0
+    empty = (units_without_ratings(df, kept) - elsewhere) if gone else 0
     if empty:
         notes.append(f"{empty} unit(s) with no rating at all (every value missing)")
     del df, flags  # from here on each text column is dropped once it is coded
