@@ -44,8 +44,9 @@ def _probe(frame: pl.LazyFrame, exprs: list[pl.Expr], source: str) -> dict[str, 
     try:
         return frame.head(PROBE_ROWS).select(exprs).collect().row(0, named=True)
     except (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError) as exc:
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
-        raise FormatError(f"{source}: {first}") from None
+        from accord.readers._engine_errors import engine_problem
+
+        raise FormatError(f"{source}: {engine_problem(exc)}") from None
 
 
 def free_text_columns(
@@ -94,7 +95,7 @@ def refuse_if_long(
         ids = pl.col(unit)
         counts = _probe(frame, [ids.count().alias("n"), ids.drop_nulls().n_unique().alias("u")],
                         source)
-        if counts["u"] <= LONG_DISTINCT_SHARE * counts["n"]:
+        if counts["n"] > 0 and counts["u"] <= LONG_DISTINCT_SHARE * counts["n"]:
             why = (f"unit ids in column {unit!r} repeat across rows ({counts['n']} rows, "
                    f"{counts['u']} distinct ids), while a wide table has one row per unit")
     if why:

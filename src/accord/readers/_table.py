@@ -18,6 +18,7 @@ from accord.data import _validation as v
 from accord.data.annotations import Annotations, Audit, build
 from accord.errors import DataError, DuplicateRatingError, FormatError
 from accord.readers._base import NON_RATER_NAMES, Collected
+from accord.readers._engine_errors import engine_problem
 from accord.readers._ids import id_codes, mixed_ids
 from accord.readers._layout import (
     duplicate_error,
@@ -134,7 +135,7 @@ def _columns(frame: pl.LazyFrame, source: str) -> list[str]:
     try:
         return list(frame.collect_schema().names())
     except _ENGINE_ERRORS as exc:
-        raise FormatError(f"{source}: {_first_line(exc)}") from None
+        raise FormatError(f"{source}: {engine_problem(exc)}") from None
 
 
 def _find(names: Sequence[str], candidates: Sequence[str]) -> str | None:
@@ -347,13 +348,7 @@ def _collect(lf: pl.LazyFrame, source: str) -> pl.DataFrame:
     try:
         return lf.collect(engine="streaming")
     except _ENGINE_ERRORS as exc:
-        raise FormatError(f"{source}: {_first_line(exc)}") from None
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    msg = text[0] if text else type(exc).__name__
-    return msg if len(msg) < 300 else msg[:297] + "..."
+        raise FormatError(f"{source}: {engine_problem(exc)}") from None
 
 
 def _part_audits(df: pl.DataFrame, flags: pl.DataFrame, parts: Sequence[str]) -> tuple[Audit, ...]:
