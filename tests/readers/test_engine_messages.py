@@ -84,3 +84,45 @@ def test_a_huge_cell_in_a_label_studio_csv_export(tmp_path: Path) -> None:
     assert str(info.value) == (f"{path}, line 3: a cell is longer than the 131,072 characters "
                                "a CSV cell may hold here (is a quote left open?); expected a "
                                "CSV export")
+
+
+def _zip(tmp_path: Path, damage: str) -> Path:
+    import zipfile
+
+    data = b"item,a,b\n" + b"".join(b"%d,x,y\n" % i for i in range(50))
+    path = tmp_path / f"{damage}.zip"
+    method = zipfile.ZIP_DEFLATED if damage == "deflate" else zipfile.ZIP_STORED
+    with zipfile.ZipFile(path, "w", compression=method) as zf:
+        zf.writestr("t.csv", data)
+    raw = bytearray(path.read_bytes())
+    central = raw.index(b"PK\x01\x02")
+    if damage == "crc":
+        raw[raw.index(b"1,x,y")] = ord("9")
+    elif damage == "deflate":
+        for k in range(37, 47):
+            raw[k] ^= 0xFF
+    elif damage == "encrypted":  # the general-purpose flag's bit 0, in both headers
+        raw[6] |= 1
+        raw[central + 8] |= 1
+    elif damage == "method":
+        raw[8] = raw[central + 10] = 99
+    path.write_bytes(bytes(raw))
+    return path
+
+
+@pytest.mark.parametrize(("damage", "expected"), [
+    ("crc", "it is damaged: its checksum does not match its content; expected an intact zip"),
+    ("deflate", "its compressed data is damaged; expected an intact zip"),
+    ("encrypted", "it is encrypted; expected a zip without a password"),
+    ("method", "it is compressed with a method Python cannot read; expected a zip made with "
+               "the usual (deflate) compression"),
+])
+def test_a_damaged_zip_member(tmp_path: Path, damage: str, expected: str) -> None:
+    import zipfile
+
+    from accord.readers._zip import member_bytes  # every zip export's members go through it
+
+    path = _zip(tmp_path, damage)
+    with zipfile.ZipFile(path) as zf, pytest.raises(FormatError) as info:
+        member_bytes(zf, zf.infolist()[0], f"{path}:t.csv")
+    assert str(info.value) == f"{path}:t.csv: cannot be read from the zip ({expected})"
