@@ -234,3 +234,57 @@ def test_history_keeps_two_studies_apart(tmp_path: Path) -> None:
     assert got[1]["points"][5]["baseline"] == pytest.approx(0.5, abs=1e-15)
     code, out, _ = run_cli("history", str(tmp_path / "two.db"), "--study", "sentiment")
     assert code == 0 and "toxicity" not in out and "sentiment: cohen_kappa" in out
+
+
+# ---------------------------------------------------------------- evaluate --by
+def test_evaluate_by_file_gives_each_batch_and_the_pooled_figures() -> None:
+    import pandas as pd
+    from sklearn.metrics import accuracy_score, cohen_kappa_score, f1_score, matthews_corrcoef
+
+    code, out, err = run_cli("evaluate", str(BATCHES), "--gold", "annotator_a", "--predicted",
+                             "annotator_b", "--by", "file", "--json")
+    assert code == 0, err
+    got = json.loads(out)
+    assert [g["group"] for g in got["groups"]] == ["batch2.csv", "batch3.csv", "pilot.csv",
+                                                   None]
+    frames = {}
+    for g in got["groups"]:
+        ev = g["evaluation"]["systems"]["annotator_b"]
+        if g["pooled"]:
+            frame = pd.concat(frames.values())
+        else:
+            frame = frames[g["group"]] = pd.read_csv(BATCHES / g["group"])
+        y, p = frame["annotator_a"], frame["annotator_b"]  # scikit-learn as the oracle
+        assert ev["n_units"] == len(frame)
+        assert ev["accuracy"]["estimate"] == pytest.approx(accuracy_score(y, p), abs=1e-15)
+        assert ev["macro"]["f1"]["estimate"] == pytest.approx(
+            f1_score(y, p, average="macro"), abs=1e-12)
+        assert ev["kappa"]["estimate"] == pytest.approx(cohen_kappa_score(y, p), abs=1e-12)
+        assert ev["mcc"]["estimate"] == pytest.approx(matthews_corrcoef(y, p), abs=1e-12)
+        assert ev["accuracy"]["interval"]["method"] == "wilson"
+    code, out, err = run_cli("evaluate", str(BATCHES), "--gold", "annotator_a", "--predicted",
+                             "annotator_b", "--by", "file")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == f"{BATCHES}: 3 groups (one per file) and the pooled data"
+    assert lines[1] == "annotator_b against annotator_a"
+    assert any(x.startswith("pilot.csv ") and "0.617" in x for x in lines)
+
+
+def test_evaluate_by_column_says_a_one_unit_group_and_needs_gold(tmp_path: Path) -> None:
+    src = tmp_path / "b.csv"
+    rows = [f"x,{i},{'pos' if i % 3 else 'neg'},{'pos' if i % 4 else 'neg'}" for i in range(30)]
+    src.write_text("\n".join(["batch,item,gold,model", *rows, "z,99,pos,neg"]) + "\n")
+    code, out, err = run_cli("evaluate", str(src), "--gold", "gold", "--predicted", "model",
+                             "--by", "batch", "--json")
+    assert code == 0, err
+    groups = json.loads(out)["groups"]
+    assert [g["group"] for g in groups] == ["x", "z", None]
+    assert groups[1]["undefined_reason"] == ("group 'z' has 1 unit; an evaluation needs at "
+                                             "least two units")
+    assert groups[2]["evaluation"]["systems"]["model"]["n_units"] == 31
+    code, out, err = run_cli("evaluate", str(src), "--gold", "gold", "--predicted", "model",
+                             "--by", "batch")
+    assert "z: undefined: group 'z' has 1 unit; an evaluation needs at least two units" in out
+    code, _, err = run_cli("evaluate", str(src), "--by", "batch")
+    assert code == 2 and "--by needs the reference column named with --gold" in err

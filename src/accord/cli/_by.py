@@ -155,3 +155,95 @@ def _print(data: str, by: str, table: list[Any], names: list[str], tests: dict[s
 
 def _f(x: float) -> str:
     return "-" if x != x else f"{x:.4f}"
+
+
+def evaluate_by(data: str, by: str, loader: Any, run: Any, as_json: bool) -> None:
+    """``accord evaluate --by``: each group's evaluation and the pooled one, side by side.
+
+    ``loader(path)`` reads one group, ``run(ann)`` gives its evaluation as
+    ``{"reference", "systems": {name: Evaluation.to_dict()}}``. A group that
+    cannot be evaluated (one unit, data the evaluation refuses) is said, with why.
+    """
+    from accord.errors import DataError
+    from accord.history.split import split_files
+
+    paths = paths_of(data)
+    groups, pooled, notes = split_files([paths] if isinstance(paths, str) else paths, by,
+                                        loader)
+    rows: list[dict[str, Any]] = []
+    for name, ann in [*groups, (POOLED, pooled)]:
+        row: dict[str, Any] = {"group": None if name == POOLED else name,
+                               "pooled": name == POOLED, "n_units": ann.n_units,
+                               "caveats": list(ann.audit.caveats)}
+        try:
+            if ann.n_units < 2:
+                raise DataError(f"group {name!r} has {ann.n_units} unit; an evaluation "
+                                "needs at least two units")
+            row["evaluation"] = run(ann)
+        except DataError as exc:
+            row["undefined_reason"] = str(exc)
+        rows.append(row)
+    if as_json:
+        click.echo(json.dumps({"data": str(data), "by": by, "notes": notes, "groups": rows},
+                              indent=2, allow_nan=False))
+        return
+    _print_evaluations(data, by, rows, notes)
+
+
+#: The figures ``evaluate --by`` shows per group, with their intervals.
+EVALUATE_FIGURES = (("accuracy", ("accuracy",)), ("macro F1", ("macro", "f1")),
+                    ("kappa", ("kappa",)), ("MCC", ("mcc",)))
+
+
+def _print_evaluations(data: str, by: str, rows: list[dict[str, Any]], notes: list[str]
+                       ) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from accord.cli._common import console as cli_console
+
+    console = cli_console()
+    for caveat in dict.fromkeys(c for r in rows for c in r["caveats"]):
+        console.print(Text(f"caveat: {caveat}"), style="bold yellow")
+    what = "file" if by == "file" else f"value of {by!r}"
+    console.print(Text(f"{data}: {len(rows) - 1} groups (one per {what}) and the pooled data"))
+    for note in notes:
+        console.print(Text(f"note: {note}"))
+    done = [r for r in rows if "evaluation" in r]
+    reference = done[0]["evaluation"]["reference"] if done else ""
+    systems = list(dict.fromkeys(s for r in done for s in r["evaluation"]["systems"]))
+    for system in systems:
+        grid = Table(title=f"{system} against {reference}", title_justify="left", box=None,
+                     pad_edge=False)
+        grid.add_column("group")
+        grid.add_column("units", justify="right")
+        for head, _ in EVALUATE_FIGURES:
+            grid.add_column(head, justify="right")
+        for r in rows:
+            ev = r.get("evaluation", {}).get("systems", {}).get(system)
+            name = POOLED if r["pooled"] else str(r["group"])
+            if ev is None:
+                grid.add_row(Text(name), str(r["n_units"]), *["undefined"] * len(EVALUATE_FIGURES))
+                continue
+            grid.add_row(Text(name), str(ev["n_units"]),
+                         *(_figure(ev, keys) for _, keys in EVALUATE_FIGURES))
+        console.print(grid)
+    for r in rows:
+        if "undefined_reason" in r:
+            console.print(Text(f"{r['group'] or POOLED}: undefined: {r['undefined_reason']}"))
+    level = next((r["evaluation"]["systems"][s]["accuracy"]["interval"]["confidence_level"]
+                  for r in done for s in r["evaluation"]["systems"]), 0.95)
+    console.print(Text(f"estimate ({level:.0%} CI): accuracy Wilson, the others as accord "
+                       "evaluate computes them (--json has every figure of every group)"))
+
+
+def _figure(ev: dict[str, Any], keys: tuple[str, ...]) -> str:
+    fig: Any = ev
+    for k in keys:
+        fig = fig[k]
+    if fig["estimate"] is None:
+        return "undefined"
+    ci = fig["interval"]
+    if ci["low"] is None:
+        return f"{fig['estimate']:.3f}"
+    return f"{fig['estimate']:.3f} ({ci['low']:.3f}-{ci['high']:.3f})"
