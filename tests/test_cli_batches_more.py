@@ -288,3 +288,43 @@ def test_evaluate_by_column_says_a_one_unit_group_and_needs_gold(tmp_path: Path)
     assert "z: undefined: group 'z' has 1 unit; an evaluation needs at least two units" in out
     code, _, err = run_cli("evaluate", str(src), "--by", "batch")
     assert code == 2 and "--by needs the reference column named with --gold" in err
+
+
+# ---------------------------------------------------------------- report --by
+def test_report_by_adds_each_groups_rows_and_the_homogeneity_test(tmp_path: Path) -> None:
+    import pandas as pd
+    from sklearn.metrics import cohen_kappa_score
+
+    code, out, err = run_cli("report", str(ROOT / "examples" / "batches.csv"), *RATERS,
+                             "--by", "batch", "--coefficient", "cohen_kappa", "-o", "-",
+                             "--to", "json")
+    assert code == 0, err
+    got = json.loads(out)
+    rows = [(c["variant"], c["estimate"], c["n_units"]) for c in got["coefficients"]]
+    assert [r[0] for r in rows] == ["pooled", "batch = pilot", "batch = batch2",
+                                    "batch = batch3"]
+    table = pd.read_csv(ROOT / "examples" / "batches.csv")
+    for variant, estimate, n in rows:  # scikit-learn as the oracle
+        part = table if variant == "pooled" else table[table["batch"] == variant[8:]]
+        assert n == len(part)
+        assert estimate == pytest.approx(cohen_kappa_score(part["annotator_a"],
+                                                           part["annotator_b"]), abs=1e-12)
+    results = [_kappa(BATCHES / f"{b}.csv") for b in ("pilot", "batch2", "batch3")]
+    ref = combine_effects(np.array([r.estimate for r in results]),
+                          np.array([r.se**2 for r in results]))  # statsmodels, Cochran's Q
+    assert (f"groups equal? cohen_kappa: chi-square test of homogeneity (Fleiss 1981): chi2 = "
+            f"{ref.q:.4f}, df = 2, p = {stats.chi2.sf(ref.q, 2):.4g}") in got["notes"]
+    page = tmp_path / "r.html"
+    code, out, err = run_cli("report", str(BATCHES), *RATERS, "--by", "file", "-o", str(page))
+    assert code == 0, err
+    html = page.read_text()
+    assert "Cohen&#x27;s kappa (file = pilot.csv)" in html or \
+        "Cohen's kappa (file = pilot.csv)" in html
+    assert "pooled" not in out.splitlines()[1]  # --by file: the files are not pooled silently
+
+
+def test_report_by_refuses_what_it_cannot_group(tmp_path: Path) -> None:
+    code, _, err = run_cli("report", str(BATCHES), *RATERS, "--by", "file", "--record",
+                           str(tmp_path / "s.db"))
+    assert code == 2 and "use check --by --record" in err
+    assert not (tmp_path / "s.db").exists()

@@ -23,12 +23,12 @@ def by_option(func: Any) -> Any:
         "first line says.")(func)
 
 
-def with_pooled_caveat(ann: Any) -> Any:
+def with_pooled_caveat(ann: Any, by: str | None = None) -> Any:
     """Several files analysed as one: said on the first line (as a caveat), as by
-    ``compute``, ``check`` and ``report`` alike."""
+    ``compute``, ``check`` and ``report`` alike (not with ``--by``, which splits them)."""
     from accord.history.split import pooled_note
 
-    note = pooled_note(ann)
+    note = None if by is not None else pooled_note(ann)
     if note is not None and note not in ann.audit.caveats:
         ann.audit = ann.audit.with_caveats(note)
     return ann
@@ -247,3 +247,51 @@ def _figure(ev: dict[str, Any], keys: tuple[str, ...]) -> str:
     if ci["low"] is None:
         return f"{fig['estimate']:.3f}"
     return f"{fig['estimate']:.3f} ({ci['low']:.3f}-{ci['high']:.3f})"
+
+
+def report_groups(rep: Any, data: str, by: str, loader: Any, options: dict[str, Any]) -> Any:
+    """``accord report --by``: the report of the pooled data, with each group's row of every
+    coefficient (its estimate and interval, titled ``... (BY = GROUP)``) after the pooled
+    rows, and the homogeneity test per coefficient and what was decided in the notes.
+
+    ``loader(path)`` reads one group; ``options`` are those of :func:`accord.report`."""
+    from dataclasses import replace
+
+    import accord
+    from accord.errors import DataError
+    from accord.history.split import split_files
+
+    paths = paths_of(data)
+    groups, _, notes = split_files([paths] if isinstance(paths, str) else paths, by, loader)
+    names = [r.coefficient for r in rep.coefficients]
+    rows, results, lines = [], {c: [] for c in names}, []  # type: ignore[var-annotated]
+    what = "file" if by == "file" else by
+    for name, ann in groups:
+        try:
+            if ann.n_units < 2:
+                raise DataError(f"group {name!r} has {ann.n_units} unit; agreement needs at "
+                                "least two units")
+            part = accord.report(ann, coefficients=names, **options)
+        except DataError as exc:
+            lines.append(f"{what} = {name}: not analysed: {exc}")
+            continue
+        for row in part.coefficients:
+            tag = f"{what} = {name}"
+            rows.append(replace(row, variant=f"{row.variant}, {tag}" if row.variant else tag))
+        for r in part.results:
+            if r.coefficient in results:
+                results[r.coefficient].append(r)
+    per = "file" if by == "file" else f"value of {by!r}"
+    lines.insert(0, f"groups: {len(groups)} (one per {per}), each analysed on its own, after "
+                    "the pooled rows")
+    for coefficient, found in results.items():
+        defined = [r for r in found if r.defined and math.isfinite(r.se)]
+        if len(defined) >= 2:
+            test = accord.homogeneity(defined)
+            lines.append(f"groups equal? {coefficient}: chi-square test of homogeneity (Fleiss "
+                         f"1981): chi2 = {test.statistic:.4f}, df = {test.df}, "
+                         f"p = {test.pvalue:.4g}")
+    pooled = tuple(replace(r, variant=f"{r.variant}, pooled" if r.variant else "pooled")
+                   for r in rep.coefficients)
+    return replace(rep, coefficients=(*pooled, *rows),
+                   notes=(*rep.notes, *notes, *lines))
