@@ -88,7 +88,7 @@ class Skip:
     reason: str
 
 
-@dataclass
+@dataclass(slots=True)
 class Judgment:
     """One answer: ``value`` given by ``rater`` to ``unit`` on question ``field``."""
 

@@ -44,7 +44,7 @@ from accord.readers._ls_values import SpanMaker, classify, doc_texts
 SKIPPED = "skipped (was_cancelled)"
 
 
-@dataclass
+@dataclass(slots=True)
 class _Seen:
     """One annotation as a whole, to fill fields it did not answer once all fields are known."""
 
