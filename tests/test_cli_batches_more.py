@@ -328,3 +328,16 @@ def test_report_by_refuses_what_it_cannot_group(tmp_path: Path) -> None:
                            str(tmp_path / "s.db"))
     assert code == 2 and "use check --by --record" in err
     assert not (tmp_path / "s.db").exists()
+
+
+def test_per_annotator_figures_are_skipped_for_a_crowd(monkeypatch: pytest.MonkeyPatch) -> None:
+    from accord.history import annotator_figures as af
+
+    ann = accord.read(ROOT / "examples" / "crowd.csv", unit="image", rater="worker",
+                      value="label")
+    figures, note = af.annotator_figures(ann)
+    assert len(figures) == ann.n_raters == 9 and note is None
+    monkeypatch.setattr(af, "MAX_ANNOTATORS", 8)
+    assert af.annotator_figures(ann) == ((), "no per-annotator figures: 9 annotators, more "
+                                         "than the 8 a run charts one by one (accord "
+                                         "annotators rates a crowd)")

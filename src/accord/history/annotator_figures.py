@@ -26,12 +26,16 @@ __all__ = ["PER_ANNOTATOR", "annotator_figures"]
 
 #: The per-annotator coefficient recorded with each run.
 PER_ANNOTATOR = "majority_agreement"
+#: Above this many annotators a run records no per-annotator figures (a crowd: the
+#: per-annotator pass of :func:`accord.annotators` grows with annotators x ratings).
+MAX_ANNOTATORS = 500
 
 
 def annotator_figures(annotations: Any, *, confidence_level: float = 0.95
                       ) -> tuple[tuple[Figure, ...], str | None]:
     """``(figures, note)``: one :class:`Figure` per annotator (``rater`` set), or none and
-    the sentence that says why (numeric scores, fewer than three annotators)."""
+    the sentence that says why (numeric scores, fewer than three annotators, a crowd of
+    more than :data:`MAX_ANNOTATORS`)."""
     from dataclasses import replace
 
     from accord.annotators.quality import annotators
@@ -40,6 +44,9 @@ def annotator_figures(annotations: Any, *, confidence_level: float = 0.95
     if len(raters) < 3:
         return (), (f"no per-annotator figures: {len(raters)} annotator(s); a drifting "
                     "annotator can be told apart from three on")
+    if len(raters) > MAX_ANNOTATORS:
+        return (), (f"no per-annotator figures: {len(raters)} annotators, more than the "
+                    f"{MAX_ANNOTATORS} a run charts one by one (accord annotators rates a crowd)")
     level = getattr(annotations, "level", None)
     if level in ("interval", "ratio"):
         return (), (f"no per-annotator figures: agreement with the majority needs "
