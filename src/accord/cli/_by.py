@@ -23,6 +23,17 @@ def by_option(func: Any) -> Any:
         "first line says.")(func)
 
 
+def with_pooled_caveat(ann: Any, by: str | None = None) -> Any:
+    """Several files analysed as one: said on the first line (as a caveat), as by
+    ``compute``, ``check`` and ``report`` alike (not with ``--by``, which splits them)."""
+    from accord.history.split import pooled_note
+
+    note = None if by is not None else pooled_note(ann)
+    if note is not None and note not in ann.audit.caveats:
+        ann.audit = ann.audit.with_caveats(note)
+    return ann
+
+
 def read_groups(data: str, by: str, selection: dict[str, Any]) -> Any:
     """``(groups, pooled, notes)``: each group's annotations, all of them, what was decided."""
     from accord.history.split import split_files
@@ -52,12 +63,13 @@ def compute_by(data: str, by: str, selection: dict[str, Any], run: Any, interval
         res = [group_result(_only(run, c), name, ann, c) for c in names]
         table.append((name, ann, res, intervals(res)))
     table.append((POOLED, pooled, pooled_results, intervals(pooled_results)))
-    tests = {c: _homogeneity(accord, [row[2][j] for row in table[:-1]])
+    tests = {c: _homogeneity(accord, [(row[0], row[2][j]) for row in table[:-1]])
              for j, c in enumerate(names)}
     if as_json:
         rows = [{"group": None if g == POOLED else g, "pooled": g == POOLED,
                  **r.to_dict(), "confidence_interval": None if ci is None else ci.to_dict(),
-                 "caveats": list(ann.audit.caveats), "notes": notes}
+                 "caveats": list(ann.audit.caveats), "notes": notes,
+                 **({"homogeneity": _test_json(tests[r.coefficient])} if g == POOLED else {})}
                 for g, ann, res, cis in table for r, ci in zip(res, cis)]
         click.echo(json.dumps(rows, indent=2))
         return
@@ -71,9 +83,37 @@ def _only(run: Any, coefficient: str) -> Any:
     return one
 
 
-def _homogeneity(accord: Any, results: list[Any]) -> Any:
-    defined = [r for r in results if r.defined and math.isfinite(r.se)]
-    return accord.homogeneity(defined) if len(defined) >= 2 else None
+def _homogeneity(accord: Any, results: list[tuple[str, Any]]) -> tuple[Any, list[str],
+                                                                      list[str]]:
+    """``(test or None, groups tested, groups left out)``: the chi-square test of
+    homogeneity (Fleiss 1981) over the groups whose estimate has an analytic SE."""
+    tested = [(g, r) for g, r in results if r.defined and math.isfinite(r.se)]
+    left = [g for g, r in results if (g, r) not in tested]
+    test = accord.homogeneity([r for _, r in tested]) if len(tested) >= 2 else None
+    return test, [g for g, _ in tested], left
+
+
+def _test_json(found: tuple[Any, list[str], list[str]]) -> dict[str, Any]:
+    """The pooled row's ``homogeneity``: the test (``null`` when fewer than two groups
+    have an estimate with a standard error), the groups it compared and those left out."""
+    test, tested, left = found
+    return {"test": None if test is None else test.to_dict(), "groups": tested,
+            "left_out": left,
+            "reason": None if test is not None else
+            f"{len(tested)} group(s) have an estimate with a standard error; the test "
+            "needs two"}
+
+
+def _test_line(coefficient: str, found: tuple[Any, list[str], list[str]]) -> str:
+    test, tested, left = found
+    out = (f"groups equal? not tested: {len(tested)} group(s) have an estimate with a "
+           "standard error, two needed" if test is None else
+           f"groups equal? chi-square test of homogeneity (Fleiss 1981): "
+           f"chi2 = {test.statistic:.4f}, df = {test.df}, p = {test.pvalue:.4g}")
+    if left:
+        out += f" ({len(left)} group(s) left out, without an estimate or SE: " \
+               f"{', '.join(left)})"
+    return out
 
 
 def _print(data: str, by: str, table: list[Any], names: list[str], tests: dict[str, Any],
@@ -105,11 +145,7 @@ def _print(data: str, by: str, table: list[Any], names: list[str], tests: dict[s
             if r.undefined_reason:
                 undefined.append(f"{coefficient}, {group}: undefined: {r.undefined_reason}")
         console.print(grid)
-        test = tests.get(coefficient)
-        if test is not None:
-            console.print(Text(f"groups equal? chi-square test of homogeneity (Fleiss 1981): "
-                               f"chi2 = {test.statistic:.4f}, df = {test.df}, "
-                               f"p = {test.pvalue:.4g}"))
+        console.print(Text(_test_line(coefficient, tests[coefficient])))
     for line in undefined:
         console.print(Text(line))
     method = next((ci.method for _, _, _, cis in table for ci in cis if ci is not None), None)
@@ -119,3 +155,143 @@ def _print(data: str, by: str, table: list[Any], names: list[str], tests: dict[s
 
 def _f(x: float) -> str:
     return "-" if x != x else f"{x:.4f}"
+
+
+def evaluate_by(data: str, by: str, loader: Any, run: Any, as_json: bool) -> None:
+    """``accord evaluate --by``: each group's evaluation and the pooled one, side by side.
+
+    ``loader(path)`` reads one group, ``run(ann)`` gives its evaluation as
+    ``{"reference", "systems": {name: Evaluation.to_dict()}}``. A group that
+    cannot be evaluated (one unit, data the evaluation refuses) is said, with why.
+    """
+    from accord.errors import DataError
+    from accord.history.split import split_files
+
+    paths = paths_of(data)
+    groups, pooled, notes = split_files([paths] if isinstance(paths, str) else paths, by,
+                                        loader)
+    rows: list[dict[str, Any]] = []
+    for name, ann in [*groups, (POOLED, pooled)]:
+        row: dict[str, Any] = {"group": None if name == POOLED else name,
+                               "pooled": name == POOLED, "n_units": ann.n_units,
+                               "caveats": list(ann.audit.caveats)}
+        try:
+            if ann.n_units < 2:
+                raise DataError(f"group {name!r} has {ann.n_units} unit; an evaluation "
+                                "needs at least two units")
+            row["evaluation"] = run(ann)
+        except DataError as exc:
+            row["undefined_reason"] = str(exc)
+        rows.append(row)
+    if as_json:
+        click.echo(json.dumps({"data": str(data), "by": by, "notes": notes, "groups": rows},
+                              indent=2, allow_nan=False))
+        return
+    _print_evaluations(data, by, rows, notes)
+
+
+#: The figures ``evaluate --by`` shows per group, with their intervals.
+EVALUATE_FIGURES = (("accuracy", ("accuracy",)), ("macro F1", ("macro", "f1")),
+                    ("kappa", ("kappa",)), ("MCC", ("mcc",)))
+
+
+def _print_evaluations(data: str, by: str, rows: list[dict[str, Any]], notes: list[str]
+                       ) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from accord.cli._common import console as cli_console
+
+    console = cli_console()
+    for caveat in dict.fromkeys(c for r in rows for c in r["caveats"]):
+        console.print(Text(f"caveat: {caveat}"), style="bold yellow")
+    what = "file" if by == "file" else f"value of {by!r}"
+    console.print(Text(f"{data}: {len(rows) - 1} groups (one per {what}) and the pooled data"))
+    for note in notes:
+        console.print(Text(f"note: {note}"))
+    done = [r for r in rows if "evaluation" in r]
+    reference = done[0]["evaluation"]["reference"] if done else ""
+    systems = list(dict.fromkeys(s for r in done for s in r["evaluation"]["systems"]))
+    for system in systems:
+        grid = Table(title=f"{system} against {reference}", title_justify="left", box=None,
+                     pad_edge=False)
+        grid.add_column("group")
+        grid.add_column("units", justify="right")
+        for head, _ in EVALUATE_FIGURES:
+            grid.add_column(head, justify="right")
+        for r in rows:
+            ev = r.get("evaluation", {}).get("systems", {}).get(system)
+            name = POOLED if r["pooled"] else str(r["group"])
+            if ev is None:
+                grid.add_row(Text(name), str(r["n_units"]), *["undefined"] * len(EVALUATE_FIGURES))
+                continue
+            grid.add_row(Text(name), str(ev["n_units"]),
+                         *(_figure(ev, keys) for _, keys in EVALUATE_FIGURES))
+        console.print(grid)
+    for r in rows:
+        if "undefined_reason" in r:
+            console.print(Text(f"{r['group'] or POOLED}: undefined: {r['undefined_reason']}"))
+    level = next((r["evaluation"]["systems"][s]["accuracy"]["interval"]["confidence_level"]
+                  for r in done for s in r["evaluation"]["systems"]), 0.95)
+    console.print(Text(f"estimate ({level:.0%} CI): accuracy Wilson, the others as accord "
+                       "evaluate computes them (--json has every figure of every group)"))
+
+
+def _figure(ev: dict[str, Any], keys: tuple[str, ...]) -> str:
+    fig: Any = ev
+    for k in keys:
+        fig = fig[k]
+    if fig["estimate"] is None:
+        return "undefined"
+    ci = fig["interval"]
+    if ci["low"] is None:
+        return f"{fig['estimate']:.3f}"
+    return f"{fig['estimate']:.3f} ({ci['low']:.3f}-{ci['high']:.3f})"
+
+
+def report_groups(rep: Any, data: str, by: str, loader: Any, options: dict[str, Any]) -> Any:
+    """``accord report --by``: the report of the pooled data, with each group's row of every
+    coefficient (its estimate and interval, titled ``... (BY = GROUP)``) after the pooled
+    rows, and the homogeneity test per coefficient and what was decided in the notes.
+
+    ``loader(path)`` reads one group; ``options`` are those of :func:`accord.report`."""
+    from dataclasses import replace
+
+    import accord
+    from accord.errors import DataError
+    from accord.history.split import split_files
+
+    paths = paths_of(data)
+    groups, _, notes = split_files([paths] if isinstance(paths, str) else paths, by, loader)
+    names = [r.coefficient for r in rep.coefficients]
+    rows, results, lines = [], {c: [] for c in names}, []  # type: ignore[var-annotated]
+    what = "file" if by == "file" else by
+    for name, ann in groups:
+        try:
+            if ann.n_units < 2:
+                raise DataError(f"group {name!r} has {ann.n_units} unit; agreement needs at "
+                                "least two units")
+            part = accord.report(ann, coefficients=names, **options)
+        except DataError as exc:
+            lines.append(f"{what} = {name}: not analysed: {exc}")
+            continue
+        for row in part.coefficients:
+            tag = f"{what} = {name}"
+            rows.append(replace(row, variant=f"{row.variant}, {tag}" if row.variant else tag))
+        for r in part.results:
+            if r.coefficient in results:
+                results[r.coefficient].append(r)
+    per = "file" if by == "file" else f"value of {by!r}"
+    lines.insert(0, f"groups: {len(groups)} (one per {per}), each analysed on its own, after "
+                    "the pooled rows")
+    for coefficient, found in results.items():
+        defined = [r for r in found if r.defined and math.isfinite(r.se)]
+        if len(defined) >= 2:
+            test = accord.homogeneity(defined)
+            lines.append(f"groups equal? {coefficient}: chi-square test of homogeneity (Fleiss "
+                         f"1981): chi2 = {test.statistic:.4f}, df = {test.df}, "
+                         f"p = {test.pvalue:.4g}")
+    pooled = tuple(replace(r, variant=f"{r.variant}, pooled" if r.variant else "pooled")
+                   for r in rep.coefficients)
+    return replace(rep, coefficients=(*pooled, *rows),
+                   notes=(*rep.notes, *notes, *lines))

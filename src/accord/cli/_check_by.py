@@ -31,6 +31,9 @@ def check_by(data: str, by: str, read: Callable[[Any], Any],
     rows: list[dict[str, Any]] = []
     for name, ann in [*groups, (POOLED, pooled)]:
         try:
+            if ann.n_units < 2:  # a coefficient of one unit is no evidence either way
+                raise DataError(f"group {name!r} has {ann.n_units} unit; agreement needs at "
+                                "least two units")
             decision, deviations, used, caveats = decide(ann)
         except DataError as exc:  # this group cannot be decided: said, and not accepted
             rows.append({"group": name, "status": "undefined", "line":
@@ -41,7 +44,8 @@ def check_by(data: str, by: str, read: Callable[[Any], Any],
                "protocol_deviations": deviations}
         if record is not None and name != POOLED:
             row["history"] = record_run(record, decision, study, data, used, caveats, against,
-                                        source=f"{data} ({by} = {name})")
+                                        source=f"{data} ({by} = {name})",
+                                        annotations=ann)
         rows.append(row)
     ok = all(r["status"] == "accepted" and not r.get("history", {}).get("flagged")
              for r in rows if r["group"] != POOLED)
@@ -59,6 +63,7 @@ def check_by(data: str, by: str, read: Callable[[Any], Any],
         for r in rows:
             echo(f"{r['group']}: {r['line']}")
             if "history" in r:
-                echo(f"  {history_line(r['history'])}")
+                for line in history_line(r["history"]).splitlines():
+                    echo(f"  {line}")
         echo("every group accepted" if ok else "not every group accepted: exit 1")
     sys.exit(0 if ok else 1)

@@ -186,8 +186,22 @@ def load(
         return ann
     raters = tuple(selection.get("raters") or ())
     if raters:
-        return ann if ann.raters == raters else ann.select(list(raters))
+        return ann if ann.raters == raters else _only_raters(ann, raters)
     return _only_kinds(ann, kinds)
+
+
+def _only_raters(ann: Annotations, raters: tuple[str, ...]) -> Annotations:
+    """``--raters`` on long data; units rated only by the others are said, not dropped
+    silently."""
+    kept = ann.select(list(raters))
+    lost = ann.n_units - kept.n_units
+    if lost:
+        others = [r for r in ann.raters if r not in raters]
+        note = (f"{lost} unit(s) were rated only by raters not selected "
+                f"({', '.join(map(repr, others[:5]))}{' and more' if len(others) > 5 else ''});"
+                " left out")
+        kept.audit = replace(kept.audit, notes=(*kept.audit.notes, note)).with_caveats(note)
+    return kept
 
 
 def single_labels(ann: Annotations, command: str) -> Annotations:

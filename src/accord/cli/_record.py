@@ -22,35 +22,52 @@ def record_options(func: Any) -> Any:
 
 
 def record_run(store: Path, decision: Any, study: Any, data: str, raters: Any,
-               caveats: list[str], against: bool, source: str | None = None) -> dict[str, Any]:
-    """Record the run; with ``against``, the control chart's verdict on it.
+               caveats: list[str], against: bool, source: str | None = None,
+               annotations: Any = None) -> dict[str, Any]:
+    """Record the run (with per-annotator figures of ``annotations``); with ``against``,
+    the control charts' verdict on it.
 
     Returns the JSON-ready history part of the output: the run id and, with
-    ``against``, whether the new batch is flagged and why.
+    ``against``, whether the new batch is flagged and why, and which annotators
+    drifted (``annotators_flagged``: named, without changing the exit status).
     """
     from accord import __version__
-    from accord.history.drift import control_chart
+    from accord.history.drift import annotator_charts, control_chart
     from accord.history.store import Figure, Run, Store, file_checksum, now
 
     paths = list(getattr(data, "paths", (data,)))
     rule = decision.rule
     name = (study.title or Path(study.source or "study").stem) if study is not None else ""
     revision = study.task.ontology_revision if study is not None else None
+    per_annotator, note = _per_annotator(annotations)
     st = Store(store)
-    run = Run(now(), name, (Figure.of(decision.result, decision.interval),), revision,
-              source or str(data), file_checksum(paths), decision.result.n_units,
+    run = Run(now(), name, (Figure.of(decision.result, decision.interval), *per_annotator),
+              revision, source or str(data), file_checksum(paths), decision.result.n_units,
               decision.result.n_raters, tuple(str(r) for r in raters), decision.status,
               rule.text(), float(rule.threshold), __version__,
-              {"decision": decision.to_dict(), "caveats": caveats})
+              {"decision": decision.to_dict(), "caveats": caveats,
+               "per_annotator": note})
     run_id = st.record(run)
     out: dict[str, Any] = {"store": str(store), "run": run_id, "study": name}
     if against:
-        chart = control_chart(st.runs(name), rule.coefficient)
+        runs = st.runs(name)
+        chart = control_chart(runs, rule.coefficient)
         point = next((p for p in chart.points if p.run_id == run_id), None)
         out["flagged"] = bool(point is not None and point.flagged)
         out["reason"] = None if point is None else point.reason
         out["earlier_batches"] = 0 if point is None else point.n_baseline
+        out["annotators_flagged"] = [
+            {"annotator": c.rater, "reason": p.reason} for c in annotator_charts(runs)
+            for p in c.points if p.run_id == run_id and p.flagged]
     return out
+
+
+def _per_annotator(annotations: Any) -> tuple[tuple[Any, ...], str | None]:
+    if annotations is None:
+        return (), None
+    from accord.history.annotator_figures import annotator_figures
+
+    return annotator_figures(annotations)
 
 
 def history_line(info: dict[str, Any]) -> str:
@@ -58,25 +75,31 @@ def history_line(info: dict[str, Any]) -> str:
     where = f"recorded as run {info['run']} in {info['store']}"
     if "flagged" not in info:
         return where
+    drifting = "".join(f"\nannotator drifting: {a['annotator']}: {a['reason']}"
+                       for a in info.get("annotators_flagged", ()))
     if info["flagged"]:
-        return f"FLAGGED against history: {info['reason']} ({where})"
+        return f"FLAGGED against history: {info['reason']} ({where}){drifting}"
     if info["earlier_batches"] < 3:
         return (f"not judged against history: {info['earlier_batches']} earlier batch(es) of "
-                f"this study, 3 needed ({where})")
+                f"this study, 3 needed ({where}){drifting}")
     return (f"within the control limit from the first {info['earlier_batches']} batches "
-            f"({where})")
+            f"({where}){drifting}")
 
 
-def record_report(store: Path, rep: Any, study: Any, data: str) -> str:
-    """Append the report's figures (every coefficient with its interval) and, with a study,
-    its decision, as one run; the line that says so."""
+def record_report(store: Path, rep: Any, study: Any, data: str,
+                  annotations: Any = None) -> str:
+    """Append the report's figures (every coefficient with its interval, and per-annotator
+    figures of ``annotations``) and, with a study, its decision, as one run; the line that
+    says so."""
     from accord import __version__
     from accord.history.store import Figure, Run, Store, file_checksum, now
 
     paths = list(getattr(data, "paths", (data,)))
+    per_annotator, note = _per_annotator(annotations)
     figures = tuple(Figure(r.coefficient, r.estimate, r.se, r.ci_low, r.ci_high,
                            r.confidence_level, r.method, r.n_units,
                            undefined_reason=r.undefined_reason) for r in rep.coefficients)
+    figures += per_annotator
     decision = rep.study.decision if rep.study is not None else None
     name = (study.title or Path(study.source or "study").stem) if study is not None else ""
     run = Run(now(), name, figures, study.task.ontology_revision if study is not None else None,
@@ -85,6 +108,6 @@ def record_report(store: Path, rep: Any, study: Any, data: str) -> str:
               None if decision is None else decision.rule.text(),
               None if decision is None else float(decision.rule.threshold), __version__,
               {"decision": None if decision is None else decision.to_dict(),
-               "caveats": list(rep.data.caveats)})
+               "caveats": list(rep.data.caveats), "per_annotator": note})
     run_id = Store(store).record(run)
     return f"recorded as run {run_id} in {store}"

@@ -19,7 +19,7 @@ from typing import Any
 import click
 
 from accord.cli._app import ERROR_STATUS, main
-from accord.cli._by import by_option
+from accord.cli._by import by_option, with_pooled_caveat
 from accord.cli._check_by import check_by
 from accord.cli._common import (
     check_options,
@@ -144,9 +144,10 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
 
     if by is not None:
         check_by(data, by, read, decide, st, record, against_history, as_json)
-    decision, deviations, used, caveats = decide(read(data))
+    ann = with_pooled_caveat(read(data))
+    decision, deviations, used, caveats = decide(ann)
     history = None if record is None else record_run(
-        record, decision, st, data, used, caveats, against_history)
+        record, decision, st, data, used, caveats, against_history, annotations=ann)
     _print(decision, deviations, caveats, used, data, as_json, history)
     sys.exit(0 if decision.accepted and not (history or {}).get("flagged") else 1)
 
@@ -186,7 +187,8 @@ def _print(decision: Any, deviations: int, caveats: list[str], raters: Any, data
         line += f" [{deviations} protocol deviation(s): see accord report]"
     echo(line)
     if history is not None:
-        echo(history_line(history))
+        for line in history_line(history).splitlines():
+            echo(line)
 
 
 def _refuse_guesses(ann: Any, st: Any, selection: dict[str, Any]) -> list[str]:

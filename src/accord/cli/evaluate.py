@@ -10,6 +10,7 @@ import click
 from click.core import ParameterSource
 
 from accord.cli._app import main
+from accord.cli._by import by_option
 from accord.cli._common import (
     check_options,
     ci_options,
@@ -42,12 +43,13 @@ if TYPE_CHECKING:
 @click.option("--positive", default=None, metavar="LABEL",
               help="The positive class of a binary task (shown first in the summary).")
 @ci_options
+@by_option
 @click.option("--json", "as_json", is_flag=True, help="Print the evaluation as JSON instead.")
 @click.pass_context
 def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tuple[str, ...],
              humans: tuple[str, ...], ceiling_figure: str, positive: str | None,
              confidence_level: float, ci_method: str, n_resamples: int, bootstrap_kind: str,
-             seed: int | None, as_json: bool, **selection: Any) -> None:
+             seed: int | None, by: str | None, as_json: bool, **selection: Any) -> None:
     """Evaluate system labels in DATA against reference labels.
 
     Prints the confusion matrix (rows = reference), the per-class table and the
@@ -64,6 +66,7 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
       accord evaluate examples/preds.csv --gold gold --predicted model llm --json
       accord evaluate examples/preds.csv --gold gold --predicted model --humans ann_a ann_b
       accord evaluate examples/preds.csv --gold gold --predicted llm --ci bootstrap --seed 1
+      accord evaluate examples/batches --gold annotator_a --predicted annotator_b --by file
     """
     import accord
     from accord.errors import InvalidParameterError
@@ -72,6 +75,11 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
     selection = with_reference(selection, gold, predicted, humans)
     # every rater is read (reference, systems and people) unless raters or --kinds are named
     named = bool(selection.get("raters")) or _given(ctx, "kinds")
+    if by is not None:
+        _evaluate_by(data, by, named, selection, gold, predicted, positive, ceiling_figure,
+                     (confidence_level, ci_method, n_resamples, bootstrap_kind, seed),
+                     _given(ctx, "ci_method"), as_json)
+        return
     loaded = load(data, select_raters=named, **selection)
     if loaded.spans is not None and gold is not None:
         _spans(loaded, data, gold, predicted, confidence_level, n_resamples, seed, as_json)
@@ -99,6 +107,41 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
     if "systems" not in out:
         out = {"reference": out["reference"], "systems": {out["system"]: out}, "mcnemar": []}
     _print(cli_console(), out, ann.audit.lines())
+
+
+def _evaluate_by(data: str, by: str, named: bool, selection: dict[str, Any], gold: str | None,
+                 predicted: tuple[str, ...], positive: str | None, ceiling_figure: str,
+                 ci: tuple[Any, ...], explicit: bool, as_json: bool) -> None:
+    """``--by``: the evaluation of each group (column value or file) and of the pooled data."""
+    import accord
+    from accord.cli._by import evaluate_by
+    from accord.errors import InvalidParameterError
+
+    if gold is None:
+        raise click.UsageError("--by needs the reference column named with --gold.")
+    level, ci_method, n_resamples, bootstrap_kind, seed = ci
+    boot = accord.Bootstrap(n_resamples=n_resamples, kind=bootstrap_kind,
+                            rng=0 if seed is None else seed)
+    method: Any = None if not explicit else boot if ci_method == "bootstrap" else ci_method
+    systems: Any = predicted[0] if len(predicted) == 1 else (list(predicted) or None)
+
+    def loader(path: Any) -> Any:
+        ann = single_labels(load(path, select_raters=named, **selection), "evaluate")
+        ann.kinds[gold] = "gold"
+        return ann
+
+    def run(ann: Any) -> Any:
+        ev = accord.evaluate(ann, reference=gold, systems=systems, positive=positive,
+                             ceiling_figure=ceiling_figure, method=boot)
+        out = ev.to_dict(level, method=method, bootstrap=boot)
+        if "systems" not in out:
+            out = {"reference": out["reference"], "systems": {out["system"]: out}}
+        return out
+
+    try:
+        evaluate_by(data, by, loader, run, as_json)
+    except InvalidParameterError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def _spans(ann: Any, data: str, gold: str, predicted: tuple[str, ...], level: float,

@@ -28,7 +28,10 @@ def history(store: Path, study: str | None, false_alarm: float, output: Path | N
     Each coefficient of each study is charted over its batches with a lower
     control limit from the study's first five batches (per guideline revision): a
     Shewhart chart (Montgomery 2009) whose false-alarm rate per batch is
-    --false-alarm. A batch below the limit is flagged, with the reason.
+    --false-alarm. A batch below the limit is flagged, with the reason. Each
+    annotator's kappa against the others (recorded by check and report) is
+    charted the same way from the annotator's own first batches: a drifting
+    annotator is flagged by name.
 
     \b
     Examples:
@@ -46,7 +49,7 @@ def history(store: Path, study: str | None, false_alarm: float, output: Path | N
     if study is not None and not runs:
         raise click.UsageError(f"no run of study {study!r} in {store}; its studies are "
                                f"{st.studies()!r}.")
-    drawn = charts(runs, false_alarm=false_alarm)
+    drawn = charts(runs, false_alarm=false_alarm, annotators=True)
     if output is not None:
         from accord.report.history_html import render_history_html
 
@@ -76,6 +79,7 @@ def _print(store: Path, runs: list[Any], drawn: list[Any], output: Path | None) 
     by_id = {r.id: r for r in runs}
     for c in drawn:
         console.print(Text(f"\n{c.study or '(no study)'}: {c.coefficient}"
+                           + (f", annotator {c.rater}" if c.rater else "")
                            + (f", threshold {c.threshold:g}" if c.threshold is not None else "")),
                       style="bold")
         table = Table(box=None, pad_edge=False, collapse_padding=True)

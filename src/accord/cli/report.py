@@ -18,6 +18,7 @@ import click
 from click.core import ParameterSource
 
 from accord.cli._app import main
+from accord.cli._by import by_option, with_pooled_caveat
 from accord.cli._common import (
     check_options,
     ci_options,
@@ -97,6 +98,7 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
               "alternative annotator test; the rest of the report is about the humans.")
 @click.option("--epsilon", default=0.2, show_default=True, type=float,
               help="With --judge: the allowance, 0.2 expert, 0.15 skilled, 0.1 crowd humans.")
+@by_option
 @click.pass_context
 def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
            weights: str | None, form: str | None, pairs: tuple[tuple[str, str], ...],
@@ -104,7 +106,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
            ci_method: str, n_resamples: int, bootstrap_kind: str, seed: int | None,
            scale: str | None, top_units: int, title: str | None,
            output: str | None, to: str | None, quiet: bool, record: Path | None,
-           judge_name: str | None, epsilon: float, **selection: Any) -> None:
+           judge_name: str | None, epsilon: float, by: str | None, **selection: Any) -> None:
     """Write the agreement report of DATA, optionally against a declared study.
 
     \b
@@ -130,8 +132,8 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
         st = accord.load_study(study) if study is not None else None
     spans = span_columns(selection)
     ann = _mark_reference(
-        load(data, select_raters=judge_name is None, span_columns=spans,
-             **_all_kinds(selection, gold)),
+        with_pooled_caveat(load(data, select_raters=judge_name is None, span_columns=spans,
+             **_all_kinds(selection, gold)), by),
         gold, predicted)
     fits_raters(ann, coefficients)
     method = None
@@ -144,6 +146,10 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
             pairs=list(pairs) or None, confidence_level=level, method=method, seed=seed,
             scale=scale, top_units=top_units, title=title, judge=judge_name, epsilon=epsilon,
         )
+    if by is not None:  # each group's coefficients after the pooled ones
+        rep = _groups(rep, data, by, selection, (record, gold, judge_name, spans), dict(
+            weights=weights, form=form, confidence_level=level, method=method, seed=seed,
+            scale=scale))
     rep = replace(rep, notes=tuple(cli_text(n) for n in rep.notes))  # --pair, not pairs=
     to_stdout = output == "-"
     if to_stdout and to is None:
@@ -154,7 +160,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     if record is not None:
         from accord.cli._record import record_report
 
-        line = record_report(record, rep, st, data)
+        line = record_report(record, rep, st, data, ann)
         if not to_stdout:
             echo(line)
     if output is None:
@@ -165,6 +171,18 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
         return
     path = write_atomic(output, render(rep, fmt))
     echo(f"report written to {path.resolve()}")
+
+
+def _groups(rep: Any, data: str, by: str, selection: dict[str, Any], refused: tuple[Any, ...],
+            options: dict[str, Any]) -> Any:
+    from accord.cli._by import report_groups
+
+    if any(x for x in refused):
+        raise click.UsageError("--by groups the agreement coefficients of the report; it does "
+                               "not combine with --record (use check --by --record), --gold "
+                               "(use evaluate --by), --judge or span data.")
+    with _usage_errors():
+        return report_groups(rep, data, by, lambda p: load(p, **selection), options)
 
 
 def _on_terminal() -> bool:

@@ -135,8 +135,9 @@ def looks_transposed(n_rows: int, n_cols: int) -> bool:
 
 
 def repeating_units(n: int, distinct: int) -> bool:
-    """Whether unit ids repeat over the rows as a long table's do."""
-    return distinct <= LONG_DISTINCT_SHARE * n
+    """Whether unit ids repeat over the rows as a long table's do (a table of no rows
+    has nothing that repeats)."""
+    return n > 0 and distinct <= LONG_DISTINCT_SHARE * n
 
 
 def id_like_error(where: str, column: object, n: int) -> str:

@@ -4,10 +4,10 @@
   version, language, team), side by side with the pooled figure;
 - :mod:`~accord.history.store`: the history store, one SQLite file holding each
   run's evidence register;
-- :mod:`~accord.history.drift`: control limits over the batches of a study.
-
-Per-annotator trends will read the per-annotator figures a run records once the
-annotators family provides them (the store keeps a ``figures`` row per rater).
+- :mod:`~accord.history.drift`: control limits over the batches of a study, and
+  per annotator;
+- :mod:`~accord.history.annotator_figures`: the per-annotator figures a run
+  records (agreement with the majority), one ``figures`` row per rater.
 """
 
 from __future__ import annotations
@@ -18,18 +18,25 @@ from typing import TYPE_CHECKING, Any
 from .groups import MISSING_GROUP, GroupedResult, Groups, groups
 
 if TYPE_CHECKING:
-    from .drift import DriftChart, DriftPoint, batches_to_detect, charts, control_chart
+    from .drift import (
+        DriftChart,
+        DriftPoint,
+        annotator_charts,
+        batches_to_detect,
+        charts,
+        control_chart,
+    )
     from .store import Figure, Run, Store, StoreError
 
 __all__ = ["MISSING_GROUP", "DriftChart", "DriftPoint", "Figure", "GroupedResult", "Groups",
-           "Run", "Store", "StoreError", "batches_to_detect", "charts", "control_chart",
-           "groups"]
+           "Run", "Store", "StoreError", "annotator_charts", "batches_to_detect", "charts",
+           "control_chart", "groups"]
 
 #: The submodule of the other names, imported on first use: ``accord compute`` needs the
 #: groups (``accord.history.split``) but not SQLite or the drift charts.
 _WHERE = {
-    **dict.fromkeys(("DriftChart", "DriftPoint", "batches_to_detect", "charts",
-                     "control_chart"), "drift"),
+    **dict.fromkeys(("DriftChart", "DriftPoint", "annotator_charts", "batches_to_detect",
+                     "charts", "control_chart"), "drift"),
     **dict.fromkeys(("Figure", "Run", "Store", "StoreError"), "store"),
 }
 

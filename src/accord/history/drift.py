@@ -44,7 +44,8 @@ from accord.data import _validation as v
 
 from .store import Figure, Run
 
-__all__ = ["DriftChart", "DriftPoint", "batches_to_detect", "charts", "control_chart"]
+__all__ = ["DriftChart", "DriftPoint", "annotator_charts", "batches_to_detect", "charts",
+           "control_chart"]
 
 #: Earlier batches needed before a batch can be flagged.
 MIN_BASELINE = 3
@@ -84,6 +85,7 @@ class DriftChart:
     points: tuple[DriftPoint, ...]
     false_alarm: float
     threshold: float | None
+    rater: str = ""
 
     @property
     def flagged(self) -> tuple[DriftPoint, ...]:
@@ -93,13 +95,15 @@ class DriftChart:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping."""
         return {"study": self.study, "coefficient": self.coefficient,
-                "false_alarm": self.false_alarm, "threshold": self.threshold,
+                "annotator": self.rater or None, "false_alarm": self.false_alarm,
+                "threshold": self.threshold,
                 "method": "Shewhart lower limit from earlier batches (Montgomery 2009, ch. 6)",
                 "points": [p.to_dict() for p in self.points]}
 
 
 def control_chart(runs: Sequence[Run], coefficient: str, *, false_alarm: float = 0.05,
-                  min_baseline: int = MIN_BASELINE, baseline: int = BASELINE) -> DriftChart:
+                  min_baseline: int = MIN_BASELINE, baseline: int = BASELINE,
+                  rater: str = "") -> DriftChart:
     """The control chart of ``coefficient`` over ``runs`` (one study, in time order).
 
     Parameters
@@ -113,6 +117,9 @@ def control_chart(runs: Sequence[Run], coefficient: str, *, false_alarm: float =
         Earlier batches with a standard error needed before a batch can be flagged.
     baseline : int
         Batches of the reference period (per revision).
+    rater : str
+        ``""`` for the whole batch's figure; an annotator's name for their own figure
+        (the reference period is then the annotator's first batches).
 
     Examples
     --------
@@ -133,21 +140,23 @@ def control_chart(runs: Sequence[Run], coefficient: str, *, false_alarm: float =
     _check_rate(false_alarm)
     z = float(stats.norm.ppf(1.0 - false_alarm))
     study = runs[0].study if runs else ""
-    threshold = next((r.threshold for r in reversed(runs) if r.threshold is not None
-                      and (r.rule or "").split(" ")[0] == coefficient), None)
+    threshold = None if rater else next(
+        (r.threshold for r in reversed(runs) if r.threshold is not None
+         and (r.rule or "").split(" ")[0] == coefficient), None)
     points: list[DriftPoint] = []
     reference: dict[str | None, list[tuple[float, float]]] = {}
     for run in runs:
-        fig = run.figure(coefficient)
+        fig = run.figure(coefficient, rater)
         if fig is None:
             continue
         earlier = reference.setdefault(run.revision, [])
-        point = _point(run, fig, earlier, z, false_alarm, min_baseline, coefficient)
+        name = f"annotator {rater!r}: {coefficient}" if rater else coefficient
+        point = _point(run, fig, earlier, z, false_alarm, min_baseline, name)
         points.append(point)
         usable = math.isfinite(point.se) and point.se > 0 and math.isfinite(point.estimate)
         if usable and len(earlier) < baseline:
             earlier.append((point.estimate, point.se))
-    return DriftChart(study, coefficient, tuple(points), false_alarm, threshold)
+    return DriftChart(study, coefficient, tuple(points), false_alarm, threshold, rater)
 
 
 def _check_rate(rate: float) -> None:
@@ -222,10 +231,39 @@ def batches_to_detect(drop: float, se: float, *, baseline_se: float = 0.0,
     return 10_001
 
 
-def charts(runs: Sequence[Run], *, false_alarm: float = 0.05) -> list[DriftChart]:
+def charts(runs: Sequence[Run], *, false_alarm: float = 0.05,
+           annotators: bool = False) -> list[DriftChart]:
     """A control chart per study and coefficient (whole-batch figures), in order of
-    first appearance; studies are kept apart by name."""
+    first appearance, then (with ``annotators``) one per study, per-annotator
+    coefficient and annotator (:func:`annotator_charts`); studies are kept apart by
+    name."""
     keys = dict.fromkeys((r.study, f.coefficient) for r in runs for f in r.figures
                          if not f.rater)
+    out = [control_chart([r for r in runs if r.study == study], coefficient,
+                         false_alarm=false_alarm) for study, coefficient in keys]
+    return out + (annotator_charts(runs, false_alarm=false_alarm) if annotators else [])
+
+
+def annotator_charts(runs: Sequence[Run], *, false_alarm: float = 0.05) -> list[DriftChart]:
+    """A control chart per study, per-annotator coefficient and annotator, in order of
+    first appearance: each annotator's trend over the batches they rated, with a lower
+    control limit from their own first batches (per revision), so a batch where one
+    annotator drifted is flagged with the annotator's name and the reason.
+
+    Examples
+    --------
+    >>> from accord.history.store import Figure, Run
+    >>> runs = [Run(f"2026-01-0{t}", "s", (Figure("majority_agreement", k, 0.05, rater="ann"),
+    ...                                    Figure("majority_agreement", 0.8, 0.05, rater="bob")))
+    ...         for t, k in enumerate([0.8] * 5 + [0.6], start=1)]
+    >>> [(c.rater, [p.run_id for p in c.flagged] if c.flagged else c.flagged)
+    ...  for c in annotator_charts(runs)]
+    [('ann', [None]), ('bob', ())]
+    >>> annotator_charts(runs)[0].flagged[0].reason.split(" is below")[0]
+    "annotator 'ann': majority_agreement 0.6000"
+    """
+    keys = dict.fromkeys((r.study, f.coefficient, f.rater) for r in runs for f in r.figures
+                         if f.rater)
     return [control_chart([r for r in runs if r.study == study], coefficient,
-                          false_alarm=false_alarm) for study, coefficient in keys]
+                          false_alarm=false_alarm, rater=rater)
+            for study, coefficient, rater in keys]

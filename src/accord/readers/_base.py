@@ -65,7 +65,7 @@ class Skip:
     reason: str
 
 
-@dataclass
+@dataclass(slots=True)
 class Judgment:
     """One answer: ``value`` given by ``rater`` to ``unit`` on question ``field``."""
 
@@ -268,30 +268,6 @@ def jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 path, f"line {lineno}", f"expected a JSON object, got {type(obj).__name__}"
             )
         yield lineno, obj
-
-
-def records_of(path: Path) -> list[tuple[str, dict[str, Any]]]:
-    """The objects of a JSON array file or a JSON Lines file, each with where it came from."""
-    head = read_bytes(path)[:64].lstrip()
-    if head.startswith(b"\xef\xbb\xbf"):
-        head = head[3:].lstrip()
-    if head.startswith(b"["):
-        data = load_json(path)
-        if not isinstance(data, list):
-            raise format_error(path, None, "expected a JSON array of records")
-        out = []
-        for i, obj in enumerate(data):
-            if not isinstance(obj, dict):
-                raise format_error(
-                    path, f"record {i + 1}", f"expected a JSON object, got {type(obj).__name__}"
-                )
-            out.append((f"record {i + 1}", obj))
-        return out
-    if head.startswith(b"{") and _single_object(path):
-        data = load_json(path)
-        lines = [ln for ln in read_text(path).splitlines() if ln.strip()]
-        return [("line 1" if len(lines) == 1 else "record 1", data)]
-    return [(f"line {n}", obj) for n, obj in jsonl_objects(path)]
 
 
 def _single_object(path: Path) -> bool:

@@ -41,8 +41,9 @@ def _probe(frame: pl.LazyFrame, exprs: list[pl.Expr], source: str) -> dict[str, 
     try:
         return frame.head(PROBE_ROWS).select(exprs).collect().row(0, named=True)
     except (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError) as exc:
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
-        raise FormatError(f"{source}: {first}") from None
+        from accord.readers._engine_errors import engine_problem
+
+        raise FormatError(f"{source}: {engine_problem(exc)}") from None
 
 
 def free_text_columns(

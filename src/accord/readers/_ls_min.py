@@ -204,7 +204,10 @@ def csv_rows(path: Path, *, parse_json: bool = True) -> list[tuple[str, dict[str
             out.append((where, {k: _cell(c) if parse_json else c for k, c in zip(header, row)}))
         return out
     except csv.Error as exc:
-        raise format_error(path, f"line {reader.line_num}", f"expected CSV ({exc})") from None
+        from accord.readers._engine_errors import csv_problem
+
+        raise format_error(path, f"line {reader.line_num}",
+                           f"{csv_problem(exc)}; expected a CSV export") from None
 
 
 def _cell(cell: str) -> Any:

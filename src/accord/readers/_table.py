@@ -25,6 +25,7 @@ from accord.data._columns import (
 from accord.data.annotations import Annotations, Audit, build
 from accord.errors import DataError, DuplicateRatingError, FormatError
 from accord.readers._base import Collected
+from accord.readers._engine_errors import engine_problem
 from accord.readers._ids import id_codes, mixed_ids
 from accord.readers._layout import (
     duplicate_error,
@@ -36,6 +37,7 @@ from accord.readers._layout import (
     units_without_ratings,
     wide_caveat,
 )
+from accord.readers._selection import rated_only_elsewhere
 from accord.readers._table_values import _missing_expr, _relabel, _values
 
 #: What the engine raises on a file it cannot read (a panic is a BaseException in pyo3).
@@ -68,14 +70,14 @@ def read_table(
             *_extra(names, opts, source),
             *([pl.col("__part").alias("p")] if parts else []),
         )
-        order = None
+        order, elsewhere = None, 0
     else:
-        lf, order, note, caveat = _wide(frame, names, opts, source, bool(parts))
+        lf, order, note, caveat, elsewhere = _wide(frame, names, opts, source, bool(parts))
         notes.append(note)
         caveats += [caveat] if caveat else []
     others = [n for n in names if order is None or n not in order]  # not rater columns
     return _encode(lf, source=source, opts=opts, notes=notes, rater_order=order, parts=parts,
-                   columns=others, caveats=caveats)
+                   columns=others, caveats=caveats, elsewhere=elsewhere)
 
 
 def _id_column(frame: pl.LazyFrame, name: str, alias: str) -> pl.Expr:
@@ -91,7 +93,7 @@ def _columns(frame: pl.LazyFrame, source: str) -> list[str]:
     try:
         return list(frame.collect_schema().names())
     except _ENGINE_ERRORS as exc:
-        raise FormatError(f"{source}: {_first_line(exc)}") from None
+        raise FormatError(f"{source}: {engine_problem(exc)}") from None
 
 
 def _long_columns(
@@ -135,7 +137,7 @@ def _extra(names: list[str], opts: dict[str, Any], source: str) -> list[pl.Expr]
 
 def _wide(
     frame: pl.LazyFrame, names: list[str], opts: dict[str, Any], source: str, with_part: bool
-) -> tuple[pl.LazyFrame, list[str], str, str]:
+) -> tuple[pl.LazyFrame, list[str], str, str, int]:
     unit = opts.get("unit")
     raters = opts.get("raters")
     if unit is not None and unit not in names:
@@ -145,6 +147,7 @@ def _wide(
         unit = candidate if raters is None or candidate not in raters else None
     ignored: list[str] = []
     caveat = ""
+    n_elsewhere = 0
     if raters is None:
         refuse_if_long(frame, names, unit, source)
         rest = [n for n in names if n != unit]
@@ -164,6 +167,11 @@ def _wide(
         if len(set(raters)) != len(raters):
             raise DataError(f"{source}: rater columns must be distinct; got {raters!r}.")
         ignored = [n for n in names if n not in raters and n != unit and not n.startswith("__")]
+        elsewhere = [n for n in ignored if not is_non_rater_name(n)]
+        n_elsewhere = rated_only_elsewhere(frame, unit, raters, elsewhere, opts.get("missing", ()))
+        if n_elsewhere:
+            caveat = (f"{n_elsewhere} unit(s) were rated only in columns not selected as "
+                      f"raters ({elsewhere!r}); left out")
     if not raters:
         left_out = f" (left out as not ratings: {ignored!r})" if ignored else ""
         raise DataError(f"{source}: no rater columns{left_out}; the columns are {names!r}; "
@@ -173,7 +181,7 @@ def _wide(
         + (f"column {unit!r}" if unit else "row number (0-based)")
         + (f"; ignored columns: {ignored!r}" if ignored else "")
     )
-    return _unpivot(frame, unit, raters, with_part), raters, note, caveat
+    return _unpivot(frame, unit, raters, with_part), raters, note, caveat, n_elsewhere
 
 
 def _unpivot(
@@ -212,6 +220,7 @@ def _encode(
     parts: Sequence[str],
     columns: Sequence[str] = (),
     caveats: Sequence[str] = (),
+    elsewhere: int = 0,
 ) -> Annotations:
     df = _collect(lf, source)
     n_read = df.height
@@ -230,7 +239,7 @@ def _encode(
     part_audits = _part_audits(df, flags, parts) if parts else ()
     gone = dropped["missing value"] + dropped["missing unit or rater id"]
     kept = df.filter(~(flags["mv"] | flags["mi"])) if gone else df
-    empty = units_without_ratings(df, kept) if gone else 0
+    empty = (units_without_ratings(df, kept) - elsewhere) if gone else 0
     if empty:
         notes.append(f"{empty} unit(s) with no rating at all (every value missing)")
     del df, flags  # from here on each text column is dropped once it is coded
@@ -288,13 +297,7 @@ def _collect(lf: pl.LazyFrame, source: str) -> pl.DataFrame:
     try:
         return lf.collect(engine="streaming")
     except _ENGINE_ERRORS as exc:
-        raise FormatError(f"{source}: {_first_line(exc)}") from None
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    msg = text[0] if text else type(exc).__name__
-    return msg if len(msg) < 300 else msg[:297] + "..."
+        raise FormatError(f"{source}: {engine_problem(exc)}") from None
 
 
 def _part_audits(df: pl.DataFrame, flags: pl.DataFrame, parts: Sequence[str]) -> tuple[Audit, ...]:

@@ -79,5 +79,18 @@ def member_text(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> str:
 
 
 def _why(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return (text[0] if text else type(exc).__name__)[:200]
+    """What is wrong with the member, in the archive's words rather than zipfile's."""
+    text = str(exc).strip()
+    if "CRC" in text:
+        return "it is damaged: its checksum does not match its content; expected an intact zip"
+    if isinstance(exc, zlib.error) or "decompressing" in text:
+        return "its compressed data is damaged; expected an intact zip"
+    if "encrypted" in text or "password" in text:
+        return "it is encrypted; expected a zip without a password"
+    if "compression method" in text:
+        return ("it is compressed with a method Python cannot read; expected a zip made "
+                "with the usual (deflate) compression")
+    if isinstance(exc, EOFError) or "truncated" in text.lower():
+        return "the archive is cut short; expected the whole zip"
+    first = (text.splitlines() or [type(exc).__name__])[0][:200]
+    return f"the archive is damaged: {first}"

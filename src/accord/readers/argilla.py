@@ -32,9 +32,9 @@ from accord.readers._base import (
     Skip,
     as_label,
     format_error,
-    records_of,
     text_id,
 )
+from accord.readers._json_stream import records_of
 from accord.readers.spans import Span
 
 _STATUS_SKIP = {"discarded": "discarded", "draft": "draft (not submitted)"}

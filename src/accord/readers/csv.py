@@ -40,7 +40,9 @@ def _check_header(path: Path, separator: str) -> list[str]:
         try:
             header = next(csv.reader(fh, delimiter=separator), [])
         except csv.Error as exc:  # a header cell over the csv module's 128 KiB field limit
-            raise format_error(path, "line 1", f"the header cannot be read ({exc}); "
+            from accord.readers._engine_errors import csv_problem
+
+            raise format_error(path, "line 1", f"the header cannot be read: {csv_problem(exc)}; "
                                "expected column names") from None
     twice = [name for name, n in Counter(header).items() if n > 1]
     if twice:

@@ -24,7 +24,8 @@ ground-truth flags; the audit says so.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,15 +36,15 @@ from accord.readers._base import (
     Skip,
     expect_type,
     format_error,
-    load_json,
     text_id,
 )
+from accord.readers._json_stream import iter_json_array
 from accord.readers._ls_values import SpanMaker, classify, doc_texts
 
 SKIPPED = "skipped (was_cancelled)"
 
 
-@dataclass
+@dataclass(slots=True)
 class _Seen:
     """One annotation as a whole, to fill fields it did not answer once all fields are known."""
 
@@ -64,27 +65,28 @@ def read(paths: list[Path], opts: dict[str, Any]) -> Collected:
     col = Collected("label_studio")
     for path in paths:
         tasks = _tasks(path)
-        if tasks and all("annotations" not in t and "annotator" in t for _, t in tasks):
-            _ls_min.read_rows(col, path, tasks, opts, "JSON_MIN")
-            continue
-        _read_tasks(col, path, tasks)
+        first = next(tasks, None)
+        if first is None:
+            _read_tasks(col, path, iter(()))
+        elif "annotations" not in first[1] and "annotator" in first[1]:  # JSON_MIN, maybe
+            every = [first, *tasks]
+            if all("annotations" not in t and "annotator" in t for _, t in every):
+                _ls_min.read_rows(col, path, every, opts, "JSON_MIN")
+            else:
+                _read_tasks(col, path, iter(every))
+        else:  # one task at a time: a large export is never held whole
+            _read_tasks(col, path, itertools.chain([first], tasks))
     return col
 
 
-def _tasks(path: Path) -> list[tuple[str, dict[str, Any]]]:
-    data = load_json(path)
-    if isinstance(data, dict):
-        data = [data]
-    if not isinstance(data, list):
-        raise format_error(path, None, "expected a JSON array of tasks")
-    out = []
-    for i, task in enumerate(data):
+def _tasks(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    for i, task in enumerate(iter_json_array(path, "tasks")):
         where = f"task {i + 1}"
-        out.append((where, expect_type(task, dict, path, where, "a task object")))
-    return out
+        yield where, expect_type(task, dict, path, where, "a task object")
 
 
-def _read_tasks(col: Collected, path: Path, tasks: list[tuple[str, dict[str, Any]]]) -> None:
+def _read_tasks(col: Collected, path: Path, tasks: Iterable[tuple[str, dict[str, Any]]]
+                ) -> None:
     part = col.part(str(path))
     spans = SpanMaker()
     seen: list[_Seen] = []

@@ -60,7 +60,8 @@ def _chart_section(chart: DriftChart, i: int) -> str:
                    [False, True, True, True, False])
     caption = (f"{chart.coefficient} per batch with its interval (band), the threshold "
                f"(dashed) and the lower control limit (dotted); flagged batches in red.")
-    return (f'<section id="chart-{i}"><h2>{e(name)}: {e(chart.coefficient)}</h2>'
+    who = f", annotator {chart.rater}" if chart.rater else ""
+    return (f'<section id="chart-{i}"><h2>{e(name)}: {e(chart.coefficient)}{e(who)}</h2>'
             f'<figure>{_svg(chart, i)}<figcaption class="note">{e(caption)}</figcaption>'
             f"</figure>{table}</section>")
 
@@ -112,7 +113,9 @@ def _svg(chart: DriftChart, i: int) -> str:
     parts += [_marker(x(j), y(p.estimate), p) for j, p in enumerate(pts)]
     parts += [f'<text x="{x(j):.1f}" y="{H - 14:.1f}" text-anchor="middle" font-size="10">'
               f"{j + 1}</text>" for j in range(len(pts))]
-    label = e(f"{chart.coefficient} over {len(pts)} batches of {chart.study or 'no study'}")
+    who = f" of annotator {chart.rater}" if chart.rater else ""
+    label = e(f"{chart.coefficient}{who} over {len(pts)} batches of "
+              f"{chart.study or 'no study'}")
     return (f'<svg id="history-{i}" viewBox="0 0 {W:.0f} {H:.0f}" role="img" '
             f'aria-label="{label}" style="max-width:100%;height:auto">'
             + "".join(parts) + "</svg>")
