@@ -145,6 +145,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
             scale=scale, top_units=top_units, title=title, judge=judge_name, epsilon=epsilon,
         )
     rep = replace(rep, notes=tuple(cli_text(n) for n in rep.notes))  # --pair, not pairs=
+    rep = _roles_named(rep, gold if gold is not None else judge_name)
     to_stdout = output == "-"
     if to_stdout and to is None:
         raise click.UsageError("-o - writes to standard output: choose a format with --to.")
@@ -165,6 +166,22 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
         return
     path = write_atomic(output, render(rep, fmt))
     echo(f"report written to {path.resolve()}")
+
+
+def _roles_named(rep: Any, named: str | None) -> Any:
+    """With --gold or --judge the roles were named: the wide layout's rater columns are no
+    guess to warn about, so its caveat becomes a note in the data summary."""
+    from accord.data._names import GUESSED_LAYOUT
+
+    wide = f"{GUESSED_LAYOUT}: a wide table"
+    moved = tuple(c for c in rep.data.caveats if c.startswith(wide))
+    if named is None or not moved:
+        return rep
+    notes = (f"rater {named!r} was named; the rater columns are every column left after "
+             "the unit ids (choose them with --raters)",)
+    data = replace(rep.data, caveats=tuple(c for c in rep.data.caveats if c not in moved),
+                   notes=rep.data.notes + notes)
+    return replace(rep, data=data)
 
 
 def _on_terminal() -> bool:

@@ -169,7 +169,18 @@ def report(
     for w in caught:
         if not issubclass(w.category, noted):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return replace(model, notes=model.notes + notes, judge=section)
+    return _with_job(replace(model, notes=model.notes + notes, judge=section), title, st)
+
+
+def _with_job(model: Report, title: str | None, st: Study | None) -> Report:
+    """The report with its job; the job's title heads it unless ``title`` was given."""
+    from accord.report.job import job_of
+
+    job = job_of(model)
+    if title is None:
+        title = (f"{job.title}: {st.title}" if job.kind == "study" and st is not None
+                 and st.title else job.title)
+    return replace(model, job=job, title=title)
 
 
 def _check_names(coefficients: Sequence[str] | None, form: str | None) -> list[str] | None:
@@ -204,7 +215,7 @@ def _spans(ann: Annotations, st: Study | None, judge: Any, confidence_level: flo
     for w in caught:
         if not issubclass(w.category, noted):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return replace(rep, notes=rep.notes + notes)
+    return _with_job(replace(rep, notes=rep.notes + notes), title, None)
 
 
 def _judge(ann: Annotations, judge: Any, humans: Sequence[Any] | None, epsilon: float,

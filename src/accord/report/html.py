@@ -45,6 +45,7 @@ def render_html(report: Report) -> str:
 
 
 def _sections(report: Report) -> list[str]:
+    first = _first(report)
     sections = [_summary(report)]
     sections += [_pair(p, i, report) for i, p in enumerate(report.pairs)]
     sections += [_raters(report), _matrix(report), _units(report), _bootstrap(report)]
@@ -56,16 +57,38 @@ def _sections(report: Report) -> list[str]:
         sections.append(_study(report.study))
     sections.append(_judge(report))
     sections.append(_method(report))
-    return sections
+    # the job's own section right under the verdict, the rest in the order a reviewer reads
+    lead = [s for s in sections if first and s.startswith(f'<section id="{first}"')]
+    return lead + [s for s in sections if s not in lead]
+
+
+def _first(report: Report) -> str:
+    """The id of the section that answers the report's job (empty: the summary)."""
+    kind = report.job.kind if report.job is not None else "raters"
+    return {"reference": "reference", "judge": "judge", "label_sets": "multilabel"}.get(kind, "")
 
 
 def _header(report: Report) -> str:
     out = [f"<header><h1>{e(report.title)}</h1>"]
     out += [f'<p class="caveat">caveat: {e(c)}</p>' for c in report.data.caveats]
-    out.append(f'<p class="headline">{e(report.headline)}</p>')
+    job = report.job
     if report.study is not None:
         out.append(_decision_box(report.study, anchor=True))
+    elif job is not None:
+        out.append(f'<p class="headline verdict">{e(job.verdict)}</p>')
+    else:
+        out.append(f'<p class="headline">{e(report.headline)}</p>')
+    if job is not None and job.figure:
+        out.append(f'<p class="job-figure"><span>{e(job.figure_name)}</span> '
+                   f"<strong>{e(job.figure)}</strong></p>")
     return "".join(out) + "</header>"
+
+
+def _raters_headline(report: Report) -> str:
+    """The raters' headline, in the summary when the verdict above is about something else."""
+    if report.job is not None and report.job.verdict == report.headline:
+        return ""
+    return f'<p class="headline">{e(report.headline)}</p>'
 
 
 def _decision_box(study: StudySection, *, anchor: bool = False) -> str:
@@ -81,6 +104,7 @@ def _decision_box(study: StudySection, *, anchor: bool = False) -> str:
 
 def _nav(report: Report) -> str:
     links = [("summary", "Summary")]
+    first = _first(report)
     if report.spans is not None:
         links += [("spans", render_spans.TITLE), ("method", "Method")]
         items = "".join(f'<li><a href="#{i}">{e(label)}</a></li>' for i, label in links)
@@ -103,6 +127,7 @@ def _nav(report: Report) -> str:
     if report.judge is not None:
         links.append(("judge", "LLM judge"))
     links.append(("method", "Method"))
+    links = [x for x in links if x[0] == first] + [x for x in links if x[0] != first]
     items = "".join(f'<li><a href="#{i}">{e(label)}</a></li>' for i, label in links)
     return f'<nav aria-label="Sections"><ul>{items}</ul></nav>'
 
@@ -142,7 +167,8 @@ def _summary(report: Report) -> str:
     plot = _figure(plots.coefficient_intervals(report.coefficients),
                    f"Estimates with their {lvl} confidence intervals ({report.settings.method}).")
     listed = "".join(f'<p class="note">{e(x)}</p>' for x in extra)
-    return (f'<section id="summary"><h2>Summary</h2><dl class="facts">{dl}</dl>{listed}'
+    return (f'<section id="summary"><h2>Summary</h2>{_raters_headline(report)}'
+            f'<dl class="facts">{dl}</dl>{listed}'
             f"<h3>Coefficients</h3>{table}{notes}{plot}</section>")
 
 

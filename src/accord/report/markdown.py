@@ -23,13 +23,20 @@ def render_markdown(report: Report) -> str:
     """The whole report as Markdown text."""
     lines = [f"# {escape(report.title)}", ""]
     lines += [f"> caveat: {escape(c)}" for c in report.data.caveats]
-    lines += ([""] if report.data.caveats else []) + [escape(report.headline), ""]
+    lines += ([""] if report.data.caveats else []) + _verdict(report)
     if report.spans is not None:
         lines += render_spans.markdown_data(report.spans)
         lines += render_spans.markdown_lines(report.spans, report.settings.confidence_level)
         return "\n".join(lines + _notes(report)).rstrip() + "\n"
-    if report.study is not None:
-        lines += _decision(report.study)
+    level = report.settings.confidence_level
+    first = report.job.kind if report.job is not None else "raters"
+    reference = render_reference.markdown_lines(report.reference, level)
+    multilabel = multilabel_section.markdown_lines(report.multilabel, level)
+    judge = _judge(report)
+    lead = {"reference": reference, "judge": judge, "label_sets": multilabel}.get(first, [])
+    lines += lead
+    if report.job is not None and report.job.verdict != report.headline:
+        lines += [escape(report.headline), ""]
     lines += ["## Data", ""] + [f"- {escape(x)}" for x in t.data_lines(report)] + [""]
     lines += _coefficients(report)
     for pair in report.pairs:
@@ -38,14 +45,25 @@ def render_markdown(report: Report) -> str:
     lines += _matrix(report)
     lines += _units(report)
     lines += _bootstrap(report)
-    lines += render_reference.markdown_lines(report.reference, report.settings.confidence_level)
-    lines += multilabel_section.markdown_lines(report.multilabel,
-                                               report.settings.confidence_level)
+    lines += reference if reference is not lead else []
+    lines += multilabel if multilabel is not lead else []
     if report.study is not None:
         lines += _study(report.study)
-    lines += _judge(report)
+    lines += judge if judge is not lead else []
     lines += _notes(report)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _verdict(report: Report) -> list[str]:
+    """The job's answer: the study's decision, or the verdict; then its figure."""
+    job = report.job
+    if report.study is not None:
+        out = _decision(report.study)
+    else:
+        out = [escape(job.verdict if job is not None else report.headline), ""]
+    if job is not None and job.figure:
+        out += [f"**{escape(job.figure_name)}: {escape(job.figure)}**", ""]
+    return out
 
 
 def _decision(study: StudySection) -> list[str]:
