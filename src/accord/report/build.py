@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -58,6 +58,7 @@ def report(
     judge: Any = None,
     humans: Sequence[Any] | None = None,
     epsilon: float = 0.2,
+    context: Mapping[str, Mapping[Any, str]] | None = None,
 ) -> Report:
     """The agreement report of ``annotations``, optionally against a declared ``study``.
 
@@ -101,6 +102,9 @@ def report(
         The humans the judge is compared with (default: every other rater of kind human).
     epsilon : float
         The alt-test's allowance (0.2 expert, 0.15 skilled, 0.1 crowd annotators).
+    context : mapping, optional
+        ``{column: {unit: text}}``: the item's text and other columns a reviewer
+        adjudicates with, shown beside the units with most disagreement.
 
     Returns
     -------
@@ -151,6 +155,10 @@ def report(
             warnings.simplefilter("always", category)
         model = _build(ann, raw, st, study_notes, settings, ci_method, coefficients, pairs,
                        form, top_units, title)
+        if context is not None:
+            from accord.report.sections import units_section
+
+            model = replace(model, units=units_section(ann, top_units, context))
         model = _add_sections(model, full, ann, settings, ci_method)
     notes = tuple(dict.fromkeys(str(w.message) for w in caught
                                 if issubclass(w.category, noted))) + people_note

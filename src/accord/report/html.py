@@ -255,10 +255,11 @@ def _units(report: Report) -> str:
              "(<code>accord disagreements</code> exports them all).</p>")
     if not u.rows:
         return f'<section id="units"><h2>Units with most disagreement</h2>{intro}</section>'
-    head = ["unit", *u.raters, "agreeing pairs"]
-    rows = [[r.unit, *(x if x is not None else t.NOT_RATED for x in r.labels),
+    head = ["unit", *u.context_columns, *u.raters, "agreeing pairs"]
+    rows = [[r.unit, *r.context, *(x if x is not None else t.NOT_RATED for x in r.labels),
              t.pct(r.agreement, 0)] for r in u.rows]
-    table = _table(head, rows, [False] * (len(head) - 1) + [True], cls="ids")
+    table = _table(head, rows, [False] * (len(head) - 1) + [True],
+                   cls="ids context" if u.context_columns else "ids")
     return f'<section id="units"><h2>Units with most disagreement</h2>{intro}{table}</section>'
 
 

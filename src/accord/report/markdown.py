@@ -160,8 +160,10 @@ def _units(report: Report) -> list[str]:
            "(`accord disagreements` exports them all).", ""]
     if not u.rows:
         return out
-    head = ["unit", *(escape(r) for r in u.raters), "agreeing pairs"]
-    rows = [[escape(r.unit), *(escape(x) if x is not None else t.NOT_RATED for x in r.labels),
+    head = ["unit", *(escape(c) for c in u.context_columns), *(escape(r) for r in u.raters),
+            "agreeing pairs"]
+    rows = [[escape(r.unit), *(escape(x) for x in r.context),
+             *(escape(x) if x is not None else t.NOT_RATED for x in r.labels),
              t.pct(r.agreement, 0)] for r in u.rows]
     return out + _table(head, rows, "l" * (len(head) - 1) + "r")
 

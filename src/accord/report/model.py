@@ -253,6 +253,8 @@ class UnitRow:
     labels: tuple[str | None, ...]
     n_ratings: int
     agreement: float
+    context: tuple[str, ...] = ()
+    """The unit's text and other context, one per :attr:`UnitsSection.context_columns`."""
 
 
 @dataclass(frozen=True)
@@ -263,6 +265,7 @@ class UnitsSection:
     rows: tuple[UnitRow, ...]
     n_disagreements: int
     n_compared: int
+    context_columns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
