@@ -119,7 +119,7 @@ def test_report_loads_offline_and_shows_summary_and_worksheet(browser: Any,
     view = Page(browser, demo_html, 1200, 900)
     page = view.page
     assert view.errors == [] and view.blocked == [] and view.dialogs == []
-    assert page.title() == "Review spam pilot, batch 1"
+    assert page.title() == "Pilot decision: Review spam pilot, batch 1"
     assert page.locator("#summary h2").inner_text() == "Summary"
     assert page.locator("#decision strong").inner_text() == "Decision: REJECTED"
     worksheet = page.locator("#pair-1 table").first

@@ -164,8 +164,15 @@ def _summary(report: Report) -> str:
             ["band", "range", "P(band)", "P(band or higher)"], bench[1],
             [False, True, True, True])
     notes = "".join(f'<p class="note">{e(n)}</p>' for n in t.coefficient_notes(report))
-    plot = _figure(plots.coefficient_intervals(report.coefficients),
-                   f"Estimates with their {lvl} confidence intervals ({report.settings.method}).")
+    threshold, drawn = None, ""
+    if report.study is not None:
+        rule = report.study.decision.rule
+        threshold = rule.threshold
+        drawn = f" Dashed: the study's acceptance rule, {rule.text()}."
+    plot = _figure(plots.coefficient_intervals(
+        report.coefficients, threshold=threshold,
+        threshold_label=f"acceptance threshold {threshold:g}" if threshold is not None else ""),
+        f"Estimates with their {lvl} confidence intervals ({report.settings.method}).{drawn}")
     listed = "".join(f'<p class="note">{e(x)}</p>' for x in extra)
     return (f'<section id="summary"><h2>Summary</h2>{_raters_headline(report)}'
             f'<dl class="facts">{dl}</dl>{listed}'
