@@ -92,8 +92,8 @@ def _coefficients(report: Report) -> Table:
     table = Table(title=Text("Coefficients"), title_justify="left")
     # the units column only when the coefficients were computed on different units
     units = len({t.units(r) for r in report.coefficients}) > 1
-    heads = ["coefficient", *(["units"] if units else []), "estimate", "SE", f"{lvl} CI", "band",
-             "benchmark"]
+    heads = ["coefficient", *(["units"] if units else []), "estimate", "SE", f"{lvl} CI",
+             t.scale_header(report, "band"), "benchmark"]
     for head in heads:
         right = head in ("units", "estimate", "SE", f"{lvl} CI")
         table.add_column(Text(head), justify="right" if right else "left")

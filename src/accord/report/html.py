@@ -151,8 +151,8 @@ def _summary(report: Report) -> str:
     extra += [f"note: {x}" for x in d.notes]
     lvl = t.level(report.settings.confidence_level)
     # the interval next to the estimate, so that a phone shows both before scrolling
-    head = ["coefficient", "estimate", f"{lvl} CI", "SE", "units", "method", "interpretation",
-            "benchmark (Gwet)"]
+    head = ["coefficient", "estimate", f"{lvl} CI", "SE", "units", "method",
+            t.scale_header(report, "interpretation"), "benchmark (Gwet)"]
     rows = [[r.label, t.estimate(r), t.interval(r), t.num(r.se), t.units(r),
              r.method or t.DASH, t.interpretation(r), t.benchmark(r)]
             for r in report.coefficients]

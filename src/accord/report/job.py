@@ -10,13 +10,24 @@ verdict and figure first and the job's own section before the rest.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
-if TYPE_CHECKING:
-    from accord.report.model import FigureRow, Report, SystemEvaluation
+import numpy as np
 
-__all__ = ["TITLES", "Job", "JobKind", "job_of"]
+if TYPE_CHECKING:
+    from accord.data.annotations import Annotations
+    from accord.report.model import (
+        CoefficientRow,
+        FigureRow,
+        PairAnalysis,
+        Report,
+        SystemEvaluation,
+    )
+    from accord.study.protocol import Study
+
+__all__ = ["TITLES", "Job", "JobKind", "job_of", "raters_headline", "with_job"]
 
 JobKind = Literal["raters", "reference", "judge", "study", "spans", "label_sets"]
 
@@ -57,6 +68,15 @@ class Job:
         """JSON-ready mapping."""
         return {"kind": self.kind, "title": self.title, "verdict": self.verdict,
                 "figure_name": self.figure_name, "figure": self.figure}
+
+
+def with_job(model: Report, title: str | None, st: Study | None) -> Report:
+    """The report with its job; the job's title heads it unless ``title`` was given."""
+    job = job_of(model)
+    if title is None:
+        title = (f"{job.title}: {st.title}" if job.kind == "study" and st is not None
+                 and st.title else job.title)
+    return replace(model, job=job, title=title)
 
 
 def job_of(report: Report) -> Job:
@@ -159,3 +179,40 @@ def _ci(low: float, high: float, level: float) -> str:
 
 def _num(x: float, digits: int = 4) -> str:
     return f"{x:.{digits}f}" if math.isfinite(x) else "undefined"
+
+
+def raters_headline(ann: Annotations, rows: Sequence[CoefficientRow], primary: str | None,
+                    pairs: Sequence[PairAnalysis] = ()) -> str:
+    """The raters' answer: how often they agree and the primary coefficient on its scale."""
+    who = (f"{ann.raters[0]} and {ann.raters[1]}" if ann.n_raters == 2
+           else f"{ann.n_raters} raters")
+    pa = next((r for r in rows if r.coefficient == "percent_agreement" and r.defined), None)
+    if pa is not None and ann.n_raters == 2:
+        both = int((np.bincount(ann.codes[0], minlength=ann.n_units) == 2).sum())
+        ws = pairs[0].worksheet if pairs else None
+        if pa.variant and ws is not None:
+            head = (f"{who} agree exactly on {100 * ws.p_o:.1f}% of the {both} units both "
+                    f"rated ({pa.variant}: agreement {100 * pa.estimate:.1f}%)")
+        else:
+            head = f"{who} agree on {100 * pa.estimate:.1f}% of the {both} units both rated"
+    elif pa is not None:
+        head = (f"{who} rated {ann.n_units} units (pairwise agreement "
+                f"{100 * pa.estimate:.1f}%)")
+    else:
+        head = f"{who} rated {ann.n_units} units"
+    row = next((r for r in rows if r.coefficient == primary), None)
+    if row is None:
+        return head + "."
+    if not row.defined:
+        return f"{head}; {row.label} is undefined: {row.undefined_reason}."
+    ci = ""
+    if math.isfinite(row.ci_low):
+        ci = f" ({_pct(row.confidence_level)} CI {row.ci_low:.4f} to {row.ci_high:.4f})"
+    band = ""
+    if row.interpretation is not None and row.interpretation.defined:
+        band = f", {row.interpretation.band} on {row.interpretation.scale_title}"
+    return f"{head}; {row.label} = {row.estimate:.4f}{ci}{band}."
+
+
+def _pct(level: float) -> str:
+    return f"{level * 100:g}%"

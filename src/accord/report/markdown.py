@@ -77,8 +77,8 @@ def _decision(study: StudySection) -> list[str]:
 
 def _coefficients(report: Report) -> list[str]:
     lvl = t.level(report.settings.confidence_level)
-    head = ["coefficient", "units", "estimate", "SE", f"{lvl} CI", "method", "interpretation",
-            "benchmark"]
+    head = ["coefficient", "units", "estimate", "SE", f"{lvl} CI", "method",
+            escape(t.scale_header(report, "interpretation")), "benchmark"]
     rows = [[escape(r.label), t.units(r), t.estimate(r), t.num(r.se), t.interval(r),
              escape(r.method) if r.method else t.DASH,
              escape(t.interpretation(r)), escape(t.benchmark(r))]
