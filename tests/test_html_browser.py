@@ -361,9 +361,13 @@ PHONE_CHECKS = """() => {
     const scale = Math.sqrt(m.a * m.a + m.b * m.b);
     return parseFloat(getComputedStyle(t).fontSize) * scale;
   }).filter(px => px > 0);
-  const verdict = document.querySelector('header .verdict, header #decision');
+  const captionsBelow = [...document.querySelectorAll('table > caption')]
+    .filter(c => c.getBoundingClientRect().top >= c.parentElement.tBodies[0]
+                   .getBoundingClientRect().top)
+    .map(c => c.textContent.slice(0, 60));
+  const verdict = document.querySelector('header #verdict, header #decision');
   const box = verdict.getBoundingClientRect();
-  return {clipped, sizes, verdictBottom: box.bottom, verdictText: verdict.textContent,
+  return {clipped, sizes, captionsBelow, verdictBottom: box.bottom, verdictText: verdict.textContent,
           overflow: document.documentElement.scrollWidth - window.innerWidth};
 }"""
 
@@ -396,6 +400,7 @@ def test_each_job_on_a_phone(browser: Any, job_pages: dict[str, tuple[Path, str]
     assert bool(found["sizes"]) == (kind != "spans")  # the span report has tables only
     assert min(found["sizes"], default=11.0) >= 11.0  # chart text at least 11 px
     assert found["verdictBottom"] <= 844  # the answer is on the first screen
+    assert found["captionsBelow"] == []  # a table's caption is read before the table
     assert verdict in " ".join(found["verdictText"].split())
     ARTIFACTS.mkdir(exist_ok=True)
     view.page.screenshot(path=str(ARTIFACTS / f"job-{kind}-phone.png"), full_page=True)

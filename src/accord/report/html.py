@@ -75,7 +75,7 @@ def _header(report: Report) -> str:
     if report.study is not None:
         out.append(_decision_box(report.study, anchor=True))
     elif job is not None:
-        out.append(f'<p class="headline verdict">{e(job.verdict)}</p>')
+        out.append(f'<p class="headline" id="verdict">{e(job.verdict)}</p>')
     else:
         out.append(f'<p class="headline">{e(report.headline)}</p>')
     if job is not None and job.figure:
