@@ -367,7 +367,8 @@ PHONE_CHECKS = """() => {
     .map(c => c.textContent.slice(0, 60));
   const verdict = document.querySelector('header #verdict, header #decision');
   const box = verdict.getBoundingClientRect();
-  return {clipped, sizes, captionsBelow, verdictBottom: box.bottom, verdictText: verdict.textContent,
+  return {clipped, sizes, captionsBelow, verdictBottom: box.bottom,
+          verdictText: verdict.textContent,
           overflow: document.documentElement.scrollWidth - window.innerWidth};
 }"""
 

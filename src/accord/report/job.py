@@ -140,7 +140,8 @@ def _reference(report: Report) -> Job:
     ci = "" if f1 is None else _ci(f1.ci_low, f1.ci_high, level)
     f1_text = "undefined" if f1 is None or f1.undefined_reason else _num(f1.estimate)
     acc_text = "undefined" if acc is None or acc.undefined_reason else _num(acc.estimate)
-    text = (f"{lead} against {best.reference}: macro F1 {f1_text}{ci} on {best.n_units} units; "
+    text = (f"{lead} against {best.reference}: macro F1 {f1_text}{ci} on {best.n_units:,} "
+            "units; "
             f"accuracy {acc_text} vs {_num(best.majority_accuracy)} for always predicting the "
             f"majority class {best.majority_class!r}{_ceiling(best)}.")
     return Job("reference", TITLES["reference"], text, f"macro F1 ({best.system})", f1_text)
