@@ -178,3 +178,21 @@ def test_a_given_title_wins_and_the_cli_drops_the_layout_caveat_when_roles_are_n
     text = out.read_text(encoding="utf-8")
     assert text.startswith("# Model against reference\n") and "caveat" not in text
     assert "rater 'gold' was named; the rater columns are every column left" in text
+
+
+def test_span_and_label_set_verdicts_carry_their_section_s_figures() -> None:
+    spans = _spans()
+    assert spans.job is not None and spans.spans is not None
+    strict = spans.spans.modes[0].f1.estimate
+    assert spans.job.verdict == spans.spans.sentence
+    assert spans.job.figure == f"{strict:.3f}" and f"= {strict:.3f}" in spans.job.verdict
+    sets = _label_sets()
+    assert sets.job is not None and sets.multilabel is not None
+    macro = sets.multilabel.macro
+    alpha = next(r for r in sets.coefficients if r.coefficient == sets.primary)
+    # the figure is the coefficient on the sets; the same line says the per-label one differs
+    assert sets.job.figure == f"{alpha.estimate:.4f}"
+    assert sets.job.verdict.startswith(sets.headline.rstrip("."))
+    assert (f"per label, Krippendorff's alpha is {macro.estimate:.4f} (95% CI "
+            f"{macro.ci_low:.4f} to {macro.ci_high:.4f}) (macro mean over labels, "
+            f"{len(sets.multilabel.labels)} labels)") in sets.job.verdict

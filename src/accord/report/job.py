@@ -90,15 +90,15 @@ def job_of(report: Report) -> Job:
         return _reference(report)
     if report.spans is not None:
         strict = report.spans.modes[0].f1
-        return Job("spans", TITLES["spans"], report.spans.sentence,
-                   f"span F1 ({report.spans.modes[0].mode})", _num(strict.estimate))
+        return Job("spans", TITLES["spans"], report.spans.sentence,  # 3 places, as its table
+                   f"span F1 ({report.spans.modes[0].mode})", _num(strict.estimate, 3))
     if report.multilabel is not None:
         m = report.multilabel.macro
         ci = _ci(m.ci_low, m.ci_high, report.settings.confidence_level)
-        verdict = (f"{report.multilabel.coefficient}, {m.name}: {_num(m.estimate)}{ci}; "
-                   f"{report.headline}")
-        return Job("label_sets", TITLES["label_sets"], verdict,
-                   f"{report.multilabel.coefficient} ({m.name})", _num(m.estimate))
+        verdict = (f"{report.headline.rstrip('.')}; per label, {report.multilabel.coefficient}"
+                   f" is {_num(m.estimate)}{ci} ({m.name}, "
+                   f"{len(report.multilabel.labels)} labels).")
+        return Job("label_sets", TITLES["label_sets"], verdict, *_primary(report))
     return Job("raters", TITLES["raters"], report.headline, *_primary(report))
 
 
