@@ -196,3 +196,15 @@ def test_span_and_label_set_verdicts_carry_their_section_s_figures() -> None:
     assert (f"per label, Krippendorff's alpha is {macro.estimate:.4f} (95% CI "
             f"{macro.ci_low:.4f} to {macro.ci_high:.4f}) (macro mean over labels, "
             f"{len(sets.multilabel.labels)} labels)") in sets.job.verdict
+
+
+def test_a_heatmap_of_many_categories_numbers_its_axes_and_says_so() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    a = [f"category {i}" for i in rng.integers(0, 14, size=300)]
+    b = [x if rng.random() < 0.7 else f"category {rng.integers(0, 14)}" for x in a]
+    page = accord.report(accord.Annotations.from_pairs(a, b)).to_html()
+    assert "The axes number the categories 1 to 14 in the table&#x27;s order." in page
+    few = accord.report(accord.Annotations.from_pairs(["x", "y", "x"], ["x", "y", "y"]))
+    assert "The axes number" not in few.to_html()

@@ -191,7 +191,8 @@ def _pair(pair: PairAnalysis, i: int, report: Report) -> str:
         out.append(_table(grid[0], grid[1:], [False] + [True] * (len(grid[0]) - 1),
                           caption=t.worksheet_line(ws), total_last=True, diagonal=True))
         out.append(_figure(plots.contingency_heatmap(ws, f"heatmap-{i + 1}"),
-                           f"Rows: {a}; columns: {b}. Agreements lie on the diagonal."))
+                           f"Rows: {a}; columns: {b}. Agreements lie on the diagonal."
+                           + plots.numbered(len(ws.categories))))
         if ordinal:
             out.append(_figure(plots.agreement_chart(ws, f"agreement-{i + 1}"),
                                "Bangdiwala's agreement chart: one rectangle per category with "
@@ -250,7 +251,8 @@ def _matrix(report: Report) -> str:
     rows = [[r, *(t.num(x) if i != j else t.DASH for j, x in enumerate(row))]
             for i, (r, row) in enumerate(zip(m.raters, m.values))]
     table = _table(["", *m.raters], rows, [False] + [True] * len(m.raters))
-    plot = _figure(plots.rater_matrix(m), f"Pairwise {m.coefficient}.")
+    plot = _figure(plots.rater_matrix(m), f"Pairwise {m.coefficient}."
+                   + plots.numbered(len(m.raters), "raters"))
     return (f'<section id="matrix"><h2>Rater x rater ({e(m.coefficient)})</h2>{table}{plot}'
             "</section>")
 

@@ -57,7 +57,7 @@ _ID = re.compile(r'\bid="([^"]+)"')
 
 __all__ = ["FONT", "WIDTH", "agreement_chart", "agreement_chart_boxes", "bootstrap_histogram",
            "category_bars", "class_bars", "coefficient_intervals", "contingency_heatmap",
-           "figure_intervals", "rater_matrix"]
+           "figure_intervals", "numbered", "rater_matrix"]
 
 
 def _label(text: object, limit: int = 24) -> str:
@@ -394,6 +394,11 @@ def _stack(ax: Any, labels: Sequence[object], rows_per_label: int = 1) -> list[f
     ax.set_ylim(y - 0.3 * marks, 0.0)
     ax.set_yticks([])
     return ys
+
+
+def numbered(n: int, what: str = "categories") -> str:
+    """The caption's word on numbered axes: empty when the names are written."""
+    return "" if n <= TICKS else f" The axes number the {what} 1 to {n} in the table's order."
 
 
 def _ticks(names: Sequence[object], limit: int) -> list[str]:

@@ -75,7 +75,8 @@ def html_section(ref: ReferenceSection | None, level: float) -> str:
                           diagonal=True))
         out.append(_figure(plots.contingency_heatmap(s.confusion, f"confusion-{i + 1}",
                                                      title="Confusion matrix"),
-                           f"Rows: {s.reference} (reference); columns: {s.system}."))
+                           f"Rows: {s.reference} (reference); columns: {s.system}."
+                           + plots.numbered(len(s.confusion.categories))))
         out.append(_table(CLASS_HEAD, _class_rows(s), [False] + [True] * 7,
                           caption="Per class"))
         out.append(_figure(plots.class_bars(s, f"classes-{i + 1}"),
