@@ -74,7 +74,7 @@ def test_check_and_report_say_pooling_on_their_first_line() -> None:
     code, out, err = run_cli("report", str(BATCHES), *RATERS)
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == "Agreement report" and lines[1] == POOLING
+    assert lines[0] == "Agreement between raters" and lines[1] == POOLING
     code, out, _ = run_cli("check", str(BATCHES / "pilot.csv"), *RATERS, "--coefficient",
                            "cohen_kappa", "--min", "0.4")
     assert code == 0 and "pooled" not in out

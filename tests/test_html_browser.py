@@ -119,7 +119,7 @@ def test_report_loads_offline_and_shows_summary_and_worksheet(browser: Any,
     view = Page(browser, demo_html, 1200, 900)
     page = view.page
     assert view.errors == [] and view.blocked == [] and view.dialogs == []
-    assert page.title() == "Review spam pilot, batch 1"
+    assert page.title() == "Pilot decision: Review spam pilot, batch 1"
     assert page.locator("#summary h2").inner_text() == "Summary"
     assert page.locator("#decision strong").inner_text() == "Decision: REJECTED"
     worksheet = page.locator("#pair-1 table").first
@@ -345,4 +345,64 @@ def test_history_page(browser: Any, tmp_path: Path) -> None:
     view = Page(browser, hostile, 1000, 800)
     assert view.dialogs == [] and view.blocked == [] and view.errors == []
     assert "<img src=x onerror=alert(1)>" in view.page.locator("h2").first.inner_text()
+    view.page.close()
+
+
+# --------------------------------------------------------------------------- each job at 390 px
+PHONE_CHECKS = """() => {
+  const clipped = [...document.querySelectorAll('.scroll')]
+    .filter(b => b.scrollWidth > b.clientWidth + 1)
+    .filter(b => { const cue = b.previousElementSibling;
+                   return !(cue && cue.classList.contains('scroll-cue')
+                            && cue.getBoundingClientRect().height > 0); })
+    .map(b => (b.querySelector('caption, th') || b).textContent.slice(0, 60));
+  const sizes = [...document.querySelectorAll('svg.plot text')].map(t => {
+    const m = t.getScreenCTM();
+    const scale = Math.sqrt(m.a * m.a + m.b * m.b);
+    return parseFloat(getComputedStyle(t).fontSize) * scale;
+  }).filter(px => px > 0);
+  const captionsBelow = [...document.querySelectorAll('table > caption')]
+    .filter(c => c.getBoundingClientRect().top >= c.parentElement.tBodies[0]
+                   .getBoundingClientRect().top)
+    .map(c => c.textContent.slice(0, 60));
+  const verdict = document.querySelector('header #verdict, header #decision');
+  const box = verdict.getBoundingClientRect();
+  return {clipped, sizes, captionsBelow, verdictBottom: box.bottom,
+          verdictText: verdict.textContent,
+          overflow: document.documentElement.scrollWidth - window.innerWidth};
+}"""
+
+
+@pytest.fixture(scope="module")
+def job_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
+    from tests.test_report_jobs import JOBS
+
+    where = tmp_path_factory.mktemp("jobs")
+    out = {}
+    for kind, build in JOBS.items():
+        rep = build()
+        assert rep.job is not None
+        path = where / f"{kind}.html"
+        rep.save(path)
+        out[kind] = (path, rep.job.verdict)
+    return out
+
+
+@pytest.mark.parametrize("kind", ["raters", "reference", "judge", "study", "spans",
+                                  "label_sets"])
+def test_each_job_on_a_phone(browser: Any, job_pages: dict[str, tuple[Path, str]],
+                             kind: str) -> None:
+    path, verdict = job_pages[kind]
+    view = Page(browser, path, 390, 844)
+    assert view.errors == [] and view.blocked == []
+    found = view.page.evaluate(PHONE_CHECKS)
+    assert found["overflow"] <= 0  # the page itself never scrolls sideways
+    assert found["clipped"] == []  # every table wider than the phone says it scrolls
+    assert bool(found["sizes"]) == (kind != "spans")  # the span report has tables only
+    assert min(found["sizes"], default=11.0) >= 11.0  # chart text at least 11 px
+    assert found["verdictBottom"] <= 844  # the answer is on the first screen
+    assert found["captionsBelow"] == []  # a table's caption is read before the table
+    assert verdict in " ".join(found["verdictText"].split())
+    ARTIFACTS.mkdir(exist_ok=True)
+    view.page.screenshot(path=str(ARTIFACTS / f"job-{kind}-phone.png"), full_page=True)
     view.page.close()

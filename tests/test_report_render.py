@@ -65,7 +65,8 @@ def test_markdown_escapes_everything_from_the_data() -> None:
     text = hostile().to_markdown()
     assert "<" not in text.replace("&lt;", "")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
-    assert "&lt;b&gt;ann&lt;/b&gt;" in text and "# &lt;h1&gt;owned&lt;/h1&gt;" in text
+    assert "&lt;b&gt;ann&lt;/b&gt;" in text
+    assert "# Pilot decision: &lt;h1&gt;owned&lt;/h1&gt;" in text
     assert "a\\|b" in text  # a pipe cannot split a table cell
     assert "\\[bold red\\]boom\\[/bold red\\]" in text
     tables: list[list[int]] = [[]]

@@ -66,9 +66,35 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+def _context_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--text and --context: columns a reviewer adjudicates with, shown beside each unit."""
+    func = click.option("--context", "context_cols", multiple=True, metavar="COL",
+                        help="Another column to show beside each disagreement (a comment, "
+                        "a source; repeatable).")(func)
+    return click.option("--text", "text_col", default=None, metavar="COL",
+                        help="The column holding each item's text, shown beside its "
+                        "disagreements (list, review CSV and report).")(func)
+
+
+def _context(data: str, ann: Any, text: str | None, more: tuple[str, ...],
+             selection: dict[str, Any]) -> tuple[Any, dict[str, dict[str, str]] | None]:
+    """The annotations without the context columns as raters, and the context by unit."""
+    from accord.cli._common import paths_of
+    from accord.interpret.context import read_context
+
+    cols = list(dict.fromkeys(([text] if text else []) + list(more)))
+    if not cols:
+        return ann, None
+    if any(c in ann.raters for c in cols):  # a text column read as a rater of a wide table
+        ann = ann.select([r for r in ann.raters if r not in cols])
+    return ann, read_context(paths_of(data), cols, units=ann.units, unit=selection.get("unit"),
+                             format=selection.get("fmt"))
+
+
 @main.command()
 @data_options
 @span_options
+@_context_options
 @click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Declared study protocol (TOML): evidence register and decision.")
 @click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
@@ -106,7 +132,8 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
            ci_method: str, n_resamples: int, bootstrap_kind: str, seed: int | None,
            scale: str | None, top_units: int, title: str | None,
            output: str | None, to: str | None, quiet: bool, record: Path | None,
-           judge_name: str | None, epsilon: float, by: str | None, **selection: Any) -> None:
+           judge_name: str | None, epsilon: float, by: str | None, text_col: str | None,
+           context_cols: tuple[str, ...], **selection: Any) -> None:
     """Write the agreement report of DATA, optionally against a declared study.
 
     \b
@@ -135,6 +162,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
         with_pooled_caveat(load(data, select_raters=judge_name is None, span_columns=spans,
              **_all_kinds(selection, gold)), by),
         gold, predicted)
+    ann, context = _context(data, ann, text_col, context_cols, selection)
     fits_raters(ann, coefficients)
     method = None
     if st is None or _given(ctx, "ci_method"):
@@ -145,12 +173,14 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
             ann, st, coefficients=list(coefficients) or None, weights=weights, form=form,
             pairs=list(pairs) or None, confidence_level=level, method=method, seed=seed,
             scale=scale, top_units=top_units, title=title, judge=judge_name, epsilon=epsilon,
+            context=context,
         )
     if by is not None:  # each group's coefficients after the pooled ones
         rep = _groups(rep, data, by, selection, (record, gold, judge_name, spans), dict(
             weights=weights, form=form, confidence_level=level, method=method, seed=seed,
             scale=scale))
     rep = replace(rep, notes=tuple(cli_text(n) for n in rep.notes))  # --pair, not pairs=
+    rep = _roles_named(rep, gold if gold is not None else judge_name)
     to_stdout = output == "-"
     if to_stdout and to is None:
         raise click.UsageError("-o - writes to standard output: choose a format with --to.")
@@ -183,6 +213,22 @@ def _groups(rep: Any, data: str, by: str, selection: dict[str, Any], refused: tu
                                "(use evaluate --by), --judge or span data.")
     with _usage_errors():
         return report_groups(rep, data, by, lambda p: load(p, **selection), options)
+
+
+def _roles_named(rep: Any, named: str | None) -> Any:
+    """With --gold or --judge the roles were named: the wide layout's rater columns are no
+    guess to warn about, so its caveat becomes a note in the data summary."""
+    from accord.data._names import GUESSED_LAYOUT
+
+    wide = f"{GUESSED_LAYOUT}: a wide table"
+    moved = tuple(c for c in rep.data.caveats if c.startswith(wide))
+    if named is None or not moved:
+        return rep
+    notes = (f"rater {named!r} was named; the rater columns are every column left after "
+             "the unit ids (choose them with --raters)",)
+    data = replace(rep.data, caveats=tuple(c for c in rep.data.caveats if c not in moved),
+                   notes=rep.data.notes + notes)
+    return replace(rep, data=data)
 
 
 def _on_terminal() -> bool:
@@ -264,6 +310,7 @@ def _quiet(func: Callable[[], Any]) -> Any:
 
 @main.command()
 @data_options
+@_context_options
 @click.option("-o", "--output", default=None, metavar="FILE",
               help="Write the CSV here (default: standard output).")
 @click.option("--sort", "order", type=click.Choice(["data", "disagreement"]), default="data",
@@ -271,11 +318,14 @@ def _quiet(func: Callable[[], Any]) -> Any:
 @click.option("--limit", default=None, type=click.IntRange(min=1),
               help="Only the first N units (after sorting).")
 def disagreements(data: str, output: str | None, order: str, limit: int | None,
+                  text_col: str | None, context_cols: tuple[str, ...],
                   **selection: Any) -> None:
     """Every unit of DATA on which the raters differ, with all labels, as CSV.
 
-    Columns: unit, one per rater (empty = not rated), n_ratings, agreement (share
-    of agreeing rater pairs) and empty adjudicated/comment columns for the
+    Columns: unit, the --text and --context columns (the item's text, a comment:
+    what the reviewer adjudicates with), one per rater (empty = not rated),
+    n_ratings, agreement (share of agreeing rater pairs) and empty
+    adjudicated/comment columns for the
     review. With more than 50 raters (a crowd): unit, n_ratings, agreement,
     labels (each with its count), ratings (rater=label; ...), adjudicated and
     comment. Cells a spreadsheet would read as a formula (starting with = + - @,
@@ -287,12 +337,15 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
       accord disagreements examples/pilot.csv --raters annotator_a annotator_b -o review.csv
       accord disagreements examples/long.csv --unit item --rater coder --value label \\
         --sort disagreement
+      accord disagreements examples/judge.csv --raters ann_a ann_b ann_c \\
+        --context gpt4_rationale -o review.csv
     """
     from accord.interpret.disagreements import disagreements as find
 
     _not_an_input(output, data)
-    ann = load(data, **selection).require_pairable()
-    found = find(ann, order=order, limit=limit)  # type: ignore[arg-type]
+    ann, context = _context(data, load(data, **selection), text_col, context_cols, selection)
+    found = find(ann.require_pairable(), order=order, limit=limit,  # type: ignore[arg-type]
+                 context=context)
     for caveat in ann.audit.caveats:  # standard error when standard output is the CSV
         click.echo(f"caveat: {caveat}", err=output is None or output == "-")
     if found.listed:

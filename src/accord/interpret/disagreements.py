@@ -34,8 +34,8 @@ import csv
 import io
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -46,12 +46,14 @@ from accord.data import _validation as v
 from accord.data._files import write_atomic
 from accord.data._sets import label_text
 from accord.data.annotations import Annotations
+from accord.errors import DataError
 from accord.interpret._disagreements_long import (
     WIDE_RATERS,
     UnitLabels,
     UnitsOfRatings,
     units_of_ratings,
 )
+from accord.interpret.context import check_context
 
 Order = Literal["data", "disagreement"]
 FORMULA_STARTS: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r")
@@ -83,6 +85,13 @@ class Disagreements:
     units: Sequence[UnitLabels]
     n_compared: int
     n_disagreements: int
+    context: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Columns a reviewer reads beside the labels (the item's text, a comment...):
+    ``{column: {unit id as text: value}}``; shown after the unit id (empty when absent)."""
+
+    def context_of(self, unit: Any) -> tuple[str, ...]:
+        """The unit's context values, one per column (empty text where there is none)."""
+        return tuple(m.get(str(unit), "") for m in self.context.values())
 
     @property
     def listed(self) -> bool:
@@ -103,9 +112,10 @@ class Disagreements:
                                            "; ".join(f"{r}={label_text(x)}" for r, x in
                                                      zip(u.raters or (), u.labels)), "", ""]
                                           for u in self.units)]
-        header = ["unit", *map(str, self.raters), "n_ratings", "agreement", "adjudicated",
-                  "comment"]
-        body = [[str(u.unit), *("" if x is None else label_text(x) for x in u.labels),
+        header = ["unit", *self.context, *map(str, self.raters), "n_ratings", "agreement",
+                  "adjudicated", "comment"]
+        body = [[str(u.unit), *self.context_of(u.unit),
+                 *("" if x is None else label_text(x) for x in u.labels),
                  str(u.n_ratings), repr(u.agreement), "", ""] for u in self.units]
         return [header, *body]
 
@@ -191,6 +201,7 @@ def disagreements(
     raters: Sequence[Any] | None = None,
     order: Order = "data",
     limit: int | None = None,
+    context: Mapping[str, Mapping[Any, str]] | None = None,
 ) -> Disagreements:
     """Every unit on which the raters differ, with all their labels.
 
@@ -205,6 +216,10 @@ def disagreements(
         pairs, then most distinct labels, then data order).
     limit : int, optional
         Keep only the first ``limit`` units (after ordering).
+    context : mapping, optional
+        ``{column: {unit: text}}``: what a reviewer reads beside the labels (the item's
+        text, a comment; :func:`accord.interpret.context.read_context` reads them from
+        a table), listed after the unit id. Not for a crowd (more than 50 raters).
 
     Returns
     -------
@@ -228,6 +243,12 @@ def disagreements(
     if raters is not None:
         raters = v.names(raters, param="raters", func=func)
     ann = annotations.select(raters) if raters is not None else annotations
+    extra = check_context(context, func)
+    if extra and ann.n_raters > WIDE_RATERS:
+        raise DataError(f"{func}: context columns are listed beside one column per rater; "
+                        f"with {ann.n_raters} raters (a crowd) the review lists ratings in "
+                        "one cell: leave the context out or select at most "
+                        f"{WIDE_RATERS} raters.")
     m, share, distinct = _unit_agreement(ann)
     idx = np.flatnonzero((m >= 2) & (share < 1.0))
     total = int(idx.shape[0])
@@ -245,7 +266,7 @@ def disagreements(
                    int(m[i]), float(share[i]))
         for i, row in zip(idx.tolist(), labels)
     )
-    return Disagreements(ann.raters, units, int((m >= 2).sum()), total)
+    return Disagreements(ann.raters, units, int((m >= 2).sum()), total, extra)
 
 
 def _labels_of(ann: Annotations, idx: NDArray[np.int64]) -> NDArray[np.int64]:

@@ -8,6 +8,8 @@ from importlib import resources
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 WIDE = 6  # tables with this many columns get a "scroll sideways" cue on a phone
+PHONE = 358.0  # px a 390 px screen leaves for a table (1rem margins)
+CHAR, PAD = 8.0, 14.0  # px per character at the phone's table type, and a cell's padding
 
 def e(text: object) -> str:
     """Escape text from the data for HTML (quotes included)."""
@@ -39,8 +41,9 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence
         total = ' class="total"' if total_last and i == len(rows) - 1 else ""
         body.append(f"<tr{total}>{''.join(cells)}</tr>")
     attr = f' class="{cls}"' if cls else ""
-    return (f'{_cue(len(head))}<div class="scroll"><table{attr}>{cap}<thead><tr>{thead}</tr>'
-            f"</thead><tbody>{''.join(body)}</tbody></table></div>")
+    wide = len(head) >= WIDE or _min_width(head, rows, numeric) > PHONE
+    return (f'{_cue(WIDE if wide else 0)}<div class="scroll"><table{attr}>{cap}<thead><tr>'
+            f"{thead}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
 
 
 def _cue(columns: int) -> str:
@@ -48,6 +51,23 @@ def _cue(columns: int) -> str:
     if columns < WIDE:
         return ""
     return '<p class="scroll-cue" aria-hidden="true">Wide table: scroll sideways for more →</p>'
+
+
+def _min_width(head: Sequence[str], rows: Sequence[Sequence[str]],
+               numeric: Sequence[bool]) -> float:
+    """The narrowest the table can be on a phone, in px, estimated from its text: numbers
+    do not wrap, words do (so a text column is as wide as its longest word); the first
+    column keeps at least 6rem (it stays in view while scrolling)."""
+    total = 0.0
+    for j, title in enumerate(head):
+        cells = [title, *(r[j] for r in rows if j < len(r))]
+        if numeric[j]:
+            chars = max(len(c) for c in cells)
+        else:
+            chars = max((len(w) for c in cells for w in c.split()), default=0)
+        width = chars * CHAR + PAD
+        total += max(width, 96.0) if j == 0 else width
+    return total
 
 
 

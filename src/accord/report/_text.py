@@ -87,6 +87,16 @@ def interpretation(row: CoefficientRow) -> str:
     return text
 
 
+def scale_header(report: Report, word: str) -> str:
+    """The interpretation column's header naming its one scale, e.g.
+    ``interpretation (Landis & Koch (1977))``; ``word`` alone when no row is graded."""
+    titles = list(dict.fromkeys(r.interpretation.scale_title for r in report.coefficients
+                                if r.interpretation is not None))
+    if not titles:
+        return word
+    return f"{word} ({' / '.join(titles)})"
+
+
 def benchmark(row: CoefficientRow) -> str:
     """Gwet's retained band with its one-sided probability, e.g. ``Moderate (97.5%, one-sided)``."""
     b = row.benchmark
@@ -161,7 +171,8 @@ def context_rows(ctx: KappaContext, report: Report | None = None) -> list[tuple[
     if row is not None and report is not None and report.data.n_raters > 2:
         ac1 += " (this pair)"
     elif row is not None and math.isfinite(ctx.n) and row.n_units != ctx.n:
-        ac1 += f" ({count(ctx.n)} units both rated)"
+        ac1 += (f" on the {count(ctx.n)} units both rated (the coefficient table's "
+                f"{num(row.estimate)} counts all {row.n_units})")
     rows = [("observed agreement p_o" + tag, num(ctx.p_o)),
             ("chance agreement p_e" + tag, num(ctx.p_e)),
             ("Cohen's kappa" + tag, num(ctx.kappa)), ("PABAK", num(ctx.pabak)),

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from accord.data import _validation as v
 from accord.data.annotations import Annotations
@@ -27,6 +25,7 @@ from accord.inference import Bootstrap
 from accord.inference.results import AgreementResult, ConfidenceInterval
 from accord.readers.spans import SpanTable
 from accord.report._data import _data_summary
+from accord.report.job import raters_headline, with_job
 from accord.report.model import CoefficientRow, PairAnalysis, Report, Settings
 from accord.report.reference import reference_section
 from accord.report.sections import MAX_RATERS
@@ -58,6 +57,7 @@ def report(
     judge: Any = None,
     humans: Sequence[Any] | None = None,
     epsilon: float = 0.2,
+    context: Mapping[str, Mapping[Any, str]] | None = None,
 ) -> Report:
     """The agreement report of ``annotations``, optionally against a declared ``study``.
 
@@ -101,6 +101,9 @@ def report(
         The humans the judge is compared with (default: every other rater of kind human).
     epsilon : float
         The alt-test's allowance (0.2 expert, 0.15 skilled, 0.1 crowd annotators).
+    context : mapping, optional
+        ``{column: {unit: text}}``: the item's text and other columns a reviewer
+        adjudicates with, shown beside the units with most disagreement.
 
     Returns
     -------
@@ -151,6 +154,10 @@ def report(
             warnings.simplefilter("always", category)
         model = _build(ann, raw, st, study_notes, settings, ci_method, coefficients, pairs,
                        form, top_units, title)
+        if context is not None:
+            from accord.report.sections import units_section
+
+            model = replace(model, units=units_section(ann, top_units, context))
         model = _add_sections(model, full, ann, settings, ci_method)
     notes = tuple(dict.fromkeys(str(w.message) for w in caught
                                 if issubclass(w.category, noted))) + people_note
@@ -169,7 +176,7 @@ def report(
     for w in caught:
         if not issubclass(w.category, noted):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return replace(model, notes=model.notes + notes, judge=section)
+    return with_job(replace(model, notes=model.notes + notes, judge=section), title, st)
 
 
 def _check_names(coefficients: Sequence[str] | None, form: str | None) -> list[str] | None:
@@ -204,7 +211,7 @@ def _spans(ann: Annotations, st: Study | None, judge: Any, confidence_level: flo
     for w in caught:
         if not issubclass(w.category, noted):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return replace(rep, notes=rep.notes + notes)
+    return with_job(replace(rep, notes=rep.notes + notes), title, None)
 
 
 def _judge(ann: Annotations, judge: Any, humans: Sequence[Any] | None, epsilon: float,
@@ -225,9 +232,12 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
     from accord.report.register import study_section
     results = _results(ann, st, coefficients, settings, form)
     pairs_of = [_row(r, settings, ci_method, ann.level) for r in results]
+    primary = _primary(tuple(r for r, _ in pairs_of), st)
+    if settings.scale is None and primary is not None:  # one scale for the whole table
+        one = replace(settings, scale=_scale_of(primary))
+        pairs_of = [_row(r, one, ci_method, ann.level) for r in results]
     rows = tuple(r for r, _ in pairs_of)
     intervals = tuple(ci for _, ci in pairs_of)
-    primary = _primary(rows, st)
     data = _data_summary(ann, settings.weights)
     study = None if st is None else study_section(st, raw, ann, study_notes)
     loo_name: str | None = None
@@ -249,7 +259,8 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
                       f"{MAX_RATERS} raters).",)
     return Report(
         title=title or (st.title if st is not None and st.title else "Agreement report"),
-        headline=_headline(ann, rows, primary, analyses), accord_version=__version__, data=data,
+        headline=raters_headline(ann, rows, primary, analyses), accord_version=__version__,
+        data=data,
         settings=settings, coefficients=tuple(rows), primary=primary, pairs=analyses,
         raters=rater_rows, loo_coefficient=loo_name, matrix=sections.rater_matrix(pw),
         units=sections.units_section(ann, top_units),
@@ -375,6 +386,14 @@ def _primary(rows: Sequence[CoefficientRow], st: Study | None) -> str | None:
     return rows[0].coefficient if rows else None
 
 
+def _scale_of(primary: str) -> str:
+    """The scale of the coefficient the report is about: every row is read on it, so that
+    one table never needs two scales (alpha "Unreliable" beside kappa "Substantial")."""
+    from accord.interpret.interpretation import default_scale
+
+    return default_scale(primary)
+
+
 def _interval(result: AgreementResult, level: float,
               method: Any) -> tuple[ConfidenceInterval | None, str | None]:
     if not result.defined:
@@ -441,39 +460,3 @@ def _row(result: AgreementResult, settings: Settings, method: Any,
         variant=_variant(result, data_level, settings.weights),
     )
     return row, ci
-
-
-def _headline(ann: Annotations, rows: Sequence[CoefficientRow], primary: str | None,
-              pairs: Sequence[PairAnalysis] = ()) -> str:
-    who = (f"{ann.raters[0]} and {ann.raters[1]}" if ann.n_raters == 2
-           else f"{ann.n_raters} raters")
-    pa = next((r for r in rows if r.coefficient == "percent_agreement" and r.defined), None)
-    if pa is not None and ann.n_raters == 2:
-        both = int((np.bincount(ann.codes[0], minlength=ann.n_units) == 2).sum())
-        ws = pairs[0].worksheet if pairs else None
-        if pa.variant and ws is not None:
-            head = (f"{who} agree exactly on {100 * ws.p_o:.1f}% of the {both} units both "
-                    f"rated ({pa.variant}: agreement {100 * pa.estimate:.1f}%)")
-        else:
-            head = f"{who} agree on {100 * pa.estimate:.1f}% of the {both} units both rated"
-    elif pa is not None:
-        head = (f"{who} rated {ann.n_units} units (pairwise agreement "
-                f"{100 * pa.estimate:.1f}%)")
-    else:
-        head = f"{who} rated {ann.n_units} units"
-    row = next((r for r in rows if r.coefficient == primary), None)
-    if row is None:
-        return head + "."
-    if not row.defined:
-        return f"{head}; {row.label} is undefined: {row.undefined_reason}."
-    ci = ""
-    if math.isfinite(row.ci_low):
-        ci = f" ({_pct(row.confidence_level)} CI {row.ci_low:.4f} to {row.ci_high:.4f})"
-    band = ""
-    if row.interpretation is not None and row.interpretation.defined:
-        band = f", {row.interpretation.band} on {row.interpretation.scale_title}"
-    return f"{head}; {row.label} = {row.estimate:.4f}{ci}{band}."
-
-
-def _pct(level: float) -> str:
-    return f"{level * 100:g}%"

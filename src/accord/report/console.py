@@ -28,13 +28,27 @@ def render_console(report: Report) -> Any:
     """A rich renderable summarising the report."""
     parts: list[Any] = [Text(report.title, style="bold")]
     parts += [Text(f"caveat: {c}", style="bold yellow") for c in report.data.caveats]
-    parts += [Text(report.headline), Text("")]
+    job = report.job
+    if report.study is not None:
+        parts += _decision(report.study)[:-1]
+    else:
+        parts.append(Text(job.verdict if job is not None else report.headline))
+    if job is not None and job.figure:
+        parts.append(Text(f"{job.figure_name}: {job.figure}", style="bold"))
+    parts.append(Text(""))
     if report.spans is not None:
         parts += render_spans.console_parts(report.spans, report.settings.confidence_level)
         parts += [Text(n, style="dim") for n in report.notes]
         return Group(*parts)
-    if report.study is not None:
-        parts += _decision(report.study)
+    first = job.kind if job is not None else "raters"
+    reference = render_reference.console_parts(report.reference)
+    multilabel = multilabel_section.console_parts(report.multilabel)
+    judge = _judge(report.judge) if report.judge is not None else []
+    lead = {"reference": reference, "judge": judge, "label_sets": multilabel}.get(first, [])
+    if lead:
+        parts += lead[1:] + [Text("")]  # without the blank line that opens the section
+    if job is not None and job.verdict != report.headline:
+        parts += [Text(report.headline), Text("")]
     parts += [Text(line) for line in t.data_lines(report)] + [Text("")]
     parts.append(_coefficients(report))
     parts += [Text(n, style="dim") for n in t.coefficient_notes(report)]
@@ -43,10 +57,8 @@ def render_console(report: Report) -> Any:
     u = report.units
     parts += [Text(""), Text(f"{u.n_disagreements} of {u.n_compared} units rated by two or more "
                              "raters have a disagreement (accord disagreements lists them).")]
-    parts += render_reference.console_parts(report.reference)
-    parts += multilabel_section.console_parts(report.multilabel)
-    if report.judge is not None:
-        parts += _judge(report.judge)
+    for section in (reference, multilabel, judge):
+        parts += section if section is not lead else []
     parts += [Text(n, style="dim") for n in report.notes]
     parts.append(Text(t.settings_line(report), style="dim"))
     return Group(*parts)
@@ -80,8 +92,8 @@ def _coefficients(report: Report) -> Table:
     table = Table(title=Text("Coefficients"), title_justify="left")
     # the units column only when the coefficients were computed on different units
     units = len({t.units(r) for r in report.coefficients}) > 1
-    heads = ["coefficient", *(["units"] if units else []), "estimate", "SE", f"{lvl} CI", "band",
-             "benchmark"]
+    heads = ["coefficient", *(["units"] if units else []), "estimate", "SE", f"{lvl} CI",
+             t.scale_header(report, "band"), "benchmark"]
     for head in heads:
         right = head in ("units", "estimate", "SE", f"{lvl} CI")
         table.add_column(Text(head), justify="right" if right else "left")

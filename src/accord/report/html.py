@@ -45,6 +45,7 @@ def render_html(report: Report) -> str:
 
 
 def _sections(report: Report) -> list[str]:
+    first = _first(report)
     sections = [_summary(report)]
     sections += [_pair(p, i, report) for i, p in enumerate(report.pairs)]
     sections += [_raters(report), _matrix(report), _units(report), _bootstrap(report)]
@@ -56,16 +57,38 @@ def _sections(report: Report) -> list[str]:
         sections.append(_study(report.study))
     sections.append(_judge(report))
     sections.append(_method(report))
-    return sections
+    # the job's own section right under the verdict, the rest in the order a reviewer reads
+    lead = [s for s in sections if first and s.startswith(f'<section id="{first}"')]
+    return lead + [s for s in sections if s not in lead]
+
+
+def _first(report: Report) -> str:
+    """The id of the section that answers the report's job (empty: the summary)."""
+    kind = report.job.kind if report.job is not None else "raters"
+    return {"reference": "reference", "judge": "judge", "label_sets": "multilabel"}.get(kind, "")
 
 
 def _header(report: Report) -> str:
     out = [f"<header><h1>{e(report.title)}</h1>"]
     out += [f'<p class="caveat">caveat: {e(c)}</p>' for c in report.data.caveats]
-    out.append(f'<p class="headline">{e(report.headline)}</p>')
+    job = report.job
     if report.study is not None:
         out.append(_decision_box(report.study, anchor=True))
+    elif job is not None:
+        out.append(f'<p class="headline" id="verdict">{e(job.verdict)}</p>')
+    else:
+        out.append(f'<p class="headline">{e(report.headline)}</p>')
+    if job is not None and job.figure:
+        out.append(f'<p class="job-figure"><span>{e(job.figure_name)}</span> '
+                   f"<strong>{e(job.figure)}</strong></p>")
     return "".join(out) + "</header>"
+
+
+def _raters_headline(report: Report) -> str:
+    """The raters' headline, in the summary when the verdict above is about something else."""
+    if report.job is not None and report.job.verdict == report.headline:
+        return ""
+    return f'<p class="headline">{e(report.headline)}</p>'
 
 
 def _decision_box(study: StudySection, *, anchor: bool = False) -> str:
@@ -81,6 +104,7 @@ def _decision_box(study: StudySection, *, anchor: bool = False) -> str:
 
 def _nav(report: Report) -> str:
     links = [("summary", "Summary")]
+    first = _first(report)
     if report.spans is not None:
         links += [("spans", render_spans.TITLE), ("method", "Method")]
         items = "".join(f'<li><a href="#{i}">{e(label)}</a></li>' for i, label in links)
@@ -103,6 +127,7 @@ def _nav(report: Report) -> str:
     if report.judge is not None:
         links.append(("judge", "LLM judge"))
     links.append(("method", "Method"))
+    links = [x for x in links if x[0] == first] + [x for x in links if x[0] != first]
     items = "".join(f'<li><a href="#{i}">{e(label)}</a></li>' for i, label in links)
     return f'<nav aria-label="Sections"><ul>{items}</ul></nav>'
 
@@ -126,8 +151,8 @@ def _summary(report: Report) -> str:
     extra += [f"note: {x}" for x in d.notes]
     lvl = t.level(report.settings.confidence_level)
     # the interval next to the estimate, so that a phone shows both before scrolling
-    head = ["coefficient", "estimate", f"{lvl} CI", "SE", "units", "method", "interpretation",
-            "benchmark (Gwet)"]
+    head = ["coefficient", "estimate", f"{lvl} CI", "SE", "units", "method",
+            t.scale_header(report, "interpretation"), "benchmark (Gwet)"]
     rows = [[r.label, t.estimate(r), t.interval(r), t.num(r.se), t.units(r),
              r.method or t.DASH, t.interpretation(r), t.benchmark(r)]
             for r in report.coefficients]
@@ -139,10 +164,18 @@ def _summary(report: Report) -> str:
             ["band", "range", "P(band)", "P(band or higher)"], bench[1],
             [False, True, True, True])
     notes = "".join(f'<p class="note">{e(n)}</p>' for n in t.coefficient_notes(report))
-    plot = _figure(plots.coefficient_intervals(report.coefficients),
-                   f"Estimates with their {lvl} confidence intervals ({report.settings.method}).")
+    threshold, drawn = None, ""
+    if report.study is not None:
+        rule = report.study.decision.rule
+        threshold = rule.threshold
+        drawn = f" Dashed: the study's acceptance rule, {rule.text()}."
+    plot = _figure(plots.coefficient_intervals(
+        report.coefficients, threshold=threshold,
+        threshold_label=f"acceptance threshold {threshold:g}" if threshold is not None else ""),
+        f"Estimates with their {lvl} confidence intervals ({report.settings.method}).{drawn}")
     listed = "".join(f'<p class="note">{e(x)}</p>' for x in extra)
-    return (f'<section id="summary"><h2>Summary</h2><dl class="facts">{dl}</dl>{listed}'
+    return (f'<section id="summary"><h2>Summary</h2>{_raters_headline(report)}'
+            f'<dl class="facts">{dl}</dl>{listed}'
             f"<h3>Coefficients</h3>{table}{notes}{plot}</section>")
 
 
@@ -158,7 +191,8 @@ def _pair(pair: PairAnalysis, i: int, report: Report) -> str:
         out.append(_table(grid[0], grid[1:], [False] + [True] * (len(grid[0]) - 1),
                           caption=t.worksheet_line(ws), total_last=True, diagonal=True))
         out.append(_figure(plots.contingency_heatmap(ws, f"heatmap-{i + 1}"),
-                           f"Rows: {a}; columns: {b}. Agreements lie on the diagonal."))
+                           f"Rows: {a}; columns: {b}. Agreements lie on the diagonal."
+                           + plots.numbered(len(ws.categories))))
         if ordinal:
             out.append(_figure(plots.agreement_chart(ws, f"agreement-{i + 1}"),
                                "Bangdiwala's agreement chart: one rectangle per category with "
@@ -217,7 +251,8 @@ def _matrix(report: Report) -> str:
     rows = [[r, *(t.num(x) if i != j else t.DASH for j, x in enumerate(row))]
             for i, (r, row) in enumerate(zip(m.raters, m.values))]
     table = _table(["", *m.raters], rows, [False] + [True] * len(m.raters))
-    plot = _figure(plots.rater_matrix(m), f"Pairwise {m.coefficient}.")
+    plot = _figure(plots.rater_matrix(m), f"Pairwise {m.coefficient}."
+                   + plots.numbered(len(m.raters), "raters"))
     return (f'<section id="matrix"><h2>Rater x rater ({e(m.coefficient)})</h2>{table}{plot}'
             "</section>")
 
@@ -229,10 +264,11 @@ def _units(report: Report) -> str:
              "(<code>accord disagreements</code> exports them all).</p>")
     if not u.rows:
         return f'<section id="units"><h2>Units with most disagreement</h2>{intro}</section>'
-    head = ["unit", *u.raters, "agreeing pairs"]
-    rows = [[r.unit, *(x if x is not None else t.NOT_RATED for x in r.labels),
+    head = ["unit", *u.context_columns, *u.raters, "agreeing pairs"]
+    rows = [[r.unit, *r.context, *(x if x is not None else t.NOT_RATED for x in r.labels),
              t.pct(r.agreement, 0)] for r in u.rows]
-    table = _table(head, rows, [False] * (len(head) - 1) + [True], cls="ids")
+    table = _table(head, rows, [False] * (len(head) - 1) + [True],
+                   cls="ids context" if u.context_columns else "ids")
     return f'<section id="units"><h2>Units with most disagreement</h2>{intro}{table}</section>'
 
 

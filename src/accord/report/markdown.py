@@ -23,13 +23,20 @@ def render_markdown(report: Report) -> str:
     """The whole report as Markdown text."""
     lines = [f"# {escape(report.title)}", ""]
     lines += [f"> caveat: {escape(c)}" for c in report.data.caveats]
-    lines += ([""] if report.data.caveats else []) + [escape(report.headline), ""]
+    lines += ([""] if report.data.caveats else []) + _verdict(report)
     if report.spans is not None:
         lines += render_spans.markdown_data(report.spans)
         lines += render_spans.markdown_lines(report.spans, report.settings.confidence_level)
         return "\n".join(lines + _notes(report)).rstrip() + "\n"
-    if report.study is not None:
-        lines += _decision(report.study)
+    level = report.settings.confidence_level
+    first = report.job.kind if report.job is not None else "raters"
+    reference = render_reference.markdown_lines(report.reference, level)
+    multilabel = multilabel_section.markdown_lines(report.multilabel, level)
+    judge = _judge(report)
+    lead = {"reference": reference, "judge": judge, "label_sets": multilabel}.get(first, [])
+    lines += lead
+    if report.job is not None and report.job.verdict != report.headline:
+        lines += [escape(report.headline), ""]
     lines += ["## Data", ""] + [f"- {escape(x)}" for x in t.data_lines(report)] + [""]
     lines += _coefficients(report)
     for pair in report.pairs:
@@ -38,14 +45,25 @@ def render_markdown(report: Report) -> str:
     lines += _matrix(report)
     lines += _units(report)
     lines += _bootstrap(report)
-    lines += render_reference.markdown_lines(report.reference, report.settings.confidence_level)
-    lines += multilabel_section.markdown_lines(report.multilabel,
-                                               report.settings.confidence_level)
+    lines += reference if reference is not lead else []
+    lines += multilabel if multilabel is not lead else []
     if report.study is not None:
         lines += _study(report.study)
-    lines += _judge(report)
+    lines += judge if judge is not lead else []
     lines += _notes(report)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _verdict(report: Report) -> list[str]:
+    """The job's answer: the study's decision, or the verdict; then its figure."""
+    job = report.job
+    if report.study is not None:
+        out = _decision(report.study)
+    else:
+        out = [escape(job.verdict if job is not None else report.headline), ""]
+    if job is not None and job.figure:
+        out += [f"**{escape(job.figure_name)}: {escape(job.figure)}**", ""]
+    return out
 
 
 def _decision(study: StudySection) -> list[str]:
@@ -59,8 +77,8 @@ def _decision(study: StudySection) -> list[str]:
 
 def _coefficients(report: Report) -> list[str]:
     lvl = t.level(report.settings.confidence_level)
-    head = ["coefficient", "units", "estimate", "SE", f"{lvl} CI", "method", "interpretation",
-            "benchmark"]
+    head = ["coefficient", "units", "estimate", "SE", f"{lvl} CI", "method",
+            escape(t.scale_header(report, "interpretation")), "benchmark"]
     rows = [[escape(r.label), t.units(r), t.estimate(r), t.num(r.se), t.interval(r),
              escape(r.method) if r.method else t.DASH,
              escape(t.interpretation(r)), escape(t.benchmark(r))]
@@ -142,8 +160,10 @@ def _units(report: Report) -> list[str]:
            "(`accord disagreements` exports them all).", ""]
     if not u.rows:
         return out
-    head = ["unit", *(escape(r) for r in u.raters), "agreeing pairs"]
-    rows = [[escape(r.unit), *(escape(x) if x is not None else t.NOT_RATED for x in r.labels),
+    head = ["unit", *(escape(c) for c in u.context_columns), *(escape(r) for r in u.raters),
+            "agreeing pairs"]
+    rows = [[escape(r.unit), *(escape(x) for x in r.context),
+             *(escape(x) if x is not None else t.NOT_RATED for x in r.labels),
              t.pct(r.agreement, 0)] for r in u.rows]
     return out + _table(head, rows, "l" * (len(head) - 1) + "r")
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from accord.inference.results import AgreementResult
     from accord.interpret.interpretation import BenchmarkResult, Interpretation
     from accord.interpret.marginal import MarginalTest
+    from accord.report.job import Job
     from accord.report.judge_section import JudgeSection
     from accord.report.multilabel_section import MultilabelSection
     from accord.report.spans_section import SpansSection
@@ -33,6 +34,7 @@ SCHEMA_ID = "https://accord.invalid/schemas/report/1"
 
 __all__ = [
     "SCHEMA_VERSION", "BootstrapSummary", "CategoryRow", "ClassRow", "CoefficientRow",
+    "ConfusedPair",
     "DataSummary", "FigureRow", "KappaContext", "PairAnalysis", "RaterMatrix", "RaterRow",
     "ReferenceSection", "RegisterRow", "Report", "Settings", "StudySection",
     "SystemEvaluation", "UnitRow", "UnitsSection", "Worksheet",
@@ -251,6 +253,8 @@ class UnitRow:
     labels: tuple[str | None, ...]
     n_ratings: int
     agreement: float
+    context: tuple[str, ...] = ()
+    """The unit's text and other context, one per :attr:`UnitsSection.context_columns`."""
 
 
 @dataclass(frozen=True)
@@ -261,6 +265,7 @@ class UnitsSection:
     rows: tuple[UnitRow, ...]
     n_disagreements: int
     n_compared: int
+    context_columns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -334,6 +339,17 @@ class ClassRow:
 
 
 @dataclass(frozen=True)
+class ConfusedPair:
+    """An error of a system: ``count`` units of reference class ``reference`` labelled
+    ``predicted``, with the first few of them (``examples``, in data order)."""
+
+    reference: str
+    predicted: str
+    count: int
+    examples: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class SystemEvaluation:
     """A system against the reference: confusion matrix (rows = reference), per-class
     figures, the summary, the baselines and the human ceiling (system first, then each
@@ -353,6 +369,8 @@ class SystemEvaluation:
     sentences: tuple[str, ...]
     ceiling_figure: str | None
     ceiling: tuple[FigureRow, ...]
+    confused: tuple[ConfusedPair, ...] = ()
+    """The most confused class pairs (most units first): the error analysis."""
 
 
 @dataclass(frozen=True)
@@ -403,6 +421,10 @@ class Report:
         then empty).
     multilabel : MultilabelSection or None
         Per-label and set agreement, when the ratings are sets of labels.
+    job : Job or None
+        The question the report answers (raters, a model against a reference, a judge,
+        a study's decision, spans, label sets), its verdict in one sentence and its figure:
+        every rendering opens with them.
     """
 
     title: str
@@ -425,6 +447,7 @@ class Report:
     judge: JudgeSection | None = field(default=None, repr=False)
     spans: SpansSection | None = field(default=None, repr=False)
     multilabel: MultilabelSection | None = field(default=None, repr=False)
+    job: Job | None = field(default=None, repr=False)
 
     @property
     def decision(self) -> Decision | None:

@@ -8,6 +8,11 @@ prefixed per plot so that several plots can live in one HTML page.
 
 Labels from the data are passed as plain text: ``$`` is escaped so matplotlib
 never reads a label as mathtext.
+
+Every plot is drawn for a phone first: at most ``WIDTH`` inches wide (345 SVG units,
+about the 358 px a 390 px screen leaves) with no text under ``FONT`` units, so its
+text is at least 11 px wherever the page is read. Interval plots stack each full label
+(wrapped) above its line instead of cutting it to fit a narrow axis.
 """
 
 from __future__ import annotations
@@ -31,19 +36,28 @@ from accord.report.model import (
 )
 
 MAX_CATEGORIES = 30
+WIDTH = 4.8  # inches at 72 dpi: 345.6 SVG units, drawn at 352-358 px on a 390 px phone
+FONT = 12.0  # the smallest text, in SVG units (12.2 px and more on a 390 px phone)
+TICKS = 12  # beyond this many categories or raters, axes show numbers (see the table)
+WRAP = 44  # characters per line of a stacked label at FONT
 _RC: dict[Any, Any] = {
     "svg.hashsalt": "accord-report",
     "svg.fonttype": "none",
-    "font.size": 10.0,
+    "font.size": FONT,
     "font.family": "DejaVu Sans",
-    "axes.titlesize": 11.0,
+    "axes.titlesize": 13.0,
+    "axes.labelsize": FONT,
+    "xtick.labelsize": FONT,
+    "ytick.labelsize": FONT,
+    "legend.fontsize": FONT,
+    "figure.titlesize": 13.0,
     "figure.dpi": 72.0,
 }
 _ID = re.compile(r'\bid="([^"]+)"')
 
-__all__ = ["agreement_chart", "agreement_chart_boxes", "bootstrap_histogram", "category_bars",
-           "class_bars", "coefficient_intervals", "contingency_heatmap", "figure_intervals",
-           "rater_matrix"]
+__all__ = ["FONT", "WIDTH", "agreement_chart", "agreement_chart_boxes", "bootstrap_histogram",
+           "category_bars", "class_bars", "coefficient_intervals", "contingency_heatmap",
+           "figure_intervals", "numbered", "rater_matrix"]
 
 
 def _label(text: object, limit: int = 24) -> str:
@@ -86,7 +100,7 @@ def _svg(fig: Any, prefix: str) -> str:
 
 
 def _render(prefix: str, width: float, height: float, draw: Callable[[Any], None]) -> str:
-    with _figure(width, height) as fig:
+    with _figure(min(width, WIDTH), height) as fig:
         draw(fig)
         return _svg(fig, prefix)
 
@@ -105,23 +119,23 @@ def contingency_heatmap(ws: Worksheet, prefix: str = "heatmap", *,
         ax = fig.add_subplot()
         counts = np.asarray(ws.counts, dtype=float)
         ax.imshow(counts, cmap="Blues", vmin=0, vmax=max(float(counts.max()), 1.0))
-        ticks = [_label(c, 14) for c in ws.categories]
-        ax.set_xticks(range(k), ticks, rotation=45 if k > 3 else 0,
-                      ha="right" if k > 3 else "center")
+        ticks = _ticks(ws.categories, 14)
+        ax.set_xticks(range(k), ticks, rotation=45 if k > 3 and k <= TICKS else 0,
+                      ha="right" if k > 3 and k <= TICKS else "center")
         ax.set_yticks(range(k), ticks)
         ax.set_xlabel(_label(ws.raters[1], 40))
         ax.set_ylabel(_label(ws.raters[0], 40))
         top = float(counts.max()) if counts.size else 0.0
-        if k <= 12:
+        if k <= 6:  # larger tables: the counts are in the table above the plot
             for i in range(k):
                 for j in range(k):
                     x = counts[i, j]
-                    ax.text(j, i, f"{x:g}", ha="center", va="center", fontsize=9,
+                    ax.text(j, i, f"{x:g}", ha="center", va="center", fontsize=FONT,
                             color="white" if top and x > 0.6 * top else "black")
         ax.set_title(title)
 
-    size = min(2.2 + 0.45 * k, 8.0)
-    return _render(prefix, size + 0.6, size, draw)
+    size = min(2.6 + 0.4 * k, WIDTH - 0.4)
+    return _render(prefix, size + 0.4, size, draw)
 
 
 Box = tuple[float, float, float, float]  # x, y, width, height
@@ -162,24 +176,26 @@ def agreement_chart(ws: Worksheet, prefix: str = "agreement") -> str | None:
         from matplotlib.patches import Rectangle
 
         ax = fig.add_subplot()
-        for (rect, square), cat in zip(agreement_chart_boxes(ws.counts), ws.categories):
+        for rect, square in agreement_chart_boxes(ws.counts):
             ax.add_patch(Rectangle(rect[:2], rect[2], rect[3], facecolor="#dbe7f3",
                                    edgecolor="#4a6f96", linewidth=0.8))
             ax.add_patch(Rectangle(square[:2], square[2], square[3], facecolor="#1f3b57"))
-            if k <= 12:
-                ax.text(rect[0] + rect[2] / 2, -0.04 * ws.n, _label(cat, 10), ha="center",
-                        va="top", fontsize=7)
+        for i, ((rect, _), cat) in enumerate(zip(agreement_chart_boxes(ws.counts),
+                                                 ws.categories)):
+            if k <= 6:  # one label a rectangle; stacked in two rows so that they never meet
+                ax.text(rect[0] + rect[2] / 2, -(0.05 + 0.07 * (i % 2)) * ws.n,
+                        _label(cat, 10), ha="center", va="top", fontsize=FONT)
         ax.plot([0, ws.n], [0, ws.n], color="#999999", linewidth=0.6, linestyle=":")
         ax.set_xlim(0, ws.n)
         ax.set_ylim(0, ws.n)
         ax.set_aspect("equal")
         ax.set_xticks([])
         ax.set_yticks([])
-        ax.set_xlabel(_label(ws.raters[1], 40), labelpad=18)
+        ax.set_xlabel(_label(ws.raters[1], 40), labelpad=34 if k <= 6 else 6)
         ax.set_ylabel(_label(ws.raters[0], 40))
         ax.set_title("Agreement chart")
 
-    return _render(prefix, 4.2, 4.2, draw)
+    return _render(prefix, WIDTH, WIDTH, draw)
 
 
 def rater_matrix(m: RaterMatrix, prefix: str = "matrix") -> str | None:
@@ -194,20 +210,21 @@ def rater_matrix(m: RaterMatrix, prefix: str = "matrix") -> str | None:
         ax = fig.add_subplot()
         values = np.array(m.values, dtype=float)
         image = ax.imshow(np.ma.masked_invalid(values), cmap="RdBu", vmin=-1.0, vmax=1.0)
-        names = [_label(x, 16) for x in m.raters]
-        ax.set_xticks(range(r), names, rotation=45, ha="right")
+        names = _ticks(m.raters, 12)
+        ax.set_xticks(range(r), names, rotation=45 if r <= TICKS else 0,
+                      ha="right" if r <= TICKS else "center")
         ax.set_yticks(range(r), names)
-        if r <= 12:
+        if r <= 5:
             for i in range(r):
                 for j in range(r):
                     if i != j and math.isfinite(values[i, j]):
-                        ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=9,
+                        ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center",
+                                fontsize=FONT,
                                 color="white" if abs(values[i, j]) > 0.6 else "black")
         fig.colorbar(image, ax=ax, shrink=0.8, label=_label(m.coefficient))
         ax.set_title("Rater x rater")
 
-    size = min(2.6 + 0.45 * r, 9.0)
-    return _render(prefix, size + 1.2, size, draw)
+    return _render(prefix, WIDTH, WIDTH - 0.6, draw)
 
 
 def category_bars(pair: PairAnalysis, prefix: str = "categories") -> str | None:
@@ -218,49 +235,54 @@ def category_bars(pair: PairAnalysis, prefix: str = "categories") -> str | None:
 
     def draw(fig: Any) -> None:
         ax = fig.add_subplot()
-        y = list(range(len(rows)))[::-1]
-        kappas = [_finite(c.kappa) for c in rows]
-        ax.barh(y, kappas, height=0.5, color="#4477aa", label="one-vs-rest kappa")
-        for yi, c in zip(y, rows):
+        ys = _stack(ax, [c.category for c in rows])
+        for yi, c in zip(ys, rows):
+            ax.barh([yi], [_finite(c.kappa)], height=0.32, color="#4477aa")
             if math.isfinite(c.ci_low) and math.isfinite(c.ci_high):
                 ax.plot([c.ci_low, c.ci_high], [yi, yi], color="black", linewidth=1.2)
             if math.isfinite(c.positive_agreement):
-                ax.plot([c.positive_agreement], [yi], marker="D", color="#ee7733", markersize=5,
+                ax.plot([c.positive_agreement], [yi], marker="D", color="#ee7733", markersize=6,
                         linestyle="none")
+        ax.barh([], [], color="#4477aa", label="one-vs-rest kappa")
         ax.plot([], [], marker="D", color="#ee7733", linestyle="none",
-                label="specific (positive) agreement")
+                label="positive agreement")
         ax.axvline(0.0, color="grey", linewidth=0.8)
-        ax.set_yticks(y, [_label(c.category) for c in rows])
         ax.set_xlim(min(-0.2, min((c.ci_low for c in rows if math.isfinite(c.ci_low)),
                                   default=0.0) - 0.05), 1.05)
-        fig.legend(loc="outside lower center", ncols=2, fontsize=9, frameon=False)
+        fig.legend(loc="outside lower center", ncols=1, frameon=False)
         ax.set_title("Per category")
 
-    return _render(prefix, 5.0, 1.5 + 0.4 * len(rows), draw)
+    return _render(prefix, WIDTH, 1.9 + _height([c.category for c in rows]), draw)
 
 
-def coefficient_intervals(rows: Sequence[CoefficientRow],
-                          prefix: str = "coefficients") -> str | None:
-    """Each coefficient's estimate with its confidence interval."""
+def coefficient_intervals(rows: Sequence[CoefficientRow], prefix: str = "coefficients", *,
+                          threshold: float | None = None,
+                          threshold_label: str = "") -> str | None:
+    """Each coefficient's estimate with its confidence interval, its full name above it;
+    ``threshold`` (a study's acceptance threshold) is drawn as a dashed line."""
     shown = [r for r in rows if r.defined]
     if not shown:
         return None
 
     def draw(fig: Any) -> None:
         ax = fig.add_subplot()
-        y = list(range(len(shown)))[::-1]
-        for yi, r in zip(y, shown):
+        ys = _stack(ax, [r.label for r in shown])
+        for yi, r in zip(ys, shown):
             if math.isfinite(r.ci_low) and math.isfinite(r.ci_high):
                 ax.plot([r.ci_low, r.ci_high], [yi, yi], color="#4477aa", linewidth=2.0)
-            ax.plot([r.estimate], [yi], marker="o", color="#222222", markersize=5)
+            ax.plot([r.estimate], [yi], marker="o", color="#222222", markersize=6)
         ax.axvline(0.0, color="grey", linewidth=0.8)
-        ax.set_yticks(y, [_label(r.label, 32) for r in shown])
         low = min([0.0] + [r.ci_low for r in shown if math.isfinite(r.ci_low)]
                   + [r.estimate for r in shown])
         ax.set_xlim(low - 0.05, 1.05)
-        fig.suptitle("Estimates and confidence intervals", fontsize=11.0)  # within the figure
+        if threshold is not None and math.isfinite(threshold):
+            ax.axvline(threshold, color="#b3261e", linestyle="--", linewidth=1.4,
+                       label=_label(threshold_label or f"threshold {threshold:g}", 60))
+            fig.legend(loc="outside lower center", frameon=False)
+        fig.suptitle("Estimates and confidence intervals")  # within the figure
 
-    return _render(prefix, 5.0, 1.0 + 0.38 * len(shown), draw)
+    extra = 0.4 if threshold is not None else 0.0
+    return _render(prefix, WIDTH, 1.0 + extra + _height([r.label for r in shown]), draw)
 
 
 def bootstrap_histogram(b: BootstrapSummary, prefix: str = "bootstrap") -> str | None:
@@ -282,10 +304,10 @@ def bootstrap_histogram(b: BootstrapSummary, prefix: str = "bootstrap") -> str |
                 label=f"{b.confidence_level * 100:g}% interval")
         ax.set_xlabel(_label(b.coefficient, 40))
         ax.set_ylabel("resamples")
-        ax.legend(fontsize=9, frameon=False)
-        ax.set_title(f"Bootstrap distribution ({b.n_resamples} resamples)")
+        ax.legend(frameon=False)
+        ax.set_title(f"Bootstrap ({b.n_resamples} resamples)")
 
-    return _render(prefix, 5.0, 3.0, draw)
+    return _render(prefix, WIDTH, 3.2, draw)
 
 
 def class_bars(s: SystemEvaluation, prefix: str = "classes") -> str | None:
@@ -296,22 +318,22 @@ def class_bars(s: SystemEvaluation, prefix: str = "classes") -> str | None:
 
     def draw(fig: Any) -> None:
         ax = fig.add_subplot()
-        height = 0.26
+        ys = _stack(ax, [c.label for c in rows], rows_per_label=3)
+        height = 0.2
         for k, (name, colour) in enumerate((("precision", "#4477aa"), ("recall", "#ee7733"),
                                            ("f1", "#228833"))):
-            y = [len(rows) - 1 - i + (1 - k) * height for i in range(len(rows))]
+            y = [yi + (1 - k) * height for yi in ys]
             figs = [getattr(c, name) for c in rows]
             ax.barh(y, [_finite(f.estimate) for f in figs], height=height, color=colour,
                     label=name if name != "f1" else "F1")
             for yi, f in zip(y, figs):
                 if math.isfinite(f.ci_low) and math.isfinite(f.ci_high):
                     ax.plot([f.ci_low, f.ci_high], [yi, yi], color="black", linewidth=1.0)
-        ax.set_yticks(range(len(rows))[::-1], [_label(c.label) for c in rows])
         ax.set_xlim(0.0, 1.05)
-        fig.legend(loc="outside lower center", ncols=3, fontsize=7, frameon=False)
+        fig.legend(loc="outside lower center", ncols=3, frameon=False)
         ax.set_title("Per class")
 
-    return _render(prefix, 6.0, 1.6 + 0.55 * len(rows), draw)
+    return _render(prefix, WIDTH, 1.6 + _height([c.label for c in rows], 0.25), draw)
 
 
 def figure_intervals(rows: Sequence[FigureRow], prefix: str = "figures", *,
@@ -323,19 +345,68 @@ def figure_intervals(rows: Sequence[FigureRow], prefix: str = "figures", *,
 
     def draw(fig: Any) -> None:
         ax = fig.add_subplot()
-        y = list(range(len(shown)))[::-1]
-        for i, (yi, r) in enumerate(zip(y, shown)):
+        ys = _stack(ax, [r.name for r in shown])
+        for i, (yi, r) in enumerate(zip(ys, shown)):
             colour = "#ee7733" if i == 0 else "#4477aa"
             if math.isfinite(r.ci_low) and math.isfinite(r.ci_high):
                 ax.plot([r.ci_low, r.ci_high], [yi, yi], color=colour, linewidth=2.0)
-            ax.plot([r.estimate], [yi], marker="o", color="#222222", markersize=5)
-        ax.set_yticks(y, [_label(r.name, 30) for r in shown])
+            ax.plot([r.estimate], [yi], marker="o", color="#222222", markersize=6)
         low = min([r.ci_low for r in shown if math.isfinite(r.ci_low)]
                   + [r.estimate for r in shown])
         ax.set_xlim(max(-1.05, low - 0.05), 1.05)
         ax.set_title(title)
 
-    return _render(prefix, 6.0, 1.0 + 0.38 * len(shown), draw)
+    return _render(prefix, WIDTH, 1.0 + _height([r.name for r in shown]), draw)
+
+
+def _wrap(text: object) -> str:
+    """A full label for a stacked row: wrapped at ``WRAP`` characters, never cut."""
+    import textwrap
+
+    plain = " ".join(str(text).split()).replace("$", r"\$")
+    return "\n".join(textwrap.wrap(plain, WRAP, break_long_words=True)) or " "
+
+
+def _lines(labels: Sequence[object]) -> list[int]:
+    return [_wrap(x).count("\n") + 1 for x in labels]
+
+
+def _height(labels: Sequence[object], extra: float = 0.0) -> float:
+    """Inches for stacked rows: the label's lines of text, then the row's marks."""
+    return sum(0.22 * n + 0.3 + extra for n in _lines(labels))
+
+
+def _stack(ax: Any, labels: Sequence[object], rows_per_label: int = 1) -> list[float]:
+    """Lay rows from the top, each full label written above its marks (left-aligned at
+    the axis' edge); returns each row's y. The y axis then has no ticks."""
+    from matplotlib.transforms import blended_transform_factory
+
+    lines = _lines(labels)
+    marks = 0.7 if rows_per_label == 1 else 0.9
+    ys, y = [], 0.0
+    for n in lines:
+        y -= 0.55 * n + marks
+        ys.append(y)
+    on_axis = blended_transform_factory(ax.transAxes, ax.transData)
+    for label, yi in zip(labels, ys):
+        ax.text(0.0, yi + marks * 0.45, _wrap(label), transform=on_axis, ha="left",
+                va="bottom", fontsize=FONT, linespacing=1.1)
+    ax.set_ylim(y - 0.3 * marks, 0.0)
+    ax.set_yticks([])
+    return ys
+
+
+def numbered(n: int, what: str = "categories") -> str:
+    """The caption's word on numbered axes: empty when the names are written."""
+    return "" if n <= TICKS else f" The axes number the {what} 1 to {n} in the table's order."
+
+
+def _ticks(names: Sequence[object], limit: int) -> list[str]:
+    """Tick labels: the names (shortened to ``limit``), or their positions 1..n when more
+    than ``TICKS`` would not fit at ``FONT`` (the table beside the plot names them)."""
+    if len(names) > TICKS:
+        return [str(i + 1) for i in range(len(names))]
+    return [_label(x, limit) for x in names]
 
 
 def _finite(x: float) -> float:

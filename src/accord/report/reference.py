@@ -7,12 +7,16 @@ one of kind ``"model"`` or ``"llm"``; the other human raters give the ceiling.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
+
+import numpy as np
 
 from accord.data.annotations import Annotations
 from accord.inference.results import AgreementResult, ConfidenceInterval
 from accord.report.model import (
     ClassRow,
+    ConfusedPair,
     FigureRow,
     ReferenceSection,
     SystemEvaluation,
@@ -25,6 +29,8 @@ SUMMARY = (("accuracy", "accuracy"), ("balanced accuracy", "balanced_accuracy"),
            ("macro F1", "macro.f1"), ("weighted F1", "weighted.f1"),
            ("Matthews correlation", "mcc"), ("Cohen's kappa", "kappa"))
 MAX_CLASSES = 50
+TOP_CONFUSED = 3
+EXAMPLES = 3
 
 
 def has_reference(ann: Annotations) -> bool:
@@ -42,7 +48,10 @@ def reference_section(ann: Annotations, confidence_level: float) -> ReferenceSec
     golds = [r for r in ann.raters if ann.kinds.get(r) == "gold"]
     systems = [r for r in ann.raters if ann.kinds.get(r) in ("model", "llm")]
     evs = evaluate(ann, reference=golds[0], systems=systems)
-    rows = tuple(_system(ev, confidence_level) for ev in evs.values())
+    wide = ann.wide()
+    rows = tuple(replace(_system(ev, confidence_level),
+                         confused=confused_pairs(ann, wide, golds[0], ev.system))
+                 for ev in evs.values())
     names = list(evs)
     tests = []
     for i, a in enumerate(names):
@@ -51,6 +60,24 @@ def reference_section(ann: Annotations, confidence_level: float) -> ReferenceSec
             tests.append(f"McNemar's exact test, {a} vs {b}: {t.b} of {t.n_units} units right "
                          f"only under {a}, {t.c} only under {b}; p = {t.pvalue:.4g}.")
     return ReferenceSection(str(golds[0]), tuple(str(h) for h in evs.humans), rows, tuple(tests))
+
+
+def confused_pairs(ann: Annotations, wide: np.ndarray[Any, Any], reference: Any,
+                   system: Any) -> tuple[ConfusedPair, ...]:
+    """The class pairs the system confuses most (ties: the reference's class order), each
+    with its first units in data order; one ``bincount`` over the units both labelled."""
+    k = len(ann.categories)
+    ref, sys = wide[:, ann.raters.index(reference)], wide[:, ann.raters.index(system)]
+    wrong = np.flatnonzero((ref >= 0) & (sys >= 0) & (ref != sys))
+    cell = ref[wrong] * k + sys[wrong]
+    counts = np.bincount(cell, minlength=k * k)
+    order = np.argsort(-counts, kind="stable")[:TOP_CONFUSED]
+    out = []
+    for c in order[counts[order] > 0]:
+        units = wrong[cell == c][:EXAMPLES]
+        out.append(ConfusedPair(str(ann.categories[c // k]), str(ann.categories[c % k]),
+                                int(counts[c]), tuple(str(ann.units[u]) for u in units)))
+    return tuple(out)
 
 
 def _system(ev: Any, level: float) -> SystemEvaluation:

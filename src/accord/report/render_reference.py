@@ -26,6 +26,8 @@ def _class_rows(s: SystemEvaluation) -> list[list[str]]:
              _fig(c.f1), t.span(c.f1.ci_low, c.f1.ci_high)] for c in s.classes]
 
 
+SUMMARY_CAPTION = ("Summary: accuracy beside kappa and the Matthews correlation, and the "
+                   "baselines")
 CLASS_HEAD = ["class", "support", "precision", "CI", "recall", "CI", "F1", "CI"]
 
 
@@ -35,6 +37,15 @@ def _summary_rows(s: SystemEvaluation) -> list[list[str]]:
                  t.DASH, "baseline"])
     rows.append(["chance accuracy p_e", t.num(s.chance_accuracy), t.DASH, "baseline"])
     return rows
+
+
+CONFUSED_HEAD = ["reference class", "predicted as", "units", "examples"]
+CONFUSED_CAPTION = "Error analysis: the most confused class pairs, with example units"
+
+
+def _confused_rows(s: SystemEvaluation) -> list[list[str]]:
+    return [[c.reference, c.predicted, str(c.count), ", ".join(c.examples)]
+            for c in s.confused]
 
 
 def _ceiling_rows(s: SystemEvaluation) -> list[list[str]]:
@@ -64,13 +75,14 @@ def html_section(ref: ReferenceSection | None, level: float) -> str:
                           diagonal=True))
         out.append(_figure(plots.contingency_heatmap(s.confusion, f"confusion-{i + 1}",
                                                      title="Confusion matrix"),
-                           f"Rows: {s.reference} (reference); columns: {s.system}."))
-        out.append(_table(["figure", "estimate", f"{lvl} CI", "interval"], _summary_rows(s),
-                          [False, True, True, False], caption="Summary"))
+                           f"Rows: {s.reference} (reference); columns: {s.system}."
+                           + plots.numbered(len(s.confusion.categories))))
         out.append(_table(CLASS_HEAD, _class_rows(s), [False] + [True] * 7,
                           caption="Per class"))
         out.append(_figure(plots.class_bars(s, f"classes-{i + 1}"),
                            "Precision, recall and F1 per class with their intervals."))
+        out.append(_table(["figure", "estimate", f"{lvl} CI", "interval"], _summary_rows(s),
+                          [False, True, True, False], caption=SUMMARY_CAPTION))
         if s.ceiling:
             out.append(_table([s.ceiling_figure or "", "estimate", f"{lvl} CI"],
                               _ceiling_rows(s), [False, True, True],
@@ -80,6 +92,9 @@ def html_section(ref: ReferenceSection | None, level: float) -> str:
                                f"{s.ceiling_figure}: the system first, then each human; "
                                "human-human agreement is the humans' pairwise percent "
                                "agreement on the same units."))
+        if s.confused:
+            out.append(_table(CONFUSED_HEAD, _confused_rows(s), [False, False, True, False],
+                              caption=CONFUSED_CAPTION, cls="ids"))
     out += [f"<p>{e(x)}</p>" for x in ref.comparisons]
     return "".join(out) + "</section>"
 
@@ -98,16 +113,24 @@ def markdown_lines(ref: ReferenceSection | None, level: float) -> list[str]:
         out += [f"### {escape(s.system)} against {escape(s.reference)} ({s.n_units} units)", ""]
         out += [f"- {escape(x)}" for x in s.sentences] + ([""] if s.sentences else [])
         grid = t.worksheet_grid(s.confusion)
+        out += ["Confusion matrix (rows = reference):", ""]
         out += _table([escape(x) for x in grid[0]],
                       [[escape(x) for x in row] for row in grid[1:]],
                       "l" + "r" * (len(grid[0]) - 1))
-        out += _table(["figure", "estimate", f"{lvl} CI", "interval"],
-                      [[escape(x) for x in row] for row in _summary_rows(s)], "lrrl")
+        out += ["Per class:", ""]
         out += _table(CLASS_HEAD, [[escape(x) for x in row] for row in _class_rows(s)],
                       "l" + "r" * 7)
+        out += [f"{SUMMARY_CAPTION}:", ""]
+        out += _table(["figure", "estimate", f"{lvl} CI", "interval"],
+                      [[escape(x) for x in row] for row in _summary_rows(s)], "lrrl")
         if s.ceiling:
+            out += ["Human ceiling: each against the same reference:", ""]
             out += _table([escape(s.ceiling_figure or ""), "estimate", f"{lvl} CI"],
                           [[escape(x) for x in row] for row in _ceiling_rows(s)], "lrr")
+        if s.confused:
+            out += [f"{CONFUSED_CAPTION}:", ""]
+            out += _table(CONFUSED_HEAD, [[escape(x) for x in row]
+                                          for row in _confused_rows(s)], "llrl")
     out += [f"- {escape(x)}" for x in ref.comparisons] + ([""] if ref.comparisons else [])
     return out
 
@@ -124,5 +147,9 @@ def console_parts(ref: ReferenceSection | None) -> list[Any]:
         figs = ", ".join(f"{r.name} {_fig(r)}" for r in s.summary[:4])
         out.append(Text(f"{s.system}: {figs} on {s.n_units} units"))
         out += [Text(f"  {x}", style="dim") for x in s.sentences]
+        if s.confused:
+            out.append(Text("  most confused: " + "; ".join(
+                f"{c.reference} as {c.predicted} {c.count}x (e.g. {', '.join(c.examples)})"
+                for c in s.confused)))
     out += [Text(x, style="dim") for x in ref.comparisons]
     return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -276,11 +276,12 @@ def rater_matrix(res: Any) -> RaterMatrix | None:
 
 
 # --------------------------------------------------------------------------- units
-def units_section(ann: Annotations, top: int) -> UnitsSection:
-    """The ``top`` units with most disagreement, with every label."""
+def units_section(ann: Annotations, top: int,
+                  context: Mapping[str, Mapping[Any, str]] | None = None) -> UnitsSection:
+    """The ``top`` units with most disagreement, with every label and the ``context``."""
     from accord.interpret.disagreements import disagreements
 
-    d = disagreements(ann, order="disagreement", limit=top)
+    d = disagreements(ann, order="disagreement", limit=top, context=context)
     units = list(d.units)
     given = [dict(zip(u.raters, u.labels)) if u.raters is not None
              else {r: x for r, x in zip(d.raters, u.labels) if x is not None} for u in units]
@@ -289,11 +290,11 @@ def units_section(ann: Annotations, top: int) -> UnitsSection:
         cols = [r for r in cols if any(r in g for g in given)]
     rows = tuple(
         UnitRow(str(u.unit), tuple(None if g.get(r) is None else str(g[r]) for r in cols),
-                u.n_ratings, u.agreement)
+                u.n_ratings, u.agreement, d.context_of(u.unit))
         for u, g in zip(units, given)
     )
     raters = tuple(str(r) for r in cols)
-    return UnitsSection(raters, rows, d.n_disagreements, d.n_compared)
+    return UnitsSection(raters, rows, d.n_disagreements, d.n_compared, tuple(d.context))
 
 
 # --------------------------------------------------------------------------- bootstrap

@@ -1,0 +1,219 @@
+"""What the report was asked, and its answer in one sentence and one figure.
+
+A report opens with the answer to the question its data pose: agreement between raters,
+a model against a reference (a model card), an LLM judge against humans, a pilot decided
+by a study's acceptance rule, spans, or label sets. :func:`job_of` reads that question
+off the built :class:`~accord.report.model.Report`; every renderer puts the job's title,
+verdict and figure first and the job's own section before the rest.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from accord.data.annotations import Annotations
+    from accord.report.model import (
+        CoefficientRow,
+        FigureRow,
+        PairAnalysis,
+        Report,
+        SystemEvaluation,
+    )
+    from accord.study.protocol import Study
+
+__all__ = ["TITLES", "Job", "JobKind", "job_of", "raters_headline", "with_job"]
+
+JobKind = Literal["raters", "reference", "judge", "study", "spans", "label_sets"]
+
+#: The first heading of each job's report (a ``title=`` given by the caller wins).
+TITLES: dict[str, str] = {
+    "raters": "Agreement between raters",
+    "reference": "Model against reference",
+    "judge": "Judge against humans",
+    "study": "Pilot decision",
+    "spans": "Agreement on spans",
+    "label_sets": "Agreement on label sets",
+}
+
+
+@dataclass(frozen=True)
+class Job:
+    """The question the report answers and its answer.
+
+    Attributes
+    ----------
+    kind : {"raters", "reference", "judge", "study", "spans", "label_sets"}
+    title : str
+        The job's heading, e.g. ``"Model against reference"``.
+    verdict : str
+        The answer in one sentence.
+    figure_name, figure : str
+        The one figure the answer rests on, as text (``"macro F1"``, ``"0.8123"``);
+        ``figure`` is ``"undefined"`` when it is not a number, empty when there is none.
+    """
+
+    kind: JobKind
+    title: str
+    verdict: str
+    figure_name: str
+    figure: str
+
+    def to_dict(self) -> dict[str, str]:
+        """JSON-ready mapping."""
+        return {"kind": self.kind, "title": self.title, "verdict": self.verdict,
+                "figure_name": self.figure_name, "figure": self.figure}
+
+
+def with_job(model: Report, title: str | None, st: Study | None) -> Report:
+    """The report with its job; the job's title heads it unless ``title`` was given."""
+    job = job_of(model)
+    if title is None:
+        title = (f"{job.title}: {st.title}" if job.kind == "study" and st is not None
+                 and st.title else job.title)
+    return replace(model, job=job, title=title)
+
+
+def job_of(report: Report) -> Job:
+    """The job of ``report``: a study first (its rule decides), then a judge, a
+    reference with systems, spans, label sets; otherwise agreement between raters."""
+    if report.study is not None:
+        return _study(report)
+    if report.judge is not None:
+        return _judge(report)
+    if report.reference is not None and report.reference.systems:
+        return _reference(report)
+    if report.spans is not None:
+        strict = report.spans.modes[0].f1
+        return Job("spans", TITLES["spans"], report.spans.sentence,  # 3 places, as its table
+                   f"span F1 ({report.spans.modes[0].mode})", _num(strict.estimate, 3))
+    if report.multilabel is not None:
+        m = report.multilabel.macro
+        ci = _ci(m.ci_low, m.ci_high, report.settings.confidence_level)
+        verdict = (f"{report.headline.rstrip('.')}; per label, {report.multilabel.coefficient}"
+                   f" is {_num(m.estimate)}{ci} ({m.name}, "
+                   f"{len(report.multilabel.labels)} labels).")
+        return Job("label_sets", TITLES["label_sets"], verdict, *_primary(report))
+    return Job("raters", TITLES["raters"], report.headline, *_primary(report))
+
+
+def _primary(report: Report) -> tuple[str, str]:
+    row = next((r for r in report.coefficients if r.coefficient == report.primary), None)
+    if row is None:
+        return "", ""
+    return row.label, _num(row.estimate) if row.defined else "undefined"
+
+
+def _study(report: Report) -> Job:
+    assert report.study is not None  # job_of checked it
+    return Job("study", TITLES["study"], report.study.decision.line(),
+               *_primary(report))
+
+
+def _judge(report: Report) -> Job:
+    assert report.judge is not None  # job_of checked it
+    alt = report.judge.alt
+    verdict = ("passes" if alt.passed else "does not pass")
+    replace = ("may replace a human annotator on these data" if alt.passed
+               else "should not replace a human annotator yet")
+    text = (f"{alt.judge} {verdict} the alternative annotator test at epsilon = "
+            f"{alt.epsilon:g}: winning rate {_num(alt.winning_rate, 2)} (0.50 passes), "
+            f"advantage probability {_num(alt.advantage_probability, 3)} over "
+            f"{alt.n_tested} humans; it {replace}.")
+    return Job("judge", TITLES["judge"], text, "winning rate", _num(alt.winning_rate, 2))
+
+
+def _reference(report: Report) -> Job:
+    assert report.reference is not None  # job_of checked it
+    systems = report.reference.systems
+    best = max(systems, key=lambda s: _value(s, "macro F1"))
+    level = report.settings.confidence_level
+    f1 = _summary(best, "macro F1")
+    acc = _summary(best, "accuracy")
+    lead = best.system if len(systems) == 1 else (
+        f"{best.system}, the best of {len(systems)} systems by macro F1,")
+    ci = "" if f1 is None else _ci(f1.ci_low, f1.ci_high, level)
+    f1_text = "undefined" if f1 is None or f1.undefined_reason else _num(f1.estimate)
+    acc_text = "undefined" if acc is None or acc.undefined_reason else _num(acc.estimate)
+    text = (f"{lead} against {best.reference}: macro F1 {f1_text}{ci} on {best.n_units:,} "
+            "units; "
+            f"accuracy {acc_text} vs {_num(best.majority_accuracy)} for always predicting the "
+            f"majority class {best.majority_class!r}{_ceiling(best)}.")
+    return Job("reference", TITLES["reference"], text, f"macro F1 ({best.system})", f1_text)
+
+
+def _ceiling(s: SystemEvaluation) -> str:
+    """Where the system's figure lies against the humans' range on the same reference."""
+    if not s.ceiling or s.ceiling_figure is None:
+        return ""
+    system = s.ceiling[0].estimate
+    humans = [r.estimate for r in s.ceiling[1:]
+              if r.name != "human-human agreement" and math.isfinite(r.estimate)]
+    if not humans or not math.isfinite(system):
+        return ""
+    low, high = min(humans), max(humans)
+    where = ("within" if low <= system <= high else "above" if system > high else "below")
+    return (f"; {where} the human annotators' range ({_num(low)} to {_num(high)}, "
+            f"{s.ceiling_figure}) against the same reference")
+
+
+def _summary(s: SystemEvaluation, name: str) -> FigureRow | None:
+    return next((r for r in s.summary if r.name == name), None)
+
+
+def _value(s: SystemEvaluation, name: str) -> float:
+    row = _summary(s, name)
+    x = math.nan if row is None or row.undefined_reason else row.estimate
+    return x if math.isfinite(x) else -math.inf
+
+
+def _ci(low: float, high: float, level: float) -> str:
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return ""
+    return f" ({level * 100:g}% CI {_num(low)} to {_num(high)})"
+
+
+def _num(x: float, digits: int = 4) -> str:
+    return f"{x:.{digits}f}" if math.isfinite(x) else "undefined"
+
+
+def raters_headline(ann: Annotations, rows: Sequence[CoefficientRow], primary: str | None,
+                    pairs: Sequence[PairAnalysis] = ()) -> str:
+    """The raters' answer: how often they agree and the primary coefficient on its scale."""
+    who = (f"{ann.raters[0]} and {ann.raters[1]}" if ann.n_raters == 2
+           else f"{ann.n_raters} raters")
+    pa = next((r for r in rows if r.coefficient == "percent_agreement" and r.defined), None)
+    if pa is not None and ann.n_raters == 2:
+        both = int((np.bincount(ann.codes[0], minlength=ann.n_units) == 2).sum())
+        ws = pairs[0].worksheet if pairs else None
+        if pa.variant and ws is not None:
+            head = (f"{who} agree exactly on {100 * ws.p_o:.1f}% of the {both} units both "
+                    f"rated ({pa.variant}: agreement {100 * pa.estimate:.1f}%)")
+        else:
+            head = f"{who} agree on {100 * pa.estimate:.1f}% of the {both} units both rated"
+    elif pa is not None:
+        head = (f"{who} rated {ann.n_units} units (pairwise agreement "
+                f"{100 * pa.estimate:.1f}%)")
+    else:
+        head = f"{who} rated {ann.n_units} units"
+    row = next((r for r in rows if r.coefficient == primary), None)
+    if row is None:
+        return head + "."
+    if not row.defined:
+        return f"{head}; {row.label} is undefined: {row.undefined_reason}."
+    ci = ""
+    if math.isfinite(row.ci_low):
+        ci = f" ({_pct(row.confidence_level)} CI {row.ci_low:.4f} to {row.ci_high:.4f})"
+    band = ""
+    if row.interpretation is not None and row.interpretation.defined:
+        band = f", {row.interpretation.band} on {row.interpretation.scale_title}"
+    return f"{head}; {row.label} = {row.estimate:.4f}{ci}{band}."
+
+
+def _pct(level: float) -> str:
+    return f"{level * 100:g}%"

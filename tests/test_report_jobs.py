@@ -1,0 +1,210 @@
+"""Each job's report opens with its answer: the job's title, one verdict sentence, one figure.
+
+For every job (raters, a model against a reference, a judge against humans, a pilot with
+a study, spans, label sets) the first heading and the verdict are checked in HTML,
+Markdown and on the console, and the figures of the verdict against the library result
+they come from or a peer library (scikit-learn for macro F1 and accuracy).
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+import accord
+from accord.report.job import TITLES
+from accord.report.markdown import escape
+from tests.test_report_golden import skewed_report
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+KINDS = {"gold": "gold", "model": "model", "llm": "llm"}
+
+
+def _raters() -> accord.Report:
+    a = ["spam", "ok", "ok", "ok", "spam", "ok", "ok", "ok"]
+    b = ["spam", "ok", "ok", "spam", "spam", "ok", "ok", "ok"]
+    return accord.report(accord.Annotations.from_pairs(a, b))
+
+
+def _reference() -> accord.Report:
+    return accord.report(accord.read(EXAMPLES / "preds.csv", kinds=KINDS))
+
+
+def _judge() -> accord.Report:
+    ann = accord.read(EXAMPLES / "judge.csv", raters=["gpt4", "ann_a", "ann_b", "ann_c"],
+                      missing=["ERROR"], kinds={"gpt4": "llm"})
+    return accord.report(ann, judge="gpt4", seed=1)
+
+
+def _spans() -> accord.Report:
+    ann = accord.read(EXAMPLES / "ner_spans.csv", unit="doc", rater="annotator",
+                      value="label", start="start", end="end")
+    return accord.report(ann, seed=1, top_units=3)
+
+
+def _label_sets() -> accord.Report:
+    return accord.report(accord.read(EXAMPLES / "toxicity_multilabel.csv",
+                                     label_separator=";"))
+
+
+JOBS: dict[str, Callable[[], accord.Report]] = {
+    "raters": _raters, "reference": _reference, "judge": _judge, "study": skewed_report,
+    "spans": _spans, "label_sets": _label_sets,
+}
+
+
+@pytest.fixture(scope="module", params=list(JOBS))
+def job_report(request: pytest.FixtureRequest) -> tuple[str, accord.Report]:
+    return request.param, JOBS[request.param]()
+
+
+def _console(report: accord.Report) -> str:
+    console = Console(width=4000, record=True, color_system=None, file=io.StringIO())
+    console.print(report)
+    return console.export_text()
+
+
+def _expected_title(kind: str, report: accord.Report) -> str:
+    if kind == "study":
+        assert report.study is not None and report.study.title is not None
+        return f"{TITLES['study']}: {report.study.title}"
+    return TITLES[kind]
+
+
+def test_each_job_opens_with_its_title_verdict_and_figure(
+        job_report: tuple[str, accord.Report]) -> None:
+    kind, rep = job_report
+    job = rep.job
+    assert job is not None and job.kind == kind
+    title = _expected_title(kind, rep)
+    # HTML: the first heading, then the verdict inside the header (the first screen)
+    page = rep.to_html()
+    assert re.findall(r"<h1>(.*?)</h1>", page)[0] == html.escape(title)
+    header = page[page.index("<header>"):page.index("</header>")]
+    assert html.escape(job.verdict, quote=True) in header
+    assert f"<strong>{html.escape(job.figure)}</strong>" in header
+    # Markdown: the first line is the heading, the verdict before any other section
+    md = rep.to_markdown()
+    assert md.splitlines()[0] == f"# {title}"
+    before = md.split("\n## ", 1)[0]
+    assert escape(job.verdict) in before, (kind, before)
+    assert f"**{escape(job.figure_name)}: {escape(job.figure)}**" in before
+    # console: the title first, the verdict in the lines before the first blank line
+    lines = _console(rep).splitlines()
+    assert lines[0] == title
+    top = "\n".join(lines[:lines.index("")])
+    assert job.verdict in top and f"{job.figure_name}: {job.figure}" in top
+
+
+def test_the_job_s_own_section_comes_first(job_report: tuple[str, accord.Report]) -> None:
+    kind, rep = job_report
+    first = {"reference": "reference", "judge": "judge", "label_sets": "multilabel",
+             "spans": "summary", "raters": "summary", "study": "summary"}[kind]
+    page = rep.to_html()
+    main = page[page.index("<main>"):]
+    assert re.findall(r'<section id="([^"]+)"', main)[0] == first
+
+
+def test_reference_verdict_matches_sklearn() -> None:
+    from sklearn.metrics import accuracy_score, f1_score
+
+    rep = _reference()
+    assert rep.job is not None and rep.reference is not None
+    rows = accord.read(EXAMPLES / "preds.csv", kinds=KINDS)
+    wide = rows.wide()
+    cats = rows.categories
+    ref, sys = wide[:, rows.raters.index("gold")], wide[:, rows.raters.index("model")]
+    both = (ref >= 0) & (sys >= 0)
+    y, p = [cats[i] for i in ref[both]], [cats[i] for i in sys[both]]
+    # scikit-learn 1.x: f1_score(average="macro") and accuracy_score, at the verdict's 4 places
+    assert f"macro F1 {f1_score(y, p, average='macro'):.4f}" in rep.job.verdict
+    assert f"accuracy {accuracy_score(y, p):.4f} vs " in rep.job.verdict
+    majority = max(set(y), key=y.count)
+    assert f"{y.count(majority) / len(y):.4f} for always predicting the majority class " \
+           f"{majority!r}" in rep.job.verdict
+    # the ceiling: accuracy 0.8514 lies between the humans' 0.8161 and 0.8690
+    assert "within the human annotators' range (0.8161 to 0.8690, accuracy)" in rep.job.verdict
+    assert rep.job.figure == f"{f1_score(y, p, average='macro'):.4f}"
+
+
+def test_reference_error_analysis_lists_the_most_confused_pairs() -> None:
+    rep = _reference()
+    assert rep.reference is not None
+    model = rep.reference.systems[0]
+    counts = model.confusion.counts
+    cats = model.confusion.categories
+    off = sorted(((counts[i][j], cats[i], cats[j]) for i in range(len(cats))
+                  for j in range(len(cats)) if i != j), key=lambda x: -x[0])
+    got = [(c.count, c.reference, c.predicted) for c in model.confused]
+    assert got == [(int(n), a, b) for n, a, b in off[:3]]
+    ann = accord.read(EXAMPLES / "preds.csv", kinds=KINDS)
+    labels = {(u, r): v for u, r, v in ann.records()}
+    for c in model.confused:
+        assert len(c.examples) == 3
+        for unit in c.examples:
+            assert (labels[(unit, "gold")], labels[(unit, "model")]) == (c.reference,
+                                                                         c.predicted)
+    assert "Error analysis: the most confused class pairs" in rep.to_markdown()
+
+
+def test_judge_verdict_says_pass_or_fail_at_epsilon() -> None:
+    rep = _judge()
+    assert rep.job is not None and rep.judge is not None
+    alt = rep.judge.alt
+    assert rep.job.verdict.startswith(
+        f"gpt4 {'passes' if alt.passed else 'does not pass'} the alternative annotator test "
+        f"at epsilon = 0.2: winning rate {alt.winning_rate:.2f}")
+    assert f"advantage probability {alt.advantage_probability:.3f}" in rep.job.verdict
+
+
+def test_a_given_title_wins_and_the_cli_drops_the_layout_caveat_when_roles_are_named(
+        tmp_path: Path) -> None:
+    from tests.conftest import run_cli
+
+    a, b = ["x", "y", "x"], ["x", "y", "y"]
+    rep = accord.report(accord.Annotations.from_pairs(a, b), title="My pilot")
+    assert rep.title == "My pilot" and rep.job is not None
+    assert rep.job.title == TITLES["raters"]
+    out = tmp_path / "r.md"
+    code, stdout, stderr = run_cli("report", str(EXAMPLES / "preds.csv"), "--gold", "gold",
+                                   "--predicted", "model", "llm", "-q", "-o", str(out))
+    assert code == 0, stderr
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("# Model against reference\n") and "caveat" not in text
+    assert "rater 'gold' was named; the rater columns are every column left" in text
+
+
+def test_span_and_label_set_verdicts_carry_their_section_s_figures() -> None:
+    spans = _spans()
+    assert spans.job is not None and spans.spans is not None
+    strict = spans.spans.modes[0].f1.estimate
+    assert spans.job.verdict == spans.spans.sentence
+    assert spans.job.figure == f"{strict:.3f}" and f"= {strict:.3f}" in spans.job.verdict
+    sets = _label_sets()
+    assert sets.job is not None and sets.multilabel is not None
+    macro = sets.multilabel.macro
+    alpha = next(r for r in sets.coefficients if r.coefficient == sets.primary)
+    # the figure is the coefficient on the sets; the same line says the per-label one differs
+    assert sets.job.figure == f"{alpha.estimate:.4f}"
+    assert sets.job.verdict.startswith(sets.headline.rstrip("."))
+    assert (f"per label, Krippendorff's alpha is {macro.estimate:.4f} (95% CI "
+            f"{macro.ci_low:.4f} to {macro.ci_high:.4f}) (macro mean over labels, "
+            f"{len(sets.multilabel.labels)} labels)") in sets.job.verdict
+
+
+def test_a_heatmap_of_many_categories_numbers_its_axes_and_says_so() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    a = [f"category {i}" for i in rng.integers(0, 14, size=300)]
+    b = [x if rng.random() < 0.7 else f"category {rng.integers(0, 14)}" for x in a]
+    page = accord.report(accord.Annotations.from_pairs(a, b)).to_html()
+    assert "The axes number the categories 1 to 14 in the table&#x27;s order." in page
+    few = accord.report(accord.Annotations.from_pairs(["x", "y", "x"], ["x", "y", "y"]))
+    assert "The axes number" not in few.to_html()
