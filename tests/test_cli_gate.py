@@ -98,7 +98,9 @@ def test_named_long_columns_are_accepted() -> None:
     code, out, err = check(str(READERS_DATA / "long_scores.csv"), *LONG_OK,
                            "--raters", "coder_a", "coder_b", *RULE, "-1")
     assert code == 0, err
-    assert out.startswith("ACCEPTED")
+    caveat, decision = out.splitlines()  # scores 1..5 read as nominal: said first
+    assert caveat.startswith("caveat: level nominal: the values") and "--level ordinal" in caveat
+    assert decision.startswith("ACCEPTED")
 
 
 def test_a_guessed_level_is_refused_until_named(tmp_path: Path) -> None:

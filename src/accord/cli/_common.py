@@ -167,6 +167,7 @@ def load(
     kinds: tuple[str, ...] = ("human",),
     select_raters: bool = True,
     span_columns: dict[str, Any] | None = None,
+    level_caveat: bool = False,
     **selection: Any,
 ) -> Annotations:
     """Read DATA with the shared options (``selection``, see :func:`read_options`).
@@ -174,10 +175,19 @@ def load(
     With ``select_raters``, keep only ``--raters``, or, when none are named, only
     raters of the ``--kinds`` asked for (human by default), saying in the audit
     which raters were left out. ``span_columns`` (``start``, ``end``) read a span table.
+    With ``level_caveat`` (a command whose coefficients depend on the level), integer
+    labels that look like a scale, read as nominal because no level was given, are
+    said as a caveat (:func:`accord.interpret.levels.ordered_look`).
     """
     from accord.readers import read
 
     ann = read(paths_of(data), **read_options(**selection), **(span_columns or {}))
+    if level_caveat and not ann.set_valued:
+        from accord.interpret.levels import ordered_look
+
+        note = ordered_look(ann.categories, ann.level)
+        if note is not None:
+            ann.audit = ann.audit.with_caveats(note)
     if ann.audit.caveats:  # stated on the first lines of every output: in the CLI's words
         from accord.cli._errors import cli_text
 

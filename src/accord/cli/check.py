@@ -140,7 +140,9 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
             return decision, 0, ann.raters, caveats
 
     def read(path: Any) -> Any:
-        return load(path, span_columns=spans, **selection)
+        study_level = st is not None and st.metric.level is not None
+        return load(path, span_columns=spans, level_caveat=not study_level
+                    and weights in (None, "identity"), **selection)
 
     if by is not None:
         check_by(data, by, read, decide, st, record, against_history, as_json)

@@ -125,7 +125,8 @@ def compute(
                 form=form, average=average, positive=positive),
                 lambda rs: _intervals(rs, confidence_level, method, population_size), as_json)
             return
-        ann = _pooled(single_labels(load(data, **selection).require_pairable(), "compute"))
+        ann = _pooled(single_labels(load(data, level_caveat=not _weighted(weights),
+                                              **selection).require_pairable(), "compute"))
         fits_raters(ann, coefficients)
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
         results = run(ann, list(coefficients) or None, weights=weights, form=form,

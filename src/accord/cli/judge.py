@@ -86,7 +86,7 @@ def alt(data: str, judge_name: str, humans: tuple[str, ...], epsilon: float,
     if humans and not selection.get("raters") and selection.get("unit") is None:
         selection["raters"] = (judge_name, *humans)
     try:
-        ann = load(data, select_raters=False, **selection)
+        ann = load(data, select_raters=False, level_caveat=True, **selection)
         chosen = list(humans) if humans else None
         kind = scoring or ("neg_rmse" if ann.level in ("interval", "ratio") else "accuracy")
         alt = accord.alt_test(ann, judge=judge_name, humans=chosen, epsilon=epsilon,

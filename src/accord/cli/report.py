@@ -131,6 +131,8 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     spans = span_columns(selection)
     ann = _mark_reference(
         load(data, select_raters=judge_name is None, span_columns=spans,
+             level_caveat=weights in (None, "identity") and (
+                 st is None or st.metric.level is None),
              **_all_kinds(selection, gold)),
         gold, predicted)
     fits_raters(ann, coefficients)
