@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
 import click
 
 from accord.cli._common import load, paths_of, single_labels
+from accord.cli._json import emit
 
 POOLED = "(pooled)"
 
@@ -59,7 +59,7 @@ def compute_by(data: str, by: str, selection: dict[str, Any], run: Any, interval
                  **r.to_dict(), "confidence_interval": None if ci is None else ci.to_dict(),
                  "caveats": list(ann.audit.caveats), "notes": notes}
                 for g, ann, res, cis in table for r, ci in zip(res, cis)]
-        click.echo(json.dumps(rows, indent=2))
+        emit("compute", rows)
         return
     _print(data, by, table, names, tests, notes)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -20,6 +19,8 @@ from accord.cli._common import (
     with_reference,
 )
 from accord.cli._common import console as cli_console
+from accord.cli._json import emit
+from accord.cli._options import shared
 from accord.cli._terminal import visible
 
 #: The console shows the confusion matrix up to this many classes, the per-class rows
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
 @click.option("--positive", default=None, metavar="LABEL",
               help="The positive class of a binary task (shown first in the summary).")
 @ci_options
-@click.option("--json", "as_json", is_flag=True, help="Print the evaluation as JSON instead.")
+@shared("--json", help="Print the evaluation as JSON instead.")
 @click.pass_context
 def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tuple[str, ...],
              humans: tuple[str, ...], ceiling_figure: str, positive: str | None,
@@ -94,7 +95,7 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
-        click.echo(json.dumps(out, indent=2, allow_nan=False))
+        emit("evaluate", out)
         return
     if "systems" not in out:
         out = {"reference": out["reference"], "systems": {out["system"]: out}, "mcnemar": []}
@@ -113,7 +114,7 @@ def _spans(ann: Any, data: str, gold: str, predicted: tuple[str, ...], level: fl
                      _Ci(level, n_resamples, seed))
     _dropped(model, ann)
     if as_json:
-        click.echo(json.dumps(model["json"], indent=2))
+        emit("evaluate", model["json"])
         return
     _print(model, data)
 

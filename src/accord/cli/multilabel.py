@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
@@ -11,7 +10,9 @@ import click
 from accord.cli._app import main
 from accord.cli._common import check_options, ci_options, data_options, interval_method, load
 from accord.cli._common import console as cli_console
+from accord.cli._json import emit
 from accord.cli._lazy import LazyChoice, ListedChoices
+from accord.cli._options import deprecated_alias, shared
 
 
 def _choices() -> list[str]:
@@ -38,20 +39,17 @@ def _choices() -> list[str]:
     metavar="LABEL...",
     help="The labels and their order (labels nobody used are kept). Default: every label used.",
 )
-@click.option(
-    "--reference",
-    default=None,
-    metavar="RATER",
-    help="Score every other rater's label sets against this rater's (precision, recall, F1 "
-    "per label and averaged, Hamming loss, subset accuracy) instead of agreement.",
-)
+@shared("--gold", metavar="RATER", help="Score every other rater's label sets against this "
+        "rater's (precision, recall, F1 per label and averaged, Hamming loss, subset accuracy) "
+        "instead of agreement.")
+@deprecated_alias("--reference", "--gold")
 @ci_options
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON instead.")
+@shared("--json", help="Print the results as JSON instead.")
 def multilabel(
     data: str,
     coefficient: str,
     labels: tuple[str, ...],
-    reference: str | None,
+    gold: str | None,
     confidence_level: float,
     ci_method: str,
     n_resamples: int,
@@ -74,14 +72,14 @@ def multilabel(
       accord multilabel examples/toxicity_multilabel.csv --separator ';'
       accord multilabel examples/toxicity_multilabel.csv --separator ';' --coefficient fleiss_kappa
       accord multilabel examples/toxicity_multilabel_long.csv --multilabel --json
-      accord multilabel examples/toxicity_multilabel.csv --separator ';' --reference annotator_a
+      accord multilabel examples/toxicity_multilabel.csv --separator ';' --gold annotator_a
     """
     from accord.coefficients.multilabel import multilabel_agreement
     from accord.errors import InvalidParameterError
 
     check_options(confidence_level, None, None, func="accord multilabel")
-    if reference is not None:
-        _against_reference(data, reference, list(labels) if labels else None, as_json,
+    if gold is not None:
+        _against_reference(data, gold, list(labels) if labels else None, as_json,
                            selection)
         return
     try:
@@ -99,7 +97,7 @@ def multilabel(
         out["confidence_intervals"] = {k: ci.to_dict() for k, ci in intervals.items()}
         if macro is not None:
             out["confidence_intervals"]["macro"] = macro.to_dict()
-        click.echo(json.dumps(out, indent=2))
+        emit("multilabel", out)
         return
     _print(res, intervals, macro, data, ann)
 
@@ -196,12 +194,11 @@ def _against_reference(data: str, reference: str, labels: list[str] | None, as_j
     evaluations = evaluate_raters(ann, reference, labels=labels)
     if not evaluations:
         raise click.UsageError(
-            f"--reference {reference} leaves no other rater to score; the raters read are "
+            f"--gold {reference} leaves no other rater to score; the raters read are "
             f"{list(map(str, ann.raters))!r} (name others with --raters).")
     if as_json:
-        click.echo(json.dumps({"caveats": list(ann.audit.caveats), "reference": reference,
-                               "raters": {str(k): e.to_dict() for k, e in evaluations.items()}},
-                              indent=2))
+        emit("multilabel", {"caveats": list(ann.audit.caveats), "reference": reference,
+                               "raters": {str(k): e.to_dict() for k, e in evaluations.items()}})
         return
     from rich.table import Table
 
