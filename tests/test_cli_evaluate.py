@@ -46,7 +46,7 @@ def test_json_of_several_systems_has_mcnemar() -> None:
     data = json.loads(out)
     assert set(data["systems"]) == {"model", "llm"}
     assert data["mcnemar"][0]["system_a"] == "model"
-    assert data["systems"]["llm"]["macro"]["f1"]["interval"]["method"] == "asymptotic"
+    assert data["systems"]["llm"]["macro"]["f1"]["confidence_interval"]["method"] == "asymptotic"
 
 
 def test_an_export_uses_the_rater_kinds() -> None:

@@ -34,7 +34,7 @@ def test_compare_two_batches_is_the_library_comparison() -> None:
                          method="asymptotic")
     (cmp,) = got["comparisons"]
     assert cmp["difference"] == lib.difference and cmp["design"] == "independent"
-    assert cmp["interval"]["low"] == lib.interval.low
+    assert cmp["confidence_interval"]["low"] == lib.interval.low
     assert cmp["sentence"] == lib.sentence("batch2", "pilot")
     assert got["homogeneity"] is None
 

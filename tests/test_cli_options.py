@@ -83,7 +83,7 @@ def test_coefficient_and_scale_are_checked_choices_everywhere() -> None:
 def test_confidence_level_is_checked_before_the_data_are_read() -> None:
     code, out, err = run_cli("judge", "ppi", PILOT, "--judge", "x", "--human", "y",
                              "--confidence-level", "95", "--json")
-    assert code == 2 and "must be between 0 and 1" in err
+    assert code == 2 and "--confidence-level must be" in err
     assert json.loads(out) == {"schema_version": 2, "command": "judge ppi",
                                "error": json.loads(out)["error"], "exit": 2}
 

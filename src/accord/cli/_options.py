@@ -29,9 +29,15 @@ MAX_RESAMPLES = 10_000_000
 
 
 def _confidence_level(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-    """In (0, 1), checked before any data are read."""
-    if value is not None and not 0 < value < 1:
-        raise click.BadParameter(f"must be between 0 and 1 (exclusive), e.g. 0.95; got {value}.")
+    """In (0, 1), checked before any data are read, in the library's words."""
+    from accord.cli._errors import cli_text
+    from accord.data import _validation as v
+    from accord.errors import InvalidParameterError
+
+    try:  # the name is rewritten away by cli_text: "--confidence-level must be ..."
+        v.confidence_level(value, func=f"accord {ctx.info_name}")
+    except InvalidParameterError as exc:
+        raise click.BadParameter(cli_text(str(exc)), ctx, param) from None
     return value
 
 
@@ -50,6 +56,14 @@ def _rater_kinds(
             )
         out.append((rater, kind))
     return tuple(out)
+
+
+def _seed(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A seed numpy accepts: a non-negative integer."""
+    if value is not None and value < 0:
+        raise click.BadParameter(f"--seed must be a non-negative integer; got {value}.",
+                                 ctx, param)
+    return value
 
 
 @dataclass(frozen=True)
@@ -163,7 +177,7 @@ OPTIONS: dict[str, SharedOption] = dict([
        type=click.Choice(["percentile", "bca", "basic"])),
     _o("--seed", "seed", "interval", "Seed for a reproducible bootstrap (default: fresh "
        "entropy, a different interval each run).", kind="integer >= 0",
-       type=click.IntRange(min=0), metavar="N"),
+       type=int, metavar="N", callback=_seed),
     _o("--gold", "gold", "reference", "The reference labels: a column of wide data, or a "
        "rater of long data or an export.", metavar="COL"),
     _o("--predicted", "predicted", "reference", "The system labels to set against --gold: "
@@ -184,7 +198,7 @@ OPTIONS: dict[str, SharedOption] = dict([
        "binary task.", metavar="LABEL"),
     _o("--population-size", "population_size", "coefficient", "Units in the population "
        "sampled, for Gwet's finite-population correction.", kind="integer >= 1",
-       type=click.IntRange(min=1), metavar="N"),
+       type=int, metavar="N"),
     _o("--json", "as_json", "output", "Print JSON instead (with schema_version and command; "
        "an error is a JSON object on standard output too).", is_flag=True),
 ])

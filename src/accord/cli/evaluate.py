@@ -135,7 +135,7 @@ def _fmt(x: Any, digits: int = 4) -> str:
 
 
 def _ci(fig: dict[str, Any]) -> str:
-    ci = fig["interval"]
+    ci = fig["confidence_interval"]
     if ci["low"] is None:
         return ""
     return f"{_fmt(ci['low'], 3)} to {_fmt(ci['high'], 3)}"
@@ -214,7 +214,7 @@ def _cell(fig: dict[str, Any]) -> str:
     """``0.946 (0.909-0.968)``: the estimate and its interval, short enough for a table."""
     if fig["estimate"] is None:
         return "undefined"
-    ci = fig["interval"]
+    ci = fig["confidence_interval"]
     if ci["low"] is None:
         return _fmt(fig["estimate"], 3)
     return f"{_fmt(fig['estimate'], 3)} ({_fmt(ci['low'], 3)}-{_fmt(ci['high'], 3)})"
@@ -223,14 +223,14 @@ def _cell(fig: dict[str, Any]) -> str:
 def _summary(ev: dict[str, Any]) -> Table:
     from rich.table import Table
 
-    level = ev["accuracy"]["interval"]["confidence_level"]
+    level = ev["accuracy"]["confidence_interval"]["confidence_level"]
     table = Table(title="summary", title_justify="left")
     for head in ("figure", "estimate", f"{level:.0%} CI", "method"):
         table.add_column(head, justify="left" if head in ("figure", "method") else "right")
     for name in ("accuracy", "balanced_accuracy", "mcc", "kappa"):
         fig = ev[name]
         table.add_row(name.replace("_", " "), _fmt(fig["estimate"]), _ci(fig),
-                      fig["interval"]["method"])
+                      fig["confidence_interval"]["method"])
     b = ev["baselines"]
     table.add_row(f"majority class ({_label(b['majority_class'])})",
                   _fmt(b["majority_accuracy"]), "", "baseline")

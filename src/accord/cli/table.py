@@ -44,8 +44,8 @@ def table(data: str, as_json: bool, **selection: Any) -> None:
                     "categories": [str(c) for c in t.categories],
                     "counts": t.counts.tolist(),
                     "n": t.n,
-                    "p_o": t.p_o,
-                    "p_e": t.p_e,
+                    "observed_agreement": t.p_o,
+                    "expected_agreement": t.p_e,
                     "caveats": list(ann.audit.caveats),
                 })
         return
