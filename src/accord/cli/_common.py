@@ -80,6 +80,9 @@ def load(
     from accord.readers import read
 
     ann = read(paths_of(data), **read_options(**selection), **(span_columns or {}))
+    hint = None if ann.set_valued else separator_hint(ann.categories)
+    if hint is not None:
+        ann.audit = ann.audit.with_caveats(hint)
     if level_caveat and not ann.set_valued:
         from accord.interpret.levels import ordered_look
 
@@ -96,6 +99,24 @@ def load(
     if raters:
         return ann if ann.raters == raters else ann.select(list(raters))
     return _only_kinds(ann, kinds)
+
+
+#: Characters that join several labels in one cell, in the order they are hinted at.
+SEPARATORS = (";", "|", ",")
+
+
+def separator_hint(categories: tuple[Any, ...]) -> str | None:
+    """When every label (two or more distinct ones) holds the same separator, a hint that
+    the cells may be label sets: ``pass --separator ';'``; else None."""
+    texts = [c for c in categories if isinstance(c, str)]
+    if len(texts) < 2 or len(texts) != len(categories):
+        return None
+    for sep in SEPARATORS:
+        if all(sep in t for t in texts):
+            example = next(t for t in texts if t.strip(sep))
+            return (f"every label holds {sep!r} (e.g. {example!r}), read as one label: if a "
+                    f"cell is a set of labels, pass --separator '{sep}' (accord multilabel)")
+    return None
 
 
 def single_labels(ann: Annotations, command: str) -> Annotations:

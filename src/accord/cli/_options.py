@@ -87,11 +87,12 @@ class SharedOption:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def option(self, **overrides: Any) -> Callable[[F], F]:
-        """The click decorator; ``overrides`` may reword ``help`` or set ``multiple``."""
-        unknown = set(overrides) - {"help", "multiple", "metavar", "cls", "dest"}
+        """The click decorator; ``overrides`` may reword ``help``, set ``multiple``, or
+        narrow the choices (``choices``: a loader of the names a command accepts)."""
+        unknown = set(overrides) - {"help", "multiple", "metavar", "cls", "dest", "choices"}
         if unknown:  # a default or a type of its own would break the one vocabulary
-            raise TypeError(f"{self.flag}: only help, multiple, metavar and cls may differ "
-                            f"between commands, not {sorted(unknown)}")
+            raise TypeError(f"{self.flag}: only help, multiple, metavar, cls and choices may "
+                            f"differ between commands, not {sorted(unknown)}")
         kwargs: dict[str, Any] = {"help": overrides.get("help", self.help), **self.extra}
         if self.is_flag:
             kwargs["is_flag"] = True
@@ -108,6 +109,8 @@ class SharedOption:
         if overrides.get("multiple", self.multiple):
             kwargs["multiple"] = True
             kwargs.pop("show_default", None)
+        if "choices" in overrides:
+            kwargs["type"] = LazyChoice(overrides["choices"])
         if self.callback is not None:
             kwargs["callback"] = self.callback
         if "cls" in overrides:
@@ -243,6 +246,9 @@ DIFFERENCES = (
     "a subset of the registry (multilabel: every coefficient but the ICC family, on each "
     "label's yes/no ratings; plan: the coefficients with a sample-size formula), with their "
     "own defaults (krippendorff_alpha, cohen_kappa).",
+    "`accord compute --coefficient` offers every coefficient but the span family "
+    "(span_f1, ...): spans are read with --start/--end/--label, which `accord spans` and "
+    "`accord check` take.",
     "`accord multilabel --reference` is the deprecated spelling of `--gold` (it still works, "
     "with a warning on standard error).",
     "`accord annotators`, `accord judge alt` and `accord spans` compute bootstrap intervals "

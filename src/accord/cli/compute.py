@@ -23,13 +23,14 @@ from accord.cli._common import (
 from accord.cli._common import console as cli_console
 from accord.cli._errors import cli_text
 from accord.cli._json import emit
-from accord.cli._lazy import ListedChoices
+from accord.cli._lazy import ListedChoices, coefficient_names, span_names
 from accord.cli._options import shared
 
 
 @main.command()
 @data_options
 @shared("--coefficient", multiple=True, metavar="NAME...", cls=ListedChoices,
+        choices=lambda: [n for n in coefficient_names() if n not in span_names()],
         help="Coefficients to compute (default: a sensible set for the data). One or more of:")
 @shared("--weights", help="Agreement weights for ordered categories (weighted kappa, AC2, "
         "...); give the order of text labels with --categories (else they are sorted, with a "

@@ -65,12 +65,14 @@ def _print(s: dict[str, Any], source: str) -> None:
             )
         )
     _print_raters(console, s["raters"])
+    from accord.data._sets import label_text
+
     if s.get("categories"):
         table = Table(title="categories", title_justify="left")
         table.add_column("category")
         table.add_column("count", justify="right")
         for c in s["categories"]:
-            table.add_row(Text(str(c["label"])), str(c["count"]))
+            table.add_row(Text(label_text(c["label"])), str(c["count"]))
         console.print(table)
     spans = s.get("spans")
     if spans:

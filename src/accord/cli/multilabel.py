@@ -43,6 +43,9 @@ def _choices() -> list[str]:
         "rater's (precision, recall, F1 per label and averaged, Hamming loss, subset accuracy) "
         "instead of agreement.")
 @deprecated_alias("--reference", "--gold")
+@click.option("--empty-label", "empty_label", default=None, metavar="TEXT",
+              help="The cell text that means 'no label applies' (e.g. none): scored as the "
+              "empty set. An empty cell is a missing rating.")
 @ci_options
 @shared("--json", help="Print the results as JSON instead.")
 def multilabel(
@@ -50,6 +53,7 @@ def multilabel(
     coefficient: str,
     labels: tuple[str, ...],
     gold: str | None,
+    empty_label: str | None,
     confidence_level: float,
     ci_method: str,
     n_resamples: int,
@@ -80,10 +84,10 @@ def multilabel(
     check_options(confidence_level, None, None, func="accord multilabel")
     if gold is not None:
         _against_reference(data, gold, list(labels) if labels else None, as_json,
-                           selection)
+                           selection, empty_label)
         return
     try:
-        ann = load(data, **selection).require_pairable()
+        ann = with_empty_set(load(data, **selection), empty_label).require_pairable()
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
         res = multilabel_agreement(ann, coefficient=coefficient,
                                    labels=list(labels) if labels else None)
@@ -187,10 +191,10 @@ def _print(res: Any, intervals: dict[str, Any], macro: Any, data: str, ann: Any)
 
 
 def _against_reference(data: str, reference: str, labels: list[str] | None, as_json: bool,
-                       selection: dict[str, Any]) -> None:
+                       selection: dict[str, Any], empty_label: str | None) -> None:
     from accord.multilabel.metrics import evaluate_raters
 
-    ann = load(data, **selection)
+    ann = with_empty_set(load(data, **selection), empty_label)
     evaluations = evaluate_raters(ann, reference, labels=labels)
     if not evaluations:
         raise click.UsageError(
@@ -198,7 +202,7 @@ def _against_reference(data: str, reference: str, labels: list[str] | None, as_j
             f"{list(map(str, ann.raters))!r} (name others with --raters).")
     if as_json:
         emit("multilabel", {"caveats": list(ann.audit.caveats), "reference": reference,
-                               "raters": {str(k): e.to_dict() for k, e in evaluations.items()}})
+                            "raters": {str(k): e.to_dict() for k, e in evaluations.items()}})
         return
     from rich.table import Table
 
@@ -219,3 +223,34 @@ def _against_reference(data: str, reference: str, labels: list[str] | None, as_j
                   f"{_fmt(ev.subset_accuracy)}", highlight=False)
         for note in ev.notes:
             con.print(f"note: {note}", highlight=False, markup=False)
+
+
+def with_empty_set(ann: Any, text: str | None) -> Any:
+    """The ratings with the label set ``{text}`` read as the empty set (``--empty-label``),
+    the reading said as a caveat; without ``text``, a caveat when empty cells were read
+    as missing ratings, naming --empty-label."""
+    import numpy as np
+
+    from accord.data.annotations import Annotations
+
+    if text is None:
+        missing = ann.audit.dropped.get("missing value", 0)
+        if missing and ann.set_valued:
+            ann.audit = ann.audit.with_caveats(
+                f"{missing} empty cell(s) read as missing ratings, not as the empty set: to "
+                "score 'no label applies', write a marker such as none and pass "
+                "--empty-label none")
+        return ann
+    sets = ann if ann.set_valued else ann.as_sets()
+    target = (text,)
+    cats = [() if c == target else c for c in sets.categories]
+    distinct = list(dict.fromkeys(cats))
+    remap = np.array([distinct.index(c) for c in cats], dtype=np.int64)
+    units, raters, values = sets.codes
+    n = int(np.count_nonzero(np.asarray([c == target for c in sets.categories])[values]))
+    note = (f"--empty-label {text!r}: {n} rating(s) {text!r} scored as the empty set (no "
+            "label applies); an empty cell is a missing rating")
+    return Annotations(units, raters, remap[values], units=sets.units, raters=sets.raters,
+                       categories=distinct, level=sets.level, kinds=sets.kinds,
+                       field=sets.field, audit=sets.audit.with_caveats(note), spans=sets.spans,
+                       meta=sets.meta, set_valued=True)

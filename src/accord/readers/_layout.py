@@ -14,6 +14,7 @@ so three rules keep that guess from turning into a confident wrong number:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,13 +40,31 @@ RATER_ID_NAMES = (
 )
 
 
+def engine_message(exc: BaseException) -> str:
+    """The engine's error as one whole sentence: what is wrong with the file and what a
+    readable one looks like (the engine's own text, cut to one line, in parentheses)."""
+    text = str(exc)
+    if "not properly escaped" in text or text.startswith("could not parse"):
+        field = re.search(r"`([^`]*)`", text)
+        snippet = "" if field is None else f" (near {field.group(1)[:40]!r})"
+        return (f"a quoted cell is not closed{snippet}: a cell that starts with a double "
+                "quote must end with one, and a quote inside it is written twice (\"\").")
+    if "more fields than defined" in text:
+        return ("a row has more cells than the header: check the delimiter and the quoting, "
+                "so that every row has as many cells as the header.")
+    lines = text.strip().splitlines()
+    first = (lines[0] if lines else type(exc).__name__).rstrip(".")
+    first = first if len(first) < 200 else first[:197] + "..."
+    return (f"the file could not be read as a table ({first}); check its delimiter, quoting "
+            "and encoding.")
+
+
 def _probe(frame: pl.LazyFrame, exprs: list[pl.Expr], source: str) -> dict[str, Any]:
     """One row of statistics over the first rows; an unreadable file is one sentence."""
     try:
         return frame.head(PROBE_ROWS).select(exprs).collect().row(0, named=True)
     except (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError) as exc:
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
-        raise FormatError(f"{source}: {first}") from None
+        raise FormatError(f"{source}: {engine_message(exc)}") from None
 
 
 def free_text_columns(

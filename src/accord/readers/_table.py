@@ -21,6 +21,7 @@ from accord.readers._base import NON_RATER_NAMES, Collected
 from accord.readers._ids import id_codes, mixed_ids
 from accord.readers._layout import (
     duplicate_error,
+    engine_message,
     free_text_columns,
     long_caveat,
     refuse_if_long,
@@ -133,7 +134,7 @@ def _columns(frame: pl.LazyFrame, source: str) -> list[str]:
     try:
         return list(frame.collect_schema().names())
     except _ENGINE_ERRORS as exc:
-        raise FormatError(f"{source}: {_first_line(exc)}") from None
+        raise FormatError(f"{source}: {engine_message(exc)}") from None
 
 
 def _find(names: Sequence[str], candidates: Sequence[str]) -> str | None:
@@ -339,13 +340,7 @@ def _collect(lf: pl.LazyFrame, source: str) -> pl.DataFrame:
     try:
         return lf.collect(engine="streaming")
     except _ENGINE_ERRORS as exc:
-        raise FormatError(f"{source}: {_first_line(exc)}") from None
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    msg = text[0] if text else type(exc).__name__
-    return msg if len(msg) < 300 else msg[:297] + "..."
+        raise FormatError(f"{source}: {engine_message(exc)}") from None
 
 
 def _part_audits(df: pl.DataFrame, flags: pl.DataFrame, parts: Sequence[str]) -> tuple[Audit, ...]:
