@@ -80,3 +80,14 @@ def test_check_report_and_judge_say_it_too(likert: Path) -> None:
                              "--seed", "1")
     assert code == 0, err
     assert out.splitlines()[0] == f"caveat: {CAVEAT}"
+
+
+def test_report_and_judge_json_carry_the_level_caveat(likert: Path) -> None:
+    code, out, err = run_cli("report", str(likert), "--raters", *RATERS, "--json")
+    assert code == 0, err
+    assert CAVEAT in json.loads(out)["caveats"]
+    code, out, err = run_cli("judge", str(likert), "--judge", "r5", "--humans", "r1", "r2",
+                             "r3", "r4", "--test", "wilcoxon", "--n-resamples", "200",
+                             "--seed", "1", "--json")
+    assert code == 0, err
+    assert CAVEAT in json.loads(out)["caveats"]

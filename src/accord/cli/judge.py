@@ -97,8 +97,8 @@ def alt(data: str, judge_name: str, humans: tuple[str, ...], epsilon: float,
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
-        emit("judge alt", {"alt_test": alt.to_dict(), "agreement": agree.to_dict(),
-                               "audit": ann.audit.to_dict()})
+        emit("judge alt", {"caveats": list(ann.audit.caveats), "alt_test": alt.to_dict(),
+                           "agreement": agree.to_dict(), "audit": ann.audit.to_dict()})
         return
     _print(alt, agree, ann)
 
