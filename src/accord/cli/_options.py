@@ -249,6 +249,12 @@ DIFFERENCES = (
     "`accord compute --coefficient` offers every coefficient but the span family "
     "(span_f1, ...): spans are read with --start/--end/--label, which `accord spans` and "
     "`accord check` take.",
+    "`--mode` (when two spans agree) is `accord spans`'s option with default strict; "
+    "`accord check` takes it for span_f1 only, unset unless given (strict then).",
+    "`--population-size` (Gwet's finite-population correction) is on `accord compute` only: "
+    "the report and the gate compute their intervals without it.",
+    "`accord evaluate` reports every average of precision, recall and F1, so it takes "
+    "`--positive` but not `--average`.",
     "`accord multilabel --reference` is the deprecated spelling of `--gold` (it still works, "
     "with a warning on standard error).",
     "`accord annotators`, `accord judge alt` and `accord spans` compute bootstrap intervals "

@@ -40,8 +40,8 @@ if TYPE_CHECKING:
               "with exports, raters of kind human are used by default.")
 @click.option("--ceiling-figure", default="accuracy", show_default=True, metavar="NAME",
               help="The figure of the human ceiling, e.g. accuracy, macro.f1, kappa.")
-@click.option("--positive", default=None, metavar="LABEL",
-              help="The positive class of a binary task (shown first in the summary).")
+@shared("--positive", help="The positive class of a binary task (shown first in the "
+        "summary).")
 @ci_options
 @shared("--json", help="Print the evaluation as JSON instead.")
 @click.pass_context
