@@ -108,7 +108,8 @@ class SharedOption:
             kwargs["metavar"] = metavar
         if overrides.get("multiple", self.multiple):
             kwargs["multiple"] = True
-            kwargs.pop("show_default", None)
+            if "show_default" not in self.extra:
+                kwargs.pop("show_default", None)
         if "choices" in overrides:
             kwargs["type"] = LazyChoice(overrides["choices"])
         if self.callback is not None:
