@@ -3,6 +3,7 @@ shows every number it shows on a wide terminal, whole (no ellipsis)."""
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -34,3 +35,25 @@ def test_no_figure_is_cut_at_any_width(name: str, width: int) -> None:
     narrow = _figures(out)
     missing = [x for x in dict.fromkeys(wide) if wide.count(x) > narrow.count(x)]
     assert not missing, f"accord {name} at {width} columns lost {missing}:\n{out}"
+
+
+def test_a_table_too_wide_is_stacked_whole() -> None:
+    from rich.table import Table
+
+    from accord.cli._safe_console import SafeConsole
+
+    table = Table(title="figures")
+    for head in ("coefficient", "estimate", "95% CI"):
+        table.add_column(head, no_wrap=head != "coefficient")
+    table.add_row("Krippendorff's alpha", "-0.123456789", "[-0.987654321, 0.123456789]")
+    headless = Table(show_header=False)
+    headless.add_column()
+    headless.add_column(no_wrap=True)
+    headless.add_row("p_o", "0.12345678901234567890123456789")
+    console = SafeConsole(width=30, record=True, file=io.StringIO(), soft_wrap=True)
+    console.print(table)
+    console.print(headless)
+    text = console.export_text()
+    assert text.splitlines() == [
+        "figures", "coefficient: Krippendorff's alpha", "  estimate: -0.123456789",
+        "  95% CI: [-0.987654321, 0.123456789]", "p_o", "  0.12345678901234567890123456789"]

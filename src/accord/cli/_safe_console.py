@@ -87,7 +87,8 @@ def stacked(table: Table) -> Group:
     for i in range(table.row_count):
         row = [_plain(col[i]) if i < len(col) else "" for col in cells]
         lines.append(Text(f"{heads[0]}: {row[0]}" if heads[0] else row[0]))
-        lines += [Text(f"  {h}: {v}") for h, v in zip(heads[1:], row[1:]) if v]
+        lines += [Text(f"  {h}: {v}" if h else f"  {v}")
+                  for h, v in zip(heads[1:], row[1:]) if v]
     return Group(*lines)
 
 
