@@ -39,7 +39,7 @@ def test_compute_json_reproduces_cohen_1960(cohen_csv: Path) -> None:
     code, out, err = run("compute", str(cohen_csv), "--raters", "ann_a", "ann_b",
                          "--coefficient", "cohen_kappa", "--json")
     assert code == 0, err
-    (row,) = json.loads(out)
+    (row,) = json.loads(out)["results"]
     # Cohen (1960, p. 45); SE of Fleiss, Cohen & Everitt (1969): 0.4915254237, 0.05100181558
     assert row["estimate"] == pytest.approx(0.4915254237, abs=1e-10)
     assert row["se"] == pytest.approx(0.05100181558, abs=1e-10)
@@ -60,7 +60,7 @@ def test_compute_bootstrap_is_reproducible(cohen_csv: Path) -> None:
     first, second = run(*args), run(*args)
     assert first[0] == 0, first[2]
     assert json.loads(first[1]) == json.loads(second[1])
-    ci = json.loads(first[1])[0]["confidence_interval"]
+    ci = json.loads(first[1])["results"][0]["confidence_interval"]
     assert ci["method"] == "bootstrap-percentile" and ci["low"] < 0.4915 < ci["high"]
 
 
@@ -86,7 +86,7 @@ def test_constant_labels_report_undefined_not_a_number(tmp_path: Path) -> None:
     path.write_text("a,b\nx,x\nx,x\nx,x\n", encoding="utf-8")
     code, out, err = run("compute", str(path), "--coefficient", "cohen_kappa", "--json")
     assert code == 0, err
-    (row,) = json.loads(out)
+    (row,) = json.loads(out)["results"]
     assert row["estimate"] is None and "single category" in row["undefined_reason"]
     assert err == f"accord: warning: cohen_kappa is undefined: {row['undefined_reason']}\n"
 
@@ -116,10 +116,10 @@ def test_model_and_gold_raters_are_left_out_unless_asked_for() -> None:
             "percent_agreement", "--json")
     code, out, err = run(*args)
     assert code == 0, err
-    assert json.loads(out)[0]["n_raters"] == 2  # the two human annotators
+    assert json.loads(out)["results"][0]["n_raters"] == 2  # the two human annotators
     code, out, err = run(*args, "--kinds", "human", "model", "gold")
     assert code == 0, err
-    assert json.loads(out)[0]["n_raters"] == 4
+    assert json.loads(out)["results"][0]["n_raters"] == 4
     code, out, _ = run(*args[:-1])
     assert "left out raters 'sentiment-v2' (model), 'ground_truth' (gold)" in out
 

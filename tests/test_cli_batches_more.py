@@ -35,7 +35,7 @@ def test_compute_by_json_carries_the_homogeneity_test_on_the_pooled_row() -> Non
     code, out, err = run_cli("compute", str(ROOT / "examples" / "batches.csv"), *RATERS,
                              "--by", "batch", "--coefficient", "cohen_kappa", "--json")
     assert code == 0, err
-    rows = json.loads(out)
+    rows = json.loads(out)["results"]
     assert all("homogeneity" not in r for r in rows[:-1])
     hom = rows[-1]["homogeneity"]
     assert hom["groups"] == ["pilot", "batch2", "batch3"] and hom["left_out"] == []
@@ -59,7 +59,7 @@ def test_compute_by_says_when_homogeneity_cannot_be_tested(tmp_path: Path) -> No
             "two needed (1 group(s) left out, without an estimate or SE: z)") in out
     code, out, err = run_cli("compute", str(src), "--raters", "a", "b", "--by", "batch",
                              "--coefficient", "cohen_kappa", "--json")
-    hom = json.loads(out)[-1]["homogeneity"]
+    hom = json.loads(out)["results"][-1]["homogeneity"]
     assert hom["test"] is None and hom["left_out"] == ["z"] and "needs two" in hom["reason"]
 
 
@@ -261,7 +261,7 @@ def test_evaluate_by_file_gives_each_batch_and_the_pooled_figures() -> None:
             f1_score(y, p, average="macro"), abs=1e-12)
         assert ev["kappa"]["estimate"] == pytest.approx(cohen_kappa_score(y, p), abs=1e-12)
         assert ev["mcc"]["estimate"] == pytest.approx(matthews_corrcoef(y, p), abs=1e-12)
-        assert ev["accuracy"]["interval"]["method"] == "wilson"
+        assert ev["accuracy"]["confidence_interval"]["method"] == "wilson"
     code, out, err = run_cli("evaluate", str(BATCHES), "--gold", "annotator_a", "--predicted",
                              "annotator_b", "--by", "file")
     assert code == 0, err

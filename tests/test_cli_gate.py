@@ -98,7 +98,9 @@ def test_named_long_columns_are_accepted() -> None:
     code, out, err = check(str(READERS_DATA / "long_scores.csv"), *LONG_OK,
                            "--raters", "coder_a", "coder_b", *RULE, "-1")
     assert code == 0, err
-    assert out.startswith("ACCEPTED")
+    caveat, decision = out.splitlines()  # scores 1..5 read as nominal: said first
+    assert caveat.startswith("caveat: level nominal: the values") and "--level ordinal" in caveat
+    assert decision.startswith("ACCEPTED")
 
 
 def test_a_guessed_level_is_refused_until_named(tmp_path: Path) -> None:
@@ -124,7 +126,7 @@ def test_check_json_prints_the_decision_with_its_figures(cohen_csv: Path) -> Non
     doc = json.loads(out)
     assert doc["status"] == "rejected" and doc["accepted"] is False and doc["exit_status"] == 1
     assert doc["estimate"] == pytest.approx(0.4915, abs=5e-5)
-    assert doc["value"] == doc["interval"]["low"] == pytest.approx(0.3916, abs=5e-5)
+    assert doc["value"] == doc["confidence_interval"]["low"] == pytest.approx(0.3916, abs=5e-5)
     assert doc["rule"] == {"coefficient": "cohen_kappa", "operator": ">=", "threshold": 0.4,
                            "on": "lower-ci",
                            "text": "cohen_kappa >= 0.4 on the lower confidence limit"}

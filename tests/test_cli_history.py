@@ -34,7 +34,7 @@ def test_compare_two_batches_is_the_library_comparison() -> None:
                          method="asymptotic")
     (cmp,) = got["comparisons"]
     assert cmp["difference"] == lib.difference and cmp["design"] == "independent"
-    assert cmp["interval"]["low"] == lib.interval.low
+    assert cmp["confidence_interval"]["low"] == lib.interval.low
     assert cmp["sentence"] == lib.sentence("batch2", "pilot")
     assert got["homogeneity"] is None
 
@@ -60,7 +60,7 @@ def test_compute_by_column_equals_by_file() -> None:
     code, out, err = run_cli("compute", str(ROOT / "examples" / "batches.csv"), *RATERS,
                              "--by", "batch", "--coefficient", "cohen_kappa", "--json")
     assert code == 0, err
-    rows = json.loads(out)
+    rows = json.loads(out)["results"]
     assert [r["group"] for r in rows] == ["pilot", "batch2", "batch3", None]
     assert rows[-1]["pooled"] is True and rows[-1]["n_units"] == 240
     for row in rows[:-1]:
@@ -70,7 +70,7 @@ def test_compute_by_column_equals_by_file() -> None:
             lib.confidence_interval().low, abs=1e-15)
     code, out, _ = run_cli("compute", str(BATCHES), *RATERS, "--by", "file", "--coefficient",
                            "cohen_kappa", "--json")
-    by_file = {r["group"]: r["estimate"] for r in json.loads(out)}
+    by_file = {r["group"]: r["estimate"] for r in json.loads(out)["results"]}
     assert by_file["pilot.csv"] == pytest.approx(rows[0]["estimate"], abs=1e-15)
 
 

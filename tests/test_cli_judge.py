@@ -68,7 +68,7 @@ def test_kind_marks_the_judge_and_kinds_still_selects() -> None:
                          "--kind", "gpt4=llm", "--missing", "ERROR", "--coefficient",
                          "fleiss_kappa", "--json")
     assert code == 0, err
-    assert json.loads(out)[0]["n_raters"] == 3  # --raters names them: all three compared
+    assert json.loads(out)["results"][0]["n_raters"] == 3  # --raters names them: all three compared
 
 
 def test_kind_left_out_by_default_kinds_in_inspect_free_commands(tmp_path: Path) -> None:
@@ -77,11 +77,11 @@ def test_kind_left_out_by_default_kinds_in_inspect_free_commands(tmp_path: Path)
     code, out, err = run("compute", str(path), "--kind", "gpt4=llm", "--missing", "-1",
                          "--coefficient", "fleiss_kappa", "--json")
     assert code == 0, err
-    assert json.loads(out)[0]["n_raters"] == 2
+    assert json.loads(out)["results"][0]["n_raters"] == 2
     code, out, err = run("compute", str(path), "--kind", "gpt4=llm", "--kinds", "human", "llm",
                          "--missing", "-1", "--coefficient", "fleiss_kappa", "--json")
     assert code == 0, err
-    assert json.loads(out)[0]["n_raters"] == 3
+    assert json.loads(out)["results"][0]["n_raters"] == 3
 
 
 @pytest.mark.parametrize(("args", "message"), [

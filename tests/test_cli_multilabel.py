@@ -120,11 +120,15 @@ def test_guessed_layout_is_said_first_and_in_the_json() -> None:
         assert out.splitlines()[0].startswith("caveat: guessed layout"), out[:200]
     code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--json")
     got = json.loads(out)
-    assert next(iter(got)) == "caveats" and got["caveats"][0].startswith("guessed layout")
+    assert list(got)[:3] == ["schema_version", "command", "caveats"]
+    assert got["caveats"][0].startswith("guessed layout")
     code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--raters",
                          "annotator_a", "annotator_b", "annotator_c", "--json")
     assert code == 0, err
-    assert json.loads(out)["caveats"] == []
+    # the layout is named; what is said is how empty cells were read (annotator_c's 20)
+    assert json.loads(out)["caveats"] == [
+        "20 empty cell(s) read as missing ratings, not as the empty set: to score 'no label "
+        "applies', write a marker such as none and pass --empty-label none"]
 
 
 def test_macro_mean_has_the_unit_bootstrap_interval() -> None:

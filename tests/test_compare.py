@@ -183,7 +183,7 @@ def test_clear_difference_has_a_small_pvalue_and_methods_agree() -> None:
     assert boot.interval.low == pytest.approx(jack.interval.low, abs=0.02)
     assert boot.interval.high == pytest.approx(jack.interval.high, abs=0.02)
     out = boot.to_dict()
-    assert out["interval"]["method"] == "bootstrap-percentile" and out["n_units"] == 400
+    assert out["confidence_interval"]["method"] == "bootstrap-percentile" and out["n_units"] == 400
     assert "cohen_kappa - cohen_kappa" in str(boot)
 
 

@@ -269,7 +269,7 @@ def test_the_guess_opens_every_report_file(tmp_path: Path, suffix: str) -> None:
 def test_json_outputs_carry_the_caveats(tmp_path: Path) -> None:
     path = str(free_text_csv(tmp_path))
     code, out, _ = run("compute", path, "--json")
-    assert code == 0 and json.loads(out)[0]["caveats"][0].startswith(FIRST_LINE[8:])
+    assert code == 0 and json.loads(out)["results"][0]["caveats"][0].startswith(FIRST_LINE[8:])
     code, out, _ = run("table", path, "--json")
     assert code == 0 and json.loads(out)["caveats"][0].startswith(FIRST_LINE[8:])
     code, out, _ = run("inspect", path, "--json")

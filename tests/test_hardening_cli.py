@@ -228,7 +228,7 @@ def test_disagreements_write_label_sets_as_the_file_does(tmp_path: Path) -> None
 
 @pytest.mark.parametrize(("args", "said"), [
     (["report", "examples/toxicity_multilabel.csv", "--separator", ";", "--gold", "annotator_a",
-      "--predicted", "annotator_b"], "accord multilabel DATA --reference annotator_a"),
+      "--predicted", "annotator_b"], "accord multilabel DATA --gold annotator_a"),
     (["report", "examples/ner_spans.csv", "--unit", "doc", "--rater", "annotator", "--label",
       "label", "--start", "start", "--end", "end", "--gold", "ana"], "accord spans DATA --gold"),
     (["multilabel", "examples/toxicity_multilabel.csv", "--separator", ";", "--reference",

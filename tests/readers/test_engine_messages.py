@@ -30,7 +30,7 @@ def test_a_ragged_row(tmp_path: Path) -> None:
     assert _error(path, "--raters", "a", "b") == (
         f"accord: error: {path}: a row has more cells than the header has columns; expected "
         "the same number of cells on every row (a cell holding the separator must be in "
-        "double quotes)")
+        "double quotes).")
 
 
 def test_a_quote_left_open(tmp_path: Path) -> None:
@@ -38,7 +38,7 @@ def test_a_quote_left_open(tmp_path: Path) -> None:
     path.write_text('item\ta\tb\n1\t"x\ty\n2\tx\ty\n')
     expected = (f"accord: error: {path}: a double quote opens a cell that is never closed (a "
                 "lone quote); expected every quoted cell to end with a quote, and a quote "
-                "inside a cell to be doubled")
+                "inside a cell to be doubled.")
     assert _error(path, "--raters", "a", "b") == expected
     assert _error(path) == expected  # not "looks long (0 rows, 0 distinct ids)"
 
@@ -47,7 +47,7 @@ def test_a_damaged_parquet_file(tmp_path: Path) -> None:
     path = tmp_path / "bad.parquet"
     path.write_bytes(b"PAR1garbagePAR1")
     assert _error(path) == (f"accord: error: {path}: not a valid Parquet file (damaged, cut "
-                            "short, or another kind of file); expected a complete Parquet file")
+                            "short, or another kind of file); expected a complete Parquet file.")
 
 
 def test_a_header_cell_over_the_csv_limit(tmp_path: Path) -> None:

@@ -55,6 +55,7 @@ def test_inspect_json_matches_the_library_summary():
     code, out, err = run("inspect", path, "--json")
     assert code == 0, err
     got = json.loads(out)
+    assert (got.pop("schema_version"), got.pop("command")) == (2, "inspect")
     library = json.loads(json.dumps(describe(path), default=str))
     # the CLI states the same caveats in its own words: --raters A B, not raters=[...]
     assert [c.replace("--raters A B", "raters=[...]") for c in got.pop("caveats")] == \

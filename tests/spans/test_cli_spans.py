@@ -129,7 +129,7 @@ def test_gold_gives_the_human_ceiling_of_systems() -> None:
     assert want is not None and got["ben"]["ceiling"] is None
     assert got["cleo"]["ceiling"]["sentence"] == want.sentence
     assert got["cleo"]["ceiling"]["humans"]["ben"]["estimate"] == want.humans["ben"].estimate
-    assert got["cleo"]["ceiling"]["comparisons"]["ben"]["interval"]["low"] == \
+    assert got["cleo"]["ceiling"]["comparisons"]["ben"]["confidence_interval"]["low"] == \
         want.comparisons["ben"].interval.low
     code, out, err = run_cli("spans", str(EXAMPLE), *COLS, "--gold", "ana", "--kind",
                              "cleo=model")

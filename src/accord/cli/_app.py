@@ -115,28 +115,25 @@ class AccordGroup(click.Group):
                 status = ctx.meta.get(ERROR_STATUS, 1)
         except click.ClickException as exc:  # usage errors too: in the CLI's own words
             vars(exc)["message"] = visible(cli_text(exc.message))
+            _json_error(ctx, exc.format_message(), exc.exit_code)
             raise
         except AccordError as exc:
-            echo(f"accord: error: {cli_text(str(exc))}", err=True, keep="")
-            sys.exit(status)
+            _fail(ctx, cli_text(str(exc)), status, keep="")
         except OSError as exc:  # a missing file, a directory, no permission, a full disk
             where = f": {exc.filename}" if exc.filename else ""
-            echo(f"accord: error: {exc.strerror or exc}{where}", err=True)
-            sys.exit(status)
+            _fail(ctx, f"{exc.strerror or exc}{where}", status)
         except MemoryError:  # numpy's _ArrayMemoryError too
             sizes = _sizes(ctx)
             advice = ("select fewer raters (--raters) or a sample of the units, split the "
                       "file, or use a machine with more memory" if sizes else
                       "ask for less (fewer units, raters or resamples) or use a machine with "
                       "more memory")
-            echo(f"accord: error: out of memory{sizes}; {advice}.", err=True)
-            sys.exit(status)
+            _fail(ctx, f"out of memory{sizes}; {advice}.", status)
         except (OverflowError, FloatingPointError, RecursionError) as exc:
             what = ("is nested too deeply to read (lists or objects hundreds of levels deep)"
                     if isinstance(exc, RecursionError)
                     else "is too large to compute with (beyond the range of a 64-bit number)")
-            echo(f"accord: error: a value in the data{_sizes(ctx)} {what}.", err=True)
-            sys.exit(status)
+            _fail(ctx, f"a value in the data{_sizes(ctx)} {what}.", status)
         except (click.exceptions.Exit, click.exceptions.Abort):
             raise
         except Exception as exc:
@@ -145,10 +142,35 @@ class AccordGroup(click.Group):
             if os.environ.get("ACCORD_DEBUG"):
                 raise
             first = visible((str(exc).strip().splitlines() or [""])[0][:300])
-            echo(f"accord: error: unexpected {type(exc).__name__}: {first} "
-                 "(a defect in accord: please report it; ACCORD_DEBUG=1 shows the traceback)",
-                 err=True)
-            sys.exit(status)
+            _fail(ctx, f"unexpected {type(exc).__name__}: {first} (a defect in accord: please "
+                  "report it; ACCORD_DEBUG=1 shows the traceback)", status)
+
+
+def _fail(ctx: click.Context, message: str, status: int, keep: str = "\n") -> None:
+    """One line on stderr (and, with --json, the error document on stdout), then exit."""
+    echo(f"accord: error: {message}", err=True, keep=keep)
+    _json_error(ctx, message, status)
+    sys.exit(status)
+
+
+def _json_error(ctx: click.Context, message: str, status: int) -> None:
+    """With ``--json`` on the command line, the error as a JSON object on stdout."""
+    args = ctx.meta.get("accord.args", [])
+    if "--json" not in args or sys.stdout is None:
+        return
+    from accord.cli._json import error_document
+
+    click.echo(error_document(_command_name(ctx, args), visible(message), status))
+
+
+def _command_name(ctx: click.Context, args: Sequence[str]) -> str:
+    """``compute``, or ``judge bias`` for a subcommand (``judge alt`` when it is implied)."""
+    group = ctx.command
+    command = group.commands.get(args[0]) if isinstance(group, click.Group) and args else None
+    if not isinstance(command, click.Group):
+        return args[0] if args else "accord"
+    sub = args[1] if len(args) > 1 and args[1] in command.commands else "alt"
+    return f"{args[0]} {sub}"
 
 
 def _refuse_closed_stdout(args: Sequence[str]) -> None:

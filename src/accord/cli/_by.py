@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
 import click
 
 from accord.cli._common import load, paths_of, single_labels
+from accord.cli._json import emit
 
 POOLED = "(pooled)"
 
@@ -71,7 +71,7 @@ def compute_by(data: str, by: str, selection: dict[str, Any], run: Any, interval
                  "caveats": list(ann.audit.caveats), "notes": notes,
                  **({"homogeneity": _test_json(tests[r.coefficient])} if g == POOLED else {})}
                 for g, ann, res, cis in table for r, ci in zip(res, cis)]
-        click.echo(json.dumps(rows, indent=2))
+        emit("compute", rows)
         return
     _print(data, by, table, names, tests, notes)
 
@@ -184,8 +184,7 @@ def evaluate_by(data: str, by: str, loader: Any, run: Any, as_json: bool) -> Non
             row["undefined_reason"] = str(exc)
         rows.append(row)
     if as_json:
-        click.echo(json.dumps({"data": str(data), "by": by, "notes": notes, "groups": rows},
-                              indent=2, allow_nan=False))
+        emit("evaluate", {"data": str(data), "by": by, "notes": notes, "groups": rows})
         return
     _print_evaluations(data, by, rows, notes)
 
@@ -231,8 +230,8 @@ def _print_evaluations(data: str, by: str, rows: list[dict[str, Any]], notes: li
     for r in rows:
         if "undefined_reason" in r:
             console.print(Text(f"{r['group'] or POOLED}: undefined: {r['undefined_reason']}"))
-    level = next((r["evaluation"]["systems"][s]["accuracy"]["interval"]["confidence_level"]
-                  for r in done for s in r["evaluation"]["systems"]), 0.95)
+    level = next((r["evaluation"]["systems"][s]["accuracy"]["confidence_interval"]
+                  ["confidence_level"] for r in done for s in r["evaluation"]["systems"]), 0.95)
     console.print(Text(f"estimate ({level:.0%} CI): accuracy Wilson, the others as accord "
                        "evaluate computes them (--json has every figure of every group)"))
 
@@ -243,7 +242,7 @@ def _figure(ev: dict[str, Any], keys: tuple[str, ...]) -> str:
         fig = fig[k]
     if fig["estimate"] is None:
         return "undefined"
-    ci = fig["interval"]
+    ci = fig["confidence_interval"]
     if ci["low"] is None:
         return f"{fig['estimate']:.3f}"
     return f"{fig['estimate']:.3f} ({ci['low']:.3f}-{ci['high']:.3f})"

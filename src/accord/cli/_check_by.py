@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import click
-
 from accord.cli._common import paths_of
 from accord.cli._errors import cli_text
+from accord.cli._json import emit
 from accord.cli._record import history_line, record_run
 from accord.cli._terminal import echo
 
@@ -50,9 +48,8 @@ def check_by(data: str, by: str, read: Callable[[Any], Any],
     ok = all(r["status"] == "accepted" and not r.get("history", {}).get("flagged")
              for r in rows if r["group"] != POOLED)
     if as_json:
-        click.echo(json.dumps({"data": str(data), "by": by, "notes": notes, "groups": rows,
-                               "accepted": ok, "exit_status": 0 if ok else 1}, indent=2,
-                              allow_nan=False))
+        emit("check", {"data": str(data), "by": by, "notes": notes, "groups": rows,
+                               "accepted": ok, "exit_status": 0 if ok else 1})
     else:
         for caveat in dict.fromkeys(c for r in rows for c in r["caveats"]):
             echo(f"caveat: {caveat}")

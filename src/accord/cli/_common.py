@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from accord.data._names import LEVELS, RATER_KINDS
-
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -48,117 +46,17 @@ def _data_paths(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
 
 def data_options(func: F) -> F:
     """DATA (one or more files, or a folder of one tool's batches) plus the one vocabulary
-    for selecting data (see ARCHITECTURE.md)."""
+    for selecting data (the "data" group of :data:`accord.cli._options.OPTIONS`)."""
+    from accord.cli._options import OPTIONS
+
     options = [
         click.argument("data", nargs=-1, required=True, callback=_data_paths,
                        type=click.Path(exists=True, dir_okay=True, path_type=str)),
-        click.option(
-            "--format",
-            "fmt",
-            default=None,
-            metavar="NAME",
-            help="File format (default: detected). See `accord inspect --help`.",
-        ),
-        click.option(
-            "--field",
-            default=None,
-            metavar="NAME",
-            help="The question / control tag to analyse, for exports with several.",
-        ),
-        click.option(
-            "--unit", default=None, metavar="COL", help="Long data: the unit (item) id column."
-        ),
-        click.option("--rater", default=None, metavar="COL", help="Long data: the rater column."),
-        click.option("--value", default=None, metavar="COL", help="Long data: the label column."),
-        click.option(
-            "--raters",
-            multiple=True,
-            metavar="COL...",
-            help="Wide data: the rater columns (other columns are ignored); "
-            "with long data or exports: the raters to compare.",
-        ),
-        click.option(
-            "--categories",
-            multiple=True,
-            metavar="LABEL...",
-            help="Declare the categories and their order (unused ones are kept).",
-        ),
-        click.option(
-            "--level",
-            type=click.Choice(LEVELS),
-            default=None,
-            help="Level of measurement of the labels.",
-        ),
-        click.option(
-            "--missing",
-            multiple=True,
-            metavar="MARKER...",
-            help="Extra markers of a missing rating (always: empty, NA, N/A, n/a, NaN, nan, "
-            "null, NULL, '.', '-').",
-        ),
-        click.option(
-            "--duplicates",
-            type=click.Choice(["error", "last"]),
-            default="error",
-            show_default=True,
-            help="A rater who rated a unit twice with different labels: stop, or keep the last.",
-        ),
-        click.option(
-            "--multilabel",
-            is_flag=True,
-            default=False,
-            help="Long data: raters gave every label that applies, one row per label; the "
-            "rows of one unit and rater are one rating, the set of their labels.",
-        ),
-        click.option(
-            "--separator",
-            "label_separator",
-            default=None,
-            metavar="TEXT",
-            help="A label cell holds several labels joined by TEXT (e.g. ';'): each cell is "
-            "the set of its labels.",
-        ),
-        click.option(
-            "--kinds",
-            multiple=True,
-            type=click.Choice(RATER_KINDS),
-            default=("human",),
-            show_default=True,
-            metavar="KIND...",
-            help="Kinds of rater to compare when --raters is not given: human, model, llm, "
-            "gold (reference answers). Model and gold raters are left out by default. "
-            "This selects raters; --kind sets a rater's kind.",
-        ),
-        click.option(
-            "--kind",
-            "rater_kinds",
-            multiple=True,
-            metavar="RATER=KIND",
-            callback=_rater_kinds,
-            help="Set the kind of a rater, e.g. --kind gpt4=llm (repeat for several); "
-            "KIND is human, model, llm or gold. Then --kinds chooses which kinds to compare.",
-        ),
+        *(o.option() for o in OPTIONS.values() if o.group == "data"),
     ]
     for option in reversed(options):
         func = option(func)
     return func
-
-
-def _rater_kinds(
-    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
-) -> tuple[tuple[str, str], ...]:
-    """``RATER=KIND`` pairs; the kind is what follows the last ``=``."""
-    out = []
-    for item in value:
-        rater, eq, kind = item.rpartition("=")
-        if not eq or not rater:
-            raise click.BadParameter(f"expected RATER=KIND (e.g. gpt4=llm), got {item!r}.")
-        if kind not in RATER_KINDS:
-            raise click.BadParameter(
-                f"the kind of {rater!r} must be one of {', '.join(RATER_KINDS)}; got {kind!r}."
-            )
-        out.append((rater, kind))
-    return tuple(out)
 
 
 def load(
@@ -167,6 +65,7 @@ def load(
     kinds: tuple[str, ...] = ("human",),
     select_raters: bool = True,
     span_columns: dict[str, Any] | None = None,
+    level_caveat: bool = False,
     **selection: Any,
 ) -> Annotations:
     """Read DATA with the shared options (``selection``, see :func:`read_options`).
@@ -174,10 +73,22 @@ def load(
     With ``select_raters``, keep only ``--raters``, or, when none are named, only
     raters of the ``--kinds`` asked for (human by default), saying in the audit
     which raters were left out. ``span_columns`` (``start``, ``end``) read a span table.
+    With ``level_caveat`` (a command whose coefficients depend on the level), integer
+    labels that look like a scale, read as nominal because no level was given, are
+    said as a caveat (:func:`accord.interpret.levels.ordered_look`).
     """
     from accord.readers import read
 
     ann = read(paths_of(data), **read_options(**selection), **(span_columns or {}))
+    hint = None if ann.set_valued else separator_hint(ann.categories)
+    if hint is not None:
+        ann.audit = ann.audit.with_caveats(hint)
+    if level_caveat and not ann.set_valued:
+        from accord.interpret.levels import ordered_look
+
+        note = ordered_look(ann.categories, ann.level)
+        if note is not None:
+            ann.audit = ann.audit.with_caveats(note)
     if ann.audit.caveats:  # stated on the first lines of every output: in the CLI's words
         from accord.cli._errors import cli_text
 
@@ -202,6 +113,24 @@ def _only_raters(ann: Annotations, raters: tuple[str, ...]) -> Annotations:
                 " left out")
         kept.audit = replace(kept.audit, notes=(*kept.audit.notes, note)).with_caveats(note)
     return kept
+
+
+#: Characters that join several labels in one cell, in the order they are hinted at.
+SEPARATORS = (";", "|", ",")
+
+
+def separator_hint(categories: tuple[Any, ...]) -> str | None:
+    """When every label (two or more distinct ones) holds the same separator, a hint that
+    the cells may be label sets: ``pass --separator ';'``; else None."""
+    texts = [c for c in categories if isinstance(c, str)]
+    if len(texts) < 2 or len(texts) != len(categories):
+        return None
+    for sep in SEPARATORS:
+        if all(sep in t for t in texts):
+            example = next(t for t in texts if t.strip(sep))
+            return (f"every label holds {sep!r} (e.g. {example!r}), read as one label: if a "
+                    f"cell is a set of labels, pass --separator '{sep}' (accord multilabel)")
+    return None
 
 
 def single_labels(ann: Annotations, command: str) -> Annotations:
@@ -279,38 +208,11 @@ def read_options(
 
 
 def ci_options(func: F) -> F:
-    """Confidence-interval options: level and method."""
-    options = [
-        click.option(
-            "--confidence-level",
-            default=0.95,
-            show_default=True,
-            type=float,
-            help="Nominal coverage of the confidence intervals, in (0, 1).",
-        ),
-        click.option(
-            "--ci",
-            "ci_method",
-            type=click.Choice(["asymptotic", "jackknife", "bootstrap"]),
-            default="asymptotic",
-            show_default=True,
-            help="Interval method; asymptotic uses the analytic SE (F-based for ICC).",
-        ),
-        click.option(
-            "--n-resamples", default=9999, show_default=True,
-            type=click.IntRange(1, 10_000_000), help="Bootstrap resamples (at most 10^7)."
-        ),
-        click.option(
-            "--bootstrap-kind",
-            type=click.Choice(["percentile", "bca", "basic"]),
-            default="percentile",
-            show_default=True,
-            help="Bootstrap interval type.",
-        ),
-        click.option("--seed", default=None, type=int, help="Seed for a reproducible bootstrap."),
-    ]
-    for option in reversed(options):
-        func = option(func)
+    """Confidence-interval options: level, method, resamples, bootstrap kind, seed."""
+    from accord.cli._options import OPTIONS
+
+    for option in reversed([o for o in OPTIONS.values() if o.group == "interval"]):
+        func = option.option()(func)
     return func
 
 
@@ -353,31 +255,18 @@ def check_options(
 
 def reference_options(func: F) -> F:
     """``--gold COL`` and ``--predicted COL...``: a system's labels against a reference."""
-    options = [
-        click.option("--gold", default=None, metavar="COL",
-                     help="The reference labels: a column of wide data, or a rater of long "
-                     "data or an export (default there: the rater of kind gold)."),
-        click.option("--predicted", multiple=True, metavar="COL...",
-                     help="The system labels to set against --gold: columns or raters."),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    from accord.cli._options import shared
+
+    return shared("--gold", help="The reference labels: a column of wide data, or a rater "
+                  "of long data or an export (default there: the rater of kind gold).")(
+        shared("--predicted")(func))
 
 
 def classifier_options(func: F) -> F:
     """``--average`` and ``--positive`` for precision, recall and F1."""
-    options = [
-        click.option("--average", default=None,
-                     type=click.Choice(["macro", "micro", "weighted", "binary"]),
-                     help="Precision/recall/F1: average over classes (default macro, or "
-                     "binary with --positive)."),
-        click.option("--positive", default=None, metavar="LABEL",
-                     help="Precision/recall/F1: the positive class of a binary task."),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    from accord.cli._options import shared
+
+    return shared("--average")(shared("--positive")(func))
 
 
 def with_reference(selection: dict[str, Any], gold: str | None, predicted: tuple[str, ...],

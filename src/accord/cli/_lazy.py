@@ -13,7 +13,8 @@ from typing import Any
 
 import click
 
-__all__ = ["LazyChoice", "ListedChoices", "coefficient_names", "scale_names", "weight_names"]
+__all__ = ["LazyChoice", "ListedChoices", "coefficient_names", "scale_names", "span_names",
+           "weight_names"]
 
 
 class LazyChoice(click.Choice):  # type: ignore[type-arg]
@@ -50,6 +51,13 @@ def coefficient_names() -> list[str]:
     from accord.study import REGISTRY
 
     return sorted(REGISTRY)
+
+
+def span_names() -> list[str]:
+    """The span coefficients (read from --start/--end/--label columns), sorted."""
+    from accord.study import REGISTRY
+
+    return sorted(n for n, spec in REGISTRY.items() if spec.family == "spans")
 
 
 def weight_names() -> tuple[str, ...]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
@@ -10,6 +9,8 @@ import click
 
 from accord.cli._app import main
 from accord.cli._common import console, data_options, load, single_labels
+from accord.cli._json import emit
+from accord.cli._options import shared
 
 _METHODS = ["majority", "wawa", "one_coin", "dawid_skene", "glad", "mace"]
 
@@ -37,7 +38,7 @@ def _fit_options(func: Any) -> Any:
               help="Units whose top posterior is below it are listed first as uncertain.")
 @click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
               help="Write unit,label,posterior,n_ratings to this CSV (written atomically).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead.")
+@shared("--json", help="Print JSON instead.")
 def consensus(data: str, method: str, tol: float, max_iter: int, threshold: float,
               output: str | None, as_json: bool, **selection: Any) -> None:
     """Infer one label per unit of DATA from its annotators' ratings.
@@ -62,8 +63,8 @@ def consensus(data: str, method: str, tol: float, max_iter: int, threshold: floa
     if output is not None:
         _write(output, c)
     if as_json:
-        click.echo(json.dumps({**c.to_dict(), "caveats": list(ann.audit.caveats),
-                               "audit": ann.audit.to_dict()}))
+        emit("consensus", {**c.to_dict(), "caveats": list(ann.audit.caveats),
+                               "audit": ann.audit.to_dict()})
         return
     _print_consensus(ann, c, output)
 
@@ -111,20 +112,16 @@ def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
 
 @main.command()
 @data_options
-@click.option("--gold", default=None, metavar="COL",
-              help="The reference labels: a column of wide data or a rater of long data "
-              "(else accuracy is measured against the consensus).")
+@shared("--gold", help="The reference labels: a column of wide data or a rater of long data "
+        "(else accuracy is measured against the consensus).")
 @_method_option
 @_fit_options
-@click.option("--confidence-level", default=0.95, show_default=True, type=float,
-              help="Level of the bootstrap intervals behind the flags.")
-@click.option("--n-resamples", default=1999, show_default=True, type=click.IntRange(min=1),
-              help="Bootstrap resamples of each annotator's units.")
-@click.option("--seed", default=0, show_default=True, type=int,
-              help="Seed of the bootstrap.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead.")
+@shared("--confidence-level", help="Level of the bootstrap intervals behind the flags.")
+@shared("--n-resamples", help="Bootstrap resamples of each annotator's units (at most 10^7).")
+@shared("--seed")
+@shared("--json", help="Print JSON instead.")
 def annotators(data: str, gold: str | None, method: str, tol: float, max_iter: int,
-               confidence_level: float, n_resamples: int, seed: int, as_json: bool,
+               confidence_level: float, n_resamples: int, seed: int | None, as_json: bool,
                **selection: Any) -> None:
     """One row per annotator of DATA: accuracy (against --gold, else the consensus) with
     an interval, agreement with the others, competence, label bias; the annotators worth
@@ -149,8 +146,8 @@ def annotators(data: str, gold: str | None, method: str, tol: float, max_iter: i
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
-        click.echo(json.dumps({**q.to_dict(), "caveats": list(ann.audit.caveats),
-                               "audit": ann.audit.to_dict()}))
+        emit("annotators", {**q.to_dict(), "caveats": list(ann.audit.caveats),
+                               "audit": ann.audit.to_dict()})
         return
     _print_annotators(ann, q)
 

@@ -10,7 +10,6 @@ rule" and nothing else.
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from pathlib import Path
@@ -31,7 +30,8 @@ from accord.cli._common import (
     with_reference,
 )
 from accord.cli._errors import cli_text
-from accord.cli._lazy import LazyChoice, coefficient_names
+from accord.cli._json import emit
+from accord.cli._options import shared
 from accord.cli._record import history_line, record_options, record_run
 from accord.cli._span_options import span_columns, span_options
 from accord.cli._terminal import echo
@@ -56,8 +56,7 @@ NOT_A_DECISION = 2
 @span_options
 @click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Declared study protocol (TOML) holding the metric and the rule.")
-@click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
-              metavar="NAME", help="The coefficient to check (without --study).")
+@shared("--coefficient", multiple=True, help="The coefficient to check (without --study).")
 @click.option("--min", "minimum", type=float, default=None, callback=_finite,
               help="The threshold: accepted when the value is at least this.")
 @click.option("--on", "on", type=click.Choice(["estimate", "lower-ci"]), default="estimate",
@@ -70,8 +69,7 @@ NOT_A_DECISION = 2
               default=None, help="span_f1: when two spans agree (default strict).")
 @record_options
 @by_option
-@click.option("--json", "as_json", is_flag=True,
-              help="Print the decision with its figures as one JSON object.")
+@shared("--json", help="Print the decision with its figures as one JSON object.")
 @click.pass_context
 def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
           minimum: float | None, on: str, weights: str | None, form: str | None,
@@ -140,7 +138,9 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
             return decision, 0, ann.raters, caveats
 
     def read(path: Any) -> Any:
-        return load(path, span_columns=spans, **selection)
+        study_level = st is not None and st.metric.level is not None
+        return load(path, span_columns=spans, level_caveat=not study_level
+                    and weights in (None, "identity"), **selection)
 
     if by is not None:
         check_by(data, by, read, decide, st, record, against_history, as_json)
@@ -178,7 +178,7 @@ def _print(decision: Any, deviations: int, caveats: list[str], raters: Any, data
         if history is not None:
             out.update(history=history, exit_status=1 if history.get("flagged")
                        else out["exit_status"])
-        click.echo(json.dumps(out, indent=2, allow_nan=False))
+        emit("check", out)
         return
     for caveat in caveats:
         echo(f"caveat: {caveat}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -11,18 +10,18 @@ import click
 from accord.cli._app import main
 from accord.cli._common import ci_options, data_options, interval_method, load, single_labels
 from accord.cli._errors import cli_text
-from accord.cli._lazy import LazyChoice, coefficient_names
+from accord.cli._json import emit
+from accord.cli._options import shared
 from accord.cli._terminal import echo
 
 
 @main.command("compare")
 @data_options
-@click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
-              metavar="NAME", help="The coefficient to compare (default: Cohen's kappa for two "
-              "raters, Krippendorff's alpha otherwise).")
-@click.option("--weights", default=None, help="Agreement weights for ordered categories.")
+@shared("--coefficient", multiple=True, help="The coefficient to compare (default: Cohen's "
+        "kappa for two raters, Krippendorff's alpha otherwise).")
+@shared("--weights")
 @ci_options
-@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@shared("--json", help="Print the comparison as JSON.")
 def compare_command(data: Any, coefficients: tuple[str, ...], weights: str | None,
                     confidence_level: float, ci_method: str, n_resamples: int,
                     bootstrap_kind: str, seed: int | None, as_json: bool,
@@ -74,7 +73,7 @@ def compare_command(data: Any, coefficients: tuple[str, ...], weights: str | Non
                                 d.sentence(n, names[0]), **d.to_dict()}
                                for n, d in zip(names[1:], diffs)],
                "homogeneity": None if test is None else test.to_dict()}
-        click.echo(json.dumps(out, indent=2))
+        emit("compare", out)
         return
     _print(batches, names, paths, diffs, test)
 

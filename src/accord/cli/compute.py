@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
@@ -23,58 +22,28 @@ from accord.cli._common import (
 )
 from accord.cli._common import console as cli_console
 from accord.cli._errors import cli_text
-from accord.cli._lazy import (
-    LazyChoice,
-    ListedChoices,
-    coefficient_names,
-    scale_names,
-    weight_names,
-)
+from accord.cli._json import emit
+from accord.cli._lazy import ListedChoices, coefficient_names, span_names
+from accord.cli._options import shared
 
 
 @main.command()
 @data_options
-@click.option(
-    "--coefficient",
-    "coefficients",
-    multiple=True,
-    type=LazyChoice(coefficient_names),
-    metavar="NAME...",
-    cls=ListedChoices,
-    help="Coefficients to compute (default: a sensible set for the data). One or more of:",
-)
-@click.option(
-    "--weights",
-    default=None,
-    type=LazyChoice(weight_names),
-    help="Agreement weights for ordered categories (weighted kappa, AC2, ...); give the "
-    "order of text labels with --categories (else they are sorted, with a warning).",
-)
-@click.option(
-    "--form",
-    default=None,
-    metavar="FORM",
-    help="ICC form: ICC1, ICC2, ICC3, ICC1k, ICC2k, ICC3k or ICC(A,1)-style names.",
-)
+@shared("--coefficient", multiple=True, metavar="NAME...", cls=ListedChoices,
+        choices=lambda: [n for n in coefficient_names() if n not in span_names()],
+        help="Coefficients to compute (default: a sensible set for the data). One or more of:")
+@shared("--weights", help="Agreement weights for ordered categories (weighted kappa, AC2, "
+        "...); give the order of text labels with --categories (else they are sorted, with a "
+        "warning).")
+@shared("--form")
 @ci_options
-@click.option(
-    "--scale",
-    default=None,
-    type=LazyChoice(scale_names),
-    help="Interpretation scale (default: the one written for each coefficient: Krippendorff's "
-    "for alpha, Koo & Li's for ICC, Landis & Koch's otherwise).",
-)
-@click.option(
-    "--population-size",
-    default=None,
-    type=int,
-    metavar="N",
-    help="Units in the population sampled, for Gwet's finite-population correction.",
-)
+@shared("--scale", help="Interpretation scale (default: the one written for each "
+        "coefficient: Krippendorff's for alpha, Koo & Li's for ICC, Landis & Koch's otherwise).")
+@shared("--population-size")
 @reference_options
 @classifier_options
 @by_option
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of results instead.")
+@shared("--json")
 def compute(
     data: str,
     coefficients: tuple[str, ...],
@@ -125,7 +94,8 @@ def compute(
                 form=form, average=average, positive=positive),
                 lambda rs: _intervals(rs, confidence_level, method, population_size), as_json)
             return
-        ann = _pooled(single_labels(load(data, **selection).require_pairable(), "compute"))
+        ann = _pooled(single_labels(load(data, level_caveat=not _weighted(weights),
+                                              **selection).require_pairable(), "compute"))
         fits_raters(ann, coefficients)
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
         results = run(ann, list(coefficients) or None, weights=weights, form=form,
@@ -137,7 +107,7 @@ def compute(
         rows = [_json_row(r, ci) for r, ci in zip(results, intervals)]
         for row in rows:  # each result row says what was guessed or dropped to get it
             row["caveats"] = list(ann.audit.caveats)
-        click.echo(json.dumps(rows, indent=2))
+        emit("compute", rows)
         return
     _print(ann, results, intervals, scale, data, weights)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -21,6 +20,8 @@ from accord.cli._common import (
     with_reference,
 )
 from accord.cli._common import console as cli_console
+from accord.cli._json import emit
+from accord.cli._options import shared
 from accord.cli._terminal import visible
 
 #: The console shows the confusion matrix up to this many classes, the per-class rows
@@ -40,11 +41,11 @@ if TYPE_CHECKING:
               "with exports, raters of kind human are used by default.")
 @click.option("--ceiling-figure", default="accuracy", show_default=True, metavar="NAME",
               help="The figure of the human ceiling, e.g. accuracy, macro.f1, kappa.")
-@click.option("--positive", default=None, metavar="LABEL",
-              help="The positive class of a binary task (shown first in the summary).")
+@shared("--positive", help="The positive class of a binary task (shown first in the "
+        "summary).")
 @ci_options
 @by_option
-@click.option("--json", "as_json", is_flag=True, help="Print the evaluation as JSON instead.")
+@shared("--json", help="Print the evaluation as JSON instead.")
 @click.pass_context
 def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tuple[str, ...],
              humans: tuple[str, ...], ceiling_figure: str, positive: str | None,
@@ -102,7 +103,7 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
-        click.echo(json.dumps(out, indent=2, allow_nan=False))
+        emit("evaluate", out)
         return
     if "systems" not in out:
         out = {"reference": out["reference"], "systems": {out["system"]: out}, "mcnemar": []}
@@ -156,7 +157,7 @@ def _spans(ann: Any, data: str, gold: str, predicted: tuple[str, ...], level: fl
                      _Ci(level, n_resamples, seed))
     _dropped(model, ann)
     if as_json:
-        click.echo(json.dumps(model["json"], indent=2))
+        emit("evaluate", model["json"])
         return
     _print(model, data)
 
@@ -177,7 +178,7 @@ def _fmt(x: Any, digits: int = 4) -> str:
 
 
 def _ci(fig: dict[str, Any]) -> str:
-    ci = fig["interval"]
+    ci = fig["confidence_interval"]
     if ci["low"] is None:
         return ""
     return f"{_fmt(ci['low'], 3)} to {_fmt(ci['high'], 3)}"
@@ -256,7 +257,7 @@ def _cell(fig: dict[str, Any]) -> str:
     """``0.946 (0.909-0.968)``: the estimate and its interval, short enough for a table."""
     if fig["estimate"] is None:
         return "undefined"
-    ci = fig["interval"]
+    ci = fig["confidence_interval"]
     if ci["low"] is None:
         return _fmt(fig["estimate"], 3)
     return f"{_fmt(fig['estimate'], 3)} ({_fmt(ci['low'], 3)}-{_fmt(ci['high'], 3)})"
@@ -265,14 +266,14 @@ def _cell(fig: dict[str, Any]) -> str:
 def _summary(ev: dict[str, Any]) -> Table:
     from rich.table import Table
 
-    level = ev["accuracy"]["interval"]["confidence_level"]
+    level = ev["accuracy"]["confidence_interval"]["confidence_level"]
     table = Table(title="summary", title_justify="left")
     for head in ("figure", "estimate", f"{level:.0%} CI", "method"):
         table.add_column(head, justify="left" if head in ("figure", "method") else "right")
     for name in ("accuracy", "balanced_accuracy", "mcc", "kappa"):
         fig = ev[name]
         table.add_row(name.replace("_", " "), _fmt(fig["estimate"]), _ci(fig),
-                      fig["interval"]["method"])
+                      fig["confidence_interval"]["method"])
     b = ev["baselines"]
     table.add_row(f"majority class ({_label(b['majority_class'])})",
                   _fmt(b["majority_accuracy"]), "", "baseline")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -10,6 +9,8 @@ from typing import Any
 import click
 
 from accord.cli._app import main
+from accord.cli._json import emit
+from accord.cli._options import shared
 
 
 @main.command("history")
@@ -20,7 +21,7 @@ from accord.cli._app import main
     "limits per batch.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the history page (self-contained HTML) to this file.")
-@click.option("--json", "as_json", is_flag=True, help="Print the runs and charts as JSON.")
+@shared("--json", help="Print the runs and charts as JSON.")
 def history(store: Path, study: str | None, false_alarm: float, output: Path | None,
             as_json: bool) -> None:
     """The runs recorded in STORE (by accord check --record), and whether agreement dropped.
@@ -56,15 +57,10 @@ def history(store: Path, study: str | None, false_alarm: float, output: Path | N
         write_atomic(output, render_history_html(runs, drawn, title=f"History: {store.name}",
                                                  accord_version=__version__))
     if as_json:
-        click.echo(json.dumps({"store": str(store), "runs": [r.to_dict() for r in runs],
-                               "charts": [c.to_dict() for c in drawn]}, indent=2,
-                              default=_json))
+        emit("history", {"store": str(store), "runs": [r.to_dict() for r in runs],
+                               "charts": [c.to_dict() for c in drawn]})
         return
     _print(store, runs, drawn, output)
-
-
-def _json(x: Any) -> Any:
-    return None if isinstance(x, float) and not math.isfinite(x) else str(x)
 
 
 def _print(store: Path, runs: list[Any], drawn: list[Any], output: Path | None) -> None:

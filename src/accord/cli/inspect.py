@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
-
-import click
 
 from accord.cli._app import main
 from accord.cli._common import console as cli_console
 from accord.cli._common import data_options, paths_of, read_options
 from accord.cli._errors import cli_text
+from accord.cli._json import emit
+from accord.cli._options import shared
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -18,7 +17,7 @@ if TYPE_CHECKING:
 
 @main.command()
 @data_options
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead.")
+@shared("--json", help="Print the summary as JSON instead.")
 def inspect(data: str, as_json: bool, **selection: Any) -> None:
     """Show what accord reads from DATA: format, fields, raters and their kinds,
     units, categories with counts, missing and skipped answers, and the audit.
@@ -40,7 +39,7 @@ def inspect(data: str, as_json: bool, **selection: Any) -> None:
     summary["caveats"] = [cli_text(c) for c in summary.get("caveats", [])]
     summary["audit_lines"] = [cli_text(x) for x in summary.get("audit_lines", [])]
     if as_json:
-        click.echo(json.dumps(summary, indent=2, default=str))
+        emit("inspect", summary)
         return
     _print(summary, data)
 
@@ -66,12 +65,14 @@ def _print(s: dict[str, Any], source: str) -> None:
             )
         )
     _print_raters(console, s["raters"])
+    from accord.data._sets import label_text
+
     if s.get("categories"):
         table = Table(title="categories", title_justify="left")
         table.add_column("category")
         table.add_column("count", justify="right")
         for c in s["categories"]:
-            table.add_row(Text(str(c["label"])), str(c["count"]))
+            table.add_row(Text(label_text(c["label"])), str(c["count"]))
         console.print(table)
     spans = s.get("spans")
     if spans:

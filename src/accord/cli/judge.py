@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
@@ -10,6 +9,8 @@ import click
 
 from accord.cli._app import main
 from accord.cli._common import console, data_options, load
+from accord.cli._json import emit
+from accord.cli._options import shared
 
 
 class _JudgeGroup(click.Group):
@@ -60,13 +61,11 @@ def judge() -> None:
 @click.option("--min-units", default=1, show_default=True, type=click.IntRange(min=1),
               help="Leave untested (but among the others) humans with fewer units; the "
               "authors use 30.")
-@click.option("--coefficient", "coefficient", default=None, metavar="NAME",
-              help="Agreement coefficient of the judge-vs-human table "
-              "(default: Krippendorff's alpha at the level of measurement).")
-@click.option("--n-resamples", default=2000, show_default=True, type=int,
-              help="Bootstrap resamples of the paired differences.")
-@click.option("--seed", default=None, type=int, help="Seed for a reproducible bootstrap.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead.")
+@shared("--coefficient", dest="coefficient", help="Agreement coefficient of the "
+        "judge-vs-human table (default: Krippendorff's alpha at the level of measurement).")
+@shared("--n-resamples", help="Bootstrap resamples of the paired differences (at most 10^7).")
+@shared("--seed")
+@shared("--json", help="Print JSON instead.")
 def alt(data: str, judge_name: str, humans: tuple[str, ...], epsilon: float,
           scoring: str | None, test_kind: str, min_units: int, coefficient: str | None,
           n_resamples: int,
@@ -86,7 +85,7 @@ def alt(data: str, judge_name: str, humans: tuple[str, ...], epsilon: float,
     if humans and not selection.get("raters") and selection.get("unit") is None:
         selection["raters"] = (judge_name, *humans)
     try:
-        ann = load(data, select_raters=False, **selection)
+        ann = load(data, select_raters=False, level_caveat=True, **selection)
         chosen = list(humans) if humans else None
         kind = scoring or ("neg_rmse" if ann.level in ("interval", "ratio") else "accuracy")
         alt = accord.alt_test(ann, judge=judge_name, humans=chosen, epsilon=epsilon,
@@ -98,8 +97,8 @@ def alt(data: str, judge_name: str, humans: tuple[str, ...], epsilon: float,
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
-        click.echo(json.dumps({"alt_test": alt.to_dict(), "agreement": agree.to_dict(),
-                               "audit": ann.audit.to_dict()}))
+        emit("judge alt", {"caveats": list(ann.audit.caveats), "alt_test": alt.to_dict(),
+                           "agreement": agree.to_dict(), "audit": ann.audit.to_dict()})
         return
     _print(alt, agree, ann)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -11,11 +10,12 @@ from typing import Any
 import click
 
 from accord.cli._common import console, data_options, load
+from accord.cli._json import emit
+from accord.cli._options import shared
 from accord.cli.judge import judge
 
-JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON instead.")
-LEVEL_OPTION = click.option("--confidence-level", "level", default=0.95, show_default=True,
-                            type=float, help="Confidence level of the intervals.")
+JSON_OPTION = shared("--json")
+LEVEL_OPTION = shared("--confidence-level", dest="level")
 
 
 @judge.command("bias")
@@ -48,7 +48,7 @@ def bias(data: str, judge_name: str | None, family: tuple[str, ...], level: floa
         family=list(family) or None, confidence_level=level)
     figures = _bias_figures(res)
     if as_json:
-        click.echo(json.dumps({"read": table.notes(), **res.to_dict()}))
+        emit("judge bias", {"read": table.notes(), **res.to_dict()})
         return
     _say(table.notes() + list(res.biases.notes if res.biases else ()))
     _say([_bias_verdict(res, level)])
@@ -112,7 +112,7 @@ def rank(data: str, order_effect: bool, level: float, as_json: bool) -> None:
     bt = accord.bradley_terry(table.comparisons(), order_effect=order_effect)
     if as_json:
         elo_dict = {str(k): r.to_dict() for k, r in bt.elo().items()}
-        click.echo(json.dumps({"read": table.notes(), **bt.to_dict(), "elo": elo_dict}))
+        emit("judge rank", {"read": table.notes(), **bt.to_dict(), "elo": elo_dict})
         return
     _say(table.notes())
     first = next(iter(bt.strength.values()))
@@ -161,7 +161,7 @@ def consistency(data: str, threshold: float | None, target: float, level: float,
                 ("ICC(1,1): one run", c.icc), (f"ICC(1,{c.n_runs}): mean of the runs", c.icc_k),
                 (f"runs needed for reliability {target:g}", need)]
     if as_json:
-        click.echo(json.dumps({name: r.to_dict() for name, r in figures}))
+        emit("judge consistency", {name: r.to_dict() for name, r in figures})
         return
     _say(ann.audit.lines())
     _say([f"One run has reliability {_interval_text(c.icc, level)}; "
@@ -177,7 +177,7 @@ def consistency(data: str, threshold: float | None, target: float, level: float,
 @click.option("--bins", default=10, show_default=True, type=click.IntRange(min=1))
 @click.option("--recalibrate", type=click.Choice(["isotonic", "platt", "none"]),
               default="isotonic", show_default=True)
-@click.option("--seed", default=None, type=int, help="Seed of the fit/check split.")
+@shared("--seed", help="Seed of the fit/check split (default: fresh entropy).")
 @LEVEL_OPTION
 @JSON_OPTION
 def calibration(data: str, score: str, label: str, bins: int, recalibrate: str,
@@ -198,7 +198,7 @@ def calibration(data: str, score: str, label: str, bins: int, recalibrate: str,
         cols[score], cols[label], n_bins=bins, rng=seed,
         recalibrate=None if recalibrate == "none" else recalibrate)  # type: ignore[arg-type]
     if as_json:
-        click.echo(json.dumps(cal.to_dict()))
+        emit("judge calibration", cal.to_dict())
         return
     _say([f"read {len(cols[score])} item(s) with a human label; {dropped} without one "
           "left out."])
@@ -244,7 +244,7 @@ def ppi(data: str, judge_col: str, human_col: str, tuned: bool, level: float,
     est = accord.ppi_mean(_floats(j_unl), _floats(j_lab), _floats(h_lab),
                           lam="tuned" if tuned else 1.0)
     if as_json:
-        click.echo(json.dumps(est.to_dict()))
+        emit("judge ppi", est.to_dict())
         return
     _say([f"read {len(j_unl) + len(j_lab)} item(s): {len(j_lab)} with a human label."])
     _say([f"Corrected rate: {_interval_text(est, level)}; the judge alone says "
@@ -284,7 +284,7 @@ def panel(data: str, judges: tuple[str, ...], humans: tuple[str, ...], combine: 
                            combine=combine, epsilon=epsilon,  # type: ignore[arg-type]
                            test=test_kind)  # type: ignore[arg-type]
     if as_json:
-        click.echo(json.dumps(p.to_dict()))
+        emit("judge panel", p.to_dict())
         return
     _say(ann.audit.lines())
     _say([f"The {len(p.judges)} judges are worth "

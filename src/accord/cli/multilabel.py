@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
@@ -11,7 +10,9 @@ import click
 from accord.cli._app import main
 from accord.cli._common import check_options, ci_options, data_options, interval_method, load
 from accord.cli._common import console as cli_console
+from accord.cli._json import emit
 from accord.cli._lazy import LazyChoice, ListedChoices
+from accord.cli._options import deprecated_alias, shared
 
 
 def _choices() -> list[str]:
@@ -38,20 +39,21 @@ def _choices() -> list[str]:
     metavar="LABEL...",
     help="The labels and their order (labels nobody used are kept). Default: every label used.",
 )
-@click.option(
-    "--reference",
-    default=None,
-    metavar="RATER",
-    help="Score every other rater's label sets against this rater's (precision, recall, F1 "
-    "per label and averaged, Hamming loss, subset accuracy) instead of agreement.",
-)
+@shared("--gold", metavar="RATER", help="Score every other rater's label sets against this "
+        "rater's (precision, recall, F1 per label and averaged, Hamming loss, subset accuracy) "
+        "instead of agreement.")
+@deprecated_alias("--reference", "--gold")
+@click.option("--empty-label", "empty_label", default=None, metavar="TEXT",
+              help="The cell text that means 'no label applies' (e.g. none): scored as the "
+              "empty set. An empty cell is a missing rating.")
 @ci_options
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON instead.")
+@shared("--json", help="Print the results as JSON instead.")
 def multilabel(
     data: str,
     coefficient: str,
     labels: tuple[str, ...],
-    reference: str | None,
+    gold: str | None,
+    empty_label: str | None,
     confidence_level: float,
     ci_method: str,
     n_resamples: int,
@@ -74,18 +76,18 @@ def multilabel(
       accord multilabel examples/toxicity_multilabel.csv --separator ';'
       accord multilabel examples/toxicity_multilabel.csv --separator ';' --coefficient fleiss_kappa
       accord multilabel examples/toxicity_multilabel_long.csv --multilabel --json
-      accord multilabel examples/toxicity_multilabel.csv --separator ';' --reference annotator_a
+      accord multilabel examples/toxicity_multilabel.csv --separator ';' --gold annotator_a
     """
     from accord.coefficients.multilabel import multilabel_agreement
     from accord.errors import InvalidParameterError
 
     check_options(confidence_level, None, None, func="accord multilabel")
-    if reference is not None:
-        _against_reference(data, reference, list(labels) if labels else None, as_json,
-                           selection)
+    if gold is not None:
+        _against_reference(data, gold, list(labels) if labels else None, as_json,
+                           selection, empty_label)
         return
     try:
-        ann = load(data, **selection).require_pairable()
+        ann = with_empty_set(load(data, **selection), empty_label).require_pairable()
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
         res = multilabel_agreement(ann, coefficient=coefficient,
                                    labels=list(labels) if labels else None)
@@ -99,7 +101,7 @@ def multilabel(
         out["confidence_intervals"] = {k: ci.to_dict() for k, ci in intervals.items()}
         if macro is not None:
             out["confidence_intervals"]["macro"] = macro.to_dict()
-        click.echo(json.dumps(out, indent=2))
+        emit("multilabel", out)
         return
     _print(res, intervals, macro, data, ann)
 
@@ -189,19 +191,18 @@ def _print(res: Any, intervals: dict[str, Any], macro: Any, data: str, ann: Any)
 
 
 def _against_reference(data: str, reference: str, labels: list[str] | None, as_json: bool,
-                       selection: dict[str, Any]) -> None:
+                       selection: dict[str, Any], empty_label: str | None) -> None:
     from accord.multilabel.metrics import evaluate_raters
 
-    ann = load(data, **selection)
+    ann = with_empty_set(load(data, **selection), empty_label)
     evaluations = evaluate_raters(ann, reference, labels=labels)
     if not evaluations:
         raise click.UsageError(
-            f"--reference {reference} leaves no other rater to score; the raters read are "
+            f"--gold {reference} leaves no other rater to score; the raters read are "
             f"{list(map(str, ann.raters))!r} (name others with --raters).")
     if as_json:
-        click.echo(json.dumps({"caveats": list(ann.audit.caveats), "reference": reference,
-                               "raters": {str(k): e.to_dict() for k, e in evaluations.items()}},
-                              indent=2))
+        emit("multilabel", {"caveats": list(ann.audit.caveats), "reference": reference,
+                            "raters": {str(k): e.to_dict() for k, e in evaluations.items()}})
         return
     from rich.table import Table
 
@@ -222,3 +223,34 @@ def _against_reference(data: str, reference: str, labels: list[str] | None, as_j
                   f"{_fmt(ev.subset_accuracy)}", highlight=False)
         for note in ev.notes:
             con.print(f"note: {note}", highlight=False, markup=False)
+
+
+def with_empty_set(ann: Any, text: str | None) -> Any:
+    """The ratings with the label set ``{text}`` read as the empty set (``--empty-label``),
+    the reading said as a caveat; without ``text``, a caveat when empty cells were read
+    as missing ratings, naming --empty-label."""
+    import numpy as np
+
+    from accord.data.annotations import Annotations
+
+    if text is None:
+        missing = ann.audit.dropped.get("missing value", 0)
+        if missing and ann.set_valued:
+            ann.audit = ann.audit.with_caveats(
+                f"{missing} empty cell(s) read as missing ratings, not as the empty set: to "
+                "score 'no label applies', write a marker such as none and pass "
+                "--empty-label none")
+        return ann
+    sets = ann if ann.set_valued else ann.as_sets()
+    target = (text,)
+    cats = [() if c == target else c for c in sets.categories]
+    distinct = list(dict.fromkeys(cats))
+    remap = np.array([distinct.index(c) for c in cats], dtype=np.int64)
+    units, raters, values = sets.codes
+    n = int(np.count_nonzero(np.asarray([c == target for c in sets.categories])[values]))
+    note = (f"--empty-label {text!r}: {n} rating(s) {text!r} scored as the empty set (no "
+            "label applies); an empty cell is a missing rating")
+    return Annotations(units, raters, remap[values], units=sets.units, raters=sets.raters,
+                       categories=distinct, level=sets.level, kinds=sets.kinds,
+                       field=sets.field, audit=sets.audit.with_caveats(note), spans=sets.spans,
+                       meta=sets.meta, set_valued=True)

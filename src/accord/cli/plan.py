@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
 from accord.cli._app import main
+from accord.cli._json import emit
+from accord.cli._options import shared
 
 
 @main.command()
@@ -21,8 +22,7 @@ from accord.cli._app import main
               help="Goal: the interval's lower limit must clear this value.")
 @click.option("--null", "null", type=float, default=None,
               help="Goal: a test rejecting kappa = NULL (power calculation).")
-@click.option("--confidence-level", type=float, default=0.95, show_default=True,
-              help="Level of the planned interval (--width, --lower-limit).")
+@shared("--confidence-level", help="Level of the planned interval (--width, --lower-limit).")
 @click.option("--power", type=float, default=0.8, show_default=True,
               help="Probability of reaching the goal (--null, --lower-limit).")
 @click.option("--significance-level", type=float, default=0.05, show_default=True,
@@ -34,7 +34,7 @@ from accord.cli._app import main
               help="Coefficient planned for (--width; others than cohen_kappa by simulation).")
 @click.option("--n-raters", type=int, default=2, show_default=True,
               help="Raters per unit (--width).")
-@click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON.")
+@shared("--json", help="Print the plan as JSON.")
 def plan(expected: float, prevalence: tuple[float, ...], width: float | None,
          lower_limit: float | None, null: float | None, as_json: bool,
          **options: Any) -> None:
@@ -64,7 +64,7 @@ def plan(expected: float, prevalence: tuple[float, ...], width: float | None,
         raise click.UsageError(_option_words(str(exc))) from None
     assumed = _assumed(prevalence, null, options)
     if as_json:
-        click.echo(json.dumps({**result.to_dict(), "assumed": assumed}))
+        emit("plan", {**result.to_dict(), "assumed": assumed})
         return
     for line in assumed:
         click.echo(f"assumed: {line}")

@@ -30,7 +30,8 @@ from accord.cli._common import (
 )
 from accord.cli._common import console as cli_console
 from accord.cli._errors import cli_text
-from accord.cli._lazy import LazyChoice, coefficient_names, weight_names
+from accord.cli._json import emit
+from accord.cli._options import shared
 from accord.cli._span_options import span_columns, span_options
 from accord.cli._terminal import echo
 from accord.data._files import same_file, write_atomic
@@ -55,11 +56,9 @@ def _given(ctx: click.Context, name: str) -> bool:
 def _options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Coefficient options shared by report and check."""
     options = [
-        click.option("--weights", default=None, type=LazyChoice(weight_names),
-                     help="Agreement weights for ordered categories (give the order of "
-                     "text labels with --categories)."),
-        click.option("--form", default=None, metavar="FORM",
-                     help="ICC form, e.g. ICC2 or ICC(A,1)."),
+        shared("--weights", help="Agreement weights for ordered categories (give the order "
+               "of text labels with --categories)."),
+        shared("--form"),
     ]
     for option in reversed(options):
         func = option(func)
@@ -97,15 +96,14 @@ def _context(data: str, ann: Any, text: str | None, more: tuple[str, ...],
 @_context_options
 @click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Declared study protocol (TOML): evidence register and decision.")
-@click.option("--coefficient", "coefficients", multiple=True, type=LazyChoice(coefficient_names),
-              metavar="NAME...", help="Coefficients to report (default: a sensible set).")
+@shared("--coefficient", multiple=True, metavar="NAME...",
+        help="Coefficients to report (default: a sensible set).")
 @_options
 @click.option("--pair", "pairs", nargs=2, multiple=True, metavar="A B",
               help="Show the worksheet of this rater pair (repeatable).")
 @reference_options
 @ci_options
-@click.option("--scale", default=None, metavar="NAME",
-              help="Interpretation scale (default: the one written for each coefficient).")
+@shared("--scale")
 @click.option("--top-units", default=20, show_default=True, type=click.IntRange(min=1),
               help="How many of the units with most disagreement to list (span data: "
               "how many disagreements).")
@@ -115,6 +113,8 @@ def _context(data: str, ann: Any, text: str | None, more: tuple[str, ...],
 @click.option("--to", "to", type=click.Choice(["html", "markdown", "json"]), default=None,
               help="Output format when the suffix does not say (or with -o -, standard output).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the console summary.")
+@shared("--json", help="Print the report as JSON on standard output instead (as -o - --to "
+        "json, with schema_version and command).")
 @click.option("--record", "record", type=click.Path(dir_okay=False, path_type=Path),
               default=None, metavar="STORE", help="Append this run's figures (with their "
               "intervals) and the study's decision to the history store STORE (see accord "
@@ -131,9 +131,9 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
            gold: str | None, predicted: tuple[str, ...], confidence_level: float,
            ci_method: str, n_resamples: int, bootstrap_kind: str, seed: int | None,
            scale: str | None, top_units: int, title: str | None,
-           output: str | None, to: str | None, quiet: bool, record: Path | None,
-           judge_name: str | None, epsilon: float, by: str | None, text_col: str | None,
-           context_cols: tuple[str, ...], **selection: Any) -> None:
+           output: str | None, to: str | None, quiet: bool, as_json: bool,
+           record: Path | None, judge_name: str | None, epsilon: float, by: str | None,
+           text_col: str | None, context_cols: tuple[str, ...], **selection: Any) -> None:
     """Write the agreement report of DATA, optionally against a declared study.
 
     \b
@@ -153,6 +153,9 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     from accord.report.output import format_for, render
 
     check_options(confidence_level, form, None, func="accord report")
+    if as_json and (output not in (None, "-") or to not in (None, "json")):
+        raise click.UsageError("--json prints the report on standard output: drop -o/--to, "
+                               "or use -o FILE.json without --json.")
     _check_output(output, to)
     _not_an_input(output, data, study)
     with _usage_errors():
@@ -160,7 +163,9 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     spans = span_columns(selection)
     ann = _mark_reference(
         with_pooled_caveat(load(data, select_raters=judge_name is None, span_columns=spans,
-             **_all_kinds(selection, gold)), by),
+                                level_caveat=weights in (None, "identity") and (
+                                    st is None or st.metric.level is None),
+                                **_all_kinds(selection, gold)), by),
         gold, predicted)
     ann, context = _context(data, ann, text_col, context_cols, selection)
     fits_raters(ann, coefficients)
@@ -181,6 +186,15 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
             scale=scale))
     rep = replace(rep, notes=tuple(cli_text(n) for n in rep.notes))  # --pair, not pairs=
     rep = _roles_named(rep, gold if gold is not None else judge_name)
+    if as_json:
+        import json
+
+        if record is not None:
+            from accord.cli._record import record_report
+
+            record_report(record, rep, st, data)
+        emit("report", json.loads(render(rep, "json")))
+        return
     to_stdout = output == "-"
     if to_stdout and to is None:
         raise click.UsageError("-o - writes to standard output: choose a format with --to.")
@@ -266,7 +280,7 @@ def _mark_reference(ann: Any, gold: str | None, predicted: tuple[str, ...]) -> A
         if predicted:
             raise click.UsageError("--predicted needs --gold: name the reference column.")
         return ann
-    other = ("label sets", f"accord multilabel DATA --reference {gold}") if ann.set_valued \
+    other = ("label sets", f"accord multilabel DATA --gold {gold}") if ann.set_valued \
         else ("spans", f"accord spans DATA --gold {gold}") if ann.spans is not None else None
     if other is not None:  # the report's reference section reads single labels only
         raise click.UsageError(f"--gold and --predicted compare single labels, and these data "
@@ -317,8 +331,10 @@ def _quiet(func: Callable[[], Any]) -> Any:
               show_default=True, help="Units in file order, or most disagreement first.")
 @click.option("--limit", default=None, type=click.IntRange(min=1),
               help="Only the first N units (after sorting).")
+@shared("--json", help="Print the units as JSON on standard output instead of CSV (one "
+        "object per unit: its ratings, n_ratings and agreement).")
 def disagreements(data: str, output: str | None, order: str, limit: int | None,
-                  text_col: str | None, context_cols: tuple[str, ...],
+                  text_col: str | None, context_cols: tuple[str, ...], as_json: bool,
                   **selection: Any) -> None:
     """Every unit of DATA on which the raters differ, with all labels, as CSV.
 
@@ -344,8 +360,14 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
 
     _not_an_input(output, data)
     ann, context = _context(data, load(data, **selection), text_col, context_cols, selection)
-    found = find(ann.require_pairable(), order=order, limit=limit,  # type: ignore[arg-type]
-                 context=context)
+    ann = ann.require_pairable()
+    found = find(ann, order=order, limit=limit, context=context)  # type: ignore[arg-type]
+    if as_json:
+        if output is not None:
+            raise click.UsageError("--json prints on standard output: drop -o, or drop --json "
+                                   "for the CSV file.")
+        emit("disagreements", _disagreements_json(ann, found))
+        return
     for caveat in ann.audit.caveats:  # standard error when standard output is the CSV
         click.echo(f"caveat: {caveat}", err=output is None or output == "-")
     if found.listed:
@@ -359,3 +381,18 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
     found.write_csv(output)
     echo(f"{found.n_disagreements} of {found.n_compared} compared units have a "
                f"disagreement; {len(found)} written to {Path(output).resolve()}")
+
+
+def _disagreements_json(ann: Any, found: Any) -> dict[str, Any]:
+    """One object per unit: its ratings by rater (label sets written ``a;b``, the empty
+    set ``{}``), n_ratings and agreement, as in the CSV without the review columns."""
+    from accord.data._sets import label_text
+
+    units = []
+    for u in found:
+        raters = u.raters if u.raters is not None else found.raters
+        units.append({"unit": str(u.unit), "ratings": {
+            str(r): None if x is None else label_text(x) for r, x in zip(raters, u.labels)},
+            "n_ratings": u.n_ratings, "agreement": u.agreement})
+    return {"caveats": list(ann.audit.caveats), "n_compared": found.n_compared,
+            "n_disagreements": found.n_disagreements, "units": units}

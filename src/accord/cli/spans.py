@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
@@ -10,6 +9,8 @@ import click
 from accord.cli._app import main
 from accord.cli._common import console as cli_console
 from accord.cli._common import data_options
+from accord.cli._json import emit
+from accord.cli._options import MAX_RESAMPLES, OPTIONS, shared
 from accord.errors import AccordError
 
 MODES = ("strict", "exact", "partial", "type")
@@ -28,20 +29,16 @@ MODES = ("strict", "exact", "partial", "type")
     help="When two spans agree: same boundaries and label (strict), same boundaries (exact), "
     "overlap counted half (partial), overlap with the same label (type).",
 )
-@click.option(
-    "--gold", default=None, metavar="RATER", help="Score every other rater against this one."
-)
-@click.option(
-    "--confidence-level", default=0.95, show_default=True, type=float, help="Interval coverage."
-)
+@shared("--gold", metavar="RATER", help="Score every other rater against this one.")
+@shared("--confidence-level")
 @click.option(
     "--n-resamples",
-    default=1999,
+    default=OPTIONS["--n-resamples"].default,
     show_default=True,
-    type=click.IntRange(min=0),
-    help="Bootstrap resamples of units for the intervals (0: no intervals).",
+    type=click.IntRange(0, MAX_RESAMPLES),
+    help="Bootstrap resamples of units for the intervals (0: no intervals; at most 10^7).",
 )
-@click.option("--seed", default=None, type=int, help="Seed for a reproducible bootstrap.")
+@shared("--seed")
 @click.option(
     "--disagreements",
     "n_disagreements",
@@ -51,7 +48,7 @@ MODES = ("strict", "exact", "partial", "type")
     metavar="N",
     help="Also list the first N spans the raters disagree on (with --gold: against it).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON instead.")
+@shared("--json", help="Print the figures as JSON instead.")
 def spans(
     data: str,
     start: str | None,
@@ -109,7 +106,7 @@ def spans(
     if n_disagreements:
         _disagreements(model, ann, mode, gold, raters, n_disagreements)
     if as_json:
-        click.echo(json.dumps(model["json"], indent=2))
+        emit("spans", model["json"])
         return
     _print(model, data)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
@@ -10,12 +9,14 @@ import click
 from accord.cli._app import main
 from accord.cli._common import data_options, load, single_labels
 from accord.cli._errors import cli_text
+from accord.cli._json import emit
+from accord.cli._options import shared
 from accord.cli._terminal import echo
 
 
 @main.command()
 @data_options
-@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON instead.")
+@shared("--json", help="Print the counts as JSON instead.")
 def table(data: str, as_json: bool, **selection: Any) -> None:
     """Print the contingency table of two raters with totals, p_o, p_e and kappa.
 
@@ -38,19 +39,15 @@ def table(data: str, as_json: bool, **selection: Any) -> None:
     t = ContingencyTable.from_annotations(ann)
     names = (str(ann.raters[0]), str(ann.raters[1]))
     if as_json:
-        click.echo(
-            json.dumps(
-                {
+        emit("table", {
                     "raters": names,
                     "categories": [str(c) for c in t.categories],
                     "counts": t.counts.tolist(),
                     "n": t.n,
-                    "p_o": t.p_o,
-                    "p_e": t.p_e,
+                    "observed_agreement": t.p_o,
+                    "expected_agreement": t.p_e,
                     "caveats": list(ann.audit.caveats),
-                }
-            )
-        )
+                })
         return
     for caveat in ann.audit.caveats:
         echo(f"caveat: {caveat}")

@@ -29,13 +29,16 @@ def is_set_label(x: Any) -> bool:
 
 
 def label_text(x: Any) -> str:
-    """A label as a file or a console shows it: a label set as ``a;b``, not a Python tuple.
+    """A label as a file or a console shows it: a label set as ``a;b``, not a Python tuple,
+    and the empty set as ``{}`` (an empty cell is a missing rating).
 
     >>> label_text(("@SUM(1)", "toxic")), label_text(frozenset({"b", "a"})), label_text(3)
     ('@SUM(1);toxic', 'a;b', '3')
+    >>> label_text(())
+    '{}'
     """
-    if isinstance(x, (tuple, frozenset, set)):
-        return ";".join(sorted(str(v) for v in x))
+    if isinstance(x, (tuple, frozenset, set, list)):  # a list: a set as JSON gives it back
+        return ";".join(sorted(str(v) for v in x)) if x else "{}"
     return str(x)
 
 

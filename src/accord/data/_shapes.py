@@ -124,9 +124,13 @@ def duplicate_advice(
     spans = span_columns(columns)
     if spans:
         shown = ", ".join(repr(c) for c in spans)
+        start, end = (list(spans) + ["COL", "COL"])[:2]
+        label = next((c for c in columns if str(c).lower() in ("label", "type", "tag",
+                                                               "entity")), "COL")
         return (f"one row per span (columns {shown}): this is a span table, not one label "
                 "per unit and rater; compare spans with accord.span_agreement "
-                "(accord CLI: accord spans), since keeping one row would compare one "
+                f"(accord CLI: accord spans DATA --start {start} --end {end} --label {label} "
+                "with --unit and --rater), since keeping one row would compare one "
                 "arbitrary span per unit.")
     pair_cols = pairwise_columns(columns)
     if wide and not pair_cols:

@@ -222,7 +222,7 @@ class Evaluation:
         cis = self.intervals(confidence_level, method=method, bootstrap=bootstrap)
 
         def fig(key: str, res: AgreementResult) -> dict[str, Any]:
-            return {**res.to_dict(), "interval": cis[key].to_dict()}
+            return {**res.to_dict(), "confidence_interval": cis[key].to_dict()}
 
         t = self.table
         return {

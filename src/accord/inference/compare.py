@@ -98,7 +98,7 @@ class Comparison:
             "estimate_a": _num(self.estimate_a),
             "estimate_b": _num(self.estimate_b),
             "difference": _num(self.difference),
-            "interval": self.interval.to_dict(),
+            "confidence_interval": self.interval.to_dict(),
             "pvalue": _num(self.pvalue),
             "n_units": self.n_units,
             "n_shared": self.n_shared,

@@ -25,7 +25,14 @@ from accord.inference.resampling import FloatArray, Resampling
 
 IntervalMethod = Literal["asymptotic", "jackknife"] | Bootstrap
 
-__all__ = ["AgreementResult", "ConfidenceInterval"]
+__all__ = ["DISAGREEMENT_COEFFICIENTS", "AgreementResult", "ConfidenceInterval"]
+
+
+#: Coefficients of the form 1 - D_o / D_e: their ``observed`` and ``expected`` are the
+#: observed and expected disagreement (Krippendorff 2004; Janson & Olsson 2001), not
+#: agreement; ``to_dict`` names the keys accordingly.
+DISAGREEMENT_COEFFICIENTS = frozenset({"krippendorff_alpha", "janson_olsson_iota",
+                                       "unitizing_alpha"})
 
 
 @dataclass(frozen=True)
@@ -254,12 +261,20 @@ class AgreementResult:
         return self.resampling()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping at full precision; an undefined estimate is ``None``."""
+        """JSON-ready mapping at full precision; an undefined estimate is ``None``.
+
+        ``observed`` and ``expected`` are written ``observed_agreement`` and
+        ``expected_agreement`` (p_o, p_e) for the kappa family, and
+        ``observed_disagreement`` and ``expected_disagreement`` (D_o, D_e) for the
+        coefficients of the form 1 - D_o / D_e (:data:`DISAGREEMENT_COEFFICIENTS`), so
+        that no key means two things.
+        """
+        kind = "disagreement" if self.coefficient in DISAGREEMENT_COEFFICIENTS else "agreement"
         out: dict[str, Any] = {
             "coefficient": self.coefficient,
             "estimate": _num(self.estimate),
-            "observed": _num(self.observed),
-            "expected": _num(self.expected),
+            f"observed_{kind}": _num(self.observed),
+            f"expected_{kind}": _num(self.expected),
             "se": _num(self.se),
             "n_units": self.n_units,
             "n_raters": self.n_raters,

@@ -20,8 +20,12 @@ _PARQUET = ("not a valid Parquet file (damaged, cut short, or another kind of fi
 
 
 def engine_problem(exc: BaseException) -> str:
-    """What the file holds that the engine refused, and what was expected."""
-    text = str(exc)
+    """What the file holds that the engine refused, and what was expected: one sentence,
+    with its full stop."""
+    return _problem(str(exc), exc) + "."
+
+
+def _problem(text: str, exc: BaseException) -> str:
     if "found more fields than defined" in text:
         return _RAGGED
     if "is not properly escaped" in text or "unclosed quote" in text.lower():

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from accord.data._sets import label_text
 from accord.data.annotations import Annotations
 from accord.errors import DataError, DegenerateDataWarning
 from accord.inference.results import AgreementResult, ConfidenceInterval
@@ -289,7 +290,8 @@ def units_section(ann: Annotations, top: int,
     if len(cols) > RATERS_SHOWN:  # a crowd: only the raters who rated a listed unit
         cols = [r for r in cols if any(r in g for g in given)]
     rows = tuple(
-        UnitRow(str(u.unit), tuple(None if g.get(r) is None else str(g[r]) for r in cols),
+        UnitRow(str(u.unit),
+                tuple(None if g.get(r) is None else label_text(g[r]) for r in cols),
                 u.n_ratings, u.agreement, d.context_of(u.unit))
         for u, g in zip(units, given)
     )

@@ -225,7 +225,7 @@ class Decision:
                      "text": self.rule.text()},
             "value": None if not math.isfinite(self.value) else float(self.value),
             "estimate": None if not self.result.defined else float(self.result.estimate),
-            "interval": None if ci is None else ci.to_dict(),
+            "confidence_interval": None if ci is None else ci.to_dict(),
             "reason": self.reason,
             "line": self.line(),
         }

@@ -1,0 +1,57 @@
+"""Every command's ``--json`` output: one envelope, one formatting, errors included.
+
+Each document is one JSON object, pretty-printed with two-space indents, that
+starts with ``schema_version`` and ``command`` (``"compute"``, ``"judge bias"``);
+a command whose result is a list puts it under ``results``. An undefined figure
+(``nan``) is ``null`` and an infinite one a string (``"inf"``), so the output is
+strict JSON (RFC 8259) that any parser reads. On failure with ``--json`` the
+standard output holds ``{"schema_version", "command", "error", "exit"}`` (and
+standard error the usual line). The JSON Schema of each command's document is in
+``accord/cli/schemas/`` (package data).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import click
+
+__all__ = ["SCHEMA_VERSION", "dumps", "emit", "error_document"]
+
+#: Raised when a key is renamed or removed; new keys keep the version.
+SCHEMA_VERSION = 2
+
+
+def envelope(command: str, payload: Any) -> dict[str, Any]:
+    """``payload`` (an object, or a list put under ``results``) with the two header keys."""
+    body = payload if isinstance(payload, dict) else {"results": payload}
+    rest = {k: v for k, v in body.items() if k not in ("schema_version", "command")}
+    return {"schema_version": SCHEMA_VERSION, "command": command, **rest}
+
+
+def dumps(command: str, payload: Any) -> str:
+    """The document's text (see the module docstring)."""
+    return json.dumps(_strict(envelope(command, payload)), indent=2, allow_nan=False,
+                      default=str)
+
+
+def emit(command: str, payload: Any) -> None:
+    """Print the document on standard output."""
+    click.echo(dumps(command, payload))
+
+
+def error_document(command: str, message: str, status: int) -> str:
+    """The document printed on standard output when a ``--json`` run fails."""
+    return dumps(command, {"error": message, "exit": status})
+
+
+def _strict(x: Any) -> Any:
+    if isinstance(x, float) and not math.isfinite(x):
+        return None if math.isnan(x) else ("inf" if x > 0 else "-inf")
+    if isinstance(x, dict):
+        return {str(k): _strict(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_strict(v) for v in x]
+    return x
