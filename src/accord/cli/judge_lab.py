@@ -94,15 +94,22 @@ def _bias_verdict(res: Any, level: float) -> str:
 @judge.command("rank")
 @click.argument("data", type=click.Path(exists=True, dir_okay=False))
 @click.option("--order-effect", is_flag=True, help="Fit the advantage of the output shown first.")
+@click.option("--bootstrap", "n_boot", type=click.IntRange(min=0), default=0, show_default=True,
+              metavar="N", help="Intervals from N bootstrap resamples of the comparisons "
+              "(0: from the Fisher information).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the bootstrap.")
 @LEVEL_OPTION
 @JSON_OPTION
-def rank(data: str, order_effect: bool, level: float, as_json: bool) -> None:
+def rank(data: str, order_effect: bool, n_boot: int, seed: int, level: float,
+         as_json: bool) -> None:
     """Bradley-Terry strengths of the generators (Davidson ties, Elo as a view) from
     pairwise judge annotations (AlpacaEval JSON, JSONL or CSV).
 
     \b
     Examples:
       accord judge rank examples/alpaca_eval_slice.json
+      accord judge rank examples/alpaca_eval_slice.json --bootstrap 999
       accord judge rank examples/alpaca_eval_slice.json --json
     """
     import accord
@@ -110,22 +117,37 @@ def rank(data: str, order_effect: bool, level: float, as_json: bool) -> None:
 
     table = read_pairwise(data)
     bt = accord.bradley_terry(table.comparisons(), order_effect=order_effect)
+    method: Any = accord.Bootstrap(n_resamples=n_boot, rng=seed) if n_boot else "asymptotic"
+    figures = {str(k): r for k, r in bt.strength.items()}
+    if bt.order_effect is not None:
+        figures["order_effect"] = bt.order_effect
+    intervals = {name: r.confidence_interval(level, method=method) for name, r in figures.items()
+                 if r.defined}
     if as_json:
         elo_dict = {str(k): r.to_dict() for k, r in bt.elo().items()}
-        click.echo(json.dumps({"read": table.notes(), **bt.to_dict(), "elo": elo_dict}))
+        click.echo(json.dumps({"read": table.notes(), **bt.to_dict(), "elo": elo_dict,
+                               "intervals": {k: ci.to_dict() for k, ci in intervals.items()}}))
         return
     _say(table.notes())
     first = next(iter(bt.strength.values()))
     if not first.defined:
         _say([f"The strengths are undefined: {first.undefined_reason}."])
         return
-    if order_effect and bt.order_effect is not None:
+    if n_boot:
+        dropped = max(ci.n_excluded for ci in intervals.values())
+        _say([f"Intervals: {n_boot} bootstrap resamples of the {bt.n_comparisons} comparisons; "
+              f"{dropped} left out because some strength was infinite in them (an item that "
+              "never beat, or was never beaten by, the others through a chain of comparisons; "
+              "Ford 1957)."])
+    if bt.order_effect is not None:
+        ci = intervals["order_effect"]
         _say([f"Order effect (log-odds for the output shown first): "
-              f"{_interval_text(bt.order_effect, level)}."])
+              f"{_f(bt.order_effect.estimate)} ({level:.0%} CI {_f(ci.low)} to {_f(ci.high)})."])
     elo = bt.elo()
     rows = [(str(item), bt.strength[item]) for item in bt.ranking()]
     _figure_table("Bradley-Terry log-strength (mean zero)", rows, level,
-                  extra=("Elo", [_f(elo[i].estimate, 0) for i in bt.ranking()]))
+                  extra=("Elo", [_f(elo[i].estimate, 0) for i in bt.ranking()]),
+                  intervals=intervals)
 
 
 @judge.command("consistency")
@@ -349,14 +371,16 @@ def _interval_text(res: Any, level: float, method: Any = "asymptotic") -> str:
 
 
 def _figure_table(title: str, rows: list[tuple[str, Any]], level: float,
-                  extra: tuple[str, list[str]] | None = None) -> None:
+                  extra: tuple[str, list[str]] | None = None,
+                  intervals: dict[str, Any] | None = None) -> None:
     from rich.table import Table
 
     t = Table(title=title)
     for col in ("figure", "estimate", f"{level:.0%} interval", "n", *(extra[:1] if extra else ())):
         t.add_column(col)
     for n, (label, res) in enumerate(rows):
-        ci = _ci(res, level)
+        got = (intervals or {}).get(label)
+        ci = _ci(res, level) if got is None else f"{_f(got.low)} to {_f(got.high)}"
         cells = [label, _f(res.estimate), ci, str(res.n_units)]
         if extra:
             cells.append(extra[1][n])
