@@ -51,7 +51,7 @@ def bias(data: str, judge_name: str | None, family: tuple[str, ...], level: floa
         click.echo(json.dumps({"read": table.notes(), **res.to_dict()}))
         return
     _say(table.notes() + list(res.biases.notes if res.biases else ()))
-    _say([_bias_verdict(res, level)])
+    _say([res.sentence(level)])
     _figure_table("Biases of the judge (intervals resample whole pairs)", figures, level)
 
 
@@ -78,17 +78,6 @@ def _bias_figures(res: Any) -> list[tuple[str, Any]]:
         if value is not None:
             rows.append((label, value))
     return rows
-
-
-def _bias_verdict(res: Any, level: float) -> str:
-    lb = res.length_bias
-    if lb is None or not lb.defined:
-        return "The length bias is undefined on these pairs."
-    ci = lb.confidence_interval(level)
-    lean = "prefers the longer output" if ci.low > 0.5 else (
-        "prefers the shorter output" if ci.high < 0.5 else "shows no clear length preference")
-    return (f"{res.judge} {lean}: {lb.estimate:.0%} of {lb.expected:.0f} decisive verdicts "
-            f"went to the longer output ({ci.low:.0%} to {ci.high:.0%}).")
 
 
 @judge.command("rank")
@@ -139,10 +128,7 @@ def rank(data: str, order_effect: bool, n_boot: int, seed: int, level: float,
               f"{dropped} left out because some strength was infinite in them (an item that "
               "never beat, or was never beaten by, the others through a chain of comparisons; "
               "Ford 1957)."])
-    if bt.order_effect is not None:
-        ci = intervals["order_effect"]
-        _say([f"Order effect (log-odds for the output shown first): "
-              f"{_f(bt.order_effect.estimate)} ({level:.0%} CI {_f(ci.low)} to {_f(ci.high)})."])
+    _say([bt.sentence(level, method=method)])
     elo = bt.elo()
     rows = [(str(item), bt.strength[item]) for item in bt.ranking()]
     _figure_table("Bradley-Terry log-strength (mean zero)", rows, level,
@@ -186,8 +172,7 @@ def consistency(data: str, threshold: float | None, target: float, level: float,
         click.echo(json.dumps({name: r.to_dict() for name, r in figures}))
         return
     _say(ann.audit.lines())
-    _say([f"One run has reliability {_interval_text(c.icc, level)}; "
-          f"{need.details.get('runs', 'an undefined number of')} run(s) reach {target:g}."])
+    _say([c.sentence(level, target=target)])
     _figure_table("Repeat-run consistency", figures, level)
 
 
@@ -223,7 +208,7 @@ def calibration(data: str, score: str, label: str, bins: int, recalibrate: str,
         click.echo(json.dumps(cal.to_dict()))
         return
     _say([f"read {len(cols[score])} item(s) with a human label; {dropped} without one "
-          "left out."])
+          "left out.", cal.sentence(level)])
     figures = [("Brier score", cal.brier), ("expected calibration error", cal.ece)]
     rec = cal.recalibration
     if rec is not None:
@@ -257,6 +242,7 @@ def ppi(data: str, judge_col: str, human_col: str, tuned: bool, level: float,
       accord judge ppi examples/judge_scores.csv --judge judge_pass --human human --tuned --json
     """
     import accord
+    from accord.judge.sentences import ppi_sentence
 
     cols, _ = _columns(data, [judge_col, human_col])
     labelled = [h not in (None, "") for h in cols[human_col]]
@@ -269,10 +255,7 @@ def ppi(data: str, judge_col: str, human_col: str, tuned: bool, level: float,
         click.echo(json.dumps(est.to_dict()))
         return
     _say([f"read {len(j_unl) + len(j_lab)} item(s): {len(j_lab)} with a human label."])
-    _say([f"Corrected rate: {_interval_text(est, level)}; the judge alone says "
-          f"{_f(est.expected)}, the humans alone {_f(est.observed)} (SE "
-          f"{_f(est.details['classical_se'])}); the judge's labels are worth "
-          f"{est.details['effective_n']:.0f} human labels here."])
+    _say([ppi_sentence(est, level)])
 
 
 @judge.command("panel")
@@ -309,9 +292,7 @@ def panel(data: str, judges: tuple[str, ...], humans: tuple[str, ...], combine: 
         click.echo(json.dumps(p.to_dict()))
         return
     _say(ann.audit.lines())
-    _say([f"The {len(p.judges)} judges are worth "
-          f"{_interval_text(p.effective_judges, level, method='jackknife')} independent "
-          "judges (their errors against the humans are correlated)."])
+    _say([p.sentence(level)])
     if p.n_panel_ties:
         _say([f"note: {p.n_panel_ties} unit(s) have a tied majority and no panel verdict."])
     for name, res in p.alt_tests.items():

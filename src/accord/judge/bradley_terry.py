@@ -88,6 +88,12 @@ class BradleyTerryResult:
         """Items from strongest to weakest."""
         return sorted(self.strength, key=lambda i: -self.strength[i].estimate)
 
+    def sentence(self, confidence_level: float = 0.95, *, method: Any = "asymptotic") -> str:
+        """One sentence: who ranks first, by how much, and the order effect."""
+        from .sentences import ranking_sentence
+
+        return ranking_sentence(self, confidence_level, method=method)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping."""
         return {
