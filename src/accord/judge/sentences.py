@@ -189,9 +189,7 @@ def ppi_sentence(res: AgreementResult, confidence_level: float = 0.95) -> str:
 def panel_sentence(res: JudgePanel, confidence_level: float = 0.95) -> str:
     """Whether the panel passes the alternative annotator test, and its effective size."""
     level = _level(confidence_level)
-    from .jury import PANEL
-
-    alt = res.alt_tests[PANEL]
+    alt = res.alt_tests["panel"]  # jury.PANEL (jury imports this module: no import back)
     keff = (_num(res.effective_judges, level, 2) if res.effective_judges.defined
             else "an undefined number of")
     passed = [str(j) for j in res.judges if res.alt_tests[j].passed]
