@@ -6,7 +6,15 @@ line start without numpy and scipy. Add a public name here and to ``accord.__all
 """
 
 from accord import datasets
-from accord.annotators import AnnotatorQuality, Annotators, Consensus, annotators, consensus
+from accord.annotators import (
+    AnnotatorQuality,
+    Annotators,
+    Consensus,
+    ScoreConsensus,
+    annotators,
+    consensus,
+    score_consensus,
+)
 from accord.coefficients import (
     REGISTRY,
     MultilabelAgreement,

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from accord.errors import ConvergenceWarning
 from accord.inference import Bootstrap
+from accord.inference.resampling import Resampling
 from accord.inference.results import ConfidenceInterval
 
 from . import _em
@@ -73,3 +77,45 @@ def competence_interval(crowd: Crowd, method: str, rater: int, estimate: float,
     low, high = np.quantile(finite, [tail, 1.0 - tail])
     return ConfidenceInterval(float(low), float(high), level, "bootstrap-refit", excluded,
                               finite)
+
+
+@dataclass(frozen=True, eq=False)
+class RefitResampling(Resampling):
+    """A model figure resampled by refitting the model on each bootstrap sample of units.
+
+    ``refit(weights)`` maps unit multiplicities (``n_units`` non-negative integers) to the
+    vector of every figure of the model (``nan`` where a figure is undefined in the
+    resample); ``column`` picks this figure. The fits are cached by weights, so all the
+    figures of one model share one refit per resample (the same ``Bootstrap`` seed draws
+    the same resamples for each). ``features`` is empty: the statistic is not a function
+    of summed features, so :meth:`evaluate` refits instead of multiplying.
+    """
+
+    refit: Callable[[FloatArray], FloatArray] = field(default=lambda w: _unused_statistic(w))
+    column: int = 0
+    cache: dict[bytes, FloatArray] = field(default_factory=dict)
+
+    def _params(self, weights: FloatArray) -> FloatArray:
+        key = np.asarray(weights, dtype=np.float64).tobytes()
+        if key not in self.cache:
+            self.cache[key] = self.refit(np.asarray(weights, dtype=np.float64))
+        return self.cache[key]
+
+    def evaluate(self, weights: NDArray[np.floating] | NDArray[np.integer]) -> FloatArray:
+        return np.array([self._params(w)[self.column] for w in np.atleast_2d(weights)])
+
+    def leave_one_out(self) -> FloatArray:
+        n = self.counts.shape[0]
+        rows = np.ones((n, n)) - np.eye(n)
+        return self.evaluate(rows)
+
+
+def refit_resampling(n_units: int, refit: Callable[[FloatArray], FloatArray],
+                     cache: dict[bytes, FloatArray], column: int) -> RefitResampling:
+    """One figure's resampling over ``n_units`` units (each its own pattern)."""
+    return RefitResampling(np.zeros((n_units, 0)), np.ones(n_units, dtype=np.int64),
+                           _unused_statistic, refit=refit, column=column, cache=cache)
+
+
+def _unused_statistic(sums: FloatArray) -> FloatArray:
+    raise NotImplementedError("a refit resampling evaluates by refitting, with refit= set")
