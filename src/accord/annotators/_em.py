@@ -25,6 +25,8 @@ posterior comes from the last E step and the parameters from the M step fitted
 to it. Initialisation is deterministic: the majority-vote posterior (vote
 shares) for Dawid-Skene, one-coin and MACE; ``alpha = b = 1`` for GLAD. The fit
 stops when the log-likelihood changes by less than ``tol`` per rating.
+``start=`` replaces the initial parameters (the bootstrap of model figures
+warm-starts each resample from the converged fit).
 """
 
 from __future__ import annotations
@@ -90,7 +92,8 @@ def majority_posterior(crowd: Crowd) -> FloatArray:
 
 
 # ------------------------------------------------------------------ Dawid-Skene
-def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
+def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
+                ) -> Fit:
     """Dawid & Skene (1979): one k x k confusion matrix per rater."""
     unit, rv = crowd.unit, crowd.rv
     n, r, k = crowd.n_units, crowd.n_raters, crowd.k
@@ -115,12 +118,14 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
         logp += np.log(p["prior"])[None, :]
         return normalise_log(logp)
 
-    return run_em(crowd, e_step, m_step, m_step(majority_posterior(crowd), {}), tol=tol,
-                  max_iter=max_iter, method="dawid_skene")
+    first = m_step(majority_posterior(crowd), {}) if start is None else start
+    return run_em(crowd, e_step, m_step, first, tol=tol, max_iter=max_iter,
+                  method="dawid_skene")
 
 
 # ------------------------------------------------------------------ one-coin
-def one_coin(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
+def one_coin(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
+             ) -> Fit:
     """The homogeneous Dawid-Skene model: one accuracy per rater."""
     uv, rater, k = crowd.uv, crowd.rater, crowd.k
     n_r = np.maximum(crowd.per_rater(), 1)
@@ -137,12 +142,13 @@ def one_coin(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
         return normalise_log(symmetric_log_posterior(crowd, np.log(p["prior"]), base,
                                                      right[rater] - base))
 
-    return run_em(crowd, e_step, m_step, m_step(majority_posterior(crowd), {}), tol=tol,
-                  max_iter=max_iter, method="one_coin")
+    first = m_step(majority_posterior(crowd), {}) if start is None else start
+    return run_em(crowd, e_step, m_step, first, tol=tol, max_iter=max_iter, method="one_coin")
 
 
 # ------------------------------------------------------------------ GLAD
-def glad(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
+def glad(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
+         ) -> Fit:
     """Whitehill et al. (2009): expertise ``alpha_r`` times unit ease ``exp(b_u)``."""
     unit, rater, uv, k = crowd.unit, crowd.rater, crowd.uv, crowd.k
     n_r, n_u = crowd.n_raters, crowd.n_units
@@ -178,8 +184,8 @@ def glad(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
                        options={"maxiter": _GLAD_STEPS})
         return {"alpha": res.x[:n_r], "b": res.x[n_r:]}
 
-    start = {"alpha": np.ones(n_r), "b": np.ones(n_u)}
-    return run_em(crowd, e_step, m_step, start, tol=tol, max_iter=max_iter, method="glad")
+    first = {"alpha": np.ones(n_r), "b": np.ones(n_u)} if start is None else start
+    return run_em(crowd, e_step, m_step, first, tol=tol, max_iter=max_iter, method="glad")
 
 
 # ------------------------------------------------------------------ MACE
@@ -189,7 +195,8 @@ def _vb_normalise(counts: FloatArray, prior: float) -> FloatArray:
     return np.asarray(np.exp(digamma(counts + prior) - digamma(total)))
 
 
-def mace(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
+def mace(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
+         ) -> Fit:
     """Hovy et al. (2013): competence (knowing vs guessing) and a guessing strategy."""
     rater, rv, uv, k = crowd.rater, crowd.rv, crowd.uv, crowd.k
     n_r = crowd.n_raters
@@ -216,8 +223,9 @@ def mace(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
         return {**counts_to_params(post.ravel()[uv] * know / (guess + know)),
                 "prior": np.maximum(post.mean(axis=0), EPS)}
 
-    mv = majority_posterior(crowd)
-    start = {**counts_to_params(mv.ravel()[uv]), "prior": np.maximum(mv.mean(axis=0), EPS)}
+    if start is None:
+        mv = majority_posterior(crowd)
+        start = {**counts_to_params(mv.ravel()[uv]), "prior": np.maximum(mv.mean(axis=0), EPS)}
     return run_em(crowd, e_step, m_step, start, tol=tol, max_iter=max_iter, method="mace")
 
 
