@@ -43,7 +43,15 @@ from scipy.special import digamma
 
 from accord.errors import ConvergenceWarning
 
-from ._crowd import EPS, Crowd, FloatArray, normalise_log, symmetric_log_posterior, wsum
+from ._crowd import (
+    EPS,
+    Crowd,
+    FloatArray,
+    IntArray,
+    normalise_log,
+    symmetric_log_posterior,
+    wsum,
+)
 
 Params = dict[str, Any]
 EStep = Callable[[Params], tuple[FloatArray, float]]
@@ -85,6 +93,14 @@ def run_em(crowd: Crowd, e_step: EStep, m_step: MStep, params: Params, *, tol: f
     return Fit(post, params, max_iter, ll, False, change)
 
 
+def rating_matrix(rows: IntArray, cols: IntArray, n_rows: int, n_cols: int) -> Any:
+    """The count of ratings per (row code, column code), as a CSR matrix (duplicates summed)."""
+    from scipy.sparse import csr_matrix
+
+    ones = np.ones(rows.shape[0], dtype=np.float64)
+    return csr_matrix((ones, (rows, cols)), shape=(n_rows, n_cols))
+
+
 def majority_posterior(crowd: Crowd) -> FloatArray:
     """Vote shares per unit: the majority-vote posterior every EM starts from."""
     votes = crowd.votes()
@@ -95,16 +111,16 @@ def majority_posterior(crowd: Crowd) -> FloatArray:
 def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
                 ) -> Fit:
     """Dawid & Skene (1979): one k x k confusion matrix per rater."""
-    unit, rv = crowd.unit, crowd.rv
     n, r, k = crowd.n_units, crowd.n_raters, crowd.k
-    used = np.bincount(rv, minlength=r * k).reshape(r, k) > 0
+    # unit x (rater, given) rating counts, built once (one CSR matrix): each M step is
+    # one sparse-dense product of its transpose with the posteriors, each E step one of
+    # it with the log confusion matrices; one pass over the ratings for all k classes
+    by_unit = rating_matrix(crowd.unit, crowd.rv, n, r * k)
+    used = np.asarray(by_unit.sum(axis=0)).reshape(r, k) > 0
 
     def m_step(post: FloatArray, _: Params) -> Params:
-        conf = np.zeros((r, k, k))
-        columns = np.ascontiguousarray(post.T)  # one contiguous gather per class
-        for c in range(k):
-            counts = wsum(rv, columns[c][unit], r * k).reshape(r, k)
-            conf[:, c, :] = np.where(used, np.maximum(counts, EPS), 0.0)
+        counts = np.asarray(by_unit.T @ post).reshape(r, k, k).transpose(0, 2, 1)
+        conf = np.where(used[:, None, :], np.maximum(counts, EPS), 0.0)
         total = conf.sum(axis=2, keepdims=True)
         np.divide(conf, total, out=conf, where=total > 0)
         return {"prior": np.maximum(post.mean(axis=0), EPS), "confusion": conf}
@@ -112,9 +128,7 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None
     def e_step(p: Params) -> tuple[FloatArray, float]:
         conf = p["confusion"]
         log_conf = np.log(np.where(conf > 0, conf, 1.0))
-        logp = np.empty((n, k))
-        for c in range(k):
-            logp[:, c] = wsum(unit, log_conf[:, c, :].ravel()[rv], n)
+        logp = np.asarray(by_unit @ log_conf.transpose(0, 2, 1).reshape(r * k, k))
         logp += np.log(p["prior"])[None, :]
         return normalise_log(logp)
 
