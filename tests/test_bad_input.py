@@ -776,6 +776,16 @@ def test_consensus_and_annotators() -> None:
             crowd, method="vote")
 
 
+def test_score_consensus() -> None:
+    refused(DataError, "needs numeric scores", accord.score_consensus, [["a", "b"], ["b", "b"]])
+    refused(InsufficientDataError, "every rating is 2", accord.score_consensus,
+            [[2, 2], [2, 2]])
+    refused(InvalidParameterError, "'noise' parameter of score_consensus",
+            accord.score_consensus, [[1, 2], [2, 3]], noise="each")
+    # records: ScoreConsensus (from score_consensus)
+    assert "ScoreConsensus" in accord.__all__
+
+
 def test_every_public_callable_has_a_bad_input_case() -> None:
     """A new public function or class must get a case in this module (found by name);
     registered coefficients are covered by the registry-driven tests above."""

@@ -55,3 +55,27 @@ def test_bad_usage_and_bad_data() -> None:
     assert code == 1 and "nobody" in err and "Traceback" not in err
     code, _, err = run("consensus", str(ROOT / "examples" / "scores.csv"), "--level", "interval")
     assert code == 1 and "numeric scores" in err
+
+
+def test_consensus_of_numeric_scores_writes_the_library_s_scores(tmp_path: Path) -> None:
+    data = str(ROOT / "examples" / "scores.csv")
+    out = tmp_path / "scores.csv"
+    code, stdout, err = run("consensus", data, "--unit", "item_id", "--method", "gaussian",
+                            "-o", str(out))
+    assert code == 0, err
+    lib = accord.score_consensus(accord.read(data, unit="item_id"), method="gaussian",
+                                 tol=1e-7)
+    with open(out, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [r["unit"] for r in rows] == list(lib.units)
+    assert [float(r["score"]) for r in rows] == lib.estimates.tolist()
+    assert [float(r["se"]) for r in rows] == lib.se.tolist()
+    assert lib.sentence() in " ".join(stdout.split())
+    code, stdout, err = run("consensus", data, "--unit", "item_id", "--method", "median",
+                            "--json")
+    assert code == 0, err
+    got = json.loads(stdout)
+    assert got["method"] == "median" and len(got["annotators"]) == 3
+    code, _, err = run("consensus", str(ROOT / "examples" / "crowd.csv"), "--unit", "image",
+                       "--rater", "worker", "--value", "label", "--method", "mean")
+    assert code == 1 and "needs numeric scores" in err and "Traceback" not in err

@@ -72,6 +72,20 @@ def test_rank_json_matches_the_library() -> None:
     assert json.loads(out)["strength"]["gpt4"] == lib.strength["gpt4"].to_dict()
 
 
+def test_rank_bootstrap_intervals_are_the_library_s_and_say_what_was_dropped() -> None:
+    code, out, err = run("judge", "rank", str(SLICE), "--bootstrap", "200", "--seed", "4",
+                         "--json")
+    assert code == 0, err
+    lib = accord.bradley_terry(read_pairwise(SLICE).comparisons())
+    ci = lib.strength["gpt4"].confidence_interval(method=accord.Bootstrap(n_resamples=200,
+                                                                          rng=4))
+    assert json.loads(out)["intervals"]["gpt4"] == ci.to_dict()
+    assert ci.n_excluded > 0  # the slice is sparse: some resamples leave an item unbeaten
+    code, out, err = run("judge", "rank", str(SLICE), "--bootstrap", "200", "--seed", "4")
+    assert code == 0, err
+    assert f"{ci.n_excluded} left out because some strength was infinite" in out
+
+
 def test_the_classic_invocation_still_runs_the_alt_test() -> None:
     code, out, err = run("judge", str(ROOT / "examples" / "judge.csv"), "--judge", "gpt4",
                          "--missing", "ERROR", "--n-resamples", "100", "--json")

@@ -57,6 +57,7 @@ __all__ = [
     "Report",
     "SamplePlan",
     "Scale",
+    "ScoreConsensus",
     "SpanAgreement",
     "SpanEvaluation",
     "Study",
@@ -124,6 +125,7 @@ __all__ = [
     "recall",
     "report",
     "robinson_a",
+    "score_consensus",
     "scott_pi",
     "span_agreement",
     "span_f1",
@@ -146,7 +148,10 @@ _SHADOWED = frozenset({"annotators", "interpret", "report"})
 _WHERE: dict[str, str] = {
     name: module
     for module, names in {
-        "accord.annotators": "AnnotatorQuality Annotators Consensus annotators consensus",
+        "accord.annotators": (
+            "AnnotatorQuality Annotators Consensus ScoreConsensus annotators consensus "
+            "score_consensus"
+        ),
         "accord.coefficients": (
             "MultilabelAgreement REGISTRY accuracy balanced_accuracy bangdiwala_b "
             "brennan_prediger category_agreement cohen_kappa conger_kappa distances f1 finn "

@@ -10,7 +10,15 @@ scipy.stats. This module names them all at once, for type checkers and for the t
 """
 
 from accord import datasets
-from accord.annotators import AnnotatorQuality, Annotators, Consensus, annotators, consensus
+from accord.annotators import (
+    AnnotatorQuality,
+    Annotators,
+    Consensus,
+    ScoreConsensus,
+    annotators,
+    consensus,
+    score_consensus,
+)
 from accord.coefficients import (
     REGISTRY,
     MultilabelAgreement,

@@ -5,11 +5,16 @@
   label is uncertain listed first;
 * :func:`annotators`: one row per annotator: accuracy against a reference or the
   consensus with an interval, agreement with the others, the confusion matrix,
-  competence and label bias, and a sentence for each annotator worth checking.
+  competence and label bias, and a sentence for each annotator worth checking;
+* :func:`score_consensus`: one score per unit from numeric ratings (mean, median,
+  or a model of each annotator's bias and noise), with each annotator's bias and noise.
 """
 
 from .consensus import METHODS, consensus
 from .quality import AnnotatorQuality, Annotators, annotators
 from .result import Consensus
+from .score_result import ScoreConsensus
+from .scores import SCORE_METHODS, score_consensus
 
-__all__ = ["METHODS", "AnnotatorQuality", "Annotators", "Consensus", "annotators", "consensus"]
+__all__ = ["METHODS", "SCORE_METHODS", "AnnotatorQuality", "Annotators", "Consensus",
+           "ScoreConsensus", "annotators", "consensus", "score_consensus"]

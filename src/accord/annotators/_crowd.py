@@ -71,6 +71,12 @@ class Crowd:
         """The number of ratings of each unit."""
         return np.bincount(self.unit, minlength=self.n_units).astype(np.int64)
 
+    def per_rater_units(self) -> IntArray:
+        """The number of distinct units each rater rated."""
+        pairs = np.unique(self.rater * max(self.n_units, 1) + self.unit)
+        return np.bincount(pairs // max(self.n_units, 1), minlength=self.n_raters).astype(
+            np.int64)
+
     def per_rater(self) -> IntArray:
         """The number of ratings of each rater."""
         return np.bincount(self.rater, minlength=self.n_raters).astype(np.int64)

@@ -25,6 +25,8 @@ posterior comes from the last E step and the parameters from the M step fitted
 to it. Initialisation is deterministic: the majority-vote posterior (vote
 shares) for Dawid-Skene, one-coin and MACE; ``alpha = b = 1`` for GLAD. The fit
 stops when the log-likelihood changes by less than ``tol`` per rating.
+``start=`` replaces the initial parameters (the bootstrap of model figures
+warm-starts each resample from the converged fit).
 """
 
 from __future__ import annotations
@@ -41,7 +43,15 @@ from scipy.special import digamma
 
 from accord.errors import ConvergenceWarning
 
-from ._crowd import EPS, Crowd, FloatArray, normalise_log, symmetric_log_posterior, wsum
+from ._crowd import (
+    EPS,
+    Crowd,
+    FloatArray,
+    IntArray,
+    normalise_log,
+    symmetric_log_posterior,
+    wsum,
+)
 
 Params = dict[str, Any]
 EStep = Callable[[Params], tuple[FloatArray, float]]
@@ -83,6 +93,14 @@ def run_em(crowd: Crowd, e_step: EStep, m_step: MStep, params: Params, *, tol: f
     return Fit(post, params, max_iter, ll, False, change)
 
 
+def rating_matrix(rows: IntArray, cols: IntArray, n_rows: int, n_cols: int) -> Any:
+    """The count of ratings per (row code, column code), as a CSR matrix (duplicates summed)."""
+    from scipy.sparse import csr_matrix
+
+    ones = np.ones(rows.shape[0], dtype=np.float64)
+    return csr_matrix((ones, (rows, cols)), shape=(n_rows, n_cols))
+
+
 def majority_posterior(crowd: Crowd) -> FloatArray:
     """Vote shares per unit: the majority-vote posterior every EM starts from."""
     votes = crowd.votes()
@@ -90,18 +108,19 @@ def majority_posterior(crowd: Crowd) -> FloatArray:
 
 
 # ------------------------------------------------------------------ Dawid-Skene
-def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
+def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
+                ) -> Fit:
     """Dawid & Skene (1979): one k x k confusion matrix per rater."""
-    unit, rv = crowd.unit, crowd.rv
     n, r, k = crowd.n_units, crowd.n_raters, crowd.k
-    used = np.bincount(rv, minlength=r * k).reshape(r, k) > 0
+    # unit x (rater, given) rating counts, built once (one CSR matrix): each M step is
+    # one sparse-dense product of its transpose with the posteriors, each E step one of
+    # it with the log confusion matrices; one pass over the ratings for all k classes
+    by_unit = rating_matrix(crowd.unit, crowd.rv, n, r * k)
+    used = np.asarray(by_unit.sum(axis=0)).reshape(r, k) > 0
 
     def m_step(post: FloatArray, _: Params) -> Params:
-        conf = np.zeros((r, k, k))
-        columns = np.ascontiguousarray(post.T)  # one contiguous gather per class
-        for c in range(k):
-            counts = wsum(rv, columns[c][unit], r * k).reshape(r, k)
-            conf[:, c, :] = np.where(used, np.maximum(counts, EPS), 0.0)
+        counts = np.asarray(by_unit.T @ post).reshape(r, k, k).transpose(0, 2, 1)
+        conf = np.where(used[:, None, :], np.maximum(counts, EPS), 0.0)
         total = conf.sum(axis=2, keepdims=True)
         np.divide(conf, total, out=conf, where=total > 0)
         return {"prior": np.maximum(post.mean(axis=0), EPS), "confusion": conf}
@@ -109,18 +128,18 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
     def e_step(p: Params) -> tuple[FloatArray, float]:
         conf = p["confusion"]
         log_conf = np.log(np.where(conf > 0, conf, 1.0))
-        logp = np.empty((n, k))
-        for c in range(k):
-            logp[:, c] = wsum(unit, log_conf[:, c, :].ravel()[rv], n)
+        logp = np.asarray(by_unit @ log_conf.transpose(0, 2, 1).reshape(r * k, k))
         logp += np.log(p["prior"])[None, :]
         return normalise_log(logp)
 
-    return run_em(crowd, e_step, m_step, m_step(majority_posterior(crowd), {}), tol=tol,
-                  max_iter=max_iter, method="dawid_skene")
+    first = m_step(majority_posterior(crowd), {}) if start is None else start
+    return run_em(crowd, e_step, m_step, first, tol=tol, max_iter=max_iter,
+                  method="dawid_skene")
 
 
 # ------------------------------------------------------------------ one-coin
-def one_coin(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
+def one_coin(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
+             ) -> Fit:
     """The homogeneous Dawid-Skene model: one accuracy per rater."""
     uv, rater, k = crowd.uv, crowd.rater, crowd.k
     n_r = np.maximum(crowd.per_rater(), 1)
@@ -137,12 +156,13 @@ def one_coin(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
         return normalise_log(symmetric_log_posterior(crowd, np.log(p["prior"]), base,
                                                      right[rater] - base))
 
-    return run_em(crowd, e_step, m_step, m_step(majority_posterior(crowd), {}), tol=tol,
-                  max_iter=max_iter, method="one_coin")
+    first = m_step(majority_posterior(crowd), {}) if start is None else start
+    return run_em(crowd, e_step, m_step, first, tol=tol, max_iter=max_iter, method="one_coin")
 
 
 # ------------------------------------------------------------------ GLAD
-def glad(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
+def glad(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
+         ) -> Fit:
     """Whitehill et al. (2009): expertise ``alpha_r`` times unit ease ``exp(b_u)``."""
     unit, rater, uv, k = crowd.unit, crowd.rater, crowd.uv, crowd.k
     n_r, n_u = crowd.n_raters, crowd.n_units
@@ -178,8 +198,8 @@ def glad(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
                        options={"maxiter": _GLAD_STEPS})
         return {"alpha": res.x[:n_r], "b": res.x[n_r:]}
 
-    start = {"alpha": np.ones(n_r), "b": np.ones(n_u)}
-    return run_em(crowd, e_step, m_step, start, tol=tol, max_iter=max_iter, method="glad")
+    first = {"alpha": np.ones(n_r), "b": np.ones(n_u)} if start is None else start
+    return run_em(crowd, e_step, m_step, first, tol=tol, max_iter=max_iter, method="glad")
 
 
 # ------------------------------------------------------------------ MACE
@@ -189,7 +209,8 @@ def _vb_normalise(counts: FloatArray, prior: float) -> FloatArray:
     return np.asarray(np.exp(digamma(counts + prior) - digamma(total)))
 
 
-def mace(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
+def mace(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
+         ) -> Fit:
     """Hovy et al. (2013): competence (knowing vs guessing) and a guessing strategy."""
     rater, rv, uv, k = crowd.rater, crowd.rv, crowd.uv, crowd.k
     n_r = crowd.n_raters
@@ -216,8 +237,9 @@ def mace(crowd: Crowd, *, tol: float, max_iter: int) -> Fit:
         return {**counts_to_params(post.ravel()[uv] * know / (guess + know)),
                 "prior": np.maximum(post.mean(axis=0), EPS)}
 
-    mv = majority_posterior(crowd)
-    start = {**counts_to_params(mv.ravel()[uv]), "prior": np.maximum(mv.mean(axis=0), EPS)}
+    if start is None:
+        mv = majority_posterior(crowd)
+        start = {**counts_to_params(mv.ravel()[uv]), "prior": np.maximum(mv.mean(axis=0), EPS)}
     return run_em(crowd, e_step, m_step, start, tol=tol, max_iter=max_iter, method="mace")
 
 

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from accord.errors import ConvergenceWarning
 from accord.inference import Bootstrap
+from accord.inference.resampling import Resampling
 from accord.inference.results import ConfidenceInterval
 
 from . import _em
@@ -73,3 +77,143 @@ def competence_interval(crowd: Crowd, method: str, rater: int, estimate: float,
     low, high = np.quantile(finite, [tail, 1.0 - tail])
     return ConfidenceInterval(float(low), float(high), level, "bootstrap-refit", excluded,
                               finite)
+
+
+@dataclass(frozen=True, eq=False)
+class RefitResampling(Resampling):
+    """A model figure resampled by refitting the model on each bootstrap sample of units.
+
+    ``refit(weights)`` maps unit multiplicities (``n_units`` non-negative integers) to the
+    vector of every figure of the model (``nan`` where a figure is undefined in the
+    resample); ``column`` picks this figure. The fits are cached by weights, so all the
+    figures of one model share one refit per resample (the same ``Bootstrap`` seed draws
+    the same resamples for each). ``features`` is empty: the statistic is not a function
+    of summed features, so :meth:`evaluate` refits instead of multiplying.
+    """
+
+    refit: Callable[[FloatArray], FloatArray] = field(default=lambda w: _unused_statistic(w))
+    column: int = 0
+    cache: dict[bytes, FloatArray] = field(default_factory=dict)
+
+    def _params(self, weights: FloatArray) -> FloatArray:
+        key = np.asarray(weights, dtype=np.float64).tobytes()
+        if key not in self.cache:
+            self.cache[key] = self.refit(np.asarray(weights, dtype=np.float64))
+        return self.cache[key]
+
+    def evaluate(self, weights: NDArray[np.floating] | NDArray[np.integer]) -> FloatArray:
+        return np.array([self._params(w)[self.column] for w in np.atleast_2d(weights)])
+
+    def leave_one_out(self) -> FloatArray:
+        n = self.counts.shape[0]
+        rows = np.ones((n, n)) - np.eye(n)
+        return self.evaluate(rows)
+
+
+def refit_resampling(n_units: int, refit: Callable[[FloatArray], FloatArray],
+                     cache: dict[bytes, FloatArray], column: int) -> RefitResampling:
+    """One figure's resampling over ``n_units`` units (each its own pattern)."""
+    return RefitResampling(np.zeros((n_units, 0)), np.ones(n_units, dtype=np.int64),
+                           _unused_statistic, refit=refit, column=column, cache=cache)
+
+
+def _unused_statistic(sums: FloatArray) -> FloatArray:
+    raise NotImplementedError("a refit resampling evaluates by refitting, with refit= set")
+
+
+def model_figures(crowd: Crowd, method: str, parameters: dict[str, Any], posterior: FloatArray,
+                  truth: IntArray, against: str) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Each rater's competence, spammer score and confusion matrix (raters x true x given).
+
+    The confusion matrix is the model's for Dawid-Skene against the consensus; else the
+    posterior mass (EM methods against the consensus) or the labels ``truth`` (a
+    reference, or the voting methods) of each (true, given) cell. Units with
+    ``truth < 0`` (tied, or without a reference) do not count.
+    """
+    from . import _figures as fig
+
+    comp = competence(crowd, method, parameters)
+    if against == "consensus" and method == "dawid_skene":
+        conf = np.asarray(parameters["confusion"], dtype=np.float64)
+    else:
+        soft = against == "consensus" and method not in ("majority", "wawa")
+        safe = np.where(truth >= 0, truth, 0)
+        post = posterior if soft else np.eye(crowd.k)[safe]
+        conf = fig.soft_confusion(crowd, np.where((truth >= 0)[:, None], post, 0.0))
+    return comp, fig.spammer_score(conf), conf
+
+
+def warm_start(method: str, parameters: dict[str, Any], posterior: FloatArray
+               ) -> dict[str, Any] | None:
+    """Initial EM parameters from a converged fit's public parameters (per-unit GLAD
+    ease is re-indexed per resample by :func:`model_refit`)."""
+    if method == "glad":
+        return {"alpha": parameters["alpha"], "b": np.log(parameters["beta"])}
+    if method == "mace":
+        c = np.asarray(parameters["competence"])
+        return {"knowing": np.column_stack([1.0 - c, c]), "strategy": parameters["strategy"],
+                "prior": np.maximum(posterior.mean(axis=0), 1e-10)}
+    if method in ("dawid_skene", "one_coin"):
+        return dict(parameters)
+    return None
+
+
+def model_refit(crowd: Crowd, method: str, start: dict[str, Any] | None,
+                reference: IntArray | None, *, tol: float, max_iter: int
+                ) -> Callable[[FloatArray], FloatArray]:
+    """Unit multiplicities -> [competence (R), spammer score (R), confusion (R k k)],
+    the model refitted on the resampled units from ``start``; ``nan`` for raters
+    absent from the resample, and everywhere when the refit does not converge."""
+    order = np.argsort(crowd.unit, kind="stable")
+    first = np.concatenate([[0], np.cumsum(crowd.per_unit())]).astype(np.int64)
+    r, k = crowd.n_raters, crowd.k
+
+    def refit(weights: FloatArray) -> FloatArray:
+        out = np.full(r * (2 + k * k), math.nan)
+        drawn = np.repeat(np.arange(crowd.n_units), np.rint(weights).astype(np.int64))
+        sub = resample(crowd, order, first, drawn)
+        if np.unique(sub.value).shape[0] < 2:
+            return out
+        got = _sub_fit(sub, method, start, drawn, tol, max_iter)
+        if got is None:
+            return out
+        post, params = got
+        truth = reference[drawn] if reference is not None else _labels(post)
+        comp, spam, conf = model_figures(sub, method, params, post, truth,
+                                         "consensus" if reference is None else "reference")
+        out[:] = np.concatenate([comp, spam, conf.ravel()])
+        absent = np.flatnonzero(sub.per_rater() == 0)
+        for col in (absent, r + absent):
+            out[col] = math.nan
+        for a in absent:
+            out[2 * r + a * k * k: 2 * r + (a + 1) * k * k] = math.nan
+        return out
+
+    return refit
+
+
+def _labels(post: FloatArray) -> IntArray:
+    """The top class of each unit, ``-1`` where the top is tied (as the point estimate)."""
+    top = post.max(axis=1, keepdims=True)
+    tied = (post == top).sum(axis=1) > 1
+    return np.where(tied, -1, post.argmax(axis=1)).astype(np.int64)
+
+
+def _sub_fit(sub: Crowd, method: str, start: dict[str, Any] | None, drawn: IntArray,
+             tol: float, max_iter: int) -> tuple[FloatArray, dict[str, Any]] | None:
+    from .consensus import _public, _wawa
+
+    if method == "majority":
+        return _em.majority_posterior(sub), {}
+    if method == "wawa":
+        post, skill = _wawa(sub)
+        return post, {"skill": skill}
+    init = None if start is None else dict(start)
+    if init is not None and method == "glad":
+        init["b"] = np.asarray(init["b"])[drawn]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fit = getattr(_em, method)(sub, tol=tol, max_iter=max_iter, start=init)
+    if not fit.converged:
+        return None
+    return fit.posterior, _public(method, fit.parameters)

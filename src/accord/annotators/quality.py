@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -75,6 +76,16 @@ class AnnotatorQuality:
         Total variation distance between :attr:`label_share` and the pool's share.
     flag : str or None
         One sentence when the annotator's accuracy interval lies below the pool's.
+    competence_figure, spammer_figure : AgreementResult
+        :attr:`competence` and :attr:`spammer_score` as results whose
+        ``confidence_interval(method=accord.Bootstrap(...))`` (or ``"jackknife"``)
+        resamples units and refits the model on each resample, warm-started from the
+        converged parameters (one refit per resample, shared by every figure of every
+        annotator). Resamples where the annotator rated nothing or EM did not converge
+        are left out and counted in ``n_excluded``.
+    confusion_figures : mapping
+        ``(true label, given label) -> AgreementResult``: each cell of :attr:`confusion`,
+        with the same refitting bootstrap.
     """
 
     name: Any
@@ -88,6 +99,10 @@ class AnnotatorQuality:
     label_share: NDArray[np.float64] = field(repr=False)
     bias: float
     flag: str | None = None
+    competence_figure: AgreementResult | None = field(default=None, repr=False)
+    spammer_figure: AgreementResult | None = field(default=None, repr=False)
+    confusion_figures: Mapping[tuple[Any, Any], AgreementResult] = field(
+        default_factory=dict, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping at full precision."""
@@ -265,7 +280,7 @@ def annotators(
     crowd = crowd_of(ann, func=func)
     truth = _consensus_truth(cons) if truth_labels is None else _codes(truth_labels, crowd, func)
     rows, pool = _rows(crowd, cons, truth, against="consensus" if truth_labels is None
-                       else "reference")
+                       else "reference", fit_options={"tol": tol, "max_iter": max_iter})
     flagged = _flag(rows, crowd, cons, truth, pool, level, boot, truth_labels is None)
     votes_total = np.bincount(crowd.value, minlength=crowd.k).astype(np.float64)
     return Annotators(flagged, "consensus" if truth_labels is None else "reference", cons,
@@ -309,25 +324,22 @@ def _codes(labels: Mapping[Any, Any], crowd: Crowd, func: str) -> IntArray:
     return codes
 
 
-def _rows(crowd: Crowd, cons: Consensus, truth: IntArray, *, against: str
-          ) -> tuple[list[AnnotatorQuality], float]:
+def _rows(crowd: Crowd, cons: Consensus, truth: IntArray, *, against: str,
+          fit_options: Mapping[str, Any]) -> tuple[list[AnnotatorQuality], float]:
     hit, hits, counts = fig.hits_and_counts(crowd, truth)
     c_hit, c_hits, c_counts = fig.hits_and_counts(crowd, cons.label_codes)
     rec_h, rec_n = fig.recall_per_class(crowd, truth, hit)
-    soft = against == "consensus" and cons.method not in ("majority", "wawa")
-    truth_post = cons.posterior if soft else np.eye(crowd.k)[truth]
-    truth_post = np.where((truth >= 0)[:, None], truth_post, 0.0)
-    conf = _model_confusion(cons) if against == "consensus" else None
-    if conf is None:
-        conf = fig.soft_confusion(crowd, truth_post)
+    params = dict(cons.parameters)
+    comp, spam, conf = _refit.model_figures(crowd, cons.method, params, cons.posterior, truth,
+                                            against)
+    figures = _ModelFigures(crowd, cons, truth if against == "reference" else None,
+                            fit_options, comp, spam, conf)
     share = _shares(crowd)
     pool_share = np.bincount(crowd.value, minlength=crowd.k) / crowd.n_ratings
     votes = crowd.votes()
     totals = fig.kappa_totals(crowd, votes)
     by = fig.ByRater(crowd)
     truth_rating = truth[crowd.unit]
-    comp = _refit.competence(crowd, cons.method, dict(cons.parameters))
-    spam = fig.spammer_score(conf)
     rows = []
     for r, name in enumerate(crowd.rater_ids):
         pos = by.of(r)
@@ -344,14 +356,50 @@ def _rows(crowd: Crowd, cons: Consensus, truth: IntArray, *, against: str
                                  partial(fig.kappa_features, crowd, votes, pos))
         rows.append(AnnotatorQuality(
             name, int(pos.shape[0]), acc, agree, kappa, conf[r], float(comp[r]),
-            float(spam[r]), share[r], float(0.5 * np.abs(share[r] - pool_share).sum())))
+            float(spam[r]), share[r], float(0.5 * np.abs(share[r] - pool_share).sum()),
+            None, *figures.of(r)))
     _warn_undefined(rows)
     return rows, _ratio(hits.sum(), counts.sum())
 
 
-def _model_confusion(cons: Consensus) -> FloatArray | None:
-    conf = cons.parameters.get("confusion")
-    return None if conf is None else np.asarray(conf)
+class _ModelFigures:
+    """The model figures of every annotator as results sharing one refit per resample."""
+
+    def __init__(self, crowd: Crowd, cons: Consensus, reference: IntArray | None,
+                 fit_options: Mapping[str, Any], comp: FloatArray, spam: FloatArray,
+                 conf: FloatArray) -> None:
+        start = _refit.warm_start(cons.method, dict(cons.parameters), cons.posterior)
+        self.refit = _refit.model_refit(crowd, cons.method, start, reference, **fit_options)
+        self.cache: dict[bytes, FloatArray] = {}
+        self.crowd, self.method = crowd, cons.method
+        self.comp, self.spam, self.conf = comp, spam, conf
+        self.n_units = crowd.per_rater_units()
+
+    def of(self, r: int) -> tuple[AgreementResult, AgreementResult,
+                                  Mapping[tuple[Any, Any], AgreementResult]]:
+        crowd, k = self.crowd, self.crowd.k
+        base = 2 * crowd.n_raters + r * k * k
+        cells = {(crowd.categories[c], crowd.categories[d]): self._figure(
+            "confusion", float(self.conf[r, c, d]), base + c * k + d, r, (0.0, 1.0))
+            for c in range(k) for d in range(k)}
+        return (self._figure("competence", float(self.comp[r]), r, r, (-math.inf, math.inf)),
+                self._figure("spammer_score", float(self.spam[r]), crowd.n_raters + r, r,
+                             (0.0, 1.0)), MappingProxyType(cells))
+
+    def _figure(self, name: str, est: float, column: int, r: int,
+                bounds: tuple[float, float]) -> AgreementResult:
+        why = None if math.isfinite(est) else (
+            f"the annotator's {name.replace('_', ' ')} is undefined (e.g. a true class "
+            "they never met)")
+        return AgreementResult(
+            coefficient=f"annotator_{name}", estimate=est, observed=math.nan,
+            expected=math.nan, se=math.nan, n_units=int(self.n_units[r]), n_raters=1,
+            undefined_reason=why, bounds=bounds,
+            details={"annotator": self.crowd.rater_ids[r], "method": self.method,
+                     "interval_note": "bootstrap or jackknife over units, refitting the "
+                     "model from its converged parameters"},
+            resampling=partial(_refit.refit_resampling, self.crowd.n_units, self.refit,
+                               self.cache, column))
 
 
 def _shares(crowd: Crowd) -> FloatArray:

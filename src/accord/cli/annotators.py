@@ -13,6 +13,7 @@ from accord.cli._json import emit
 from accord.cli._options import shared
 
 _METHODS = ["majority", "wawa", "one_coin", "dawid_skene", "glad", "mace"]
+_SCORE_METHODS = ["mean", "median", "gaussian"]
 
 
 def _method_option(func: Any) -> Any:
@@ -20,6 +21,14 @@ def _method_option(func: Any) -> Any:
         "--method", type=click.Choice(_METHODS), default="dawid_skene", show_default=True,
         help="majority vote, Wawa (weighted by agreement with the majority), one-coin, "
         "Dawid-Skene, GLAD or MACE.")(func)
+
+
+def _consensus_method_option(func: Any) -> Any:
+    return click.option(
+        "--method", type=click.Choice(_METHODS + _SCORE_METHODS), default="dawid_skene",
+        show_default=True,
+        help="For labels: majority vote, Wawa, one-coin, Dawid-Skene, GLAD or MACE. For "
+        "numeric scores: mean, median, or gaussian (each annotator's bias and noise).")(func)
 
 
 def _fit_options(func: Any) -> Any:
@@ -32,7 +41,7 @@ def _fit_options(func: Any) -> Any:
 
 @main.command()
 @data_options
-@_method_option
+@_consensus_method_option
 @_fit_options
 @click.option("--threshold", default=0.9, show_default=True, type=float,
               help="Units whose top posterior is below it are listed first as uncertain.")
@@ -50,10 +59,17 @@ def consensus(data: str, method: str, tol: float, max_iter: int, threshold: floa
         --method mace --json
       accord consensus examples/pilot.csv --raters annotator_a annotator_b annotator_c \\
         --method majority
+      accord consensus examples/scores.csv --unit item_id --method gaussian
+
+    With --method mean, median or gaussian the ratings are numeric scores and -o writes
+    unit,score,se,n_ratings.
     """
     import accord
     from accord.errors import InvalidParameterError
 
+    if method in _SCORE_METHODS:
+        _score_consensus(data, method, tol, max_iter, output, as_json, selection)
+        return
     try:
         ann = single_labels(load(data, **selection), "consensus")
         c = accord.consensus(ann, method=method,  # type: ignore[arg-type]
@@ -67,6 +83,52 @@ def consensus(data: str, method: str, tol: float, max_iter: int, threshold: floa
                                "audit": ann.audit.to_dict()})
         return
     _print_consensus(ann, c, output)
+
+
+def _score_consensus(data: str, method: str, tol: float, max_iter: int, output: str | None,
+                     as_json: bool, selection: dict[str, Any]) -> None:
+    import csv
+    import io
+
+    import accord
+    from accord.data._files import write_atomic
+
+    ann = single_labels(load(data, **selection), "consensus")
+    sc = accord.score_consensus(ann, method=method,  # type: ignore[arg-type]
+                                tol=tol, max_iter=max_iter)
+    if output is not None:
+        buf = io.StringIO()
+        out = csv.writer(buf, lineterminator="\n")
+        out.writerow(["unit", "score", "se", "n_ratings"])
+        for row in sc.rows():
+            out.writerow([row["unit"], repr(row["score"]), repr(row["se"]), row["n_ratings"]])
+        write_atomic(output, buf.getvalue())
+    if as_json:
+        emit("consensus", {**sc.to_dict(), "audit": ann.audit.to_dict()})
+        return
+    _print_scores(ann, sc, output)
+
+
+def _print_scores(ann: Any, sc: Any, output: str | None) -> None:
+    from rich.table import Table
+
+    out = console()
+    for line in [*ann.audit.lines(), sc.sentence(), *(f"note: {n}" for n in sc.notes)]:
+        out.print(line, markup=False, highlight=False)
+    t = Table(title="Annotators (bias: against the others; the biases sum to zero)")
+    for col in ("annotator", "ratings", "bias", "noise (SD)"):
+        t.add_column(col)
+    for r in sc.raters:
+        b, n = sc.bias[r], sc.noise[r]
+        t.add_row(str(r), str(b.details["n_ratings"]), _num(b.estimate, "+.3f"),
+                  _num(n.estimate, ".3f"))
+    out.print(t)
+    if output is not None:
+        out.print(f"wrote {len(sc.units)} units to {output}", markup=False, highlight=False)
+
+
+def _num(x: float, spec: str) -> str:
+    return "undefined" if not math.isfinite(x) else format(x, spec)
 
 
 def _write(path: str, c: Any) -> None:

@@ -51,7 +51,7 @@ def bias(data: str, judge_name: str | None, family: tuple[str, ...], level: floa
         emit("judge bias", {"read": table.notes(), **res.to_dict()})
         return
     _say(table.notes() + list(res.biases.notes if res.biases else ()))
-    _say([_bias_verdict(res, level)])
+    _say([res.sentence(level)])
     _figure_table("Biases of the judge (intervals resample whole pairs)", figures, level)
 
 
@@ -80,29 +80,24 @@ def _bias_figures(res: Any) -> list[tuple[str, Any]]:
     return rows
 
 
-def _bias_verdict(res: Any, level: float) -> str:
-    lb = res.length_bias
-    if lb is None or not lb.defined:
-        return "The length bias is undefined on these pairs."
-    ci = lb.confidence_interval(level)
-    lean = "prefers the longer output" if ci.low > 0.5 else (
-        "prefers the shorter output" if ci.high < 0.5 else "shows no clear length preference")
-    return (f"{res.judge} {lean}: {lb.estimate:.0%} of {lb.expected:.0f} decisive verdicts "
-            f"went to the longer output ({ci.low:.0%} to {ci.high:.0%}).")
-
-
 @judge.command("rank")
 @click.argument("data", type=click.Path(exists=True, dir_okay=False))
 @click.option("--order-effect", is_flag=True, help="Fit the advantage of the output shown first.")
+@click.option("--bootstrap", "n_boot", type=click.IntRange(min=0), default=0, show_default=True,
+              metavar="N", help="Intervals from N bootstrap resamples of the comparisons "
+              "(0: from the Fisher information).")
+@shared("--seed", help="Seed of the bootstrap (default: fresh entropy).")
 @LEVEL_OPTION
 @JSON_OPTION
-def rank(data: str, order_effect: bool, level: float, as_json: bool) -> None:
+def rank(data: str, order_effect: bool, n_boot: int, seed: int | None, level: float,
+         as_json: bool) -> None:
     """Bradley-Terry strengths of the generators (Davidson ties, Elo as a view) from
     pairwise judge annotations (AlpacaEval JSON, JSONL or CSV).
 
     \b
     Examples:
       accord judge rank examples/alpaca_eval_slice.json
+      accord judge rank examples/alpaca_eval_slice.json --bootstrap 999
       accord judge rank examples/alpaca_eval_slice.json --json
     """
     import accord
@@ -110,22 +105,34 @@ def rank(data: str, order_effect: bool, level: float, as_json: bool) -> None:
 
     table = read_pairwise(data)
     bt = accord.bradley_terry(table.comparisons(), order_effect=order_effect)
+    method: Any = accord.Bootstrap(n_resamples=n_boot, rng=seed) if n_boot else "asymptotic"
+    figures = {str(k): r for k, r in bt.strength.items()}
+    if bt.order_effect is not None:
+        figures["order_effect"] = bt.order_effect
+    intervals = {name: r.confidence_interval(level, method=method) for name, r in figures.items()
+                 if r.defined}
     if as_json:
         elo_dict = {str(k): r.to_dict() for k, r in bt.elo().items()}
-        emit("judge rank", {"read": table.notes(), **bt.to_dict(), "elo": elo_dict})
+        emit("judge rank", {"read": table.notes(), **bt.to_dict(), "elo": elo_dict,
+                            "intervals": {k: ci.to_dict() for k, ci in intervals.items()}})
         return
     _say(table.notes())
     first = next(iter(bt.strength.values()))
     if not first.defined:
         _say([f"The strengths are undefined: {first.undefined_reason}."])
         return
-    if order_effect and bt.order_effect is not None:
-        _say([f"Order effect (log-odds for the output shown first): "
-              f"{_interval_text(bt.order_effect, level)}."])
+    if n_boot:
+        dropped = max(ci.n_excluded for ci in intervals.values())
+        _say([f"Intervals: {n_boot} bootstrap resamples of the {bt.n_comparisons} comparisons; "
+              f"{dropped} left out because some strength was infinite in them (an item that "
+              "never beat, or was never beaten by, the others through a chain of comparisons; "
+              "Ford 1957)."])
+    _say([bt.sentence(level, method=method)])
     elo = bt.elo()
     rows = [(str(item), bt.strength[item]) for item in bt.ranking()]
     _figure_table("Bradley-Terry log-strength (mean zero)", rows, level,
-                  extra=("Elo", [_f(elo[i].estimate, 0) for i in bt.ranking()]))
+                  extra=("Elo", [_f(elo[i].estimate, 0) for i in bt.ranking()]),
+                  intervals=intervals)
 
 
 @judge.command("consistency")
@@ -164,8 +171,7 @@ def consistency(data: str, threshold: float | None, target: float, level: float,
         emit("judge consistency", {name: r.to_dict() for name, r in figures})
         return
     _say(ann.audit.lines())
-    _say([f"One run has reliability {_interval_text(c.icc, level)}; "
-          f"{need.details.get('runs', 'an undefined number of')} run(s) reach {target:g}."])
+    _say([c.sentence(level, target=target)])
     _figure_table("Repeat-run consistency", figures, level)
 
 
@@ -201,7 +207,7 @@ def calibration(data: str, score: str, label: str, bins: int, recalibrate: str,
         emit("judge calibration", cal.to_dict())
         return
     _say([f"read {len(cols[score])} item(s) with a human label; {dropped} without one "
-          "left out."])
+          "left out.", cal.sentence(level)])
     figures = [("Brier score", cal.brier), ("expected calibration error", cal.ece)]
     rec = cal.recalibration
     if rec is not None:
@@ -235,6 +241,7 @@ def ppi(data: str, judge_col: str, human_col: str, tuned: bool, level: float,
       accord judge ppi examples/judge_scores.csv --judge judge_pass --human human --tuned --json
     """
     import accord
+    from accord.judge.sentences import ppi_sentence
 
     cols, _ = _columns(data, [judge_col, human_col])
     labelled = [h not in (None, "") for h in cols[human_col]]
@@ -247,10 +254,7 @@ def ppi(data: str, judge_col: str, human_col: str, tuned: bool, level: float,
         emit("judge ppi", est.to_dict())
         return
     _say([f"read {len(j_unl) + len(j_lab)} item(s): {len(j_lab)} with a human label."])
-    _say([f"Corrected rate: {_interval_text(est, level)}; the judge alone says "
-          f"{_f(est.expected)}, the humans alone {_f(est.observed)} (SE "
-          f"{_f(est.details['classical_se'])}); the judge's labels are worth "
-          f"{est.details['effective_n']:.0f} human labels here."])
+    _say([ppi_sentence(est, level)])
 
 
 @judge.command("panel")
@@ -287,9 +291,7 @@ def panel(data: str, judges: tuple[str, ...], humans: tuple[str, ...], combine: 
         emit("judge panel", p.to_dict())
         return
     _say(ann.audit.lines())
-    _say([f"The {len(p.judges)} judges are worth "
-          f"{_interval_text(p.effective_judges, level, method='jackknife')} independent "
-          "judges (their errors against the humans are correlated)."])
+    _say([p.sentence(level)])
     if p.n_panel_ties:
         _say([f"note: {p.n_panel_ties} unit(s) have a tied majority and no panel verdict."])
     for name, res in p.alt_tests.items():
@@ -349,14 +351,16 @@ def _interval_text(res: Any, level: float, method: Any = "asymptotic") -> str:
 
 
 def _figure_table(title: str, rows: list[tuple[str, Any]], level: float,
-                  extra: tuple[str, list[str]] | None = None) -> None:
+                  extra: tuple[str, list[str]] | None = None,
+                  intervals: dict[str, Any] | None = None) -> None:
     from rich.table import Table
 
     t = Table(title=title)
     for col in ("figure", "estimate", f"{level:.0%} interval", "n", *(extra[:1] if extra else ())):
         t.add_column(col)
     for n, (label, res) in enumerate(rows):
-        ci = _ci(res, level)
+        got = (intervals or {}).get(label)
+        ci = _ci(res, level) if got is None else f"{_f(got.low)} to {_f(got.high)}"
         cells = [label, _f(res.estimate), ci, str(res.n_units)]
         if extra:
             cells.append(extra[1][n])

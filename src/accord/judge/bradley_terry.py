@@ -18,13 +18,23 @@ and outcome (the sufficient statistic), with :math:`\theta` centred to mean zero
 as choix reports it; standard errors come from the inverse Fisher information.
 Elo ratings are a view of the same strengths: :math:`1000 + 400\,\theta/\ln 10`
 (the scale of Chatbot Arena's Bradley-Terry ratings, Chiang et al. 2024).
+
+Every figure also has a bootstrap interval over comparisons
+(``confidence_interval(method=accord.Bootstrap(...))``): each resample draws the
+comparisons with replacement, as multiplicities of the distinct (first, second,
+outcome) patterns, and refits the model by the same Newton-Raphson. A resample in
+which some item never beats (or ties) another through a chain of comparisons has
+infinite strengths (Ford 1957); it is left out and counted in the interval's
+``n_excluded`` (so the interval is conditional on finite strengths); so is a resample
+without ties for Davidson's :math:`\nu` (its estimate would be 0).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -36,7 +46,7 @@ from scipy.sparse.csgraph import connected_components
 from accord.data import _validation as v
 from accord.data._frames import columns_of
 from accord.errors import DataError, InsufficientDataError
-from accord.inference.resampling import FloatArray
+from accord.inference.resampling import FloatArray, Resampling
 from accord.inference.results import AgreementResult, _jsonable
 
 __all__ = ["BradleyTerryResult", "bradley_terry"]
@@ -77,6 +87,12 @@ class BradleyTerryResult:
     def ranking(self) -> list[Any]:
         """Items from strongest to weakest."""
         return sorted(self.strength, key=lambda i: -self.strength[i].estimate)
+
+    def sentence(self, confidence_level: float = 0.95, *, method: Any = "asymptotic") -> str:
+        """One sentence: who ranks first, by how much, and the order effect."""
+        from .sentences import ranking_sentence
+
+        return ranking_sentence(self, confidence_level, method=method)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping."""
@@ -153,7 +169,63 @@ def bradley_terry(
                   "the comparisons do not identify the strengths")
         v.warn_undefined(func, reason)
         return _undefined(items, reason, order_effect, n_ties, int(cells[:, 2:].sum()))
-    return _result(items, beta, cov, loglik, order_effect, n_ties, int(cells[:, 2:].sum()))
+    boot = _Refits(cells, k, order_effect, n_ties > 0)
+    return _result(items, beta, cov, loglik, order_effect, n_ties, int(cells[:, 2:].sum()), boot)
+
+
+BOOTSTRAP_NOTE = ("resamples of comparisons in which some item never beats (or ties) another "
+                  "through a chain of comparisons give infinite strengths (Ford 1957) and are "
+                  "left out (n_excluded); for Davidson's nu, so are resamples without a tie")
+
+
+class _Refits:
+    """The model refitted on resampled comparisons; one fit per resample, shared by figures.
+
+    The patterns are the non-empty (ordered pair, outcome) cells; a resample is a vector
+    of their multiplicities. Each row of the refit is (theta centred, h, nu) with ``nan``
+    where the resample's estimate is infinite.
+    """
+
+    def __init__(self, cells: NDArray[np.int64], k: int, order: bool, ties: bool) -> None:
+        counts = cells[:, 2:]
+        self.where = np.argwhere(counts > 0)  # (cell, outcome) of each pattern
+        self.counts = counts[self.where[:, 0], self.where[:, 1]].astype(np.int64)
+        self.cells, self.k, self.order, self.ties = cells, k, order, ties
+        self.cache: dict[bytes, FloatArray] = {}
+
+    def resampling(self, column: int) -> Resampling:
+        m = self.counts.shape[0]
+        return Resampling(np.eye(m), self.counts, partial(self.statistic, column=column))
+
+    def statistic(self, sums: FloatArray, *, column: int) -> FloatArray:
+        return np.array([self.refit(row)[column] for row in sums])
+
+    def refit(self, weights: FloatArray) -> FloatArray:
+        key = weights.tobytes()
+        if key not in self.cache:
+            self.cache[key] = self._fit(weights)
+        return self.cache[key]
+
+    def _fit(self, weights: FloatArray) -> FloatArray:
+        k, out = self.k, np.full(self.k + 2, math.nan)
+        counts = np.zeros((self.cells.shape[0], 3), dtype=np.int64)
+        counts[self.where[:, 0], self.where[:, 1]] = np.rint(weights).astype(np.int64)
+        keep = counts.sum(axis=1) > 0
+        cells = np.column_stack([self.cells[keep, :2], counts[keep]])
+        ties = self.ties and bool(cells[:, 4].sum())
+        if _not_connected(cells, k):
+            return out
+        with np.errstate(all="ignore"):
+            beta, cov, _ = _fit(cells, k, self.order, ties)
+        if not np.all(np.isfinite(cov)):
+            return out
+        theta = np.concatenate([[0.0], beta[: k - 1]])
+        out[:k] = theta - theta.mean()
+        if self.order:
+            out[k] = beta[k - 1]
+        if ties:
+            out[k + 1] = math.exp(beta[-1])
+        return out
 
 
 def _read(pairs: Any, first: str | int, second: str | int, winner: str | int, func: str
@@ -287,7 +359,7 @@ def _derivatives(m: FloatArray, y: FloatArray, beta: FloatArray) -> tuple[FloatA
 
 
 def _result(items: list[Any], beta: FloatArray, cov: FloatArray, loglik: float, order: bool,
-            n_ties: int, n: int) -> BradleyTerryResult:
+            n_ties: int, n: int, boot: _Refits) -> BradleyTerryResult:
     k = len(items)
     full = np.zeros((k, beta.size + 1))  # theta (with theta_0 = 0) as a map of beta
     full[np.arange(1, k), np.arange(k - 1)] = 1.0
@@ -296,32 +368,44 @@ def _result(items: list[Any], beta: FloatArray, cov: FloatArray, loglik: float, 
     theta = lin @ beta
     theta_cov = lin @ cov @ lin.T
     strength = {it: _figure("bt_strength", float(theta[i]), math.sqrt(theta_cov[i, i]), n, k,
-                            {"item": it}) for i, it in enumerate(items)}
+                            {"item": it}, boot=partial(boot.resampling, i))
+                for i, it in enumerate(items)}
     h = _figure("order_effect", float(beta[k - 1]), math.sqrt(cov[k - 1, k - 1]), n, k,
-                {"odds_ratio": math.exp(beta[k - 1])}) if order else None
+                {"odds_ratio": math.exp(beta[k - 1])},
+                boot=partial(boot.resampling, k)) if order else None
     nu = None
     if n_ties:
         j = beta.size - 1
         value = math.exp(beta[j])
         nu = _figure("davidson_nu", value, value * math.sqrt(cov[j, j]), n, k,
                      {"log_nu": float(beta[j]), "log_nu_se": math.sqrt(cov[j, j])},
-                     bounds=(0.0, math.inf))
+                     bounds=(0.0, math.inf), boot=partial(boot.resampling, k + 1))
     return BradleyTerryResult(MappingProxyType(strength), h, nu, n, n_ties, loglik)
 
 
 def _figure(name: str, est: float, se: float, n: int, k: int, details: Mapping[str, Any],
-            bounds: tuple[float, float] = (-math.inf, math.inf)) -> AgreementResult:
+            bounds: tuple[float, float] = (-math.inf, math.inf),
+            boot: Callable[[], Resampling] | None = None) -> AgreementResult:
     return AgreementResult(coefficient=name, estimate=est, observed=math.nan,
                            expected=math.nan, se=se, n_units=n, n_raters=k,
-                           details={**details, "se_method": "Fisher information"},
-                           bounds=bounds)
+                           details={**details, "se_method": "Fisher information",
+                                    "bootstrap_note": BOOTSTRAP_NOTE},
+                           bounds=bounds, resampling=boot)
 
 
 def _scaled(r: AgreementResult, k: float, base: float, name: str) -> AgreementResult:
     return AgreementResult(coefficient=name, estimate=base + k * r.estimate, observed=math.nan,
                            expected=math.nan, se=k * r.se, n_units=r.n_units,
                            n_raters=r.n_raters, undefined_reason=r.undefined_reason,
-                           details={**r.details, "scale": k * math.log(10.0), "base": base})
+                           details={**r.details, "scale": k * math.log(10.0), "base": base},
+                           resampling=None if r.resampling is None else partial(
+                               _rescaled, r.resampling, k, base))
+
+
+def _rescaled(resampling: Callable[[], Resampling], k: float, base: float) -> Resampling:
+    inner = resampling()
+    return Resampling(inner.features, inner.counts,
+                      lambda sums: base + k * inner.statistic(sums))
 
 
 def _undefined(items: list[Any], reason: str, order: bool, n_ties: int, n: int

@@ -88,6 +88,12 @@ class JudgeCalibration:
     bins: tuple[Bin, ...]
     recalibration: Recalibration | None
 
+    def sentence(self, confidence_level: float = 0.95) -> str:
+        """One sentence: Brier score, ECE and what recalibration did on held-out items."""
+        from .sentences import calibration_sentence
+
+        return calibration_sentence(self, confidence_level)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping."""
         rec = self.recalibration

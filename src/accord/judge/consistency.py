@@ -66,6 +66,23 @@ class JudgeConsistency:
     n_runs: int
     n_items_dropped: int
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready mapping at full precision."""
+        optional = self.threshold_flip_rate
+        return {
+            "flip_rate": self.flip_rate.to_dict(),
+            "threshold_flip_rate": None if optional is None else optional.to_dict(),
+            "within_item_variance": self.within_item_variance.to_dict(),
+            "icc": self.icc.to_dict(), "icc_k": self.icc_k.to_dict(),
+            "n_runs": self.n_runs, "n_items_dropped": self.n_items_dropped,
+        }
+
+    def sentence(self, confidence_level: float = 0.95, *, target: float = 0.9) -> str:
+        """One sentence: one run's reliability, runs needed for ``target``, the flip rate."""
+        from .sentences import consistency_sentence
+
+        return consistency_sentence(self, confidence_level, target=target)
+
     def runs_needed(self, target: float, *, confidence_level: float = 0.95) -> AgreementResult:
         """Runs whose mean reaches reliability ``target`` (Spearman-Brown), with an interval.
 

@@ -74,6 +74,12 @@ class JudgePanel:
     error_correlation: FloatArray
     n_panel_ties: int
 
+    def sentence(self, confidence_level: float = 0.95) -> str:
+        """One sentence: whether the panel passes the alt-test, and its effective size."""
+        from .sentences import panel_sentence
+
+        return panel_sentence(self, confidence_level)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping."""
         return {

@@ -159,6 +159,12 @@ class PreferenceResult:
             out["biases"] = self.biases.to_dict()
         return out
 
+    def sentence(self, confidence_level: float = 0.95) -> str:
+        """One sentence: the judge's length preference (and self-preference), verdict first."""
+        from .sentences import bias_sentence
+
+        return bias_sentence(self, confidence_level)
+
     def __str__(self) -> str:
         lines = []
         for r in self.per_rater.values():
