@@ -148,7 +148,9 @@ def _reference(report: Report) -> Job:
 
 
 def _ceiling(s: SystemEvaluation) -> str:
-    """Where the system's figure lies against the humans' range on the same reference."""
+    """Where the system's figure lies against the humans' on the same reference, read as
+    the human ceiling reads it: "below" only when every paired interval of the difference
+    lies below 0, so the verdict never contradicts the evidence under it."""
     if not s.ceiling or s.ceiling_figure is None:
         return ""
     system = s.ceiling[0].estimate
@@ -157,9 +159,19 @@ def _ceiling(s: SystemEvaluation) -> str:
     if not humans or not math.isfinite(system):
         return ""
     low, high = min(humans), max(humans)
-    where = ("within" if low <= system <= high else "above" if system > high else "below")
-    return (f"; {where} the human annotators' range ({_num(low)} to {_num(high)}, "
-            f"{s.ceiling_figure}) against the same reference")
+    them = (f"the human annotator ({_num(low)}, {s.ceiling_figure})" if len(humans) == 1
+            else f"the human annotators' range ({_num(low)} to {_num(high)}, "
+            f"{s.ceiling_figure})")
+    if s.ceiling_outcome == "above" or (s.ceiling_outcome is None and system > high):
+        where = "above"
+    elif s.ceiling_outcome == "below" or (s.ceiling_outcome is None and system < low):
+        where = "clearly below"
+    elif low <= system <= high:
+        where = "within"
+    else:  # outside the humans' figures, but the paired interval of the difference holds 0
+        return (f"; not clearly below {them} against the same reference (the paired "
+                "interval of the difference includes 0)")
+    return f"; {where} {them} against the same reference"
 
 
 def _summary(s: SystemEvaluation, name: str) -> FigureRow | None:

@@ -371,6 +371,9 @@ class SystemEvaluation:
     ceiling: tuple[FigureRow, ...]
     confused: tuple[ConfusedPair, ...] = ()
     """The most confused class pairs (most units first): the error analysis."""
+    ceiling_outcome: str | None = None
+    """``"above"``, ``"below"`` (every paired interval of the difference below 0) or
+    ``"near"``: the human ceiling's own reading, which the verdict repeats."""
 
 
 @dataclass(frozen=True)

@@ -102,10 +102,10 @@ def _system(ev: Any, level: float) -> SystemEvaluation:
     b = ev.baselines
     sentences = tuple(s for s in (*ev.notes, b.chance_note, b.majority_note) if s)
     ceiling: tuple[FigureRow, ...] = ()
-    figure = None
+    figure = outcome = None
     if ev.ceiling is not None:
         c = ev.ceiling
-        figure = c.figure
+        figure, outcome = c.figure, c.outcome
         sentences += (c.sentence,)
         ceiling = (_row(ev.system, c.system_result, _asymptotic(c.system_result, level)),
                    *(_row(h, r, _asymptotic(r, level)) for h, r in c.humans.items()))
@@ -117,7 +117,7 @@ def _system(ev: Any, level: float) -> SystemEvaluation:
         n_unreferenced=ev.n_unreferenced, n_unpredicted=ev.n_unpredicted, confusion=ws,
         classes=classes, summary=summary, majority_class=str(b.majority_class),
         majority_accuracy=b.majority_accuracy, chance_accuracy=b.chance_accuracy,
-        sentences=sentences, ceiling_figure=figure, ceiling=ceiling,
+        sentences=sentences, ceiling_figure=figure, ceiling=ceiling, ceiling_outcome=outcome,
     )
 
 
