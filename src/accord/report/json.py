@@ -78,13 +78,19 @@ def _plain(x: Any, level: float) -> Any:
     return str(x)
 
 
+#: The worksheet's and kappa context's p_o and p_e (always agreements), as in accord table.
+_RENAMED = {"p_o": "observed_agreement", "p_e": "expected_agreement",
+            "weighted_p_o": "weighted_observed_agreement",
+            "weighted_p_e": "weighted_expected_agreement"}
+
 #: Figures that travel with an interval and move into ``confidence_interval``.
 _CI_PARTS = ("confidence_level", "method", "n_excluded")
 
 
 def _keys(row: dict[str, Any], level: float, kind: str) -> dict[str, Any]:
     """The shared names: ``confidence_interval`` for ``ci_low``/``ci_high``, the family's
-    ``observed_*``/``expected_*`` for ``observed``/``expected``, and the evidence register's
+    ``observed_*``/``expected_*`` for ``observed``/``expected``, ``observed_agreement`` and
+    ``expected_agreement`` for a worksheet's ``p_o``/``p_e``, and the evidence register's
     ``observed_in_data`` (what the data showed, a sentence, not a figure)."""
     if kind == "RegisterRow":
         return {("observed_in_data" if k == "observed" else k): v for k, v in row.items()}
@@ -99,6 +105,8 @@ def _keys(row: dict[str, Any], level: float, kind: str) -> dict[str, Any]:
             out["confidence_interval"] = ci
         elif key in ("observed", "expected") and "coefficient" in row:
             out[f"{key}_{family}"] = value
+        elif key in _RENAMED:
+            out[_RENAMED[key]] = value
         elif not (key == "ci_high" or ("ci_low" in row and key in _CI_PARTS)):
             out[key] = value
     return out
