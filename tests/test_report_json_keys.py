@@ -88,7 +88,7 @@ def test_report_rows_use_the_keys_and_figures_of_to_dict() -> None:
     import krippendorff
     import numpy as np
     import polars as pl
-    from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+    from sklearn.metrics import cohen_kappa_score
 
     ann = accord.read(EX / "pilot.csv")
     rows = {r["coefficient"]: r for r in json.loads(accord.report(ann).to_json())
@@ -100,8 +100,8 @@ def test_report_rows_use_the_keys_and_figures_of_to_dict() -> None:
         assert rows[name]["estimate"] == lib["estimate"]
     kappa, alpha = rows["fleiss_kappa"], rows["krippendorff_alpha"]
     assert "observed_disagreement" not in kappa and "observed_agreement" not in alpha
-    # kappa = (p_o - p_e) / (1 - p_e), alpha = 1 - D_o / D_e; both against the peer
-    # libraries (statsmodels' fleiss_kappa, the krippendorff package) on the same data
+    # kappa = (p_o - p_e) / (1 - p_e), alpha = 1 - D_o / D_e; alpha against the
+    # krippendorff package on the same data
     po, pe = kappa["observed_agreement"], kappa["expected_agreement"]
     assert kappa["estimate"] == pytest.approx((po - pe) / (1 - pe), abs=1e-12)
     assert alpha["estimate"] == pytest.approx(
@@ -112,10 +112,15 @@ def test_report_rows_use_the_keys_and_figures_of_to_dict() -> None:
     data = np.array([[np.nan if x is None else codes[x] for x in df[c]] for c in cols])
     assert alpha["estimate"] == pytest.approx(
         krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"), abs=1e-12)
-    full = data[:, ~np.isnan(data).any(axis=0)].T.astype(int)
-    if len(full) == ann.n_units:  # Fleiss on complete units only, as statsmodels needs
-        assert kappa["estimate"] == pytest.approx(
-            fleiss_kappa(aggregate_raters(full)[0]), abs=1e-12)
+    # two raters: Cohen's kappa row against scikit-learn, p_o and p_e under their names
+    pair = json.loads(accord.report(accord.read(EX / "pilot.csv", raters=cols[:2]))
+                      .to_json())
+    cohen = next(r for r in pair["coefficients"] if r["coefficient"] == "cohen_kappa")
+    both = df.drop_nulls(cols[:2])
+    assert cohen["estimate"] == pytest.approx(cohen_kappa_score(
+        both[cols[0]].to_list(), both[cols[1]].to_list()), abs=1e-12)
+    po, pe = cohen["observed_agreement"], cohen["expected_agreement"]
+    assert cohen["estimate"] == pytest.approx((po - pe) / (1 - pe), abs=1e-12)
 
 
 def test_interpretation_names_its_limits_confidence_interval() -> None:
@@ -184,3 +189,13 @@ def test_history_records_and_reads_the_report_with_the_new_keys(tmp_path: Path) 
     assert run.register["decision"]["confidence_interval"]["low"] == \
         primary["confidence_interval"]["low"]
     assert not RETIRED & _keys(run.register)
+
+
+def test_labels_named_like_the_old_keys_stay_labels() -> None:
+    a, b = ["p_o", "observed", "ci_low", "ci_high"] * 3, ["p_o", "observed", "ci_high",
+                                                          "ci_low"] * 3
+    doc = json.loads(accord.report(accord.Annotations.from_pairs(a, b)).to_json())
+    _validate(doc, schema())
+    assert [c["category"] for c in doc["pairs"][0]["categories"]] == sorted(set(a))
+    assert doc["pairs"][0]["worksheet"]["categories"] == sorted(set(a))
+    assert not RETIRED & _keys(doc)

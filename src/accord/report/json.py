@@ -105,7 +105,7 @@ def _keys(row: dict[str, Any], level: float, kind: str) -> dict[str, Any]:
             out["confidence_interval"] = ci
         elif key in ("observed", "expected") and "coefficient" in row:
             out[f"{key}_{family}"] = value
-        elif key in _RENAMED:
+        elif key in _RENAMED and kind in ("Worksheet", "KappaContext"):  # not a label
             out[_RENAMED[key]] = value
         elif not (key == "ci_high" or ("ci_low" in row and key in _CI_PARTS)):
             out[key] = value
