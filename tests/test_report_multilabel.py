@@ -60,7 +60,7 @@ def test_section_holds_the_library_figures(ann: accord.Annotations, rep: accord.
 def test_json_validates_and_is_absent_for_single_labels(rep: accord.Report) -> None:
     doc = json.loads(rep.to_json())
     jsonschema.Draft202012Validator(schema()).validate(doc)
-    assert doc["multilabel"]["labels"][0]["figure"]["ci_low"] is not None
+    assert doc["multilabel"]["labels"][0]["figure"]["confidence_interval"]["low"] is not None
     single = accord.Annotations.from_pairs(["a", "b", "a", "a"], ["a", "b", "b", "a"])
     assert "multilabel" not in json.loads(accord.report(single).to_json())
 

@@ -99,7 +99,7 @@ def test_json_validates_against_the_schema() -> None:
     for rep in reports:
         doc = json.loads(rep.to_json())
         validator.validate(doc)
-        assert doc["schema_version"] == "1"
+        assert doc["schema_version"] == 2  # the version of every command's --json
 
 
 def test_schema_rejects_drift() -> None:
@@ -117,9 +117,15 @@ def test_json_keeps_full_precision_and_null_for_undefined() -> None:
     rep = accord.report(accord.read(EXAMPLES / "pilot.csv"))
     doc = json.loads(rep.to_json())
     for row, out in zip(rep.coefficients, doc["coefficients"]):
-        for key in ("estimate", "se", "ci_low", "ci_high", "observed"):
-            value = getattr(row, key)
-            assert out[key] == (value if math.isfinite(value) else None)
+        # the keys of AgreementResult.to_dict() and of every command's --json
+        family = "disagreement" if row.coefficient == "krippendorff_alpha" else "agreement"
+        ci = out["confidence_interval"]
+        for value, got in [(row.estimate, out["estimate"]), (row.se, out["se"]),
+                           (row.ci_low, ci["low"]), (row.ci_high, ci["high"]),
+                           (row.observed, out[f"observed_{family}"]),
+                           (row.expected, out[f"expected_{family}"])]:
+            assert got == (value if math.isfinite(value) else None)
+        assert (ci["confidence_level"], ci["method"]) == (row.confidence_level, row.method)
     assert doc["pairs"][0]["context"]["prevalence_index"] is None  # 3 categories: no index
     assert "NaN" not in rep.to_json()
     pa = next(r for r in rep.coefficients if r.coefficient == "fleiss_kappa")

@@ -7,7 +7,9 @@
 - :mod:`~accord.history.drift`: control limits over the batches of a study, and
   per annotator;
 - :mod:`~accord.history.annotator_figures`: the per-annotator figures a run
-  records (agreement with the majority), one ``figures`` row per rater.
+  records (agreement with the majority), one ``figures`` row per rater;
+- :mod:`~accord.history.legacy_keys`: registers recorded before JSON schema
+  version 2, read with today's keys.
 """
 
 from __future__ import annotations

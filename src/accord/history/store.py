@@ -10,7 +10,9 @@ and a store written by a newer accord is refused, never rewritten. Each run is
 written in one ``BEGIN IMMEDIATE`` transaction, so concurrent writers queue on
 SQLite's lock (up to ``timeout`` seconds) and a failed write leaves nothing
 behind. A file that is not a store (or is damaged) and a store that cannot be
-written are refused in one sentence, and the file is left as it was.
+written are refused in one sentence, and the file is left as it was. A register
+recorded with the keys of JSON schema version 1 is read with today's keys
+(:mod:`~accord.history.legacy_keys`), without rewriting the file.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from accord.errors import DataError
+from accord.history.legacy_keys import upgrade_register
 from accord.inference.results import AgreementResult, ConfidenceInterval
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Figure", "Run", "Store", "StoreError",
@@ -325,7 +328,8 @@ class Store:
                     row[1], _float(row[3]), _float(row[4]), _float(row[5]), _float(row[6]),
                     _float(row[7]), row[8] or "", int(row[9] or 0), row[2], row[10]))
         return [Run(r[1], r[2], tuple(figs.get(r[0], ())), r[3], r[4], r[5], r[6], r[7],
-                    tuple(json.loads(r[8])), r[9], r[10], r[11], r[12], json.loads(r[13]),
+                    tuple(json.loads(r[8])), r[9], r[10], r[11], r[12],
+                    upgrade_register(json.loads(r[13])),
                     r[0]) for r in rows]
 
     def studies(self) -> list[str]:

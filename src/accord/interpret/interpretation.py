@@ -113,14 +113,20 @@ class Interpretation:
         return self.undefined_reason is None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping; an undefined estimate is ``None``."""
+        """JSON-ready mapping; an undefined estimate is ``None``.
+
+        The limits the bands were read at are ``confidence_interval`` (``{low, high,
+        confidence_level}``), the key every interval has in accord's JSON.
+        """
         return {
             "coefficient": self.coefficient,
             "estimate": self.estimate if math.isfinite(self.estimate) else None,
             "scale": self.scale,
             "scale_title": self.scale_title,
             "band": self.band,
-            "interval": None if self.interval is None else list(self.interval),
+            "confidence_interval": None if self.interval is None else {
+                "low": self.interval[0], "high": self.interval[1],
+                "confidence_level": self.confidence_level},
             "confidence_level": self.confidence_level,
             "interval_bands": None if self.interval_bands is None else list(self.interval_bands),
             "undefined_reason": self.undefined_reason,

@@ -29,8 +29,10 @@ if TYPE_CHECKING:
 #: in by :mod:`accord.report.output`: the model itself knows no output format.
 RENDERERS: dict[str, Callable[..., Any]] = {}
 
-SCHEMA_VERSION = "1"
-SCHEMA_ID = "https://accord.invalid/schemas/report/1"
+#: The report document's version: the same number as every command's ``--json`` (raised
+#: when a key is renamed or removed).
+SCHEMA_VERSION = 2
+SCHEMA_ID = "https://accord.invalid/schemas/report/2"
 
 __all__ = [
     "SCHEMA_VERSION", "BootstrapSummary", "CategoryRow", "ClassRow", "CoefficientRow",
