@@ -208,3 +208,57 @@ def test_a_heatmap_of_many_categories_numbers_its_axes_and_says_so() -> None:
     assert "The axes number the categories 1 to 14 in the table&#x27;s order." in page
     few = accord.report(accord.Annotations.from_pairs(["x", "y", "x"], ["x", "y", "y"]))
     assert "The axes number" not in few.to_html()
+
+
+def _pairwise_rows() -> dict[str, list[str]]:
+    """30 pairs, each shown in both orders to a judge leaning to the first answer and
+    three humans who do not."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    rows: dict[str, list[str]] = {"unit": [], "rater": [], "first": [], "second": [],
+                                  "verdict": []}
+    for q in range(30):
+        for rater in ("gpt4", "ann_a", "ann_b", "ann_c"):
+            for first, second in (("m1", "m2"), ("m2", "m1")):
+                p = [0.6, 0.3, 0.1] if rater == "gpt4" else [0.45, 0.45, 0.1]
+                rows["unit"].append(f"q{q}")
+                rows["rater"].append(rater)
+                rows["first"].append(first)
+                rows["second"].append(second)
+                rows["verdict"].append(str(rng.choice(["A", "B", "tie"], p=p)))
+    return rows
+
+
+def test_judge_report_on_preferences_shows_position_bias_and_says_the_verdict_once() -> None:
+    rows = _pairwise_rows()
+    pref = accord.preferences(rows, judge="gpt4")
+    rep = accord.report(pref, seed=1)
+    assert rep.job is not None and rep.job.kind == "judge" and rep.judge is not None
+    md, page, text = rep.to_markdown(), rep.to_html(), _console(rep)
+    for rater in ("gpt4", "ann_a", "ann_b", "ann_c"):
+        res = pref.position[rater]
+        # the formula: decisive verdicts for the answer shown first over decisive verdicts
+        mine = [v for r, v in zip(rows["rater"], rows["verdict"]) if r == rater]
+        first, decisive = mine.count("A"), len(mine) - mine.count("tie")
+        assert res.estimate == pytest.approx(first / decisive, abs=1e-12)
+        ci = res.confidence_interval()
+        row = f"| {rater} | 30 | {res.estimate:.3f} | {ci.low:.3f} to {ci.high:.3f} |"
+        assert row in md
+        assert f"{ci.low:.3f} to {ci.high:.3f}</td>" in page
+        assert f"{ci.low:.3f} to {ci.high:.3f}" in text
+    assert "Position bias" in md and "Position bias" in page and "Position bias" in text
+    # the verdict opens the page and is not repeated in longer words in the section
+    for out in (md, text):
+        assert out.count("should not replace a human annotator") == 1, out
+    assert page.count("should not replace a human annotator") == 1
+    # no lengths and no generators: no length or self-preference figure, nothing said
+    assert "longer output" not in md and "own family" not in md
+
+
+def test_judge_report_without_preferences_has_no_position_table() -> None:
+    rep = _judge()
+    md = rep.to_markdown()
+    assert "Position bias" not in md
+    assert md.count("should not replace a human annotator") + md.count(
+        "may replace a human annotator") == 1

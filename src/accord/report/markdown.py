@@ -205,13 +205,19 @@ def _judge(report: Report) -> list[str]:
     from accord.report.judge_section import cells
 
     c = cells(report.judge)
-    out = [f"## LLM judge: {escape(report.judge.judge)}", "", escape(report.judge.sentence), ""]
+    out = [f"## LLM judge: {escape(report.judge.judge)}", ""]
+    if report.job is None or report.job.kind != "judge":  # else the verdict opens the page
+        out += [escape(report.judge.sentence), ""]
     out += _table([escape(h) for h in c["alt_head"]],
                   [[escape(x) for x in row] for row in c["alt_rows"]], "lrrrrl")
     out += [escape(c["agr_title"]), ""]
     out += _table([escape(h) for h in c["agr_head"]],
                   [[escape(x) for x in row] for row in c["agr_rows"]], "lrrrrr")
-    out += [f"- {escape(x)}" for x in (*c["lines"], *c["notes"])]
+    if c["pos_rows"]:
+        out += [escape(c["pos_title"]), ""]
+        out += _table([escape(h) for h in c["pos_head"]],
+                      [[escape(x) for x in row] for row in c["pos_rows"]], "lrrrr")
+    out += [f"- {escape(x)}" for x in (*c["lines"], *c["bias_lines"], *c["notes"])]
     return out + [""]
 
 
