@@ -25,6 +25,7 @@ from accord.inference import Bootstrap
 from accord.inference.results import AgreementResult, ConfidenceInterval
 from accord.readers.spans import SpanTable
 from accord.report._data import _data_summary
+from accord.report.annotators_section import with_annotators
 from accord.report.job import raters_headline, with_job
 from accord.report.model import CoefficientRow, PairAnalysis, Report, Settings
 from accord.report.reference import reference_section
@@ -162,6 +163,7 @@ def report(
 
             model = replace(model, units=units_section(ann, top_units, context))
         model = _add_sections(model, full, ann, settings, ci_method)
+        model = with_annotators(replace(model, judge=section), ann)
     notes = tuple(dict.fromkeys(str(w.message) for w in caught
                                 if issubclass(w.category, noted))) + people_note
     once = model.data.units_rated_once
@@ -179,7 +181,7 @@ def report(
     for w in caught:
         if not issubclass(w.category, noted):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return with_job(replace(model, notes=model.notes + notes, judge=section), title, st)
+    return with_job(replace(model, notes=model.notes + notes), title, st)
 
 
 def _unwrap(annotations: Any, judge: Any) -> tuple[Any, Any, Any]:

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from accord.report import _text as t
-from accord.report import multilabel_section, render_reference, render_spans
+from accord.report import annotators_section, multilabel_section, render_reference, render_spans
 from accord.report._rich_table import text_table
 from accord.report.model import CoefficientRow, PairAnalysis, Report, StudySection
 
@@ -52,6 +52,7 @@ def render_console(report: Report) -> Any:
     parts += [Text(line) for line in t.data_lines(report)] + [Text("")]
     parts.append(_coefficients(report))
     parts += [Text(n, style="dim") for n in t.coefficient_notes(report)]
+    parts += annotators_section.console_parts(report.annotators)
     for pair in report.pairs:
         parts += _pair(pair, report)
     u = report.units

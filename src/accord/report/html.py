@@ -14,7 +14,13 @@ import html
 from typing import TYPE_CHECKING
 
 from accord.report import _text as t
-from accord.report import multilabel_section, plots, render_reference, render_spans
+from accord.report import (
+    annotators_section,
+    multilabel_section,
+    plots,
+    render_reference,
+    render_spans,
+)
 from accord.report._html import CSP, WIDE, _css, _cue, _figure, _table, e
 
 if TYPE_CHECKING:
@@ -46,7 +52,7 @@ def render_html(report: Report) -> str:
 
 def _sections(report: Report) -> list[str]:
     first = _first(report)
-    sections = [_summary(report)]
+    sections = [_summary(report), annotators_section.html_section(report.annotators)]
     sections += [_pair(p, i, report) for i, p in enumerate(report.pairs)]
     sections += [_raters(report), _matrix(report), _units(report), _bootstrap(report)]
     sections.append(render_reference.html_section(report.reference,
@@ -110,6 +116,8 @@ def _nav(report: Report) -> str:
         items = "".join(f'<li><a href="#{i}">{e(label)}</a></li>' for i, label in links)
         return f'<nav aria-label="Sections"><ul>{items}</ul></nav>'
 
+    if report.annotators is not None:
+        links.append(("annotators", annotators_section.TITLE))
     links += [(f"pair-{i + 1}", f"Worksheet {p.raters[0]} vs {p.raters[1]}")
               for i, p in enumerate(report.pairs)]
     links += [("raters", "Raters")]

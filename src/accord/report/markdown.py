@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from accord.report import _text as t
-from accord.report import multilabel_section, render_reference, render_spans
+from accord.report import annotators_section, multilabel_section, render_reference, render_spans
 from accord.report._markdown import _table, escape
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ def render_markdown(report: Report) -> str:
         lines += [escape(report.headline), ""]
     lines += ["## Data", ""] + [f"- {escape(x)}" for x in t.data_lines(report)] + [""]
     lines += _coefficients(report)
+    lines += annotators_section.markdown_lines(report.annotators)
     for pair in report.pairs:
         lines += _pair(pair, report)
     lines += _raters(report)
