@@ -338,3 +338,14 @@ def test_a_crowd_shows_the_flagged_and_the_most_and_least_reliable_few() -> None
     rest = sorted((r for r in lib if not r.flag), key=lambda r: -r.accuracy.estimate)
     assert names[len(flagged):] == [str(r.name) for r in (*rest[:3], *rest[-3:])]
     assert f"Shown: {len(names)} of 37 annotators" in a.cells(section)["lead"]
+
+
+def test_no_consensus_to_infer_leaves_a_note_instead_of_the_section() -> None:
+    constant = accord.Annotations.from_wide({"a": ["x"] * 5, "b": ["x"] * 5, "c": ["x"] * 5})
+    with pytest.warns(accord.DegenerateDataWarning):
+        accord.fleiss_kappa(constant)  # undefined: the report keeps its reason in notes
+    rep = accord.report(constant)
+    assert rep.annotators is None
+    note = "No Annotators section: consensus: every rating is 'x'"
+    assert any(n.startswith(note) for n in rep.notes)
+    assert note in rep.to_markdown()

@@ -189,7 +189,8 @@ def console_parts(section: AnnotatorsSection | None) -> list[Any]:
 
 def with_annotators(model: Any, ann: Annotations) -> Any:
     """``model`` with the section when its job is the raters' and three or more
-    annotators gave categorical labels with no reference, judge or study."""
+    annotators gave categorical labels with no reference, judge or study; data with no
+    consensus to infer (one category in use) get a note saying why instead."""
     from dataclasses import replace
 
     ref = model.reference
@@ -197,5 +198,11 @@ def with_annotators(model: Any, ann: Annotations) -> Any:
             or model.study is not None or model.judge is not None
             or (ref is not None and ref.systems)):
         return model
+    from accord.errors import InsufficientDataError
+
     s = model.settings
-    return replace(model, annotators=annotators_section(ann, s.confidence_level, s.seed))
+    try:
+        section = annotators_section(ann, s.confidence_level, s.seed)
+    except InsufficientDataError as exc:  # e.g. one category in use: said, not hidden
+        return replace(model, notes=(*model.notes, f"No {TITLE} section: {exc}"))
+    return replace(model, annotators=section)
