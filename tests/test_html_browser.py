@@ -406,3 +406,37 @@ def test_each_job_on_a_phone(browser: Any, job_pages: dict[str, tuple[Path, str]
     ARTIFACTS.mkdir(exist_ok=True)
     view.page.screenshot(path=str(ARTIFACTS / f"job-{kind}-phone.png"), full_page=True)
     view.page.close()
+
+
+def test_annotators_section_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    """Five raters, one answering at random: the Annotators section on a phone names the
+    flagged annotator first, its table scrolls with a cue when wider than the screen, and
+    the page never scrolls sideways."""
+    from tests.test_report_jobs import _crowd_with_a_random_rater
+
+    rep = accord.report(_crowd_with_a_random_rater(), seed=3)
+    assert rep.annotators is not None and rep.job is not None
+    flag = rep.annotators.rows[0].flag
+    assert flag is not None
+    path = tmp_path / "annotators.html"
+    rep.save(path)
+    view = Page(browser, path, 390, 844)
+    page = view.page
+    assert view.errors == [] and view.blocked == [] and view.dialogs == []
+    found = page.evaluate(PHONE_CHECKS)
+    assert found["overflow"] <= 0 and found["clipped"] == []
+    assert found["verdictBottom"] <= 844
+    section = page.locator("#annotators")
+    assert section.locator("h2").inner_text() == "Annotators"
+    assert section.locator("p.flag").inner_text() == flag
+    assert section.locator("p.flag").is_visible()
+    table = section.locator("table")
+    assert table.locator("tbody tr").count() == 5
+    assert table.locator("tbody tr").first.locator("th, td").first.inner_text() == "rand"
+    assert page.locator('nav a[href="#annotators"]').count() == 1
+    # after the agreement figures (the summary), before the worksheets
+    ids = page.evaluate("[...document.querySelectorAll('main > section')].map(s => s.id)")
+    assert ids.index("summary") < ids.index("annotators") < ids.index("pair-1")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "annotators-phone.png"), full_page=True)
+    page.close()

@@ -208,3 +208,144 @@ def test_a_heatmap_of_many_categories_numbers_its_axes_and_says_so() -> None:
     assert "The axes number the categories 1 to 14 in the table&#x27;s order." in page
     few = accord.report(accord.Annotations.from_pairs(["x", "y", "x"], ["x", "y", "y"]))
     assert "The axes number" not in few.to_html()
+
+
+def _pairwise_rows() -> dict[str, list[str]]:
+    """30 pairs, each shown in both orders to a judge leaning to the first answer and
+    three humans who do not."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    rows: dict[str, list[str]] = {"unit": [], "rater": [], "first": [], "second": [],
+                                  "verdict": []}
+    for q in range(30):
+        for rater in ("gpt4", "ann_a", "ann_b", "ann_c"):
+            for first, second in (("m1", "m2"), ("m2", "m1")):
+                p = [0.6, 0.3, 0.1] if rater == "gpt4" else [0.45, 0.45, 0.1]
+                rows["unit"].append(f"q{q}")
+                rows["rater"].append(rater)
+                rows["first"].append(first)
+                rows["second"].append(second)
+                rows["verdict"].append(str(rng.choice(["A", "B", "tie"], p=p)))
+    return rows
+
+
+def test_judge_report_on_preferences_shows_position_bias_and_says_the_verdict_once() -> None:
+    rows = _pairwise_rows()
+    pref = accord.preferences(rows, judge="gpt4")
+    rep = accord.report(pref, seed=1)
+    assert rep.job is not None and rep.job.kind == "judge" and rep.judge is not None
+    md, page, text = rep.to_markdown(), rep.to_html(), _console(rep)
+    for rater in ("gpt4", "ann_a", "ann_b", "ann_c"):
+        res = pref.position[rater]
+        # the formula: decisive verdicts for the answer shown first over decisive verdicts
+        mine = [v for r, v in zip(rows["rater"], rows["verdict"]) if r == rater]
+        first, decisive = mine.count("A"), len(mine) - mine.count("tie")
+        assert res.estimate == pytest.approx(first / decisive, abs=1e-12)
+        ci = res.confidence_interval()
+        row = f"| {rater} | 30 | {res.estimate:.3f} | {ci.low:.3f} to {ci.high:.3f} |"
+        assert row in md
+        assert f"{ci.low:.3f} to {ci.high:.3f}</td>" in page
+        assert f"{ci.low:.3f} to {ci.high:.3f}" in text
+    assert "Position bias" in md and "Position bias" in page and "Position bias" in text
+    # the verdict opens the page and is not repeated in longer words in the section
+    for out in (md, text):
+        assert out.count("should not replace a human annotator") == 1, out
+    assert page.count("should not replace a human annotator") == 1
+    # no lengths and no generators: no length or self-preference figure, nothing said
+    assert "longer output" not in md and "own family" not in md
+
+
+def test_judge_report_without_preferences_has_no_position_table() -> None:
+    rep = _judge()
+    md = rep.to_markdown()
+    assert "Position bias" not in md
+    assert md.count("should not replace a human annotator") + md.count(
+        "may replace a human annotator") == 1
+
+
+def _crowd_with_a_random_rater() -> accord.Annotations:
+    """80 units, four annotators right 90% of the time and one answering at random."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    cats = ["a", "b", "c"]
+    truth = rng.integers(0, 3, 80)
+    table = {r: [cats[t] if rng.random() < 0.9 else cats[rng.integers(0, 3)] for t in truth]
+             for r in ("r1", "r2", "r3", "r4")}
+    table["rand"] = [cats[i] for i in rng.integers(0, 3, 80)]
+    return accord.Annotations.from_wide(table)
+
+
+def test_raters_report_names_the_random_annotator_with_the_library_s_figures() -> None:
+    ann = _crowd_with_a_random_rater()
+    rep = accord.report(ann, seed=3)
+    section = rep.annotators
+    assert section is not None and section.method == "dawid_skene"
+    assert section.n_annotators == 5 and section.n_flagged == 1
+    first = section.rows[0]
+    assert first.name == "rand" and first.flag is not None
+    # the library's own figures (accord.annotators, the same bootstrap seed) at full precision
+    lib = accord.annotators(ann, rng=3)
+    assert [r.name for r in lib.flagged] == ["rand"]
+    acc = lib["rand"].accuracy
+    ci = acc.confidence_interval(0.95, method=accord.Bootstrap(n_resamples=1999, rng=3))
+    assert first.consensus == acc.estimate and (first.ci_low, first.ci_high) == (ci.low,
+                                                                                ci.high)
+    assert first.kappa == lib["rand"].agreement.estimate and first.flag == lib["rand"].flag
+    # its figure by hand: the share of its units given the consensus label
+    labels = lib.consensus.labels
+    wide = ann.wide()
+    mine = wide[:, ann.raters.index("rand")]
+    same = [ann.categories[c] == labels[u] for u, c in zip(ann.units, mine)]
+    assert acc.estimate == sum(same) / len(same)
+    # named, with its sentence, in every rendering, after the coefficients
+    md, page, text = rep.to_markdown(), rep.to_html(), _console(rep)
+    assert "Dawid-Skene (1979) consensus" in md
+    assert f"- **flagged:** {escape(first.flag)}" in md
+    assert md.index("## Coefficients") < md.index("## Annotators") < md.index("## Worksheet")
+    assert f'<p class="flag">{html.escape(first.flag)}</p>' in page
+    assert '<section id="annotators">' in page and 'href="#annotators"' in page
+    assert f"flagged: {first.flag}" in text
+    assert f"| rand | 80 | {100 * acc.estimate:.1f}% | {100 * ci.low:.1f}% to " \
+           f"{100 * ci.high:.1f}% |" in md
+    # reproducible: the same seed gives the same page
+    assert accord.report(ann, seed=3).to_markdown() == md
+
+
+def test_annotators_section_only_for_three_or_more_raters_without_a_reference() -> None:
+    assert _raters().annotators is None  # two raters
+    assert _reference().annotators is None and _judge().annotators is None
+    assert skewed_report().annotators is None  # a study decides
+
+
+def test_a_crowd_shows_the_flagged_and_the_most_and_least_reliable_few() -> None:
+    import numpy as np
+
+    from accord.report import annotators_section as a
+
+    rng = np.random.default_rng(11)
+    truth = rng.integers(0, 2, 60)
+    table = {f"w{i:02d}": [str(t) if rng.random() < 0.6 + i / 100 else str(1 - t)
+                           for t in truth] for i in range(36)}
+    table["spam"] = [str(x) for x in rng.integers(0, 2, 60)]
+    section = a.annotators_section(accord.Annotations.from_wide(table), 0.95, 1)
+    names = [r.name for r in section.rows]
+    flagged = [r.name for r in section.rows if r.flag]
+    assert section.n_annotators == 37 and len(names) == len(flagged) + 2 * a.FEW
+    lib = accord.annotators(accord.Annotations.from_wide(table), rng=1)
+    assert flagged == [str(r.name) for r in lib.flagged] and "spam" in flagged
+    rest = sorted((r for r in lib if not r.flag), key=lambda r: -r.accuracy.estimate)
+    assert names[len(flagged):] == [str(r.name) for r in (*rest[:3], *rest[-3:])]
+    assert f"Shown: {len(names)} of 37 annotators" in a.cells(section)["lead"]
+
+
+def test_no_consensus_to_infer_leaves_a_note_instead_of_the_section() -> None:
+    constant = accord.Annotations.from_wide({"a": ["x"] * 5, "b": ["x"] * 5, "c": ["x"] * 5})
+    with pytest.warns(accord.DegenerateDataWarning):
+        accord.fleiss_kappa(constant)  # undefined: the report keeps its reason in notes
+    rep = accord.report(constant)
+    assert rep.annotators is None
+    note = "No Annotators section: consensus: every rating is 'x'"
+    assert any(n.startswith(note) for n in rep.notes)
+    assert note in rep.to_markdown()

@@ -25,6 +25,7 @@ from accord.inference import Bootstrap
 from accord.inference.results import AgreementResult, ConfidenceInterval
 from accord.readers.spans import SpanTable
 from accord.report._data import _data_summary
+from accord.report.annotators_section import with_annotators
 from accord.report.job import raters_headline, with_job
 from accord.report.model import CoefficientRow, PairAnalysis, Report, Settings
 from accord.report.reference import reference_section
@@ -63,8 +64,10 @@ def report(
 
     Parameters
     ----------
-    annotations : Annotations, a SpanTable or a units x raters table
-        The ratings (e.g. from :func:`accord.read`). Data that hold spans only
+    annotations : Annotations, a SpanTable, a PreferenceResult or a units x raters table
+        The ratings (e.g. from :func:`accord.read`). Pairwise preferences
+        (:func:`accord.preferences`) are read as their normalised verdicts, and the
+        judge section shows each rater's position bias. Data that hold spans only
         (a span export, a span table, a ``SpanTable``) give the span report: pairwise
         span F1 in the four matching modes (:mod:`accord.report.spans_section`).
     study : Study or path, optional
@@ -126,6 +129,7 @@ def report(
     from accord.coefficients._data import as_annotations
 
     coefficients = _check_names(coefficients, form)
+    annotations, judge, prefs = _unwrap(annotations, judge)
     if isinstance(annotations, SpanTable):
         annotations = span_annotations(annotations)
     ann = as_annotations(annotations, raters=raters, func=FUNC, sets=True)
@@ -139,7 +143,7 @@ def report(
                       top_units, title)
     section = None
     if judge is not None:
-        ann, section = _judge(ann, judge, humans, epsilon, seed)
+        ann, section = _judge(ann, judge, humans, epsilon, seed, prefs)
     raw = ann
     study_notes: tuple[str, ...] = ()
     if st is not None:
@@ -159,6 +163,7 @@ def report(
 
             model = replace(model, units=units_section(ann, top_units, context))
         model = _add_sections(model, full, ann, settings, ci_method)
+        model = with_annotators(replace(model, judge=section), ann)
     notes = tuple(dict.fromkeys(str(w.message) for w in caught
                                 if issubclass(w.category, noted))) + people_note
     once = model.data.units_rated_once
@@ -176,7 +181,17 @@ def report(
     for w in caught:
         if not issubclass(w.category, noted):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return with_job(replace(model, notes=model.notes + notes, judge=section), title, st)
+    return with_job(replace(model, notes=model.notes + notes), title, st)
+
+
+def _unwrap(annotations: Any, judge: Any) -> tuple[Any, Any, Any]:
+    """Pairwise preferences as their normalised verdicts, their judge by default, and the
+    result itself (for the position bias); other data as given, with ``None``."""
+    from accord.judge.preferences import PreferenceResult
+
+    if not isinstance(annotations, PreferenceResult):
+        return annotations, judge, None
+    return annotations.annotations, annotations.judge if judge is None else judge, annotations
 
 
 def _check_names(coefficients: Sequence[str] | None, form: str | None) -> list[str] | None:
@@ -215,11 +230,13 @@ def _spans(ann: Annotations, st: Study | None, judge: Any, confidence_level: flo
 
 
 def _judge(ann: Annotations, judge: Any, humans: Sequence[Any] | None, epsilon: float,
-           seed: int | None) -> tuple[Annotations, Any]:
+           seed: int | None, prefs: Any) -> tuple[Annotations, Any]:
     """The judge section, and the annotations without the judge for the rest of the report."""
     from accord.report.judge_section import judge_section
 
-    section = judge_section(ann, judge, humans, epsilon, seed)
+    if prefs is not None and prefs.judge is not None and judge != prefs.judge:
+        prefs = None  # its position figures and bias sentence are about another judge
+    section = judge_section(ann, judge, humans, epsilon, seed, prefs)
     return ann.select(list(section.alt.humans)), section
 
 

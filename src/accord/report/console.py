@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from accord.report import _text as t
-from accord.report import multilabel_section, render_reference, render_spans
+from accord.report import annotators_section, multilabel_section, render_reference, render_spans
 from accord.report._rich_table import text_table
 from accord.report.model import CoefficientRow, PairAnalysis, Report, StudySection
 
@@ -43,7 +43,7 @@ def render_console(report: Report) -> Any:
     first = job.kind if job is not None else "raters"
     reference = render_reference.console_parts(report.reference)
     multilabel = multilabel_section.console_parts(report.multilabel)
-    judge = _judge(report.judge) if report.judge is not None else []
+    judge = _judge(report.judge, first == "judge") if report.judge is not None else []
     lead = {"reference": reference, "judge": judge, "label_sets": multilabel}.get(first, [])
     if lead:
         parts += lead[1:] + [Text("")]  # without the blank line that opens the section
@@ -52,6 +52,7 @@ def render_console(report: Report) -> Any:
     parts += [Text(line) for line in t.data_lines(report)] + [Text("")]
     parts.append(_coefficients(report))
     parts += [Text(n, style="dim") for n in t.coefficient_notes(report)]
+    parts += annotators_section.console_parts(report.annotators)
     for pair in report.pairs:
         parts += _pair(pair, report)
     u = report.units
@@ -64,16 +65,20 @@ def render_console(report: Report) -> Any:
     return Group(*parts)
 
 
-def _judge(section: Any) -> list[Any]:
+def _judge(section: Any, lead: bool) -> list[Any]:
+    """The judge section; when it is the job (``lead``) the verdict already opened the page."""
     from accord.report.judge_section import cells
 
     c = cells(section)
-    out: list[Any] = [Text(""), Text(f"LLM judge: {section.judge}", style="bold"),
-                      Text(section.sentence)]
-    for title, head, rows in (("Alternative annotator test", c["alt_head"], c["alt_rows"]),
-                              (c["agr_title"], c["agr_head"], c["agr_rows"])):
+    out: list[Any] = [Text(""), Text(f"LLM judge: {section.judge}", style="bold")]
+    out += [] if lead else [Text(section.sentence)]
+    tables = [("Alternative annotator test", c["alt_head"], c["alt_rows"]),
+              (c["agr_title"], c["agr_head"], c["agr_rows"])]
+    tables += [(c["pos_title"], c["pos_head"], c["pos_rows"])] if c["pos_rows"] else []
+    for title, head, rows in tables:
         out.append(text_table(title, head, rows))
-    return out + [Text(x) for x in c["lines"]] + [Text(n, style="dim") for n in c["notes"]]
+    return (out + [Text(x) for x in (*c["lines"], *c["bias_lines"])]
+            + [Text(n, style="dim") for n in c["notes"]])
 
 
 def _decision(study: StudySection) -> list[Any]:

@@ -14,7 +14,13 @@ import html
 from typing import TYPE_CHECKING
 
 from accord.report import _text as t
-from accord.report import multilabel_section, plots, render_reference, render_spans
+from accord.report import (
+    annotators_section,
+    multilabel_section,
+    plots,
+    render_reference,
+    render_spans,
+)
 from accord.report._html import CSP, WIDE, _css, _cue, _figure, _table, e
 
 if TYPE_CHECKING:
@@ -46,7 +52,7 @@ def render_html(report: Report) -> str:
 
 def _sections(report: Report) -> list[str]:
     first = _first(report)
-    sections = [_summary(report)]
+    sections = [_summary(report), annotators_section.html_section(report.annotators)]
     sections += [_pair(p, i, report) for i, p in enumerate(report.pairs)]
     sections += [_raters(report), _matrix(report), _units(report), _bootstrap(report)]
     sections.append(render_reference.html_section(report.reference,
@@ -110,6 +116,8 @@ def _nav(report: Report) -> str:
         items = "".join(f'<li><a href="#{i}">{e(label)}</a></li>' for i, label in links)
         return f'<nav aria-label="Sections"><ul>{items}</ul></nav>'
 
+    if report.annotators is not None:
+        links.append(("annotators", annotators_section.TITLE))
     links += [(f"pair-{i + 1}", f"Worksheet {p.raters[0]} vs {p.raters[1]}")
               for i, p in enumerate(report.pairs)]
     links += [("raters", "Raters")]
@@ -320,12 +328,17 @@ def _judge(report: Report) -> str:
     c = cells(report.judge)
     alt = _table(c["alt_head"], c["alt_rows"], [False, True, True, True, True, False])
     agr = _table(c["agr_head"], c["agr_rows"], [False, True, True, True, True, True])
-    lines = "".join(f"<p>{e(x)}</p>" for x in c["lines"])
+    pos = ""
+    if c["pos_rows"]:
+        pos = (f"<h3>{e(c['pos_title'])}</h3>"
+               + _table(c["pos_head"], c["pos_rows"], [False, True, True, True, True]))
+    lines = "".join(f"<p>{e(x)}</p>" for x in (*c["lines"], *c["bias_lines"]))
     notes = "".join(f'<p class="note">{e(n)}</p>' for n in c["notes"])
-    return (f'<section id="judge"><h2>LLM judge: {e(report.judge.judge)}</h2>'
-            f'<p class="headline">{e(report.judge.sentence)}</p>'
+    lead = report.job is not None and report.job.kind == "judge"  # the verdict opens the page
+    verdict = "" if lead else f'<p class="headline">{e(report.judge.sentence)}</p>'
+    return (f'<section id="judge"><h2>LLM judge: {e(report.judge.judge)}</h2>{verdict}'
             f"<h3>Alternative annotator test</h3>{alt}<h3>{e(c['agr_title'])}</h3>{agr}"
-            f"{lines}{notes}</section>")
+            f"{pos}{lines}{notes}</section>")
 
 
 def _method(report: Report) -> str:

@@ -1,8 +1,10 @@
 """The report's LLM-judge section: may the judge replace a human annotator?
 
-Built from :func:`accord.alt_test` and :func:`accord.judge_agreement`; the
+Built from :func:`accord.alt_test` and :func:`accord.judge_agreement` and, for
+pairwise preferences, the position bias of :func:`accord.preferences`; the
 renderers show the same text cells (:func:`cells`), each escaping them for its
-medium.
+medium. The verdict itself is the job's (:mod:`accord.report.job`): the section
+gives the evidence, not the verdict again.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from accord.data.annotations import Annotations
 from accord.judge._scoring import Scoring
 from accord.judge.agreement import JudgeAgreement, judge_agreement
 from accord.judge.alt_test import AltTestResult, alt_test
+from accord.judge.preferences import PreferenceResult
 
 __all__ = ["JudgeSection", "cells", "judge_section"]
 
@@ -31,12 +34,16 @@ class JudgeSection:
         The decision in words a product owner can act on.
     alt : AltTestResult
     agreement : JudgeAgreement
+    preferences : PreferenceResult or None
+        The pairwise verdicts the section was built from, for their position bias
+        (``None``: the ratings were not pairwise preferences).
     """
 
     judge: str
     sentence: str
     alt: AltTestResult = field(repr=False)
     agreement: JudgeAgreement = field(repr=False)
+    preferences: PreferenceResult | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping at full precision."""
@@ -45,31 +52,43 @@ class JudgeSection:
 
 
 def judge_section(ann: Annotations, judge: Any, humans: Sequence[Any] | None, epsilon: float,
-                  seed: int | None) -> JudgeSection:
-    """Run both analyses on ``ann`` (judge included) and phrase the decision."""
+                  seed: int | None, preferences: PreferenceResult | None = None
+                  ) -> JudgeSection:
+    """Run both analyses on ``ann`` (judge included) and phrase the decision; with
+    ``preferences`` (the result ``ann`` was normalised by) its position bias is shown."""
     from accord.inference import Bootstrap
 
     scoring: Scoring = "neg_rmse" if ann.level in ("interval", "ratio") else "accuracy"
     alt = alt_test(ann, judge=judge, humans=humans, epsilon=epsilon, scoring=scoring)
     agree = judge_agreement(ann, judge=judge, humans=humans,
                             method=Bootstrap(n_resamples=2000, rng=seed))
-    return JudgeSection(str(judge), _sentence(alt, agree), alt, agree)
+    return JudgeSection(str(judge), _sentence(alt, agree), alt, agree, preferences)
 
 
 def _sentence(alt: AltTestResult, agree: JudgeAgreement) -> str:
-    won = sum(h.won for h in alt.per_human.values())
     verdict = ("may replace a human annotator" if alt.passed
                else "should not replace a human annotator yet")
+    level = _level(agree)
+    return (f"{alt.judge} {verdict} on these data: {_won(alt)}; winning rate "
+            f"{alt.winning_rate:.2f}, where 0.50 passes; {alt.n_units} units."
+            + (f" {level}" if level else ""))
+
+
+def _won(alt: AltTestResult) -> str:
+    won = sum(h.won for h in alt.per_human.values())
+    return (f"for {won} of {alt.n_tested} humans, the judge represents the other humans "
+            f"about as well as that human does or better (a shortfall below epsilon = "
+            f"{alt.epsilon:g} is allowed, false-discovery rate {alt.fdr:g})")
+
+
+def _level(agree: JudgeAgreement) -> str:
+    """The judge against the human ceiling, in words ('' when either is undefined)."""
+    if not (math.isfinite(agree.judge_level) and math.isfinite(agree.ceiling)):
+        return ""
     closer = ("closer to" if agree.judge_level > agree.ceiling
               else "further from" if agree.judge_level < agree.ceiling else "as close to")
-    level = (f" Against the other humans' consensus it scores {_f(agree.judge_level)}, "
-             f"{closer} them than a human is ({_f(agree.ceiling)}, {agree.coefficient})."
-             if math.isfinite(agree.judge_level) and math.isfinite(agree.ceiling) else "")
-    return (f"{alt.judge} {verdict} on these data: for {won} of {alt.n_tested} humans, the "
-            f"judge represents the other humans about as well as that human does or better "
-            f"(a shortfall below epsilon = {alt.epsilon:g} is allowed, false-discovery rate "
-            f"{alt.fdr:g}); winning rate {alt.winning_rate:.2f}, where 0.50 passes; "
-            f"{alt.n_units} units.{level}")
+    return (f"Against the other humans' consensus it scores {_f(agree.judge_level)}, "
+            f"{closer} them than a human is ({_f(agree.ceiling)}, {agree.coefficient}).")
 
 
 def cells(section: JudgeSection) -> dict[str, Any]:
@@ -84,18 +103,49 @@ def cells(section: JudgeSection) -> dict[str, Any]:
     agr_rows = [[str(r["human"]), _f(r["judge_vs_human"]), _f(r["judge_vs_others"]),
                  _f(r["human_vs_others"]), _f(r["difference"]),
                  f"{_f(r['low'])} to {_f(r['high'])}"] for r in agree.rows()]
+    level = _level(agree)
     lines = [f"Alternative annotator test ({alt.scoring}, {alt.test}-test, Benjamini-"
-             f"Yekutieli at {alt.fdr:g}): winning rate {alt.winning_rate:.2f}, average "
-             f"advantage probability (rho, to rank judges) {alt.advantage_probability:.3f}."]
+             f"Yekutieli at {alt.fdr:g}): {_won(alt)}; {alt.n_units} units.",
+             *([level] if level else [])]
     if agree.panel_with_judge is not None and agree.panel_without_judge is not None:
         lines.append(f"The humans' {agree.coefficient}: "
                      f"{_f(agree.panel_without_judge.estimate)}; with the judge as one more "
                      f"rater: {_f(agree.panel_with_judge.estimate)}.")
     notes = [*alt.notes, *agree.notes]
-    return {"alt_head": alt_head, "alt_rows": alt_rows, "agr_head": agr_head,
-            "agr_rows": agr_rows, "lines": lines, "notes": notes,
-            "agr_title": f"{agree.coefficient} against the other humans' consensus "
-                         f"({agree.level}); the interval is a paired bootstrap over units"}
+    out = {"alt_head": alt_head, "alt_rows": alt_rows, "agr_head": agr_head,
+           "agr_rows": agr_rows, "lines": lines, "notes": notes,
+           "agr_title": f"{agree.coefficient} against the other humans' consensus "
+                        f"({agree.level}); the interval is a paired bootstrap over units",
+           "pos_title": "", "pos_head": [], "pos_rows": [], "bias_lines": []}
+    if section.preferences is not None:
+        out.update(_position(section.preferences))
+    return out
+
+
+def _position(pref: PreferenceResult) -> dict[str, Any]:
+    """Position bias per rater (from ``pref.position``, pairs resampled whole) and, when
+    the verdicts came with lengths or generators, the judge's bias sentence."""
+    level = f"{pref.confidence_level * 100:g}%"
+    head = ["rater", "pairs in both orders", "first shown wins", f"{level} CI",
+            "same verdict when swapped"]
+    rows = []
+    for rater, pb in pref.per_rater.items():
+        res = pref.position.get(rater)
+        if res is None or not res.defined:
+            share, ci, pairs = "undefined", "", "0" if res is None else str(res.n_units)
+        else:
+            c = res.confidence_interval()
+            share, ci = _f(res.estimate), f"{_f(c.low)} to {_f(c.high)}"
+            pairs = str(res.details.get("pairs_both_orders", res.n_units))
+        same = (f"{_f(pb.consistency)} of {pb.n_swapped}" if pb.n_swapped else "undefined")
+        rows.append([str(rater), pairs, share, ci, same])
+    asked = pref.length_bias is not None or pref.self_preference is not None
+    notes = list(pref.biases.notes) if pref.biases is not None else []
+    return {"pos_title": "Position bias: the share of decisive verdicts for the answer shown "
+                         "first, on the pairs seen in both orders (0.500: no bias); the "
+                         "interval resamples whole pairs",
+            "pos_head": head, "pos_rows": rows,
+            "bias_lines": ([pref.sentence(pref.confidence_level)] if asked else []) + notes}
 
 
 def _f(x: float) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from accord.report import _text as t
-from accord.report import multilabel_section, render_reference, render_spans
+from accord.report import annotators_section, multilabel_section, render_reference, render_spans
 from accord.report._markdown import _table, escape
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ def render_markdown(report: Report) -> str:
         lines += [escape(report.headline), ""]
     lines += ["## Data", ""] + [f"- {escape(x)}" for x in t.data_lines(report)] + [""]
     lines += _coefficients(report)
+    lines += annotators_section.markdown_lines(report.annotators)
     for pair in report.pairs:
         lines += _pair(pair, report)
     lines += _raters(report)
@@ -205,13 +206,19 @@ def _judge(report: Report) -> list[str]:
     from accord.report.judge_section import cells
 
     c = cells(report.judge)
-    out = [f"## LLM judge: {escape(report.judge.judge)}", "", escape(report.judge.sentence), ""]
+    out = [f"## LLM judge: {escape(report.judge.judge)}", ""]
+    if report.job is None or report.job.kind != "judge":  # else the verdict opens the page
+        out += [escape(report.judge.sentence), ""]
     out += _table([escape(h) for h in c["alt_head"]],
                   [[escape(x) for x in row] for row in c["alt_rows"]], "lrrrrl")
     out += [escape(c["agr_title"]), ""]
     out += _table([escape(h) for h in c["agr_head"]],
                   [[escape(x) for x in row] for row in c["agr_rows"]], "lrrrrr")
-    out += [f"- {escape(x)}" for x in (*c["lines"], *c["notes"])]
+    if c["pos_rows"]:
+        out += [escape(c["pos_title"]), ""]
+        out += _table([escape(h) for h in c["pos_head"]],
+                      [[escape(x) for x in row] for row in c["pos_rows"]], "lrrrr")
+    out += [f"- {escape(x)}" for x in (*c["lines"], *c["bias_lines"], *c["notes"])]
     return out + [""]
 
 

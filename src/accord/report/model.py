@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from accord.inference.results import AgreementResult
     from accord.interpret.interpretation import BenchmarkResult, Interpretation
     from accord.interpret.marginal import MarginalTest
+    from accord.report.annotators_section import AnnotatorsSection
     from accord.report.job import Job
     from accord.report.judge_section import JudgeSection
     from accord.report.multilabel_section import MultilabelSection
@@ -430,6 +431,9 @@ class Report:
         The question the report answers (raters, a model against a reference, a judge,
         a study's decision, spans, label sets), its verdict in one sentence and its figure:
         every rendering opens with them.
+    annotators : AnnotatorsSection or None
+        Per-annotator quality against the consensus, for three or more raters with no
+        reference, judge or study.
     """
 
     title: str
@@ -453,6 +457,7 @@ class Report:
     spans: SpansSection | None = field(default=None, repr=False)
     multilabel: MultilabelSection | None = field(default=None, repr=False)
     job: Job | None = field(default=None, repr=False)
+    annotators: AnnotatorsSection | None = field(default=None, repr=False)
 
     @property
     def decision(self) -> Decision | None:

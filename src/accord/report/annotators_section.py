@@ -1,0 +1,208 @@
+"""The report's annotators section: who pulls agreement down, each with an interval.
+
+Built from :func:`accord.annotators` (three or more raters, no reference): each
+annotator's agreement with the consensus labels (with its interval) and with the
+others (Cohen's kappa, pairs pooled), the flagged annotators first with their one
+sentence. A crowd (more than ``MAX_SHOWN`` annotators) shows the flagged ones and
+the most and least reliable few, with the counts. The intervals are the bootstrap
+over units behind the library's flags, seeded with the report's seed (0 without
+one), so the flag sentences and the table give one figure and the section is
+reproducible. The renderers show the same text cells
+(:func:`cells`), each escaping them for its medium.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from accord.data.annotations import Annotations
+
+__all__ = ["AnnotatorRow", "AnnotatorsSection", "annotators_section", "cells"]
+
+TITLE = "Annotators"
+#: More annotators than this: only the flagged and the ``FEW`` most and least reliable.
+MAX_SHOWN = 30
+FEW = 3
+#: The bootstrap of :func:`accord.annotators` behind the flags (its default), seeded.
+N_RESAMPLES = 1999
+METHOD_NAMES = {
+    "majority": "majority vote", "wawa": "Wawa (majority weighted by agreement with it)",
+    "one_coin": "one-coin Dawid-Skene", "dawid_skene": "Dawid-Skene (1979)",
+    "glad": "GLAD (Whitehill et al. 2009)", "mace": "MACE (Hovy et al. 2013)",
+}
+
+
+@dataclass(frozen=True)
+class AnnotatorRow:
+    """One annotator's figures, at full precision (``nan`` where undefined)."""
+
+    name: str
+    n_units: int
+    consensus: float
+    ci_low: float
+    ci_high: float
+    kappa: float
+    flag: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready mapping (undefined numbers are ``None``)."""
+        return {k: (None if isinstance(x, float) and not math.isfinite(x) else x)
+                for k, x in self.__dict__.items()}
+
+
+@dataclass(frozen=True)
+class AnnotatorsSection:
+    """Per-annotator quality against the consensus of the others.
+
+    Attributes
+    ----------
+    method : str
+        The consensus method (:func:`accord.consensus`).
+    n_annotators, n_flagged : int
+    rows : tuple of AnnotatorRow
+        The annotators shown: flagged first, then by agreement with the consensus,
+        highest first (a crowd: the flagged and the ``FEW`` most and least reliable).
+    pool : float
+        The share of all ratings that equal the consensus label.
+    confidence_level : float
+    notes : tuple of str
+    """
+
+    method: str
+    n_annotators: int
+    n_flagged: int
+    rows: tuple[AnnotatorRow, ...]
+    pool: float
+    confidence_level: float
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready mapping at full precision."""
+        return {"method": self.method, "n_annotators": self.n_annotators,
+                "n_flagged": self.n_flagged, "rows": [r.to_dict() for r in self.rows],
+                "pool": self.pool if math.isfinite(self.pool) else None,
+                "confidence_level": self.confidence_level, "notes": list(self.notes)}
+
+
+def annotators_section(ann: Annotations, confidence_level: float, seed: int | None,
+                       method: str = "dawid_skene") -> AnnotatorsSection:
+    """Run :func:`accord.annotators` on ``ann`` and keep what the report shows."""
+    from accord.annotators.quality import annotators
+    from accord.inference import Bootstrap
+
+    rng = 0 if seed is None else seed
+    q = annotators(ann, method=method, confidence_level=confidence_level,  # type: ignore[arg-type]
+                   rng=rng)
+    flagged = list(q.flagged)  # the library's order
+    rest = sorted((r for r in q if not r.flag), key=lambda r: -_key(r.accuracy.estimate))
+    if len(q) > MAX_SHOWN and len(rest) > 2 * FEW:
+        rest = rest[:FEW] + rest[-FEW:]
+    rows = []
+    for r in (*flagged, *rest):  # the flags' own bootstrap (same resamples), so one figure
+        ci = r.accuracy.confidence_interval(confidence_level,
+                                            method=Bootstrap(n_resamples=N_RESAMPLES, rng=rng))
+        rows.append(AnnotatorRow(str(r.name), r.n_units, r.accuracy.estimate, ci.low,
+                                 ci.high, r.agreement.estimate, r.flag))
+    return AnnotatorsSection(method, len(q), len(flagged), tuple(rows), q.pool_accuracy,
+                             confidence_level, tuple(q.consensus.notes))
+
+
+def _key(x: float) -> float:
+    return x if math.isfinite(x) else -math.inf
+
+
+def cells(section: AnnotatorsSection) -> dict[str, Any]:
+    """The lead sentence, the table and the notes as text."""
+    level = f"{section.confidence_level * 100:g}%"
+    name = METHOD_NAMES.get(section.method, section.method)
+    lead = (f"Each annotator against the {name} consensus of all {section.n_annotators} "
+            f"annotators: the share of their units given the consensus label "
+            f"({level} bootstrap interval over units) and Cohen's kappa with the others; "
+            f"all ratings together give the consensus label {_pct(section.pool)} of the time.")
+    if section.n_flagged:
+        lead += f" {section.n_flagged} flagged (interval below the pool's share), first."
+    else:
+        lead += " None is flagged (no interval lies below the pool's share)."
+    if len(section.rows) < section.n_annotators:
+        lead += (f" Shown: {len(section.rows)} of {section.n_annotators} annotators, the "
+                 f"flagged ones and the {FEW} most and {FEW} least in agreement with the "
+                 "consensus (accord annotators lists them all).")
+    head = ["annotator", "units", "agrees with consensus", f"{level} CI",
+            "kappa vs others", "flagged"]
+    rows = [[r.name, str(r.n_units), _pct(r.consensus),
+             f"{_pct(r.ci_low)} to {_pct(r.ci_high)}" if math.isfinite(r.ci_low) else "",
+             "undefined" if not math.isfinite(r.kappa) else f"{r.kappa:.3f}",
+             "yes" if r.flag else ""] for r in section.rows]
+    flags = [r.flag for r in section.rows if r.flag]
+    return {"lead": lead, "head": head, "rows": rows, "flags": flags,
+            "notes": list(section.notes)}
+
+
+def _pct(x: float) -> str:
+    return "undefined" if not math.isfinite(x) else f"{100 * x:.1f}%"
+
+
+def html_section(section: AnnotatorsSection | None) -> str:
+    """The section as HTML (empty when there is none)."""
+    if section is None:
+        return ""
+    from accord.report._html import _table, e
+
+    c = cells(section)
+    return "".join([
+        f'<section id="annotators"><h2>{TITLE}</h2><p>{e(c["lead"])}</p>',
+        *(f'<p class="flag">{e(f)}</p>' for f in c["flags"]),
+        _table(c["head"], c["rows"], [False, True, True, True, True, False]),
+        *(f'<p class="note">{e(n)}</p>' for n in c["notes"]), "</section>"])
+
+
+def markdown_lines(section: AnnotatorsSection | None) -> list[str]:
+    """The section as Markdown lines (none when there is no section)."""
+    if section is None:
+        return []
+    from accord.report._markdown import _table, escape
+
+    c = cells(section)
+    out = [f"## {TITLE}", "", escape(c["lead"]), ""]
+    out += [f"- **flagged:** {escape(f)}" for f in c["flags"]] + ([""] if c["flags"] else [])
+    out += _table([escape(h) for h in c["head"]],
+                  [[escape(x) for x in row] for row in c["rows"]], "lrrrrl")
+    return out + [f"- {escape(n)}" for n in c["notes"]] + ([""] if c["notes"] else [])
+
+
+def console_parts(section: AnnotatorsSection | None) -> list[Any]:
+    """The lead, the flagged annotators' sentences, the table and the notes."""
+    if section is None:
+        return []
+    from rich.text import Text
+
+    from accord.report._rich_table import text_table
+
+    c = cells(section)
+    out: list[Any] = [Text(""), Text(TITLE, style="bold"), Text(c["lead"])]
+    out += [Text(f"flagged: {f}", style="bold yellow") for f in c["flags"]]
+    out.append(text_table(f"{TITLE} against the consensus", c["head"], c["rows"]))
+    return out + [Text(n, style="dim") for n in c["notes"]]
+
+
+def with_annotators(model: Any, ann: Annotations) -> Any:
+    """``model`` with the section when its job is the raters' and three or more
+    annotators gave categorical labels with no reference, judge or study; data with no
+    consensus to infer (one category in use) get a note saying why instead."""
+    from dataclasses import replace
+
+    ref = model.reference
+    if (ann.n_raters < 3 or ann.set_valued or ann.level in ("interval", "ratio")
+            or model.study is not None or model.judge is not None
+            or (ref is not None and ref.systems)):
+        return model
+    from accord.errors import InsufficientDataError
+
+    s = model.settings
+    try:
+        section = annotators_section(ann, s.confidence_level, s.seed)
+    except InsufficientDataError as exc:  # e.g. one category in use: said, not hidden
+        return replace(model, notes=(*model.notes, f"No {TITLE} section: {exc}"))
+    return replace(model, annotators=section)
