@@ -126,3 +126,44 @@ def test_a_damaged_zip_member(tmp_path: Path, damage: str, expected: str) -> Non
     with zipfile.ZipFile(path) as zf, pytest.raises(FormatError) as info:
         member_bytes(zf, zf.infolist()[0], f"{path}:t.csv")
     assert str(info.value) == f"{path}:t.csv: cannot be read from the zip ({expected})"
+
+
+@pytest.mark.parametrize("fmt", ["inception", "doccano"])
+@pytest.mark.parametrize("damage", ["not a zip", "cut short"])
+def test_an_archive_that_is_not_a_whole_zip(tmp_path: Path, fmt: str, damage: str) -> None:
+    """Was "expected a zip archive (File is not a zip file)": zipfile's words."""
+    import io
+    import zipfile
+
+    path = tmp_path / "export.zip"
+    if damage == "not a zip":
+        path.write_bytes(b"not a zip at all")
+    else:
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as zf:
+            zf.writestr("annotation/doc1/ann.tsv", "#FORMAT=WebAnno TSV 3.3\n")
+            zf.writestr("doc.jsonl", '{"text": "a", "label": []}\n')
+        path.write_bytes(buf.getvalue()[:-30])  # the zip directory's end record cut off
+    with pytest.raises(FormatError) as err:
+        accord.read(path, format=fmt)
+    assert str(err.value) == (
+        f"{path}: is not a zip archive, or is cut short (its zip directory, at the end of "
+        "the file, is missing); expected the whole zip export")
+
+
+def test_an_archive_problem_is_said_of_the_file_for_every_zip_error() -> None:
+    import zipfile
+    import zlib
+
+    from accord.readers._zip import archive_problem
+
+    assert archive_problem(PermissionError(13, "Permission denied")) == (
+        "cannot be read (Permission denied)")
+    assert archive_problem(zlib.error("Error -3 while decompressing data")) == (
+        "cannot be read as a zip archive: its compressed data is damaged; expected an "
+        "intact zip")
+    assert archive_problem(zipfile.BadZipFile("Bad CRC-32 for file 'a'")) == (
+        "cannot be read as a zip archive: it is damaged: its checksum does not match its "
+        "content; expected an intact zip")
+    assert archive_problem(RuntimeError("File 'a' is encrypted, password required")) == (
+        "cannot be read as a zip archive: it is encrypted; expected a zip without a password")

@@ -38,7 +38,7 @@ from accord.readers._base import (
     shown,
     text_id,
 )
-from accord.readers._zip import check_declared, member_text
+from accord.readers._zip import archive_problem, check_declared, member_text
 from accord.readers.spans import Span, Utf16Index, locate
 
 EMPTY_MISSING = "empty label list ([]: not annotated or nothing to mark; see empty=)"
@@ -104,7 +104,7 @@ def _zip_members(path: Path) -> list[tuple[str, str, list[tuple[int, Any]]]]:
             return out
     except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError,
             EOFError) as exc:
-        raise format_error(path, None, f"expected a zip archive ({exc})") from None
+        raise format_error(path, None, archive_problem(exc)) from None
 
 
 def _kind(lines: list[tuple[int, Any]]) -> str | None:
