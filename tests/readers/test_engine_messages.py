@@ -167,3 +167,32 @@ def test_an_archive_problem_is_said_of_the_file_for_every_zip_error() -> None:
         "content; expected an intact zip")
     assert archive_problem(RuntimeError("File 'a' is encrypted, password required")) == (
         "cannot be read as a zip archive: it is encrypted; expected a zip without a password")
+
+
+@pytest.mark.parametrize(("fmt", "name", "text", "expected"), [
+    ("jsonl", "n.jsonl", "null\n", "line 1: expected a JSON object, got null"),
+    ("doccano", "d.jsonl", "[1]\n", "line 1: expected a JSON object, got an array"),
+    ("doccano", "r.jsonl", '{"id": 1, "text": "ab", "label": [[0, 1, "X"]], "relations": "x"}\n',
+     "line 1: expected 'relations' to be a list, got a string"),
+    ("argilla", "a.json", "[1, 2]", "record 1: expected a JSON object, got a number"),
+    ("argilla", "f.json", '[{"id": "1", "text": "a", "label.responses": true, '
+     '"label.responses.users": ["u"]}]',
+     "record 1, label.responses: expected a list, got true"),
+    ("prodigy", "p.jsonl", '"x"\n', "line 1: expected a JSON object, got a string"),
+])
+def test_a_json_value_of_the_wrong_kind_is_named_in_json_words(
+        tmp_path: Path, fmt: str, name: str, text: str, expected: str) -> None:
+    """Was "got NoneType", "got list", "got str": Python's type names, not JSON's."""
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(FormatError) as err:
+        accord.read(path, format=fmt)
+    assert str(err.value) == f"{path}, {expected}"
+
+
+def test_json_kind_names_every_json_value() -> None:
+    from accord.readers._base import json_kind
+
+    assert [json_kind(v) for v in ({}, [], "", 0, 1.5, True, False, None, object())] == [
+        "an object", "an array", "a string", "a number", "a number", "true", "false", "null",
+        "a value of another kind"]

@@ -35,6 +35,7 @@ from accord.readers._base import (
     Reader,
     as_label,
     format_error,
+    json_kind,
     shown,
     text_id,
 )
@@ -134,7 +135,7 @@ def _member(
     for lineno, obj in lines:
         where = f"line {lineno}"
         if not isinstance(obj, dict):
-            raise format_error(name, where, f"expected a JSON object, got {type(obj).__name__}")
+            raise format_error(name, where, f"expected a JSON object, got {json_kind(obj)}")
         if "id" not in obj:
             raise format_error(name, where, "expected the example's 'id'")
         col.parts[part].rows_read += 1
@@ -198,7 +199,7 @@ def _example(
     if relations:
         if not isinstance(relations, list):
             raise format_error(name, where, f"expected 'relations' to be a list, got "
-                               f"{type(relations).__name__}")
+                               f"{json_kind(relations)}")
         stats["relations (not read)"] += len(relations)
     return 1
 
