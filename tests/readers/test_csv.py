@@ -303,3 +303,13 @@ def test_accord_compute_on_old_mac_line_endings_says_the_line_ending(tmp_path: P
     assert result.exit_code == 1
     assert "lines end in a lone carriage return" in result.output
     assert "no ratings" not in result.output and "Traceback" not in result.output
+
+
+def test_only_lines_that_end_in_lone_carriage_returns_count_as_old_mac() -> None:
+    from accord.readers.csv import _lone_cr
+
+    assert _lone_cr(b"unit,a,b\r1,x,x\r2,y,x\r")
+    assert _lone_cr(b"unit,a,b\r1,x,x\r2,y")  # cut mid-line by the 64 KiB head
+    assert not _lone_cr(b"unit,a,b\r\n1,x,x\r\n2,y,x\r")  # CRLF cut between \r and \n
+    assert not _lone_cr(b"unit,a\r,b\n1,x,y\n2,x,x\n")  # a stray CR in a file of \n lines
+    assert not _lone_cr(b"unit,a,b\r")  # one line: nothing to split

@@ -196,3 +196,15 @@ def test_json_kind_names_every_json_value() -> None:
     assert [json_kind(v) for v in ({}, [], "", 0, 1.5, True, False, None, object())] == [
         "an object", "an array", "a string", "a number", "a number", "true", "false", "null",
         "a value of another kind"]
+
+
+def test_quotes_that_do_not_pair_up(tmp_path: Path) -> None:
+    """Was "the table could not be read (CSV malformed: expected 0 rows, actual 1 rows, in
+    chunk starting at row_offset 1, length 11)": Polars' chunking, not the file."""
+    path = tmp_path / "quotes.csv"
+    path.write_bytes(b'item,a,b\n1,x,y\n2,x,x"\n3,\n"y",y\n')
+    assert _error(path) == (
+        f"accord: error: {path}: the double quotes do not pair up into quoted cells (a quote "
+        "inside a cell that is not quoted, or a quoted cell left open across lines), so the "
+        "rows cannot be told apart; expected quotes only around whole cells, with a quote "
+        "inside a cell doubled.")

@@ -34,15 +34,11 @@ def _separator(path: Path, opts: dict[str, Any]) -> str:
 
 
 def _lone_cr(head: bytes) -> bool:
-    """Whether the first line ends in a lone carriage return (old Mac line endings): a
-    ``\r`` outside quotes that no ``\n`` follows, before any ``\n``."""
-    first = head.split(b"\n", 1)[0]
-    at = first.find(b"\r")
-    while at >= 0:
-        if at + 1 < len(first) and first[:at].count(b'"') % 2 == 0:
-            return True
-        at = first.find(b"\r", at + 1)
-    return False
+    """Whether the lines end in a lone carriage return (old Mac line endings): more
+    ``\r`` not followed by ``\n`` than ``\n`` in the first bytes (a stray ``\r`` in a
+    file of ``\n`` lines is not enough)."""
+    lone = head.count(b"\r") - head.count(b"\r\n") - head.endswith(b"\r")
+    return lone > 0 and lone > head.count(b"\n")
 
 
 def _check_header(path: Path, separator: str) -> list[str]:
