@@ -90,3 +90,40 @@ def test_the_t_and_f_helpers_are_scipy_stats_bit_for_bit() -> None:
 
 def _same(a: float, b: float) -> bool:
     return (a == b) or (a != a and b != b)  # equal, or both nan
+
+
+def _command_loads(args: list[str]) -> list[str]:
+    """The modules loaded by one command run in a fresh interpreter (its output dropped)."""
+    probe = ("import contextlib, io, json, sys\n"
+             "from accord.cli import main\n"
+             "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+             f"    main({args!r})\n"
+             "print(json.dumps(sorted(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, env={"PYTHONPATH": SRC, "PATH": ""})
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def test_accord_compute_on_a_small_csv_does_not_import_the_span_family() -> None:
+    """Issue 20, observation 9: compute needs the coefficient registry's titles, not the
+    span family that ``accord.study`` registers (about 80 ms of start-up)."""
+    pilot = str(Path(SRC).parent / "examples" / "pilot.csv")
+    plain = _command_loads(["compute", pilot, "--raters", "annotator_a", "annotator_b"])
+    named = _command_loads(["compute", pilot, "--raters", "annotator_a", "annotator_b",
+                            "--coefficient", "cohen_kappa"])
+    assert "accord.coefficients" in plain and "accord.coefficients" in named  # it computed
+    assert [m for m in plain + named if m == "accord.spans" or m == "accord.study"] == []
+
+
+def test_a_name_outside_the_core_registry_still_loads_the_full_list() -> None:
+    """The quick path vouches only for core names: span_f1 (registered by accord.study)
+    is still refused by compute with the list of choices, and a typo is still refused."""
+    from click.testing import CliRunner
+
+    from accord.cli import main
+
+    pilot = str(Path(SRC).parent / "examples" / "pilot.csv")
+    for name in ("span_f1", "cohen_kapa"):
+        result = CliRunner().invoke(main, ["compute", pilot, "--coefficient", name])
+        assert result.exit_code == 2, result.output
+        assert f"'{name}' is not one of" in result.output and "'fleiss_kappa'" in result.output

@@ -262,3 +262,54 @@ def test_a_numeric_missing_marker_matches_the_number_however_written(tmp_path):
     assert ann.n_ratings == 6 and set(ann.categories) == {1, 2}
     assert dict(ann.audit.dropped) == {"missing value": 2}
     assert accord.read(p, missing=["-1"]).n_ratings == 6  # the marker given as text too
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv"])
+def test_lines_ending_in_a_lone_carriage_return_are_named_not_read_as_no_ratings(
+        tmp_path: Path, suffix: str) -> None:
+    """Old Mac line endings: Polars reads the file as one header line, which used to
+    end in "the data hold no ratings"; the reader names the line ending instead."""
+    sep = "\t" if suffix == ".tsv" else ","
+    path = tmp_path / f"mac{suffix}"
+    path.write_bytes("\r".join(sep.join(r) for r in
+                               [["unit", "a", "b"], ["1", "x", "x"], ["2", "y", "x"]]).encode()
+                     + b"\r")
+    with pytest.raises(FormatError) as err:
+        accord.read(path)
+    assert str(err.value) == (
+        f"{path}, line 1: lines end in a lone carriage return (\\r, old Mac line endings), "
+        "which the CSV reader does not split; expected \\n or \\r\\n line endings (convert "
+        "the file, e.g. with tr '\\r' '\\n')")
+
+
+def test_carriage_returns_inside_quotes_or_before_a_newline_are_read(tmp_path: Path) -> None:
+    """CRLF endings and a quoted header cell holding a CR are not old Mac line endings."""
+    crlf = tmp_path / "crlf.csv"
+    crlf.write_bytes(b"unit,a,b\r\n1,x,x\r\n2,y,x\r\n3,x,y\r\n")
+    quoted = tmp_path / "quoted.csv"
+    quoted.write_bytes(b'unit,"a\rb",b\n1,x,x\n2,y,x\n')
+    assert accord.read(crlf, raters=["a", "b"]).n_units == 3
+    assert accord.read(quoted, raters=["a\rb", "b"]).raters == ("a\rb", "b")
+
+
+def test_accord_compute_on_old_mac_line_endings_says_the_line_ending(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from accord.cli import main
+
+    path = tmp_path / "mac.csv"
+    path.write_bytes(b"unit,a,b\r1,x,x\r2,y,x\r")
+    result = CliRunner().invoke(main, ["compute", str(path)])
+    assert result.exit_code == 1
+    assert "lines end in a lone carriage return" in result.output
+    assert "no ratings" not in result.output and "Traceback" not in result.output
+
+
+def test_only_lines_that_end_in_lone_carriage_returns_count_as_old_mac() -> None:
+    from accord.readers.csv import _lone_cr
+
+    assert _lone_cr(b"unit,a,b\r1,x,x\r2,y,x\r")
+    assert _lone_cr(b"unit,a,b\r1,x,x\r2,y")  # cut mid-line by the 64 KiB head
+    assert not _lone_cr(b"unit,a,b\r\n1,x,x\r\n2,y,x\r")  # CRLF cut between \r and \n
+    assert not _lone_cr(b"unit,a\r,b\n1,x,y\n2,x,x\n")  # a stray CR in a file of \n lines
+    assert not _lone_cr(b"unit,a,b\r")  # one line: nothing to split

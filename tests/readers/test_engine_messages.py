@@ -126,3 +126,85 @@ def test_a_damaged_zip_member(tmp_path: Path, damage: str, expected: str) -> Non
     with zipfile.ZipFile(path) as zf, pytest.raises(FormatError) as info:
         member_bytes(zf, zf.infolist()[0], f"{path}:t.csv")
     assert str(info.value) == f"{path}:t.csv: cannot be read from the zip ({expected})"
+
+
+@pytest.mark.parametrize("fmt", ["inception", "doccano"])
+@pytest.mark.parametrize("damage", ["not a zip", "cut short"])
+def test_an_archive_that_is_not_a_whole_zip(tmp_path: Path, fmt: str, damage: str) -> None:
+    """Was "expected a zip archive (File is not a zip file)": zipfile's words."""
+    import io
+    import zipfile
+
+    path = tmp_path / "export.zip"
+    if damage == "not a zip":
+        path.write_bytes(b"not a zip at all")
+    else:
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as zf:
+            zf.writestr("annotation/doc1/ann.tsv", "#FORMAT=WebAnno TSV 3.3\n")
+            zf.writestr("doc.jsonl", '{"text": "a", "label": []}\n')
+        path.write_bytes(buf.getvalue()[:-30])  # the zip directory's end record cut off
+    with pytest.raises(FormatError) as err:
+        accord.read(path, format=fmt)
+    assert str(err.value) == (
+        f"{path}: is not a zip archive, or is cut short (its zip directory, at the end of "
+        "the file, is missing); expected the whole zip export")
+
+
+def test_an_archive_problem_is_said_of_the_file_for_every_zip_error() -> None:
+    import zipfile
+    import zlib
+
+    from accord.readers._zip import archive_problem
+
+    assert archive_problem(PermissionError(13, "Permission denied")) == (
+        "cannot be read (Permission denied)")
+    assert archive_problem(zlib.error("Error -3 while decompressing data")) == (
+        "cannot be read as a zip archive: its compressed data is damaged; expected an "
+        "intact zip")
+    assert archive_problem(zipfile.BadZipFile("Bad CRC-32 for file 'a'")) == (
+        "cannot be read as a zip archive: it is damaged: its checksum does not match its "
+        "content; expected an intact zip")
+    assert archive_problem(RuntimeError("File 'a' is encrypted, password required")) == (
+        "cannot be read as a zip archive: it is encrypted; expected a zip without a password")
+
+
+@pytest.mark.parametrize(("fmt", "name", "text", "expected"), [
+    ("jsonl", "n.jsonl", "null\n", "line 1: expected a JSON object, got null"),
+    ("doccano", "d.jsonl", "[1]\n", "line 1: expected a JSON object, got an array"),
+    ("doccano", "r.jsonl", '{"id": 1, "text": "ab", "label": [[0, 1, "X"]], "relations": "x"}\n',
+     "line 1: expected 'relations' to be a list, got a string"),
+    ("argilla", "a.json", "[1, 2]", "record 1: expected a JSON object, got a number"),
+    ("argilla", "f.json", '[{"id": "1", "text": "a", "label.responses": true, '
+     '"label.responses.users": ["u"]}]',
+     "record 1, label.responses: expected a list, got true"),
+    ("prodigy", "p.jsonl", '"x"\n', "line 1: expected a JSON object, got a string"),
+])
+def test_a_json_value_of_the_wrong_kind_is_named_in_json_words(
+        tmp_path: Path, fmt: str, name: str, text: str, expected: str) -> None:
+    """Was "got NoneType", "got list", "got str": Python's type names, not JSON's."""
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(FormatError) as err:
+        accord.read(path, format=fmt)
+    assert str(err.value) == f"{path}, {expected}"
+
+
+def test_json_kind_names_every_json_value() -> None:
+    from accord.readers._base import json_kind
+
+    assert [json_kind(v) for v in ({}, [], "", 0, 1.5, True, False, None, object())] == [
+        "an object", "an array", "a string", "a number", "a number", "true", "false", "null",
+        "a value of another kind"]
+
+
+def test_quotes_that_do_not_pair_up(tmp_path: Path) -> None:
+    """Was "the table could not be read (CSV malformed: expected 0 rows, actual 1 rows, in
+    chunk starting at row_offset 1, length 11)": Polars' chunking, not the file."""
+    path = tmp_path / "quotes.csv"
+    path.write_bytes(b'item,a,b\n1,x,y\n2,x,x"\n3,\n"y",y\n')
+    assert _error(path) == (
+        f"accord: error: {path}: the double quotes do not pair up into quoted cells (a quote "
+        "inside a cell that is not quoted, or a quoted cell left open across lines), so the "
+        "rows cannot be told apart; expected quotes only around whole cells, with a quote "
+        "inside a cell doubled.")

@@ -287,8 +287,10 @@ def with_reference(selection: dict[str, Any], gold: str | None, predicted: tuple
 
 def fits_raters(ann: Annotations, coefficients: tuple[str, ...]) -> None:
     """A named two-rater coefficient on data of another number of raters is bad usage
-    (exit 2), found before any work: the data are fine, the request does not fit them."""
-    from accord.study import REGISTRY
+    (exit 2), found before any work: the data are fine, the request does not fit them.
+    The span family (registered by :mod:`accord.study`) has no two-rater figure, so the
+    core registry answers without importing it."""
+    from accord.coefficients import REGISTRY
 
     two = [c for c in coefficients if c in REGISTRY and REGISTRY[c].raters == "two"
            and REGISTRY[c].family != "classification"]

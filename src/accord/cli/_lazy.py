@@ -13,17 +13,30 @@ from typing import Any
 
 import click
 
-__all__ = ["LazyChoice", "ListedChoices", "coefficient_names", "scale_names", "span_names",
-           "weight_names"]
+__all__ = ["LazyChoice", "ListedChoices", "coefficient_names", "coefficient_spec",
+           "core_coefficient", "scale_names", "span_names", "weight_names"]
 
 
 class LazyChoice(click.Choice):  # type: ignore[type-arg]
-    """A :class:`click.Choice` whose choices are computed on first use."""
+    """A :class:`click.Choice` whose choices are computed on first use.
 
-    def __init__(self, load: Callable[[], Sequence[str]], case_sensitive: bool = True) -> None:
+    ``accept``, if given, vouches for a value without loading the list (a name the
+    core registry holds, say): the list is loaded only for another value, to check it
+    or to name the choices in the error.
+    """
+
+    def __init__(self, load: Callable[[], Sequence[str]], case_sensitive: bool = True,
+                 accept: Callable[[str], bool] | None = None) -> None:
         self._load = load
         self._loaded: tuple[str, ...] | None = None
+        self.accept = accept
         super().__init__((), case_sensitive=case_sensitive)
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if self.accept is not None and isinstance(value, str) and self.accept(value):
+            return value
+        return super().convert(value, param, ctx)
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -51,6 +64,24 @@ def coefficient_names() -> list[str]:
     from accord.study import REGISTRY
 
     return sorted(REGISTRY)
+
+
+def coefficient_spec(name: str) -> Any:
+    """The registry entry of one coefficient, importing the span family (about 80 ms,
+    through :mod:`accord.study`) only for a name the core coefficients do not hold."""
+    from accord.coefficients import REGISTRY
+
+    if name not in REGISTRY:
+        import accord.study  # noqa: F401  (registers the span family's figures)
+    return REGISTRY[name]
+
+
+def core_coefficient(name: str) -> bool:
+    """Whether ``name`` is a coefficient of :mod:`accord.coefficients` (none of them of
+    the span family), answered without importing the span family."""
+    from accord.coefficients import REGISTRY
+
+    return name in REGISTRY and REGISTRY[name].family != "spans"
 
 
 def span_names() -> list[str]:

@@ -16,7 +16,13 @@ from typing import Any, TypeVar
 
 import click
 
-from accord.cli._lazy import LazyChoice, coefficient_names, scale_names, weight_names
+from accord.cli._lazy import (
+    LazyChoice,
+    coefficient_names,
+    core_coefficient,
+    scale_names,
+    weight_names,
+)
 from accord.data._names import LEVELS, RATER_KINDS
 
 __all__ = ["DIFFERENCES", "GROUPS", "MAX_RESAMPLES", "OPTIONS", "REGENERATE", "SharedOption",
@@ -88,8 +94,10 @@ class SharedOption:
 
     def option(self, **overrides: Any) -> Callable[[F], F]:
         """The click decorator; ``overrides`` may reword ``help``, set ``multiple``, or
-        narrow the choices (``choices``: a loader of the names a command accepts)."""
-        unknown = set(overrides) - {"help", "multiple", "metavar", "cls", "dest", "choices"}
+        narrow the choices (``choices``: a loader of the names a command accepts; ``accept``:
+        a test that vouches for a name without loading them)."""
+        unknown = set(overrides) - {"help", "multiple", "metavar", "cls", "dest", "choices",
+                                    "accept"}
         if unknown:  # a default or a type of its own would break the one vocabulary
             raise TypeError(f"{self.flag}: only help, multiple, metavar, cls and choices may "
                             f"differ between commands, not {sorted(unknown)}")
@@ -111,7 +119,7 @@ class SharedOption:
             if "show_default" not in self.extra:
                 kwargs.pop("show_default", None)
         if "choices" in overrides:
-            kwargs["type"] = LazyChoice(overrides["choices"])
+            kwargs["type"] = LazyChoice(overrides["choices"], accept=overrides.get("accept"))
         if self.callback is not None:
             kwargs["callback"] = self.callback
         if "cls" in overrides:
@@ -188,7 +196,7 @@ OPTIONS: dict[str, SharedOption] = dict([
        "columns or raters.", metavar="COL...", multiple=True),
     _o("--coefficient", "coefficients", "coefficient", "Coefficients to compute (default: a "
        "sensible set for the data).", kind="a coefficient of the registry",
-       type=lambda: LazyChoice(coefficient_names), metavar="NAME"),
+       type=lambda: LazyChoice(coefficient_names, accept=core_coefficient), metavar="NAME"),
     _o("--weights", "weights", "coefficient", "Agreement weights for ordered categories "
        "(weighted kappa, AC2, ...).", kind="a weight name", type=lambda: LazyChoice(weight_names)),
     _o("--form", "form", "coefficient", "ICC form: ICC1, ICC2, ICC3, ICC1k, ICC2k, ICC3k or "

@@ -23,7 +23,13 @@ from accord.cli._common import (
 from accord.cli._common import console as cli_console
 from accord.cli._errors import cli_text
 from accord.cli._json import emit
-from accord.cli._lazy import ListedChoices, coefficient_names, span_names
+from accord.cli._lazy import (
+    ListedChoices,
+    coefficient_names,
+    coefficient_spec,
+    core_coefficient,
+    span_names,
+)
 from accord.cli._options import shared
 
 
@@ -31,6 +37,7 @@ from accord.cli._options import shared
 @data_options
 @shared("--coefficient", multiple=True, metavar="NAME...", cls=ListedChoices,
         choices=lambda: [n for n in coefficient_names() if n not in span_names()],
+        accept=core_coefficient,
         help="Coefficients to compute (default: a sensible set for the data). One or more of:")
 @shared("--weights", help="Agreement weights for ordered categories (weighted kappa, AC2, "
         "...); give the order of text labels with --categories (else they are sorted, with a "
@@ -155,9 +162,7 @@ def _interval(result: Any, level: float, method: Any, population_size: int | Non
 
 def _title(result: Any) -> str:
     """The registry title, with the ICC form or the weights when they matter."""
-    from accord.study import REGISTRY
-
-    title = REGISTRY[result.coefficient].title
+    title = coefficient_spec(result.coefficient).title
     form = result.details.get("form")
     weights = result.details.get("weights")
     level = result.details.get("level")

@@ -161,6 +161,15 @@ def format_error(path: Path | str, where: str | None, expected: str) -> FormatEr
     return FormatError(f"{path}{at}: {expected}")
 
 
+def json_kind(value: Any) -> str:
+    """What a JSON value is, in JSON's words (an array, null), not Python's (list, NoneType)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    kinds = ((dict, "an object"), (list, "an array"), (str, "a string"),
+             ((int, float), "a number"), (type(None), "null"))
+    return next((name for t, name in kinds if isinstance(value, t)), "a value of another kind")
+
+
 def read_bytes(path: Path) -> bytes:
     """The bytes of ``path``; an unreadable or huge file becomes a FormatError."""
     try:
@@ -265,7 +274,7 @@ def jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     for lineno, obj in iter_jsonl(path):
         if not isinstance(obj, dict):
             raise format_error(
-                path, f"line {lineno}", f"expected a JSON object, got {type(obj).__name__}"
+                path, f"line {lineno}", f"expected a JSON object, got {json_kind(obj)}"
             )
         yield lineno, obj
 

@@ -15,6 +15,10 @@ _RAGGED = ("a row has more cells than the header has columns; expected the same 
            "cells on every row (a cell holding the separator must be in double quotes)")
 _QUOTE = ("a double quote opens a cell that is never closed (a lone quote); expected every "
           "quoted cell to end with a quote, and a quote inside a cell to be doubled")
+_UNPAIRED = ("the double quotes do not pair up into quoted cells (a quote inside a cell that "
+             "is not quoted, or a quoted cell left open across lines), so the rows cannot be "
+             "told apart; expected quotes only around whole cells, with a quote inside a cell "
+             "doubled")
 _PARQUET = ("not a valid Parquet file (damaged, cut short, or another kind of file); expected "
             "a complete Parquet file")
 
@@ -30,6 +34,8 @@ def _problem(text: str, exc: BaseException) -> str:
         return _RAGGED
     if "is not properly escaped" in text or "unclosed quote" in text.lower():
         return _QUOTE
+    if text.startswith("CSV malformed: expected") and " rows, actual " in text:
+        return _UNPAIRED  # Polars' chunks disagree on where the rows end
     if text.startswith("parquet:") or "out of specification" in text or (
             "parquet" in text.lower() and "magic" in text.lower()):
         return _PARQUET

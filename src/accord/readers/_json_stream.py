@@ -25,6 +25,7 @@ from typing import Any
 from accord.readers._base import (
     _single_object,
     format_error,
+    json_kind,
     jsonl_objects,
     load_json,
     read_bytes,
@@ -182,7 +183,7 @@ def records_of(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
         for i, obj in enumerate(iter_json_array(path)):
             if not isinstance(obj, dict):
                 raise format_error(
-                    path, f"record {i + 1}", f"expected a JSON object, got {type(obj).__name__}"
+                    path, f"record {i + 1}", f"expected a JSON object, got {json_kind(obj)}"
                 )
             yield f"record {i + 1}", obj
         return

@@ -31,8 +31,8 @@ _CHUNK = 1 << 20
 ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError,
               EOFError, ValueError)
 
-__all__ = ["MAX_EXPANDED", "MAX_RATIO", "RATIO_FLOOR", "ZIP_ERRORS", "check_declared",
-           "member_text"]
+__all__ = ["MAX_EXPANDED", "MAX_RATIO", "RATIO_FLOOR", "ZIP_ERRORS", "archive_problem",
+           "check_declared", "member_text"]
 
 
 def check_declared(path: object, infos: Sequence[zipfile.ZipInfo]) -> None:
@@ -76,6 +76,17 @@ def member_text(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> str:
     from accord.data._files import decode
 
     return decode(member_bytes(zf, info, name), name)
+
+
+def archive_problem(exc: BaseException) -> str:
+    """Why a whole archive cannot be opened, said of the file (not in zipfile's words):
+    the text after ``path:`` in the error."""
+    if isinstance(exc, zipfile.BadZipFile) and "not a zip file" in str(exc):
+        return ("is not a zip archive, or is cut short (its zip directory, at the end of "
+                "the file, is missing); expected the whole zip export")
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"cannot be read ({exc.strerror})"
+    return f"cannot be read as a zip archive: {_why(exc)}"
 
 
 def _why(exc: BaseException) -> str:

@@ -32,6 +32,7 @@ from accord.readers._base import (
     Skip,
     as_label,
     format_error,
+    json_kind,
     text_id,
 )
 from accord.readers._json_stream import records_of
@@ -108,7 +109,7 @@ def _list(value: Any, path: Path, where: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise format_error(path, where, f"expected a list, got {type(value).__name__}")
+        raise format_error(path, where, f"expected a list, got {json_kind(value)}")
     return value
 
 

@@ -33,9 +33,24 @@ def _separator(path: Path, opts: dict[str, Any]) -> str:
     return best if counts[best] else ","
 
 
+def _lone_cr(head: bytes) -> bool:
+    """Whether the lines end in a lone carriage return (old Mac line endings): more
+    ``\r`` not followed by ``\n`` than ``\n`` in the first bytes (a stray ``\r`` in a
+    file of ``\n`` lines is not enough)."""
+    lone = head.count(b"\r") - head.count(b"\r\n") - head.endswith(b"\r")
+    return lone > 0 and lone > head.count(b"\n")
+
+
 def _check_header(path: Path, separator: str) -> list[str]:
     """The header's names as RFC 4180 reads them; refuse one that names a column twice
-    (Polars would rename the second copy)."""
+    (Polars would rename the second copy), and lines that end in a lone carriage return
+    (Polars does not split them: the whole file would be one header line)."""
+    with open(path, "rb") as raw:
+        if _lone_cr(raw.read(65536)):
+            raise format_error(path, "line 1", "lines end in a lone carriage return (\\r, old "
+                               "Mac line endings), which the CSV reader does not split; "
+                               "expected \\n or \\r\\n line endings (convert the file, e.g. "
+                               "with tr '\\r' '\\n')")
     with open(path, encoding="utf-8-sig", errors="replace", newline="") as fh:
         try:
             header = next(csv.reader(fh, delimiter=separator), [])

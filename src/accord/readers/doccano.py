@@ -35,10 +35,11 @@ from accord.readers._base import (
     Reader,
     as_label,
     format_error,
+    json_kind,
     shown,
     text_id,
 )
-from accord.readers._zip import check_declared, member_text
+from accord.readers._zip import archive_problem, check_declared, member_text
 from accord.readers.spans import Span, Utf16Index, locate
 
 EMPTY_MISSING = "empty label list ([]: not annotated or nothing to mark; see empty=)"
@@ -104,7 +105,7 @@ def _zip_members(path: Path) -> list[tuple[str, str, list[tuple[int, Any]]]]:
             return out
     except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError,
             EOFError) as exc:
-        raise format_error(path, None, f"expected a zip archive ({exc})") from None
+        raise format_error(path, None, archive_problem(exc)) from None
 
 
 def _kind(lines: list[tuple[int, Any]]) -> str | None:
@@ -134,7 +135,7 @@ def _member(
     for lineno, obj in lines:
         where = f"line {lineno}"
         if not isinstance(obj, dict):
-            raise format_error(name, where, f"expected a JSON object, got {type(obj).__name__}")
+            raise format_error(name, where, f"expected a JSON object, got {json_kind(obj)}")
         if "id" not in obj:
             raise format_error(name, where, "expected the example's 'id'")
         col.parts[part].rows_read += 1
@@ -198,7 +199,7 @@ def _example(
     if relations:
         if not isinstance(relations, list):
             raise format_error(name, where, f"expected 'relations' to be a list, got "
-                               f"{type(relations).__name__}")
+                               f"{json_kind(relations)}")
         stats["relations (not read)"] += len(relations)
     return 1
 

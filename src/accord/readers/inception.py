@@ -35,7 +35,7 @@ from accord.readers._base import (
     walk_files,
 )
 from accord.readers._webanno_tsv import header_columns, parse
-from accord.readers._zip import check_declared, member_text
+from accord.readers._zip import archive_problem, check_declared, member_text
 from accord.readers.spans import Span
 
 INITIAL = "INITIAL_CAS"
@@ -93,7 +93,7 @@ def _zip_entries(path: Path) -> list[Entry]:
         check_declared(path, infos)
     except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError,
             EOFError) as exc:
-        raise format_error(path, None, f"expected a zip archive ({exc})") from None
+        raise format_error(path, None, archive_problem(exc)) from None
     out: list[Entry] = []
     for info in sorted(infos, key=lambda i: i.filename):
         p = PurePosixPath(info.filename)

@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 
-from accord.readers._base import Reader, format_error, iter_jsonl
+from accord.readers._base import Reader, format_error, iter_jsonl, json_kind
 from accord.readers.csv import read_lazy
 
 
@@ -21,7 +21,7 @@ def scan(path: Path, opts: dict[str, Any]) -> pl.LazyFrame:
     for lineno, obj in iter_jsonl(path):
         if not isinstance(obj, dict):
             raise format_error(
-                path, f"line {lineno}", f"expected a JSON object, got {type(obj).__name__}"
+                path, f"line {lineno}", f"expected a JSON object, got {json_kind(obj)}"
             )
         rows.append({k: _cell(x) for k, x in obj.items()})
     if not rows:
