@@ -161,6 +161,16 @@ def one_coin(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = 
 
 
 # ------------------------------------------------------------------ GLAD
+def _softplus(x: FloatArray) -> FloatArray:
+    """``log(1 + e^x)`` without overflow: ``max(x, 0) + log1p(exp(-|x|))``."""
+    out = np.abs(x)
+    np.negative(out, out=out)
+    np.exp(out, out=out)
+    np.log1p(out, out=out)
+    out += np.maximum(x, 0.0)
+    return out
+
+
 def glad(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
          ) -> Fit:
     """Whitehill et al. (2009): expertise ``alpha_r`` times unit ease ``exp(b_u)``."""
@@ -169,28 +179,46 @@ def glad(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
     log_prior = np.full(k, -math.log(k))
     log_wrong_share = math.log(k - 1)
 
-    def terms(alpha: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
-        ease = np.exp(b)[unit]
-        x = alpha[rater] * ease
-        soft = np.logaddexp(0.0, -x)  # log(1 + e^-x); log(1 + e^x) = x + soft
-        return -soft, -(x + soft) - log_wrong_share, ease
+    def logits(alpha: FloatArray, b: FloatArray) -> FloatArray:
+        """``x = alpha_r * exp(b_u)`` per rating: two gathers, one product."""
+        x = alpha[rater]
+        x *= np.exp(b)[unit]
+        return x
 
     def e_step(p: Params) -> tuple[FloatArray, float]:
-        log_s, log_f, _ = terms(p["alpha"], p["b"])
-        return normalise_log(symmetric_log_posterior(crowd, log_prior, log_f, log_s - log_f))
+        # log P(correct) = -softplus(-x), log P(wrong) = -softplus(x) - log(k - 1), and
+        # softplus(x) - softplus(-x) = x: the per-class delta needs no transcendental
+        x = logits(p["alpha"], p["b"])
+        log_f = -_softplus(x)
+        log_f -= log_wrong_share
+        x += log_wrong_share
+        return normalise_log(symmetric_log_posterior(crowd, log_prior, log_f, x))
 
     def m_step(post: FloatArray, p: Params) -> Params:
         right = post.ravel()[uv]
+        wrong = 1.0 - right
+        # the terms of Q that do not move with (alpha, b), summed once per M step
+        fixed = log_wrong_share * float(wrong.sum()) + 0.5 * math.log(2 * math.pi) * (n_r + n_u)
 
         def minus_q(z: FloatArray) -> tuple[float, FloatArray]:
             alpha, b = z[:n_r], z[n_r:]
-            log_s, log_f, ease = terms(alpha, b)
-            q = float(right @ log_s + (1 - right) @ log_f)
+            x = logits(alpha, b)
+            # Q = sum right * log s + wrong * log f, with log s = -softplus(-x) and
+            # log f = -softplus(-x) - x - log(k - 1): one exp and one log1p per rating
+            t = np.abs(x)
+            np.negative(t, out=t)
+            np.exp(t, out=t)  # exp(-|x|)
+            neg = np.minimum(x, 0.0)
+            q = float(neg.sum() - np.log1p(t).sum() - wrong @ x) - fixed
             q -= 0.5 * float((alpha - 1) @ (alpha - 1) + (b - 1) @ (b - 1))
-            q -= 0.5 * math.log(2 * math.pi) * (n_r + n_u)
-            g = right - np.exp(log_s)
-            d_alpha = wsum(rater, g * ease, n_r) - (alpha - 1)
-            d_b = wsum(unit, g * ease * alpha[rater], n_u) - (b - 1)
+            # sigmoid(x) = exp(min(x, 0)) / (1 + exp(-|x|)), overflow-free
+            g = np.exp(neg, out=neg)
+            t += 1.0
+            g /= t
+            np.subtract(right, g, out=g)
+            d_alpha = wsum(rater, g * np.exp(b)[unit], n_r) - (alpha - 1)
+            g *= x  # d x / d b_u = x
+            d_b = wsum(unit, g, n_u) - (b - 1)
             return -q, -np.concatenate([d_alpha, d_b])
 
         z0 = np.concatenate([p["alpha"], p["b"]])
