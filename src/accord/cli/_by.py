@@ -26,6 +26,8 @@ def by_option(func: Any) -> Any:
 def with_pooled_caveat(ann: Any, by: str | None = None) -> Any:
     """Several files analysed as one: said on the first line (as a caveat), as by
     ``compute``, ``check`` and ``report`` alike (not with ``--by``, which splits them)."""
+    if by is not None or len(ann.audit.parts) < 2:  # nothing pooled: no history import
+        return ann
     from accord.history.split import pooled_note
 
     note = None if by is not None else pooled_note(ann)

@@ -121,6 +121,8 @@ def compute(
 
 def _pooled(ann: Any) -> Any:
     """Several files analysed as one: said on the first line (as a caveat)."""
+    if len(ann.audit.parts) < 2:  # one file: nothing pooled, and no history import
+        return ann
     from accord.history.split import pooled_note
 
     note = pooled_note(ann)
@@ -133,12 +135,12 @@ def _intervals(
     results: list[Any], level: float, method: Any, population_size: int | None = None
 ) -> list[Any]:
     """Each result's interval; a bootstrap shows a transient progress bar on stderr."""
+    if isinstance(method, str):
+        return [_interval(r, level, method, population_size) for r in results]
     from dataclasses import replace
 
     from rich.progress import Progress
 
-    if isinstance(method, str):
-        return [_interval(r, level, method, population_size) for r in results]
     with Progress(transient=True, console=cli_console(stderr=True)) as progress:
         out = []
         for r in results:
