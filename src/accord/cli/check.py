@@ -219,16 +219,16 @@ def _refuse_guesses(ann: Any, st: Any, selection: dict[str, Any]) -> list[str]:
 
 def _pairable(ann: Any, coefficient: str) -> Any:
     """Labels two raters gave the same units, or spans for a span coefficient."""
-    from accord.study import REGISTRY
+    from accord.study import registered
 
-    return ann if REGISTRY[coefficient].family == "spans" else ann.require_pairable()
+    return ann if registered(coefficient).family == "spans" else ann.require_pairable()
 
 
 def _check_study(st: Any, ann: Any) -> tuple[Any, int, tuple[Any, ...]]:
     from accord.report.register import study_section
-    from accord.study import REGISTRY
+    from accord.study import registered
 
-    if REGISTRY[st.metric.coefficient].family == "spans":  # no register of labels to show
+    if registered(st.metric.coefficient).family == "spans":  # no register of labels to show
         ev = _quiet(lambda: st.evaluate(ann))
         return ev.decision, 0, ev.annotations.raters
     prepared, notes = st.prepare(ann)

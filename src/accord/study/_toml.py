@@ -54,9 +54,9 @@ def _resolve_name(name: str, declared: str | None) -> str | None:
     """The coefficient a rule names: the metric's own name or one of its ``_`` parts."""
     if declared is not None:
         return declared if name == declared or name in declared.split("_") else None
-    from accord.study import REGISTRY
+    from accord.study import is_registered
 
-    return name if name in REGISTRY else None
+    return name if is_registered(name) else None
 
 
 class Parser:
@@ -191,9 +191,13 @@ class Parser:
 
     def metric(self, t: Mapping[str, Any], coefficient: str) -> Metric:
         from accord.data.weights import WEIGHT_NAMES
-        from accord.study import REGISTRY
+        from accord.study import is_registered
 
-        self.choice(t, "metric", "coefficient", sorted(REGISTRY))
+        named = t.get("coefficient")
+        if named is not None and not (isinstance(named, str) and is_registered(named)):
+            from accord.study import REGISTRY  # the whole list, for the refusal
+
+            self.choice(t, "metric", "coefficient", sorted(REGISTRY))
         level = t.get("confidence_level", 0.95)
         if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
             raise self.error("metric.confidence_level",
