@@ -20,21 +20,9 @@ from accord.history.legacy_keys import upgrade_register
 from accord.history.store import Store
 from accord.report.json import schema
 from tests.conftest import run_cli
+from tests.test_cli_json import RETIRED, _keys
 
 EX = Path(__file__).resolve().parents[1] / "examples"
-#: Keys that meant two things (p_o or D_o; an interval object or a list) or that the
-#: report alone used; none may appear in any JSON accord writes.
-RETIRED = {"observed", "expected", "interval", "ci_low", "ci_high", "p_o", "p_e"}
-
-
-def _keys(doc: Any) -> set[str]:
-    if isinstance(doc, dict):
-        return set(doc) | {k for v in doc.values() for k in _keys(v)}
-    if isinstance(doc, list):
-        return {k for v in doc for k in _keys(v)}
-    return set()
-
-
 def _cli_schema(name: str) -> dict[str, Any]:
     doc: dict[str, Any] = json.loads(
         files("accord.cli").joinpath("schemas", f"{name}.json").read_text(encoding="utf-8"))
