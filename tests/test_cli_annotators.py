@@ -79,3 +79,4 @@ def test_consensus_of_numeric_scores_writes_the_library_s_scores(tmp_path: Path)
     code, _, err = run("consensus", str(ROOT / "examples" / "crowd.csv"), "--unit", "image",
                        "--rater", "worker", "--value", "label", "--method", "mean")
     assert code == 1 and "needs numeric scores" in err and "Traceback" not in err
+    assert "--method mean needs" in err and "--method majority" in err  # the CLI's words

@@ -94,6 +94,17 @@ def _score_consensus(data: str, method: str, tol: float, max_iter: int, output: 
     from accord.data._files import write_atomic
 
     ann = single_labels(load(data, **selection), "consensus")
+    import numbers
+
+    if not all(isinstance(c, numbers.Real) and not isinstance(c, bool)
+               for c in ann.categories):  # said in the command's words, not the library's
+        shown = ", ".join(repr(c) for c in list(ann.categories)[:3])
+        from accord.errors import DataError
+
+        raise DataError(
+            f"{data}: --method {method} needs numeric scores, but the labels are not all numbers "
+            f"({shown}{', ...' if len(ann.categories) > 3 else ''}); for categories use "
+            "--method majority, wawa, one_coin, dawid_skene, glad or mace.")
     sc = accord.score_consensus(ann, method=method,  # type: ignore[arg-type]
                                 tol=tol, max_iter=max_iter)
     if output is not None:
