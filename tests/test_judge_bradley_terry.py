@@ -165,3 +165,25 @@ def test_bad_input() -> None:
         accord.bradley_terry([("a", "a", "a")])
     with pytest.raises(InsufficientDataError, match="at least two items"):
         accord.bradley_terry({"first": [], "second": [], "winner": []})
+
+
+def test_equal_records_tie_in_the_order_first_seen() -> None:
+    # a and b each beat c twice and lose to it once: by symmetry their MLE strengths are
+    # equal, and the fit may order them either way in the last bits; ranking() keeps
+    # the order in which they were first seen and the sentence names the tie
+    def record(x: str) -> list[tuple[str, str, str]]:
+        return [(x, "c", x), ("c", x, x), (x, "c", "c")]
+
+    ab = accord.bradley_terry(record("a") + record("b"))
+    ba = accord.bradley_terry(record("b") + record("a"))
+    assert abs(ab.strength["a"].estimate - ab.strength["b"].estimate) < 1e-9
+    assert ab.ranking() == ["a", "b", "c"]
+    assert ba.ranking() == ["b", "a", "c"]
+    assert ab.sentence().startswith("a and b tie for first of 3 with log-strength")
+    assert ", then c (" in ab.sentence()
+
+
+def test_a_clear_order_is_not_a_tie() -> None:
+    bt = accord.bradley_terry([("a", "b", "a"), ("b", "a", "a"), ("a", "b", "b")])
+    assert bt.ranking() == ["a", "b"]
+    assert bt.sentence().startswith("a ranks first of 2")

@@ -53,6 +53,7 @@ __all__ = ["BradleyTerryResult", "bradley_terry"]
 
 ELO_SCALE = 400.0 / math.log(10.0)
 ELO_BASE = 1000.0
+_TIED = 1e-9  # strengths closer than this are tied in ranking()
 
 
 @dataclass(frozen=True)
@@ -85,8 +86,23 @@ class BradleyTerryResult:
         return {i: _scaled(r, k, base, "elo") for i, r in self.strength.items()}
 
     def ranking(self) -> list[Any]:
-        """Items from strongest to weakest."""
-        return sorted(self.strength, key=lambda i: -self.strength[i].estimate)
+        """Items from strongest to weakest.
+
+        Strengths within 1e-9 of each other are tied (the fit cannot order them:
+        e.g. two items with the same record against the same opponents); tied items
+        keep the order in which they were first seen, so the ranking does not depend
+        on rounding in the last bits.
+        """
+        order = sorted(self.strength, key=lambda i: -self.strength[i].estimate)
+        seen = {item: n for n, item in enumerate(self.strength)}
+        ranked: list[Any] = []
+        group: list[Any] = []
+        for item in order:
+            if group and self.strength[group[0]].estimate - self.strength[item].estimate > _TIED:
+                ranked += sorted(group, key=seen.__getitem__)
+                group = []
+            group.append(item)
+        return ranked + sorted(group, key=seen.__getitem__)
 
     def sentence(self, confidence_level: float = 0.95, *, method: Any = "asymptotic") -> str:
         """One sentence: who ranks first, by how much, and the order effect."""

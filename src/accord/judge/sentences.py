@@ -151,10 +151,16 @@ def ranking_sentence(res: BradleyTerryResult, confidence_level: float = 0.95, *,
     order = res.ranking()
     top = res.strength[order[0]]
     ci = top.confidence_interval(level, method=method)
-    rest = ", ".join(f"{i} ({res.strength[i].estimate:.3f})" for i in order[1:4])
-    more = f" and {len(order) - 4} more" if len(order) > 4 else ""
-    out = (f"{order[0]} ranks first of {len(order)} with log-strength {top.estimate:.3f} "
-           f"({level:.0%} CI {ci.low:.3f} to {ci.high:.3f}), then {rest}{more}; "
+    tied = [i for i in order[1:] if top.estimate - res.strength[i].estimate <= 1e-9]
+    after = order[1 + len(tied):4 + len(tied)]
+    rest = ", ".join(f"{i} ({res.strength[i].estimate:.3f})" for i in after)
+    left = len(order) - 1 - len(tied) - len(after)
+    more = f" and {left} more" if left > 0 else ""
+    who = (f"{order[0]} ranks first" if not tied else
+           f"{', '.join(str(i) for i in order[:len(tied)])} and {order[len(tied)]} tie for first")
+    then = f", then {rest}{more}" if after else ""
+    out = (f"{who} of {len(order)} with log-strength {top.estimate:.3f} "
+           f"({level:.0%} CI {ci.low:.3f} to {ci.high:.3f}){then}; "
            f"{res.n_comparisons} comparisons")
     if ci.n_excluded:
         out += f" ({ci.n_excluded} resamples with an infinite strength left out)"
