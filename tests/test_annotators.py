@@ -195,6 +195,16 @@ def test_one_rating_annotator_and_lone_label_are_noted() -> None:
     assert "rare" in c.categories  # nothing dropped
 
 
+def test_non_integer_numbers_are_noted_as_categories() -> None:
+    scores = [[0.5, 1.5, 0.5], [2.5, 2.5, 1.5], [0.5, 0.5, 0.5]]
+    c = accord.consensus(scores, method="majority")
+    assert c.categories == (0.5, 1.5, 2.5)  # read as categories, and said so
+    assert any(n.startswith("The labels are non-integer numbers (0.5, 1.5, 2.5)") and
+               "accord.score_consensus" in n for n in c.notes)
+    whole = accord.consensus([[0, 1, 0], [2, 2, 1], [0, 0, 0]], method="majority")
+    assert not any("non-integer" in n for n in whole.notes)  # a 0-2 scale is categories
+
+
 @pytest.mark.parametrize(("kw", "message"), [
     ({"method": "em"}, "'method' parameter of consensus"),
     ({"tol": -1}, "'tol' parameter"),

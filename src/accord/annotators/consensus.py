@@ -170,6 +170,12 @@ def _notes(crowd: Crowd) -> tuple[str, ...]:
     solo = [crowd.categories[c] for c in np.flatnonzero(users == 1)]
     if solo:
         notes.append(f"{len(solo)} label(s) were used by one annotator only ({_few(solo)}).")
+    scores = [c for c in crowd.categories if isinstance(c, numbers.Real)
+              and not isinstance(c, (bool, np.bool_)) and not float(c).is_integer()]
+    if scores and len(scores) == len(crowd.categories):
+        notes.append(f"The labels are non-integer numbers ({_few(scores)}): each distinct value "
+                     "is a category; if they are scores, declare level='interval' and use "
+                     "accord.score_consensus (mean, median or a bias and noise model).")
     if used.sum(axis=1).max() == 1:
         why = ("every annotator gave the same label to all their units, so the ratings say "
                "nothing about any annotator's errors.")
