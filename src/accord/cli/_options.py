@@ -138,6 +138,7 @@ GROUPS = {
     "interval": "Confidence intervals (every command that computes one)",
     "reference": "A reference (gold) rater",
     "coefficient": "Coefficients, weights and interpretation",
+    "judge": "LLM judges",
     "output": "Output",
 }
 
@@ -211,6 +212,9 @@ OPTIONS: dict[str, SharedOption] = dict([
     _o("--population-size", "population_size", "coefficient", "Units in the population "
        "sampled, for Gwet's finite-population correction.", kind="integer >= 1",
        type=int, metavar="N"),
+    _o("--family", "family", "judge", "A generator of the judge's own family (repeat for "
+       "several): adds self-preference to a pairwise judge's figures.", metavar="GENERATOR",
+       multiple=True),
     _o("--json", "as_json", "output", "Print JSON instead (with schema_version and command; "
        "an error is a JSON object on standard output too).", is_flag=True),
 ])

@@ -22,8 +22,7 @@ LEVEL_OPTION = shared("--confidence-level", dest="level")
 @click.argument("data", type=click.Path(exists=True, dir_okay=False))
 @click.option("--judge", "judge_name", default=None, metavar="NAME",
               help="The judge's annotator name (default: the only one in the file).")
-@click.option("--family", multiple=True, metavar="GENERATOR",
-              help="A generator of the judge's own family (repeat): adds self-preference.")
+@shared("--family")
 @LEVEL_OPTION
 @JSON_OPTION
 def bias(data: str, judge_name: str | None, family: tuple[str, ...], level: float,

@@ -124,6 +124,8 @@ def _context(data: str, ann: Any, text: str | None, more: tuple[str, ...],
               "alternative annotator test; the rest of the report is about the humans.")
 @click.option("--epsilon", default=0.2, show_default=True, type=float,
               help="With --judge: the allowance, 0.2 expert, 0.15 skilled, 0.1 crowd humans.")
+@shared("--family", help="A pairwise-preference file: a generator of the judge's own family "
+        "(repeat): adds self-preference.")
 @by_option
 @click.pass_context
 def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
@@ -132,9 +134,14 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
            ci_method: str, n_resamples: int, bootstrap_kind: str, seed: int | None,
            scale: str | None, top_units: int, title: str | None,
            output: str | None, to: str | None, quiet: bool, as_json: bool,
-           record: Path | None, judge_name: str | None, epsilon: float, by: str | None,
-           text_col: str | None, context_cols: tuple[str, ...], **selection: Any) -> None:
+           record: Path | None, judge_name: str | None, epsilon: float,
+           family: tuple[str, ...], by: str | None, text_col: str | None,
+           context_cols: tuple[str, ...], **selection: Any) -> None:
     """Write the agreement report of DATA, optionally against a declared study.
+
+    A pairwise-preference file (AlpacaEval annotations.json, or the JSONL/CSV that
+    accord judge bias reads) gives the pairwise judge's report: its position, length
+    and self-preference (--family), and the Bradley-Terry ranking of the generators.
 
     \b
     Examples:
@@ -148,9 +155,9 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
       accord report examples/judge.csv --judge gpt4 --missing ERROR --seed 1 -o judge.html
       accord report examples/ner_spans.csv --unit doc --rater annotator --label label \\
           --start start --end end --seed 1 -o spans.html
+      accord report examples/alpaca_eval_slice.json --family gpt4 -o judge-lab.html
     """
     import accord
-    from accord.report.output import format_for, render
 
     check_options(confidence_level, form, None, func="accord report")
     if as_json and (output not in (None, "-") or to not in (None, "json")):
@@ -158,6 +165,19 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
                                "or use -o FILE.json without --json.")
     _check_output(output, to)
     _not_an_input(output, data, study)
+    from accord.cli._common import paths_of
+    from accord.judge.pairs_io import is_pairwise
+
+    one = paths_of(data)
+    if isinstance(one, str) and is_pairwise(one):
+        _refuse_for_pairs(study, gold, by, record, coefficients, selection)
+        method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
+        rep = pairwise_report(one, judge_name, family, confidence_level, method, seed, title)
+        _write(rep, output, to, quiet, as_json)
+        return
+    if family:
+        raise click.UsageError("--family names the judge's own generators in a "
+                               "pairwise-preference file; DATA is not one.")
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
     spans = span_columns(selection)
@@ -186,25 +206,36 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
             scale=scale))
     rep = replace(rep, notes=tuple(cli_text(n) for n in rep.notes))  # --pair, not pairs=
     rep = _roles_named(rep, gold if gold is not None else judge_name)
+    recorder: Callable[[], str] | None = None
+    if record is not None:  # after the console summary, before the file
+        from functools import partial
+
+        from accord.cli._record import record_report
+
+        recorder = partial(record_report, record, rep, st, data, None if as_json else ann)
+    _write(rep, output, to, quiet, as_json, recorder)
+
+
+def _write(rep: Any, output: str | None, to: str | None, quiet: bool, as_json: bool,
+           recorder: Callable[[], str] | None = None) -> None:
+    """The report on standard output as JSON, or the console summary and the file;
+    ``recorder`` appends the run to the history store and returns its line."""
+    from accord.report.output import format_for, render
+
     if as_json:
         import json
 
-        if record is not None:
-            from accord.cli._record import record_report
-
-            record_report(record, rep, st, data)
+        if recorder is not None:
+            recorder()
         emit("report", json.loads(render(rep, "json")))
         return
     to_stdout = output == "-"
     if to_stdout and to is None:
         raise click.UsageError("-o - writes to standard output: choose a format with --to.")
     if not quiet and not to_stdout:
-
         cli_console().print(rep)
-    if record is not None:
-        from accord.cli._record import record_report
-
-        line = record_report(record, rep, st, data, ann)
+    if recorder is not None:
+        line = recorder()
         if not to_stdout:
             echo(line)
     if output is None:
@@ -215,6 +246,40 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
         return
     path = write_atomic(output, render(rep, fmt))
     echo(f"report written to {path.resolve()}")
+
+
+def pairwise_report(data: str, judge_name: str | None, family: tuple[str, ...],
+                    level: float, method: Any, seed: int | None, title: str | None) -> Any:
+    """The pairwise judge's report of a preference file: its biases, as accord judge bias
+    measures them, and the Bradley-Terry ranking of the generators."""
+    import accord
+    from accord.cli.judge_lab import _only_rater
+    from accord.judge.pairs_io import read_pairwise
+
+    table = read_pairwise(data)
+    judge = judge_name or _only_rater(table.columns["rater"])
+    prefs = accord.preferences(
+        table.columns, judge=judge, lengths=("len_first", "len_second"),
+        generators=("first", "second") if family else None, family=list(family) or None,
+        confidence_level=level)
+    bt = accord.bradley_terry(table.comparisons())
+    rep = accord.report(prefs, judge_lab=[bt], confidence_level=level, method=method,
+                        seed=seed, title=title)
+    return replace(rep, notes=(*table.notes(), *rep.notes))
+
+
+def _refuse_for_pairs(study: Path | None, gold: str | None, by: str | None,
+                      record: Path | None, coefficients: tuple[str, ...],
+                      selection: dict[str, Any]) -> None:
+    """Options about ratings tables have no meaning for a preference file: bad usage."""
+    given = [flag for flag, value in (("--study", study), ("--gold", gold), ("--by", by),
+                                      ("--record", record), ("--coefficient", coefficients),
+                                      ("--raters", selection.get("raters")))
+             if value]
+    if given:
+        raise click.UsageError(f"DATA is a pairwise-preference file, so {given[0]} does not "
+                               "apply: its report holds the judge's biases and the ranking "
+                               "(see accord judge bias and accord judge rank).")
 
 
 def _groups(rep: Any, data: str, by: str, selection: dict[str, Any], refused: tuple[Any, ...],

@@ -29,7 +29,7 @@ from typing import Any
 
 from accord.errors import FormatError
 
-__all__ = ["PairwiseTable", "read_pairwise"]
+__all__ = ["PAIRWISE_KEYS", "PairwiseTable", "is_pairwise", "read_pairwise"]
 
 ITEM_KEYS = ("instruction", "item")
 MAX_BYTES = 512 * 1024 * 1024
@@ -165,3 +165,30 @@ def _verdict(value: Any, n: int) -> tuple[str | None, bool]:
         raise FormatError(f"record {n} has preference {value!r}; expected a value from 1 "
                           "(the first output) to 2 (the second).")
     return ("A" if x < 1.5 else "B"), x not in (1.0, 2.0)
+
+
+#: The keys every record of a pairwise-preference file holds.
+PAIRWISE_KEYS = frozenset({"output_1", "output_2", "generator_1", "generator_2", "preference"})
+
+
+def is_pairwise(path: str | os.PathLike[str]) -> bool:
+    """Whether the file at ``path`` reads as pairwise judge annotations: a ``.json`` list,
+    ``.jsonl`` or ``.csv`` whose first record holds output_1, output_2, generator_1,
+    generator_2 and preference (only the first record or header line is read, except
+    for a ``.json`` list, which is parsed whole)."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in (".json", ".jsonl", ".csv"):
+        return False
+    try:
+        with open(p, encoding="utf-8-sig") as fh:
+            if suffix == ".csv":
+                first: Any = dict.fromkeys(next(csv.reader([fh.readline()]), []))
+            elif suffix == ".jsonl":
+                first = json.loads(fh.readline() or "null")
+            else:
+                data = json.load(fh)
+                first = data[0] if isinstance(data, list) and data else None
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False  # not for this reader: the ratings readers say what is wrong
+    return isinstance(first, Mapping) and set(first) >= PAIRWISE_KEYS

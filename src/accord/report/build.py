@@ -27,6 +27,8 @@ from accord.readers.spans import SpanTable
 from accord.report._data import _data_summary
 from accord.report.annotators_section import with_annotators
 from accord.report.job import raters_headline, with_job
+from accord.report.judge_lab_section import judge_lab_section
+from accord.report.lab_report import lab_only, lab_report, lab_results, unwrap
 from accord.report.model import CoefficientRow, PairAnalysis, Report, Settings
 from accord.report.reference import reference_section
 from accord.report.sections import MAX_RATERS
@@ -59,17 +61,20 @@ def report(
     humans: Sequence[Any] | None = None,
     epsilon: float = 0.2,
     context: Mapping[str, Mapping[Any, str]] | None = None,
+    judge_lab: Any = None,
 ) -> Report:
     """The agreement report of ``annotations``, optionally against a declared ``study``.
 
     Parameters
     ----------
-    annotations : Annotations, a SpanTable, a PreferenceResult or a units x raters table
+    annotations : Annotations, a SpanTable, a PreferenceResult, a units x raters table or None
         The ratings (e.g. from :func:`accord.read`). Pairwise preferences
-        (:func:`accord.preferences`) are read as their normalised verdicts, and the
-        judge section shows each rater's position bias. Data that hold spans only
-        (a span export, a span table, a ``SpanTable``) give the span report: pairwise
-        span F1 in the four matching modes (:mod:`accord.report.spans_section`).
+        (:func:`accord.preferences`) are read as their normalised verdicts and get the
+        judge-lab sections (position, length, self-preference); the preferences of one
+        judge alone, or ``None`` with ``judge_lab=``, give the judge-lab report. Data
+        that hold spans only (a span export, a span table, a ``SpanTable``) give the
+        span report: pairwise span F1 in the four matching modes
+        (:mod:`accord.report.spans_section`).
     study : Study or path, optional
         A declared protocol (:func:`accord.load_study`): the report then shows the
         evidence register and the acceptance decision. The study's annotators and
@@ -107,6 +112,11 @@ def report(
     context : mapping, optional
         ``{column: {unit: text}}``: the item's text and other columns a reviewer
         adjudicates with, shown beside the units with most disagreement.
+    judge_lab : result or sequence of results, optional
+        Judge-lab results, each its own section in the order given: ``PreferenceResult``,
+        ``BradleyTerryResult`` (with a chart of the strengths), ``JudgeCalibration`` (with
+        the reliability diagram), ``JudgeConsistency``, :func:`accord.ppi_mean`'s result.
+        Without ratings the job is the first one's question (:mod:`~.lab_report`).
 
     Returns
     -------
@@ -129,15 +139,18 @@ def report(
     from accord.coefficients._data import as_annotations
 
     coefficients = _check_names(coefficients, form)
-    annotations, judge, prefs = _unwrap(annotations, judge)
+    lab = lab_results(annotations, judge_lab, FUNC)
+    if lab_only(annotations):
+        settings, ci_method = _settings(None, confidence_level, method, n_resamples, seed,
+                                        scale, None, None)
+        return with_job(lab_report(lab, settings, ci_method, title), title, None)
+    annotations, judge, prefs = unwrap(annotations, judge)
     if isinstance(annotations, SpanTable):
         annotations = span_annotations(annotations)
     ann = as_annotations(annotations, raters=raters, func=FUNC, sets=True)
     coefficients, level = _set_options(ann, coefficients, level, judge, pairs)
     top_units = v.positive_int(top_units, param="top_units", func=FUNC)
-    st = load_study(study) if isinstance(study, (str, Path)) else study
-    if st is not None and not isinstance(st, Study):
-        raise v.fail("study", FUNC, "an accord.Study, a path to a TOML file or None", st)
+    st = _study_of(study)
     if has_spans(ann):
         return _spans(ann, st, judge, confidence_level, method, n_resamples, seed, scale,
                       top_units, title)
@@ -164,6 +177,8 @@ def report(
             model = replace(model, units=units_section(ann, top_units, context))
         model = _add_sections(model, full, ann, settings, ci_method)
         model = with_annotators(replace(model, judge=section), ann)
+        model = replace(model, judge_lab=judge_lab_section(lab, settings.confidence_level,
+                                                           ci_method) if lab else None)
     notes = tuple(dict.fromkeys(str(w.message) for w in caught
                                 if issubclass(w.category, noted))) + people_note
     once = model.data.units_rated_once
@@ -184,14 +199,11 @@ def report(
     return with_job(replace(model, notes=model.notes + notes), title, st)
 
 
-def _unwrap(annotations: Any, judge: Any) -> tuple[Any, Any, Any]:
-    """Pairwise preferences as their normalised verdicts, their judge by default, and the
-    result itself (for the position bias); other data as given, with ``None``."""
-    from accord.judge.preferences import PreferenceResult
-
-    if not isinstance(annotations, PreferenceResult):
-        return annotations, judge, None
-    return annotations.annotations, annotations.judge if judge is None else judge, annotations
+def _study_of(study: Any) -> Study | None:
+    st = load_study(study) if isinstance(study, (str, Path)) else study
+    if st is not None and not isinstance(st, Study):
+        raise v.fail("study", FUNC, "an accord.Study, a path to a TOML file or None", st)
+    return st
 
 
 def _check_names(coefficients: Sequence[str] | None, form: str | None) -> list[str] | None:

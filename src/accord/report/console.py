@@ -15,7 +15,13 @@ from rich.table import Table
 from rich.text import Text
 
 from accord.report import _text as t
-from accord.report import annotators_section, multilabel_section, render_reference, render_spans
+from accord.report import (
+    annotators_section,
+    multilabel_section,
+    render_judge_lab,
+    render_reference,
+    render_spans,
+)
 from accord.report._rich_table import text_table
 from accord.report.model import CoefficientRow, PairAnalysis, Report, StudySection
 
@@ -40,6 +46,10 @@ def render_console(report: Report) -> Any:
         parts += render_spans.console_parts(report.spans, report.settings.confidence_level)
         parts += [Text(n, style="dim") for n in report.notes]
         return Group(*parts)
+    if report.judge_lab is not None and not report.coefficients:  # the judge lab alone
+        parts += render_judge_lab.console_parts(report.judge_lab)[1:]
+        parts += [Text(n, style="dim") for n in report.notes]
+        return Group(*parts)
     first = job.kind if job is not None else "raters"
     reference = render_reference.console_parts(report.reference)
     multilabel = multilabel_section.console_parts(report.multilabel)
@@ -60,6 +70,7 @@ def render_console(report: Report) -> Any:
                              "raters have a disagreement (accord disagreements lists them).")]
     for section in (reference, multilabel, judge):
         parts += section if section is not lead else []
+    parts += render_judge_lab.console_parts(report.judge_lab)
     parts += [Text(n, style="dim") for n in report.notes]
     parts.append(Text(t.settings_line(report), style="dim"))
     return Group(*parts)

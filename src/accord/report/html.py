@@ -18,6 +18,7 @@ from accord.report import (
     annotators_section,
     multilabel_section,
     plots,
+    render_judge_lab,
     render_reference,
     render_spans,
 )
@@ -35,6 +36,8 @@ def render_html(report: Report) -> str:
         sections = [render_spans.html_summary(report.spans),
                     render_spans.html_section(report.spans, report.settings.confidence_level),
                     _method(report)]
+    elif lab_only(report):
+        sections = [*render_judge_lab.html_sections(report.judge_lab), _method(report)]
     else:
         sections = _sections(report)
     body = "\n".join(s for s in sections if s)
@@ -62,10 +65,16 @@ def _sections(report: Report) -> list[str]:
     if report.study is not None:
         sections.append(_study(report.study))
     sections.append(_judge(report))
+    sections += render_judge_lab.html_sections(report.judge_lab)
     sections.append(_method(report))
     # the job's own section right under the verdict, the rest in the order a reviewer reads
     lead = [s for s in sections if first and s.startswith(f'<section id="{first}"')]
     return lead + [s for s in sections if s not in lead]
+
+
+def lab_only(report: Report) -> bool:
+    """A report of judge-lab results alone: no coefficients, only the lab's sections."""
+    return report.judge_lab is not None and not report.coefficients
 
 
 def _first(report: Report) -> str:
@@ -115,7 +124,10 @@ def _nav(report: Report) -> str:
         links += [("spans", render_spans.TITLE), ("method", "Method")]
         items = "".join(f'<li><a href="#{i}">{e(label)}</a></li>' for i, label in links)
         return f'<nav aria-label="Sections"><ul>{items}</ul></nav>'
-
+    if lab_only(report):
+        links = [*render_judge_lab.nav_links(report.judge_lab), ("method", "Method")]
+        items = "".join(f'<li><a href="#{i}">{e(label)}</a></li>' for i, label in links)
+        return f'<nav aria-label="Sections"><ul>{items}</ul></nav>'
     if report.annotators is not None:
         links.append(("annotators", annotators_section.TITLE))
     links += [(f"pair-{i + 1}", f"Worksheet {p.raters[0]} vs {p.raters[1]}")
@@ -134,6 +146,7 @@ def _nav(report: Report) -> str:
         links.append(("study", "Study protocol"))
     if report.judge is not None:
         links.append(("judge", "LLM judge"))
+    links += render_judge_lab.nav_links(report.judge_lab)
     links.append(("method", "Method"))
     links = [x for x in links if x[0] == first] + [x for x in links if x[0] != first]
     items = "".join(f'<li><a href="#{i}">{e(label)}</a></li>' for i, label in links)

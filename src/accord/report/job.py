@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 
 __all__ = ["TITLES", "Job", "JobKind", "job_of", "raters_headline", "with_job"]
 
-JobKind = Literal["raters", "reference", "judge", "study", "spans", "label_sets"]
+JobKind = Literal["raters", "reference", "judge", "study", "spans", "label_sets",
+                  "pairwise_judge", "judge_ranking", "judge_calibration", "judge_consistency",
+                  "judge_ppi"]
 
 #: The first heading of each job's report (a ``title=`` given by the caller wins).
 TITLES: dict[str, str] = {
@@ -39,6 +41,17 @@ TITLES: dict[str, str] = {
     "study": "Pilot decision",
     "spans": "Agreement on spans",
     "label_sets": "Agreement on label sets",
+    "pairwise_judge": "Pairwise judge",
+    "judge_ranking": "Ranking by a pairwise judge",
+    "judge_calibration": "Judge calibration",
+    "judge_consistency": "Judge consistency over repeated runs",
+    "judge_ppi": "Judge rate corrected by human labels",
+}
+#: The job of a report of judge-lab results alone, by its first section's kind.
+LAB_JOBS: dict[str, JobKind] = {
+    "position": "pairwise_judge", "length": "pairwise_judge",
+    "self_preference": "pairwise_judge", "ranking": "judge_ranking",
+    "calibration": "judge_calibration", "consistency": "judge_consistency", "ppi": "judge_ppi",
 }
 
 
@@ -48,7 +61,9 @@ class Job:
 
     Attributes
     ----------
-    kind : {"raters", "reference", "judge", "study", "spans", "label_sets"}
+    kind : {"raters", "reference", "judge", "study", "spans", "label_sets", \
+            "pairwise_judge", "judge_ranking", "judge_calibration", "judge_consistency", \
+            "judge_ppi"}
     title : str
         The job's heading, e.g. ``"Model against reference"``.
     verdict : str
@@ -81,7 +96,10 @@ def with_job(model: Report, title: str | None, st: Study | None) -> Report:
 
 def job_of(report: Report) -> Job:
     """The job of ``report``: a study first (its rule decides), then a judge, a
-    reference with systems, spans, label sets; otherwise agreement between raters."""
+    reference with systems, spans, label sets; otherwise agreement between raters. A
+    report of judge-lab results alone (no coefficients) answers their question."""
+    if report.judge_lab is not None and report.judge_lab.parts and not report.coefficients:
+        return _lab(report)
     if report.study is not None:
         return _study(report)
     if report.judge is not None:
@@ -100,6 +118,60 @@ def job_of(report: Report) -> Job:
                    f"{len(report.multilabel.labels)} labels).")
         return Job("label_sets", TITLES["label_sets"], verdict, *_primary(report))
     return Job("raters", TITLES["raters"], report.headline, *_primary(report))
+
+
+def _lab(report: Report) -> Job:
+    """The judge lab's question: the pairwise judge's position and length preferences,
+    the ranking, the calibration, the consistency or the corrected rate."""
+    assert report.judge_lab is not None  # job_of checked it
+    lab = report.judge_lab
+    kind = LAB_JOBS[lab.parts[0].kind]
+    if kind != "pairwise_judge":
+        part = lab.parts[0]
+        main = part.figures[0]
+        name = {"judge_ranking": f"log-strength of {main.who}",
+                "judge_calibration": "expected calibration error",
+                "judge_consistency": "ICC(1,1) of one run",
+                "judge_ppi": "corrected rate"}[kind]
+        if kind == "judge_calibration":
+            main = part.figure("ece") or main
+        if kind == "judge_consistency":
+            main = part.figure("icc") or main
+        return Job(kind, TITLES[kind], part.sentence, name, _num(main.estimate, 3))
+    verdict = _pairwise_verdict(report)
+    position = lab.part("position")
+    mine = None if position is None else next(
+        (f for f in position.figures if f.defined and f.who in ("", lab.judge)), None)
+    if mine is not None:
+        return Job(kind, TITLES[kind], verdict, "P(first shown wins)", _num(mine.estimate, 3))
+    length = lab.part("length")
+    lb = None if length is None else length.figure("length_bias")
+    if lb is not None and lb.defined:
+        return Job(kind, TITLES[kind], verdict, "P(prefers the longer output)",
+                   _num(lb.estimate, 3))
+    return Job(kind, TITLES[kind], verdict, "", "")
+
+
+def _pairwise_verdict(report: Report) -> str:
+    """One sentence about the judge: a measured position bias first, then its length and
+    self-preference (an unmeasured position bias last); later clauses say "it"."""
+    assert report.judge_lab is not None
+    lab = report.judge_lab
+    parts = [p for p in lab.parts if p.kind in ("position", "length", "self_preference")]
+    position = lab.part("position")
+    if position is not None and not any(f.defined for f in position.figures):
+        parts = [p for p in parts if p is not position] + [position]
+    who = "The judge" if lab.judge is None else lab.judge
+    clauses = [parts[0].sentence] + [_it(p.sentence, who) for p in parts[1:]]
+    return "; ".join(clauses) + "."
+
+
+def _it(clause: str, who: str) -> str:
+    if clause.startswith(f"{who}'s "):
+        return "its " + clause[len(who) + 3:]
+    if clause.startswith(f"{who} "):
+        return "it " + clause[len(who) + 1:]
+    return clause
 
 
 def _primary(report: Report) -> tuple[str, str]:

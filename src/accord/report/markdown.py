@@ -10,7 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from accord.report import _text as t
-from accord.report import annotators_section, multilabel_section, render_reference, render_spans
+from accord.report import (
+    annotators_section,
+    multilabel_section,
+    render_judge_lab,
+    render_reference,
+    render_spans,
+)
 from accord.report._markdown import _table, escape
 
 if TYPE_CHECKING:
@@ -27,6 +33,9 @@ def render_markdown(report: Report) -> str:
     if report.spans is not None:
         lines += render_spans.markdown_data(report.spans)
         lines += render_spans.markdown_lines(report.spans, report.settings.confidence_level)
+        return "\n".join(lines + _notes(report)).rstrip() + "\n"
+    if report.judge_lab is not None and not report.coefficients:  # the judge lab alone
+        lines += render_judge_lab.markdown_lines(report.judge_lab)
         return "\n".join(lines + _notes(report)).rstrip() + "\n"
     level = report.settings.confidence_level
     first = report.job.kind if report.job is not None else "raters"
@@ -51,6 +60,7 @@ def render_markdown(report: Report) -> str:
     if report.study is not None:
         lines += _study(report.study)
     lines += judge if judge is not lead else []
+    lines += render_judge_lab.markdown_lines(report.judge_lab)
     lines += _notes(report)
     return "\n".join(lines).rstrip() + "\n"
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from accord.interpret.marginal import MarginalTest
     from accord.report.annotators_section import AnnotatorsSection
     from accord.report.job import Job
+    from accord.report.judge_lab_section import JudgeLabSection
     from accord.report.judge_section import JudgeSection
     from accord.report.multilabel_section import MultilabelSection
     from accord.report.spans_section import SpansSection
@@ -434,6 +435,10 @@ class Report:
     annotators : AnnotatorsSection or None
         Per-annotator quality against the consensus, for three or more raters with no
         reference, judge or study.
+    judge_lab : JudgeLabSection or None
+        The judge lab's questions (``accord.report(..., judge_lab=...)`` or pairwise
+        preferences): position, length and self-preference, the ranking, calibration,
+        consistency and PPI, each its own section.
     """
 
     title: str
@@ -458,6 +463,7 @@ class Report:
     multilabel: MultilabelSection | None = field(default=None, repr=False)
     job: Job | None = field(default=None, repr=False)
     annotators: AnnotatorsSection | None = field(default=None, repr=False)
+    judge_lab: JudgeLabSection | None = field(default=None, repr=False)
 
     @property
     def decision(self) -> Decision | None:
