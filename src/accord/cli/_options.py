@@ -215,6 +215,9 @@ OPTIONS: dict[str, SharedOption] = dict([
     _o("--family", "family", "judge", "A generator of the judge's own family (repeat for "
        "several): adds self-preference to a pairwise judge's figures.", metavar="GENERATOR",
        multiple=True),
+    _o("--report", "report_path", "output", "Also write this question's report to FILE: "
+       ".html (one self-contained file), .md or .json, by the suffix (as accord report -o).",
+       metavar="FILE"),
     _o("--json", "as_json", "output", "Print JSON instead (with schema_version and command; "
        "an error is a JSON object on standard output too).", is_flag=True),
 ])

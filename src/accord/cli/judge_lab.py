@@ -16,6 +16,7 @@ from accord.cli.judge import judge
 
 JSON_OPTION = shared("--json")
 LEVEL_OPTION = shared("--confidence-level", dest="level")
+REPORT_OPTION = shared("--report")
 
 
 @judge.command("bias")
@@ -24,9 +25,10 @@ LEVEL_OPTION = shared("--confidence-level", dest="level")
               help="The judge's annotator name (default: the only one in the file).")
 @shared("--family")
 @LEVEL_OPTION
+@REPORT_OPTION
 @JSON_OPTION
 def bias(data: str, judge_name: str | None, family: tuple[str, ...], level: float,
-         as_json: bool) -> None:
+         report_path: str | None, as_json: bool) -> None:
     """Position, length and self-preference of a pairwise judge, from AlpacaEval-style
     annotations (annotations.json) or a JSONL/CSV of item, output_1, output_2,
     generator_1, generator_2, preference (1, 2, or 1.5 for a tie).
@@ -46,6 +48,7 @@ def bias(data: str, judge_name: str | None, family: tuple[str, ...], level: floa
         generators=("first", "second") if family else None,
         family=list(family) or None, confidence_level=level)
     figures = _bias_figures(res)
+    _write_report(report_path, data, [res], level, table.notes())
     if as_json:
         emit("judge bias", {"read": table.notes(), **res.to_dict()})
         return
@@ -87,9 +90,10 @@ def _bias_figures(res: Any) -> list[tuple[str, Any]]:
               "(0: from the Fisher information).")
 @shared("--seed", help="Seed of the bootstrap (default: fresh entropy).")
 @LEVEL_OPTION
+@REPORT_OPTION
 @JSON_OPTION
 def rank(data: str, order_effect: bool, n_boot: int, seed: int | None, level: float,
-         as_json: bool) -> None:
+         report_path: str | None, as_json: bool) -> None:
     """Bradley-Terry strengths of the generators (Davidson ties, Elo as a view) from
     pairwise judge annotations (AlpacaEval JSON, JSONL or CSV).
 
@@ -104,6 +108,7 @@ def rank(data: str, order_effect: bool, n_boot: int, seed: int | None, level: fl
 
     table = read_pairwise(data)
     bt = accord.bradley_terry(table.comparisons(), order_effect=order_effect)
+    _write_report(report_path, data, [bt], level, table.notes())
     method: Any = accord.Bootstrap(n_resamples=n_boot, rng=seed) if n_boot else "asymptotic"
     figures = {str(k): r for k, r in bt.strength.items()}
     if bt.order_effect is not None:
@@ -141,9 +146,10 @@ def rank(data: str, order_effect: bool, n_boot: int, seed: int | None, level: fl
 @click.option("--target", type=float, default=0.9, show_default=True,
               help="Target reliability for the number of runs needed.")
 @LEVEL_OPTION
+@REPORT_OPTION
 @JSON_OPTION
-def consistency(data: str, threshold: float | None, target: float, level: float, as_json: bool,
-                **selection: Any) -> None:
+def consistency(data: str, threshold: float | None, target: float, level: float,
+                report_path: str | None, as_json: bool, **selection: Any) -> None:
     """The same judge run several times on the same items (one rater column per run):
     flip rates, within-item variance, ICC(1,1) and the runs needed for a target reliability.
 
@@ -158,6 +164,7 @@ def consistency(data: str, threshold: float | None, target: float, level: float,
     runs = ann.numeric_values()[ann.wide()]
     runs[ann.wide() < 0] = math.nan
     c = accord.judge_consistency(runs, threshold=threshold)
+    _write_report(report_path, data, [c], level, ann.audit.lines())
     need = c.runs_needed(target, confidence_level=level)
     figures = [("flip rate (runs disagree)", c.flip_rate)]
     if c.threshold_flip_rate is not None:
@@ -184,9 +191,10 @@ def consistency(data: str, threshold: float | None, target: float, level: float,
               default="isotonic", show_default=True)
 @shared("--seed", help="Seed of the fit/check split (default: fresh entropy).")
 @LEVEL_OPTION
+@REPORT_OPTION
 @JSON_OPTION
 def calibration(data: str, score: str, label: str, bins: int, recalibrate: str,
-                seed: int | None, level: float, as_json: bool) -> None:
+                seed: int | None, level: float, report_path: str | None, as_json: bool) -> None:
     """A judge's probabilities against human labels: Brier score, ECE, the reliability
     bins, and a recalibration fitted on one half of the items and checked on the other.
 
@@ -202,6 +210,8 @@ def calibration(data: str, score: str, label: str, bins: int, recalibrate: str,
     cal = accord.judge_calibration(
         cols[score], cols[label], n_bins=bins, rng=seed,
         recalibrate=None if recalibrate == "none" else recalibrate)  # type: ignore[arg-type]
+    _write_report(report_path, data, [cal], level, [
+        f"read {len(cols[score])} item(s) with a human label; {dropped} without one left out."])
     if as_json:
         emit("judge calibration", cal.to_dict())
         return
@@ -228,9 +238,10 @@ def calibration(data: str, score: str, label: str, bins: int, recalibrate: str,
               help="The humans' column, blank where an item has no human label.")
 @click.option("--tuned", is_flag=True, help="Power-tuned PPI++ instead of PPI.")
 @LEVEL_OPTION
+@REPORT_OPTION
 @JSON_OPTION
 def ppi(data: str, judge_col: str, human_col: str, tuned: bool, level: float,
-        as_json: bool) -> None:
+        report_path: str | None, as_json: bool) -> None:
     """The judge's rate on every item, corrected by the human-labelled items
     (prediction-powered inference, Angelopoulos et al. 2023).
 
@@ -249,6 +260,8 @@ def ppi(data: str, judge_col: str, human_col: str, tuned: bool, level: float,
     h_lab = [h for h in cols[human_col] if h not in (None, "")]
     est = accord.ppi_mean(_floats(j_unl), _floats(j_lab), _floats(h_lab),
                           lam="tuned" if tuned else 1.0)
+    _write_report(report_path, data, [est], level, [
+        f"read {len(j_unl) + len(j_lab)} item(s): {len(j_lab)} with a human label."])
     if as_json:
         emit("judge ppi", est.to_dict())
         return
@@ -296,6 +309,32 @@ def panel(data: str, judges: tuple[str, ...], humans: tuple[str, ...], combine: 
     for name, res in p.alt_tests.items():
         _say([f"{name}: {'passes' if res.passed else 'fails'} the alt-test (winning rate "
               f"{res.winning_rate:.2f}, advantage probability {res.advantage_probability:.3f})"])
+
+
+def _write_report(path: str | None, data: str, results: list[Any], level: float,
+                  read: list[str]) -> None:
+    """With --report FILE: the report of this question (the renderer of accord report),
+    its format by the suffix; what was read goes into its notes."""
+    if path is None:
+        return
+    from dataclasses import replace
+
+    import accord
+    from accord.data._files import same_file, write_atomic
+    from accord.report.output import SUFFIXES, render
+
+    fmt = SUFFIXES.get(Path(path).suffix.lower())
+    if fmt is None:
+        raise click.UsageError(f"--report {path}: name a .html, .md or .json file.")
+    from accord.cli._common import paths_of
+
+    inputs = paths_of(data)
+    if same_file(path, [inputs] if isinstance(inputs, str) else inputs):
+        raise click.UsageError(f"--report {path} is the file being read: write to another file.")
+    rep = accord.report(None, judge_lab=results, confidence_level=level)
+    rep = replace(rep, notes=(*read, *rep.notes))
+    written = write_atomic(path, render(rep, fmt))
+    click.echo(f"report written to {written.resolve()}", err=True)
 
 
 def _columns(path: str, names: list[str], required: str | None = None

@@ -47,7 +47,8 @@ def render_console(report: Report) -> Any:
         parts += [Text(n, style="dim") for n in report.notes]
         return Group(*parts)
     if report.judge_lab is not None and not report.coefficients:  # the judge lab alone
-        parts += render_judge_lab.console_parts(report.judge_lab)[1:]
+        parts += render_judge_lab.console_parts(
+            report.judge_lab, job.verdict if job is not None else "")[1:]
         parts += [Text(n, style="dim") for n in report.notes]
         return Group(*parts)
     first = job.kind if job is not None else "raters"

@@ -37,7 +37,8 @@ def render_html(report: Report) -> str:
                     render_spans.html_section(report.spans, report.settings.confidence_level),
                     _method(report)]
     elif lab_only(report):
-        sections = [*render_judge_lab.html_sections(report.judge_lab), _method(report)]
+        sections = [*render_judge_lab.html_sections(report.judge_lab, _verdict(report)),
+                    _method(report)]
     else:
         sections = _sections(report)
     body = "\n".join(s for s in sections if s)
@@ -70,6 +71,10 @@ def _sections(report: Report) -> list[str]:
     # the job's own section right under the verdict, the rest in the order a reviewer reads
     lead = [s for s in sections if first and s.startswith(f'<section id="{first}"')]
     return lead + [s for s in sections if s not in lead]
+
+
+def _verdict(report: Report) -> str:
+    return report.job.verdict if report.job is not None else report.headline
 
 
 def lab_only(report: Report) -> bool:

@@ -35,7 +35,8 @@ def render_markdown(report: Report) -> str:
         lines += render_spans.markdown_lines(report.spans, report.settings.confidence_level)
         return "\n".join(lines + _notes(report)).rstrip() + "\n"
     if report.judge_lab is not None and not report.coefficients:  # the judge lab alone
-        lines += render_judge_lab.markdown_lines(report.judge_lab)
+        lines += render_judge_lab.markdown_lines(
+            report.judge_lab, report.job.verdict if report.job is not None else "")
         return "\n".join(lines + _notes(report)).rstrip() + "\n"
     level = report.settings.confidence_level
     first = report.job.kind if report.job is not None else "raters"

@@ -52,8 +52,8 @@ def cells(part: LabPart, level: float) -> dict[str, Any]:
     else:
         head = ["figure", "estimate", lvl, "n"]
         rows = [[f.label, _f(f.estimate), _ci(f), str(f.n)] for f in part.figures]
-    bins_head = ["score range", "items", "mean score", "observed rate"]
-    bins = [[f"{b.low:.2f} to {b.high:.2f}", str(b.n), _f(b.mean_score),
+    bins_head = ["scores", "items", "mean score", "observed rate"]
+    bins = [[f"{b.low:.2f}\u2013{b.high:.2f}", str(b.n), _f(b.mean_score),
              _f(b.observed_rate)] for b in part.bins]
     return {"head": head, "rows": rows, "bins_head": bins_head, "bins": bins,
             "numeric": [False] + [True] * (len(head) - 1)}
@@ -67,8 +67,14 @@ def _caption(part: LabPart, level: float) -> str:
             "score, larger for more items; dashed: perfect calibration; bars: items per bin.")
 
 
-def html_sections(section: JudgeLabSection | None) -> list[str]:
-    """One ``<section>`` per part (none when there is no section)."""
+def _said(part: LabPart, verdict: str) -> str:
+    """The part's sentence, or nothing when the verdict above already says it."""
+    return "" if _end(part.sentence) == verdict else _end(part.sentence)
+
+
+def html_sections(section: JudgeLabSection | None, verdict: str = "") -> list[str]:
+    """One ``<section>`` per part (none when there is no section); a sentence equal to
+    the report's ``verdict`` is not repeated."""
     if section is None:
         return []
     from accord.report import plots_judge
@@ -78,8 +84,9 @@ def html_sections(section: JudgeLabSection | None) -> list[str]:
     level = section.confidence_level
     for part in section.parts:
         c = cells(part, level)
+        said = _said(part, verdict)
         body = [f'<section id="{section_id(part)}"><h2>{e(part.title)}</h2>'
-                f"<p>{e(_end(part.sentence))}</p>",
+                + (f"<p>{e(said)}</p>" if said else ""),
                 _table(c["head"], c["rows"], c["numeric"])]
         if part.kind == "ranking":
             body.append(_figure(plots_judge.strength_intervals(
@@ -103,7 +110,7 @@ def _end(sentence: str) -> str:
     return sentence if sentence.endswith(".") else sentence + "."
 
 
-def markdown_lines(section: JudgeLabSection | None) -> list[str]:
+def markdown_lines(section: JudgeLabSection | None, verdict: str = "") -> list[str]:
     """The parts as Markdown lines (none when there is no section)."""
     if section is None:
         return []
@@ -112,7 +119,8 @@ def markdown_lines(section: JudgeLabSection | None) -> list[str]:
     out: list[str] = []
     for part in section.parts:
         c = cells(part, section.confidence_level)
-        out += [f"## {escape(part.title)}", "", escape(_end(part.sentence)), ""]
+        said = _said(part, verdict)
+        out += [f"## {escape(part.title)}", ""] + ([escape(said), ""] if said else [])
         out += _table([escape(h) for h in c["head"]],
                       [[escape(x) for x in row] for row in c["rows"]],
                       "l" + "r" * (len(c["head"]) - 1))
@@ -123,7 +131,7 @@ def markdown_lines(section: JudgeLabSection | None) -> list[str]:
     return out
 
 
-def console_parts(section: JudgeLabSection | None) -> list[Any]:
+def console_parts(section: JudgeLabSection | None, verdict: str = "") -> list[Any]:
     """The parts as rich renderables (none when there is no section)."""
     if section is None:
         return []
@@ -134,7 +142,8 @@ def console_parts(section: JudgeLabSection | None) -> list[Any]:
     out: list[Any] = []
     for part in section.parts:
         c = cells(part, section.confidence_level)
-        out += [Text(""), Text(part.title, style="bold"), Text(_end(part.sentence)),
+        said = _said(part, verdict)
+        out += [Text(""), Text(part.title, style="bold"), *([Text(said)] if said else []),
                 text_table(part.title, c["head"], c["rows"])]
         if c["bins"]:
             out.append(text_table("Reliability bins", c["bins_head"], c["bins"]))
