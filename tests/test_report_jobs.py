@@ -1,7 +1,8 @@
 """Each job's report opens with its answer: the job's title, one verdict sentence, one figure.
 
 For every job (raters, a model against a reference, a judge against humans, a pilot with
-a study, spans, label sets) the first heading and the verdict are checked in HTML,
+a study, spans, label sets, and the judge lab's pairwise judge, ranking, calibration,
+consistency and PPI) the first heading and the verdict are checked in HTML,
 Markdown and on the console, and the figures of the verdict against the library result
 they come from or a peer library (scikit-learn for macro F1 and accuracy).
 """
@@ -53,9 +54,28 @@ def _label_sets() -> accord.Report:
                                      label_separator=";"))
 
 
+def _pairwise_judge() -> accord.Report:
+    from tests.test_report_judge_lab import slice_report
+
+    return slice_report()
+
+
+def _judge_lab(which: str) -> Callable[[], accord.Report]:
+    def build() -> accord.Report:
+        from tests import test_report_judge_lab as lab
+
+        if which == "ranking":
+            return accord.report(None, judge_lab=lab._slice()[1])
+        return accord.report(None, judge_lab=getattr(lab, which)())
+
+    return build
+
+
 JOBS: dict[str, Callable[[], accord.Report]] = {
     "raters": _raters, "reference": _reference, "judge": _judge, "study": skewed_report,
-    "spans": _spans, "label_sets": _label_sets,
+    "spans": _spans, "label_sets": _label_sets, "pairwise_judge": _pairwise_judge,
+    "judge_ranking": _judge_lab("ranking"), "judge_calibration": _judge_lab("calibration"),
+    "judge_consistency": _judge_lab("consistency"), "judge_ppi": _judge_lab("ppi"),
 }
 
 
@@ -105,7 +125,10 @@ def test_each_job_opens_with_its_title_verdict_and_figure(
 def test_the_job_s_own_section_comes_first(job_report: tuple[str, accord.Report]) -> None:
     kind, rep = job_report
     first = {"reference": "reference", "judge": "judge", "label_sets": "multilabel",
-             "spans": "summary", "raters": "summary", "study": "summary"}[kind]
+             "spans": "summary", "raters": "summary", "study": "summary",
+             "pairwise_judge": "lab-position", "judge_ranking": "lab-ranking",
+             "judge_calibration": "lab-calibration", "judge_consistency": "lab-consistency",
+             "judge_ppi": "lab-ppi"}[kind]
     page = rep.to_html()
     main = page[page.index("<main>"):]
     assert re.findall(r'<section id="([^"]+)"', main)[0] == first
