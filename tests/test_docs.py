@@ -123,7 +123,7 @@ def test_shell_line_runs_as_written(doc: str, line: str, tmp_path: Path,
         from accord.cli import main
 
         for i, word in enumerate(args[:-1]):
-            if word in ("-o", "--output", "--record") and args[i + 1] != "-":
+            if word in ("-o", "--output", "--record", "--report") and args[i + 1] != "-":
                 args[i + 1] = str(tmp_path / Path(args[i + 1]).name)
         monkeypatch.chdir(ROOT)
         result = CliRunner().invoke(main, args)

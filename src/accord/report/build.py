@@ -156,7 +156,7 @@ def report(
                       top_units, title)
     section = None
     if judge is not None:
-        ann, section = _judge(ann, judge, humans, epsilon, seed, prefs)
+        ann, section = _judge(ann, judge, humans, epsilon, seed, None if lab else prefs)
     raw = ann
     study_notes: tuple[str, ...] = ()
     if st is not None:
