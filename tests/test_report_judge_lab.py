@@ -327,3 +327,55 @@ def test_cli_judge_commands_write_their_report(tmp_path: Path) -> None:
     assert 'id="lab-consistency"' in out.read_text(encoding="utf-8")
     code, _, err = run_cli("judge", "rank", str(SLICE), "--report", str(tmp_path / "r.txt"))
     assert code == 2 and "name a .html, .md or .json file" in err
+
+
+def _mixed_file(path: Path) -> Path:
+    """40 pairs of the slice shown both ways to the judge and to three humans who mostly
+    agree with it; the judge's verdicts on the swapped order are drawn at random."""
+    rng = np.random.default_rng(5)
+    records = json.loads(SLICE.read_text(encoding="utf-8"))[:40]
+    lines = []
+    for rec in records:
+        swapped = dict(rec, output_1=rec["output_2"], output_2=rec["output_1"],
+                       generator_1=rec["generator_2"], generator_2=rec["generator_1"],
+                       preference=int(rng.integers(1, 3)))
+        for shown in (rec, swapped):
+            lines.append(shown)
+            for human in ("h1", "h2", "h3"):
+                flip = rng.random() < 0.2 and shown["preference"] in (1, 2)
+                lines.append(dict(shown, annotator=human,
+                                  preference=3 - shown["preference"] if flip
+                                  else shown["preference"]))
+    path.write_text("\n".join(json.dumps(r) for r in lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_cli_report_of_a_judge_and_humans(tmp_path: Path) -> None:
+    data = _mixed_file(tmp_path / "mixed.jsonl")
+    code, _, err = run_cli("report", str(data), "-q")
+    assert code == 1 and "name the judge with --judge" in err
+    out = tmp_path / "mixed.json"
+    code, _, err = run_cli("report", str(data), "--judge", JUDGE, "--seed", "1", "-q", "-o",
+                           str(out))
+    assert code == 0, err
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    jsonschema.validate(doc, schema())
+    assert doc["job"]["kind"] == "judge" and doc["judge"]["judge"] == JUDGE
+    table = read_pairwise(data)
+    prefs = accord.preferences(table.columns, judge=JUDGE, lengths=("len_first", "len_second"))
+    got = {f["who"]: f for f in doc["judge_lab"]["parts"]["position"]["figures"]}
+    assert set(got) == {JUDGE, "h1", "h2", "h3"}
+    for rater, fig in got.items():
+        res = prefs.position[rater]
+        ci = res.confidence_interval(0.95)
+        assert fig["estimate"] == res.estimate
+        assert fig["confidence_interval"]["low"] == ci.low
+        assert fig["pairs_both_orders"] == 40
+    c = table.columns  # the ranking: the judge's verdicts only
+    mine = [(a, b, w) for a, b, w, r in zip(c["first"], c["second"], c["winner"], c["rater"])
+            if w is not None and r == JUDGE]
+    bt = accord.bradley_terry(mine)
+    ranking = {f["who"]: f for f in doc["judge_lab"]["parts"]["ranking"]["figures"]}
+    for item, res in bt.strength.items():
+        assert ranking[str(item)]["estimate"] == res.estimate
+    assert f"The ranking uses the judge's {len(mine)} verdicts" in " ".join(doc["notes"])

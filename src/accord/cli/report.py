@@ -262,10 +262,16 @@ def pairwise_report(data: str, judge_name: str | None, family: tuple[str, ...],
         table.columns, judge=judge, lengths=("len_first", "len_second"),
         generators=("first", "second") if family else None, family=list(family) or None,
         confidence_level=level)
-    bt = accord.bradley_terry(table.comparisons())
+    c = table.columns
+    mine = [(a, b, w) for a, b, w, r in zip(c["first"], c["second"], c["winner"], c["rater"])
+            if w is not None and r == judge]
+    bt = accord.bradley_terry(mine)
     rep = accord.report(prefs, judge_lab=[bt], confidence_level=level, method=method,
                         seed=seed, title=title)
-    return replace(rep, notes=(*table.notes(), *rep.notes))
+    others = len(set(c["rater"])) - 1
+    ranked = ([f"The ranking uses the judge's {len(mine)} verdicts; the {others} other "
+               "rater(s)' verdicts are left out of it."] if others else [])
+    return replace(rep, notes=(*table.notes(), *ranked, *rep.notes))
 
 
 def _refuse_for_pairs(study: Path | None, gold: str | None, by: str | None,

@@ -143,8 +143,10 @@ def console_parts(section: JudgeLabSection | None, verdict: str = "") -> list[An
     for part in section.parts:
         c = cells(part, section.confidence_level)
         said = _said(part, verdict)
+        table = text_table(part.title, c["head"], c["rows"])
+        table.title = None  # the bold title above says it
         out += [Text(""), Text(part.title, style="bold"), *([Text(said)] if said else []),
-                text_table(part.title, c["head"], c["rows"])]
+                table]
         if c["bins"]:
             out.append(text_table("Reliability bins", c["bins_head"], c["bins"]))
         out += [Text(n, style="dim") for n in part.notes]
