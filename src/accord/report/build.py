@@ -144,7 +144,7 @@ def report(
         settings, ci_method = _settings(None, confidence_level, method, n_resamples, seed,
                                         scale, None, None)
         return with_job(lab_report(lab, settings, ci_method, title), title, None)
-    annotations, judge, prefs = unwrap(annotations, judge)
+    annotations, judge = unwrap(annotations, judge)
     if isinstance(annotations, SpanTable):
         annotations = span_annotations(annotations)
     ann = as_annotations(annotations, raters=raters, func=FUNC, sets=True)
@@ -156,7 +156,7 @@ def report(
                       top_units, title)
     section = None
     if judge is not None:
-        ann, section = _judge(ann, judge, humans, epsilon, seed, None if lab else prefs)
+        ann, section = _judge(ann, judge, humans, epsilon, seed)
     raw = ann
     study_notes: tuple[str, ...] = ()
     if st is not None:
@@ -242,13 +242,11 @@ def _spans(ann: Annotations, st: Study | None, judge: Any, confidence_level: flo
 
 
 def _judge(ann: Annotations, judge: Any, humans: Sequence[Any] | None, epsilon: float,
-           seed: int | None, prefs: Any) -> tuple[Annotations, Any]:
+           seed: int | None) -> tuple[Annotations, Any]:
     """The judge section, and the annotations without the judge for the rest of the report."""
     from accord.report.judge_section import judge_section
 
-    if prefs is not None and prefs.judge is not None and judge != prefs.judge:
-        prefs = None  # its position figures and bias sentence are about another judge
-    section = judge_section(ann, judge, humans, epsilon, seed, prefs)
+    section = judge_section(ann, judge, humans, epsilon, seed)
     return ann.select(list(section.alt.humans)), section
 
 

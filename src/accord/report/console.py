@@ -86,10 +86,9 @@ def _judge(section: Any, lead: bool) -> list[Any]:
     out += [] if lead else [Text(section.sentence)]
     tables = [("Alternative annotator test", c["alt_head"], c["alt_rows"]),
               (c["agr_title"], c["agr_head"], c["agr_rows"])]
-    tables += [(c["pos_title"], c["pos_head"], c["pos_rows"])] if c["pos_rows"] else []
     for title, head, rows in tables:
         out.append(text_table(title, head, rows))
-    return (out + [Text(x) for x in (*c["lines"], *c["bias_lines"])]
+    return (out + [Text(x) for x in c["lines"]]
             + [Text(n, style="dim") for n in c["notes"]])
 
 

@@ -346,17 +346,13 @@ def _judge(report: Report) -> str:
     c = cells(report.judge)
     alt = _table(c["alt_head"], c["alt_rows"], [False, True, True, True, True, False])
     agr = _table(c["agr_head"], c["agr_rows"], [False, True, True, True, True, True])
-    pos = ""
-    if c["pos_rows"]:
-        pos = (f"<h3>{e(c['pos_title'])}</h3>"
-               + _table(c["pos_head"], c["pos_rows"], [False, True, True, True, True]))
-    lines = "".join(f"<p>{e(x)}</p>" for x in (*c["lines"], *c["bias_lines"]))
+    lines = "".join(f"<p>{e(x)}</p>" for x in c["lines"])
     notes = "".join(f'<p class="note">{e(n)}</p>' for n in c["notes"])
     lead = report.job is not None and report.job.kind == "judge"  # the verdict opens the page
     verdict = "" if lead else f'<p class="headline">{e(report.judge.sentence)}</p>'
     return (f'<section id="judge"><h2>LLM judge: {e(report.judge.judge)}</h2>{verdict}'
             f"<h3>Alternative annotator test</h3>{alt}<h3>{e(c['agr_title'])}</h3>{agr}"
-            f"{pos}{lines}{notes}</section>")
+            f"{lines}{notes}</section>")
 
 
 def _method(report: Report) -> str:

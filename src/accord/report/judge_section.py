@@ -1,10 +1,10 @@
 """The report's LLM-judge section: may the judge replace a human annotator?
 
-Built from :func:`accord.alt_test` and :func:`accord.judge_agreement` and, for
-pairwise preferences, the position bias of :func:`accord.preferences`; the
-renderers show the same text cells (:func:`cells`), each escaping them for its
-medium. The verdict itself is the job's (:mod:`accord.report.job`): the section
-gives the evidence, not the verdict again.
+Built from :func:`accord.alt_test` and :func:`accord.judge_agreement` (pairwise
+preferences get their position, length and self-preference sections from
+:mod:`accord.report.judge_lab_section`); the renderers show the same text cells
+(:func:`cells`), each escaping them for its medium. The verdict itself is the job's
+(:mod:`accord.report.job`): the section gives the evidence, not the verdict again.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from accord.data.annotations import Annotations
 from accord.judge._scoring import Scoring
 from accord.judge.agreement import JudgeAgreement, judge_agreement
 from accord.judge.alt_test import AltTestResult, alt_test
-from accord.judge.preferences import PreferenceResult
 
 __all__ = ["JudgeSection", "cells", "judge_section"]
 
@@ -34,16 +33,12 @@ class JudgeSection:
         The decision in words a product owner can act on.
     alt : AltTestResult
     agreement : JudgeAgreement
-    preferences : PreferenceResult or None
-        The pairwise verdicts the section was built from, for their position bias
-        (``None``: the ratings were not pairwise preferences).
     """
 
     judge: str
     sentence: str
     alt: AltTestResult = field(repr=False)
     agreement: JudgeAgreement = field(repr=False)
-    preferences: PreferenceResult | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping at full precision."""
@@ -52,17 +47,15 @@ class JudgeSection:
 
 
 def judge_section(ann: Annotations, judge: Any, humans: Sequence[Any] | None, epsilon: float,
-                  seed: int | None, preferences: PreferenceResult | None = None
-                  ) -> JudgeSection:
-    """Run both analyses on ``ann`` (judge included) and phrase the decision; with
-    ``preferences`` (the result ``ann`` was normalised by) its position bias is shown."""
+                  seed: int | None) -> JudgeSection:
+    """Run both analyses on ``ann`` (judge included) and phrase the decision."""
     from accord.inference import Bootstrap
 
     scoring: Scoring = "neg_rmse" if ann.level in ("interval", "ratio") else "accuracy"
     alt = alt_test(ann, judge=judge, humans=humans, epsilon=epsilon, scoring=scoring)
     agree = judge_agreement(ann, judge=judge, humans=humans,
                             method=Bootstrap(n_resamples=2000, rng=seed))
-    return JudgeSection(str(judge), _sentence(alt, agree), alt, agree, preferences)
+    return JudgeSection(str(judge), _sentence(alt, agree), alt, agree)
 
 
 def _sentence(alt: AltTestResult, agree: JudgeAgreement) -> str:
@@ -115,37 +108,8 @@ def cells(section: JudgeSection) -> dict[str, Any]:
     out = {"alt_head": alt_head, "alt_rows": alt_rows, "agr_head": agr_head,
            "agr_rows": agr_rows, "lines": lines, "notes": notes,
            "agr_title": f"{agree.coefficient} against the other humans' consensus "
-                        f"({agree.level}); the interval is a paired bootstrap over units",
-           "pos_title": "", "pos_head": [], "pos_rows": [], "bias_lines": []}
-    if section.preferences is not None:
-        out.update(_position(section.preferences))
+                        f"({agree.level}); the interval is a paired bootstrap over units"}
     return out
-
-
-def _position(pref: PreferenceResult) -> dict[str, Any]:
-    """Position bias per rater (from ``pref.position``, pairs resampled whole) and, when
-    the verdicts came with lengths or generators, the judge's bias sentence."""
-    level = f"{pref.confidence_level * 100:g}%"
-    head = ["rater", "pairs in both orders", "first shown wins", f"{level} CI",
-            "same verdict when swapped"]
-    rows = []
-    for rater, pb in pref.per_rater.items():
-        res = pref.position.get(rater)
-        if res is None or not res.defined:
-            share, ci, pairs = "undefined", "", "0" if res is None else str(res.n_units)
-        else:
-            c = res.confidence_interval()
-            share, ci = _f(res.estimate), f"{_f(c.low)} to {_f(c.high)}"
-            pairs = str(res.details.get("pairs_both_orders", res.n_units))
-        same = (f"{_f(pb.consistency)} of {pb.n_swapped}" if pb.n_swapped else "undefined")
-        rows.append([str(rater), pairs, share, ci, same])
-    asked = pref.length_bias is not None or pref.self_preference is not None
-    notes = list(pref.biases.notes) if pref.biases is not None else []
-    return {"pos_title": "Position bias: the share of decisive verdicts for the answer shown "
-                         "first, on the pairs seen in both orders (0.500: no bias); the "
-                         "interval resamples whole pairs",
-            "pos_head": head, "pos_rows": rows,
-            "bias_lines": ([pref.sentence(pref.confidence_level)] if asked else []) + notes}
 
 
 def _f(x: float) -> str:

@@ -35,14 +35,14 @@ def lab_results(annotations: Any, judge_lab: Any, func: str) -> list[Any]:
     return first + [x for x in given if x is not annotations]
 
 
-def unwrap(annotations: Any, judge: Any) -> tuple[Any, Any, Any]:
-    """Pairwise preferences as their normalised verdicts, their judge by default, and the
-    result itself (for the position bias); other data as given, with ``None``."""
+def unwrap(annotations: Any, judge: Any) -> tuple[Any, Any]:
+    """Pairwise preferences as their normalised verdicts and their judge by default (their
+    position and other biases go to the judge-lab sections); other data as given."""
     from accord.judge.preferences import PreferenceResult
 
     if not isinstance(annotations, PreferenceResult):
-        return annotations, judge, None
-    return annotations.annotations, annotations.judge if judge is None else judge, annotations
+        return annotations, judge
+    return annotations.annotations, annotations.judge if judge is None else judge
 
 
 def lab_only(annotations: Any) -> bool:

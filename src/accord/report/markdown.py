@@ -225,11 +225,7 @@ def _judge(report: Report) -> list[str]:
     out += [escape(c["agr_title"]), ""]
     out += _table([escape(h) for h in c["agr_head"]],
                   [[escape(x) for x in row] for row in c["agr_rows"]], "lrrrrr")
-    if c["pos_rows"]:
-        out += [escape(c["pos_title"]), ""]
-        out += _table([escape(h) for h in c["pos_head"]],
-                      [[escape(x) for x in row] for row in c["pos_rows"]], "lrrrr")
-    out += [f"- {escape(x)}" for x in (*c["lines"], *c["bias_lines"], *c["notes"])]
+    out += [f"- {escape(x)}" for x in (*c["lines"], *c["notes"])]
     return out + [""]
 
 
