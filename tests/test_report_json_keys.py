@@ -34,7 +34,7 @@ def _validate(doc: Any, against: dict[str, Any]) -> None:
 
 
 #: Report runs that fill each optional section: study and bootstrap, a reference, spans,
-#: label sets.
+#: label sets, the judge lab (a pairwise-preference file).
 REPORTS: dict[str, tuple[str, ...]] = {
     "study": (f"{EX}/pilot.csv", "--study", f"{EX}/study.toml", "--ci", "bootstrap",
               "--n-resamples", "200", "--seed", "1"),
@@ -44,6 +44,7 @@ REPORTS: dict[str, tuple[str, ...]] = {
               "label", "--start", "start", "--end", "end", "--n-resamples", "200",
               "--seed", "1"),
     "multilabel": (f"{EX}/toxicity_multilabel.csv", "--separator", ";"),
+    "judge_lab": (f"{EX}/alpaca_eval_slice.json", "--family", "gpt4"),
 }
 
 
