@@ -139,9 +139,9 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
            context_cols: tuple[str, ...], **selection: Any) -> None:
     """Write the agreement report of DATA, optionally against a declared study.
 
-    A pairwise-preference file (AlpacaEval annotations.json, or the JSONL/CSV that
-    accord judge bias reads) gives the pairwise judge's report: its position, length
-    and self-preference (--family), and the Bradley-Terry ranking of the generators.
+    A pairwise-preference file (AlpacaEval annotations.json, or the JSONL/CSV read by
+    "accord judge bias") gives the pairwise judge's report: its position, length and
+    self-preference (--family), and the Bradley-Terry ranking of the generators.
 
     \b
     Examples:
