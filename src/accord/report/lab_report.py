@@ -68,7 +68,8 @@ def lab_report(results: Sequence[Any], settings: Settings, method: Any,
     section = judge_lab_section(results, settings.confidence_level, method)
     prefs = next((r for r in results if isinstance(r, PreferenceResult)), None)
     data = (_data_summary(prefs.annotations) if prefs is not None
-            else _summary(section.parts[0].figures[0].n, section.parts[0].title))
+            else _summary(section.parts[0].figures[0].n, section.parts[0].title,
+                          "comparisons" if section.parts[0].kind == "ranking" else "items"))
     return Report(
         title=title or "Judge lab", headline=section.parts[0].sentence,
         accord_version=__version__, data=data, settings=settings, coefficients=(),
@@ -77,9 +78,10 @@ def lab_report(results: Sequence[Any], settings: Settings, method: Any,
         judge_lab=section)
 
 
-def _summary(n: int, what: str) -> DataSummary:
-    """What a report of a result without ratings says of its data: the items counted."""
+def _summary(n: int, what: str, counted: str) -> DataSummary:
+    """What a report of a result without ratings says of its data: the items (or
+    comparisons) counted."""
     return DataSummary(
         source=what, n_units=n, n_raters=0, raters=(), kinds=(), categories=(),
         category_counts=(), level="nominal", n_ratings=0, rows_read=n, dropped=(), notes=(),
-        units_rated_once=0, units_complete=0, audit=(f"{what}: {n} items",))
+        units_rated_once=0, units_complete=0, audit=(f"{what}: {n} {counted}",))
