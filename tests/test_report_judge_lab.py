@@ -47,9 +47,10 @@ def slice_report() -> accord.Report:
     return accord.report(prefs, judge_lab=[bt])
 
 
-def both_orders(humans: int = 0, seed: int = 4) -> Any:
-    """A judge shown 60 pairs in both orders that picks the first-shown answer 3 times in 4
-    when it has no preference of its own; ``humans`` raters with no position bias."""
+def both_orders(humans: int = 0, seed: int = 4, lean: str | None = "A") -> Any:
+    """A judge shown 60 pairs in both orders that gives the verdict ``lean`` (A: the
+    first-shown answer) half the time and else picks the better answer (``lean=None``:
+    always the better one); ``humans`` raters with no position bias."""
     rng = np.random.default_rng(seed)
     rows: dict[str, list[Any]] = {k: [] for k in ("unit", "rater", "first", "second",
                                                   "verdict", "len_first", "len_second")}
@@ -59,8 +60,8 @@ def both_orders(humans: int = 0, seed: int = 4) -> Any:
         better = rng.random() < 0.5  # a is better
         for rater in ["judge", *(f"h{i}" for i in range(humans))]:
             for first, second, lf, ls in ((a, b, la, lb), (b, a, lb, la)):
-                if rater == "judge" and rng.random() < 0.5:
-                    verdict = "A"
+                if rater == "judge" and lean is not None and rng.random() < 0.5:
+                    verdict = lean
                 else:
                     verdict = "A" if (first == a) == better else "B"
                 rows["unit"].append(u)
@@ -164,6 +165,24 @@ def test_position_bias_in_both_orders_opens_the_verdict_with_its_interval() -> N
         f"pairs seen in both orders (95% CI {100 * ci.low:.0f}% to {100 * ci.high:.0f}%): "
         "its verdicts depend on position; it ")
     assert rep.job.figure == f"{res.estimate:.3f}"
+
+
+@pytest.mark.parametrize("lean,reading", [
+    (None, "picks the first-shown output in {share} of decisive verdicts on the 60 pairs seen "
+           "in both orders ({ci}): no clear position preference; it "),
+    ("B", "picks the first-shown output in {share} of decisive verdicts on the 60 pairs seen "
+          "in both orders ({ci}): it prefers the second-shown output, so its verdicts depend "
+          "on position; it ")])
+def test_the_verdict_reads_the_interval_of_the_position_share(lean: str | None,
+                                                              reading: str) -> None:
+    prefs = both_orders(lean=lean)
+    res = prefs.position["judge"]
+    ci = res.confidence_interval(0.95)
+    rep = accord.report(prefs)
+    assert rep.job is not None
+    text = reading.format(share=f"{100 * res.estimate:.0f}%",
+                          ci=f"95% CI {100 * ci.low:.0f}% to {100 * ci.high:.0f}%")
+    assert rep.job.verdict.startswith(f"judge {text}"), rep.job.verdict
 
 
 def test_with_humans_the_judge_section_and_the_lab_sections_both_appear() -> None:

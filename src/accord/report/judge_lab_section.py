@@ -284,11 +284,14 @@ def position_clause(judge: Any, rows: Sequence[LabFigure], level: float) -> str:
         return (f"{who}'s position bias cannot be measured: no pair was shown in both "
                 "orders (show each pair both ways to measure it)")
     pairs = dict(mine.extra).get("pairs_both_orders", mine.n)
-    if mine.ci_low > 0.5 or mine.ci_high < 0.5:
-        reading = "its verdicts depend on position"
+    if mine.ci_low > 0.5:
+        verb, reading = "prefers", "its verdicts depend on position"
+    elif mine.ci_high < 0.5:
+        verb, reading = "picks", ("it prefers the second-shown output, so its verdicts "
+                                  "depend on position")
     else:
-        reading = "no clear position preference"
-    return (f"{who} prefers the first-shown output in {_share(mine)} of decisive verdicts on "
+        verb, reading = "picks", "no clear position preference"
+    return (f"{who} {verb} the first-shown output in {_share(mine)} of decisive verdicts on "
             f"the {pairs} pairs seen in both orders{_ci_pct(mine)}: {reading}")
 
 
