@@ -398,3 +398,12 @@ def test_cli_report_of_a_judge_and_humans(tmp_path: Path) -> None:
     for item, res in bt.strength.items():
         assert ranking[str(item)]["estimate"] == res.estimate
     assert f"The ranking uses the judge's {len(mine)} verdicts" in " ".join(doc["notes"])
+
+
+def test_span_data_refuse_judge_lab_results_rather_than_drop_them() -> None:
+    from accord.errors import DataError
+
+    ann = accord.read(EXAMPLES / "ner_spans.csv", unit="doc", rater="annotator",
+                      value="label", start="start", end="end")
+    with pytest.raises(DataError, match="the span report has no judge-lab sections"):
+        accord.report(ann, judge_lab=calibration())

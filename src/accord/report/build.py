@@ -152,7 +152,8 @@ def report(
     top_units = v.positive_int(top_units, param="top_units", func=FUNC)
     st = _study_of(study)
     if has_spans(ann):
-        return _spans(ann, st, judge, confidence_level, method, n_resamples, seed, scale,
+        return _spans(ann, st, judge if judge is not None else (lab or None),
+                      confidence_level, method, n_resamples, seed, scale,
                       top_units, title)
     section = None
     if judge is not None:
@@ -225,6 +226,10 @@ def _spans(ann: Annotations, st: Study | None, judge: Any, confidence_level: flo
     from accord.report.spans_section import span_report
 
     if st is not None or judge is not None:
+        if isinstance(judge, list):  # judge_lab= results
+            raise DataError(f"{FUNC}: the data hold spans only, and the span report has no "
+                            "judge-lab sections; report them alone with "
+                            "accord.report(None, judge_lab=...).")
         what = "a study" if st is not None else "a judge"
         raise DataError(f"{FUNC}: the data hold spans only, and {what} is checked on labels "
                         "per unit; gate spans with accord check --coefficient span_f1.")
