@@ -16,10 +16,16 @@ shared figure agrees (the largest absolute difference is printed):
   and scikit-learn (``brier_score_loss``, ``IsotonicRegression``);
 * the prediction-powered mean, against ppi_python (``ppi_mean_ci``, ``lam=1``).
 
-judge-kappa was not found on the package index, so it is not compared here.
+judge-kappa is not on the package index: with ``--judge-kappa-src DIR`` (the ``src/``
+folder of a checkout of github.com/williamcaban/judge-kappa-eval) a second table
+compares its ICC(2,k) (with a 300-set simulation of missing scores), mean pairwise
+kappa, ordinal alpha with its bootstrap, Elo, position bias and panel mean, and notes
+what each convention does differently (see ``benchmarks/_judge_kappa.py``); without
+it those rows are skipped with the reason.
 
-Usage: ``python benchmarks/bench_judge_lab.py [--scale S] [--repeat R]`` (sizes are
-multiplied by ``--scale``; the default takes about a minute on one core).
+Usage: ``python benchmarks/bench_judge_lab.py [--scale S] [--repeat R]
+[--judge-kappa-src DIR] [--judge-kappa-only]`` (sizes are multiplied by ``--scale``;
+the default takes about a minute on one core).
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import _judge_kappa as jk
 import numpy as np
 from _timing import best_of
 
@@ -216,9 +223,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--judge-kappa-src", metavar="DIR",
+                        help="the src/ folder of a judge-kappa checkout")
+    parser.add_argument("--judge-kappa-only", action="store_true",
+                        help="run only the judge-kappa rows")
     args = parser.parse_args()
     s, r = args.scale, args.repeat
     print(f"python {platform.python_version()}, numpy {np.__version__}, {sys.platform}")
+    if not args.judge_kappa_only:
+        peers(s, r)
+    bench_judge_kappa(args.judge_kappa_src, s, r)
+
+
+def peers(s: float, r: int) -> None:
     print("| task | accord | peer | speed-up | largest difference |")
     print("|---|---|---|---|---|")
     warnings.simplefilter("ignore")  # the peers' own deprecation warnings
@@ -227,6 +244,27 @@ def main() -> None:
     bench_consistency(int(20_000 * s), r)
     bench_calibration(int(50_000 * s), r)
     bench_ppi(int(1_000 * s), int(1_000_000 * s), r)
+
+
+def bench_judge_kappa(src: str | None, s: float, r: int) -> None:
+    reason = jk.load(src)
+    if reason is not None:
+        print(f"\njudge-kappa rows skipped: {reason}.")
+        return
+    print("\n| task (judge-kappa) | accord | peer | speed-up | largest difference |")
+    print("|---|---|---|---|---|")
+    warnings.simplefilter("ignore")
+    jk.bench_icc(int(2_000 * s), r)
+    jk.bench_icc_missing(300, 40, 4, 0.3)
+    jk.bench_kappa(int(2_000 * s), r)
+    jk.bench_alpha(int(200 * s), r)
+    jk.bench_elo(6, int(200 * s), r)
+    jk.bench_position(int(2_000 * s), r)
+    jk.bench_panel(int(500 * s), r)
+    jk.verbosity_note(int(1_000 * s))
+    print()
+    for note in jk.NOTES:
+        print(f"* {note}")
 
 
 if __name__ == "__main__":
