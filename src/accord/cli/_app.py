@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, MutableMapping, Sequence
 from typing import Any
 
 import click
 
 from accord._version import __version__
+from accord.cli._commands import COMMANDS
 from accord.cli._errors import cli_text
 from accord.cli._terminal import echo, visible
 from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWarning
@@ -91,8 +93,51 @@ def _is_option(tok: str) -> bool:
     return False
 
 
+class LazyCommands(MutableMapping[str, click.Command]):
+    """The commands of ``accord``: every name in :data:`COMMANDS` is listed, and a
+    command's module is imported when the command itself is first looked up (its
+    decorator then registers it here)."""
+
+    def __init__(self, loaded: MutableMapping[str, click.Command]) -> None:
+        self._loaded = dict(loaded)
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self._loaded and name in COMMANDS:
+            for module in COMMANDS[name][0]:
+                importlib.import_module(f"accord.cli.{module}")
+        return self._loaded[name]
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self._loaded[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(set(COMMANDS) | set(self._loaded)))
+
+    def __len__(self) -> int:
+        return len(set(COMMANDS) | set(self._loaded))
+
+
 class AccordGroup(click.Group):
-    """A click group that expands multi-value options and turns AccordError into one line."""
+    """A click group that expands multi-value options and turns AccordError into one line;
+    it imports only the module of the command that runs."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = LazyCommands(self.commands)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of ``--help`` from the stored short helps (no command imported)."""
+        names = [n for n in self.list_commands(ctx) if n in COMMANDS]
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = [(n, click.Command(n, help=COMMANDS[n][1]).get_short_help_str(limit))
+                for n in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["accord.args"] = list(args)  # to name the files in a last-resort error
