@@ -1,4 +1,5 @@
-"""The click group behind ``accord``; commands register themselves on :data:`main`."""
+"""The click group behind ``accord``; a command registers itself on :data:`main` when its
+module is imported, which happens when the command is first looked up (:class:`LazyCommands`)."""
 
 from __future__ import annotations
 
