@@ -35,8 +35,14 @@ count patterns with their multiplicities; estimates, analytic SEs, jackknife
 and bootstrap intervals computed from it equal those from the raw rows (the
 bootstrap resamples patterns, so the same seed gives the same interval).
 
-Each function returns an :class:`EngineResult`: the statistic and an
-:class:`~accord.Audit` (the statistic classes have no room for one); it unpacks
+:func:`consensus` runs the majority vote, one-coin and Dawid-Skene EM of
+:func:`accord.consensus` in the engine: each EM iteration is one query whose
+only collected output is a (rater, label) x classes table; the per-unit
+posteriors are collected once, at the end.
+
+Each function returns an :class:`EngineResult`: the statistic (for
+:func:`consensus`, the :class:`~accord.Consensus`) and an
+:class:`~accord.Audit` (the result classes have no room for one); it unpacks
 as ``statistic, audit``.
 
 Examples
@@ -55,8 +61,20 @@ Examples
 
 from __future__ import annotations
 
+from typing import Any
+
 from accord.engines._result import EngineResult
 from accord.engines.contingency import contingency_table
 from accord.engines.rater_counts import rater_counts
 
-__all__ = ["EngineResult", "contingency_table", "rater_counts"]
+__all__ = ["EngineResult", "consensus", "contingency_table", "rater_counts"]
+
+
+def __getattr__(name: str) -> Any:
+    # consensus needs accord.annotators; load it on first use so the counts stay cheap
+    if name == "consensus":
+        from accord.engines._consensus import consensus
+
+        globals()["consensus"] = consensus
+        return consensus
+    raise AttributeError(f"module 'accord.engines' has no attribute {name!r}")

@@ -1,0 +1,304 @@
+"""Consensus labels (majority, one-coin, Dawid-Skene EM) computed inside a dataframe engine.
+
+The models, their deterministic start (the majority-vote posterior) and the
+stopping rule are those of :func:`accord.consensus` (see
+:mod:`accord.annotators._em`; Dawid & Skene 1979). Each EM iteration is one
+engine query (:mod:`accord.engines._crowd`): the E step's sums per unit and its
+normalisation run in the engine, and only the per-(rater, label) posterior
+mass comes back; the M step is a few numpy operations on that small table.
+
+References
+----------
+Dawid, A. P. & Skene, A. M. (1979). Maximum likelihood estimation of observer
+error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+
+from accord.annotators import METHODS as MEMORY_METHODS
+from accord.annotators import Consensus
+from accord.annotators._crowd import EPS
+from accord.data import _validation as v
+from accord.engines import _crowd as ec
+from accord.engines import _frame as fr
+from accord.engines._crowd import Counts, EngineCrowd, FloatArray
+from accord.engines._result import EngineResult
+from accord.errors import ConvergenceWarning, DegenerateDataWarning, InvalidParameterError
+
+__all__ = ["consensus"]
+
+_FUNC = "accord.engines.consensus"
+Params = dict[str, Any]
+EngineMethod = Literal["majority", "one_coin", "dawid_skene"]
+METHODS: tuple[str, ...] = ("majority", "one_coin", "dawid_skene")
+
+
+def consensus(
+    frame: Any,
+    *,
+    unit: str,
+    rater: str,
+    value: str,
+    method: EngineMethod = "dawid_skene",
+    categories: Sequence[Any] | None = None,
+    missing: Sequence[Any] = (),
+    tol: float = 1e-7,
+    max_iter: int = 1000,
+    threshold: float = 0.9,
+) -> EngineResult[Consensus]:
+    """Infer one label per unit from a crowd's ratings, inside the engine.
+
+    Parameters
+    ----------
+    frame : dataframe
+        Long ratings in any frame narwhals reads (see :func:`rater_counts`):
+        polars ``LazyFrame`` (run on the streaming engine), pandas, pyarrow,
+        DuckDB, Dask, PySpark.
+    unit, rater, value : str
+        The columns of the unit id, rater id and label.
+    method : {"majority", "one_coin", "dawid_skene"}
+        As in :func:`accord.consensus`: vote shares, or EM on a latent true class
+        with one accuracy per rater (``"one_coin"``) or a full confusion matrix
+        per rater (``"dawid_skene"``). GLAD, MACE and Wawa run in memory only.
+    categories : sequence, optional
+        The category order (columns of the posterior); unused categories kept.
+    missing : sequence, optional
+        Extra missing-value markers, added to those of :func:`accord.read`.
+    tol, max_iter, threshold
+        As in :func:`accord.consensus`: stop when the log-likelihood moves less
+        than ``tol`` per rating; warn (:class:`~accord.errors.ConvergenceWarning`)
+        after ``max_iter`` iterations; list units below ``threshold`` as uncertain.
+
+    Returns
+    -------
+    EngineResult
+        ``statistic``: the :class:`~accord.Consensus` :func:`accord.consensus`
+        gives for the same ratings, except that units and raters are in sorted
+        order (an engine's rows have no order). ``audit``: rows read, ratings
+        used (one per unit and rater) and dropped: ``"missing value"``,
+        ``"missing unit or rater id"``, ``"identical repeated rating"``.
+
+    Raises
+    ------
+    DuplicateRatingError
+        A rater gave one unit two different values.
+    InsufficientDataError
+        No ratings, or a single category in use.
+
+    Notes
+    -----
+    Per iteration one query runs in the engine: a table of ``n_keys x k`` log
+    terms (``n_keys`` the distinct (rater, label) pairs) is joined with the
+    ratings, summed per unit and normalised there, joined back and summed per
+    (rater, label); only that ``n_keys x k`` table is collected. The per-unit
+    posteriors (``n_units x k``) are collected once, at the end. Figures equal
+    the in-memory ones to rounding (the sums run in another order).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from accord.engines import consensus
+    >>> lf = pl.LazyFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
+    ...                    "worker": list("abcabcabcabc"),
+    ...                    "label": list("xyxyyyxxxyxy")})
+    >>> result, audit = consensus(lf, unit="item", rater="worker", value="label")
+    >>> [result.labels[u] for u in result.units], result.converged
+    (['x', 'y', 'x', 'y'], True)
+    >>> audit.ratings_used
+    12
+    """
+    _method(method)
+    tol = _non_negative(tol, "tol")
+    v.positive_int(max_iter, param="max_iter", func=_FUNC)
+    threshold = _threshold(threshold)
+    for name, given in (("unit", unit), ("rater", rater), ("value", value)):
+        if not isinstance(given, str):
+            raise v.fail(name, _FUNC, "a column name", given)
+    if len({unit, rater, value}) < 3:
+        raise v.fail("value", _FUNC, "a column other than unit= and rater=", value)
+    cats, extra = fr.names(categories, missing, func=_FUNC)
+    crowd = ec.crowd(frame, (unit, rater, value), cats, extra, func=_FUNC)
+    if method == "majority":
+        ids, n, post = ec.unit_table(crowd, ec.votes(crowd))
+        notes = _notes(crowd, n)
+        return EngineResult(_result(crowd, method, ids, n, post, threshold, notes), crowd.audit)
+    model = MODELS[method](crowd)
+    fit = run(model, tol=tol, max_iter=max_iter, method=method)
+    ids, n, post = ec.unit_table(crowd, ec.posterior(crowd, *model.terms(fit.e_params)))
+    notes = _notes(crowd, n)
+    made = _result(crowd, method, ids, n, post, threshold, notes, parameters=fit.params,
+                   n_iter=fit.n_iter, log_likelihood=fit.log_likelihood,
+                   converged=fit.converged, last_change=fit.last_change)
+    return EngineResult(made, crowd.audit)
+
+
+def _result(crowd: EngineCrowd, method: str, ids: list[Any], n: Any, post: FloatArray,
+            threshold: float, notes: tuple[str, ...], **fit: Any) -> Consensus:
+    return Consensus(method=method, units=tuple(ids), categories=crowd.categories,
+                     raters=crowd.raters, posterior=post, n_ratings=n, threshold=threshold,
+                     notes=notes, **fit)
+
+
+# --------------------------------------------------------------------- checks and notes
+def _method(method: Any) -> None:
+    if method in METHODS:
+        return
+    if method in MEMORY_METHODS:
+        raise InvalidParameterError(
+            f"The 'method' parameter of {_FUNC} must be one of {list(METHODS)!r}. Got "
+            f"{method!r} instead: it runs in memory only (accord.consensus)."
+        )
+    v.choice(method, METHODS, param="method", func=_FUNC)
+
+
+def _non_negative(value: Any, param: str) -> float:
+    if (isinstance(value, bool) or not isinstance(value, numbers.Real)
+            or not math.isfinite(float(value)) or value < 0):
+        raise v.fail(param, _FUNC, "a non-negative number", value)
+    return float(value)
+
+
+def _threshold(value: Any) -> float:
+    if (isinstance(value, bool) or not isinstance(value, numbers.Real)
+            or not 0 < float(value) <= 1):
+        raise v.fail("threshold", _FUNC, "a number in (0, 1]", value)
+    return float(value)
+
+
+def _notes(crowd: EngineCrowd, per_unit: Any) -> tuple[str, ...]:
+    """The sentences :func:`accord.consensus` notes, from the engine's counts.
+
+    Every rater here gave a rating (raters are read from the ratings), so the
+    in-memory note on idle annotators never applies.
+    """
+    notes = []
+    once = int((per_unit == 1).sum())
+    if once:
+        notes.append(f"{once} unit(s) were rated by one annotator only: their label is that "
+                     "annotator's (listed in single_rated).")
+    used = crowd.per_key.reshape(crowd.n_raters, crowd.k) > 0
+    lone = [crowd.raters[i] for i in np.flatnonzero(crowd.per_key.reshape(
+        crowd.n_raters, crowd.k).sum(axis=1) == 1)]
+    if lone:
+        notes.append(f"{len(lone)} annotator(s) gave one rating only ({_few(lone)}): their "
+                     "parameters rest on that rating.")
+    solo = [crowd.categories[c] for c in np.flatnonzero(used.sum(axis=0) == 1)]
+    if solo:
+        notes.append(f"{len(solo)} label(s) were used by one annotator only ({_few(solo)}).")
+    if used.sum(axis=1).max() == 1:
+        why = ("every annotator gave the same label to all their units, so the ratings say "
+               "nothing about any annotator's errors.")
+        warnings.warn(f"consensus: {why}", DegenerateDataWarning, stacklevel=v.user_level())
+        notes.append(why[0].upper() + why[1:])
+    return tuple(notes)
+
+
+def _few(items: Sequence[Any]) -> str:
+    shown = ", ".join(repr(x) for x in items[:5])
+    return shown + (", ..." if len(items) > 5 else "")
+
+
+# --------------------------------------------------------------------- models
+class DawidSkene:
+    """One k x k confusion matrix per rater: the M step of ``_em.dawid_skene``."""
+
+    def __init__(self, crowd: EngineCrowd) -> None:
+        self.crowd = crowd
+        self.used = crowd.per_key.reshape(crowd.n_raters, crowd.k) > 0
+
+    def m_step(self, c: Counts) -> Params:
+        r, k = self.crowd.n_raters, self.crowd.k
+        mass = c.mass.reshape(r, k, k).transpose(0, 2, 1)  # rater, true class, given label
+        conf = np.where(self.used[:, None, :], np.maximum(mass, EPS), 0.0)
+        total = conf.sum(axis=2, keepdims=True)
+        np.divide(conf, total, out=conf, where=total > 0)
+        return {"prior": _prior(c, self.crowd), "confusion": conf}
+
+    def terms(self, p: Params) -> tuple[FloatArray, FloatArray]:
+        conf = p["confusion"]
+        log_conf = np.log(np.where(conf > 0, conf, 1.0)).transpose(0, 2, 1)
+        flat = log_conf.reshape(self.crowd.n_raters * self.crowd.k, self.crowd.k)
+        return flat[self.crowd.keys], np.log(p["prior"])
+
+
+class OneCoin:
+    """One accuracy per rater, errors spread evenly: the M step of ``_em.one_coin``."""
+
+    def __init__(self, crowd: EngineCrowd) -> None:
+        self.crowd = crowd
+        self.per_rater = crowd.per_key.reshape(crowd.n_raters, crowd.k).sum(axis=1)
+
+    def m_step(self, c: Counts) -> Params:
+        r, k = self.crowd.n_raters, self.crowd.k
+        # the mass each rater's ratings give to the class they name
+        right = np.einsum("rvv->r", c.mass.reshape(r, k, k))
+        return {"prior": _prior(c, self.crowd),
+                "accuracy": right / np.maximum(self.per_rater, 1)}
+
+    def terms(self, p: Params) -> tuple[FloatArray, FloatArray]:
+        s, k = p["accuracy"], self.crowd.k
+        right = np.log(np.clip(s, EPS, 1 - EPS))
+        wrong = np.log(np.clip((1 - s) / (k - 1), EPS, 1 - EPS))
+        keys = self.crowd.keys
+        rater, label = keys // k, keys % k
+        out = np.repeat(wrong[rater][:, None], k, axis=1)
+        out[np.arange(keys.shape[0]), label] += right[rater] - wrong[rater]
+        return out, np.log(p["prior"])
+
+
+Model = DawidSkene | OneCoin
+MODELS: dict[str, type[DawidSkene] | type[OneCoin]] = {
+    "dawid_skene": DawidSkene, "one_coin": OneCoin}
+
+
+def _prior(c: Counts, crowd: EngineCrowd) -> FloatArray:
+    return np.asarray(np.maximum(c.prior_sum / crowd.n_units, EPS), dtype=np.float64)
+
+
+# --------------------------------------------------------------------- the loop
+class Fit:
+    """The state :func:`run` ends in (the parameters of the last E step and after it)."""
+
+    def __init__(self, e_params: Params, params: Params, n_iter: int, log_likelihood: float,
+                 converged: bool, last_change: float) -> None:
+        self.e_params, self.params, self.n_iter = e_params, params, n_iter
+        self.log_likelihood, self.converged, self.last_change = (
+            log_likelihood, converged, last_change)
+
+
+def step(model: Model, params: Params) -> tuple[Params, float]:
+    """One EM iteration as a map: the E step on ``params`` (in the engine), then the M step.
+
+    Returns the new parameters and the log-likelihood of ``params``; an
+    accelerator (SQUAREM) can wrap this map as it wraps the in-memory one.
+    """
+    c = ec.counts(model.crowd, ec.posterior(model.crowd, *model.terms(params)))
+    return model.m_step(c), c.log_likelihood
+
+
+def run(model: Model, *, tol: float, max_iter: int, method: str) -> Fit:
+    """Plain EM from the vote shares, stopping as :func:`accord.annotators._em.run_em` does."""
+    crowd = model.crowd
+    params = model.m_step(ec.counts(crowd, ec.votes(crowd), with_ll=False))
+    previous, change, ll = -math.inf, math.inf, math.nan
+    e_params = params
+    for it in range(1, max_iter + 1):
+        e_params = params
+        params, ll = step(model, e_params)
+        change = abs(ll - previous) / crowd.n_ratings
+        if change < tol:
+            return Fit(e_params, params, it, ll, True, change)
+        previous = ll
+    warnings.warn(
+        f"{method} did not converge in {max_iter} iterations: the log-likelihood still moved "
+        f"by {change:.3g} per rating (tol={tol:g}); the result is the last iterate "
+        "(raise max_iter= or tol=).", ConvergenceWarning, stacklevel=v.user_level())
+    return Fit(e_params, params, max_iter, ll, False, change)

@@ -1,0 +1,205 @@
+"""accord.engines.consensus: majority, one-coin and Dawid-Skene EM run by a dataframe engine.
+
+The oracle is accord's in-memory :func:`accord.consensus` (itself checked against
+crowd-kit 1.4's ``MajorityVote``, ``OneCoinDawidSkene`` and ``DawidSkene`` in
+tests/test_consensus*.py) on the same rows, read by ``Annotations.from_long``:
+labels equal, posteriors, prior, confusion matrices (or accuracies) and
+log-likelihood to 1e-9, and the same number of plain-EM iterations. Data:
+examples/crowd.csv and a seeded synthetic crowd. Here the frames are polars
+(eager and lazy), pandas and pyarrow; DuckDB, Dask and Spark run the same
+checks in test_engines_distributed.py (the ``engines`` lane).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import accord
+from accord.engines import EngineResult, consensus
+from accord.errors import (
+    ConvergenceWarning,
+    DuplicateRatingError,
+    InsufficientDataError,
+    InvalidParameterError,
+)
+from tests.test_engines import BACKENDS
+
+Columns = dict[str, list[Any]]
+TOL = 1e-9
+CROWD = Path(__file__).resolve().parents[1] / "examples" / "crowd.csv"
+CROWD_COLS = {"unit": "image", "rater": "worker", "value": "label"}
+COLS = {"unit": "unit", "rater": "rater", "value": "value"}
+EM = ("one_coin", "dawid_skene")
+
+
+def crowd_columns() -> Columns:
+    """examples/crowd.csv as columns."""
+    df = pd.read_csv(CROWD)
+    return {c: df[c].tolist() for c in df.columns}
+
+
+def synthetic_crowd(n_units: int = 300, n_raters: int = 12, seed: int = 7) -> Columns:
+    """A seeded crowd: 3 classes, 3 to 5 raters per unit, each rater with a confusion matrix."""
+    rng = np.random.default_rng(seed)
+    k, labels = 3, np.array(["cat", "dog", "fox"])
+    truth = rng.choice(k, size=n_units, p=[0.5, 0.3, 0.2])
+    skill = rng.uniform(0.45, 0.95, size=n_raters)
+    units, raters, values = [], [], []
+    for u in range(n_units):
+        for r in rng.choice(n_raters, size=int(rng.integers(3, 6)), replace=False):
+            right = rng.random() < skill[r]
+            given = truth[u] if right else rng.choice([c for c in range(k) if c != truth[u]])
+            units.append(int(u) + 1000)
+            raters.append(f"w{int(r):02d}")
+            values.append(str(labels[given]))
+    return {"unit": units, "rater": raters, "value": values}
+
+
+def in_memory(columns: Columns, cols: dict[str, str], method: str, **kw: Any) -> Any:
+    ann = accord.Annotations.from_long(pd.DataFrame(columns), **cols, missing=["NA"])
+    return accord.consensus(ann, method=method, **kw)
+
+
+def assert_same(got: Any, want: Any) -> None:
+    """Engine and in-memory results agree, matching units and raters by id."""
+    assert got.method == want.method and got.categories == want.categories
+    assert sorted(got.units) == sorted(want.units) and list(got.units) == sorted(got.units)
+    assert sorted(got.raters) == sorted(want.raters)
+    u = [want.units.index(x) for x in got.units]
+    r = [want.raters.index(x) for x in got.raters]
+    assert dict(got.labels) == dict(want.labels)
+    np.testing.assert_allclose(got.posterior, want.posterior[u], rtol=0, atol=TOL)
+    assert got.n_ratings.tolist() == want.n_ratings[u].tolist()
+    assert (got.n_iter, got.converged, got.notes) == (want.n_iter, want.converged, want.notes)
+    assert set(got.parameters) == set(want.parameters)
+    for name, value in got.parameters.items():
+        expected = np.asarray(want.parameters[name])
+        expected = expected if name == "prior" else expected[r]
+        np.testing.assert_allclose(value, expected, rtol=0, atol=TOL, err_msg=name)
+    if want.method == "majority":
+        assert np.isnan(got.log_likelihood) and np.isnan(want.log_likelihood)
+    else:
+        assert got.log_likelihood == pytest.approx(want.log_likelihood, rel=TOL, abs=0)
+        assert got.last_change == pytest.approx(want.last_change, rel=1e-6, abs=1e-12)
+
+
+@pytest.fixture(params=list(BACKENDS))
+def make(request: pytest.FixtureRequest) -> Callable[[Columns], Any]:
+    return BACKENDS[str(request.param)]
+
+
+class TestSameAsInMemory:
+    @pytest.mark.parametrize("method", ["majority", *EM])
+    def test_crowd_csv(self, make: Callable[[Columns], Any], method: str) -> None:
+        columns = crowd_columns()
+        got, audit = consensus(make(columns), **CROWD_COLS, method=method)
+        assert_same(got, in_memory(columns, CROWD_COLS, method))
+        assert (audit.rows_read, audit.ratings_used, dict(audit.dropped)) == (800, 800, {})
+
+    @pytest.mark.parametrize("method", EM)
+    def test_synthetic_crowd(self, method: str) -> None:
+        columns = synthetic_crowd()
+        want = in_memory(columns, COLS, method)
+        assert want.n_iter > 5  # a real run, not a start that already meets tol
+        for name in ("polars-lazy", "pandas"):
+            got, _ = consensus(BACKENDS[name](columns), **COLS, method=method)
+            assert_same(got, want)
+
+    def test_declared_categories_keep_an_unused_one(self) -> None:
+        columns, cats = crowd_columns(), ["cat", "dog", "other", "zebra"]
+        got, _ = consensus(BACKENDS["polars-lazy"](columns), **CROWD_COLS, categories=cats)
+        assert got.categories == tuple(cats)
+        assert_same(got, in_memory(columns, CROWD_COLS, "dawid_skene", categories=cats))
+
+    def test_the_iteration_cap_warns_as_in_memory(self) -> None:
+        columns = synthetic_crowd(n_units=60)
+        with pytest.warns(ConvergenceWarning, match=r"^dawid_skene did not converge in 3 "):
+            got, _ = consensus(pd.DataFrame(columns), **COLS, tol=0, max_iter=3)
+        with pytest.warns(ConvergenceWarning):
+            want = in_memory(columns, COLS, "dawid_skene", tol=0, max_iter=3)
+        assert (got.n_iter, got.converged) == (3, False)
+        assert_same(got, want)
+
+
+class TestMessyRatings:
+    MESSY: Columns = {
+        "unit": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, None, 6, 6],
+        "rater": ["a", "b", "c", "a", "b", "c", "a", "b", "c", "a", "b", "c", "a", "a", "c",
+                  "b", "a", "b"],
+        "value": ["x", "x", "y", "y", "NA", "y", "z", "x", "", "x", "x", "x", "y", "y", "z",
+                  "x", None, "y"],
+    }
+
+    @pytest.mark.parametrize("method", ["majority", *EM])
+    def test_missing_values_and_repeats_in_the_audit(self, make: Callable[[Columns], Any],
+                                                     method: str) -> None:
+        got, audit = consensus(make(self.MESSY), **COLS, method=method)
+        assert dict(audit.dropped) == {"missing value": 3, "missing unit or rater id": 1,
+                                       "identical repeated rating": 1}
+        assert (audit.rows_read, audit.ratings_used) == (18, 13)
+        kept = pd.DataFrame(self.MESSY).dropna(subset=["unit"])
+        kept = kept[~kept["value"].isin(["NA", ""])]
+        want = in_memory({c: kept[c].tolist() for c in kept}, COLS, method)
+        assert_same(got, want)
+        assert got.single_rated == (6,)
+
+    def test_a_duplicate_rating_raises_the_in_memory_sentence(
+        self, make: Callable[[Columns], Any]
+    ) -> None:
+        cols = {k: [*v, x] for (k, v), x in zip(self.MESSY.items(), (4, "a", "y"))}
+        with pytest.raises(DuplicateRatingError, match=r"^1 unit\(s\) were rated twice by "
+                                                       r"the same rater with different values "
+                                                       r"\(unit 4(\.0)? by rater 'a'\);"):
+            consensus(make(cols), **COLS)  # pandas: the null unit id makes the ids floats
+
+
+class TestRefused:
+    def test_a_method_that_runs_in_memory_only(self) -> None:
+        with pytest.raises(InvalidParameterError, match=r"must be one of \['majority', "
+                           r"'one_coin', 'dawid_skene'\]\. Got 'glad' instead: it runs in "
+                           r"memory only \(accord\.consensus\)\.$"):
+            consensus(pd.DataFrame(crowd_columns()), **CROWD_COLS, method="glad")  # type: ignore[arg-type]
+
+    def test_an_unknown_method(self) -> None:
+        with pytest.raises(InvalidParameterError, match=r"^The 'method' parameter of "
+                           r"accord\.engines\.consensus must be one of"):
+            consensus(pd.DataFrame(crowd_columns()), **CROWD_COLS, method="em")
+
+    @pytest.mark.parametrize(("param", "value"), [("tol", -1.0), ("max_iter", 0),
+                                                  ("threshold", 0.0)])
+    def test_bad_options(self, param: str, value: Any) -> None:
+        with pytest.raises(InvalidParameterError, match=rf"^The '{param}' parameter of "):
+            consensus(pd.DataFrame(crowd_columns()), **CROWD_COLS, **{param: value})
+
+    def test_one_category_in_use(self) -> None:
+        cols = {"unit": [1, 1, 2], "rater": ["a", "b", "a"], "value": ["x", "x", "x"]}
+        with pytest.raises(InsufficientDataError, match=r"every rating is 'x', so every "):
+            consensus(pd.DataFrame(cols), **COLS)
+
+    def test_no_ratings(self) -> None:
+        cols = {"unit": [1, 2], "rater": ["a", "b"], "value": ["NA", None]}
+        with pytest.raises(InsufficientDataError, match=r"the data hold no ratings"):
+            consensus(pd.DataFrame(cols), **COLS)
+
+    def test_a_missing_column(self) -> None:
+        with pytest.raises(accord.errors.DataError, match=r"column\(s\) \['labels'\] not found"):
+            consensus(pd.DataFrame(crowd_columns()), unit="image", rater="worker",
+                      value="labels")
+
+
+def test_returns_an_engine_result_and_degenerate_data_warns() -> None:
+    cols = {"unit": [1, 1, 2, 2], "rater": ["a", "b", "a", "b"], "value": ["x", "y", "x", "y"]}
+    with pytest.warns(accord.DegenerateDataWarning, match="the same label to all their units"):
+        result = consensus(pd.DataFrame(cols), **COLS, method="majority")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", accord.DegenerateDataWarning)
+        want = in_memory(cols, COLS, "majority")
+    assert isinstance(result, EngineResult)
+    assert result.statistic.notes == want.notes and result.statistic.tied == (1, 2)
