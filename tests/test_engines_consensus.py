@@ -128,23 +128,24 @@ class TestSameAsInMemory:
         assert_same(got, want)
 
 
-class TestMessyRatings:
-    MESSY: Columns = {
-        "unit": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, None, 6, 6],
-        "rater": ["a", "b", "c", "a", "b", "c", "a", "b", "c", "a", "b", "c", "a", "a", "c",
-                  "b", "a", "b"],
-        "value": ["x", "x", "y", "y", "NA", "y", "z", "x", "", "x", "x", "x", "y", "y", "z",
-                  "x", None, "y"],
-    }
+MESSY: Columns = {
+    "unit": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, None, 6, 6],
+    "rater": ["a", "b", "c", "a", "b", "c", "a", "b", "c", "a", "b", "c", "a", "a", "c",
+              "b", "a", "b"],
+    "value": ["x", "x", "y", "y", "NA", "y", "z", "x", "", "x", "x", "x", "y", "y", "z",
+              "x", None, "y"],
+}
 
+
+class TestMessyRatings:
     @pytest.mark.parametrize("method", ["majority", *EM])
     def test_missing_values_and_repeats_in_the_audit(self, make: Callable[[Columns], Any],
                                                      method: str) -> None:
-        got, audit = consensus(make(self.MESSY), **COLS, method=method)
+        got, audit = consensus(make(MESSY), **COLS, method=method)
         assert dict(audit.dropped) == {"missing value": 3, "missing unit or rater id": 1,
                                        "identical repeated rating": 1}
         assert (audit.rows_read, audit.ratings_used) == (18, 13)
-        kept = pd.DataFrame(self.MESSY).dropna(subset=["unit"])
+        kept = pd.DataFrame(MESSY).dropna(subset=["unit"])
         kept = kept[~kept["value"].isin(["NA", ""])]
         want = in_memory({c: kept[c].tolist() for c in kept}, COLS, method)
         assert_same(got, want)
@@ -153,7 +154,7 @@ class TestMessyRatings:
     def test_a_duplicate_rating_raises_the_in_memory_sentence(
         self, make: Callable[[Columns], Any]
     ) -> None:
-        cols = {k: [*v, x] for (k, v), x in zip(self.MESSY.items(), (4, "a", "y"))}
+        cols = {k: [*v, x] for (k, v), x in zip(MESSY.items(), (4, "a", "y"))}
         with pytest.raises(DuplicateRatingError, match=r"^1 unit\(s\) were rated twice by "
                                                        r"the same rater with different values "
                                                        r"\(unit 4(\.0)? by rater 'a'\);"):

@@ -36,6 +36,19 @@ from accord import Annotations, ContingencyTable, RaterCounts
 from accord.engines import contingency_table, rater_counts
 from accord.errors import DuplicateRatingError
 from tests.test_engines import _in_memory, _same_outcome, long_tables
+from tests.test_engines_consensus import (
+    COLS as CROWD_LONG,
+)
+from tests.test_engines_consensus import (
+    CROWD_COLS,
+    assert_same,
+    crowd_columns,
+    in_memory,
+    synthetic_crowd,
+)
+from tests.test_engines_consensus import (
+    MESSY as MESSY_CROWD,
+)
 
 pytestmark = [
     pytest.mark.engines,
@@ -219,6 +232,37 @@ class TestMessyData:
             rater_counts(make(cols), **COLS)
         with pytest.raises(DuplicateRatingError, match=r"\(unit 4 by rater 'a'\);"):
             contingency_table(make(cols), raters=("a", "b"), **COLS)
+
+
+class TestConsensus:
+    """accord.engines.consensus equals accord.consensus in memory (to 1e-9, same iterations)."""
+
+    @pytest.mark.parametrize("method", ["majority", "one_coin", "dawid_skene"])
+    def test_crowd_csv(self, make: Callable[[Columns], Any], method: str) -> None:
+        columns = crowd_columns()
+        got, audit = accord.engines.consensus(make(columns), **CROWD_COLS, method=method)
+        assert_same(got, in_memory(columns, CROWD_COLS, method))
+        assert (audit.rows_read, audit.ratings_used) == (800, 800)
+
+    def test_synthetic_crowd(self, make: Callable[[Columns], Any]) -> None:
+        columns = synthetic_crowd()
+        got, _ = accord.engines.consensus(make(columns), **CROWD_LONG)
+        assert_same(got, in_memory(columns, CROWD_LONG, "dawid_skene"))
+
+    def test_missing_values_repeats_and_duplicates(self, make: Callable[[Columns], Any]
+                                                   ) -> None:
+        # Spark cannot infer a column type from a null: give unit 6's rating a value
+        columns = {**MESSY_CROWD, "value": [*MESSY_CROWD["value"][:-2], "x", "y"]}
+        got, audit = accord.engines.consensus(make(columns), **CROWD_LONG, method="one_coin")
+        assert dict(audit.dropped) == {"missing value": 2, "missing unit or rater id": 1,
+                                       "identical repeated rating": 1}
+        kept = pd.DataFrame(columns).dropna(subset=["unit"])
+        kept = kept[~kept["value"].isin(["NA", ""])]
+        assert_same(got, in_memory({c: kept[c].tolist() for c in kept}, CROWD_LONG,
+                                   "one_coin"))
+        clash = {k: [*v, x] for (k, v), x in zip(columns.items(), (4, "a", "y"))}
+        with pytest.raises(DuplicateRatingError, match=r"\(unit 4(\.0)? by rater 'a'\);"):
+            accord.engines.consensus(make(clash), **CROWD_LONG)
 
 
 def _assert_same_intervals(engine: Any, memory: Any, fn: Callable[..., Any]) -> None:

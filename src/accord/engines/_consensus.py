@@ -126,6 +126,14 @@ def consensus(
         raise v.fail("value", _FUNC, "a column other than unit= and rater=", value)
     cats, extra = fr.names(categories, missing, func=_FUNC)
     crowd = ec.crowd(frame, (unit, rater, value), cats, extra, func=_FUNC)
+    try:
+        return _fit(crowd, method, tol=tol, max_iter=max_iter, threshold=threshold)
+    finally:
+        ec.release(crowd.ratings)
+
+
+def _fit(crowd: EngineCrowd, method: str, *, tol: float, max_iter: int, threshold: float
+         ) -> EngineResult[Consensus]:
     if method == "majority":
         ids, n, post = ec.unit_table(crowd, ec.votes(crowd))
         notes = _notes(crowd, n)

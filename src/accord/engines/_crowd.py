@@ -95,6 +95,7 @@ def crowd(frame: Any, names: tuple[str, str, str], categories: Sequence[Any] | N
                        K: key}, {R: kinds[1], V: kinds[2]}),
         on=[R, V], how="inner",
     ).select(U, K)
+    coded = keep(coded)
     n_units = int(fr.column(fr.collect(coded.select(nw.col(U).n_unique().alias(N))), N)[0])
     per_key = np.bincount(key, weights=n, minlength=len(raters) * len(cats)).astype(np.int64)
     used = int(n.sum())
@@ -166,6 +167,31 @@ def push(like: Any, columns: dict[str, Any], dtypes: dict[str, Any] | None = Non
         out = nw.from_dict(data, backend=impl).lazy()
     casts = [nw.col(c).cast(t) for c, t in (dtypes or {}).items() if out.collect_schema()[c] != t]
     return out.with_columns(*casts) if casts else out
+
+
+def keep(lf: Any) -> Any:
+    """The coded ratings held by the engine between iterations, where it has a cache.
+
+    Every iteration reads them twice; Spark would otherwise re-run the reading,
+    filtering and coding per query (``cache``), Dask rebuild them per graph
+    (``persist``, in the workers' memory). DuckDB and polars re-plan fast and
+    read on the fly, so their queries stay lazy (a file is read per iteration).
+    """
+    import narwhals as nw
+
+    native = lf.to_native()
+    if lf.implementation is nw.Implementation.DASK:
+        return nw.from_native(native.persist())
+    if lf.implementation.is_spark_like() and hasattr(native, "cache"):
+        return nw.from_native(native.cache())
+    return lf
+
+
+def release(lf: Any) -> None:
+    """Free what :func:`keep` cached (Spark keeps a cache until told)."""
+    native = lf.to_native()
+    if lf.implementation.is_spark_like() and hasattr(native, "unpersist"):
+        native.unpersist()
 
 
 # --------------------------------------------------------------------- the two queries
