@@ -19,6 +19,7 @@ import math
 import numbers
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -272,14 +273,16 @@ def _prior(c: Counts, crowd: EngineCrowd) -> FloatArray:
 
 
 # --------------------------------------------------------------------- the loop
+@dataclass(frozen=True)
 class Fit:
-    """The state :func:`run` ends in (the parameters of the last E step and after it)."""
+    """The state :func:`run` ends in: the parameters of the last E step and those after it."""
 
-    def __init__(self, e_params: Params, params: Params, n_iter: int, log_likelihood: float,
-                 converged: bool, last_change: float) -> None:
-        self.e_params, self.params, self.n_iter = e_params, params, n_iter
-        self.log_likelihood, self.converged, self.last_change = (
-            log_likelihood, converged, last_change)
+    e_params: Params
+    params: Params
+    n_iter: int
+    log_likelihood: float
+    converged: bool
+    last_change: float
 
 
 def step(model: Model, params: Params) -> tuple[Params, float]:

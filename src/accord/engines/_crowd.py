@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 from accord.data.audit import Audit
 from accord.engines import _frame as fr
 from accord.engines._frame import IntArray, R, U, V
-from accord.errors import InsufficientDataError
+from accord.errors import DataError, InsufficientDataError
 
 FloatArray = NDArray[np.float64]
 
@@ -163,8 +163,11 @@ def push(like: Any, columns: dict[str, Any], dtypes: dict[str, Any] | None = Non
     elif impl.is_spark_like():
         out = nw.from_native(native.sparkSession.createDataFrame(list(zip(*data.values())),
                                                                  list(data)))
-    else:
+    elif impl.is_pandas_like() or impl in (nw.Implementation.POLARS, nw.Implementation.PYARROW):
         out = nw.from_dict(data, backend=impl).lazy()
+    else:
+        raise DataError(f"accord.engines cannot add a small table to a {impl} frame; give "
+                        "it as polars, pandas, pyarrow, DuckDB, Dask or Spark.")
     casts = [nw.col(c).cast(t) for c, t in (dtypes or {}).items() if out.collect_schema()[c] != t]
     return out.with_columns(*casts) if casts else out
 
