@@ -204,3 +204,30 @@ def test_returns_an_engine_result_and_degenerate_data_warns() -> None:
         want = in_memory(cols, COLS, "majority")
     assert isinstance(result, EngineResult)
     assert result.statistic.notes == want.notes and result.statistic.tied == (1, 2)
+
+
+def test_only_small_tables_are_collected(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Per iteration one (rater, label) x classes table; the units' posteriors once, at the end."""
+    from accord.engines import _frame
+
+    heights: list[int] = []
+    collect = _frame.collect
+
+    def counted(lf: Any) -> Any:
+        out = collect(lf)
+        heights.append(len(out))
+        return out
+
+    monkeypatch.setattr(_frame, "collect", counted)
+    columns = synthetic_crowd()
+    got, audit = consensus(pl_lazy(columns), **COLS)
+    n_keys = len({(r, x) for r, x in zip(columns["rater"], columns["value"])})
+    assert audit.ratings_used == len(columns["unit"]) > 3 * len(got.units)
+    assert heights.count(len(got.units)) == 1  # the posteriors, once
+    assert max(h for h in heights if h != len(got.units)) <= n_keys < len(got.units)
+    # the checks and coding, the start from the vote shares, one query per iteration, the end
+    assert len(heights) == 4 + 1 + got.n_iter + 1
+
+
+def pl_lazy(columns: Columns) -> Any:
+    return BACKENDS["polars-lazy"](columns)
