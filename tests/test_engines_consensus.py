@@ -2,7 +2,7 @@
 
 The oracle is accord's in-memory :func:`accord.consensus` (itself checked against
 crowd-kit 1.4's ``MajorityVote``, ``OneCoinDawidSkene`` and ``DawidSkene`` in
-tests/test_consensus*.py) on the same rows, read by ``Annotations.from_long``:
+tests/test_annotators_crowdkit.py) on the same rows, read by ``Annotations.from_long``:
 labels equal, posteriors, prior, confusion matrices (or accuracies) and
 log-likelihood to 1e-9, and the same number of plain-EM iterations. Data:
 examples/crowd.csv and a seeded synthetic crowd. Here the frames are polars
