@@ -112,6 +112,24 @@ class TestSameAsInMemory:
             got, _ = consensus(BACKENDS[name](columns), **COLS, method=method)
             assert_same(got, want)
 
+    def test_integer_ids_and_number_labels(self) -> None:
+        """Labels keep the frame's dtype; narrow integer ids still join with the codes."""
+        import polars as pl
+
+        crowd = synthetic_crowd(n_units=80)
+        codes = {"cat": 1, "dog": 2, "fox": 3}
+        columns = {"unit": crowd["unit"], "rater": [int(r[1:]) for r in crowd["rater"]],
+                   "value": [codes[x] for x in crowd["value"]]}
+        halves = {**columns, "value": [x / 2 for x in columns["value"]]}
+        narrow = {"unit": pl.Int16, "rater": pl.Int32}
+        for cols in (columns, halves):
+            want = in_memory(cols, COLS, "dawid_skene")
+            for frame in (pl.DataFrame(cols, schema_overrides=narrow).lazy(),
+                          pd.DataFrame(cols)):
+                got, _ = consensus(frame, **COLS)
+                assert_same(got, want)
+        assert got.categories == (0.5, 1.0, 1.5) and got.raters[:2] == (0, 1)
+
     def test_declared_categories_keep_an_unused_one(self) -> None:
         columns, cats = crowd_columns(), ["cat", "dog", "other", "zebra"]
         got, _ = consensus(BACKENDS["polars-lazy"](columns), **CROWD_COLS, categories=cats)
