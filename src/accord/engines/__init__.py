@@ -16,6 +16,9 @@ function                 statistic                             coefficients comp
                                                                AC1/AC2, Brennan-Prediger,
                                                                percent agreement, nominal
                                                                Krippendorff's alpha
+:func:`consensus`          per EM iteration, (rater, label) x  majority, one-coin and
+                           classes posterior sums              Dawid-Skene consensus labels
+                                                               (:class:`~accord.Consensus`)
 =======================  ====================================  ==============================
 
 Conventions shared with the in-memory path (:class:`~accord.Annotations`):
