@@ -120,7 +120,7 @@ class TestSameAsInMemory:
         codes = {"cat": 1, "dog": 2, "fox": 3}
         columns = {"unit": crowd["unit"], "rater": [int(r[1:]) for r in crowd["rater"]],
                    "value": [codes[x] for x in crowd["value"]]}
-        halves = {**columns, "value": [x / 2 for x in columns["value"]]}
+        halves = {**columns, "value": [x / 2 + 0.25 for x in columns["value"]]}
         narrow = {"unit": pl.Int16, "rater": pl.Int32}
         for cols in (columns, halves):
             want = in_memory(cols, COLS, "dawid_skene")
@@ -128,7 +128,8 @@ class TestSameAsInMemory:
                           pd.DataFrame(cols)):
                 got, _ = consensus(frame, **COLS)
                 assert_same(got, want)
-        assert got.categories == (0.5, 1.0, 1.5) and got.raters[:2] == (0, 1)
+        assert got.categories == (0.75, 1.25, 1.75) and got.raters[:2] == (0, 1)
+        assert got.notes[-1].startswith("The labels are non-integer numbers (0.75, 1.25")
 
     def test_declared_categories_keep_an_unused_one(self) -> None:
         columns, cats = crowd_columns(), ["cat", "dog", "other", "zebra"]

@@ -185,6 +185,10 @@ def _threshold(value: Any) -> float:
 def _notes(crowd: EngineCrowd, per_unit: Any) -> tuple[str, ...]:
     """The sentences :func:`accord.consensus` notes, from the engine's counts.
 
+    The in-memory ``_notes`` reads a ``Crowd`` of per-rating codes, which the engine
+    never builds; these are its sentences from the per-unit and per-(rater, label)
+    counts (the tests compare the two).
+
     Every rater here gave a rating (raters are read from the ratings), so the
     in-memory note on idle annotators never applies.
     """
@@ -202,6 +206,12 @@ def _notes(crowd: EngineCrowd, per_unit: Any) -> tuple[str, ...]:
     solo = [crowd.categories[c] for c in np.flatnonzero(used.sum(axis=0) == 1)]
     if solo:
         notes.append(f"{len(solo)} label(s) were used by one annotator only ({_few(solo)}).")
+    scores = [c for c in crowd.categories if isinstance(c, numbers.Real)
+              and not isinstance(c, (bool, np.bool_)) and not float(c).is_integer()]
+    if scores and len(scores) == len(crowd.categories):
+        notes.append(f"The labels are non-integer numbers ({_few(scores)}): each distinct value "
+                     "is a category; if they are scores, declare level='interval' and use "
+                     "accord.score_consensus (mean, median or a bias and noise model).")
     if used.sum(axis=1).max() == 1:
         why = ("every annotator gave the same label to all their units, so the ratings say "
                "nothing about any annotator's errors.")
