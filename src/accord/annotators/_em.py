@@ -26,7 +26,9 @@ to it. Initialisation is deterministic: the majority-vote posterior (vote
 shares) for Dawid-Skene, one-coin and MACE; ``alpha = b = 1`` for GLAD. The fit
 stops when the log-likelihood changes by less than ``tol`` per rating.
 ``start=`` replaces the initial parameters (the bootstrap of model figures
-warm-starts each resample from the converged fit).
+warm-starts each resample from the converged fit). ``accelerate=True`` runs
+one-coin and Dawid-Skene under SQUAREM (:mod:`._squarem`): same fixed point and
+stopping rule, ``n_iter`` counting E steps.
 """
 
 from __future__ import annotations
@@ -93,6 +95,26 @@ def run_em(crowd: Crowd, e_step: EStep, m_step: MStep, params: Params, *, tol: f
     return Fit(post, params, max_iter, ll, False, change)
 
 
+def run_squarem(crowd: Crowd, e_step: EStep, m_step: MStep, params: Params, *, tol: float,
+                max_iter: int, method: str) -> Fit:
+    """EM accelerated by SQUAREM (:mod:`._squarem`), with the same stopping rule."""
+    from ._squarem import run_squarem as squarem
+
+    kinds = {name: "unit" if name == "accuracy" else "simplex" for name in params}
+    return Fit(*squarem(crowd.n_ratings, e_step, m_step, params, kinds, tol=tol,
+                        max_iter=max_iter, method=method))
+
+
+def fit(method: str, crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
+        accelerate: bool = False) -> Fit:
+    """Fit ``method`` (one of the EM models); ``accelerate`` applies to one-coin and
+    Dawid-Skene only (GLAD's M step is an optimisation, MACE's a variational update)."""
+    model: Callable[..., Fit] = globals()[method]
+    if method in ("one_coin", "dawid_skene"):
+        return model(crowd, tol=tol, max_iter=max_iter, start=start, accelerate=accelerate)
+    return model(crowd, tol=tol, max_iter=max_iter, start=start)
+
+
 def rating_matrix(rows: IntArray, cols: IntArray, n_rows: int, n_cols: int) -> Any:
     """The count of ratings per (row code, column code), as a CSR matrix (duplicates summed)."""
     from scipy.sparse import csr_matrix
@@ -108,8 +130,8 @@ def majority_posterior(crowd: Crowd) -> FloatArray:
 
 
 # ------------------------------------------------------------------ Dawid-Skene
-def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
-                ) -> Fit:
+def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
+                accelerate: bool = False) -> Fit:
     """Dawid & Skene (1979): one k x k confusion matrix per rater."""
     n, r, k = crowd.n_units, crowd.n_raters, crowd.k
     # unit x (rater, given) rating counts, built once (one CSR matrix): each M step is
@@ -133,13 +155,13 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None
         return normalise_log(logp)
 
     first = m_step(majority_posterior(crowd), {}) if start is None else start
-    return run_em(crowd, e_step, m_step, first, tol=tol, max_iter=max_iter,
-                  method="dawid_skene")
+    run = run_squarem if accelerate else run_em
+    return run(crowd, e_step, m_step, first, tol=tol, max_iter=max_iter, method="dawid_skene")
 
 
 # ------------------------------------------------------------------ one-coin
-def one_coin(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
-             ) -> Fit:
+def one_coin(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
+             accelerate: bool = False) -> Fit:
     """The homogeneous Dawid-Skene model: one accuracy per rater."""
     uv, rater, k = crowd.uv, crowd.rater, crowd.k
     n_r = np.maximum(crowd.per_rater(), 1)
@@ -157,7 +179,8 @@ def one_coin(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = 
                                                      right[rater] - base))
 
     first = m_step(majority_posterior(crowd), {}) if start is None else start
-    return run_em(crowd, e_step, m_step, first, tol=tol, max_iter=max_iter, method="one_coin")
+    run = run_squarem if accelerate else run_em
+    return run(crowd, e_step, m_step, first, tol=tol, max_iter=max_iter, method="one_coin")
 
 
 # ------------------------------------------------------------------ GLAD

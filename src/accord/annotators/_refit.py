@@ -29,7 +29,8 @@ from ._crowd import Crowd, FloatArray, IntArray
 
 
 def competence(crowd: Crowd, method: str, parameters: dict[str, Any] | None = None, *,
-               tol: float = 1e-7, max_iter: int = 1000) -> FloatArray:
+               tol: float = 1e-7, max_iter: int = 1000, accelerate: bool = False
+               ) -> FloatArray:
     """Each rater's competence under ``method`` (fitting the model unless ``parameters``)."""
     from .consensus import _public, _wawa
 
@@ -38,7 +39,7 @@ def competence(crowd: Crowd, method: str, parameters: dict[str, Any] | None = No
     if parameters is None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            fit = getattr(_em, method)(crowd, tol=tol, max_iter=max_iter)
+            fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate)
         parameters = _public(method, fit.parameters)
     if method == "dawid_skene":
         diag = np.diagonal(parameters["confusion"], axis1=1, axis2=2)
@@ -58,8 +59,8 @@ def resample(crowd: Crowd, order: IntArray, start: IntArray, drawn: IntArray) ->
 
 
 def competence_interval(crowd: Crowd, method: str, rater: int, estimate: float,
-                        level: float, boot: Bootstrap, *, tol: float, max_iter: int
-                        ) -> ConfidenceInterval:
+                        level: float, boot: Bootstrap, *, tol: float, max_iter: int,
+                        accelerate: bool = False) -> ConfidenceInterval:
     """Percentile interval of one rater's competence over ``boot.n_resamples`` refits."""
     order = np.argsort(crowd.unit, kind="stable")
     start = np.concatenate([[0], np.cumsum(crowd.per_unit())]).astype(np.int64)
@@ -68,7 +69,8 @@ def competence_interval(crowd: Crowd, method: str, rater: int, estimate: float,
     for b in range(boot.n_resamples):
         sub = resample(crowd, order, start, rng.integers(0, crowd.n_units, crowd.n_units))
         if (sub.rater == rater).any() and np.unique(sub.value).shape[0] > 1:
-            reps[b] = competence(sub, method, tol=tol, max_iter=max_iter)[rater]
+            reps[b] = competence(sub, method, tol=tol, max_iter=max_iter,
+                                 accelerate=accelerate)[rater]
     finite = reps[np.isfinite(reps)]
     excluded = int(reps.size - finite.size)
     if not math.isfinite(estimate) or finite.size < 2:
@@ -159,8 +161,8 @@ def warm_start(method: str, parameters: dict[str, Any], posterior: FloatArray
 
 
 def model_refit(crowd: Crowd, method: str, start: dict[str, Any] | None,
-                reference: IntArray | None, *, tol: float, max_iter: int
-                ) -> Callable[[FloatArray], FloatArray]:
+                reference: IntArray | None, *, tol: float, max_iter: int,
+                accelerate: bool = False) -> Callable[[FloatArray], FloatArray]:
     """Unit multiplicities -> [competence (R), spammer score (R), confusion (R k k)],
     the model refitted on the resampled units from ``start``; ``nan`` for raters
     absent from the resample, and everywhere when the refit does not converge."""
@@ -174,7 +176,7 @@ def model_refit(crowd: Crowd, method: str, start: dict[str, Any] | None,
         sub = resample(crowd, order, first, drawn)
         if np.unique(sub.value).shape[0] < 2:
             return out
-        got = _sub_fit(sub, method, start, drawn, tol, max_iter)
+        got = _sub_fit(sub, method, start, drawn, tol, max_iter, accelerate)
         if got is None:
             return out
         post, params = got
@@ -200,7 +202,8 @@ def _labels(post: FloatArray) -> IntArray:
 
 
 def _sub_fit(sub: Crowd, method: str, start: dict[str, Any] | None, drawn: IntArray,
-             tol: float, max_iter: int) -> tuple[FloatArray, dict[str, Any]] | None:
+             tol: float, max_iter: int, accelerate: bool
+             ) -> tuple[FloatArray, dict[str, Any]] | None:
     from .consensus import _public, _wawa
 
     if method == "majority":
@@ -213,7 +216,8 @@ def _sub_fit(sub: Crowd, method: str, start: dict[str, Any] | None, drawn: IntAr
         init["b"] = np.asarray(init["b"])[drawn]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        fit = getattr(_em, method)(sub, tol=tol, max_iter=max_iter, start=init)
+        fit = _em.fit(method, sub, tol=tol, max_iter=max_iter, start=init,
+                      accelerate=accelerate)
     if not fit.converged:
         return None
     return fit.posterior, _public(method, fit.parameters)

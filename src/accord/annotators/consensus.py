@@ -10,6 +10,8 @@ Dawid, A. P. & Skene, A. M. (1979). Maximum likelihood estimation of observer
 error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28.
 Whitehill, J. et al. (2009). Whose vote should count more. *NIPS* 22.
 Hovy, D. et al. (2013). Learning whom to trust with MACE. *NAACL-HLT*, 1120-1130.
+Varadhan, R. & Roland, C. (2008). Simple and globally convergent methods for
+accelerating the convergence of any EM algorithm. *Scand. J. Statist.* 35, 335-353.
 Zheng, Y. et al. (2017). Truth inference in crowdsourcing: is the problem solved?
 *PVLDB* 10(5), 541-552.
 """
@@ -46,6 +48,7 @@ def consensus(
     tol: float = 1e-7,
     max_iter: int = 1000,
     threshold: float = 0.9,
+    accelerate: bool = False,
 ) -> Consensus:
     """Infer one label per unit from the ratings of a crowd.
 
@@ -71,6 +74,16 @@ def consensus(
         (:class:`~accord.errors.ConvergenceWarning`) and reports ``converged=False``.
     threshold : float
         Units whose top posterior is below it are listed first as uncertain.
+    accelerate : bool
+        For ``"one_coin"`` and ``"dawid_skene"``: extrapolate the EM iterates by
+        SQUAREM (Varadhan & Roland 2008, the step length "S3" on log-probabilities,
+        back-tracking toward plain EM whenever the log-likelihood would fall below
+        one plain EM step's). The fixed point and the stopping rule are plain EM's;
+        ``n_iter`` then counts E steps (passes over the ratings), two per SQUAREM
+        cycle plus one per extrapolated point tried. It pays where EM converges
+        slowly and smoothly (2x fewer passes on simulated crowds); on crowds whose
+        EM flips a few units per iteration it does not (see the benchmarks).
+        ``False`` (the default) runs plain EM; GLAD and MACE always do.
 
     Returns
     -------
@@ -102,6 +115,8 @@ def consensus(
     tol = _non_negative(tol, "tol", func)
     v.positive_int(max_iter, param="max_iter", func=func)
     threshold = _threshold(threshold, func)
+    if not isinstance(accelerate, bool):
+        raise v.fail("accelerate", func, "True or False", accelerate)
     crowd = crowd_of(annotations, func=func, categories=categories)
     notes = _notes(crowd)
     made = partial(Consensus, method=method, units=crowd.unit_ids, categories=crowd.categories,
@@ -112,7 +127,7 @@ def consensus(
     if method == "wawa":
         post, skill = _wawa(crowd)
         return made(posterior=post, parameters={"skill": skill})
-    fit = getattr(_em, method)(crowd, tol=tol, max_iter=max_iter)
+    fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate)
     return made(posterior=fit.posterior, parameters=_public(method, fit.parameters),
                 n_iter=fit.n_iter, log_likelihood=fit.log_likelihood, converged=fit.converged,
                 last_change=fit.last_change)

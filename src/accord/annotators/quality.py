@@ -234,6 +234,7 @@ def annotators(
     rng: int | np.random.Generator | None = 0,
     tol: float = 1e-7,
     max_iter: int = 1000,
+    accelerate: bool = False,
 ) -> Annotators:
     """One row of quality figures per annotator.
 
@@ -253,8 +254,9 @@ def annotators(
         The bootstrap over units behind the flags: an annotator is flagged when the
         upper limit of their accuracy interval lies below the pool's accuracy (only
         with at least 10 units). ``rng`` defaults to 0, so a run is reproducible.
-    tol, max_iter
-        Passed to :func:`accord.consensus`.
+    tol, max_iter, accelerate
+        Passed to :func:`accord.consensus` (and to the refits of the model figures'
+        bootstrap).
 
     Returns
     -------
@@ -276,16 +278,17 @@ def annotators(
     boot = Bootstrap(n_resamples=n_resamples, rng=rng)
     ann = as_annotations(annotations, categories=categories, func=func)
     ann, truth_labels = _split_reference(ann, reference, func)
-    cons = consensus(ann, method=method, tol=tol, max_iter=max_iter)
+    fit_options: dict[str, Any] = {"tol": tol, "max_iter": max_iter, "accelerate": accelerate}
+    cons = consensus(ann, method=method, tol=tol, max_iter=max_iter, accelerate=accelerate)
     crowd = crowd_of(ann, func=func)
     truth = _consensus_truth(cons) if truth_labels is None else _codes(truth_labels, crowd, func)
     rows, pool = _rows(crowd, cons, truth, against="consensus" if truth_labels is None
-                       else "reference", fit_options={"tol": tol, "max_iter": max_iter})
+                       else "reference", fit_options=fit_options)
     flagged = _flag(rows, crowd, cons, truth, pool, level, boot, truth_labels is None)
     votes_total = np.bincount(crowd.value, minlength=crowd.k).astype(np.float64)
     return Annotators(flagged, "consensus" if truth_labels is None else "reference", cons,
                       crowd.categories, pool, votes_total / votes_total.sum(), level, crowd,
-                      {"tol": tol, "max_iter": max_iter})
+                      fit_options)
 
 
 def _consensus_truth(cons: Consensus) -> IntArray:

@@ -32,6 +32,10 @@ def _consensus_method_option(func: Any) -> Any:
 
 
 def _fit_options(func: Any) -> Any:
+    func = click.option("--accelerate/--no-accelerate", default=False, show_default=True,
+                        help="one_coin and dawid_skene: extrapolate EM by SQUAREM (the same "
+                        "fixed point and stopping rule; iterations count passes over the "
+                        "ratings).")(func)
     func = click.option("--max-iter", default=1000, show_default=True,
                         type=click.IntRange(min=1), help="EM iteration cap.")(func)
     return click.option("--tol", default=1e-7, show_default=True, type=float,
@@ -48,8 +52,8 @@ def _fit_options(func: Any) -> Any:
 @click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
               help="Write unit,label,posterior,n_ratings to this CSV (written atomically).")
 @shared("--json", help="Print JSON instead.")
-def consensus(data: str, method: str, tol: float, max_iter: int, threshold: float,
-              output: str | None, as_json: bool, **selection: Any) -> None:
+def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: bool,
+              threshold: float, output: str | None, as_json: bool, **selection: Any) -> None:
     """Infer one label per unit of DATA from its annotators' ratings.
 
     \b
@@ -73,7 +77,8 @@ def consensus(data: str, method: str, tol: float, max_iter: int, threshold: floa
     try:
         ann = single_labels(load(data, **selection), "consensus")
         c = accord.consensus(ann, method=method,  # type: ignore[arg-type]
-                             tol=tol, max_iter=max_iter, threshold=threshold)
+                             tol=tol, max_iter=max_iter, threshold=threshold,
+                             accelerate=accelerate)
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if output is not None:
@@ -194,8 +199,8 @@ def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
 @shared("--seed")
 @shared("--json", help="Print JSON instead.")
 def annotators(data: str, gold: str | None, method: str, tol: float, max_iter: int,
-               confidence_level: float, n_resamples: int, seed: int | None, as_json: bool,
-               **selection: Any) -> None:
+               accelerate: bool, confidence_level: float, n_resamples: int,
+               seed: int | None, as_json: bool, **selection: Any) -> None:
     """One row per annotator of DATA: accuracy (against --gold, else the consensus) with
     an interval, agreement with the others, competence, label bias; the annotators worth
     checking first.
@@ -215,7 +220,7 @@ def annotators(data: str, gold: str | None, method: str, tol: float, max_iter: i
         ann = single_labels(load(data, select_raters=gold is None, **selection), "annotators")
         q = accord.annotators(ann, reference=gold, method=method,  # type: ignore[arg-type]
                               tol=tol, max_iter=max_iter, confidence_level=confidence_level,
-                              n_resamples=n_resamples, rng=seed)
+                              n_resamples=n_resamples, rng=seed, accelerate=accelerate)
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
