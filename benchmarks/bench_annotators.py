@@ -19,6 +19,19 @@ beforehand (timed separately), and reports the time per iteration, the peak
 memory and the accuracy against the generator's truth is not available there
 (the generator keeps no truth), so the agreement with majority vote is shown.
 
+Part 2 runs plain EM (the default) and SQUAREM (``accelerate=True``) on the same
+crowd and prints, for each, the passes over the ratings (``n_iter``), the time, the
+log-likelihood and the share of labels the two agree on.
+
+Part 4 (``--crowd-file [PATH]``) is issue 22's measurement: Dawid-Skene on the
+45.6 M-rating crowd file of ``bench_crowd.py`` (``_crowd_data.crowd_file(1_900_000)``,
+1.9 M comments, 9,000 workers, about 24 ratings each; made once under
+``benchmarks/_data/``, git-ignored) unless ``PATH`` names another file with the columns
+``comment_id``, ``worker_id``, ``toxicity``. Each of plain EM and SQUAREM runs in a fresh
+process (``_timing.child_run``): ``accord.read`` and ``accord.consensus`` timed
+separately, the peak RSS of the whole process, the iterations, and the labels of both
+compared. The load average is printed before and after each run (the machine is shared).
+
 Part 3 (``--zheng DIR``) runs every method on the public truth-inference data
 sets of Zheng et al. (2017, PVLDB 10(5); github.com/zhydhkcws/crowd_truth_infer,
 ``datasets/*/answer.csv`` and ``truth.csv``, not shipped here): one folder per
@@ -26,7 +39,8 @@ data set under ``DIR`` holding those two files; accuracy against the gold
 labels of the units that have one, and the time (best of ``--repeat``).
 
 Usage: ``python benchmarks/bench_annotators.py [--units N] [--per-unit R]
-[--workers W] [--repeat R] [--large-units N] [--skip-peer] [--zheng DIR]``.
+[--workers W] [--repeat R] [--large-units N] [--skip-peer] [--zheng DIR]
+[--crowd-file [PATH]]``.
 """
 
 from __future__ import annotations
@@ -111,15 +125,73 @@ def part2(args: argparse.Namespace) -> None:
                              raters=range(int(worker.max()) + 1), categories=range(5))
     print(f"\nPart 2: Dawid-Skene on {unit.shape[0]:,} ratings ({args.large_units:,} units, "
           f"9,000 workers, 5 labels; arrays made in {made:.1f} s)")
-    t, mem, c = measured(1, lambda: accord.consensus(ann, method="dawid_skene"))
     mv = accord.consensus(ann, method="majority")
-    same = float((c.label_codes == mv.label_codes).mean())
-    per_m = t / unit.shape[0] * 1e6
-    print(f"dawid_skene: {t:.1f} s for {c.n_iter} iterations ({t / c.n_iter:.3f} s each, "
-          f"{per_m:.3f} s per million ratings), peak {mem:,.0f} MiB, converged={c.converged}, "
-          f"same label as majority on {same:.1%} of units")
-    print(f"  extrapolated to 45 million ratings at the same number of iterations: "
-          f"{per_m * 45:.0f} s")
+    fits = {}
+    for accelerate in (False, True):
+        print(f"  load average {_load()}")
+        t, mem, c = measured(1, lambda a=accelerate: accord.consensus(
+            ann, method="dawid_skene", accelerate=a))
+        fits[accelerate] = c
+        same = float((c.label_codes == mv.label_codes).mean())
+        per_m = t / unit.shape[0] * 1e6
+        print(f"dawid_skene accelerate={accelerate}: {t:.1f} s for {c.n_iter} passes "
+              f"({t / c.n_iter:.3f} s each), peak {mem:,.0f} MiB, converged={c.converged}, "
+              f"log-likelihood {c.log_likelihood:.3f}, same label as majority on {same:.1%}")
+        print(f"  extrapolated to 45 million ratings at the same number of passes: "
+              f"{per_m * 45:.0f} s")
+    agree = (fits[False].label_codes == fits[True].label_codes).mean()
+    print(f"plain EM and SQUAREM give the same label on {agree:.4%} of units")
+
+
+CHILD = """
+import resource, sys, time
+import numpy as np
+import accord
+start = time.perf_counter()
+ann = accord.read(sys.argv[1], unit="comment_id", rater="worker_id", value="toxicity")
+read = time.perf_counter() - start
+start = time.perf_counter()
+c = accord.consensus(ann, method="dawid_skene", accelerate=sys.argv[2] == "1")
+fit = time.perf_counter() - start
+np.save(sys.argv[3], c.label_codes.astype(np.int8))
+print(ann.n_ratings, ann.n_units, ann.n_raters, read, fit, c.n_iter, c.converged,
+      repr(c.log_likelihood), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def part4(args: argparse.Namespace) -> None:
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from _crowd_data import crowd_file
+    from _timing import child_run, rss_mib
+
+    path = Path(args.crowd_file) if args.crowd_file != "default" else crowd_file(1_900_000)
+    print(f"\nPart 4: Dawid-Skene on {path.name}, each run in a fresh process")
+    labels = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for accelerate in (False, True):
+            out = os.path.join(tmp, f"labels_{accelerate}.npy")
+            before = _load()
+            _, _, stdout = child_run([sys.executable, "-c", CHILD, str(path),
+                                      "1" if accelerate else "0", out])
+            n, units, raters, read, fit, n_iter, conv, ll, rss = stdout.split()
+            labels[accelerate] = np.load(out)
+            print(f"accelerate={accelerate}: {int(n):,} ratings, {int(units):,} units, "
+                  f"{int(raters):,} workers; read {float(read):.1f} s, consensus "
+                  f"{float(fit):.1f} s for {n_iter} passes ({float(fit) / int(n_iter):.3f} s "
+                  f"each), converged={conv}, log-likelihood {float(ll):.3f}, peak RSS "
+                  f"{rss_mib(int(rss)) / 1024:.2f} GiB; load average {before} -> {_load()}")
+    agree = (labels[False] == labels[True]).mean()
+    print(f"plain EM and SQUAREM give the same label on {agree:.5%} of units "
+          f"({int((labels[False] != labels[True]).sum()):,} differ)")
+
+
+def _load() -> str:
+    import os
+
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def part3(args: argparse.Namespace) -> None:
@@ -164,10 +236,14 @@ def main() -> None:
     p.add_argument("--large-units", type=int, default=120_000)
     p.add_argument("--skip-peer", action="store_true")
     p.add_argument("--zheng", default=None, metavar="DIR")
+    p.add_argument("--crowd-file", nargs="?", const="default", default=None, metavar="PATH")
     args = p.parse_args()
     print(f"Python {sys.version.split()[0]}, numpy {np.__version__}, {platform.machine()}")
     if args.zheng:
         part3(args)
+        return
+    if args.crowd_file:
+        part4(args)
         return
     part1(args)
     if args.large_units:

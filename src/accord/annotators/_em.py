@@ -116,10 +116,19 @@ def fit(method: str, crowd: Crowd, *, tol: float, max_iter: int, start: Params |
 
 
 def rating_matrix(rows: IntArray, cols: IntArray, n_rows: int, n_cols: int) -> Any:
-    """The count of ratings per (row code, column code), as a CSR matrix (duplicates summed)."""
+    """The count of ratings per (row code, column code), as a CSR matrix (duplicates summed).
+
+    Ratings already in row order (as read from a file grouped by unit) give the CSR
+    arrays directly, in one pass: the products treat a repeated (row, column) entry as
+    the sum of its copies, so nothing is sorted or merged.
+    """
     from scipy.sparse import csr_matrix
 
     ones = np.ones(rows.shape[0], dtype=np.float64)
+    if n_cols < 2**31 and rows.shape[0] < 2**31 and bool((rows[1:] >= rows[:-1]).all()):
+        indptr = np.zeros(n_rows + 1, dtype=np.int32)
+        np.cumsum(np.bincount(rows, minlength=n_rows), out=indptr[1:])
+        return csr_matrix((ones, cols.astype(np.int32), indptr), shape=(n_rows, n_cols))
     return csr_matrix((ones, (rows, cols)), shape=(n_rows, n_cols))
 
 
