@@ -87,7 +87,8 @@ class Layout:
         return np.concatenate(parts)
 
     def params(self, y: FloatArray, like: Params) -> Params:
-        """The parameters at free coordinates ``y``, with the exact zeros of ``like``."""
+        """The parameters at free coordinates ``y``, with the exact zeros of ``like`` (``x2``)
+        and its floor."""
         out, at = {}, 0
         for name, shape, kind in zip(self.names, self.shapes, self.kinds):
             size = math.prod(shape)
@@ -98,8 +99,13 @@ class Layout:
                 part = np.where(zero, -np.inf, part)
                 top = part.max(axis=-1, keepdims=True)
                 x = np.exp(part - np.where(np.isfinite(top), top, 0.0))
-                total = x.sum(axis=-1, keepdims=True)
-                out[name] = np.divide(x, total, out=np.zeros_like(x), where=total > 0)
+                x /= x.sum(axis=-1, keepdims=True)
+                # no extrapolated probability below the M step's floor (or below what
+                # x2 holds under it): subnormal numbers would slow every later product
+                base = np.asarray(like[name], dtype=np.float64)
+                np.maximum(x, np.where(zero, 0.0, np.minimum(base, EPS)), out=x)
+                x /= x.sum(axis=-1, keepdims=True)
+                out[name] = x
             else:
                 out[name] = 1.0 / (1.0 + np.exp(-part))
         return out
@@ -140,7 +146,9 @@ def run_squarem(n_ratings: int, e_step: EStep, m_step: MStep, params: Params,
         p2 = m_step(post1, p1)
         y0, y1, y2 = layout.free(params), layout.free(p1), layout.free(p2)
         r, v = y1 - y0, y2 - 2.0 * y1 + y0
-        rr, vv = float(r @ r), float(v @ v)
+        # sums of squares, not ``r @ r``: a BLAS dot wakes OpenBLAS's threads, whose
+        # spinning afterwards slowed the next sparse products by half on two cores
+        rr, vv = float(np.square(r).sum()), float(np.square(v).sum())
         wanted = math.sqrt(rr / vv) if vv > 0 else 1.0
         a = max(min(wanted, step_cap), 1.0)
         got = _extrapolate(layout, e_step, y0, r, v, p2, a, ll1, budget)
