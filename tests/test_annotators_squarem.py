@@ -2,9 +2,10 @@
 
 The oracle is accord's plain EM for one-coin and Dawid-Skene, itself checked step
 by step against crowd-kit 1.4 in test_annotators_crowdkit.py. SQUAREM (Varadhan &
-Roland 2008) changes the path, not the fixed point: run both to a tight tolerance
+Roland 2008) changes the path, not the fixed points: run both to a tight tolerance
 (1e-14 per rating) and the posteriors and log-likelihood agree to 1e-6 on
-examples/crowd.csv and on Hypothesis-generated crowds.
+examples/crowd.csv; on Hypothesis-generated crowds the log-likelihood never falls below
+the start's, and where both reach the same point the clear labels agree.
 """
 
 from __future__ import annotations
@@ -79,10 +80,12 @@ def test_accelerated_fit_keeps_the_em_properties(method: str, seed: int, n_units
     plain = fit(ann, method, tol=TIGHT)
     with pytest.warns(ConvergenceWarning):
         start = accord.consensus(ann, method=method, tol=0, max_iter=1)  # type: ignore[arg-type]
-    assert fast.log_likelihood >= start.log_likelihood
-    # never a worse point; a better one where plain EM crawled to a stop on a plateau
-    # (found: seed=8733, 39 units, 6 raters, k=4: -148.108 against -148.115)
-    assert fast.log_likelihood >= plain.log_likelihood - 1e-6
+    assert fast.log_likelihood >= start.log_likelihood  # the monotone safeguard
+    # Where the likelihood has several stationary points the two paths may settle on
+    # different ones, either way (Hypothesis found seed=26, 78 units, 8 raters, k=4:
+    # -339.575 against plain EM's -339.433, both unchanged after 20,000 more steps;
+    # seed=8733, 39 units, 6 raters, k=4: -148.108 against -148.115), so the labels are
+    # compared only where both reached the same log-likelihood.
     np.testing.assert_allclose(fast.posterior.sum(axis=1), 1.0, atol=1e-12)
     assert (fast.posterior >= 0).all()
     clear = margin(plain) & margin(fast)

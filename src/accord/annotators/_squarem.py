@@ -87,8 +87,7 @@ class Layout:
         return np.concatenate(parts)
 
     def params(self, y: FloatArray, like: Params) -> Params:
-        """The parameters at free coordinates ``y``, with the exact zeros of ``like`` (``x2``)
-        and its floor."""
+        """The parameters at free coordinates ``y``, with the exact zeros of ``like``."""
         out, at = {}, 0
         for name, shape, kind in zip(self.names, self.shapes, self.kinds):
             size = math.prod(shape)
@@ -99,11 +98,6 @@ class Layout:
                 part = np.where(zero, -np.inf, part)
                 top = part.max(axis=-1, keepdims=True)
                 x = np.exp(part - np.where(np.isfinite(top), top, 0.0))
-                x /= x.sum(axis=-1, keepdims=True)
-                # no extrapolated probability below the M step's floor (or below what
-                # x2 holds under it): subnormal numbers would slow every later product
-                base = np.asarray(like[name], dtype=np.float64)
-                np.maximum(x, np.where(zero, 0.0, np.minimum(base, EPS)), out=x)
                 x /= x.sum(axis=-1, keepdims=True)
                 out[name] = x
             else:

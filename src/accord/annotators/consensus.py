@@ -78,7 +78,8 @@ def consensus(
         For ``"one_coin"`` and ``"dawid_skene"``: extrapolate the EM iterates by
         SQUAREM (Varadhan & Roland 2008, the step length "S3" on log-probabilities,
         back-tracking toward plain EM whenever the log-likelihood would fall below
-        one plain EM step's). The fixed point and the stopping rule are plain EM's;
+        one plain EM step's). Its fixed points and stopping rule are plain EM's
+        (where the likelihood has several maxima it may settle on another one);
         ``n_iter`` then counts E steps (passes over the ratings), two per SQUAREM
         cycle plus one per extrapolated point tried. It pays where EM converges
         slowly and smoothly (2x fewer passes on simulated crowds); on crowds whose
