@@ -1,28 +1,32 @@
-"""SQUAREM: squared extrapolation of the EM iterates, with the same fixed point as EM.
+"""SQUAREM: squared extrapolation of the EM iterates, with EM's fixed points.
 
 Varadhan, R. & Roland, C. (2008). Simple and globally convergent methods for
 accelerating the convergence of any EM algorithm. *Scandinavian Journal of
 Statistics* 35(2), 335-353.
 
-Write ``F`` for one EM map (an E step, then an M step) on the flattened
-parameters ``x``. From ``x0`` a cycle takes two EM steps, ``x1 = F(x0)`` and
-``x2 = F(x1)``, and with ``r = x1 - x0`` and ``v = x2 - 2 x1 + x0`` jumps to
+Write ``F`` for one EM map (an E step, then an M step) on the parameters, taken
+in free coordinates ``y``: log-probabilities for the class prior and the rows of
+the confusion matrices (renormalised on the way back; cells that are exactly 0
+stay 0), log-odds for one-coin accuracies. (On the probabilities themselves the
+extrapolation leaves the simplex at almost every cycle: a cell collapsing toward
+0 gives ``x' = (1-a)^2 x0 - 2a(a-1) x1 + a^2 x2 < 0`` for any ``a > 1`` once ``x2``
+is far below ``x1``.) From ``y0`` a cycle takes two EM steps, ``y1 = F(y0)`` and
+``y2 = F(y1)``, and with ``r = y1 - y0`` and ``v = y2 - 2 y1 + y0`` jumps to
 
-    x' = x0 + 2 a r + a^2 v,   a = ||r|| / ||v||   (the step length "S3"),
+    y' = y0 + 2 a r + a^2 v,   a = ||r|| / ||v||   (the step length "S3"),
 
-which is ``x2`` at ``a = 1``; ``a`` is kept in ``[1, a_max]``, ``a_max`` growing
-fourfold each time it binds (the paper's section 6 and the authors' SQUAREM
-package). The safeguard keeps every accepted point a valid parameter whose
-log-likelihood is at least that of one plain EM step: while ``x'`` has a
-probability outside ``[0, 1]``, sets to zero one that ``x2`` keeps positive, or
-its log-likelihood falls below ``L(x1)``, ``a`` is moved halfway back toward 1
-(back-tracking); at ``a = 1`` the cycle ends at ``x2``, a plain EM step. A fixed
-point of ``F`` makes ``r = v = 0``, so it is a fixed point of the cycle: the
-acceleration changes how fast EM gets there, not where it stops.
+which is ``y2`` at ``a = 1``; ``a`` is kept in ``[1, a_max]``, ``a_max`` growing
+fourfold each time it binds and held, shrinking fourfold when it had to
+back-track (the paper's section 6 and the authors' SQUAREM package). The
+safeguard: while the log-likelihood at ``y'`` is not finite or falls below
+``L(y1)`` (one plain EM step's), ``a`` moves halfway back toward 1
+(back-tracking); near ``a = 1`` the cycle ends at ``y2``, a plain EM step. A
+fixed point of ``F`` makes ``r = v = 0``, so it is a fixed point of the cycle; where
+the likelihood has several, the accelerated path may reach another one.
 
 The stopping rule is plain EM's: the log-likelihood moved less than ``tol`` per
-rating over one EM map (``x0`` to ``x1``, or ``x1`` to ``x2`` when the cycle ends
-at ``x2``). The iteration count is the number of E steps (passes over the
+rating over one EM map (``y0`` to ``y1``, or ``y1`` to ``y2`` when the cycle ends
+at ``y2``). The iteration count is the number of E steps (passes over the
 ratings): each EM map is one, a cycle costs two plus one per extrapolated point
 tried, so counts are comparable with plain EM's.
 """
