@@ -42,7 +42,8 @@ class Consensus:
         (expertise) and ``beta`` (unit ease, ``exp(b)``) for GLAD; ``competence`` and
         ``strategy`` for MACE; ``skill`` for Wawa.
     n_iter : int
-        EM iterations run (0 for the voting methods).
+        EM iterations run (0 for the voting methods); with ``accelerate=True``, the
+        E steps (passes over the ratings), extrapolated points tried included.
     log_likelihood : float
         Log-likelihood of the ratings under the parameters of the last E step (natural
         log; ``nan`` for the voting methods; for MACE the variational bound's data term).
