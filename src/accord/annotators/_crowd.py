@@ -118,24 +118,26 @@ def _check(ann: Annotations, func: str) -> None:
         )
 
 
-def normalise_log(logp: FloatArray) -> tuple[FloatArray, float]:
+def normalise_log(logp: FloatArray, add: FloatArray | None = None
+                  ) -> tuple[FloatArray, float]:
     """Rows of log-scores to probabilities, and the sum of the rows' log normalisers.
 
     The sum is the log-likelihood of the data when ``logp[u, c]`` is
-    ``log P(class c, ratings of unit u)``.
+    ``log P(class c, ratings of unit u)``; ``add`` (one term per class, e.g. the log
+    class prior) is added to every row first.
     """
-    # column by column: numpy reduces a few columns of many rows along axis=1 about
-    # twice as slowly as it combines whole columns, and the sums come out the same
-    k = logp.shape[1]
-    top = logp[:, 0].copy()
-    for c in range(1, k):
-        np.maximum(top, logp[:, c], out=top)
-    p = logp - top[:, None]
-    np.exp(p, out=p)
-    total = p[:, 0].copy()
-    for c in range(1, k):
-        total += p[:, c]
-    p /= total[:, None]
+    # on a k x n copy: numpy combines a few long rows much faster than many rows of k
+    # (the inner loops run over n, not k), and the reductions along axis 0 add the rows
+    # in order, so the sums are the same as column by column
+    t = np.ascontiguousarray(logp.T)
+    if add is not None:
+        t += add[:, None]
+    top = t.max(axis=0)
+    t -= top
+    np.exp(t, out=t)
+    total = t.sum(axis=0)
+    t /= total
+    p = np.ascontiguousarray(t.T)
     return p, float(np.log(total).sum() + top.sum())
 
 

@@ -160,8 +160,7 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None
         conf = p["confusion"]
         log_conf = np.log(np.where(conf > 0, conf, 1.0))
         logp = np.asarray(by_unit @ log_conf.transpose(0, 2, 1).reshape(r * k, k))
-        logp += np.log(p["prior"])[None, :]
-        return normalise_log(logp)
+        return normalise_log(logp, np.log(p["prior"]))
 
     first = m_step(majority_posterior(crowd), {}) if start is None else start
     run = run_squarem if accelerate else run_em
