@@ -113,9 +113,9 @@ def consensus(
     """
     func = "consensus"
     v.choice(method, METHODS, param="method", func=func)
-    tol = _non_negative(tol, "tol", func)
+    tol = non_negative(tol, "tol", func)
     v.positive_int(max_iter, param="max_iter", func=func)
-    threshold = _threshold(threshold, func)
+    threshold = threshold_of(threshold, func)
     if not isinstance(accelerate, bool):
         raise v.fail("accelerate", func, "True or False", accelerate)
     crowd = crowd_of(annotations, func=func, categories=categories)
@@ -168,27 +168,42 @@ def _public(method: str, params: dict[str, Any]) -> dict[str, Any]:
 
 def _notes(crowd: Crowd) -> tuple[str, ...]:
     """One sentence per thing worth knowing about the crowd (nothing is dropped)."""
+    per_key = np.bincount(crowd.rv, minlength=crowd.n_raters * crowd.k)
+    return crowd_notes(crowd.per_unit(), per_key.reshape(-1, crowd.k), crowd.rater_ids,
+                       crowd.categories)
+
+
+def crowd_notes(per_unit: Any, per_rater_label: Any, raters: Sequence[Any],
+                categories: Sequence[Any]) -> tuple[str, ...]:
+    """The notes of a consensus, from the ratings per unit and per (rater, label).
+
+    ``per_unit``: the number of ratings of each unit; ``per_rater_label``: raters x
+    categories counts. Shared by :func:`consensus` and the engines' consensus, which
+    count the same tables where the data live.
+    """
+    per_unit = np.asarray(per_unit)
+    counts = np.asarray(per_rater_label)
     notes = []
-    once = int((crowd.per_unit() == 1).sum())
+    once = int((per_unit == 1).sum())
     if once:
         notes.append(f"{once} unit(s) were rated by one annotator only: their label is that "
                      "annotator's (listed in single_rated).")
-    idle = [crowd.rater_ids[i] for i in np.flatnonzero(crowd.per_rater() == 0)]
+    per_rater = counts.sum(axis=1)
+    idle = [raters[int(i)] for i in np.flatnonzero(per_rater == 0)]
     if idle:
         notes.append(f"{len(idle)} annotator(s) gave no rating ({_few(idle)}): they are kept "
                      "with their starting parameters.")
-    lone = [crowd.rater_ids[i] for i in np.flatnonzero(crowd.per_rater() == 1)]
+    lone = [raters[int(i)] for i in np.flatnonzero(per_rater == 1)]
     if lone:
         notes.append(f"{len(lone)} annotator(s) gave one rating only ({_few(lone)}): their "
                      "parameters rest on that rating.")
-    used = np.bincount(crowd.rv, minlength=crowd.n_raters * crowd.k).reshape(-1, crowd.k) > 0
-    users = used.sum(axis=0)
-    solo = [crowd.categories[c] for c in np.flatnonzero(users == 1)]
+    used = counts > 0
+    solo = [categories[int(c)] for c in np.flatnonzero(used.sum(axis=0) == 1)]
     if solo:
         notes.append(f"{len(solo)} label(s) were used by one annotator only ({_few(solo)}).")
-    scores = [c for c in crowd.categories if isinstance(c, numbers.Real)
+    scores = [c for c in categories if isinstance(c, numbers.Real)
               and not isinstance(c, (bool, np.bool_)) and not float(c).is_integer()]
-    if scores and len(scores) == len(crowd.categories):
+    if scores and len(scores) == len(categories):
         notes.append(f"The labels are non-integer numbers ({_few(scores)}): each distinct value "
                      "is a category; if they are scores, declare level='interval' and use "
                      "accord.score_consensus (mean, median or a bias and noise model).")
@@ -205,14 +220,16 @@ def _few(items: Sequence[Any]) -> str:
     return shown + (", ..." if len(items) > 5 else "")
 
 
-def _non_negative(value: Any, param: str, func: str) -> float:
+def non_negative(value: Any, param: str, func: str) -> float:
+    """``value`` as a float, or one sentence: it must be a finite number >= 0."""
     if (isinstance(value, bool) or not isinstance(value, numbers.Real)
             or not math.isfinite(float(value)) or value < 0):
         raise v.fail(param, func, "a non-negative number", value)
     return float(value)
 
 
-def _threshold(value: Any, func: str) -> float:
+def threshold_of(value: Any, func: str) -> float:
+    """``value`` as a float, or one sentence: it must lie in (0, 1]."""
     if (isinstance(value, bool) or not isinstance(value, numbers.Real)
             or not 0 < float(value) <= 1):
         raise v.fail("threshold", func, "a number in (0, 1]", value)

@@ -32,7 +32,7 @@ from accord.inference.results import AgreementResult
 from . import _gaussian as g
 from ._crowd import FloatArray, wsum
 from ._refit import refit_resampling
-from .consensus import _few, _non_negative
+from .consensus import _few, non_negative
 from .score_result import ScoreConsensus
 
 ScoreMethod = Literal["mean", "median", "gaussian"]
@@ -96,7 +96,7 @@ def score_consensus(
     func = "score_consensus"
     v.choice(method, SCORE_METHODS, param="method", func=func)
     v.choice(noise, ("per_annotator", "shared"), param="noise", func=func)
-    tol = _non_negative(tol, "tol", func)
+    tol = non_negative(tol, "tol", func)
     v.positive_int(max_iter, param="max_iter", func=func)
     ann, s = _scores(annotations, func)
     n_ratings = np.bincount(s.unit, minlength=s.n_units).astype(np.int64)

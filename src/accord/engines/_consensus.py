@@ -16,7 +16,6 @@ error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28.
 from __future__ import annotations
 
 import math
-import numbers
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,12 +26,13 @@ import numpy as np
 from accord.annotators import METHODS as MEMORY_METHODS
 from accord.annotators import Consensus
 from accord.annotators._crowd import EPS
+from accord.annotators.consensus import crowd_notes, non_negative, threshold_of
 from accord.data import _validation as v
 from accord.engines import _crowd as ec
 from accord.engines import _frame as fr
 from accord.engines._crowd import Counts, EngineCrowd, FloatArray
 from accord.engines._result import EngineResult
-from accord.errors import ConvergenceWarning, DegenerateDataWarning, InvalidParameterError
+from accord.errors import ConvergenceWarning, InvalidParameterError
 
 __all__ = ["consensus"]
 
@@ -117,9 +117,9 @@ def consensus(
     12
     """
     _method(method)
-    tol = _non_negative(tol, "tol")
+    tol = non_negative(tol, "tol", _FUNC)
     v.positive_int(max_iter, param="max_iter", func=_FUNC)
-    threshold = _threshold(threshold)
+    threshold = threshold_of(threshold, _FUNC)
     for name, given in (("unit", unit), ("rater", rater), ("value", value)):
         if not isinstance(given, str):
             raise v.fail(name, _FUNC, "a column name", given)
@@ -168,61 +168,11 @@ def _method(method: Any) -> None:
     v.choice(method, METHODS, param="method", func=_FUNC)
 
 
-def _non_negative(value: Any, param: str) -> float:
-    if (isinstance(value, bool) or not isinstance(value, numbers.Real)
-            or not math.isfinite(float(value)) or value < 0):
-        raise v.fail(param, _FUNC, "a non-negative number", value)
-    return float(value)
-
-
-def _threshold(value: Any) -> float:
-    if (isinstance(value, bool) or not isinstance(value, numbers.Real)
-            or not 0 < float(value) <= 1):
-        raise v.fail("threshold", _FUNC, "a number in (0, 1]", value)
-    return float(value)
-
-
 def _notes(crowd: EngineCrowd, per_unit: Any) -> tuple[str, ...]:
-    """The sentences :func:`accord.consensus` notes, from the engine's counts.
-
-    The in-memory ``_notes`` reads a ``Crowd`` of per-rating codes, which the engine
-    never builds; these are its sentences from the per-unit and per-(rater, label)
-    counts (the tests compare the two).
-
-    Every rater here gave a rating (raters are read from the ratings), so the
-    in-memory note on idle annotators never applies.
-    """
-    notes = []
-    once = int((per_unit == 1).sum())
-    if once:
-        notes.append(f"{once} unit(s) were rated by one annotator only: their label is that "
-                     "annotator's (listed in single_rated).")
-    used = crowd.per_key.reshape(crowd.n_raters, crowd.k) > 0
-    lone = [crowd.raters[i] for i in np.flatnonzero(crowd.per_key.reshape(
-        crowd.n_raters, crowd.k).sum(axis=1) == 1)]
-    if lone:
-        notes.append(f"{len(lone)} annotator(s) gave one rating only ({_few(lone)}): their "
-                     "parameters rest on that rating.")
-    solo = [crowd.categories[c] for c in np.flatnonzero(used.sum(axis=0) == 1)]
-    if solo:
-        notes.append(f"{len(solo)} label(s) were used by one annotator only ({_few(solo)}).")
-    scores = [c for c in crowd.categories if isinstance(c, numbers.Real)
-              and not isinstance(c, (bool, np.bool_)) and not float(c).is_integer()]
-    if scores and len(scores) == len(crowd.categories):
-        notes.append(f"The labels are non-integer numbers ({_few(scores)}): each distinct value "
-                     "is a category; if they are scores, declare level='interval' and use "
-                     "accord.score_consensus (mean, median or a bias and noise model).")
-    if used.sum(axis=1).max() == 1:
-        why = ("every annotator gave the same label to all their units, so the ratings say "
-               "nothing about any annotator's errors.")
-        warnings.warn(f"consensus: {why}", DegenerateDataWarning, stacklevel=v.user_level())
-        notes.append(why[0].upper() + why[1:])
-    return tuple(notes)
-
-
-def _few(items: Sequence[Any]) -> str:
-    shown = ", ".join(repr(x) for x in items[:5])
-    return shown + (", ..." if len(items) > 5 else "")
+    """The sentences :func:`accord.consensus` notes, from the engine's counts (every
+    rater here gave a rating: raters are read from the ratings)."""
+    return crowd_notes(per_unit, crowd.per_key.reshape(crowd.n_raters, crowd.k), crowd.raters,
+                       crowd.categories)
 
 
 # --------------------------------------------------------------------- models
