@@ -407,3 +407,21 @@ def test_span_data_refuse_judge_lab_results_rather_than_drop_them() -> None:
                       value="label", start="start", end="end")
     with pytest.raises(DataError, match="the span report has no judge-lab sections"):
         accord.report(ann, judge_lab=calibration())
+
+
+def test_judge_rank_bootstrap_intervals_reach_its_report(tmp_path: Path) -> None:
+    # `judge rank --bootstrap N --report` shows the bootstrap intervals the command prints,
+    # not the Fisher-information ones
+    out = tmp_path / "rank.json"
+    code, _, err = run_cli("judge", "rank", str(SLICE), "--bootstrap", "60", "--seed", "3",
+                           "--report", str(out))
+    assert code == 0, err
+    figures = json.loads(out.read_text(encoding="utf-8"))["judge_lab"]["parts"]["ranking"][
+        "figures"]
+    bt = accord.bradley_terry(read_pairwise(SLICE).comparisons())
+    for f in figures:
+        ci = bt.strength[f["who"]].confidence_interval(
+            method=accord.Bootstrap(n_resamples=60, rng=3))
+        lib = {k: v for k, v in ci.to_dict().items() if k != "n_excluded"}  # in the sentence
+        assert f["confidence_interval"] == lib
+        assert f["confidence_interval"]["method"] == "bootstrap-percentile"

@@ -108,8 +108,8 @@ def rank(data: str, order_effect: bool, n_boot: int, seed: int | None, level: fl
 
     table = read_pairwise(data)
     bt = accord.bradley_terry(table.comparisons(), order_effect=order_effect)
-    _write_report(report_path, data, [bt], level, table.notes())
     method: Any = accord.Bootstrap(n_resamples=n_boot, rng=seed) if n_boot else "asymptotic"
+    _write_report(report_path, data, [bt], level, table.notes(), method if n_boot else None)
     figures = {str(k): r for k, r in bt.strength.items()}
     if bt.order_effect is not None:
         figures["order_effect"] = bt.order_effect
@@ -312,9 +312,10 @@ def panel(data: str, judges: tuple[str, ...], humans: tuple[str, ...], combine: 
 
 
 def _write_report(path: str | None, data: str, results: list[Any], level: float,
-                  read: list[str]) -> None:
+                  read: list[str], method: Any = None) -> None:
     """With --report FILE: the report of this question (the renderer of accord report),
-    its format by the suffix; what was read goes into its notes."""
+    its format by the suffix; what was read goes into its notes. ``method``: the
+    intervals' method when the command was given one (``judge rank --bootstrap``)."""
     if path is None:
         return
     from dataclasses import replace
@@ -331,7 +332,7 @@ def _write_report(path: str | None, data: str, results: list[Any], level: float,
     inputs = paths_of(data)
     if same_file(path, [inputs] if isinstance(inputs, str) else inputs):
         raise click.UsageError(f"--report {path} is the file being read: write to another file.")
-    rep = accord.report(None, judge_lab=results, confidence_level=level)
+    rep = accord.report(None, judge_lab=results, confidence_level=level, method=method)
     rep = replace(rep, notes=(*read, *rep.notes))
     written = write_atomic(path, render(rep, fmt))
     click.echo(f"report written to {written.resolve()}", err=True)

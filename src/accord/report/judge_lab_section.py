@@ -193,7 +193,7 @@ def judge_lab_section(results: Sequence[Any], confidence_level: float,
             judge = None if res.judge is None else str(res.judge)
             parts += _preference_parts(res, confidence_level, method)
         elif isinstance(res, BradleyTerryResult):
-            parts.append(_ranking(res, confidence_level))
+            parts.append(_ranking(res, confidence_level, method))
         elif isinstance(res, JudgeCalibration):
             parts.append(_calibration(res, confidence_level))
         elif isinstance(res, JudgeConsistency):
@@ -323,16 +323,19 @@ def self_clause(judge: Any, figs: Sequence[LabFigure], level: float) -> str:
     return out
 
 
-def _ranking(bt: Any, level: float) -> LabPart:
+def _ranking(bt: Any, level: float, method: Any = None) -> LabPart:
+    """The strengths with Fisher-information intervals, or ``method``'s (a Bootstrap
+    refits the model on resampled comparisons, shared by every strength)."""
     elo = bt.elo()
     figs = [figure("strength", "log-strength", bt.strength[i], level, who=str(i),
-                   extra=(("elo", elo[i].estimate),)) for i in bt.ranking()]
+                   method=method, extra=(("elo", elo[i].estimate),)) for i in bt.ranking()]
     if bt.order_effect is not None:
         figs.append(figure("order_effect", "advantage of being shown first (log-odds)",
-                           bt.order_effect, level))
+                           bt.order_effect, level, method=method))
     notes = (f"{bt.n_comparisons} comparisons, {bt.n_ties} ties; log-strength has mean "
              "zero; Elo = 1000 + 400 log-strength / ln 10.",)
-    return LabPart("ranking", TITLES["ranking"], bt.sentence(level), tuple(figs), notes)
+    sentence = bt.sentence(level) if method is None else bt.sentence(level, method=method)
+    return LabPart("ranking", TITLES["ranking"], sentence, tuple(figs), notes)
 
 
 def _calibration(cal: Any, level: float) -> LabPart:
