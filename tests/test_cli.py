@@ -35,6 +35,29 @@ def test_expand_multi_reads_space_separated_values() -> None:
         "--categories", "-1", "--categories", "0", "--json"]
 
 
+@pytest.mark.parametrize("args", [
+    ["compute", "d.csv", "--raters"],
+    ["compute", "d.csv", "--raters", "--json"],
+    ["compute", "d.csv", "--raters=", "--json"],
+    ["compute", "d.csv", "--categories", "--raters", "a"],
+])
+def test_a_multi_value_option_without_a_value_is_refused(args: list[str]) -> None:
+    # read as "not given", an empty --raters would silently fall back to a guessed layout
+    import click
+
+    name = next(a for a in args if a.startswith("--") and a != "--json").partition("=")[0]
+    with pytest.raises(click.UsageError, match=f"^{name} needs at least one value after it"):
+        expand_multi(args)
+
+
+def test_an_empty_raters_option_is_one_sentence_and_a_json_error(cohen_csv: Path) -> None:
+    code, out, err = run("compute", str(cohen_csv), "--raters", "--json")
+    assert code == 2
+    assert json.loads(out)["error"] == ("--raters needs at least one value after it "
+                                        "(e.g. --raters A B, or --raters A,B).")
+    assert "Traceback" not in err and "--raters needs at least one value" in err
+
+
 def test_compute_json_reproduces_cohen_1960(cohen_csv: Path) -> None:
     code, out, err = run("compute", str(cohen_csv), "--raters", "ann_a", "ann_b",
                          "--coefficient", "cohen_kappa", "--json")

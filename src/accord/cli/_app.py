@@ -43,22 +43,38 @@ def expand_multi(args: Sequence[str], known: frozenset[str] | None = None) -> li
     """
     out: list[str] = []
     current: str | None = None
+    given = 0
     for tok in args:
         if _is_option(tok) and (current is None or known is None
                                 or tok.partition("=")[0] in known):
+            _some(current, given)
             name, eq, val = tok.partition("=")
             current = name if name in MULTI_VALUE else None
+            given = 0
             if current and eq:
-                out += [x for v in _values(val) for x in (current, v)]
+                values = _values(val)
+                _some(current, len(values))
+                out += [x for v in values for x in (current, v)]
+                current = None
                 continue
             if current:
                 continue
             out.append(tok)
         elif current is not None:
-            out += [x for v in _values(tok) for x in (current, v)]
+            values = _values(tok)
+            given += len(values)
+            out += [x for v in values for x in (current, v)]
         else:
             out.append(tok)
+    _some(current, given)
     return out
+
+
+def _some(option: str | None, given: int) -> None:
+    """A multi-value option given no value is refused (it would read as not given)."""
+    if option is not None and given == 0:
+        raise click.UsageError(f"{option} needs at least one value after it "
+                               f"(e.g. {option} A B, or {option} A,B).")
 
 
 def _values(tok: str) -> list[str]:
@@ -142,7 +158,12 @@ class AccordGroup(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["accord.args"] = list(args)  # to name the files in a last-resort error
-        return super().parse_args(ctx, expand_multi(args, _known_options(self, args)))
+        try:
+            expanded = expand_multi(args, _known_options(self, args))
+        except click.UsageError as exc:  # an option with no value: --json gets it too
+            _json_error(ctx, exc.format_message(), exc.exit_code)
+            raise
+        return super().parse_args(ctx, expanded)
 
     def invoke(self, ctx: click.Context) -> Any:
         _refuse_closed_stdout(ctx.meta.get("accord.args", []))
