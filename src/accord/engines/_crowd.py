@@ -159,7 +159,8 @@ def push(like: Any, columns: dict[str, Any], dtypes: dict[str, Any] | None = Non
         import dask.dataframe as dd
         import pandas as pd
 
-        out = nw.from_native(dd.from_pandas(pd.DataFrame(data), npartitions=1))  # type: ignore[no-untyped-call]
+        from_pandas: Any = dd.from_pandas  # untyped in dask; dask is an optional extra
+        out = nw.from_native(from_pandas(pd.DataFrame(data), npartitions=1))
     elif impl.is_spark_like():
         out = nw.from_native(native.sparkSession.createDataFrame(list(zip(*data.values())),
                                                                  list(data)))
