@@ -21,7 +21,7 @@ __all__ = ["refuse_cvat", "resolve"]
 
 CVAT = ("CVAT exports (annotations.xml, 'CVAT for images/video') are not supported yet; "
         "write the labels as a table with one row per (image or object, annotator, label) "
-        "and read it with unit=, rater=, value= (accord CLI: --unit, --rater, --value).")
+        "and read it with unit=..., rater=..., value=... as a long table.")
 
 
 def resolve(paths: Sequence[Path], format: str | None, detect: Callable[[Path], str],
@@ -67,7 +67,7 @@ def _folder(folder: Path, detect: Callable[[Path], str],
         raise format_error(
             folder, None,
             f"none of its {len(files)} file(s) is in a format accord knows; looked for "
-            f"{', '.join(known)} (pass format=... to choose; accord CLI: --format NAME).")
+            f"{', '.join(known)} (choose one with format=...).")
     if len(formats) > 1 or unknown:
         found = "; ".join(f"{n}: {', '.join(p.name for p, m in names.items() if m == n)}"
                           for n in formats)
