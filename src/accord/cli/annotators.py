@@ -177,12 +177,13 @@ def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
         out.print(f"note: {note}", markup=False, highlight=False)
     rows = c.rows()
     t = Table(title="Least certain units first" + ("" if len(rows) <= 20 else " (first 20)"))
-    for col in ("unit", "label", "posterior", "ratings", ""):
+    marks = [", ".join(k.replace("_", " ") for k in ("tied", "single_rated") if r[k])
+             for r in rows[:20]]
+    for col in ("unit", "label", "posterior", "ratings", *(["flag"] if any(marks) else [])):
         t.add_column(col)
-    for r in rows[:20]:
-        mark = ", ".join(k for k in ("tied", "single_rated") if r[k])
+    for r, mark in zip(rows[:20], marks):
         t.add_row(str(r["unit"]), str(r["label"]), f"{r['posterior']:.3f}",
-                  str(r["n_ratings"]), mark)
+                  str(r["n_ratings"]), *([mark] if any(marks) else []))
     out.print(t)
     if output is not None:
         out.print(f"wrote {len(rows)} units to {output}", markup=False, highlight=False)
