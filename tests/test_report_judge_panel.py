@@ -153,6 +153,27 @@ def test_a_tied_majority_and_the_alt_test_s_caveats_are_notes() -> None:
             assert f"{who}: {note}" in part.notes
 
 
+def test_an_undefined_effective_size_says_why_and_the_json_holds_null() -> None:
+    rows = {"unit": list(range(8)), **{r: [1, 0, 1, 1, 0, 0, 1, 0]
+                                       for r in ("j1", "j2", "h1", "h2", "h3")}}
+    ann = accord.Annotations.from_wide(rows, unit="unit", raters=list(rows)[1:])
+    with pytest.warns(accord.DegenerateDataWarning, match="effective_judges is undefined"):
+        p = accord.judge_panel(ann, judges=["j1", "j2"], test="wilcoxon")
+    rep = accord.report(None, judge_lab=p)
+    assert rep.job is not None and "an undefined number of independent judges" in rep.job.verdict
+    part = rep.judge_lab.parts[0]  # type: ignore[union-attr]
+    k_eff = part.figure("effective_judges")
+    assert k_eff is not None and not k_eff.defined
+    assert k_eff.undefined_reason == p.effective_judges.undefined_reason
+    assert f"it is undefined here: {p.effective_judges.undefined_reason}." in part.notes[1]
+    doc = json.loads(rep.to_json())
+    jsonschema.validate(doc, schema())
+    got = {f["key"]: f for f in doc["judge_lab"]["parts"]["panel"]["figures"]}
+    assert got["effective_judges"]["estimate"] is None
+    assert got["effective_judges"]["confidence_interval"] is None
+    assert got["error_correlation"]["estimate"] is None
+
+
 def test_a_panel_of_scores_beside_other_lab_results() -> None:
     from tests.test_report_judge_lab import calibration
 

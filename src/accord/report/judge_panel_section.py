@@ -84,11 +84,18 @@ def _notes(p: Any) -> tuple[str, ...]:
              "it wins against at least half of them. The winning rate and the advantage "
              "probability are a test's outcome and have no interval.",
              "Effective number of independent judges: k / (1 + (k - 1) r), r the mean "
-             f"correlation of the judges' errors (Kish 1965), an error being {error} on the "
-             f"{p.effective_judges.n_units} units every judge and a human rated; its "
-             "interval comes from the jackknife SE over units."]
+             f"correlation of the judges' errors (Kish 1965), an error being {error}"
+             + _where(p.effective_judges)]
     if p.n_panel_ties:
         notes.append(f"{p.n_panel_ties} unit(s) have a tied majority and no panel verdict.")
     for who, res in p.alt_tests.items():
         notes += [f"{who}: {n}" for n in res.notes]
     return tuple(notes)
+
+
+def _where(k_eff: Any) -> str:
+    """The end of the effective-size note: the units and interval, or why it is undefined."""
+    if not k_eff.defined:
+        return f"; it is undefined here: {k_eff.undefined_reason}."
+    return (f" on the {k_eff.n_units} units every judge and a human rated; its interval comes "
+            "from the jackknife SE over units.")
