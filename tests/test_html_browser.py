@@ -390,7 +390,8 @@ def job_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path,
 
 @pytest.mark.parametrize("kind", ["raters", "reference", "judge", "study", "spans",
                                   "label_sets", "pairwise_judge", "judge_ranking",
-                                  "judge_calibration", "judge_consistency", "judge_ppi"])
+                                  "judge_calibration", "judge_consistency", "judge_ppi",
+                                  "judge_panel"])
 def test_each_job_on_a_phone(browser: Any, job_pages: dict[str, tuple[Path, str]],
                              kind: str) -> None:
     path, verdict = job_pages[kind]
@@ -399,8 +400,9 @@ def test_each_job_on_a_phone(browser: Any, job_pages: dict[str, tuple[Path, str]
     found = view.page.evaluate(PHONE_CHECKS)
     assert found["overflow"] <= 0  # the page itself never scrolls sideways
     assert found["clipped"] == []  # every table wider than the phone says it scrolls
-    # the span, consistency and PPI reports have tables only
-    assert bool(found["sizes"]) == (kind not in ("spans", "judge_consistency", "judge_ppi"))
+    # the span, consistency, PPI and panel reports have tables only
+    assert bool(found["sizes"]) == (kind not in ("spans", "judge_consistency", "judge_ppi",
+                                                 "judge_panel"))
     assert min(found["sizes"], default=11.0) >= 11.0  # chart text at least 11 px
     assert found["verdictBottom"] <= 844  # the answer is on the first screen
     assert found["captionsBelow"] == []  # a table's caption is read before the table

@@ -2,7 +2,7 @@
 
 For every job (raters, a model against a reference, a judge against humans, a pilot with
 a study, spans, label sets, and the judge lab's pairwise judge, ranking, calibration,
-consistency and PPI) the first heading and the verdict are checked in HTML,
+consistency, PPI and panel of judges) the first heading and the verdict are checked in HTML,
 Markdown and on the console, and the figures of the verdict against the library result
 they come from or a peer library (scikit-learn for macro F1 and accuracy).
 """
@@ -66,6 +66,10 @@ def _judge_lab(which: str) -> Callable[[], accord.Report]:
 
         if which == "ranking":
             return accord.report(None, judge_lab=lab._slice()[1])
+        if which == "panel":
+            from tests.test_report_judge_panel import jury
+
+            return accord.report(None, judge_lab=jury())
         return accord.report(None, judge_lab=getattr(lab, which)())
 
     return build
@@ -76,6 +80,7 @@ JOBS: dict[str, Callable[[], accord.Report]] = {
     "spans": _spans, "label_sets": _label_sets, "pairwise_judge": _pairwise_judge,
     "judge_ranking": _judge_lab("ranking"), "judge_calibration": _judge_lab("calibration"),
     "judge_consistency": _judge_lab("consistency"), "judge_ppi": _judge_lab("ppi"),
+    "judge_panel": _judge_lab("panel"),
 }
 
 
@@ -128,7 +133,7 @@ def test_the_job_s_own_section_comes_first(job_report: tuple[str, accord.Report]
              "spans": "summary", "raters": "summary", "study": "summary",
              "pairwise_judge": "lab-position", "judge_ranking": "lab-ranking",
              "judge_calibration": "lab-calibration", "judge_consistency": "lab-consistency",
-             "judge_ppi": "lab-ppi"}[kind]
+             "judge_ppi": "lab-ppi", "judge_panel": "lab-panel"}[kind]
     page = rep.to_html()
     main = page[page.index("<main>"):]
     assert re.findall(r'<section id="([^"]+)"', main)[0] == first

@@ -16,6 +16,9 @@ from accord.cli.judge import judge
 
 JSON_OPTION = shared("--json")
 LEVEL_OPTION = shared("--confidence-level", dest="level")
+#: The commands that read ratings have --level (the scale) too: their confidence level is
+#: passed as ``confidence_level``.
+CONFIDENCE_OPTION = shared("--confidence-level")
 REPORT_OPTION = shared("--report")
 
 
@@ -143,12 +146,14 @@ def rank(data: str, order_effect: bool, n_boot: int, seed: int | None, level: fl
 @data_options
 @click.option("--threshold", type=float, default=None,
               help="Pass threshold: adds the share of items that pass in some runs only.")
-@click.option("--target", type=float, default=0.9, show_default=True,
-              help="Target reliability for the number of runs needed.")
-@LEVEL_OPTION
+@click.option("--target", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.9, show_default=True,
+              help="Target reliability for the number of runs needed (the sentence uses it; "
+              "the report adds it to 0.8, 0.9 and 0.95).")
+@CONFIDENCE_OPTION
 @REPORT_OPTION
 @JSON_OPTION
-def consistency(data: str, threshold: float | None, target: float, level: float,
+def consistency(data: str, threshold: float | None, target: float, confidence_level: float,
                 report_path: str | None, as_json: bool, **selection: Any) -> None:
     """The same judge run several times on the same items (one rater column per run):
     flip rates, within-item variance, ICC(1,1) and the runs needed for a target reliability.
@@ -161,11 +166,12 @@ def consistency(data: str, threshold: float | None, target: float, level: float,
     import accord
 
     ann = load(data, **selection)
+    level = confidence_level
     runs = ann.numeric_values()[ann.wide()]
     runs[ann.wide() < 0] = math.nan
-    c = accord.judge_consistency(runs, threshold=threshold)
+    c = accord.judge_consistency(runs, threshold=threshold, target=target)
     _write_report(report_path, data, [c], level, ann.audit.lines())
-    need = c.runs_needed(target, confidence_level=level)
+    need = c.runs_needed(confidence_level=level)
     figures = [("flip rate (runs disagree)", c.flip_rate)]
     if c.threshold_flip_rate is not None:
         figures.append((f"pass in some runs, fail in others (>= {threshold:g})",
@@ -177,7 +183,7 @@ def consistency(data: str, threshold: float | None, target: float, level: float,
         emit("judge consistency", {name: r.to_dict() for name, r in figures})
         return
     _say(ann.audit.lines())
-    _say([c.sentence(level, target=target)])
+    _say([c.sentence(level)])
     _figure_table("Repeat-run consistency", figures, level)
 
 
@@ -280,11 +286,12 @@ def ppi(data: str, judge_col: str, human_col: str, tuned: bool, level: float,
 @click.option("--epsilon", default=0.2, show_default=True, type=float)
 @click.option("--test", "test_kind", type=click.Choice(["t", "wilcoxon"]), default="t",
               show_default=True)
-@LEVEL_OPTION
+@CONFIDENCE_OPTION
+@REPORT_OPTION
 @JSON_OPTION
 def panel(data: str, judges: tuple[str, ...], humans: tuple[str, ...], combine: str,
-          epsilon: float, test_kind: str, level: float, as_json: bool,
-          **selection: Any) -> None:
+          epsilon: float, test_kind: str, confidence_level: float, report_path: str | None,
+          as_json: bool, **selection: Any) -> None:
     """Several judges combined (majority or mean): each judge and the panel through the
     alternative annotator test, and the effective number of independent judges.
 
@@ -296,9 +303,11 @@ def panel(data: str, judges: tuple[str, ...], humans: tuple[str, ...], combine: 
     import accord
 
     ann = load(data, select_raters=False, **selection)
+    level = confidence_level
     p = accord.judge_panel(ann, judges=list(judges), humans=list(humans) or None,
                            combine=combine, epsilon=epsilon,  # type: ignore[arg-type]
                            test=test_kind)  # type: ignore[arg-type]
+    _write_report(report_path, data, [p], level, ann.audit.lines())
     if as_json:
         emit("judge panel", p.to_dict())
         return

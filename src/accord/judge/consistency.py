@@ -56,6 +56,10 @@ class JudgeConsistency:
         Runs (columns).
     n_items_dropped : int
         Items with fewer than two runs, not counted.
+    target : float
+        The reliability the runs are asked to reach (``judge_consistency(target=)``):
+        what :meth:`sentence` and :meth:`runs_needed` use when not given another, and
+        what the report shows.
     """
 
     flip_rate: AgreementResult
@@ -65,6 +69,7 @@ class JudgeConsistency:
     icc_k: AgreementResult
     n_runs: int
     n_items_dropped: int
+    target: float = 0.9
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping at full precision."""
@@ -75,20 +80,25 @@ class JudgeConsistency:
             "within_item_variance": self.within_item_variance.to_dict(),
             "icc": self.icc.to_dict(), "icc_k": self.icc_k.to_dict(),
             "n_runs": self.n_runs, "n_items_dropped": self.n_items_dropped,
+            "target": self.target,
         }
 
-    def sentence(self, confidence_level: float = 0.95, *, target: float = 0.9) -> str:
-        """One sentence: one run's reliability, runs needed for ``target``, the flip rate."""
+    def sentence(self, confidence_level: float = 0.95, *, target: float | None = None) -> str:
+        """One sentence: one run's reliability, runs needed for ``target`` (default: the
+        result's :attr:`target`), the flip rate."""
         from .sentences import consistency_sentence
 
-        return consistency_sentence(self, confidence_level, target=target)
+        return consistency_sentence(self, confidence_level,
+                                    target=self.target if target is None else target)
 
-    def runs_needed(self, target: float, *, confidence_level: float = 0.95) -> AgreementResult:
+    def runs_needed(self, target: float | None = None, *,
+                    confidence_level: float = 0.95) -> AgreementResult:
         """Runs whose mean reaches reliability ``target`` (Spearman-Brown), with an interval.
 
-        ``estimate`` is the real-valued number of runs; ``details["runs"]`` rounds it
-        up. Its ``"asymptotic"`` interval maps the ICC(1,1) interval at the requested
-        level; undefined when the ICC is undefined or not positive.
+        ``target`` defaults to the result's :attr:`target`. ``estimate`` is the
+        real-valued number of runs; ``details["runs"]`` rounds it up. Its
+        ``"asymptotic"`` interval maps the ICC(1,1) interval at the requested level;
+        undefined when the ICC is undefined or not positive.
 
         Examples
         --------
@@ -99,8 +109,9 @@ class JudgeConsistency:
         >>> need.details["runs"], round(c.icc.estimate, 4)
         (3, 0.8974)
         """
-        if not (isinstance(target, (int, float)) and 0.0 < target < 1.0):
-            raise v.fail("target", "runs_needed", "a reliability in (0, 1)", target)
+        if target is None:
+            target = self.target
+        _check_target(target, "runs_needed")
         rho = self.icc.estimate
         name = "runs_needed"
         if not self.icc.defined or rho <= 0:
@@ -130,7 +141,14 @@ def prophecy(rho: float, target: float) -> float:
     return target * (1.0 - rho) / (rho * (1.0 - target))
 
 
-def judge_consistency(runs: Any, *, threshold: float | None = None) -> JudgeConsistency:
+def _check_target(target: Any, func: str) -> None:
+    if isinstance(target, bool) or not (isinstance(target, (int, float))
+                                        and 0.0 < target < 1.0):
+        raise v.fail("target", func, "a reliability in (0, 1)", target)
+
+
+def judge_consistency(runs: Any, *, threshold: float | None = None,
+                      target: float = 0.9) -> JudgeConsistency:
     """Flip rates, within-item variance, ICC(1,1) and its step-up over repeated judge runs.
 
     Parameters
@@ -141,6 +159,10 @@ def judge_consistency(runs: Any, *, threshold: float | None = None) -> JudgeCons
     threshold : float, optional
         A pass threshold (score >= threshold passes): adds the share of items that
         pass in some runs and fail in others.
+    target : float
+        The reliability, in (0, 1), the runs are asked to reach: the result's
+        :attr:`~JudgeConsistency.target`, used by its sentence, by ``runs_needed()``
+        and by the report (which adds it to the runs needed for 0.8, 0.9 and 0.95).
 
     Returns
     -------
@@ -152,6 +174,8 @@ def judge_consistency(runs: Any, *, threshold: float | None = None) -> JudgeCons
         Fewer than two runs, or no item with two verdicts.
     DataError
         Verdicts that are not numbers.
+    InvalidParameterError
+        A ``target`` outside (0, 1).
 
     References
     ----------
@@ -167,6 +191,7 @@ def judge_consistency(runs: Any, *, threshold: float | None = None) -> JudgeCons
     (0.6666666666666666, 0.16666666666666666)
     """
     func = "judge_consistency"
+    _check_target(target, func)
     x = _matrix(runs, func)
     counts = np.isfinite(x).sum(axis=1)
     keep = counts >= 2
@@ -188,7 +213,8 @@ def judge_consistency(runs: Any, *, threshold: float | None = None) -> JudgeCons
                        reason_if_empty="no item", bounds=(0.0, math.inf))
     one = _icc(x, "ICC1")
     k = _icc(x, "ICC1k")
-    return JudgeConsistency(flips, cross, within, one, k, x.shape[1], int((~keep).sum()))
+    return JudgeConsistency(flips, cross, within, one, k, x.shape[1], int((~keep).sum()),
+                            float(target))
 
 
 def _icc(x: NDArray[np.float64], form: str) -> AgreementResult:

@@ -199,9 +199,14 @@ def panel_sentence(res: JudgePanel, confidence_level: float = 0.95) -> str:
     keff = (_num(res.effective_judges, level, 2) if res.effective_judges.defined
             else "an undefined number of")
     passed = [str(j) for j in res.judges if res.alt_tests[j].passed]
-    alone = (f"{len(passed)} of {len(res.judges)} judges pass alone" if passed else
-             "no judge passes alone")
+    alone = ("no judge passes alone" if not passed else
+             f"{len(passed)} of {len(res.judges)} judges pass alone ({_and(passed)})")
     return (f"The {res.combine} panel of {len(res.judges)} judges "
             f"{'passes' if alt.passed else 'fails'} the alternative annotator test (winning "
             f"rate {alt.winning_rate:.2f}); {alone}; the judges are worth {keff} independent "
             "judges.")
+
+
+def _and(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

@@ -115,7 +115,8 @@ def report(
     judge_lab : result or sequence of results, optional
         Judge-lab results, each its own section in the order given: ``PreferenceResult``,
         ``BradleyTerryResult`` (with a chart of the strengths), ``JudgeCalibration`` (with
-        the reliability diagram), ``JudgeConsistency``, :func:`accord.ppi_mean`'s result.
+        the reliability diagram), ``JudgeConsistency``, :func:`accord.ppi_mean`'s result,
+        ``JudgePanel`` (:func:`accord.judge_panel`).
         Without ratings the job is the first one's question (:mod:`~.lab_report`).
 
     Returns

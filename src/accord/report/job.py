@@ -31,7 +31,7 @@ __all__ = ["TITLES", "Job", "JobKind", "job_of", "raters_headline", "with_job"]
 
 JobKind = Literal["raters", "reference", "judge", "study", "spans", "label_sets",
                   "pairwise_judge", "judge_ranking", "judge_calibration", "judge_consistency",
-                  "judge_ppi"]
+                  "judge_ppi", "judge_panel"]
 
 #: The first heading of each job's report (a ``title=`` given by the caller wins).
 TITLES: dict[str, str] = {
@@ -46,12 +46,14 @@ TITLES: dict[str, str] = {
     "judge_calibration": "Judge calibration",
     "judge_consistency": "Judge consistency over repeated runs",
     "judge_ppi": "Judge rate corrected by human labels",
+    "judge_panel": "Panel of judges",
 }
 #: The job of a report of judge-lab results alone, by its first section's kind.
 LAB_JOBS: dict[str, JobKind] = {
     "position": "pairwise_judge", "length": "pairwise_judge",
     "self_preference": "pairwise_judge", "ranking": "judge_ranking",
     "calibration": "judge_calibration", "consistency": "judge_consistency", "ppi": "judge_ppi",
+    "panel": "judge_panel",
 }
 
 
@@ -63,7 +65,7 @@ class Job:
     ----------
     kind : {"raters", "reference", "judge", "study", "spans", "label_sets", \
             "pairwise_judge", "judge_ranking", "judge_calibration", "judge_consistency", \
-            "judge_ppi"}
+            "judge_ppi", "judge_panel"}
     title : str
         The job's heading, e.g. ``"Model against reference"``.
     verdict : str
@@ -122,7 +124,7 @@ def job_of(report: Report) -> Job:
 
 def _lab(report: Report) -> Job:
     """The judge lab's question: the pairwise judge's position and length preferences,
-    the ranking, the calibration, the consistency or the corrected rate."""
+    the ranking, the calibration, the consistency, the corrected rate or the panel."""
     assert report.judge_lab is not None  # job_of checked it
     lab = report.judge_lab
     kind = LAB_JOBS[lab.parts[0].kind]
@@ -132,7 +134,11 @@ def _lab(report: Report) -> Job:
         name = {"judge_ranking": f"log-strength of {main.who}",
                 "judge_calibration": "expected calibration error",
                 "judge_consistency": "ICC(1,1) of one run",
-                "judge_ppi": "corrected rate"}[kind]
+                "judge_ppi": "corrected rate",
+                "judge_panel": "panel's alt-test winning rate"}[kind]
+        if kind == "judge_panel":  # the alt-test decides, as for one judge
+            panel = part.figure("winning_rate", "panel") or main
+            return Job(kind, TITLES[kind], part.sentence, name, _num(panel.estimate, 2))
         if kind == "judge_calibration":
             main = part.figure("ece") or main
         if kind == "judge_consistency":

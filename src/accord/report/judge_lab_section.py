@@ -14,7 +14,10 @@ precision with the interval the report shows:
 * **consistency** (:func:`accord.judge_consistency`): flip rates, ICC(1,1), ICC(1,k) and
   the runs a target reliability needs (Spearman-Brown);
 * **ppi** (:func:`accord.ppi_mean`): the corrected rate beside the judge-only and the
-  humans-only rates.
+  humans-only rates;
+* **panel** (:func:`accord.judge_panel`): each judge and the panel through the
+  alternative annotator test, the effective number of independent judges and the
+  judges' error correlations (:mod:`accord.report.judge_panel_section`).
 
 Every figure's interval is the one the lab's sentences use (the analytic interval where
 the figure has one, else the jackknife), so a section and its sentence give one figure.
@@ -25,148 +28,39 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from accord.inference.results import AgreementResult
+from accord.report.judge_lab_model import (
+    TITLES,
+    JudgeLabSection,
+    LabFigure,
+    LabPart,
+    ReliabilityBin,
+    figure,
+)
 
 __all__ = ["LAB_TYPES", "LabFigure", "LabPart", "JudgeLabSection", "judge_lab_section"]
 
-PartKind = Literal["position", "length", "self_preference", "ranking", "calibration",
-                   "consistency", "ppi"]
-
-TITLES: dict[str, str] = {
-    "position": "Position bias", "length": "Length bias", "self_preference": "Self-preference",
-    "ranking": "Ranking of the generators (Bradley-Terry)", "calibration": "Calibration",
-    "consistency": "Repeat-run consistency", "ppi": "Judge rate corrected by human labels (PPI)",
-}
-#: The reliability a judge's repeated runs are asked to reach in the sentence, and the
-#: targets whose runs needed the table shows (``runs_needed``).
-TARGET = 0.9
+#: The reliabilities whose runs needed the consistency table always shows; the
+#: result's own target (``judge_consistency(target=)``, used by its sentence) is added.
 TARGETS = (0.8, 0.9, 0.95)
-
-
-@dataclass(frozen=True)
-class LabFigure:
-    """One figure with its interval, at full precision (``nan`` where undefined).
-
-    ``key`` is the figure's stable name in the JSON (``"position_first_share"``,
-    ``"length_bias"``, ``"strength"``, ``"brier"``, ...); ``who`` the rater or item it
-    is about (empty when none); ``label`` the words the tables show.
-    """
-
-    key: str
-    label: str
-    who: str
-    estimate: float
-    ci_low: float
-    ci_high: float
-    confidence_level: float
-    method: str
-    n: int
-    undefined_reason: str | None
-    extra: tuple[tuple[str, Any], ...] = ()
-
-    @property
-    def defined(self) -> bool:
-        """Whether the estimate is a number."""
-        return self.undefined_reason is None and math.isfinite(self.estimate)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``estimate``, ``confidence_interval``, ``n`` and the rest."""
-        ci = None if not (math.isfinite(self.ci_low) and math.isfinite(self.ci_high)) else {
-            "low": self.ci_low, "high": self.ci_high, "confidence_level": self.confidence_level,
-            "method": self.method}
-        out = {"key": self.key, "label": self.label, "estimate": _num(self.estimate),
-               "confidence_interval": ci, "n": self.n,
-               "undefined_reason": self.undefined_reason}
-        if self.who:
-            out["who"] = self.who
-        out.update({k: _num(x) if isinstance(x, float) else x for k, x in self.extra})
-        return out
-
-
-@dataclass(frozen=True)
-class ReliabilityBin:
-    """One bin of the reliability diagram: the score range, its items, mean score and
-    the observed (human) rate."""
-
-    low: float
-    high: float
-    n: int
-    mean_score: float
-    observed_rate: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping (undefined numbers are ``None``)."""
-        return {"low": self.low, "high": self.high, "n": self.n,
-                "mean_score": _num(self.mean_score), "observed_rate": _num(self.observed_rate)}
-
-
-@dataclass(frozen=True)
-class LabPart:
-    """One question's section: its sentence, figures, notes (and the reliability bins)."""
-
-    kind: PartKind
-    title: str
-    sentence: str
-    figures: tuple[LabFigure, ...]
-    notes: tuple[str, ...] = ()
-    bins: tuple[ReliabilityBin, ...] = ()
-
-    def figure(self, key: str, who: str = "") -> LabFigure | None:
-        """The figure named ``key`` (about ``who``), or ``None``."""
-        return next((f for f in self.figures if f.key == key and (not who or f.who == who)),
-                    None)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping."""
-        out: dict[str, Any] = {"title": self.title, "sentence": self.sentence,
-                               "figures": [f.to_dict() for f in self.figures],
-                               "notes": list(self.notes)}
-        if self.kind == "calibration":
-            out["bins"] = [b.to_dict() for b in self.bins]
-        return out
-
-
-@dataclass(frozen=True)
-class JudgeLabSection:
-    """The judge-lab sections of a report, in the order given.
-
-    Attributes
-    ----------
-    judge : str or None
-        The judge the pairwise figures are about (``None``: not pairwise preferences).
-    parts : tuple of LabPart
-    confidence_level : float
-    """
-
-    judge: str | None
-    parts: tuple[LabPart, ...]
-    confidence_level: float
-
-    def part(self, kind: str) -> LabPart | None:
-        """The section of ``kind`` (``"position"``, ``"ranking"``, ...), or ``None``."""
-        return next((p for p in self.parts if p.kind == kind), None)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping: the parts under their kinds."""
-        return {"judge": self.judge, "confidence_level": self.confidence_level,
-                "parts": {p.kind: p.to_dict() for p in self.parts}}
 
 
 def _lab_types() -> tuple[type, ...]:
     from accord.judge.bradley_terry import BradleyTerryResult
     from accord.judge.calibration import JudgeCalibration
     from accord.judge.consistency import JudgeConsistency
+    from accord.judge.jury import JudgePanel
     from accord.judge.preferences import PreferenceResult
 
-    return (PreferenceResult, BradleyTerryResult, JudgeCalibration, JudgeConsistency)
+    return (PreferenceResult, BradleyTerryResult, JudgeCalibration, JudgeConsistency,
+            JudgePanel)
 
 
 #: What ``judge_lab=`` takes (plus an ``AgreementResult`` of :func:`accord.ppi_mean`).
 LAB_TYPES = ("PreferenceResult", "BradleyTerryResult", "JudgeCalibration", "JudgeConsistency",
-             "ppi_mean's AgreementResult")
+             "JudgePanel", "ppi_mean's AgreementResult")
 
 
 def is_lab_result(x: Any) -> bool:
@@ -182,7 +76,9 @@ def judge_lab_section(results: Sequence[Any], confidence_level: float,
     from accord.judge.bradley_terry import BradleyTerryResult
     from accord.judge.calibration import JudgeCalibration
     from accord.judge.consistency import JudgeConsistency
+    from accord.judge.jury import JudgePanel
     from accord.judge.preferences import PreferenceResult
+    from accord.report.judge_panel_section import panel_part
 
     if method == "asymptotic":  # each figure's own analytic interval, as in its sentence
         method = None
@@ -198,28 +94,13 @@ def judge_lab_section(results: Sequence[Any], confidence_level: float,
             parts.append(_calibration(res, confidence_level))
         elif isinstance(res, JudgeConsistency):
             parts.append(_consistency(res, confidence_level))
+        elif isinstance(res, JudgePanel):
+            parts.append(panel_part(res, confidence_level))
         else:
             parts.append(_ppi(res, confidence_level))
     return JudgeLabSection(judge, tuple(parts), confidence_level)
 
 
-def figure(key: str, label: str, res: AgreementResult, level: float, *, who: str = "",
-           method: Any = None, extra: tuple[tuple[str, Any], ...] = ()) -> LabFigure:
-    """``res`` with its interval: ``method`` if given, else the lab sentences' default."""
-    from accord.errors import AccordError
-    from accord.judge.sentences import interval
-
-    low = high = math.nan
-    how = ""
-    if res.defined:
-        try:
-            ci = (interval(res, level) if method is None
-                  else res.confidence_interval(level, method=method))
-        except AccordError:
-            ci = interval(res, level)
-        low, high, how = ci.low, ci.high, ci.method
-    return LabFigure(key, label, who, res.estimate, low, high, level, how, res.n_units,
-                     res.undefined_reason, extra)
 
 
 def _preference_parts(res: Any, level: float, method: Any) -> list[LabPart]:
@@ -365,14 +246,15 @@ def _consistency(c: Any, level: float) -> LabPart:
              figure("icc", "ICC(1,1): one run", c.icc, level),
              figure("icc_k", f"ICC(1,{c.n_runs}): mean of the runs (Spearman-Brown)", c.icc_k,
                     level)]
-    for target in TARGETS:
+    for target in sorted({*TARGETS, c.target}):
         need = c.runs_needed(target, confidence_level=level)
-        figs.append(figure("runs_needed", f"runs needed for reliability {target:g}", need,
+        mine = " (the target)" if target == c.target else ""
+        figs.append(figure("runs_needed", f"runs needed for reliability {target:g}{mine}", need,
                            level, extra=(("runs", need.details.get("runs")),
                                          ("target", target))))
     notes = (f"{c.n_items_dropped} item(s) with fewer than two runs are not counted.",) \
         if c.n_items_dropped else ()
-    return LabPart("consistency", TITLES["consistency"], c.sentence(level, target=TARGET),
+    return LabPart("consistency", TITLES["consistency"], c.sentence(level),
                    tuple(figs), notes)
 
 
@@ -405,7 +287,3 @@ def _ppi(est: AgreementResult, level: float) -> LabPart:
 
 def _who(judge: Any) -> str:
     return "The judge" if judge is None else str(judge)
-
-
-def _num(x: Any) -> Any:
-    return None if isinstance(x, float) and not math.isfinite(x) else x

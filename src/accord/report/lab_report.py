@@ -1,5 +1,5 @@
-"""The report of judge-lab results alone: a pairwise judge, a calibration, a consistency
-or a PPI estimate, with no ratings table to compute agreement on.
+"""The report of judge-lab results alone: a pairwise judge, a calibration, a consistency,
+a PPI estimate or a panel of judges, with no ratings table to compute agreement on.
 
 :func:`accord.report` sends here a :class:`~accord.judge.preferences.PreferenceResult`
 of a single judge (no humans to agree with) and ``report(None, judge_lab=...)``; the
@@ -67,9 +67,14 @@ def lab_report(results: Sequence[Any], settings: Settings, method: Any,
                      None)
     section = judge_lab_section(results, settings.confidence_level, method)
     prefs = next((r for r in results if isinstance(r, PreferenceResult)), None)
-    data = (_data_summary(prefs.annotations) if prefs is not None
-            else _summary(section.parts[0].figures[0].n, section.parts[0].title,
-                          "comparisons" if section.parts[0].kind == "ranking" else "items"))
+    first = section.parts[0]
+    if prefs is not None:
+        data = _data_summary(prefs.annotations)
+    elif first.kind == "panel":  # the units of the judges' and humans' ratings
+        data = _summary(results[0].annotations.n_units, first.title, "units")
+    else:
+        data = _summary(first.figures[0].n, first.title,
+                        "comparisons" if first.kind == "ranking" else "items")
     return Report(
         title=title or "Judge lab", headline=section.parts[0].sentence,
         accord_version=__version__, data=data, settings=settings, coefficients=(),

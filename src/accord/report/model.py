@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from accord.interpret.marginal import MarginalTest
     from accord.report.annotators_section import AnnotatorsSection
     from accord.report.job import Job
-    from accord.report.judge_lab_section import JudgeLabSection
+    from accord.report.judge_lab_model import JudgeLabSection
     from accord.report.judge_section import JudgeSection
     from accord.report.multilabel_section import MultilabelSection
     from accord.report.spans_section import SpansSection

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from accord.report.judge_lab_section import JudgeLabSection, LabFigure, LabPart
+from accord.report.judge_lab_model import JudgeLabSection, LabFigure, LabPart
 
 __all__ = ["cells", "console_parts", "html_sections", "markdown_lines", "nav_links",
            "section_id"]
@@ -49,14 +49,40 @@ def cells(part: LabPart, level: float) -> dict[str, Any]:
         rows = [[f.who or f.label, _f(f.estimate), _ci(f),
                  _f(x.get("elo"), 0) if f.key == "strength" else ""]
                 for f, x in zip(part.figures, extra)]
+    elif part.kind == "panel":
+        return _panel_cells(part, lvl)
     else:
         head = ["figure", "estimate", lvl, "n"]
         rows = [[f.label, _f(f.estimate), _ci(f), str(f.n)] for f in part.figures]
-    bins_head = ["scores", "items", "mean score", "observed rate"]
-    bins = [[f"{b.low:.2f}\u2013{b.high:.2f}", str(b.n), _f(b.mean_score),
-             _f(b.observed_rate)] for b in part.bins]
-    return {"head": head, "rows": rows, "bins_head": bins_head, "bins": bins,
+    second = None
+    if part.bins:
+        second = {"caption": "Reliability bins",
+                  "head": ["scores", "items", "mean score", "observed rate"],
+                  "rows": [[f"{b.low:.2f}\u2013{b.high:.2f}", str(b.n), _f(b.mean_score),
+                            _f(b.observed_rate)] for b in part.bins]}
+    return {"head": head, "rows": rows, "second": second,
             "numeric": [False] + [True] * (len(head) - 1)}
+
+
+def _panel_cells(part: LabPart, lvl: str) -> dict[str, Any]:
+    """A panel: one row per judge and the panel (the alt-test), then the effective number
+    of judges and the error correlations with the figure table's columns."""
+    head = ["judge", "alt-test", "winning rate", "humans won", "advantage probability",
+            "units"]
+    rows = []
+    for f in part.figures:
+        if f.key != "winning_rate":
+            continue
+        x = dict(f.extra)
+        rho = part.figure("advantage_probability", f.who)
+        rows.append([f.who, "passes" if x["passed"] else "fails", _f(f.estimate, 2),
+                     f"{x['humans_won']} of {x['humans_tested']}",
+                     _f(None if rho is None else rho.estimate), str(f.n)])
+    size = [[f.label, _f(f.estimate), _ci(f), str(f.n)] for f in part.figures
+            if f.key not in ("winning_rate", "advantage_probability")]
+    return {"head": head, "rows": rows, "numeric": [False, False] + [True] * 4,
+            "second": {"caption": "Effective number of judges",
+                       "head": ["figure", "estimate", lvl, "n"], "rows": size}}
 
 
 def _caption(part: LabPart, level: float) -> str:
@@ -94,8 +120,11 @@ def html_sections(section: JudgeLabSection | None, verdict: str = "") -> list[st
         if part.kind == "calibration":
             body.append(_figure(plots_judge.reliability_diagram(part.bins),
                                 _caption(part, level)))
-            body.append(_table(c["bins_head"], c["bins"], [False, True, True, True],
-                               caption="Reliability bins"))
+        if c["second"]:
+            two = c["second"]
+            body.append(_table(two["head"], two["rows"],
+                               [False] + [True] * (len(two["head"]) - 1),
+                               caption=two["caption"]))
         body += [f'<p class="note">{e(n)}</p>' for n in part.notes]
         out.append("".join(body) + "</section>")
     return out
@@ -123,10 +152,13 @@ def markdown_lines(section: JudgeLabSection | None, verdict: str = "") -> list[s
         out += [f"## {escape(part.title)}", ""] + ([escape(said), ""] if said else [])
         out += _table([escape(h) for h in c["head"]],
                       [[escape(x) for x in row] for row in c["rows"]],
-                      "l" + "r" * (len(c["head"]) - 1))
-        if c["bins"]:
-            out += ["Reliability bins", ""]
-            out += _table(c["bins_head"], c["bins"], "lrrr")
+                      "".join("r" if n else "l" for n in c["numeric"]))
+        if c["second"]:
+            two = c["second"]
+            out += [escape(two["caption"]), ""]
+            out += _table([escape(h) for h in two["head"]],
+                          [[escape(x) for x in row] for row in two["rows"]],
+                          "l" + "r" * (len(two["head"]) - 1))
         out += [f"- {escape(n)}" for n in part.notes] + ([""] if part.notes else [])
     return out
 
@@ -147,7 +179,8 @@ def console_parts(section: JudgeLabSection | None, verdict: str = "") -> list[An
         table.title = None  # the bold title above says it
         out += [Text(""), Text(part.title, style="bold"), *([Text(said)] if said else []),
                 table]
-        if c["bins"]:
-            out.append(text_table("Reliability bins", c["bins_head"], c["bins"]))
+        if c["second"]:
+            two = c["second"]
+            out.append(text_table(two["caption"], two["head"], two["rows"]))
         out += [Text(n, style="dim") for n in part.notes]
     return out
