@@ -107,3 +107,11 @@ def test_bad_input() -> None:
         accord.judge_panel(ann, judges=["j1", "gpt"])
     with pytest.raises(DataError, match="both a judge and a human"):
         accord.judge_panel(ann, judges=["j1", "j2"], humans=["j2", "h1"])
+
+
+def test_a_rater_named_panel_is_refused_rather_than_merged_with_the_panel() -> None:
+    rows = _wide(5)
+    rows["panel"] = rows.pop("h3")
+    ann = accord.Annotations.from_wide(rows, unit="unit", raters=[*RATERS[:5], "panel"])
+    with pytest.raises(DataError, match="a rater of the data has that name already"):
+        accord.judge_panel(ann, judges=["j1", "j2"])

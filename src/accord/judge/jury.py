@@ -163,6 +163,9 @@ def judge_panel(
 
 def _roles(ann: Annotations, judges: Sequence[Any], humans: Sequence[Any] | None, func: str
            ) -> tuple[list[Any], tuple[Any, ...]]:
+    if PANEL in ann.raters:
+        raise DataError(f"{func} names the combined verdicts {PANEL!r}, and a rater of the data "
+                        f"has that name already; rename that rater.")
     chosen = v.names(judges, param="judges", func=func)
     if len(chosen) < 2:
         raise DataError(f"{func} needs at least two judges; got {chosen!r}.")
