@@ -25,8 +25,8 @@ from accord.cli._lazy import (
 )
 from accord.data._names import LEVELS, RATER_KINDS
 
-__all__ = ["DIFFERENCES", "GROUPS", "MAX_RESAMPLES", "OPTIONS", "REGENERATE", "SharedOption",
-           "deprecated_alias", "options_page", "shared"]
+__all__ = ["CONSENSUS_METHODS", "DIFFERENCES", "GROUPS", "MAX_RESAMPLES", "OPTIONS",
+           "REGENERATE", "SharedOption", "deprecated_alias", "options_page", "shared"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -93,14 +93,15 @@ class SharedOption:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def option(self, **overrides: Any) -> Callable[[F], F]:
-        """The click decorator; ``overrides`` may reword ``help``, set ``multiple``, or
-        narrow the choices (``choices``: a loader of the names a command accepts; ``accept``:
-        a test that vouches for a name without loading them)."""
+        """The click decorator; ``overrides`` may reword ``help``, set ``multiple``, add
+        a command's older spelling (``aliases``), or narrow the choices (``choices``: a
+        loader of the names a command accepts; ``accept``: a test that vouches for a name
+        without loading them)."""
         unknown = set(overrides) - {"help", "multiple", "metavar", "cls", "dest", "choices",
-                                    "accept"}
+                                    "accept", "aliases"}
         if unknown:  # a default or a type of its own would break the one vocabulary
-            raise TypeError(f"{self.flag}: only help, multiple, metavar, cls and choices may "
-                            f"differ between commands, not {sorted(unknown)}")
+            raise TypeError(f"{self.flag}: only help, multiple, metavar, cls, choices and "
+                            f"aliases may differ between commands, not {sorted(unknown)}")
         kwargs: dict[str, Any] = {"help": overrides.get("help", self.help), **self.extra}
         if self.is_flag:
             kwargs["is_flag"] = True
@@ -124,12 +125,18 @@ class SharedOption:
             kwargs["callback"] = self.callback
         if "cls" in overrides:
             kwargs["cls"] = overrides["cls"]
-        return click.option(self.flag, overrides.get("dest", self.dest), **kwargs)
+        names = (self.flag, *overrides.get("aliases", ()))  # aliases: a command's older name
+        return click.option(*names, overrides.get("dest", self.dest), **kwargs)
 
 
 def _o(*args: Any, **kwargs: Any) -> tuple[str, SharedOption]:
     opt = SharedOption(*args, **kwargs)
-    return opt.flag, opt
+    return _key(opt.flag), opt
+
+
+def _key(flag: str) -> str:
+    """``--accelerate`` for the on/off pair ``--accelerate/--no-accelerate``."""
+    return flag.split("/")[0]
 
 
 #: Groups, in the order of the docs page.
@@ -139,8 +146,12 @@ GROUPS = {
     "reference": "A reference (gold) rater",
     "coefficient": "Coefficients, weights and interpretation",
     "judge": "LLM judges",
+    "crowd": "Consensus labels (crowds of annotators)",
     "output": "Output",
 }
+
+#: The consensus methods for categorical labels (``accord.consensus``'s ``method``).
+CONSENSUS_METHODS = ("majority", "wawa", "one_coin", "dawid_skene", "glad", "mace")
 
 OPTIONS: dict[str, SharedOption] = dict([
     _o("--format", "fmt", "data", "File format (default: detected). See `accord inspect --help`.",
@@ -215,6 +226,13 @@ OPTIONS: dict[str, SharedOption] = dict([
     _o("--family", "family", "judge", "A generator of the judge's own family (repeat for "
        "several): adds self-preference to a pairwise judge's figures.", metavar="GENERATOR",
        multiple=True),
+    _o("--consensus-method", "consensus_method", "crowd", "The consensus labels: majority "
+       "vote, Wawa (weighted by agreement with the majority), one-coin, Dawid-Skene, GLAD or "
+       "MACE.", kind=" | ".join(CONSENSUS_METHODS), default="dawid_skene",
+       type=click.Choice(CONSENSUS_METHODS)),
+    _o("--accelerate/--no-accelerate", "accelerate", "crowd", "one_coin and dawid_skene: "
+       "extrapolate EM by SQUAREM (the same fixed point and stopping rule; iterations count "
+       "passes over the ratings).", is_flag=True),
     _o("--report", "report_path", "output", "Also write this question's report to FILE: "
        ".html (one self-contained file), .md or .json, by the suffix (as accord report -o).",
        metavar="FILE"),
@@ -277,6 +295,12 @@ DIFFERENCES = (
     "only, so they take `--confidence-level`, `--n-resamples` and `--seed` but not `--ci` or "
     "`--bootstrap-kind`; the judge lab subcommands take `--confidence-level` (and "
     "`calibration` a `--seed` for its split) because their intervals are analytic.",
+    "`accord annotators` also takes `--consensus-method` as `--method`, its first name; "
+    "`accord consensus --method` chooses among these methods and the numeric scores' mean, "
+    "median and gaussian, so it keeps its own option. In `accord report`, whose `--ci` is "
+    "the interval method, the name says which method it is.",
+    "`--tol` and `--max-iter` (the EM stopping rule) are on `accord consensus` and "
+    "`accord annotators` only: the report fits with the library's defaults.",
     "`accord judge bias`, `rank`, `calibration` and `ppi` read a pairwise-preference or "
     "score file, not a ratings table, so they take DATA without the data options.",
 )
@@ -304,7 +328,7 @@ def options_page(root: click.Group) -> str:
             value = value.replace("|", "\\|")
             text = opt.help.replace("|", "\\|")
             lines.append(f"| `{opt.flag}` | {value} | {_default(opt)} | {text} | "
-                         f"{', '.join(users.get(opt.flag, [])) or '-'} |")
+                         f"{', '.join(users.get(_key(opt.flag), [])) or '-'} |")
         lines.append("")
     lines += ["## What still differs, and why", ""]
     lines += [f"- {d}" for d in DIFFERENCES]

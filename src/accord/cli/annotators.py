@@ -10,17 +10,10 @@ import click
 from accord.cli._app import main
 from accord.cli._common import console, data_options, load, single_labels
 from accord.cli._json import emit
-from accord.cli._options import shared
+from accord.cli._options import CONSENSUS_METHODS, shared
 
-_METHODS = ["majority", "wawa", "one_coin", "dawid_skene", "glad", "mace"]
+_METHODS = list(CONSENSUS_METHODS)
 _SCORE_METHODS = ["mean", "median", "gaussian"]
-
-
-def _method_option(func: Any) -> Any:
-    return click.option(
-        "--method", type=click.Choice(_METHODS), default="dawid_skene", show_default=True,
-        help="majority vote, Wawa (weighted by agreement with the majority), one-coin, "
-        "Dawid-Skene, GLAD or MACE.")(func)
 
 
 def _consensus_method_option(func: Any) -> Any:
@@ -32,10 +25,7 @@ def _consensus_method_option(func: Any) -> Any:
 
 
 def _fit_options(func: Any) -> Any:
-    func = click.option("--accelerate/--no-accelerate", default=False, show_default=True,
-                        help="one_coin and dawid_skene: extrapolate EM by SQUAREM (the same "
-                        "fixed point and stopping rule; iterations count passes over the "
-                        "ratings).")(func)
+    func = shared("--accelerate")(func)
     func = click.option("--max-iter", default=1000, show_default=True,
                         type=click.IntRange(min=1), help="EM iteration cap.")(func)
     return click.option("--tol", default=1e-7, show_default=True, type=float,
@@ -193,13 +183,13 @@ def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
 @data_options
 @shared("--gold", help="The reference labels: a column of wide data or a rater of long data "
         "(else accuracy is measured against the consensus).")
-@_method_option
+@shared("--consensus-method", aliases=["--method"])
 @_fit_options
 @shared("--confidence-level", help="Level of the bootstrap intervals behind the flags.")
 @shared("--n-resamples", help="Bootstrap resamples of each annotator's units (at most 10^7).")
 @shared("--seed")
 @shared("--json", help="Print JSON instead.")
-def annotators(data: str, gold: str | None, method: str, tol: float, max_iter: int,
+def annotators(data: str, gold: str | None, consensus_method: str, tol: float, max_iter: int,
                accelerate: bool, confidence_level: float, n_resamples: int,
                seed: int | None, as_json: bool, **selection: Any) -> None:
     """One row per annotator of DATA: accuracy (against --gold, else the consensus) with
@@ -212,14 +202,15 @@ def annotators(data: str, gold: str | None, method: str, tol: float, max_iter: i
       accord annotators examples/crowd.csv --unit image --rater worker --value label \\
         --gold expert --json
       accord annotators examples/pilot.csv --raters annotator_a annotator_b annotator_c \\
-        --method majority
+        --consensus-method majority
     """
     import accord
     from accord.errors import InvalidParameterError
 
     try:
         ann = single_labels(load(data, select_raters=gold is None, **selection), "annotators")
-        q = accord.annotators(ann, reference=gold, method=method,  # type: ignore[arg-type]
+        q = accord.annotators(ann, reference=gold,
+                              method=consensus_method,  # type: ignore[arg-type]
                               tol=tol, max_iter=max_iter, confidence_level=confidence_level,
                               n_resamples=n_resamples, rng=seed, accelerate=accelerate)
     except InvalidParameterError as exc:

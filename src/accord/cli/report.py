@@ -126,6 +126,9 @@ def _context(data: str, ann: Any, text: str | None, more: tuple[str, ...],
               help="With --judge: the allowance, 0.2 expert, 0.15 skilled, 0.1 crowd humans.")
 @shared("--family", help="A pairwise-preference file: a generator of the judge's own family "
         "(repeat): adds self-preference.")
+@shared("--consensus-method", help="The consensus of the Annotators section (three or more "
+        "raters): majority vote, Wawa, one-coin, Dawid-Skene, GLAD or MACE.")
+@shared("--accelerate")
 @by_option
 @click.pass_context
 def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
@@ -136,7 +139,8 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
            output: str | None, to: str | None, quiet: bool, as_json: bool,
            record: Path | None, judge_name: str | None, epsilon: float,
            family: tuple[str, ...], by: str | None, text_col: str | None,
-           context_cols: tuple[str, ...], **selection: Any) -> None:
+           context_cols: tuple[str, ...], consensus_method: str, accelerate: bool,
+           **selection: Any) -> None:
     """Write the agreement report of DATA, optionally against a declared study.
 
     A pairwise-preference file (AlpacaEval annotations.json, or the JSONL/CSV read by
@@ -156,6 +160,8 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
       accord report examples/ner_spans.csv --unit doc --rater annotator --label label \\
           --start start --end end --seed 1 -o spans.html
       accord report examples/alpaca_eval_slice.json --family gpt4 -o judge-lab.html
+      accord report examples/crowd.csv --unit image --rater worker --value label \\
+          --consensus-method mace -o crowd.html
     """
     import accord
 
@@ -198,7 +204,8 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
             ann, st, coefficients=list(coefficients) or None, weights=weights, form=form,
             pairs=list(pairs) or None, confidence_level=level, method=method, seed=seed,
             scale=scale, top_units=top_units, title=title, judge=judge_name, epsilon=epsilon,
-            context=context,
+            context=context, annotators_accelerate=accelerate,
+            annotators_method=consensus_method if _given(ctx, "consensus_method") else None,
         )
     if by is not None:  # each group's coefficients after the pooled ones
         rep = _groups(rep, data, by, selection, (record, gold, judge_name, spans), dict(

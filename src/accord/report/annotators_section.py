@@ -7,8 +7,11 @@ sentence. A crowd (more than ``MAX_SHOWN`` annotators) shows the flagged ones an
 the most and least reliable few, with the counts. The intervals are the bootstrap
 over units behind the library's flags, seeded with the report's seed (0 without
 one), so the flag sentences and the table give one figure and the section is
-reproducible. The renderers show the same text cells
-(:func:`cells`), each escaping them for its medium.
+reproducible. The consensus method is the report's choice (``annotators_method``,
+``accord report --consensus-method``; Dawid-Skene by default) and the section says it;
+the latent-class models (one-coin, Dawid-Skene, GLAD, MACE) add each annotator's
+competence, majority vote and Wawa fit no model and say so. The renderers show the
+same text cells (:func:`cells`), each escaping them for its medium.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from typing import Any
 
 from accord.data.annotations import Annotations
 
-__all__ = ["AnnotatorRow", "AnnotatorsSection", "annotators_section", "cells"]
+__all__ = ["AnnotatorRow", "AnnotatorsSection", "annotators_section", "cells",
+           "check_options"]
 
 TITLE = "Annotators"
 #: More annotators than this: only the flagged and the ``FEW`` most and least reliable.
@@ -32,6 +36,20 @@ METHOD_NAMES = {
     "one_coin": "one-coin Dawid-Skene", "dawid_skene": "Dawid-Skene (1979)",
     "glad": "GLAD (Whitehill et al. 2009)", "mace": "MACE (Hovy et al. 2013)",
 }
+METHODS_SHORT = {"majority": "Majority vote", "wawa": "Wawa"}
+#: What each model's competence is (majority vote and Wawa fit no model: no entry).
+COMPETENCE = {
+    "one_coin": "the model's probability that their label is right",
+    "dawid_skene": "the model's probability that their label is right",
+    "glad": "GLAD's expertise alpha: 0 = guessing, larger is better",
+    "mace": "MACE's probability that they know the label rather than guess",
+}
+#: Said when a consensus method is chosen for a report with no Annotators section.
+UNUSED = ("The consensus method chosen for the Annotators section was not used: the "
+          "section needs three or more raters of single categorical labels with no "
+          "reference, judge or study.")
+#: The methods that ``accelerate`` speeds up (SQUAREM on the EM iterates).
+ACCELERATED = ("one_coin", "dawid_skene")
 
 
 @dataclass(frozen=True)
@@ -45,6 +63,7 @@ class AnnotatorRow:
     ci_high: float
     kappa: float
     flag: str | None
+    competence: float = math.nan
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping (undefined numbers are ``None``)."""
@@ -60,6 +79,8 @@ class AnnotatorsSection:
     ----------
     method : str
         The consensus method (:func:`accord.consensus`).
+    accelerate : bool
+        Whether one-coin or Dawid-Skene was fitted with SQUAREM (``accelerate=True``).
     n_annotators, n_flagged : int
     rows : tuple of AnnotatorRow
         The annotators shown: flagged first, then by agreement with the consensus,
@@ -68,6 +89,8 @@ class AnnotatorsSection:
         The share of all ratings that equal the consensus label.
     confidence_level : float
     notes : tuple of str
+        The consensus's notes, and for majority vote and Wawa why there is no
+        competence (each row's ``competence`` is then ``nan``).
     """
 
     method: str
@@ -77,36 +100,68 @@ class AnnotatorsSection:
     pool: float
     confidence_level: float
     notes: tuple[str, ...] = ()
+    accelerate: bool = False
+
+    @property
+    def has_model(self) -> bool:
+        """Whether the method fits a model of the annotators (a competence per annotator)."""
+        return self.method in COMPETENCE
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping at full precision."""
-        return {"method": self.method, "n_annotators": self.n_annotators,
+        return {"method": self.method, "accelerate": self.accelerate,
+                "model_figures": self.has_model, "n_annotators": self.n_annotators,
                 "n_flagged": self.n_flagged, "rows": [r.to_dict() for r in self.rows],
                 "pool": self.pool if math.isfinite(self.pool) else None,
                 "confidence_level": self.confidence_level, "notes": list(self.notes)}
 
 
+def check_options(method: Any, accelerate: Any, func: str) -> None:
+    """The section's options, checked before any work (one sentence each); ``None`` is
+    the default method."""
+    from accord.annotators.consensus import METHODS
+    from accord.data import _validation as v
+
+    if method is not None:
+        v.choice(method, METHODS, param="annotators_method", func=func)
+    if not isinstance(accelerate, bool):
+        raise v.fail("annotators_accelerate", func, "True or False", accelerate)
+
+
 def annotators_section(ann: Annotations, confidence_level: float, seed: int | None,
-                       method: str = "dawid_skene") -> AnnotatorsSection:
+                       method: str = "dawid_skene",
+                       accelerate: bool = False) -> AnnotatorsSection:
     """Run :func:`accord.annotators` on ``ann`` and keep what the report shows."""
     from accord.annotators.quality import annotators
     from accord.inference import Bootstrap
 
     rng = 0 if seed is None else seed
     q = annotators(ann, method=method, confidence_level=confidence_level,  # type: ignore[arg-type]
-                   rng=rng)
+                   rng=rng, accelerate=accelerate)
     flagged = list(q.flagged)  # the library's order
     rest = sorted((r for r in q if not r.flag), key=lambda r: -_key(r.accuracy.estimate))
     if len(q) > MAX_SHOWN and len(rest) > 2 * FEW:
         rest = rest[:FEW] + rest[-FEW:]
+    model = method in COMPETENCE
     rows = []
     for r in (*flagged, *rest):  # the flags' own bootstrap (same resamples), so one figure
         ci = r.accuracy.confidence_interval(confidence_level,
                                             method=Bootstrap(n_resamples=N_RESAMPLES, rng=rng))
         rows.append(AnnotatorRow(str(r.name), r.n_units, r.accuracy.estimate, ci.low,
-                                 ci.high, r.agreement.estimate, r.flag))
+                                 ci.high, r.agreement.estimate, r.flag,
+                                 r.competence if model else math.nan))
+    notes = tuple(q.consensus.notes) + (() if model else (_no_model(method),))
     return AnnotatorsSection(method, len(q), len(flagged), tuple(rows), q.pool_accuracy,
-                             confidence_level, tuple(q.consensus.notes))
+                             confidence_level, notes,
+                             accelerate and method in ACCELERATED)
+
+
+def _no_model(method: str) -> str:
+    name = METHODS_SHORT.get(method, method)
+    return (f"{name} fits no model of the annotators, so the section has no competence and "
+            "no confusion matrix per annotator: each is read by their agreement with the "
+            "consensus and with the others. One-coin, Dawid-Skene, GLAD and MACE estimate "
+            "them (accord annotators gives every annotator's confusion matrix).")
 
 
 def _key(x: float) -> float:
@@ -117,10 +172,12 @@ def cells(section: AnnotatorsSection) -> dict[str, Any]:
     """The lead sentence, the table and the notes as text."""
     level = f"{section.confidence_level * 100:g}%"
     name = METHOD_NAMES.get(section.method, section.method)
-    lead = (f"Each annotator against the {name} consensus of all {section.n_annotators} "
-            f"annotators: the share of their units given the consensus label "
-            f"({level} bootstrap interval over units) and Cohen's kappa with the others; "
-            f"all ratings together give the consensus label {_pct(section.pool)} of the time.")
+    fit = " (EM accelerated by SQUAREM)" if section.accelerate else ""
+    lead = (f"Each annotator against the {name} consensus{fit} of all "
+            f"{section.n_annotators} annotators: the share of their units given the consensus "
+            f"label ({level} bootstrap interval over units) and Cohen's kappa with the others"
+            f"{_competence(section.method)}; all ratings together give the consensus label "
+            f"{_pct(section.pool)} of the time.")
     if section.n_flagged:
         lead += f" {section.n_flagged} flagged (interval below the pool's share), first."
     else:
@@ -129,15 +186,25 @@ def cells(section: AnnotatorsSection) -> dict[str, Any]:
         lead += (f" Shown: {len(section.rows)} of {section.n_annotators} annotators, the "
                  f"flagged ones and the {FEW} most and {FEW} least in agreement with the "
                  "consensus (accord annotators lists them all).")
+    model = section.has_model
     head = ["annotator", "units", "agrees with consensus", f"{level} CI",
-            "kappa vs others", "flagged"]
+            "kappa vs others", *(["competence"] if model else []), "flagged"]
     rows = [[r.name, str(r.n_units), _pct(r.consensus),
              f"{_pct(r.ci_low)} to {_pct(r.ci_high)}" if math.isfinite(r.ci_low) else "",
-             "undefined" if not math.isfinite(r.kappa) else f"{r.kappa:.3f}",
+             _num(r.kappa), *([_num(r.competence)] if model else []),
              "yes" if r.flag else ""] for r in section.rows]
     flags = [r.flag for r in section.rows if r.flag]
     return {"lead": lead, "head": head, "rows": rows, "flags": flags,
             "notes": list(section.notes)}
+
+
+def _competence(method: str) -> str:
+    meaning = COMPETENCE.get(method)
+    return "" if meaning is None else f", and their competence ({meaning})"
+
+
+def _num(x: float) -> str:
+    return "undefined" if not math.isfinite(x) else f"{x:.3f}"
 
 
 def _pct(x: float) -> str:
@@ -154,7 +221,7 @@ def html_section(section: AnnotatorsSection | None) -> str:
     return "".join([
         f'<section id="annotators"><h2>{TITLE}</h2><p>{e(c["lead"])}</p>',
         *(f'<p class="flag">{e(f)}</p>' for f in c["flags"]),
-        _table(c["head"], c["rows"], [False, True, True, True, True, False]),
+        _table(c["head"], c["rows"], [False, *[True] * (len(c["head"]) - 2), False]),
         *(f'<p class="note">{e(n)}</p>' for n in c["notes"]), "</section>"])
 
 
@@ -168,7 +235,8 @@ def markdown_lines(section: AnnotatorsSection | None) -> list[str]:
     out = [f"## {TITLE}", "", escape(c["lead"]), ""]
     out += [f"- **flagged:** {escape(f)}" for f in c["flags"]] + ([""] if c["flags"] else [])
     out += _table([escape(h) for h in c["head"]],
-                  [[escape(x) for x in row] for row in c["rows"]], "lrrrrl")
+                  [[escape(x) for x in row] for row in c["rows"]],
+                  "l" + "r" * (len(c["head"]) - 2) + "l")
     return out + [f"- {escape(n)}" for n in c["notes"]] + ([""] if c["notes"] else [])
 
 
@@ -187,22 +255,28 @@ def console_parts(section: AnnotatorsSection | None) -> list[Any]:
     return out + [Text(n, style="dim") for n in c["notes"]]
 
 
-def with_annotators(model: Any, ann: Annotations) -> Any:
-    """``model`` with the section when its job is the raters' and three or more
-    annotators gave categorical labels with no reference, judge or study; data with no
-    consensus to infer (one category in use) get a note saying why instead."""
+def with_annotators(model: Any, ann: Annotations, method: str | None = None,
+                    accelerate: bool = False) -> Any:
+    """``model`` with the section (consensus by ``method``, default Dawid-Skene) when its
+    job is the raters' and three or more annotators gave categorical labels with no
+    reference, judge or study; data with no consensus to infer (one category in use) get
+    a note saying why instead, and so does a method or ``accelerate`` given for a report
+    with no such section."""
     from dataclasses import replace
 
     ref = model.reference
     if (ann.n_raters < 3 or ann.set_valued or ann.level in ("interval", "ratio")
             or model.study is not None or model.judge is not None
             or (ref is not None and ref.systems)):
-        return model
+        if method is None and not accelerate:
+            return model
+        return replace(model, notes=(*model.notes, UNUSED))
     from accord.errors import InsufficientDataError
 
     s = model.settings
     try:
-        section = annotators_section(ann, s.confidence_level, s.seed)
+        section = annotators_section(ann, s.confidence_level, s.seed,
+                                     method or "dawid_skene", accelerate)
     except InsufficientDataError as exc:  # e.g. one category in use: said, not hidden
         return replace(model, notes=(*model.notes, f"No {TITLE} section: {exc}"))
     return replace(model, annotators=section)

@@ -17,7 +17,6 @@ from accord.data import _validation as v
 from accord.data.annotations import Annotations
 from accord.errors import (
     AccordError,
-    DataError,
     DegenerateDataWarning,
     UndeclaredOrderWarning,
 )
@@ -25,11 +24,12 @@ from accord.inference import Bootstrap
 from accord.inference.results import AgreementResult, ConfidenceInterval
 from accord.readers.spans import SpanTable
 from accord.report._data import _data_summary
-from accord.report.annotators_section import with_annotators
+from accord.report.annotators_section import check_options, with_annotators
 from accord.report.job import raters_headline, with_job
 from accord.report.judge_lab_section import judge_lab_section
 from accord.report.lab_report import lab_only, lab_report, lab_results, unwrap
 from accord.report.model import CoefficientRow, PairAnalysis, Report, Settings
+from accord.report.multilabel_section import set_options
 from accord.report.reference import reference_section
 from accord.report.sections import MAX_RATERS
 from accord.report.spans_section import has_spans, span_annotations
@@ -62,6 +62,8 @@ def report(
     epsilon: float = 0.2,
     context: Mapping[str, Mapping[Any, str]] | None = None,
     judge_lab: Any = None,
+    annotators_method: str | None = None,
+    annotators_accelerate: bool = False,
 ) -> Report:
     """The agreement report of ``annotations``, optionally against a declared ``study``.
 
@@ -118,6 +120,12 @@ def report(
         the reliability diagram), ``JudgeConsistency``, :func:`accord.ppi_mean`'s result,
         ``JudgePanel`` (:func:`accord.judge_panel`).
         Without ratings the job is the first one's question (:mod:`~.lab_report`).
+    annotators_method : {"majority", "wawa", "one_coin", "dawid_skene", "glad", "mace"}
+        The consensus of the Annotators section (three or more raters of single labels,
+        no reference, judge or study); default Dawid-Skene. ``annotators_accelerate``
+        fits one-coin and Dawid-Skene with SQUAREM (:func:`accord.annotators`'s
+        ``accelerate``). Either given when the report has no such section is said in
+        ``notes``.
 
     Returns
     -------
@@ -140,6 +148,7 @@ def report(
     from accord.coefficients._data import as_annotations
 
     coefficients = _check_names(coefficients, form)
+    check_options(annotators_method, annotators_accelerate, FUNC)
     lab = lab_results(annotations, judge_lab, FUNC)
     if lab_only(annotations):
         settings, ci_method = _settings(None, confidence_level, method, n_resamples, seed,
@@ -149,7 +158,7 @@ def report(
     if isinstance(annotations, SpanTable):
         annotations = span_annotations(annotations)
     ann = as_annotations(annotations, raters=raters, func=FUNC, sets=True)
-    coefficients, level = _set_options(ann, coefficients, level, judge, pairs)
+    coefficients, level = set_options(ann, coefficients, level, judge, pairs, FUNC)
     top_units = v.positive_int(top_units, param="top_units", func=FUNC)
     st = _study_of(study)
     if has_spans(ann):
@@ -178,7 +187,8 @@ def report(
 
             model = replace(model, units=units_section(ann, top_units, context))
         model = _add_sections(model, full, ann, settings, ci_method)
-        model = with_annotators(replace(model, judge=section), ann)
+        model = with_annotators(replace(model, judge=section), ann, annotators_method,
+                                annotators_accelerate)
         model = replace(model, judge_lab=judge_lab_section(lab, settings.confidence_level,
                                                            ci_method) if lab else None)
     notes = tuple(dict.fromkeys(str(w.message) for w in caught
@@ -311,26 +321,6 @@ def _add_sections(model: Report, full: Annotations, ann: Annotations, settings: 
 
     return replace(model, multilabel=multilabel_section(ann, settings.confidence_level,
                                                         ci_method))
-
-
-def _set_options(ann: Annotations, coefficients: Sequence[str] | None, level: str | None,
-                 judge: Any, pairs: Any) -> tuple[Sequence[str] | None, str | None]:
-    """On label sets the coefficient table holds Krippendorff's alpha on the sets (MASI
-    distance unless ``level="jaccard"``); the rest goes to the multilabel section."""
-    if not ann.set_valued:
-        return coefficients, level
-    if judge is not None or pairs:
-        what = "the judge section" if judge is not None else "pair worksheets (pairs=)"
-        raise DataError(f"{FUNC}: {what} need(s) one label per rating, but these "
-                        "ratings are sets of labels.")
-    if coefficients is not None and list(coefficients) != ["krippendorff_alpha"]:
-        raise DataError(f"{FUNC}: these ratings are sets of labels; the report computes "
-                        "Krippendorff's alpha on the sets and the multilabel section, not "
-                        f"{', '.join(coefficients)} (one label per rating).")
-    if level not in (None, "masi", "jaccard"):
-        raise DataError(f"{FUNC}: level {level!r} needs one label per rating, but these "
-                        "ratings are sets of labels; use 'masi' or 'jaccard'.")
-    return ["krippendorff_alpha"], level or "masi"
 
 
 def _people(ann: Annotations,

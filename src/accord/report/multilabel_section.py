@@ -11,17 +11,18 @@ maximum-percentage agreement. The renderers show the same text cells
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
 from accord.data.annotations import Annotations
-from accord.errors import AccordError
+from accord.errors import AccordError, DataError
 from accord.inference.results import AgreementResult
 from accord.report.model import FigureRow
 
-__all__ = ["LabelRow", "MultilabelSection", "cells", "multilabel_section"]
+__all__ = ["LabelRow", "MultilabelSection", "cells", "multilabel_section", "set_options"]
 
 TITLE = "Multilabel agreement"
 _SUMMARY = (("pooled over (unit, label) items", "pooled"),
@@ -227,3 +228,23 @@ def console_parts(section: MultilabelSection | None) -> list[Any]:
         out.append(text_table(title, head, rows))
     out += [Text(n, style="dim") for n in c["notes"]]
     return out
+
+
+def set_options(ann: Annotations, coefficients: Sequence[str] | None, level: str | None,
+                judge: Any, pairs: Any, func: str) -> tuple[Sequence[str] | None, str | None]:
+    """On label sets the coefficient table holds Krippendorff's alpha on the sets (MASI
+    distance unless ``level="jaccard"``); the rest goes to the multilabel section."""
+    if not ann.set_valued:
+        return coefficients, level
+    if judge is not None or pairs:
+        what = "the judge section" if judge is not None else "pair worksheets (pairs=)"
+        raise DataError(f"{func}: {what} need(s) one label per rating, but these "
+                        "ratings are sets of labels.")
+    if coefficients is not None and list(coefficients) != ["krippendorff_alpha"]:
+        raise DataError(f"{func}: these ratings are sets of labels; the report computes "
+                        "Krippendorff's alpha on the sets and the multilabel section, not "
+                        f"{', '.join(coefficients)} (one label per rating).")
+    if level not in (None, "masi", "jaccard"):
+        raise DataError(f"{func}: level {level!r} needs one label per rating, but these "
+                        "ratings are sets of labels; use 'masi' or 'jaccard'.")
+    return ["krippendorff_alpha"], level or "masi"

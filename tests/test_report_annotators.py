@@ -1,0 +1,167 @@
+"""The report's Annotators section by consensus method (``annotators_method``,
+``accord report --consensus-method``) and with ``accelerate``.
+
+Each method's section figures are :func:`accord.annotators`'s own (the same method, the
+same seed for the bootstrap behind the flags), compared at full precision; majority vote
+and Wawa fit no model, so the section has no competence and says why; a bad method is
+one sentence from the library and from the command line; the JSON validates against
+``report/schema.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+import accord
+from accord.annotators.consensus import METHODS
+from accord.errors import InvalidParameterError
+from accord.report.annotators_section import COMPETENCE, METHOD_NAMES, UNUSED, cells
+from accord.report.json import schema
+from tests.conftest import run_cli
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+CROWD = EXAMPLES / "crowd.csv"
+LONG = ("--unit", "image", "--rater", "worker", "--value", "label")
+SEED = 5
+
+
+def _crowd() -> accord.Annotations:
+    return accord.read(CROWD, unit="image", rater="worker", value="label")
+
+
+def _same(a: float, b: float) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or a == b
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_each_method_s_section_gives_accord_annotators_figures(method: str) -> None:
+    ann = _crowd()
+    section = accord.report(ann, seed=SEED, annotators_method=method).annotators
+    assert section is not None and section.method == method
+    lib = accord.annotators(ann, method=method, rng=SEED)  # type: ignore[arg-type]
+    assert section.n_annotators == len(lib) == 9
+    assert section.n_flagged == len(lib.flagged) and section.pool == lib.pool_accuracy
+    assert section.notes[:len(lib.consensus.notes)] == tuple(lib.consensus.notes)
+    boot = accord.Bootstrap(n_resamples=1999, rng=SEED)
+    for row in section.rows:
+        mine = lib[row.name]
+        ci = mine.accuracy.confidence_interval(0.95, method=boot)
+        assert (row.n_units, row.consensus, row.ci_low, row.ci_high) == (
+            mine.n_units, mine.accuracy.estimate, ci.low, ci.high)
+        assert _same(row.kappa, mine.agreement.estimate) and row.flag == mine.flag
+        expected = mine.competence if method in COMPETENCE else math.nan
+        assert _same(row.competence, expected)
+    assert [r.name for r in section.rows[:section.n_flagged]] == [r.name for r in lib.flagged]
+    assert f"against the {METHOD_NAMES[method]} consensus" in cells(section)["lead"]
+
+
+@pytest.mark.parametrize("method", ["majority", "wawa"])
+def test_majority_and_wawa_render_and_say_there_is_no_model(method: str) -> None:
+    rep = accord.report(_crowd(), seed=SEED, annotators_method=method)
+    section = rep.annotators
+    assert section is not None and not section.has_model
+    assert all(math.isnan(r.competence) for r in section.rows)
+    c = cells(section)
+    assert "competence" not in c["head"] and len(c["head"]) == len(c["rows"][0]) == 6
+    why = section.notes[-1]
+    assert why.startswith(f"{'Majority vote' if method == 'majority' else 'Wawa'} fits no "
+                          "model of the annotators, so the section has no competence")
+    md, page = rep.to_markdown(), rep.to_html()
+    assert f"- {why}" in md and "| annotator | units | agrees with consensus |" in md
+    assert '<section id="annotators">' in page and "fits no model" in page
+    doc = json.loads(rep.to_json())
+    assert doc["annotators"]["model_figures"] is False and doc["annotators"]["method"] == method
+    assert all(r["competence"] is None for r in doc["annotators"]["rows"])
+
+
+def test_a_model_method_shows_each_annotator_s_competence() -> None:
+    rep = accord.report(_crowd(), seed=SEED, annotators_method="mace")
+    section = rep.annotators
+    assert section is not None and section.has_model
+    c = cells(section)
+    assert c["head"][5] == "competence" and COMPETENCE["mace"] in c["lead"]
+    w08 = next(r for r in section.rows if r.name == "w08")
+    lib = accord.annotators(_crowd(), method="mace", rng=SEED)
+    assert w08.competence == lib["w08"].competence
+    assert f"| {w08.competence:.3f} | yes |" in rep.to_markdown()
+
+
+def test_the_json_carries_the_method_and_validates() -> None:
+    for method in ("dawid_skene", "wawa"):
+        doc = json.loads(accord.report(_crowd(), seed=SEED, annotators_method=method,
+                                       annotators_accelerate=True).to_json())
+        jsonschema.validate(doc, schema(), cls=jsonschema.Draft202012Validator)
+        part = doc["annotators"]
+        assert part["method"] == method
+        assert part["accelerate"] is (method == "dawid_skene")  # only where it applies
+        assert set(part["rows"][0]) == {"name", "n_units", "consensus", "confidence_interval",
+                                         "kappa", "flag", "competence"}
+    bad = {**doc, "annotators": {**doc["annotators"], "method": "em"}}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema(), cls=jsonschema.Draft202012Validator)
+
+
+def test_accelerate_gives_accord_annotators_accelerated_figures() -> None:
+    ann = _crowd()
+    section = accord.report(ann, seed=SEED, annotators_accelerate=True).annotators
+    assert section is not None and section.accelerate and section.method == "dawid_skene"
+    lib = accord.annotators(ann, rng=SEED, accelerate=True)
+    assert [(r.name, r.consensus, r.competence) for r in section.rows] == [
+        (r.name, lib[r.name].accuracy.estimate, lib[r.name].competence) for r in section.rows]
+    assert "(EM accelerated by SQUAREM)" in cells(section)["lead"]
+
+
+def test_the_default_section_is_dawid_skene_and_says_so() -> None:
+    rep = accord.report(_crowd(), seed=SEED)
+    chosen = accord.report(_crowd(), seed=SEED, annotators_method="dawid_skene")
+    assert rep.annotators == chosen.annotators and rep.annotators is not None
+    assert rep.annotators.method == "dawid_skene" and not rep.annotators.accelerate
+    assert "against the Dawid-Skene (1979) consensus" in rep.to_markdown()
+
+
+def test_a_bad_method_is_one_sentence_from_the_library() -> None:
+    with pytest.raises(InvalidParameterError) as exc:
+        accord.report(_crowd(), annotators_method="em")
+    assert str(exc.value) == (
+        "The 'annotators_method' parameter of report must be one of {'majority', 'wawa', "
+        "'one_coin', 'dawid_skene', 'glad', 'mace'}. Got 'em' instead.")
+    with pytest.raises(InvalidParameterError, match="^The 'annotators_accelerate' "
+                       r"parameter of report must be True or False\. Got 'yes' instead\.$"):
+        accord.report(_crowd(), annotators_accelerate="yes")  # type: ignore[arg-type]
+
+
+def test_a_method_for_a_report_without_the_section_is_said() -> None:
+    pairs = accord.Annotations.from_pairs(["a", "b", "a", "b"], ["a", "b", "b", "b"])
+    assert UNUSED in accord.report(pairs, annotators_method="mace").notes
+    assert UNUSED not in accord.report(pairs).notes
+
+
+def test_cli_consensus_method_is_the_library_s_section() -> None:
+    code, out, err = run_cli("report", str(CROWD), *LONG, "--consensus-method", "glad",
+                             "--seed", str(SEED), "--json")
+    assert code == 0, err
+    part = json.loads(out)["annotators"]
+    lib = accord.report(_crowd(), seed=SEED, annotators_method="glad").annotators
+    assert lib is not None and part["method"] == "glad"
+    assert [(r["name"], r["consensus"], r["competence"]) for r in part["rows"]] == [
+        (r.name, r.consensus, r.competence) for r in lib.rows]
+
+
+def test_cli_bad_consensus_method_is_one_line_without_a_traceback() -> None:
+    code, out, err = run_cli("report", str(CROWD), *LONG, "--consensus-method", "em")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert "Invalid value for '--consensus-method': 'em' is not one of 'majority', 'wawa', " \
+           "'one_coin', 'dawid_skene', 'glad', 'mace'." in err
+
+
+def test_accord_annotators_takes_the_same_option_under_both_names() -> None:
+    new = run_cli("annotators", str(CROWD), *LONG, "--consensus-method", "wawa", "--seed", "1",
+                  "--json")
+    old = run_cli("annotators", str(CROWD), *LONG, "--method", "wawa", "--seed", "1", "--json")
+    assert new[0] == old[0] == 0 and new[1] == old[1]
+    assert json.loads(new[1])["method"] == "wawa"
