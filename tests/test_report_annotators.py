@@ -99,11 +99,52 @@ def test_the_json_carries_the_method_and_validates() -> None:
         part = doc["annotators"]
         assert part["method"] == method
         assert part["accelerate"] is (method == "dawid_skene")  # only where it applies
-        assert set(part["rows"][0]) == {"name", "n_units", "consensus", "confidence_interval",
-                                         "kappa", "flag", "competence"}
+        assert set(part["rows"][0]) == {"name", "n_units", "n_compared", "consensus",
+                                         "confidence_interval", "kappa", "flag", "competence"}
+        assert (part["against"], part["reference"]) == ("consensus", None)
     bad = {**doc, "annotators": {**doc["annotators"], "method": "em"}}
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(bad, schema(), cls=jsonschema.Draft202012Validator)
+
+
+@pytest.mark.parametrize("method", ["majority", "mace"])
+def test_a_gold_rater_is_the_reference_of_the_section(method: str) -> None:
+    ann = _crowd()
+    ann.kinds["expert"] = "gold"  # as accord report --gold expert marks it
+    rep = accord.report(ann, seed=SEED, annotators_method=method)
+    section = rep.annotators
+    assert section is not None and section.reference == "expert" and rep.reference is None
+    lib = accord.annotators(_crowd(), reference="expert", method=method,  # type: ignore[arg-type]
+                            rng=SEED)
+    assert lib.against == "reference" and section.n_annotators == len(lib) == 8
+    assert section.pool == lib.pool_accuracy
+    boot = accord.Bootstrap(n_resamples=1999, rng=SEED)
+    for row in section.rows:
+        mine = lib[row.name]
+        ci = mine.accuracy.confidence_interval(0.95, method=boot)
+        assert (row.n_compared, row.consensus, row.ci_low, row.ci_high, row.flag) == (
+            mine.accuracy.n_units, mine.accuracy.estimate, ci.low, ci.high, mine.flag)
+        assert _same(row.competence, mine.competence if method == "mace" else math.nan)
+    c = cells(section)
+    assert "against the reference 'expert' on the units it labelled" in c["lead"]
+    assert c["head"][1:3] == ["units with reference", "agrees with reference"]
+    w08 = next(r for r in c["rows"] if r[0] == "w08")
+    assert w08[1] == "29"  # the expert labelled 29 of w08's 94 images
+    doc = json.loads(rep.to_json())
+    jsonschema.validate(doc, schema(), cls=jsonschema.Draft202012Validator)
+    assert (doc["annotators"]["against"], doc["annotators"]["reference"]) == ("reference",
+                                                                             "expert")
+
+
+def test_cli_gold_without_predicted_is_the_section_s_reference() -> None:
+    code, out, err = run_cli("report", str(CROWD), *LONG, "--gold", "expert", "--seed", "1",
+                             "--json")
+    assert code == 0, err
+    part = json.loads(out)["annotators"]
+    lib = accord.annotators(_crowd(), reference="expert", rng=1)
+    assert part["reference"] == "expert" and part["n_annotators"] == 8
+    assert part["pool"] == lib.pool_accuracy
+    assert [r["name"] for r in part["rows"][:part["n_flagged"]]] == [r.name for r in lib.flagged]
 
 
 def test_accelerate_gives_accord_annotators_accelerated_figures() -> None:

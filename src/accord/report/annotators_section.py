@@ -54,7 +54,9 @@ ACCELERATED = ("one_coin", "dawid_skene")
 
 @dataclass(frozen=True)
 class AnnotatorRow:
-    """One annotator's figures, at full precision (``nan`` where undefined)."""
+    """One annotator's figures, at full precision (``nan`` where undefined): ``n_units``
+    rated, ``consensus`` the share of the ``n_compared`` units with a consensus (or
+    reference) label that they gave it, with its interval ``ci_low`` to ``ci_high``."""
 
     name: str
     n_units: int
@@ -64,6 +66,7 @@ class AnnotatorRow:
     kappa: float
     flag: str | None
     competence: float = math.nan
+    n_compared: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping (undefined numbers are ``None``)."""
@@ -81,6 +84,9 @@ class AnnotatorsSection:
         The consensus method (:func:`accord.consensus`).
     accelerate : bool
         Whether one-coin or Dawid-Skene was fitted with SQUAREM (``accelerate=True``).
+    reference : str or None
+        The rater of kind gold the annotators are measured against (on the units it
+        labelled), taken out of the crowd; ``None``: against the consensus.
     n_annotators, n_flagged : int
     rows : tuple of AnnotatorRow
         The annotators shown: flagged first, then by agreement with the consensus,
@@ -101,6 +107,7 @@ class AnnotatorsSection:
     confidence_level: float
     notes: tuple[str, ...] = ()
     accelerate: bool = False
+    reference: str | None = None
 
     @property
     def has_model(self) -> bool:
@@ -110,6 +117,8 @@ class AnnotatorsSection:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping at full precision."""
         return {"method": self.method, "accelerate": self.accelerate,
+                "against": "consensus" if self.reference is None else "reference",
+                "reference": self.reference,
                 "model_figures": self.has_model, "n_annotators": self.n_annotators,
                 "n_flagged": self.n_flagged, "rows": [r.to_dict() for r in self.rows],
                 "pool": self.pool if math.isfinite(self.pool) else None,
@@ -129,15 +138,16 @@ def check_options(method: Any, accelerate: Any, func: str) -> None:
 
 
 def annotators_section(ann: Annotations, confidence_level: float, seed: int | None,
-                       method: str = "dawid_skene",
-                       accelerate: bool = False) -> AnnotatorsSection:
-    """Run :func:`accord.annotators` on ``ann`` and keep what the report shows."""
+                       method: str = "dawid_skene", accelerate: bool = False,
+                       reference: Any = None) -> AnnotatorsSection:
+    """Run :func:`accord.annotators` on ``ann`` (against the rater ``reference`` when
+    given) and keep what the report shows."""
     from accord.annotators.quality import annotators
     from accord.inference import Bootstrap
 
     rng = 0 if seed is None else seed
     q = annotators(ann, method=method, confidence_level=confidence_level,  # type: ignore[arg-type]
-                   rng=rng, accelerate=accelerate)
+                   rng=rng, accelerate=accelerate, reference=reference)
     flagged = list(q.flagged)  # the library's order
     rest = sorted((r for r in q if not r.flag), key=lambda r: -_key(r.accuracy.estimate))
     if len(q) > MAX_SHOWN and len(rest) > 2 * FEW:
@@ -149,11 +159,11 @@ def annotators_section(ann: Annotations, confidence_level: float, seed: int | No
                                             method=Bootstrap(n_resamples=N_RESAMPLES, rng=rng))
         rows.append(AnnotatorRow(str(r.name), r.n_units, r.accuracy.estimate, ci.low,
                                  ci.high, r.agreement.estimate, r.flag,
-                                 r.competence if model else math.nan))
+                                 r.competence if model else math.nan, r.accuracy.n_units))
     notes = tuple(q.consensus.notes) + (() if model else (_no_model(method),))
     return AnnotatorsSection(method, len(q), len(flagged), tuple(rows), q.pool_accuracy,
-                             confidence_level, notes,
-                             accelerate and method in ACCELERATED)
+                             confidence_level, notes, accelerate and method in ACCELERATED,
+                             None if reference is None else str(reference))
 
 
 def _no_model(method: str) -> str:
@@ -173,10 +183,15 @@ def cells(section: AnnotatorsSection) -> dict[str, Any]:
     level = f"{section.confidence_level * 100:g}%"
     name = METHOD_NAMES.get(section.method, section.method)
     fit = " (EM accelerated by SQUAREM)" if section.accelerate else ""
-    lead = (f"Each annotator against the {name} consensus{fit} of all "
-            f"{section.n_annotators} annotators: the share of their units given the consensus "
-            f"label ({level} bootstrap interval over units) and Cohen's kappa with the others"
-            f"{_competence(section.method)}; all ratings together give the consensus label "
+    ref = section.reference
+    truth = "consensus label" if ref is None else "reference label"
+    against = (f"the {name} consensus{fit} of all {section.n_annotators} annotators"
+               if ref is None else
+               f"the reference {ref!r} on the units it labelled (the consensus of the "
+               f"{section.n_annotators} others, for their model figures: {name}{fit})")
+    lead = (f"Each annotator against {against}: the share of their units given the {truth} "
+            f"({level} bootstrap interval over units) and Cohen's kappa with the others"
+            f"{_competence(section.method)}; all ratings together give the {truth} "
             f"{_pct(section.pool)} of the time.")
     if section.n_flagged:
         lead += f" {section.n_flagged} flagged (interval below the pool's share), first."
@@ -185,11 +200,14 @@ def cells(section: AnnotatorsSection) -> dict[str, Any]:
     if len(section.rows) < section.n_annotators:
         lead += (f" Shown: {len(section.rows)} of {section.n_annotators} annotators, the "
                  f"flagged ones and the {FEW} most and {FEW} least in agreement with the "
-                 "consensus (accord annotators lists them all).")
+                 f"{'consensus' if ref is None else 'reference'} (accord annotators lists "
+                 "them all).")
     model = section.has_model
-    head = ["annotator", "units", "agrees with consensus", f"{level} CI",
+    truth_of = "consensus" if ref is None else "reference"
+    head = ["annotator", "units" if ref is None else "units with reference",
+            f"agrees with {truth_of}", f"{level} CI",
             "kappa vs others", *(["competence"] if model else []), "flagged"]
-    rows = [[r.name, str(r.n_units), _pct(r.consensus),
+    rows = [[r.name, str(r.n_units if ref is None else r.n_compared), _pct(r.consensus),
              f"{_pct(r.ci_low)} to {_pct(r.ci_high)}" if math.isfinite(r.ci_low) else "",
              _num(r.kappa), *([_num(r.competence)] if model else []),
              "yes" if r.flag else ""] for r in section.rows]
@@ -251,7 +269,8 @@ def console_parts(section: AnnotatorsSection | None) -> list[Any]:
     c = cells(section)
     out: list[Any] = [Text(""), Text(TITLE, style="bold"), Text(c["lead"])]
     out += [Text(f"flagged: {f}", style="bold yellow") for f in c["flags"]]
-    out.append(text_table(f"{TITLE} against the consensus", c["head"], c["rows"]))
+    against = "the consensus" if section.reference is None else "the reference"
+    out.append(text_table(f"{TITLE} against {against}", c["head"], c["rows"]))
     return out + [Text(n, style="dim") for n in c["notes"]]
 
 
@@ -261,7 +280,8 @@ def with_annotators(model: Any, ann: Annotations, method: str | None = None,
     job is the raters' and three or more annotators gave categorical labels with no
     reference, judge or study; data with no consensus to infer (one category in use) get
     a note saying why instead, and so does a method or ``accelerate`` given for a report
-    with no such section."""
+    with no such section. One rater of kind gold (``accord report --gold`` without
+    ``--predicted``) is the reference the other annotators are measured against."""
     from dataclasses import replace
 
     ref = model.reference
@@ -276,7 +296,13 @@ def with_annotators(model: Any, ann: Annotations, method: str | None = None,
     s = model.settings
     try:
         section = annotators_section(ann, s.confidence_level, s.seed,
-                                     method or "dawid_skene", accelerate)
+                                     method or "dawid_skene", accelerate, _gold(ann))
     except InsufficientDataError as exc:  # e.g. one category in use: said, not hidden
         return replace(model, notes=(*model.notes, f"No {TITLE} section: {exc}"))
     return replace(model, annotators=section)
+
+
+def _gold(ann: Annotations) -> Any:
+    """The one rater of kind gold (the section needs three raters: it leaves two)."""
+    golds = [r for r in ann.raters if ann.kinds.get(r) == "gold"]
+    return golds[0] if len(golds) == 1 else None
