@@ -68,8 +68,8 @@ def run(name: str, ann: Any, method: str, repeat: int) -> None:
     print(f"{name}, {method}: {ann.n_units:,} units, {ann.n_ratings:,} ratings, "
           f"{ann.n_raters} annotators ({sec.n_flagged} flagged, {len(sec.rows)} shown)")
     print(f"  accord.report{'' if has_option else ' (its Dawid-Skene section)':27s}"
-          f"{t_rep:8.2f} s")
-    print(f"  annotators section{'':22s}{t_sec:8.2f} s")
+          f"{t_rep:8.3f} s")
+    print(f"  annotators section{'':22s}{t_sec:8.3f} s")
     if rep.annotators is None:
         raise SystemExit(f"{name}: the report has no Annotators section")
 
