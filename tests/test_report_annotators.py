@@ -206,3 +206,10 @@ def test_accord_annotators_takes_the_same_option_under_both_names() -> None:
     old = run_cli("annotators", str(CROWD), *LONG, "--method", "wawa", "--seed", "1", "--json")
     assert new[0] == old[0] == 0 and new[1] == old[1]
     assert json.loads(new[1])["method"] == "wawa"
+
+
+def test_cli_consensus_method_on_a_preference_file_is_bad_usage() -> None:
+    code, out, err = run_cli("report", str(EXAMPLES / "alpaca_eval_slice.json"),
+                             "--consensus-method", "mace")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert "DATA is a pairwise-preference file, so --consensus-method does not apply" in err

@@ -176,7 +176,9 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
 
     one = paths_of(data)
     if isinstance(one, str) and is_pairwise(one):
-        _refuse_for_pairs(study, gold, by, record, coefficients, selection)
+        crowd = "--consensus-method" if _given(ctx, "consensus_method") else (
+            "--accelerate" if accelerate else None)  # the Annotators section's options
+        _refuse_for_pairs(study, gold, by, record, coefficients, {**selection, "crowd": crowd})
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
         rep = pairwise_report(one, judge_name, family, confidence_level, method, seed, title)
         _write(rep, output, to, quiet, as_json)
@@ -288,7 +290,7 @@ def _refuse_for_pairs(study: Path | None, gold: str | None, by: str | None,
     given = [flag for flag, value in (("--study", study), ("--gold", gold), ("--by", by),
                                       ("--record", record), ("--coefficient", coefficients),
                                       ("--raters", selection.get("raters")))
-             if value]
+             if value] + [f for f in [selection.get("crowd")] if f]
     if given:
         raise click.UsageError(f"DATA is a pairwise-preference file, so {given[0]} does not "
                                "apply: its report holds the judge's biases and the ranking "
