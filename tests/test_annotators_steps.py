@@ -49,3 +49,55 @@ def test_rating_matrix_from_grouped_ratings_equals_the_coo_build() -> None:
     shuffled = rng.permutation(600)  # not grouped: the COO build
     unsorted = rating_matrix(rows[shuffled], cols[shuffled], 50, 30)
     np.testing.assert_array_equal(unsorted.toarray(), oracle.toarray())
+
+
+def _sparse_crowd(seed: int, units: int = 3000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 8, units)
+    unit = np.repeat(np.arange(units), sizes)
+    rater = rng.integers(0, 40, unit.shape[0])
+    truth = rng.integers(0, 4, units)
+    noise = rng.integers(0, 4, unit.shape[0])
+    value = np.where(rng.random(unit.shape[0]) < 0.7, truth[unit], noise)
+    return unit, rater, value
+
+
+@pytest.mark.parametrize("blocks", [2, 3, 7])
+def test_row_blocks_give_scipy_s_products(monkeypatch: pytest.MonkeyPatch, blocks: int) -> None:
+    # stacked block products are the whole product row for row (the same arithmetic);
+    # the transposed product is the blocks' sums added in order (to rounding)
+    from accord.annotators import _blocks
+    from accord.annotators._em import rating_matrix
+
+    monkeypatch.setattr(_blocks, "SPLIT_FROM", 1)
+    monkeypatch.setattr(_blocks, "BLOCKS", blocks)
+    unit, rater, value = _sparse_crowd(blocks)
+    m = rating_matrix(unit, rater * 4 + value, 3000, 160)
+    split = _blocks.RowBlocks(m)
+    assert len(split.parts) == blocks
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=(160, 4)), rng.random((3000, 4))
+    try:
+        assert np.array_equal(split.dot(x), m @ x)
+        np.testing.assert_allclose(split.tdot(y), m.T @ y, rtol=1e-13, atol=1e-12)
+        assert np.array_equal(split.column_sums(), np.asarray(m.sum(axis=0)).ravel())
+    finally:
+        split.close()
+
+
+@pytest.mark.parametrize("accelerate", [False, True])
+def test_dawid_skene_in_row_blocks_equals_one_block(monkeypatch: pytest.MonkeyPatch,
+                                                    accelerate: bool) -> None:
+    from accord.annotators import _blocks, _em
+    from accord.annotators._crowd import Crowd
+
+    unit, rater, value = _sparse_crowd(11)
+    crowd = Crowd(unit, rater, value, tuple(range(3000)), tuple(range(40)), tuple(range(4)))
+    whole = _em.dawid_skene(crowd, tol=1e-10, max_iter=500, accelerate=accelerate)
+    monkeypatch.setattr(_blocks, "SPLIT_FROM", 1)
+    split = _em.dawid_skene(crowd, tol=1e-10, max_iter=500, accelerate=accelerate)
+    assert split.n_iter == whole.n_iter
+    assert split.log_likelihood == pytest.approx(whole.log_likelihood, rel=1e-12)
+    np.testing.assert_allclose(split.posterior, whole.posterior, atol=1e-9)
+    np.testing.assert_allclose(split.parameters["confusion"], whole.parameters["confusion"],
+                               atol=1e-9)

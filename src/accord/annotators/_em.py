@@ -45,6 +45,7 @@ from scipy.special import digamma
 
 from accord.errors import ConvergenceWarning
 
+from ._blocks import RowBlocks
 from ._crowd import (
     EPS,
     Crowd,
@@ -146,11 +147,12 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None
     # unit x (rater, given) rating counts, built once (one CSR matrix): each M step is
     # one sparse-dense product of its transpose with the posteriors, each E step one of
     # it with the log confusion matrices; one pass over the ratings for all k classes
-    by_unit = rating_matrix(crowd.unit, crowd.rv, n, r * k)
-    used = np.asarray(by_unit.sum(axis=0)).reshape(r, k) > 0
+    # (in row blocks on threads from a million ratings on: see _blocks)
+    by_unit = RowBlocks(rating_matrix(crowd.unit, crowd.rv, n, r * k))
+    used = by_unit.column_sums().reshape(r, k) > 0
 
     def m_step(post: FloatArray, _: Params) -> Params:
-        counts = np.asarray(by_unit.T @ post).reshape(r, k, k).transpose(0, 2, 1)
+        counts = by_unit.tdot(post).reshape(r, k, k).transpose(0, 2, 1)
         conf = np.where(used[:, None, :], np.maximum(counts, EPS), 0.0)
         total = conf.sum(axis=2, keepdims=True)
         np.divide(conf, total, out=conf, where=total > 0)
@@ -159,12 +161,16 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None
     def e_step(p: Params) -> tuple[FloatArray, float]:
         conf = p["confusion"]
         log_conf = np.log(np.where(conf > 0, conf, 1.0))
-        logp = np.asarray(by_unit @ log_conf.transpose(0, 2, 1).reshape(r * k, k))
+        logp = by_unit.dot(np.ascontiguousarray(log_conf.transpose(0, 2, 1).reshape(r * k, k)))
         return normalise_log(logp, np.log(p["prior"]))
 
-    first = m_step(majority_posterior(crowd), {}) if start is None else start
-    run = run_squarem if accelerate else run_em
-    return run(crowd, e_step, m_step, first, tol=tol, max_iter=max_iter, method="dawid_skene")
+    try:
+        first = m_step(majority_posterior(crowd), {}) if start is None else start
+        run = run_squarem if accelerate else run_em
+        return run(crowd, e_step, m_step, first, tol=tol, max_iter=max_iter,
+                   method="dawid_skene")
+    finally:
+        by_unit.close()
 
 
 # ------------------------------------------------------------------ one-coin
