@@ -23,7 +23,7 @@ REPORT_OPTION = shared("--report")
 
 
 @judge.command("bias")
-@click.argument("data", type=click.Path(exists=True, dir_okay=False))
+@click.argument("data", type=click.Path(exists=True, dir_okay=True))
 @click.option("--judge", "judge_name", default=None, metavar="NAME",
               help="The judge's annotator name (default: the only one in the file).")
 @shared("--family")
@@ -34,7 +34,8 @@ def bias(data: str, judge_name: str | None, family: tuple[str, ...], level: floa
          report_path: str | None, as_json: bool) -> None:
     """Position, length and self-preference of a pairwise judge, from AlpacaEval-style
     annotations (annotations.json) or a JSONL/CSV of item, output_1, output_2,
-    generator_1, generator_2, preference (1, 2, or 1.5 for a tie).
+    generator_1, generator_2, preference (1, 2, or 1.5 for a tie); a folder of such
+    files (subfolders too) is read as one.
 
     \b
     Examples:
@@ -86,7 +87,7 @@ def _bias_figures(res: Any) -> list[tuple[str, Any]]:
 
 
 @judge.command("rank")
-@click.argument("data", type=click.Path(exists=True, dir_okay=False))
+@click.argument("data", type=click.Path(exists=True, dir_okay=True))
 @click.option("--order-effect", is_flag=True, help="Fit the advantage of the output shown first.")
 @click.option("--bootstrap", "n_boot", type=click.IntRange(min=0), default=0, show_default=True,
               metavar="N", help="Intervals from N bootstrap resamples of the comparisons "
@@ -98,7 +99,7 @@ def _bias_figures(res: Any) -> list[tuple[str, Any]]:
 def rank(data: str, order_effect: bool, n_boot: int, seed: int | None, level: float,
          report_path: str | None, as_json: bool) -> None:
     """Bradley-Terry strengths of the generators (Davidson ties, Elo as a view) from
-    pairwise judge annotations (AlpacaEval JSON, JSONL or CSV).
+    pairwise judge annotations (AlpacaEval JSON, JSONL or CSV, or a folder of them).
 
     \b
     Examples:

@@ -172,9 +172,11 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     _check_output(output, to)
     _not_an_input(output, data, study)
     from accord.cli._common import paths_of
-    from accord.judge.pairs_io import is_pairwise
+    from accord.judge.pairs_io import is_pairwise, mixed_folder, read_pairwise
 
     one = paths_of(data)
+    if isinstance(one, str) and mixed_folder(one):
+        read_pairwise(one)  # says which file is not pairwise annotations
     if isinstance(one, str) and is_pairwise(one):
         crowd = "--consensus-method" if _given(ctx, "consensus_method") else (
             "--accelerate" if accelerate else None)  # the Annotators section's options

@@ -29,7 +29,7 @@ from typing import Any
 
 from accord.errors import FormatError
 
-__all__ = ["PAIRWISE_KEYS", "PairwiseTable", "is_pairwise", "read_pairwise"]
+__all__ = ["PAIRWISE_KEYS", "PairwiseTable", "is_pairwise", "mixed_folder", "read_pairwise"]
 
 ITEM_KEYS = ("instruction", "item")
 MAX_BYTES = 512 * 1024 * 1024
@@ -43,10 +43,12 @@ class PairwiseTable:
     n_records: int
     n_no_verdict: int
     n_weighted: int
+    n_files: int = 1
 
     def notes(self) -> list[str]:
         """What was read, in words (for the CLI's first lines)."""
-        out = [f"read {self.n_records} judged pair(s)"]
+        out = [f"read {self.n_records} judged pair(s)"
+               + (f" from {self.n_files} files" if self.n_files > 1 else "")]
         if self.n_no_verdict:
             out.append(f"{self.n_no_verdict} without a verdict (not counted)")
         if self.n_weighted:
@@ -67,7 +69,9 @@ def read_pairwise(source: str | os.PathLike[str] | Sequence[Mapping[str, Any]], 
     Parameters
     ----------
     source : path or list of records
-        A ``.json`` list of records (AlpacaEval), ``.jsonl`` or ``.csv``.
+        A ``.json`` list of records (AlpacaEval), ``.jsonl`` or ``.csv``; or a folder,
+        whose ``.json``/``.jsonl``/``.csv`` files (in subfolders too, as AlpacaEval's
+        ``results/<model>/<judge>/annotations.json``) are read in path order and joined.
     judge : str, optional
         The rater name when records carry no ``annotator`` (default ``"judge"``).
 
@@ -88,6 +92,8 @@ def read_pairwise(source: str | os.PathLike[str] | Sequence[Mapping[str, Any]], 
     >>> t.columns["verdict"], t.columns["winner"], t.columns["len_first"]
     (['B'], ['m2'], [5])
     """
+    if isinstance(source, (str, os.PathLike)) and Path(source).is_dir():
+        return _folder(Path(source), judge)
     records = _records(source)
     cols: dict[str, list[Any]] = {k: [] for k in (
         "unit", "rater", "first", "second", "verdict", "winner", "len_first", "len_second")}
@@ -105,6 +111,46 @@ def read_pairwise(source: str | os.PathLike[str] | Sequence[Mapping[str, Any]], 
         for key, val in zip(cols, values):
             cols[key].append(val)
     return PairwiseTable(cols, len(records), none, weighted)
+
+
+def mixed_folder(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a folder holding pairwise-annotation files beside other data
+    files (read as one it is neither kind: :func:`read_pairwise` says which file is not)."""
+    p = Path(path)
+    if not p.is_dir():
+        return False
+    kinds = {is_pairwise(f) for f in _data_files(p)}
+    return kinds == {True, False}
+
+
+def _data_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*")
+                  if p.is_file() and p.suffix.lower() in (".json", ".jsonl", ".csv"))
+
+
+def _folder(folder: Path, judge: str | None) -> PairwiseTable:
+    """Every data file of ``folder``, each a pairwise file, joined in path order."""
+    files = _data_files(folder)
+    if not files:
+        raise FormatError(f"{folder} holds no .json, .jsonl or .csv file of pairwise "
+                          "judge annotations.")
+    other = [p for p in files if not is_pairwise(p)]
+    if other:
+        raise FormatError(f"{other[0]} in {folder} is not a file of pairwise judge annotations "
+                          f"(each record needs {', '.join(sorted(PAIRWISE_KEYS))}); "
+                          f"{len(other)} of its {len(files)} data files "
+                          f"{'is' if len(other) == 1 else 'are'} not: read the "
+                          "pairwise files on their own.")
+    tables = []
+    for p in files:
+        try:
+            tables.append(read_pairwise(p, judge=judge))
+        except FormatError as exc:
+            raise FormatError(f"{p}: {exc}") from None
+    cols = {k: [v for t in tables for v in t.columns[k]] for k in tables[0].columns}
+    return PairwiseTable(cols, sum(t.n_records for t in tables),
+                         sum(t.n_no_verdict for t in tables),
+                         sum(t.n_weighted for t in tables), len(files))
 
 
 def _records(source: Any) -> list[Mapping[str, Any]]:
@@ -172,11 +218,15 @@ PAIRWISE_KEYS = frozenset({"output_1", "output_2", "generator_1", "generator_2",
 
 
 def is_pairwise(path: str | os.PathLike[str]) -> bool:
-    """Whether the file at ``path`` reads as pairwise judge annotations: a ``.json`` list,
+    """Whether the file at ``path`` reads as pairwise judge annotations (a folder: all its
+    data files do): a ``.json`` list,
     ``.jsonl`` or ``.csv`` whose first record holds output_1, output_2, generator_1,
     generator_2 and preference (only the first record or header line is read, except
     for a ``.json`` list, which is parsed whole)."""
     p = Path(path)
+    if p.is_dir():  # a folder of them: every data file in it (and its subfolders)
+        files = _data_files(p)
+        return bool(files) and all(is_pairwise(f) for f in files)
     suffix = p.suffix.lower()
     if suffix not in (".json", ".jsonl", ".csv"):
         return False
