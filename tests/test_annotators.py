@@ -276,3 +276,15 @@ def test_competence_interval_refits_the_model() -> None:
     assert bad.method == "bootstrap-refit" and bad.n_excluded == 0
     assert bad.low <= q["careless"].competence <= bad.high < good.low
     assert bad == q.competence_interval("careless", n_resamples=40, rng=1)  # seeded
+
+
+def test_warnings_point_at_the_caller_s_line() -> None:
+    # stacklevel walks out of the whole accord package, not only out of accord.data
+    ratings = [["x", "y", "x"], ["y", "y", "y"], ["x", "x", "y"], ["y", "x", "y"]]
+    for accelerate in (False, True):
+        with pytest.warns(ConvergenceWarning) as caught:
+            accord.consensus(ratings, max_iter=1, accelerate=accelerate)
+        assert caught[0].filename == __file__
+    with pytest.warns(DegenerateDataWarning) as caught:
+        accord.consensus([["a", "b", "b"], ["a", "b", "b"]], method="majority")
+    assert caught[0].filename == __file__

@@ -7,6 +7,7 @@ Every E and M step is a ``np.bincount`` over these codes (one entry per rating):
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +17,7 @@ from numpy.typing import NDArray
 
 from accord.coefficients._data import as_annotations
 from accord.data.annotations import Annotations
-from accord.errors import DataError, InsufficientDataError
+from accord.errors import ConvergenceWarning, DataError, InsufficientDataError
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -116,6 +117,26 @@ def _check(ann: Annotations, func: str) -> None:
             f"{func}: every rating is {only!r}, so every unit's label is {only!r} and there "
             "is nothing to infer; a consensus needs at least two categories in use."
         )
+
+
+def confusion_of(mass: FloatArray, used: NDArray[np.bool_]) -> FloatArray:
+    """Each rater's confusion matrix (rows = true class) from the posterior mass per
+    (rater, true class, given label): Dawid-Skene's M step. A label the rater used gets
+    at least ``EPS`` in every row (so no cell of it is exactly 0), one never used stays
+    0; rows are normalised (a rater with no rating keeps rows of zeros)."""
+    conf = np.where(used[:, None, :], np.maximum(mass, EPS), 0.0)
+    total = conf.sum(axis=2, keepdims=True)
+    np.divide(conf, total, out=conf, where=total > 0)
+    return conf
+
+
+def warn_not_converged(method: str, max_iter: int, change: float, tol: float,
+                       stacklevel: int) -> None:
+    """The one warning of an EM that reached ``max_iter`` before ``tol``."""
+    warnings.warn(
+        f"{method} did not converge in {max_iter} iterations: the log-likelihood still moved "
+        f"by {change:.3g} per rating (tol={tol:g}); the result is the last iterate "
+        "(raise max_iter= or tol=).", ConvergenceWarning, stacklevel=stacklevel + 1)
 
 
 def normalise_log(logp: FloatArray, add: FloatArray | None = None

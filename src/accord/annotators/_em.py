@@ -34,7 +34,6 @@ stopping rule, ``n_iter`` counting E steps.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +42,7 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import digamma
 
-from accord.errors import ConvergenceWarning
+from accord.data import _validation as v
 
 from ._blocks import RowBlocks
 from ._crowd import (
@@ -51,8 +50,10 @@ from ._crowd import (
     Crowd,
     FloatArray,
     IntArray,
+    confusion_of,
     normalise_log,
     symmetric_log_posterior,
+    warn_not_converged,
     wsum,
 )
 
@@ -89,10 +90,7 @@ def run_em(crowd: Crowd, e_step: EStep, m_step: MStep, params: Params, *, tol: f
         previous = ll
         if it < max_iter:
             post, ll = e_step(params)
-    warnings.warn(
-        f"{method} did not converge in {max_iter} iterations: the log-likelihood still moved "
-        f"by {change:.3g} per rating (tol={tol:g}); the result is the last iterate "
-        "(raise max_iter= or tol=).", ConvergenceWarning, stacklevel=3)
+    warn_not_converged(method, max_iter, change, tol, stacklevel=v.user_level())
     return Fit(post, params, max_iter, ll, False, change)
 
 
@@ -153,10 +151,8 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None
 
     def m_step(post: FloatArray, _: Params) -> Params:
         counts = by_unit.tdot(post).reshape(r, k, k).transpose(0, 2, 1)
-        conf = np.where(used[:, None, :], np.maximum(counts, EPS), 0.0)
-        total = conf.sum(axis=2, keepdims=True)
-        np.divide(conf, total, out=conf, where=total > 0)
-        return {"prior": np.maximum(post.mean(axis=0), EPS), "confusion": conf}
+        return {"prior": np.maximum(post.mean(axis=0), EPS),
+                "confusion": confusion_of(counts, used)}
 
     def e_step(p: Params) -> tuple[FloatArray, float]:
         conf = p["confusion"]

@@ -34,16 +34,15 @@ tried, so counts are comparable with plain EM's.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from accord.errors import ConvergenceWarning
+from accord.data._validation import user_level
 
-from ._crowd import EPS, FloatArray
+from ._crowd import EPS, FloatArray, warn_not_converged
 
 Params = dict[str, Any]
 EStep = Callable[[Params], tuple[FloatArray, float]]
@@ -162,10 +161,7 @@ def run_squarem(n_ratings: int, e_step: EStep, m_step: MStep, params: Params,
         else:
             params, post, ll = got[:3]
         step_cap = _next_cap(step_cap, wanted, a, got[3] if got is not None else 1.0)
-    warnings.warn(
-        f"{method} did not converge in {max_iter} iterations: the log-likelihood still moved "
-        f"by {change:.3g} per rating (tol={tol:g}); the result is the last iterate "
-        "(raise max_iter= or tol=).", ConvergenceWarning, stacklevel=4)
+    warn_not_converged(method, max_iter, change, tol, stacklevel=user_level())
     return post, m_step(post, params), budget.used, ll, False, change
 
 

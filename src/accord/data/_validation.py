@@ -77,7 +77,7 @@ def warn_undefined(coefficient: str, reason: str) -> None:
 def user_level() -> int:
     """The ``stacklevel`` of a warning raised by this function's caller that points at the
     first line outside accord."""
-    package = os.path.dirname(os.path.abspath(__file__))
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # accord/
     frame = sys._getframe(1)  # the function that warns: stacklevel 1 of warnings.warn
     level = 1
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):

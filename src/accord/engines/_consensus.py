@@ -16,7 +16,6 @@ error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -25,14 +24,14 @@ import numpy as np
 
 from accord.annotators import METHODS as MEMORY_METHODS
 from accord.annotators import Consensus
-from accord.annotators._crowd import EPS
+from accord.annotators._crowd import EPS, confusion_of, warn_not_converged
 from accord.annotators.consensus import crowd_notes, non_negative, threshold_of
 from accord.data import _validation as v
 from accord.engines import _crowd as ec
 from accord.engines import _frame as fr
 from accord.engines._crowd import Counts, EngineCrowd, FloatArray
 from accord.engines._result import EngineResult
-from accord.errors import ConvergenceWarning, InvalidParameterError
+from accord.errors import InvalidParameterError
 
 __all__ = ["consensus"]
 
@@ -186,10 +185,7 @@ class DawidSkene:
     def m_step(self, c: Counts) -> Params:
         r, k = self.crowd.n_raters, self.crowd.k
         mass = c.mass.reshape(r, k, k).transpose(0, 2, 1)  # rater, true class, given label
-        conf = np.where(self.used[:, None, :], np.maximum(mass, EPS), 0.0)
-        total = conf.sum(axis=2, keepdims=True)
-        np.divide(conf, total, out=conf, where=total > 0)
-        return {"prior": _prior(c, self.crowd), "confusion": conf}
+        return {"prior": _prior(c, self.crowd), "confusion": confusion_of(mass, self.used)}
 
     def terms(self, p: Params) -> tuple[FloatArray, FloatArray]:
         conf = p["confusion"]
@@ -268,8 +264,5 @@ def run(model: Model, *, tol: float, max_iter: int, method: str) -> Fit:
         if change < tol:
             return Fit(e_params, params, it, ll, True, change)
         previous = ll
-    warnings.warn(
-        f"{method} did not converge in {max_iter} iterations: the log-likelihood still moved "
-        f"by {change:.3g} per rating (tol={tol:g}); the result is the last iterate "
-        "(raise max_iter= or tol=).", ConvergenceWarning, stacklevel=v.user_level())
+    warn_not_converged(method, max_iter, change, tol, stacklevel=v.user_level())
     return Fit(e_params, params, max_iter, ll, False, change)
