@@ -1,43 +1,55 @@
 # One-command set-up: `make demo` runs the main job, `make test` runs the whole suite.
 # `make demo` installs accord alone (runtime dependencies only); `make test` adds the test
-# and benchmark extras. Each install is remembered by a stamp named after pyproject.toml's
-# checksum, so a changed pyproject.toml reinstalls, and `make test` after `make demo`
-# installs the extras.
+# and benchmark extras. Every install is constrained by constraints.txt, the lock of the
+# development tools and test oracles (`make lock` refreshes it; `make test-latest` runs the
+# suite with the newest releases instead, in .venv-latest). Each install is remembered by a
+# stamp named after the checksum of pyproject.toml and the lock, so a changed pyproject.toml
+# or lock reinstalls, and `make test` after `make demo` installs the extras.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-SUM := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+CONSTRAINTS ?= -c constraints.txt
+SUM := $(shell cat pyproject.toml constraints.txt 2>/dev/null | cksum | cut -d' ' -f1)
 DEMO_STAMP := $(VENV)/.installed-demo-$(SUM)
 TEST_STAMP := $(VENV)/.installed-test-$(SUM)
 ENGINES_STAMP := $(VENV)/.installed-engines-$(SUM)
 DOCS_STAMP := $(VENV)/.installed-docs-$(SUM)
 DIST_STAMP := $(VENV)/.installed-dist-$(SUM)
+# a missing or stale lock stops the install and names the command that refreshes it
+LOCK_CHECK := $(if $(CONSTRAINTS),$(PYTHON) .ci/lock.py check $(BIN)/python,true)
+PIP := $(BIN)/python -m pip install --quiet $(CONSTRAINTS)
 
-.PHONY: demo test test-slow test-engines java lint typecheck bench browser clean install docs dist
+.PHONY: demo test test-slow test-engines test-latest java lint typecheck bench browser clean install docs dist lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@$(LOCK_CHECK)
+	$(BIN)/python -m pip install --quiet $(CONSTRAINTS) --upgrade pip
 
 $(DEMO_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	@$(LOCK_CHECK)
+	$(PIP) -e .
 	touch $(DEMO_STAMP)
 
 # the test install includes the runtime one, so it stamps both
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	@$(LOCK_CHECK)
+	$(PIP) -e '.[test,bench]'
 	touch $(DEMO_STAMP) $(TEST_STAMP)
 
 $(ENGINES_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,engines]'
+	@$(LOCK_CHECK)
+	$(PIP) -e '.[test,engines]'
 	touch $(ENGINES_STAMP)
 
 $(DOCS_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	@$(LOCK_CHECK)
+	$(PIP) -e '.[docs]'
 	touch $(DOCS_STAMP)
 
 $(DIST_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dist]'
+	@$(LOCK_CHECK)
+	$(PIP) -e '.[dist]'
 	touch $(DIST_STAMP)
 
 install: $(DEMO_STAMP)
@@ -72,12 +84,28 @@ bench: $(TEST_STAMP)
 # The documentation site, into site/; --strict makes a broken link, a missing reference
 # or a docstring mkdocstrings cannot read an error (mkdocs.yml says so too).
 docs: $(DOCS_STAMP)
-	$(BIN)/mkdocs build --strict --site-dir site
+	bash .ci/fetch-doc-assets
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 # The sdist and the wheel, into dist/, by the standard build frontend.
 dist: $(DIST_STAMP)
 	rm -rf dist
 	$(BIN)/python -m build --outdir dist .
 
+# constraints.txt from the newest releases that pyproject.toml allows, resolved in a fresh
+# virtualenv with every extra, with the Python version it was made for in its header.
+lock:
+	rm -rf .venv-lock
+	$(PYTHON) -m venv .venv-lock
+	.venv-lock/bin/python -m pip install --quiet --upgrade pip
+	.venv-lock/bin/python -m pip install --quiet -e '.[test,bench,docs,dist,engines]'
+	$(PYTHON) .ci/lock.py make .venv-lock
+	rm -rf .venv-lock
+
+# The suite against the newest releases of every tool, unconstrained, in .venv-latest: what
+# `make lock` would pin next. CI does not run it.
+test-latest:
+	$(MAKE) test VENV=.venv-latest CONSTRAINTS=
+
 clean:
-	rm -rf $(VENV) build dist site *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .venv-latest .venv-lock build dist site *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -204,6 +204,8 @@ def test_the_readme_links_to_files_that_exist() -> None:
 
 
 def test_sphinx_roles_and_math_become_markdown_in_the_api_reference() -> None:
+    """Formulas become MathML (drawn by the browser, no script or network); the other
+    roles become inline code. Markdown markup inside a formula's text is an entity."""
     sys.path.insert(0, str(DOCS / "_tools"))
     try:
         import griffe_rst
@@ -211,10 +213,19 @@ def test_sphinx_roles_and_math_become_markdown_in_the_api_reference() -> None:
         sys.path.remove(str(DOCS / "_tools"))
     text = ("Kappa.\n\n.. math:: \\kappa = x\n\nSee :class:`~accord.Annotations`, "
             ":func:`accord.read` and :math:`p_o`.\n\n    .. math::\n\n        a = b\n\n    c")
+    kappa = ('<math xmlns="http://www.w3.org/1998/Math/MathML" display="block"><mrow>'
+             '<mi>&#x003BA;</mi><mo>&#x0003D;</mo><mi>x</mi></mrow></math>')
+    p_o = ('<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><msub>'
+           '<mi>p</mi><mi>o</mi></msub></mrow></math>')
+    a_b = ('<math xmlns="http://www.w3.org/1998/Math/MathML" display="block"><mrow>'
+           '<mi>a</mi><mo>&#x0003D;</mo><mi>b</mi></mrow></math>')
     assert griffe_rst.rewrite(text).splitlines() == [
-        "Kappa.", "", "```text", "\\kappa = x", "```", "",
-        "See `Annotations`, `accord.read` and `p_o`.", "",
-        "    ```text", "    a = b", "    ```", "", "    c"]
+        "Kappa.", "", f'<div class="math">{kappa}</div>', "",
+        f"See `Annotations`, `accord.read` and {p_o}.", "",
+        f'    <div class="math">{a_b}</div>', "", "    c"]
+    assert griffe_rst.mathml("\\text{a_b*c}") == (
+        '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow>'
+        '<mtext>a&#95;b&#42;c</mtext></mrow></math>')
 
 
 def test_doctests_outside_an_examples_section_become_code_blocks() -> None:

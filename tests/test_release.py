@@ -82,10 +82,11 @@ def test_make_dist_and_docs_run_the_standard_tools(tmp_path: Path) -> None:
                               text=True, check=True).stdout
 
     dist = plan("dist")
-    assert "pip install --quiet -e '.[dist]'" in dist
+    assert "pip install --quiet -c constraints.txt -e '.[dist]'" in dist
     assert ".venv/bin/python -m build --outdir dist ." in dist
     docs = plan("docs")
-    assert "pip install --quiet -e '.[docs]'" in docs
+    assert "pip install --quiet -c constraints.txt -e '.[docs]'" in docs
+    assert "bash .ci/fetch-doc-assets" in docs
     assert ".venv/bin/mkdocs build --strict" in docs
 
 

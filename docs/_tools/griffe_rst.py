@@ -1,11 +1,13 @@
 """A griffe extension for the API reference: accord's docstrings use a few Sphinx
 roles and the ``.. math::`` directive, which Markdown would show as written.
 
-Roles (``:class:`~accord.Annotations```, ``:func:`cohen_kappa```, ``:math:`p_o```)
-become inline code (a leading ``~`` keeps the last dotted name, as Sphinx shows it),
-and a ``.. math::`` directive becomes a ```text block, so a formula keeps its layout
-without loading MathJax from the network. A doctest outside an Examples section becomes
-a ```pycon block, so its output (``[0.7, 0.32]``) is not read as a Markdown link.
+Roles (``:class:`~accord.Annotations```, ``:func:`cohen_kappa```) become inline code
+(a leading ``~`` keeps the last dotted name, as Sphinx shows it). Formulas, the
+``:math:`p_o``` role and the ``.. math::`` directive, become MathML at build time
+(latex2mathml): browsers draw MathML themselves, so the site shows typeset formulas with
+no script, no font and no network, also opened from disk. A doctest outside an Examples
+section becomes a ```pycon block, so its output (``[0.7, 0.32]``) is not read as a
+Markdown link.
 """
 
 from __future__ import annotations
@@ -14,7 +16,20 @@ import re
 from typing import Any
 
 ROLE = re.compile(r":(?:[a-z]+:)?[a-z]+:`(~?)([^`]+)`")
+MATH_ROLE = re.compile(r":math:`([^`]+)`")
 DIRECTIVE = re.compile(r"^(\s*)\.\. math::\s*(.*)$")
+# characters Markdown would read as markup inside the MathML's text; as entities they
+# reach the page as written (latex2mathml writes its own entities, whose '&#' stays)
+MARKUP = {c: f"&#{ord(c)};" for c in "*_`[]\\{}|~"}
+TEXT = re.compile(r">([^<]+)<")
+
+
+def mathml(latex: str, *, display: bool = False) -> str:
+    """The LaTeX formula as one line of MathML that Markdown passes through unchanged."""
+    from latex2mathml.converter import convert
+
+    out = convert(latex, display="block" if display else "inline")
+    return TEXT.sub(lambda m: ">" + "".join(MARKUP.get(c, c) for c in m.group(1)) + "<", out)
 
 
 def _role(match: re.Match[str]) -> str:
@@ -42,8 +57,8 @@ def _math(lines: list[str]) -> list[str]:
             body.pop()
         while body and not body[0]:
             body.pop(0)
-        out += [f"{indent}```text", *(f"{indent}{b}" if b else "" for b in body),
-                f"{indent}```", ""]
+        latex = " ".join(b for b in body if b)
+        out += [f'{indent}<div class="math">{mathml(latex, display=True)}</div>', ""]
     return out
 
 
@@ -69,8 +84,9 @@ def _doctests(lines: list[str]) -> list[str]:
 
 
 def rewrite(text: str) -> str:
-    """The docstring with roles as inline code, math directives as text blocks and
-    doctests outside an Examples section as pycon blocks."""
+    """The docstring with formulas as MathML, other roles as inline code and doctests
+    outside an Examples section as pycon blocks."""
+    text = MATH_ROLE.sub(lambda m: mathml(m.group(1)), text)
     lines = _math(ROLE.sub(_role, text).splitlines())
     examples = next((k for k, line in enumerate(lines[:-1]) if line.strip() == "Examples"
                      and set(lines[k + 1].strip()) == {"-"}), len(lines))
