@@ -145,3 +145,44 @@ def test_the_study_registry_still_holds_the_span_figure() -> None:
 
     assert "span_f1" in REGISTRY and registered("span_f1").family == "spans"
     assert is_registered("cohen_kappa") and not is_registered(["cohen_kappa"])
+
+
+def test_a_small_report_draws_its_charts_without_matplotlib_or_scipy_stats(
+        tmp_path: Path) -> None:
+    """The pilot's HTML report (make demo's job): its three charts are written as SVG
+    directly, its tests' p-values come from the chi-squared series and the binomial
+    CDF, and nothing imports scipy.stats, scipy.special, matplotlib or the crowd work."""
+    pilot = Path(SRC).parent / "examples"
+    code = ("import sys\nfrom accord.cli import main\n"
+            f"sys.argv = ['accord', 'report', {str(pilot / 'pilot.csv')!r}, '--raters', "
+            f"'annotator_a', 'annotator_b', '--study', {str(pilot / 'study.toml')!r}, "
+            f"'-o', {str(tmp_path / 'r.html')!r}]\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass")
+    probe = f"import sys, json\n{code}\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         env={"PYTHONPATH": SRC, "PATH": ""})
+    loaded = json.loads(out.stdout.splitlines()[-1])
+    heavy = ("scipy.stats", "scipy.special", "scipy.optimize", "matplotlib", "accord.annotators")
+    assert sorted({h for h in heavy for m in loaded if m == h or m.startswith(h + ".")}) == []
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert page.count('class="plot"') == 3 and "<image" not in page
+
+
+def test_the_series_p_values_equal_scipy_stats() -> None:
+    """chi2_sf's series (Abramowitz & Stegun 26.4.4/26.4.5) against scipy.stats.chi2.sf,
+    and binom_cdf against scipy.stats.binom.cdf (the same Boost function, so equal)."""
+    import numpy as np
+    from scipy import stats
+
+    from accord.inference._distributions import binom_cdf, chi2_sf
+
+    for df in (1, 2, 3, 4, 5, 9, 10, 29, 30, 99, 100, 435, 2000):
+        for x in np.geomspace(1e-6, 6000.0, 120):
+            want = float(stats.chi2.sf(x, df))
+            got = chi2_sf(float(x), df)
+            assert got == want or abs(got - want) <= 2e-12 * want or want < 1e-300, (df, x)
+    assert chi2_sf(3.0, 2.5) == stats.chi2.sf(3.0, 2.5)  # not a whole df: scipy.special
+    assert chi2_sf(0.0, 3) == 1.0 and chi2_sf(float("inf"), 3) == 0.0
+    for n in (1, 2, 7, 40, 301):
+        for k in range(n + 1):
+            assert binom_cdf(k, n, 0.5) == stats.binom.cdf(k, n, 0.5)

@@ -39,8 +39,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.optimize import minimize
-from scipy.special import digamma
 
 from accord.data import _validation as v
 
@@ -228,6 +226,8 @@ def glad(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
         return normalise_log(symmetric_log_posterior(crowd, log_prior, log_f, x))
 
     def m_step(post: FloatArray, p: Params) -> Params:
+        from scipy.optimize import minimize  # GLAD only: the other methods do without it
+
         right = post.ravel()[uv]
         wrong = 1.0 - right
         # the terms of Q that do not move with (alpha, b), summed once per M step
@@ -266,6 +266,8 @@ def glad(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
 # ------------------------------------------------------------------ MACE
 def _vb_normalise(counts: FloatArray, prior: float) -> FloatArray:
     """Variational-Bayes weights ``exp(psi(n + a)) / exp(psi(sum(n + a)))`` per row."""
+    from scipy.special import digamma  # MACE only
+
     total = (counts + prior).sum(axis=1, keepdims=True)
     return np.asarray(np.exp(digamma(counts + prior) - digamma(total)))
 

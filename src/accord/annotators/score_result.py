@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
 from accord.data import _validation as v
+from accord.inference._normal import norm_ppf
 from accord.inference.results import AgreementResult, _jsonable
 
 __all__ = ["ScoreConsensus"]
@@ -81,7 +81,7 @@ class ScoreConsensus:
                   ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Per unit ``estimate -/+ z * se`` (normal quantile; ``nan`` where ``se`` is)."""
         level = v.confidence_level(confidence_level, func="intervals")
-        z = float(stats.norm.ppf(0.5 + level / 2.0))
+        z = float(norm_ppf(0.5 + level / 2.0))
         return self.estimates - z * self.se, self.estimates + z * self.se
 
     def rows(self, confidence_level: float = 0.95) -> list[dict[str, Any]]:

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-from scipy import stats
 
 from accord.errors import DataError
 from accord.evaluation._result import Evaluation
+from accord.inference._distributions import binom_cdf
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.ceiling import HumanCeiling
 from accord.inference.compare import Comparison, compare
@@ -58,7 +58,7 @@ class McNemar:
 
 def mcnemar_exact(b: int, c: int) -> float:
     """Two-sided exact McNemar p-value from the discordant counts."""
-    return float(min(1.0, 2.0 * stats.binom.cdf(min(b, c), b + c, 0.5)))
+    return float(min(1.0, 2.0 * binom_cdf(min(b, c), b + c, 0.5)))
 
 
 @dataclass(frozen=True)

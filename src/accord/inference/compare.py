@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-from scipy import stats
 
 from accord.data import _validation as v
 from accord.errors import DataError
+from accord.inference._normal import norm_ppf, norm_sf
 from accord.inference.bootstrap import (
     Bootstrap,
     bootstrap_distribution,
@@ -349,13 +349,13 @@ def _jackknife(
     bounds: tuple[float, float],
 ) -> tuple[ConfidenceInterval, float]:
     se, excluded = jackknife_se(paired.difference)
-    z = float(stats.norm.ppf(0.5 + level / 2.0))
+    z = float(norm_ppf(0.5 + level / 2.0))
     ci = ConfidenceInterval(*_clip(diff - z * se, diff + z * se, bounds), level, label, excluded)
     if not math.isfinite(se):
         return ci, math.nan
     if se == 0.0:
         return ci, 1.0 if diff == 0.0 else 0.0
-    return ci, float(2.0 * stats.norm.sf(abs(diff) / se))
+    return ci, float(2.0 * norm_sf(abs(diff) / se))
 
 
 def _comparison(

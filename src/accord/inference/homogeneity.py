@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-from scipy import stats
 
 from accord.data import _validation as v
 from accord.errors import DataError
+from accord.inference._distributions import chi2_sf
 from accord.inference.bootstrap import Bootstrap, bootstrap_distribution
 from accord.inference.jackknife import jackknife_se
 from accord.inference.results import AgreementResult
@@ -142,7 +142,7 @@ def homogeneity(
     chi2 = float(np.sum(w * (est - pooled) ** 2))
     df = len(results) - 1
     return HomogeneityTest(names[0], estimates, tuple(ses), pooled, chi2, df,
-                           float(stats.chi2.sf(chi2, df)), label)
+                           float(chi2_sf(chi2, df)), label)
 
 
 def _label(method: object) -> str:

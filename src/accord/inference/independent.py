@@ -23,9 +23,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from accord.errors import DataError
+from accord.inference._normal import norm_ppf, norm_sf
 from accord.inference.bootstrap import (
     Bootstrap,
     bootstrap_distribution,
@@ -81,7 +81,7 @@ def _normal(
 ) -> IndependentDifference:
     diff = a.estimate - b.estimate
     se = math.sqrt(se_a**2 + se_b**2)
-    z = float(stats.norm.ppf(0.5 + level / 2.0))
+    z = float(norm_ppf(0.5 + level / 2.0))
     low, high = _clip(diff - z * se, diff + z * se, bounds)
     ci = ConfidenceInterval(low, high, level, label, excluded)
     sides = [_side(r, s, z, level, label) for r, s in ((a, se_a), (b, se_b))]
@@ -103,7 +103,7 @@ def _z_pvalue(diff: float, se: float) -> float:
         return math.nan
     if se == 0.0:
         return 1.0 if diff == 0.0 else 0.0
-    return float(2.0 * stats.norm.sf(abs(diff) / se))
+    return float(2.0 * norm_sf(abs(diff) / se))
 
 
 def _bootstrap(

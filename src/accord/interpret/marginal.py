@@ -29,12 +29,11 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
-from scipy.sparse.csgraph import connected_components
 
 from accord.coefficients._data import as_table
 from accord.data import _validation as v
 from accord.errors import DataError
+from accord.inference._distributions import binom_cdf, chi2_sf
 from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
 
 __all__ = [
@@ -156,7 +155,7 @@ def mcnemar_test(data: Any, y2: Any = None, /, *,
     if b + c == 0:
         return _undefined("mcnemar", n, details)
     if method == "exact":
-        p = min(1.0, 2.0 * float(stats.binom.cdf(min(b, c), b + c, 0.5)))
+        p = min(1.0, 2.0 * float(binom_cdf(min(b, c), b + c, 0.5)))
         return _test("mcnemar", n, min(b, c), math.nan, details, pvalue=p)
     diff = abs(b - c) - (1.0 if method == "corrected" else 0.0)
     return _test("mcnemar", n, max(diff, 0.0) ** 2 / (b + c), 1.0, details)
@@ -326,6 +325,8 @@ def _counts(data: Any, y2: Any, categories: Sequence[Any] | None,
 def _stuart_maxwell(n: Arr) -> tuple[float, float, int]:
     """``d' S^- d``, its df (the rank of S) and the number of groups of categories
     linked by disagreements (each group solved with one category left out)."""
+    from scipy.sparse.csgraph import connected_components
+
     off = n + n.T
     np.fill_diagonal(off, 0.0)
     d = n.sum(axis=1) - n.sum(axis=0)
@@ -347,7 +348,7 @@ def _stuart_maxwell(n: Arr) -> tuple[float, float, int]:
 def _test(name: str, n: Arr, stat: float, df: float, details: dict[str, Any], *,
           pvalue: float | None = None, estimate: float = math.nan) -> MarginalTest:
     if pvalue is None:
-        pvalue = 0.0 if math.isinf(stat) else float(stats.chi2.sf(stat, df))
+        pvalue = 0.0 if math.isinf(stat) else float(chi2_sf(stat, df))
     return MarginalTest(name, _TITLES[name], float(stat), df, pvalue, int(round(n.sum())),
                         estimate, None, details)
 

@@ -19,7 +19,6 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
 from accord.data import _validation as v
 from accord.errors import InsufficientDataError
@@ -344,6 +343,8 @@ def _t_test(d: NDArray[np.float64], eps: float) -> tuple[float, float]:
     diff = float(d.mean()) - eps
     se = float(d.std(ddof=1)) / math.sqrt(n)
     t = diff / se if se > 0.0 else _signed_infinity(diff)
+    from scipy import stats
+
     return t, float(stats.t.cdf(t, n - 1)) if not math.isnan(t) else math.nan
 
 
@@ -355,6 +356,8 @@ def _wilcoxon(d: NDArray[np.float64], eps: float) -> tuple[float, float]:
     shifted = d - eps
     if not np.any(shifted != 0.0):
         return math.nan, math.nan
+    from scipy import stats
+
     res = stats.wilcoxon(shifted, alternative="less")
     return float(res.statistic), float(res.pvalue)
 

@@ -31,9 +31,9 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
 from accord.errors import DataError
+from accord.inference._normal import norm_ppf
 from accord.inference.results import AgreementResult
 from accord.judge import _figures as fig
 from accord.judge import _logistic
@@ -69,7 +69,7 @@ def wilson(successes: float, trials: float, level: float) -> tuple[float, float]
     """Wilson interval for possibly fractional counts (shares of verdicts)."""
     if trials <= 0:
         return math.nan, math.nan
-    z = float(stats.norm.ppf(0.5 + level / 2.0))
+    z = float(norm_ppf(0.5 + level / 2.0))
     p = successes / trials
     denom = 1.0 + z * z / trials
     centre = (p + z * z / (2.0 * trials)) / denom

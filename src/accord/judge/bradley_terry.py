@@ -40,8 +40,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 from accord.data import _validation as v
 from accord.data._frames import columns_of
@@ -297,6 +295,9 @@ def _not_connected(cells: NDArray[np.int64], k: int) -> str | None:
     src = np.concatenate([i, j])
     dst = np.concatenate([j, i])
     beat = np.concatenate([wi + t, wj + t]) > 0  # src beat (or tied) dst
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
     graph = csr_matrix((np.ones(int(beat.sum())), (src[beat], dst[beat])), shape=(k, k))
     n, _ = connected_components(graph, directed=True, connection="strong")
     if n == 1:

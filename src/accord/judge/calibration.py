@@ -22,7 +22,6 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import isotonic_regression
 
 from accord.data import _validation as v
 from accord.errors import DataError, InsufficientDataError
@@ -279,6 +278,8 @@ def isotonic_knots(s: FloatArray, y: FloatArray) -> tuple[tuple[float, float], .
     """
     xs, inverse, counts = np.unique(s, return_inverse=True, return_counts=True)
     means = np.bincount(inverse, weights=y) / counts
+    from scipy.optimize import isotonic_regression
+
     fitted = isotonic_regression(means, weights=counts.astype(np.float64)).x
     change = np.flatnonzero(np.diff(fitted) != 0)
     keep = np.unique(np.concatenate([[0, xs.size - 1], change, change + 1]))

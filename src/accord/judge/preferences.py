@@ -18,7 +18,6 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
 from accord.coefficients.pairwise import call_quietly
 from accord.coefficients.two_raters import cohen_kappa
@@ -27,6 +26,7 @@ from accord.data import _validation as v
 from accord.data._frames import columns_of
 from accord.data.annotations import Annotations, build
 from accord.errors import DataError
+from accord.inference._normal import norm_ppf
 from accord.inference.results import AgreementResult, _jsonable
 from accord.judge import biases as bz
 
@@ -412,6 +412,8 @@ def _position(rows: _Rows, rater: Any, ann: Annotations, level: float) -> Positi
     firsts = int(np.count_nonzero(pos == 0))
     share = firsts / decisive if decisive else math.nan
     interval = wilson_interval(firsts, decisive, level)
+    from scipy import stats
+
     pvalue = float(stats.binomtest(firsts, decisive, 0.5).pvalue) if decisive else math.nan
     swapped, consistent = _consistency(rows, mine)
     return PositionBias(
@@ -440,7 +442,7 @@ def wilson_interval(successes: int, n: int, confidence_level: float = 0.95) -> t
     """
     if n == 0:
         return math.nan, math.nan
-    z = float(stats.norm.ppf(0.5 + confidence_level / 2.0))
+    z = float(norm_ppf(0.5 + confidence_level / 2.0))
     p = successes / n
     denom = 1.0 + z * z / n
     center = (p + z * z / (2.0 * n)) / denom

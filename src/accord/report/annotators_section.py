@@ -128,10 +128,11 @@ class AnnotatorsSection:
 def check_options(method: Any, accelerate: Any, func: str) -> None:
     """The section's options, checked before any work (one sentence each); ``None`` is
     the default method."""
-    from accord.annotators.consensus import METHODS
     from accord.data import _validation as v
 
     if method is not None:
+        from accord.annotators.consensus import METHODS
+
         v.choice(method, METHODS, param="annotators_method", func=func)
     if not isinstance(accelerate, bool):
         raise v.fail("annotators_accelerate", func, "True or False", accelerate)

@@ -1,6 +1,9 @@
-"""Plots for the HTML report, rendered by matplotlib to inline SVG strings.
+"""Plots for the HTML report, as inline SVG strings.
 
-matplotlib is imported only when a plot is drawn, and only its object API is
+The charts every small report shows (the coefficients' intervals, the contingency
+heatmap, the per-category kappas, the rater x rater matrix) are written as SVG directly
+by :mod:`accord.report.charts`, each heatmap cell a vector rectangle. The others are
+rendered by matplotlib, imported only when such a plot is drawn, and only its object API is
 used (``Figure`` with the Agg canvas), so no global backend or pyplot state is
 touched. The SVG is deterministic: a fixed ``svg.hashsalt``, no date in the
 metadata, text kept as ``<text>`` (escaped by matplotlib's SVG writer), and ids
@@ -107,36 +110,18 @@ def _render(prefix: str, width: float, height: float, draw: Callable[[Any], None
 
 def contingency_heatmap(ws: Worksheet, prefix: str = "heatmap", *,
                         title: str = "Contingency table") -> str | None:
-    """The contingency table as a heatmap, counts in the cells (None beyond 30 categories);
-    rows are the first rater (the reference of a confusion matrix)."""
+    """The contingency table as a heatmap, counts in the cells up to 6 categories (None
+    beyond 30 categories); rows are the first rater (the reference of a confusion matrix).
+    Each cell is a vector rectangle (:mod:`accord.report.charts`)."""
     k = len(ws.categories)
     if not ws.shown or k == 0 or k > MAX_CATEGORIES:
         return None
+    from accord.report import charts
 
-    def draw(fig: Any) -> None:
-        import numpy as np
-
-        ax = fig.add_subplot()
-        counts = np.asarray(ws.counts, dtype=float)
-        ax.imshow(counts, cmap="Blues", vmin=0, vmax=max(float(counts.max()), 1.0))
-        ticks = _ticks(ws.categories, 14)
-        ax.set_xticks(range(k), ticks, rotation=45 if k > 3 and k <= TICKS else 0,
-                      ha="right" if k > 3 and k <= TICKS else "center")
-        ax.set_yticks(range(k), ticks)
-        ax.set_xlabel(_label(ws.raters[1], 40))
-        ax.set_ylabel(_label(ws.raters[0], 40))
-        top = float(counts.max()) if counts.size else 0.0
-        if k <= 6:  # larger tables: the counts are in the table above the plot
-            for i in range(k):
-                for j in range(k):
-                    x = counts[i, j]
-                    ax.text(j, i, f"{x:g}", ha="center", va="center", fontsize=FONT,
-                            color="white" if top and x > 0.6 * top else "black")
-        ax.set_title(title)
-
-    size = min(2.6 + 0.4 * k, WIDTH - 0.4)
-    return _render(prefix, size + 0.4, size, draw)
-
+    text = ([[f"{x:g}" for x in row] for row in ws.counts] if k <= 6 else None)
+    return charts.heatmap(ws.counts, ws.categories, prefix, title=title,
+                          row_label=ws.raters[0], col_label=ws.raters[1], cell_text=text,
+                          numbered=k > TICKS)
 
 Box = tuple[float, float, float, float]  # x, y, width, height
 
@@ -199,61 +184,33 @@ def agreement_chart(ws: Worksheet, prefix: str = "agreement") -> str | None:
 
 
 def rater_matrix(m: RaterMatrix, prefix: str = "matrix") -> str | None:
-    """The rater x rater matrix of pairwise coefficients (diverging colours, -1 to 1)."""
+    """The rater x rater matrix of pairwise coefficients (diverging colours, -1 red to 1
+    blue), the values in the cells up to 5 raters."""
     r = len(m.raters)
     if r < 2 or r > 40:
         return None
+    from accord.report import charts
 
-    def draw(fig: Any) -> None:
-        import numpy as np
-
-        ax = fig.add_subplot()
-        values = np.array(m.values, dtype=float)
-        image = ax.imshow(np.ma.masked_invalid(values), cmap="RdBu", vmin=-1.0, vmax=1.0)
-        names = _ticks(m.raters, 12)
-        ax.set_xticks(range(r), names, rotation=45 if r <= TICKS else 0,
-                      ha="right" if r <= TICKS else "center")
-        ax.set_yticks(range(r), names)
-        if r <= 5:
-            for i in range(r):
-                for j in range(r):
-                    if i != j and math.isfinite(values[i, j]):
-                        ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center",
-                                fontsize=FONT,
-                                color="white" if abs(values[i, j]) > 0.6 else "black")
-        fig.colorbar(image, ax=ax, shrink=0.8, label=_label(m.coefficient))
-        ax.set_title("Rater x rater")
-
-    return _render(prefix, WIDTH, WIDTH - 0.6, draw)
-
+    text = ([["" if i == j or not math.isfinite(v) else f"{v:.2f}" for j, v in enumerate(row)]
+             for i, row in enumerate(m.values)] if r <= 5 else None)
+    return charts.heatmap(m.values, m.raters, prefix,
+                          title=f"Rater x rater: {_label(m.coefficient, 30)}", diverging=True,
+                          cell_text=text, numbered=r > TICKS)
 
 def category_bars(pair: PairAnalysis, prefix: str = "categories") -> str | None:
     """One-vs-rest kappa per category with its interval, and specific positive agreement."""
     rows = pair.categories
     if not rows or len(rows) > MAX_CATEGORIES:
         return None
+    from accord.report import charts
 
-    def draw(fig: Any) -> None:
-        ax = fig.add_subplot()
-        ys = _stack(ax, [c.category for c in rows])
-        for yi, c in zip(ys, rows):
-            ax.barh([yi], [_finite(c.kappa)], height=0.32, color="#4477aa")
-            if math.isfinite(c.ci_low) and math.isfinite(c.ci_high):
-                ax.plot([c.ci_low, c.ci_high], [yi, yi], color="black", linewidth=1.2)
-            if math.isfinite(c.positive_agreement):
-                ax.plot([c.positive_agreement], [yi], marker="D", color="#ee7733", markersize=6,
-                        linestyle="none")
-        ax.barh([], [], color="#4477aa", label="one-vs-rest kappa")
-        ax.plot([], [], marker="D", color="#ee7733", linestyle="none",
-                label="positive agreement")
-        ax.axvline(0.0, color="grey", linewidth=0.8)
-        ax.set_xlim(min(-0.2, min((c.ci_low for c in rows if math.isfinite(c.ci_low)),
-                                  default=0.0) - 0.05), 1.05)
-        fig.legend(loc="outside lower center", ncols=1, frameon=False)
-        ax.set_title("Per category")
-
-    return _render(prefix, WIDTH, 1.9 + _height([c.category for c in rows]), draw)
-
+    low = min(-0.2, min((c.ci_low for c in rows if math.isfinite(c.ci_low)), default=0.0)
+              - 0.05)
+    return charts.interval_rows(
+        [charts.IntervalRow(c.category, _finite(c.kappa), c.ci_low, c.ci_high, bar=True,
+                            mark=c.positive_agreement) for c in rows],
+        prefix, title="Per category", low=low,
+        legend=[("bar", "one-vs-rest kappa"), ("diamond", "positive agreement")])
 
 def coefficient_intervals(rows: Sequence[CoefficientRow], prefix: str = "coefficients", *,
                           threshold: float | None = None,
@@ -263,27 +220,14 @@ def coefficient_intervals(rows: Sequence[CoefficientRow], prefix: str = "coeffic
     shown = [r for r in rows if r.defined]
     if not shown:
         return None
+    from accord.report import charts
 
-    def draw(fig: Any) -> None:
-        ax = fig.add_subplot()
-        ys = _stack(ax, [r.label for r in shown])
-        for yi, r in zip(ys, shown):
-            if math.isfinite(r.ci_low) and math.isfinite(r.ci_high):
-                ax.plot([r.ci_low, r.ci_high], [yi, yi], color="#4477aa", linewidth=2.0)
-            ax.plot([r.estimate], [yi], marker="o", color="#222222", markersize=6)
-        ax.axvline(0.0, color="grey", linewidth=0.8)
-        low = min([0.0] + [r.ci_low for r in shown if math.isfinite(r.ci_low)]
-                  + [r.estimate for r in shown])
-        ax.set_xlim(low - 0.05, 1.05)
-        if threshold is not None and math.isfinite(threshold):
-            ax.axvline(threshold, color="#b3261e", linestyle="--", linewidth=1.4,
-                       label=_label(threshold_label or f"threshold {threshold:g}", 60))
-            fig.legend(loc="outside lower center", frameon=False)
-        fig.suptitle("Estimates and confidence intervals")  # within the figure
-
-    extra = 0.4 if threshold is not None else 0.0
-    return _render(prefix, WIDTH, 1.0 + extra + _height([r.label for r in shown]), draw)
-
+    low = min([0.0] + [r.ci_low for r in shown if math.isfinite(r.ci_low)]
+              + [r.estimate for r in shown]) - 0.05
+    return charts.interval_rows(
+        [charts.IntervalRow(r.label, r.estimate, r.ci_low, r.ci_high) for r in shown], prefix,
+        title="Estimates and confidence intervals", low=low, threshold=threshold,
+        threshold_label=threshold_label)
 
 def bootstrap_histogram(b: BootstrapSummary, prefix: str = "bootstrap") -> str | None:
     """The bootstrap distribution with the estimate and the interval limits."""
