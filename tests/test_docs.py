@@ -229,3 +229,59 @@ def test_doctests_outside_an_examples_section_become_code_blocks() -> None:
     assert griffe_rst.rewrite(text).splitlines() == [
         "Pair.", "", "```pycon", ">>> f()", "[0.7, 0.32]", "```", "",
         "Examples", "--------", ">>> g()", "1"]
+
+
+# The longest run of prose (words outside code blocks) a page may have with no heading
+# of any level between: a reader scanning for their question finds a heading at least
+# this often. The LLM-judges guide once ran 556 words under one bold-led paragraph chain.
+PROSE_WITHOUT_A_HEADING = 500
+
+
+def _nav_pages() -> list[str]:
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = config[config.index("\nnav:"):]
+    return re.findall(r":\s+([\w/.-]+\.md)\s*$", nav, re.M)
+
+
+def _outline(page: str) -> list[tuple[str, int]]:
+    """A page's headings outside code blocks, each with the number of prose words under
+    it before the next heading (the page's text before its first heading is under "")."""
+    sections: list[tuple[str, int]] = [("", 0)]
+    fence: str | None = None
+    for line in (DOCS / page).read_text(encoding="utf-8").splitlines():
+        opening = re.match(r"\s*(`{3,}|~{3,})", line)
+        if opening:
+            mark = opening.group(1)
+            if fence is None:
+                fence = mark
+            elif mark.startswith(fence) and line.strip() == mark:
+                fence = None
+            continue
+        if fence is not None:
+            continue
+        if re.match(r"#{1,6} ", line):
+            sections.append((line, 0))
+        else:
+            head, words = sections[-1]
+            sections[-1] = (head, words + len(line.split()))
+    return sections
+
+
+def test_every_page_has_one_title_of_its_own() -> None:
+    titles: dict[str, str] = {}
+    for page in _nav_pages():
+        h1 = [head for head, _ in _outline(page) if head.startswith("# ")]
+        assert len(h1) == 1, f"docs/{page} has {len(h1)} H1 titles: {h1}"
+        title = h1[0][2:].strip()
+        assert title not in titles, f"docs/{page} and docs/{titles[title]} share the " \
+            f"title {title!r}"
+        titles[title] = page
+
+
+def test_no_page_runs_long_without_a_heading() -> None:
+    for page in _nav_pages():
+        for head, words in _outline(page):
+            assert words <= PROSE_WITHOUT_A_HEADING, (
+                f"docs/{page}: {words} words of prose under {head or 'the page top'!r} "
+                f"with no heading (at most {PROSE_WITHOUT_A_HEADING}): give the questions "
+                "it answers headings of their own")
