@@ -240,3 +240,69 @@ def test_doctests_outside_an_examples_section_become_code_blocks() -> None:
     assert griffe_rst.rewrite(text).splitlines() == [
         "Pair.", "", "```pycon", ">>> f()", "[0.7, 0.32]", "```", "",
         "Examples", "--------", ">>> g()", "1"]
+
+
+# The longest run of prose a page may have with no heading of any level between (words
+# outside code blocks and tables, whose rows a reader scans by their first cell): a
+# reader looking for their question meets a heading at least this often. A guide whose
+# questions are bold lead-ins of one long section (556 words under one heading) fails.
+PROSE_WITHOUT_A_HEADING = 500
+# The changelog keeps Keep a Changelog's headings (a version, then Added, Changed, ...):
+# it is read by version and grows with every change, so its lists run long by design.
+LOGS = {"changelog.md"}
+
+
+def _nav_pages() -> list[str]:
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = config[config.index("\nnav:"):]
+    return re.findall(r":\s+([\w/.-]+\.md)\s*$", nav, re.M)
+
+
+def _outline(page: str) -> list[tuple[str, int]]:
+    """A page's headings outside code blocks, each with the number of prose words under
+    it before the next heading (the page's text before its first heading is under "").
+    A snippet line (``--8<-- "FILE"``) stands for FILE's text, as the site shows it."""
+    text = re.sub(r'^--8<-- "([^"]+)"$', lambda m: (ROOT / m.group(1)).read_text(encoding="utf-8"),
+                  (DOCS / page).read_text(encoding="utf-8"), flags=re.M)
+    sections: list[tuple[str, int]] = [("", 0)]
+    fence: str | None = None
+    for line in text.splitlines():
+        opening = re.match(r"\s*(`{3,}|~{3,})", line)
+        if opening:
+            mark = opening.group(1)
+            if fence is None:
+                fence = mark
+            elif mark.startswith(fence) and line.strip() == mark:
+                fence = None
+            continue
+        if fence is not None or line.lstrip().startswith("|"):
+            continue
+        if re.match(r"#{1,6} ", line):
+            sections.append((line, 0))
+        else:
+            head, words = sections[-1]
+            sections[-1] = (head, words + len(line.split()))
+    return sections
+
+
+def test_every_page_has_one_title_of_its_own() -> None:
+    """Exactly one H1 per page of the navigation, and no two pages share one."""
+    titles: dict[str, list[str]] = {}
+    wrong = []
+    for page in _nav_pages():
+        h1 = [head[2:].strip() for head, _ in _outline(page) if head.startswith("# ")]
+        if len(h1) != 1:
+            wrong.append(f"docs/{page} has {len(h1)} H1 titles: {h1}")
+        for title in h1:
+            titles.setdefault(title, []).append(f"docs/{page}")
+    wrong += [f"{' and '.join(pages)} share the title {title!r}"
+              for title, pages in titles.items() if len(pages) > 1]
+    assert wrong == [], "\n".join(wrong)
+
+
+def test_no_page_runs_long_without_a_heading() -> None:
+    long = [f"docs/{page}: {words} words under {head or 'the page top'!r}"
+            for page in _nav_pages() if page not in LOGS for head, words in _outline(page)
+            if words > PROSE_WITHOUT_A_HEADING]
+    assert long == [], f"more than {PROSE_WITHOUT_A_HEADING} words of prose with no " \
+        "heading (give the questions it answers headings of their own):\n" + "\n".join(long)
