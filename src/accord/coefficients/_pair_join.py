@@ -9,8 +9,8 @@ keyed by the ordered pair of raters ``(rater_i, rater_j)`` as they come (then th
 codes, for the tables); the two orders of a pair are added at the end. Keys are
 counted by ``np.bincount`` over the key range when that range is small next to the
 ratings (``raters^2 <= max(2^22, 2 x ratings)``), else by ``np.unique`` per chunk,
-merged geometrically (when the parts hold twice the keys of the last merge). Memory is O(ratings + chunk + key range or distinct
-keys), never units x raters.
+merged geometrically (when the parts hold twice the keys of the last merge). Memory
+is O(ratings + chunk + key range or distinct keys), never units x raters.
 
 Two passes: :func:`shared_units` counts the shared units of every pair; then
 :func:`pair_tables` builds the ``q x q`` tables of the pairs asked for (those that
