@@ -22,7 +22,7 @@ The bootstrap resamples a rater's units through per-unit features
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from typing import Any
 
@@ -57,8 +57,9 @@ class LazyResults(Mapping[Any, AgreementResult]):
     """A read-only mapping whose results are built when first looked up (a crowd's
     k x k confusion cells for thousands of annotators are rarely all read)."""
 
-    def __init__(self, keys: Sequence[Any], make: Callable[[int], AgreementResult]) -> None:
-        self._index = {key: i for i, key in enumerate(keys)}
+    def __init__(self, index: Mapping[Any, int], make: Callable[[int], AgreementResult]
+                 ) -> None:
+        self._index = index  # key -> position, shared by every annotator's mapping
         self._make = make
         self._made: dict[Any, AgreementResult] = {}
 

@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -392,16 +393,16 @@ class _ModelFigures:
         self.crowd, self.method = crowd, cons.method
         self.comp, self.spam, self.conf = comp, spam, conf
         self.n_units = crowd.per_rater_units()
+        cats, k = crowd.categories, crowd.k
+        self.cell_index = MappingProxyType(
+            {(cats[c], cats[d]): c * k + d for c in range(k) for d in range(k)})
 
     def of(self, r: int) -> tuple[AgreementResult, AgreementResult,
                                   Mapping[tuple[Any, Any], AgreementResult]]:
         crowd, k = self.crowd, self.crowd.k
         base = 2 * crowd.n_raters + r * k * k
-        cats = crowd.categories
-        cells = fig.LazyResults(
-            [(cats[c], cats[d]) for c in range(k) for d in range(k)],
-            lambda i: self._figure("confusion", float(self.conf[r].flat[i]), base + i, r,
-                                   (0.0, 1.0)))
+        cells = fig.LazyResults(self.cell_index, lambda i: self._figure(
+            "confusion", float(self.conf[r].flat[i]), base + i, r, (0.0, 1.0)))
         return (self._figure("competence", float(self.comp[r]), r, r, (-math.inf, math.inf)),
                 self._figure("spammer_score", float(self.spam[r]), crowd.n_raters + r, r,
                              (0.0, 1.0)), cells)
