@@ -132,7 +132,8 @@ def test_per_annotator_trends_flag_the_drifting_annotator(tmp_path: Path) -> Non
     hits = [r[2] == t[0][0] for r, t in zip(rows, tops) if len(t) == 1 or t[0][1] > t[1][1]]
     assert cy[5]["estimate"] == sum(hits) / len(hits)
     z = stats.norm.ppf(0.975)
-    ses = [(p["high"] - p["low"]) / (2 * z) for p in cy]
+    ses = [p["se"] for p in cy]  # the binomial SE (the interval is Wilson's, asymmetric)
+    assert all(p["low"] < p["estimate"] - z * p["se"] for p in cy[:5])
     w = [1 / s**2 for s in ses[:5]]
     base = sum(wi * p["estimate"] for wi, p in zip(w, cy[:5])) / sum(w)
     limit = base - stats.norm.ppf(0.95) * (ses[5] ** 2 + 1 / sum(w)) ** 0.5

@@ -410,3 +410,36 @@ def test_a_sparse_crowd_report_says_no_pair_shares_enough_units() -> None:
             "matrix and the worksheets of the least and most agreeing pairs are left out; "
             "leave-one-out is left out (more than 30 raters); name pairs with pairs=."
             ) in rep.notes
+
+
+def test_the_sparse_key_count_re_sorts_a_bounded_multiple_of_what_it_is_given() -> None:
+    """Counting distinct keys by np.unique per chunk merges the parts geometrically: with
+    chunks of 64 keys, 400 chunks of new keys (25,600 in all) re-sort at most 4x the keys
+    given, however many are distinct. Merging at a fixed size re-sorted everything held on
+    every chunk once the distinct keys passed 4 chunks: about 64 x 400^2 / 2 = 5.1 M keys
+    (200x). The work is counted (the keys concatenated by each merge), not timed."""
+    from accord.coefficients import _pair_join
+
+    sorted_keys = 0
+    merged = _pair_join._KeyCounter._merged
+
+    def counting(self: _pair_join._KeyCounter) -> tuple[np.ndarray, np.ndarray]:
+        nonlocal sorted_keys
+        sorted_keys += sum(k.size for k, _ in self.parts)
+        return merged(self)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_pair_join, "CHUNK", 64)
+        mp.setattr(_pair_join._KeyCounter, "_merged", counting)
+        counter = _pair_join._KeyCounter(1 << 40, dense=False)
+        rng = np.random.default_rng(0)
+        keys = rng.permutation(1 << 20)[:400 * 64].astype(np.int64)
+        for s in range(0, keys.size, 64):
+            counter.add(np.concatenate([keys[s:s + 64], keys[:8]]))  # 8 keys seen again
+        got_keys, got_counts = counter.result()
+    given = 400 * 72
+    assert sorted_keys <= 4 * given
+    np.testing.assert_array_equal(got_keys, np.sort(keys))
+    expected = np.ones(keys.size, dtype=np.int64)
+    expected[np.searchsorted(got_keys, keys[:8])] += 400
+    np.testing.assert_array_equal(got_counts, expected)

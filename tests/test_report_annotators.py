@@ -2,7 +2,7 @@
 ``accord report --consensus-method``) and with ``accelerate``.
 
 Each method's section figures are :func:`accord.annotators`'s own (the same method, the
-same seed for the bootstrap behind the flags), compared at full precision; majority vote
+same Wilson interval behind the flags), compared at full precision; majority vote
 and Wawa fit no model, so the section has no competence and says why; a bad method is
 one sentence from the library and from the command line; the JSON validates against
 ``report/schema.json``.
@@ -43,14 +43,13 @@ def test_each_method_s_section_gives_accord_annotators_figures(method: str) -> N
     ann = _crowd()
     section = accord.report(ann, seed=SEED, annotators_method=method).annotators
     assert section is not None and section.method == method
-    lib = accord.annotators(ann, method=method, rng=SEED)  # type: ignore[arg-type]
+    lib = accord.annotators(ann, method=method)  # type: ignore[arg-type]
     assert section.n_annotators == len(lib) == 9
     assert section.n_flagged == len(lib.flagged) and section.pool == lib.pool_accuracy
     assert section.notes[:len(lib.consensus.notes)] == tuple(lib.consensus.notes)
-    boot = accord.Bootstrap(n_resamples=1999, rng=SEED)
     for row in section.rows:
         mine = lib[row.name]
-        ci = mine.accuracy.confidence_interval(0.95, method=boot)
+        ci = mine.accuracy.confidence_interval(0.95)
         assert (row.n_units, row.consensus, row.ci_low, row.ci_high) == (
             mine.n_units, mine.accuracy.estimate, ci.low, ci.high)
         assert _same(row.kappa, mine.agreement.estimate) and row.flag == mine.flag
@@ -118,10 +117,9 @@ def test_a_gold_rater_is_the_reference_of_the_section(method: str) -> None:
                             rng=SEED)
     assert lib.against == "reference" and section.n_annotators == len(lib) == 8
     assert section.pool == lib.pool_accuracy
-    boot = accord.Bootstrap(n_resamples=1999, rng=SEED)
     for row in section.rows:
         mine = lib[row.name]
-        ci = mine.accuracy.confidence_interval(0.95, method=boot)
+        ci = mine.accuracy.confidence_interval(0.95)
         assert (row.n_compared, row.consensus, row.ci_low, row.ci_high, row.flag) == (
             mine.accuracy.n_units, mine.accuracy.estimate, ci.low, ci.high, mine.flag)
         assert _same(row.competence, mine.competence if method == "mace" else math.nan)
@@ -213,3 +211,74 @@ def test_cli_consensus_method_on_a_preference_file_is_bad_usage() -> None:
                              "--consensus-method", "mace")
     assert code == 2 and out == "" and "Traceback" not in err
     assert "DATA is a pairwise-preference file, so --consensus-method does not apply" in err
+
+
+def _twenty() -> accord.Annotations:
+    """20 workers, 300 comments, about 5 ratings each (the benchmark's crowd generator)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    sizes = rng.integers(2, 12, 300)
+    unit = np.repeat(np.arange(300), sizes)
+    start = np.repeat(rng.integers(0, 20, 300), sizes)
+    worker = (start + (np.arange(unit.shape[0]) - np.repeat(np.cumsum(sizes) - sizes, sizes))
+              * 7919) % 20
+    noisy = (np.repeat(rng.choice(5, 300), sizes) + rng.normal(0, 0.6, 20)[worker]
+             + rng.normal(0, 0.8, unit.shape[0]))
+    label = np.clip(np.rint(noisy), 0, 4).astype(np.int64)
+    return accord.Annotations.from_long({"unit": unit, "rater": worker, "value": label},
+                                        level="ordinal")
+
+
+def test_a_crowd_report_leads_with_the_consensus_and_the_annotators_to_check() -> None:
+    """From LEADS_FROM annotators on, the Annotators section comes before the data and the
+    coefficients in every rendering; a pilot of three keeps it after them."""
+    from accord.report.annotators_section import LEADS_FROM
+
+    rep = accord.report(_twenty(), seed=1)
+    assert rep.annotators is not None and rep.annotators.n_annotators == 20 >= LEADS_FROM
+    assert rep.annotators.leads and rep.annotators.n_flagged >= 1
+    md = rep.to_markdown()
+    assert md.index("## Annotators") < md.index("## Data") < md.index("Fleiss")
+    html = rep.to_html()
+    assert html.index('<section id="annotators">') < html.index("Fleiss")
+    from rich.console import Console
+
+    console = Console(width=200, record=True)
+    console.print(rep)
+    text = console.export_text()
+    assert text.index("Annotators") < text.index("units: 300") < text.index("Fleiss")
+    assert text.index("flagged: ") < text.index("Fleiss")
+    pilot = accord.report(_crowd().select(list(_crowd().raters)[:3]), seed=1)
+    assert pilot.annotators is not None and not pilot.annotators.leads
+    md = pilot.to_markdown()
+    assert md.index("## Data") < md.index("## Annotators")
+
+
+def test_a_crowd_shows_at_most_max_flagged_of_its_flagged_annotators() -> None:
+    """A crowd of 400 workers with many flagged shows the MAX_FLAGGED lowest, in the
+    library's order, and says how many there are and that accord annotators lists all."""
+    import numpy as np
+
+    from accord.report.annotators_section import MAX_FLAGGED, annotators_section
+
+    rng = np.random.default_rng(0)
+    sizes = rng.integers(14, 27, 1000)
+    unit = np.repeat(np.arange(1000), sizes)
+    start = np.repeat(rng.integers(0, 400, 1000), sizes)
+    worker = (start + (np.arange(unit.shape[0]) - np.repeat(np.cumsum(sizes) - sizes, sizes))
+              * 7919) % 400
+    noisy = (np.repeat(rng.choice(5, 1000), sizes) + rng.normal(0, 0.6, 400)[worker]
+             + rng.normal(0, 0.8, unit.shape[0]))
+    ann = accord.Annotations.from_long(
+        {"unit": unit, "rater": worker,
+         "value": np.clip(np.rint(noisy), 0, 4).astype(np.int64)}, level="ordinal")
+    section = annotators_section(ann, 0.95, "majority")
+    lib = accord.annotators(ann, method="majority")
+    shown = [r.name for r in section.rows if r.flag]
+    assert section.n_flagged == len(lib.flagged) > MAX_FLAGGED == len(shown)
+    assert shown == [str(r.name) for r in lib.flagged[:MAX_FLAGGED]]
+    lead = cells(section)["lead"]
+    assert f"{section.n_flagged} flagged" in lead
+    assert f"the {MAX_FLAGGED} flagged ones lowest in agreement" in lead
+    assert len(cells(section)["flags"]) == MAX_FLAGGED

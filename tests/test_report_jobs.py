@@ -313,11 +313,11 @@ def test_raters_report_names_the_random_annotator_with_the_library_s_figures() -
     assert section.n_annotators == 5 and section.n_flagged == 1
     first = section.rows[0]
     assert first.name == "rand" and first.flag is not None
-    # the library's own figures (accord.annotators, the same bootstrap seed) at full precision
-    lib = accord.annotators(ann, rng=3)
+    # the library's own figures (accord.annotators, the same Wilson interval) at full precision
+    lib = accord.annotators(ann)
     assert [r.name for r in lib.flagged] == ["rand"]
     acc = lib["rand"].accuracy
-    ci = acc.confidence_interval(0.95, method=accord.Bootstrap(n_resamples=1999, rng=3))
+    ci = acc.confidence_interval(0.95)
     assert first.consensus == acc.estimate and (first.ci_low, first.ci_high) == (ci.low,
                                                                                 ci.high)
     assert first.kappa == lib["rand"].agreement.estimate and first.flag == lib["rand"].flag
@@ -357,7 +357,7 @@ def test_a_crowd_shows_the_flagged_and_the_most_and_least_reliable_few() -> None
     table = {f"w{i:02d}": [str(t) if rng.random() < 0.6 + i / 100 else str(1 - t)
                            for t in truth] for i in range(36)}
     table["spam"] = [str(x) for x in rng.integers(0, 2, 60)]
-    section = a.annotators_section(accord.Annotations.from_wide(table), 0.95, 1)
+    section = a.annotators_section(accord.Annotations.from_wide(table), 0.95)
     names = [r.name for r in section.rows]
     flagged = [r.name for r in section.rows if r.flag]
     assert section.n_annotators == 37 and len(names) == len(flagged) + 2 * a.FEW

@@ -36,6 +36,9 @@ class Crowd:
     unit_ids: tuple[Any, ...]
     rater_ids: tuple[Any, ...]
     categories: tuple[Any, ...]
+    #: Whether every (unit, rater) pair occurs once (single-label Annotations refuse or
+    #: resolve repeats): then each rater's units are its ratings, with no sort.
+    pairs_distinct: bool = False
 
     @property
     def n_units(self) -> int:
@@ -74,6 +77,8 @@ class Crowd:
 
     def per_rater_units(self) -> IntArray:
         """The number of distinct units each rater rated."""
+        if self.pairs_distinct:
+            return self.per_rater()
         pairs = np.unique(self.rater * max(self.n_units, 1) + self.unit)
         return np.bincount(pairs // max(self.n_units, 1), minlength=self.n_raters).astype(
             np.int64)
@@ -97,7 +102,8 @@ def crowd_of(data: Any, *, func: str, categories: Sequence[Any] | None = None) -
     ann = as_annotations(data, categories=categories, func=func)
     _check(ann, func)
     unit, rater, value = ann.codes
-    return Crowd(unit, rater, value, ann.units, ann.raters, ann.categories)
+    return Crowd(unit, rater, value, ann.units, ann.raters, ann.categories,
+                 pairs_distinct=not ann.set_valued)
 
 
 def _check(ann: Annotations, func: str) -> None:

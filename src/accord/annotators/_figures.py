@@ -22,11 +22,13 @@ The bootstrap resamples a rater's units through per-unit features
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from typing import Any
 
 import numpy as np
 
+from accord.coefficients._classification_core import wilson
 from accord.inference.resampling import Resampling
 from accord.inference.results import AgreementResult
 
@@ -34,16 +36,43 @@ from ._crowd import Crowd, FloatArray, IntArray, wsum
 
 
 class ByRater:
-    """The ratings grouped by rater (one stable argsort), for per-rater slices."""
+    """The ratings grouped by rater, for per-rater slices: one stable argsort, made the
+    first time a slice is asked for (a bootstrap of one annotator's kappa), not for the
+    figures, which are bincounts."""
 
     def __init__(self, crowd: Crowd) -> None:
-        self.order = np.argsort(crowd.rater, kind="stable")
-        counts = crowd.per_rater()
-        self.start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        self.crowd = crowd
+        self.counts = crowd.per_rater()
+        self._order: IntArray | None = None
 
     def of(self, r: int) -> IntArray:
         """The positions of rater ``r``'s ratings."""
-        return np.asarray(self.order[self.start[r]:self.start[r + 1]], dtype=np.int64)
+        if self._order is None:
+            self._order = np.argsort(self.crowd.rater, kind="stable")
+            self.start = np.concatenate([[0], np.cumsum(self.counts)]).astype(np.int64)
+        return np.asarray(self._order[self.start[r]:self.start[r + 1]], dtype=np.int64)
+
+
+class LazyResults(Mapping[Any, AgreementResult]):
+    """A read-only mapping whose results are built when first looked up (a crowd's
+    k x k confusion cells for thousands of annotators are rarely all read)."""
+
+    def __init__(self, index: Mapping[Any, int], make: Callable[[int], AgreementResult]
+                 ) -> None:
+        self._index = index  # key -> position, shared by every annotator's mapping
+        self._make = make
+        self._made: dict[Any, AgreementResult] = {}
+
+    def __getitem__(self, key: Any) -> AgreementResult:
+        if key not in self._made:
+            self._made[key] = self._make(self._index[key])
+        return self._made[key]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
 
 
 def hits_and_counts(crowd: Crowd, truth: IntArray) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -61,30 +90,37 @@ def hits_and_counts(crowd: Crowd, truth: IntArray) -> tuple[FloatArray, FloatArr
 def proportion(name: str, hits: float, n: float, *, details: dict[str, Any],
                per_category: dict[Any, dict[str, float]] | None,
                resampling: Callable[[], Resampling] | None) -> AgreementResult:
-    """A share of units as an AgreementResult with the binomial (Wald) SE."""
+    """A share of units as an AgreementResult: the binomial (Wald) SE, and Wilson's (1927)
+    score interval from the two counts as its ``confidence_interval()`` (within 0-1, not
+    collapsing to a point at 0% or 100% as the Wald interval does)."""
     if n == 0:
         return AgreementResult(name, math.nan, math.nan, math.nan, math.nan, 0, 1,
                                undefined_reason="the annotator rated no unit that has a label "
                                "to compare with.", details=details, bounds=(0.0, 1.0))
     p, n = float(hits / n), float(n)
     return AgreementResult(name, p, p, math.nan, math.sqrt(p * (1 - p) / n), int(n), 1,
-                           details=details, per_category=per_category, bounds=(0.0, 1.0),
-                           resampling=resampling)
+                           details={**details, "ci_method": "wilson"},
+                           per_category=per_category, bounds=(0.0, 1.0),
+                           resampling=resampling,
+                           analytic_interval=partial(wilson, float(hits), n))
 
 
-def share_resampling(hit: FloatArray, positions: IntArray, truth_of_rating: IntArray
-                     ) -> Callable[[], Resampling]:
-    """The bootstrap of a share over the rater's units: two patterns, hit and miss."""
+def share_resampling(hits: float, n: float) -> Callable[[], Resampling]:
+    """The bootstrap of a share over the rater's ``n`` units with a label, ``hits`` of them
+    given it: two patterns, hit and miss, from the two counts."""
 
     def build() -> Resampling:
-        judged = truth_of_rating[positions] >= 0
-        h = int(hit[positions][judged].sum())
-        m = int(judged.sum()) - h
+        h, m = int(hits), int(n) - int(hits)
         feats = np.array([[1.0, 1.0], [0.0, 1.0]])[[h > 0, m > 0]]
         counts = np.array([h, m], dtype=np.int64)[[h > 0, m > 0]]
         return Resampling(feats, counts, lambda s: s[:, 0] / s[:, 1])
 
     return build
+
+
+def kappa_features_of(crowd: Crowd, votes: FloatArray, by: ByRater, r: int) -> FloatArray:
+    """:func:`kappa_features` of rater ``r``'s ratings."""
+    return kappa_features(crowd, votes, by.of(r))
 
 
 def recall_per_class(crowd: Crowd, truth: IntArray, hit: FloatArray) -> tuple[FloatArray,

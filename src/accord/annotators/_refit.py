@@ -166,14 +166,16 @@ def model_refit(crowd: Crowd, method: str, start: dict[str, Any] | None,
     """Unit multiplicities -> [competence (R), spammer score (R), confusion (R k k)],
     the model refitted on the resampled units from ``start``; ``nan`` for raters
     absent from the resample, and everywhere when the refit does not converge."""
-    order = np.argsort(crowd.unit, kind="stable")
-    first = np.concatenate([[0], np.cumsum(crowd.per_unit())]).astype(np.int64)
     r, k = crowd.n_raters, crowd.k
+    by_unit: list[IntArray] = []  # the ratings sorted by unit: sorted at the first refit
 
     def refit(weights: FloatArray) -> FloatArray:
         out = np.full(r * (2 + k * k), math.nan)
         drawn = np.repeat(np.arange(crowd.n_units), np.rint(weights).astype(np.int64))
-        sub = resample(crowd, order, first, drawn)
+        if not by_unit:
+            by_unit.extend([np.argsort(crowd.unit, kind="stable"),
+                            np.concatenate([[0], np.cumsum(crowd.per_unit())]).astype(np.int64)])
+        sub = resample(crowd, by_unit[0], by_unit[1], drawn)
         if np.unique(sub.value).shape[0] < 2:
             return out
         got = _sub_fit(sub, method, start, drawn, tol, max_iter, accelerate)

@@ -34,7 +34,7 @@ from ._crowd import Crowd, FloatArray, IntArray, crowd_of
 from .consensus import METHODS, Method, consensus
 from .result import Consensus
 
-__all__ = ["AnnotatorQuality", "Annotators", "annotators"]
+__all__ = ["AnnotatorQuality", "Annotators", "annotators", "display_order"]
 
 #: Annotators with fewer units than this are never flagged: their interval is too wide.
 MIN_UNITS_TO_FLAG = 10
@@ -53,7 +53,8 @@ class AnnotatorQuality:
     accuracy : AgreementResult
         Share of the annotator's units where their label equals the reference (or, with
         no reference, the consensus label); ``per_category`` holds the recall per true
-        class. ``confidence_interval(method=accord.Bootstrap(...))`` resamples units.
+        class. ``confidence_interval()`` is Wilson's score interval from the two counts;
+        ``confidence_interval(method=accord.Bootstrap(...))`` resamples units.
     consensus_agreement : AgreementResult
         Share of the annotator's units where their label equals the consensus label.
     agreement : AgreementResult
@@ -138,6 +139,9 @@ class Annotators:
         The share of each category over all ratings.
     confidence_level : float
         The level of the intervals behind the flags.
+    interval : {"wilson", "bootstrap"}
+        The accuracy interval behind the flags: Wilson's score interval (the default),
+        or a bootstrap over units when ``n_resamples`` was given.
     """
 
     rows: tuple[AnnotatorQuality, ...]
@@ -149,6 +153,7 @@ class Annotators:
     confidence_level: float = 0.95
     crowd: Crowd | None = field(default=None, repr=False)
     fit_options: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    interval: str = "wilson"
 
     def competence_interval(self, name: Any, confidence_level: float | None = None, *,
                             n_resamples: int = 200,
@@ -205,16 +210,16 @@ class Annotators:
             "categories": _jsonable(list(self.categories)),
             "pool_accuracy": _jsonable(self.pool_accuracy),
             "pool_share": _jsonable(self.pool_share),
-            "confidence_level": self.confidence_level,
+            "confidence_level": self.confidence_level, "interval_method": self.interval,
             "flagged": [_jsonable(r.name) for r in self.flagged],
             "annotators": [r.to_dict() for r in self.rows],
         }
 
     def to_frame(self) -> Any:
-        """A pandas DataFrame, one row per annotator (flagged first)."""
+        """A pandas DataFrame, one row per annotator (in :func:`display_order`)."""
         import pandas as pd
 
-        order = [*self.flagged, *(r for r in self.rows if not r.flag)]
+        order = display_order(self)
         return pd.DataFrame([{
             "annotator": r.name, "n_units": r.n_units, "accuracy": r.accuracy.estimate,
             "consensus_agreement": r.consensus_agreement.estimate,
@@ -230,7 +235,7 @@ def annotators(
     method: Method = "dawid_skene",
     categories: Sequence[Any] | None = None,
     confidence_level: float = 0.95,
-    n_resamples: int = 1999,
+    n_resamples: int | None = None,
     rng: int | np.random.Generator | None = 0,
     tol: float = 1e-7,
     max_iter: int = 1000,
@@ -251,9 +256,13 @@ def annotators(
     categories : sequence, optional
         The category order.
     confidence_level, n_resamples, rng
-        The bootstrap over units behind the flags: an annotator is flagged when the
-        upper limit of their accuracy interval lies below the pool's accuracy (only
-        with at least 10 units). ``rng`` defaults to 0, so a run is reproducible.
+        The interval behind the flags: an annotator is flagged when the upper limit of
+        their accuracy interval lies below the pool's accuracy (only with at least 10
+        units). By default Wilson's (1927) score interval from their two counts (units
+        given the label, units with a label), the interval of
+        ``accuracy.confidence_interval()``; with ``n_resamples``, a bootstrap over their
+        units of that many resamples, seeded by ``rng`` (0 by default, so a run is
+        reproducible). The flag's sentence names the interval.
     tol, max_iter, accelerate
         Passed to :func:`accord.consensus` (and to the refits of the model figures'
         bootstrap).
@@ -275,7 +284,7 @@ def annotators(
     func = "annotators"
     v.choice(method, METHODS, param="method", func=func)
     level = v.confidence_level(confidence_level, func=func)
-    boot = Bootstrap(n_resamples=n_resamples, rng=rng)
+    boot = None if n_resamples is None else Bootstrap(n_resamples=n_resamples, rng=rng)
     ann = as_annotations(annotations, categories=categories, func=func)
     ann, truth_labels = _split_reference(ann, reference, func)
     fit_options: dict[str, Any] = {"tol": tol, "max_iter": max_iter, "accelerate": accelerate}
@@ -288,7 +297,16 @@ def annotators(
     votes_total = np.bincount(crowd.value, minlength=crowd.k).astype(np.float64)
     return Annotators(flagged, "consensus" if truth_labels is None else "reference", cons,
                       crowd.categories, pool, votes_total / votes_total.sum(), level, crowd,
-                      fit_options)
+                      fit_options, "wilson" if boot is None else "bootstrap")
+
+
+def display_order(q: Annotators) -> list[AnnotatorQuality]:
+    """The annotators as every listing shows them: the flagged ones (lowest accuracy
+    first), then the others by accuracy, highest first (undefined last; ties keep the
+    data's order)."""
+    rest = sorted((r for r in q.rows if not r.flag),
+                  key=lambda r: -(r.accuracy.estimate if r.accuracy.defined else -math.inf))
+    return [*q.flagged, *rest]
 
 
 def _consensus_truth(cons: Consensus) -> IntArray:
@@ -330,7 +348,7 @@ def _codes(labels: Mapping[Any, Any], crowd: Crowd, func: str) -> IntArray:
 def _rows(crowd: Crowd, cons: Consensus, truth: IntArray, *, against: str,
           fit_options: Mapping[str, Any]) -> tuple[list[AnnotatorQuality], float]:
     hit, hits, counts = fig.hits_and_counts(crowd, truth)
-    c_hit, c_hits, c_counts = fig.hits_and_counts(crowd, cons.label_codes)
+    _, c_hits, c_counts = fig.hits_and_counts(crowd, cons.label_codes)
     rec_h, rec_n = fig.recall_per_class(crowd, truth, hit)
     params = dict(cons.parameters)
     comp, spam, conf = _refit.model_figures(crowd, cons.method, params, cons.posterior, truth,
@@ -342,23 +360,21 @@ def _rows(crowd: Crowd, cons: Consensus, truth: IntArray, *, against: str,
     votes = crowd.votes()
     totals = fig.kappa_totals(crowd, votes)
     by = fig.ByRater(crowd)
-    truth_rating = truth[crowd.unit]
+    n_rated = by.counts
     rows = []
     for r, name in enumerate(crowd.rater_ids):
-        pos = by.of(r)
         per_cat = {crowd.categories[c]: {"recall": _ratio(rec_h[r, c], rec_n[r, c]),
                                          "n": float(rec_n[r, c])} for c in range(crowd.k)}
         acc = fig.proportion("accuracy", hits[r], counts[r], details={"against": against},
                              per_category=per_cat,
-                             resampling=fig.share_resampling(hit, pos, truth_rating))
+                             resampling=fig.share_resampling(hits[r], counts[r]))
         agree = fig.proportion("consensus_agreement", c_hits[r], c_counts[r],
                                details={"method": cons.method}, per_category=None,
-                               resampling=fig.share_resampling(
-                                   c_hit, pos, cons.label_codes[crowd.unit]))
-        kappa = fig.kappa_result(totals[r], int(pos.shape[0]),
-                                 partial(fig.kappa_features, crowd, votes, pos))
+                               resampling=fig.share_resampling(c_hits[r], c_counts[r]))
+        kappa = fig.kappa_result(totals[r], int(n_rated[r]),
+                                 partial(fig.kappa_features_of, crowd, votes, by, r))
         rows.append(AnnotatorQuality(
-            name, int(pos.shape[0]), acc, agree, kappa, conf[r], float(comp[r]),
+            name, int(n_rated[r]), acc, agree, kappa, conf[r], float(comp[r]),
             float(spam[r]), share[r], float(0.5 * np.abs(share[r] - pool_share).sum()),
             None, *figures.of(r)))
     _warn_undefined(rows)
@@ -377,17 +393,19 @@ class _ModelFigures:
         self.crowd, self.method = crowd, cons.method
         self.comp, self.spam, self.conf = comp, spam, conf
         self.n_units = crowd.per_rater_units()
+        cats, k = crowd.categories, crowd.k
+        self.cell_index = MappingProxyType(
+            {(cats[c], cats[d]): c * k + d for c in range(k) for d in range(k)})
 
     def of(self, r: int) -> tuple[AgreementResult, AgreementResult,
                                   Mapping[tuple[Any, Any], AgreementResult]]:
         crowd, k = self.crowd, self.crowd.k
         base = 2 * crowd.n_raters + r * k * k
-        cells = {(crowd.categories[c], crowd.categories[d]): self._figure(
-            "confusion", float(self.conf[r, c, d]), base + c * k + d, r, (0.0, 1.0))
-            for c in range(k) for d in range(k)}
+        cells = fig.LazyResults(self.cell_index, lambda i: self._figure(
+            "confusion", float(self.conf[r].flat[i]), base + i, r, (0.0, 1.0)))
         return (self._figure("competence", float(self.comp[r]), r, r, (-math.inf, math.inf)),
                 self._figure("spammer_score", float(self.spam[r]), crowd.n_raters + r, r,
-                             (0.0, 1.0)), MappingProxyType(cells))
+                             (0.0, 1.0)), cells)
 
     def _figure(self, name: str, est: float, column: int, r: int,
                 bounds: tuple[float, float]) -> AgreementResult:
@@ -429,7 +447,7 @@ def _warn_undefined(rows: list[AnnotatorQuality]) -> None:
 
 
 def _flag(rows: list[AnnotatorQuality], crowd: Crowd, cons: Consensus, truth: IntArray,
-          pool: float, level: float, boot: Bootstrap, inferred: bool
+          pool: float, level: float, boot: Bootstrap | None, inferred: bool
           ) -> tuple[AnnotatorQuality, ...]:
     """Flag annotators whose accuracy interval lies below the pool's accuracy."""
     what = "agrees with the consensus" if inferred else "matches the reference"
@@ -437,10 +455,12 @@ def _flag(rows: list[AnnotatorQuality], crowd: Crowd, cons: Consensus, truth: In
     for row in rows:
         acc = row.accuracy
         if acc.n_units >= MIN_UNITS_TO_FLAG and acc.defined and acc.estimate < pool:
-            ci = acc.confidence_interval(level, method=boot)
+            ci = (acc.confidence_interval(level) if boot is None
+                  else acc.confidence_interval(level, method=boot))
+            kind = "Wilson" if boot is None else "bootstrap"
             if ci.high < pool:
                 row = _with_flag(row, f"{row.name} {what} on {acc.estimate:.0%} of "
-                                 f"{acc.n_units} units ({level:.0%} CI {ci.low:.0%}-"
+                                 f"{acc.n_units} units ({level:.0%} {kind} CI {ci.low:.0%}-"
                                  f"{ci.high:.0%}), the pool on {pool:.0%}: check their "
                                  "guideline reading.")
         out.append(row)

@@ -185,12 +185,18 @@ def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
         "(else accuracy is measured against the consensus).")
 @shared("--consensus-method", aliases=["--method"])
 @_fit_options
-@shared("--confidence-level", help="Level of the bootstrap intervals behind the flags.")
-@shared("--n-resamples", help="Bootstrap resamples of each annotator's units (at most 10^7).")
+@shared("--confidence-level", help="Level of the accuracy intervals behind the flags.")
+@click.option("--interval", "interval", type=click.Choice(["wilson", "bootstrap"]),
+              default="wilson", show_default=True,
+              help="The accuracy interval behind the flags: Wilson's score interval from "
+              "each annotator's counts, or a bootstrap over their units (--n-resamples, "
+              "--seed).")
+@shared("--n-resamples", help="Bootstrap resamples of each annotator's units with "
+        "--interval bootstrap (at most 10^7).")
 @shared("--seed")
 @shared("--json", help="Print JSON instead.")
 def annotators(data: str, gold: str | None, consensus_method: str, tol: float, max_iter: int,
-               accelerate: bool, confidence_level: float, n_resamples: int,
+               accelerate: bool, confidence_level: float, interval: str, n_resamples: int,
                seed: int | None, as_json: bool, **selection: Any) -> None:
     """One row per annotator of DATA: accuracy (against --gold, else the consensus) with
     an interval, agreement with the others, competence, label bias; the annotators worth
@@ -212,7 +218,8 @@ def annotators(data: str, gold: str | None, consensus_method: str, tol: float, m
         q = accord.annotators(ann, reference=gold,
                               method=consensus_method,  # type: ignore[arg-type]
                               tol=tol, max_iter=max_iter, confidence_level=confidence_level,
-                              n_resamples=n_resamples, rng=seed, accelerate=accelerate)
+                              n_resamples=n_resamples if interval == "bootstrap" else None,
+                              rng=seed, accelerate=accelerate)
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
@@ -234,15 +241,28 @@ def _print_annotators(ann: Any, q: Any) -> None:
               markup=False, highlight=False)
     for row in q.flagged:
         out.print(f"check: {row.flag}", markup=False, highlight=False)
-    t = Table(title="Annotators (flagged first)")
-    for col in ("annotator", "units", "accuracy", "kappa vs others", "competence",
-                "spammer score", "label bias"):
+    from accord.annotators.quality import display_order
+
+    level = f"{q.confidence_level:.0%}"
+    t = Table(title="Annotators (flagged first, lowest accuracy first; then by accuracy)")
+    for col in ("annotator", "units", "accuracy",
+                f"{level} CI ({'Wilson' if q.interval == 'wilson' else 'bootstrap'})",
+                "kappa vs others", "competence", "spammer score", "label bias"):
         t.add_column(col)
-    for r in [*q.flagged, *(r for r in q if not r.flag)]:
-        t.add_row(str(r.name), str(r.n_units), _pct(r.accuracy.estimate),
+    for r in display_order(q):
+        t.add_row(str(r.name), str(r.n_units), _pct(r.accuracy.estimate), _ci(r, q),
                   _f(r.agreement.estimate), _f(r.competence), _f(r.spammer_score),
                   _f(r.bias))
     out.print(t)
+
+
+def _ci(row: Any, q: Any) -> str:
+    """The accuracy interval behind the flags (the flagged rows' own bootstrap figures are
+    in their sentences; the others' bootstrap is not run, said as such)."""
+    if q.interval != "wilson":
+        return "see the flag" if row.flag else ""
+    ci = row.accuracy.confidence_interval(q.confidence_level)
+    return "" if not math.isfinite(ci.low) else f"{_pct(ci.low)} to {_pct(ci.high)}"
 
 
 def _pct(x: float) -> str:

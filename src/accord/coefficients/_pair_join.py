@@ -9,8 +9,8 @@ keyed by the ordered pair of raters ``(rater_i, rater_j)`` as they come (then th
 codes, for the tables); the two orders of a pair are added at the end. Keys are
 counted by ``np.bincount`` over the key range when that range is small next to the
 ratings (``raters^2 <= max(2^22, 2 x ratings)``), else by ``np.unique`` per chunk,
-merged as they accumulate. Memory is O(ratings + chunk + key range or distinct
-keys), never units x raters.
+merged geometrically (when the parts hold twice the keys of the last merge). Memory
+is O(ratings + chunk + key range or distinct keys), never units x raters.
 
 Two passes: :func:`shared_units` counts the shared units of every pair; then
 :func:`pair_tables` builds the ``q x q`` tables of the pairs asked for (those that
@@ -70,8 +70,11 @@ class _KeyCounter:
     Dense (``dense=True``): keys are buffered (in one preallocated array) until they
     number half the key range (at least :data:`CHUNK`, at most 2^24), then counted by
     one ``np.bincount`` into the running counts, so each key costs O(1) however large
-    the range. Sparse:
-    ``np.unique`` per chunk, merged as they accumulate.
+    the range. Sparse: ``np.unique`` per chunk; the parts are merged once they hold
+    twice the keys of the last merge (at least ``4 * CHUNK``), so each merge at least
+    halves what it re-sorts next to what was added since, and the total work is
+    O(pairs log pairs) however many distinct keys there are (merging at a fixed size
+    re-sorted every distinct key on every chunk: quadratic).
     """
 
     def __init__(self, size: int, dense: bool) -> None:
@@ -79,6 +82,7 @@ class _KeyCounter:
         self.counts: IntArray | None = None
         self.parts: list[tuple[IntArray, IntArray]] = []
         self.held = 0
+        self.merge_at = 4 * CHUNK
         self.flush_at = max(CHUNK, min(size // 2, 1 << 24))
         self.buffer = np.empty(self.flush_at if dense else 0, dtype=np.int64)
 
@@ -97,9 +101,10 @@ class _KeyCounter:
         k, c = np.unique(keys, return_counts=True)
         self.parts.append((k, c.astype(np.int64)))
         self.held += k.size
-        if len(self.parts) > 1 and self.held > 4 * CHUNK:
+        if len(self.parts) > 1 and self.held > self.merge_at:
             self.parts = [self._merged()]
             self.held = self.parts[0][0].size
+            self.merge_at = max(4 * CHUNK, 2 * self.held)
 
     def _flush(self) -> None:
         if self.held:

@@ -54,7 +54,7 @@ def annotator_figures(annotations: Any, *, confidence_level: float = 0.95
     try:
         with warnings.catch_warnings():  # an undefined figure is recorded with its reason
             warnings.simplefilter("ignore", DegenerateDataWarning)
-            quality = annotators(annotations, method="majority", n_resamples=1,
+            quality = annotators(annotations, method="majority",
                                  confidence_level=confidence_level)
             figures = tuple(
                 replace(Figure.of(q.accuracy, q.accuracy.confidence_interval(confidence_level)

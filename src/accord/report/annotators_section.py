@@ -4,10 +4,11 @@ Built from :func:`accord.annotators` (three or more raters, no reference): each
 annotator's agreement with the consensus labels (with its interval) and with the
 others (Cohen's kappa, pairs pooled), the flagged annotators first with their one
 sentence. A crowd (more than ``MAX_SHOWN`` annotators) shows the flagged ones and
-the most and least reliable few, with the counts. The intervals are the bootstrap
-over units behind the library's flags, seeded with the report's seed (0 without
-one), so the flag sentences and the table give one figure and the section is
-reproducible. The consensus method is the report's choice (``annotators_method``,
+the most and least reliable few, with the counts (at most ``MAX_FLAGGED`` flagged
+ones, the lowest first: ``accord annotators`` lists them all). The intervals are
+Wilson's score intervals from each annotator's counts, the interval behind the
+library's flags and ``accord annotators``, so the flag sentences and the table give
+one figure. The consensus method is the report's choice (``annotators_method``,
 ``accord report --consensus-method``; Dawid-Skene by default) and the section says it;
 the latent-class models (one-coin, Dawid-Skene, GLAD, MACE) add each annotator's
 competence, majority vote and Wawa fit no model and say so. The renderers show the
@@ -29,8 +30,11 @@ TITLE = "Annotators"
 #: More annotators than this: only the flagged and the ``FEW`` most and least reliable.
 MAX_SHOWN = 30
 FEW = 3
-#: The bootstrap of :func:`accord.annotators` behind the flags (its default), seeded.
-N_RESAMPLES = 1999
+#: A crowd's flagged annotators shown, at most (the lowest accuracy first).
+MAX_FLAGGED = 10
+#: From this many annotators on (a crowd) the section leads the report, before the data
+#: and the coefficients: the consensus and the annotators to check come first.
+LEADS_FROM = 10
 METHOD_NAMES = {
     "majority": "majority vote", "wawa": "Wawa (majority weighted by agreement with it)",
     "one_coin": "one-coin Dawid-Skene", "dawid_skene": "Dawid-Skene (1979)",
@@ -89,8 +93,9 @@ class AnnotatorsSection:
         labelled), taken out of the crowd; ``None``: against the consensus.
     n_annotators, n_flagged : int
     rows : tuple of AnnotatorRow
-        The annotators shown: flagged first, then by agreement with the consensus,
-        highest first (a crowd: the flagged and the ``FEW`` most and least reliable).
+        The annotators shown: flagged first (lowest agreement first), then by agreement
+        with the consensus, highest first (a crowd: at most ``MAX_FLAGGED`` flagged and
+        the ``FEW`` most and least reliable).
     pool : float
         The share of all ratings that equal the consensus label.
     confidence_level : float
@@ -108,6 +113,11 @@ class AnnotatorsSection:
     notes: tuple[str, ...] = ()
     accelerate: bool = False
     reference: str | None = None
+
+    @property
+    def leads(self) -> bool:
+        """Whether the section leads the report (a crowd: ``LEADS_FROM`` annotators or more)."""
+        return self.n_annotators >= LEADS_FROM
 
     @property
     def has_model(self) -> bool:
@@ -138,31 +148,29 @@ def check_options(method: Any, accelerate: Any, func: str) -> None:
         raise v.fail("annotators_accelerate", func, "True or False", accelerate)
 
 
-def annotators_section(ann: Annotations, confidence_level: float, seed: int | None,
+def annotators_section(ann: Annotations, confidence_level: float,
                        method: str = "dawid_skene", accelerate: bool = False,
                        reference: Any = None) -> AnnotatorsSection:
     """Run :func:`accord.annotators` on ``ann`` (against the rater ``reference`` when
     given) and keep what the report shows."""
-    from accord.annotators.quality import annotators
-    from accord.inference import Bootstrap
+    from accord.annotators.quality import annotators, display_order
 
-    rng = 0 if seed is None else seed
     q = annotators(ann, method=method, confidence_level=confidence_level,  # type: ignore[arg-type]
-                   rng=rng, accelerate=accelerate, reference=reference)
+                   accelerate=accelerate, reference=reference)
     flagged = list(q.flagged)  # the library's order
-    rest = sorted((r for r in q if not r.flag), key=lambda r: -_key(r.accuracy.estimate))
-    if len(q) > MAX_SHOWN and len(rest) > 2 * FEW:
-        rest = rest[:FEW] + rest[-FEW:]
+    rest = display_order(q)[len(flagged):]
+    if len(q) > MAX_SHOWN:
+        flagged = flagged[:MAX_FLAGGED]
+        rest = rest[:FEW] + rest[-FEW:] if len(rest) > 2 * FEW else rest
     model = method in COMPETENCE
     rows = []
-    for r in (*flagged, *rest):  # the flags' own bootstrap (same resamples), so one figure
-        ci = r.accuracy.confidence_interval(confidence_level,
-                                            method=Bootstrap(n_resamples=N_RESAMPLES, rng=rng))
+    for r in (*flagged, *rest):  # the flags' own interval (Wilson), so one figure
+        ci = r.accuracy.confidence_interval(confidence_level)
         rows.append(AnnotatorRow(str(r.name), r.n_units, r.accuracy.estimate, ci.low,
                                  ci.high, r.agreement.estimate, r.flag,
                                  r.competence if model else math.nan, r.accuracy.n_units))
     notes = tuple(q.consensus.notes) + (() if model else (_no_model(method),))
-    return AnnotatorsSection(method, len(q), len(flagged), tuple(rows), q.pool_accuracy,
+    return AnnotatorsSection(method, len(q), len(q.flagged), tuple(rows), q.pool_accuracy,
                              confidence_level, notes, accelerate and method in ACCELERATED,
                              None if reference is None else str(reference))
 
@@ -173,10 +181,6 @@ def _no_model(method: str) -> str:
             "no confusion matrix per annotator: each is read by their agreement with the "
             "consensus and with the others. One-coin, Dawid-Skene, GLAD and MACE estimate "
             "them (accord annotators gives every annotator's confusion matrix).")
-
-
-def _key(x: float) -> float:
-    return x if math.isfinite(x) else -math.inf
 
 
 def cells(section: AnnotatorsSection) -> dict[str, Any]:
@@ -191,7 +195,7 @@ def cells(section: AnnotatorsSection) -> dict[str, Any]:
                f"the reference {ref!r} on the units it labelled (the consensus of the "
                f"{section.n_annotators} others, for their model figures: {name}{fit})")
     lead = (f"Each annotator against {against}: the share of their units given the {truth} "
-            f"({level} bootstrap interval over units) and Cohen's kappa with the others"
+            f"({level} Wilson interval) and Cohen's kappa with the others"
             f"{_competence(section.method)}; all ratings together give the {truth} "
             f"{_pct(section.pool)} of the time.")
     if section.n_flagged:
@@ -199,8 +203,11 @@ def cells(section: AnnotatorsSection) -> dict[str, Any]:
     else:
         lead += " None is flagged (no interval lies below the pool's share)."
     if len(section.rows) < section.n_annotators:
-        lead += (f" Shown: {len(section.rows)} of {section.n_annotators} annotators, the "
-                 f"flagged ones and the {FEW} most and {FEW} least in agreement with the "
+        shown_flagged = sum(1 for r in section.rows if r.flag)
+        which = ("the flagged ones" if shown_flagged == section.n_flagged else
+                 f"the {shown_flagged} flagged ones lowest in agreement")
+        lead += (f" Shown: {len(section.rows)} of {section.n_annotators} annotators, "
+                 f"{which} and the {FEW} most and {FEW} least in agreement with the "
                  f"{'consensus' if ref is None else 'reference'} (accord annotators lists "
                  "them all).")
     model = section.has_model
@@ -296,7 +303,7 @@ def with_annotators(model: Any, ann: Annotations, method: str | None = None,
 
     s = model.settings
     try:
-        section = annotators_section(ann, s.confidence_level, s.seed,
+        section = annotators_section(ann, s.confidence_level,
                                      method or "dawid_skene", accelerate, _gold(ann))
     except InsufficientDataError as exc:  # e.g. one category in use: said, not hidden
         return replace(model, notes=(*model.notes, f"No {TITLE} section: {exc}"))

@@ -60,10 +60,14 @@ def render_console(report: Report) -> Any:
         parts += lead[1:] + [Text("")]  # without the blank line that opens the section
     if job is not None and job.verdict != report.headline:
         parts += [Text(report.headline), Text("")]
+    crowd = annotators_section.console_parts(report.annotators)
+    if crowd and report.annotators is not None and report.annotators.leads and not lead:
+        parts += crowd[1:] + [Text("")]  # a crowd: the consensus and who to check first
+        crowd = []
     parts += [Text(line) for line in t.data_lines(report)] + [Text("")]
     parts.append(_coefficients(report))
     parts += [Text(n, style="dim") for n in t.coefficient_notes(report)]
-    parts += annotators_section.console_parts(report.annotators)
+    parts += crowd
     for pair in report.pairs:
         parts += _pair(pair, report)
     u = report.units

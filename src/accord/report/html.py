@@ -57,6 +57,8 @@ def render_html(report: Report) -> str:
 def _sections(report: Report) -> list[str]:
     first = _first(report)
     sections = [_summary(report), annotators_section.html_section(report.annotators)]
+    if report.annotators is not None and report.annotators.leads:
+        sections.reverse()  # a crowd: the consensus and who to check before the data
     sections += [_pair(p, i, report) for i, p in enumerate(report.pairs)]
     sections += [_raters(report), _matrix(report), _units(report), _bootstrap(report)]
     sections.append(render_reference.html_section(report.reference,

@@ -47,9 +47,13 @@ def render_markdown(report: Report) -> str:
     lines += lead
     if report.job is not None and report.job.verdict != report.headline:
         lines += [escape(report.headline), ""]
+    crowd = annotators_section.markdown_lines(report.annotators)
+    if crowd and report.annotators is not None and report.annotators.leads and not lead:
+        lines += crowd  # a crowd: the consensus and who to check first
+        crowd = []
     lines += ["## Data", ""] + [f"- {escape(x)}" for x in t.data_lines(report)] + [""]
     lines += _coefficients(report)
-    lines += annotators_section.markdown_lines(report.annotators)
+    lines += crowd
     for pair in report.pairs:
         lines += _pair(pair, report)
     lines += _raters(report)
