@@ -27,6 +27,7 @@ from accord.judge.bradley_terry import BradleyTerryResult
 from accord.judge.calibration import JudgeCalibration
 from accord.judge.consistency import JudgeConsistency
 from accord.judge.jury import JudgePanel
+from accord.judge.pairs_io import read_pairwise
 from accord.judge.preferences import PreferenceResult
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -119,6 +120,16 @@ MAKERS: dict[str, Callable[[], Any]] = {
     "Report": lambda: accord.report(_pilot()),
     "JudgeConsistency": lambda: accord.judge_consistency(_runs(), threshold=3),
     "JudgeCalibration": lambda: accord.judge_calibration(*_scores(), rng=1),
+    "PreferenceResult": lambda: accord.preferences(
+        read_pairwise(EXAMPLES / "alpaca_eval_slice.json").columns, judge="alpaca_eval_gpt4",
+        lengths=("len_first", "len_second"), generators=("first", "second"), family=["gpt4"]),
+    "BradleyTerryResult": lambda: accord.bradley_terry(
+        read_pairwise(EXAMPLES / "alpaca_eval_slice.json").comparisons()),
+    "JudgePanel": lambda: accord.judge_panel(accord.read(EXAMPLES / "jury.csv", unit="item"),
+                                             judges=["judge_a", "judge_b", "judge_c"]),
+    "AltTestResult": lambda: accord.alt_test(
+        accord.read(EXAMPLES / "judge.csv", raters=["gpt4", "ann_a", "ann_b", "ann_c"],
+                    missing=["ERROR"], kinds={"gpt4": "llm"}), judge="gpt4", epsilon=0.2),
     "JudgeAgreement": lambda: accord.judge_agreement(
         accord.read(EXAMPLES / "judge.csv", missing=["ERROR"]).select(
             raters=["ann_a", "ann_b", "ann_c", "gpt4"]), judge="gpt4"),
@@ -206,6 +217,8 @@ def test_the_report_shows_inline_with_its_css_scoped(made: dict[str, Any]) -> No
     ("ScoreConsensus", {"unit", "score", "ci_low", "ci_high"}),
     ("Annotators", {"annotator", "accuracy", "flag"}),
     ("GroupedResult", {"estimate"}),
+    ("BradleyTerryResult", {"name", "estimate", "se"}),
+    ("AltTestResult", {"human", "advantage_probability", "pvalue"}),
 ])
 def test_table_results_become_pandas_and_polars_frames(made: dict[str, Any], name: str,
                                                        columns: set[str]) -> None:
@@ -218,6 +231,17 @@ def test_table_results_become_pandas_and_polars_frames(made: dict[str, Any], nam
     assert columns <= set(pdf.columns), list(pdf.columns)
     assert list(pdf.columns) == list(plf.columns)
     assert len(pdf) == len(plf) > 0
+
+
+def test_a_card_table_writes_counts_whole_and_rates_with_four_decimals(
+        made: dict[str, Any]) -> None:
+    card = made["MultilabelEvaluation"]._card()
+    row = dict(zip(card.head, card.rows[0]))
+    assert row["tp"] == "2" and row["fp"] == "1" and row["fn"] == "0"
+    assert row["precision"] == "0.6667" and row["recall"] == "1.0000"
+    panel = made["JudgePanel"]._card()
+    assert "per_human" not in panel.head  # a list of mappings: in the frame, not the card
+    assert "per_human" in made["JudgePanel"].to_frame().columns
 
 
 def test_frame_columns_are_the_json_keys() -> None:

@@ -70,6 +70,7 @@ _EDGE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 _ENTITY_AMP = re.compile(r"&(?=#?\w+;)")
 _MAX_ROWS = 20
 _MAX_FACTS = 10
+_COUNTS = frozenset({"tp", "fp", "fn", "tn", "support", "n", "count"})
 
 
 def escape_markdown(text: object) -> str:
@@ -258,6 +259,12 @@ def table_rows(d: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     return "", []
 
 
+def _nested(x: Any) -> bool:
+    """A cell too deep for a card's table (a list of mappings): the frame keeps it."""
+    return isinstance(x, Mapping) or (isinstance(x, (list, tuple))
+                                      and any(isinstance(i, (Mapping, list, tuple)) for i in x))
+
+
 def _scalar(x: Any) -> bool:
     return x is not None and isinstance(x, (str, int, float, bool))
 
@@ -303,11 +310,17 @@ def _with_table(card: Card, rows: Sequence[Mapping[str, Any]]) -> Card:
         return card
     shown = rows[:_MAX_ROWS]
     head = [k for k in dict.fromkeys(k for r in rows for k in r)
-            if not k.startswith("details_") and any(r.get(k) not in (None, "") for r in shown)]
+            if not k.startswith("details_") and any(r.get(k) not in (None, "") for r in shown)
+            and not any(_nested(r.get(k)) for r in shown)]
     numeric = tuple(all(isinstance(r.get(h), (int, float)) and not isinstance(r.get(h), bool)
                         for r in shown if r.get(h) is not None) for h in head)
+    # whole numbers above 1 are counts (an evaluation's tp, fp written as floats); a
+    # rate of exactly 0 or 1 keeps its decimals
     counts = [all(isinstance(r.get(h), (int, float)) and float(r[h]).is_integer()
-                  for r in shown if r.get(h) is not None) for h in head]
+                  for r in shown if r.get(h) is not None)
+              and (h in _COUNTS or h.startswith("n_")
+                   or any(isinstance(r.get(h), int) or abs(r.get(h) or 0) > 1 for r in shown))
+              for h in head]
     cells = tuple(tuple("" if r.get(h) is None else fmt(r[h], 0 if count else 4)
                         for h, count in zip(head, counts)) for r in shown)
     return Card(card.title, card.figure, card.figure_name, card.interval, card.reading,
