@@ -171,6 +171,15 @@ def test_a_kappa_card_carries_its_figure_interval_reading_and_n() -> None:
     assert f"**{res.estimate:.4f}**" in md and "> caveat:" in md
 
 
+def test_a_card_takes_its_colours_from_the_notebook_theme() -> None:
+    html = _kappa()._repr_html_()
+    css = html.split("<style>", 1)[1].split("</style>", 1)[0]
+    assert "color: inherit" in css and "background: transparent" in css
+    # no fixed text or page colour that would vanish on a dark (or light) theme
+    assert not re.search(r"(?<!-)color:\s*#|background(-color)?:\s*#", css)
+    assert all(rule.strip().startswith(".accord-card") for rule in css.split("}") if rule.strip())
+
+
 def test_a_card_escapes_labels_from_the_data() -> None:
     html = accord.evaluate(A, B)._repr_html_()
     assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x</b>" not in html
