@@ -26,6 +26,7 @@ from accord.data import _validation as v
 from accord.data.annotations import Annotations
 from accord.errors import DataError, DegenerateDataWarning
 from accord.inference import Bootstrap
+from accord.inference.display import Backend, Displayed, Tabular, frame
 from accord.inference.results import AgreementResult, ConfidenceInterval, _jsonable
 
 from . import _figures as fig
@@ -41,7 +42,7 @@ MIN_UNITS_TO_FLAG = 10
 
 
 @dataclass(frozen=True, eq=False)
-class AnnotatorQuality:
+class AnnotatorQuality(Displayed):
     """The figures of one annotator.
 
     Attributes
@@ -120,7 +121,7 @@ class AnnotatorQuality:
 
 
 @dataclass(frozen=True, eq=False)
-class Annotators:
+class Annotators(Tabular):
     """Per-annotator quality; ``a[name]`` is an :class:`AnnotatorQuality`.
 
     Attributes
@@ -215,17 +216,19 @@ class Annotators:
             "annotators": [r.to_dict() for r in self.rows],
         }
 
-    def to_frame(self) -> Any:
-        """A pandas DataFrame, one row per annotator (in :func:`display_order`)."""
-        import pandas as pd
+    def to_frame(self, *, backend: Backend | None = None) -> Any:
+        """A frame, one row per annotator (in :func:`display_order`): pandas when
+        installed, else polars (``backend`` chooses)."""
+        return frame(self._frame_rows(), backend=backend, func="Annotators.to_frame")
 
+    def _frame_rows(self) -> list[dict[str, Any]]:
         order = display_order(self)
-        return pd.DataFrame([{
+        return [{
             "annotator": r.name, "n_units": r.n_units, "accuracy": r.accuracy.estimate,
             "consensus_agreement": r.consensus_agreement.estimate,
             "kappa_vs_others": r.agreement.estimate, "competence": r.competence,
             "spammer_score": r.spammer_score, "bias": r.bias, "flag": r.flag or "",
-        } for r in order])
+        } for r in order]
 
 
 def annotators(

@@ -12,13 +12,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from accord.inference.display import Backend, Tabular, frame
 from accord.inference.results import _jsonable
 
 __all__ = ["Consensus"]
 
 
 @dataclass(frozen=True, eq=False)
-class Consensus:
+class Consensus(Tabular):
     """The label inferred for each unit from a crowd's ratings.
 
     Attributes
@@ -133,12 +134,13 @@ class Consensus:
                  "single_rated": bool(self.n_ratings[i] == 1)}
                 for i in self._order().tolist()]
 
-    def to_frame(self) -> Any:
-        """A pandas DataFrame of :meth:`rows` (uncertain units first)."""
-        import pandas as pd
+    def to_frame(self, *, backend: Backend | None = None) -> Any:
+        """A frame of :meth:`rows` (uncertain units first): pandas when installed, else
+        polars (``backend`` chooses)."""
+        return frame(self._frame_rows(), backend=backend, func="Consensus.to_frame")
 
-        cols = ["unit", "label", "posterior", "n_ratings", "uncertain", "tied", "single_rated"]
-        return pd.DataFrame(self.rows(), columns=cols)
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        return self.rows()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping at full precision; the units as in :meth:`rows`."""

@@ -14,13 +14,14 @@ from numpy.typing import NDArray
 
 from accord.data import _validation as v
 from accord.inference._normal import norm_ppf
+from accord.inference.display import Backend, Tabular, frame
 from accord.inference.results import AgreementResult, _jsonable
 
 __all__ = ["ScoreConsensus"]
 
 
 @dataclass(frozen=True, eq=False)
-class ScoreConsensus:
+class ScoreConsensus(Tabular):
     """The score inferred for each unit from a crowd's numeric ratings.
 
     Attributes
@@ -91,12 +92,17 @@ class ScoreConsensus:
                  "low": float(low[i]), "high": float(high[i]),
                  "n_ratings": int(self.n_ratings[i])} for i, u in enumerate(self.units)]
 
-    def to_frame(self, confidence_level: float = 0.95) -> Any:
-        """A pandas DataFrame of :meth:`rows`."""
-        import pandas as pd
+    def to_frame(self, confidence_level: float = 0.95, *,
+                 backend: Backend | None = None) -> Any:
+        """A frame of :meth:`rows`, the interval as ``ci_low``/``ci_high``: pandas when
+        installed, else polars (``backend`` chooses)."""
+        return frame(self._frame_rows(confidence_level), backend=backend,
+                     func="ScoreConsensus.to_frame")
 
-        return pd.DataFrame(self.rows(confidence_level),
-                            columns=["unit", "score", "se", "low", "high", "n_ratings"])
+    def _frame_rows(self, confidence_level: float = 0.95) -> list[dict[str, Any]]:
+        return [{"unit": r["unit"], "score": r["score"], "se": r["se"], "ci_low": r["low"],
+                 "ci_high": r["high"], "n_ratings": r["n_ratings"]}
+                for r in self.rows(confidence_level)]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping at full precision (undefined numbers are ``null``)."""

@@ -39,6 +39,7 @@ from accord.data import _validation as v
 from accord.data.annotations import Annotations
 from accord.errors import DataError, DegenerateDataWarning
 from accord.inference.bootstrap import Bootstrap
+from accord.inference.display import Tabular
 from accord.inference.resampling import Resampling, pattern_index
 from accord.inference.results import AgreementResult, ConfidenceInterval
 from accord.tables.coincidence import CoincidenceMatrix
@@ -57,7 +58,7 @@ MAX_SETS_FOR_ALPHA = 10_000
 
 
 @dataclass(frozen=True)
-class MultilabelAgreement:
+class MultilabelAgreement(Tabular):
     """Agreement on set-valued ratings, per label and per set.
 
     Attributes

@@ -35,6 +35,7 @@ from accord.errors import (
     InsufficientDataError,
     InvalidParameterError,
 )
+from accord.inference.display import Tabular
 from accord.inference.results import AgreementResult, _jsonable
 from accord.tables.contingency import ContingencyTable
 from accord.tables.rater_counts import RaterCounts
@@ -51,7 +52,7 @@ LAZY = frozenset({"cohen_kappa", "scott_pi"})  # estimates straight from the tab
 
 
 @dataclass(frozen=True)
-class PairwiseResult:
+class PairwiseResult(Tabular):
     """A coefficient for every pair of raters that shares units.
 
     Attributes

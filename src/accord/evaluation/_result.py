@@ -20,6 +20,7 @@ from accord.data import _validation as v
 from accord.errors import DegenerateDataWarning
 from accord.evaluation._intervals import intervals
 from accord.inference.bootstrap import Bootstrap
+from accord.inference.display import Tabular
 from accord.inference.results import AgreementResult, ConfidenceInterval, _jsonable, _num
 from accord.tables.contingency import ContingencyTable
 
@@ -121,7 +122,7 @@ class Baselines:
 
 
 @dataclass(frozen=True)
-class Evaluation:
+class Evaluation(Tabular):
     """A system's labels against a reference: the confusion matrix and every figure.
 
     Attributes

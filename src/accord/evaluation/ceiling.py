@@ -23,6 +23,7 @@ from accord.inference._distributions import binom_cdf
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.ceiling import HumanCeiling
 from accord.inference.compare import Comparison, compare
+from accord.inference.display import Tabular
 from accord.inference.results import AgreementResult
 
 __all__ = ["Evaluations", "HumanCeiling", "McNemar", "mcnemar_exact"]
@@ -62,7 +63,7 @@ def mcnemar_exact(b: int, c: int) -> float:
 
 
 @dataclass(frozen=True)
-class Evaluations(Mapping[str, "Evaluation"]):
+class Evaluations(Tabular, Mapping[str, "Evaluation"]):
     """One :class:`~accord.Evaluation` per system, against the same reference.
 
     A mapping from system name to its evaluation, with the tests that compare

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from accord.data import _validation as v
+from accord.inference.display import Tabular
 
 from .store import Figure, Run
 
@@ -77,7 +78,7 @@ class DriftPoint:
 
 
 @dataclass(frozen=True)
-class DriftChart:
+class DriftChart(Tabular):
     """A coefficient over a study's batches, with control limits."""
 
     study: str

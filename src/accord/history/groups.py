@@ -20,6 +20,7 @@ import numpy as np
 from accord.data import _validation as v
 from accord.data.annotations import Annotations
 from accord.errors import DataError, DegenerateDataWarning
+from accord.inference.display import Tabular
 from accord.inference.results import AgreementResult
 
 __all__ = ["MISSING_GROUP", "GroupedResult", "Groups", "group_result", "groups"]
@@ -80,7 +81,7 @@ class Groups:
 
 
 @dataclass(frozen=True)
-class GroupedResult:
+class GroupedResult(Tabular):
     """One coefficient per group, and on the pooled units.
 
     Attributes

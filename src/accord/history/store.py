@@ -31,6 +31,7 @@ from typing import Any
 
 from accord.errors import DataError
 from accord.history.legacy_keys import upgrade_register
+from accord.inference.display import Displayed
 from accord.inference.results import AgreementResult, ConfidenceInterval
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Figure", "Run", "Store", "StoreError",
@@ -113,7 +114,7 @@ class Figure:
 
 
 @dataclass(frozen=True)
-class Run:
+class Run(Displayed):
     """One recorded run: a batch, its figures and the decision."""
 
     time: str

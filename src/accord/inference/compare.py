@@ -32,6 +32,7 @@ from accord.inference.bootstrap import (
     bootstrap_pvalue,
     interval_from_replicates,
 )
+from accord.inference.display import Displayed
 from accord.inference.independent import independent_difference
 from accord.inference.jackknife import jackknife_se
 from accord.inference.paired import PairedResampling, paired_resampling
@@ -44,7 +45,7 @@ Design = Literal["auto", "paired", "independent"]
 
 
 @dataclass(frozen=True)
-class Comparison:
+class Comparison(Displayed):
     """The difference ``estimate_a - estimate_b`` of two coefficients on the same units.
 
     Attributes

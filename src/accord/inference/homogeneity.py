@@ -28,6 +28,7 @@ from accord.data import _validation as v
 from accord.errors import DataError
 from accord.inference._distributions import chi2_sf
 from accord.inference.bootstrap import Bootstrap, bootstrap_distribution
+from accord.inference.display import Displayed
 from accord.inference.jackknife import jackknife_se
 from accord.inference.results import AgreementResult
 
@@ -37,7 +38,7 @@ HomogeneityMethod = Bootstrap | Literal["asymptotic", "jackknife"]
 
 
 @dataclass(frozen=True)
-class HomogeneityTest:
+class HomogeneityTest(Displayed):
     """The chi-square test that k independent groups share one value of a coefficient.
 
     Attributes

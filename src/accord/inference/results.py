@@ -19,6 +19,7 @@ from accord.errors import InvalidParameterError
 from accord.inference._distributions import t_ppf
 from accord.inference._normal import norm_ppf
 from accord.inference.bootstrap import Bootstrap, bootstrap_interval
+from accord.inference.display import Card, Displayed, agreement_card, fmt
 from accord.inference.finite_population import fpc_factor, shrink
 from accord.inference.jackknife import jackknife_se
 from accord.inference.resampling import FloatArray, Resampling
@@ -36,7 +37,7 @@ DISAGREEMENT_COEFFICIENTS = frozenset({"krippendorff_alpha", "janson_olsson_iota
 
 
 @dataclass(frozen=True)
-class ConfidenceInterval:
+class ConfidenceInterval(Displayed):
     """A confidence interval for a coefficient.
 
     Attributes
@@ -82,9 +83,14 @@ class ConfidenceInterval:
             out["population_size"] = self.population_size
         return out
 
+    def _card(self) -> Card:
+        return Card(title=f"{self.confidence_level:.0%} confidence interval ({self.method})",
+                    figure=f"{fmt(self.low)} to {fmt(self.high)}",
+                    facts=(("n_excluded", str(self.n_excluded)),))
+
 
 @dataclass(frozen=True)
-class AgreementResult:
+class AgreementResult(Displayed):
     """The value of one agreement coefficient on one data set.
 
     Attributes
@@ -287,6 +293,9 @@ class AgreementResult:
                 for c, row in self.per_category.items()
             }
         return out
+
+    def _card(self) -> Card:
+        return agreement_card(self)
 
     def __str__(self) -> str:
         est = "undefined" if not self.defined else f"{self.estimate:.4f}"

@@ -48,6 +48,7 @@ import numpy as np
 from accord.data import _validation as v
 from accord.errors import InvalidParameterError
 from accord.inference._normal import norm_cdf
+from accord.inference.display import READINGS, Displayed, Tabular
 from accord.inference.results import AgreementResult, ConfidenceInterval
 
 __all__ = [
@@ -67,7 +68,7 @@ from accord.interpret._scales import SCALES, UNDEFINED, Band, Scale, default_sca
 
 # --------------------------------------------------------------------------- interpret
 @dataclass(frozen=True)
-class Interpretation:
+class Interpretation(Displayed):
     """The band of a coefficient on a scale, with the bands its interval spans.
 
     Attributes
@@ -289,7 +290,7 @@ def interpret(
 
 # --------------------------------------------------------------------------- benchmark
 @dataclass(frozen=True)
-class BenchmarkResult:
+class BenchmarkResult(Tabular):
     """Gwet's probabilistic benchmarking of a coefficient on a scale.
 
     The rows run from the highest band down, as in Gwet (2014, ch. 6).
@@ -469,3 +470,16 @@ def benchmark(
     retained = next(i for i, c in enumerate(cumul) if c >= level or i == len(cumul) - 1)
     return BenchmarkResult(estimate=result.estimate, se=float(s), membership=tuple(member),
                            cumulative=tuple(cumul), band=common["labels"][retained], **common)
+
+
+def _reading(result: AgreementResult) -> tuple[str, str]:
+    """A result card's reading: the band on the coefficient's default scale, its caveat."""
+    if not graded(result.coefficient):
+        return f"not graded: {NOT_GRADED[result.coefficient]}", ""
+    if not result.defined:
+        return "", ""
+    out = interpret(result, default_scale(result.coefficient))
+    return str(out), out.caveat
+
+
+READINGS["AgreementResult"] = _reading

@@ -34,6 +34,7 @@ from accord.coefficients._data import as_table
 from accord.data import _validation as v
 from accord.errors import DataError
 from accord.inference._distributions import binom_cdf, chi2_sf
+from accord.inference.display import Displayed
 from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
 
 __all__ = [
@@ -51,7 +52,7 @@ _NO_DISAGREEMENT = "the raters never disagree, so there is no disagreement to te
 
 
 @dataclass(frozen=True)
-class MarginalTest:
+class MarginalTest(Displayed):
     """The result of a symmetry or marginal homogeneity test.
 
     Attributes

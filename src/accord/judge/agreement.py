@@ -20,6 +20,7 @@ from accord.coefficients.pairwise import _shared_units, call_quietly, check_opti
 from accord.data import _validation as v
 from accord.data.annotations import LEVELS, Annotations
 from accord.inference.compare import CompareMethod, Comparison, compare
+from accord.inference.display import Displayed
 from accord.inference.results import AgreementResult, _jsonable
 from accord.judge._consensus import consensus_pair, rated_by_panel
 from accord.judge._panel import Panel, panel
@@ -27,7 +28,7 @@ from accord.judge._panel import Panel, panel
 __all__ = ["JudgeAgreement", "judge_agreement"]
 
 @dataclass(frozen=True)
-class JudgeAgreement:
+class JudgeAgreement(Displayed):
     """The judge against the humans, and the humans against each other.
 
     Attributes

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from accord.data import _validation as v
 from accord.errors import InsufficientDataError
+from accord.inference.display import Tabular
 from accord.inference.results import _jsonable
 from accord.judge._panel import panel
 from accord.judge._scoring import Scoring, alignment, scoring_name
@@ -76,7 +77,7 @@ class AltTestHuman:
 
 
 @dataclass(frozen=True)
-class AltTestResult:
+class AltTestResult(Tabular):
     """Outcome of :func:`alt_test`.
 
     Attributes

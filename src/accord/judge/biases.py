@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 
 from accord.errors import DataError
 from accord.inference._normal import norm_ppf
+from accord.inference.display import Displayed
 from accord.inference.results import AgreementResult
 from accord.judge import _figures as fig
 from accord.judge import _logistic
@@ -210,7 +211,7 @@ def length_slope(vd: Verdicts, lengths: Mapping[tuple[int, Any], float], judge: 
 
 
 @dataclass(frozen=True)
-class Biases:
+class Biases(Displayed):
     """Position (per rater, whole pairs), length and self-preference figures."""
 
     position: Mapping[Any, AgreementResult]

@@ -44,6 +44,7 @@ from numpy.typing import NDArray
 from accord.data import _validation as v
 from accord.data._frames import columns_of
 from accord.errors import DataError, InsufficientDataError
+from accord.inference.display import Tabular
 from accord.inference.resampling import FloatArray, Resampling
 from accord.inference.results import AgreementResult, _jsonable
 
@@ -55,7 +56,7 @@ _TIED = 1e-9  # strengths closer than this are tied in ranking()
 
 
 @dataclass(frozen=True)
-class BradleyTerryResult:
+class BradleyTerryResult(Tabular):
     """Strengths of the compared items, the order effect and the tie parameter.
 
     Attributes

@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 
 from accord.data import _validation as v
 from accord.errors import DataError, InsufficientDataError
+from accord.inference.display import Tabular
 from accord.inference.resampling import FloatArray, Resampling
 from accord.inference.results import AgreementResult, _jsonable
 from accord.judge import _figures as fig
@@ -79,7 +80,7 @@ def apply_map(method: str, knots: tuple[tuple[float, float], ...], s: FloatArray
 
 
 @dataclass(frozen=True)
-class JudgeCalibration:
+class JudgeCalibration(Tabular):
     """Brier score, ECE, the reliability diagram's bins and a split-sample recalibration."""
 
     brier: AgreementResult

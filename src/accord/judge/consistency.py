@@ -29,6 +29,7 @@ from accord.coefficients.intraclass import icc
 from accord.coefficients.pairwise import call_quietly
 from accord.data import _validation as v
 from accord.errors import DataError, InsufficientDataError
+from accord.inference.display import Displayed
 from accord.inference.results import AgreementResult
 from accord.judge import _figures as fig
 from accord.judge.biases import wilson
@@ -37,7 +38,7 @@ __all__ = ["JudgeConsistency", "judge_consistency"]
 
 
 @dataclass(frozen=True)
-class JudgeConsistency:
+class JudgeConsistency(Displayed):
     """Consistency of a judge over repeated runs on the same items.
 
     Attributes

@@ -33,6 +33,7 @@ from accord.coefficients._data import as_annotations
 from accord.data import _validation as v
 from accord.data.annotations import Annotations
 from accord.errors import DataError
+from accord.inference.display import Tabular
 from accord.inference.jackknife import jackknife_se
 from accord.inference.resampling import FloatArray, Resampling, pattern_index
 from accord.inference.results import AgreementResult
@@ -46,7 +47,7 @@ PANEL = "panel"
 
 
 @dataclass(frozen=True)
-class JudgePanel:
+class JudgePanel(Tabular):
     """Several judges combined, each and together against the humans.
 
     Attributes

@@ -27,6 +27,7 @@ from accord.data._frames import columns_of
 from accord.data.annotations import Annotations, build
 from accord.errors import DataError
 from accord.inference._normal import norm_ppf
+from accord.inference.display import Tabular
 from accord.inference.results import AgreementResult, _jsonable
 from accord.judge import biases as bz
 
@@ -81,7 +82,7 @@ class PositionBias:
 
 
 @dataclass(frozen=True)
-class PreferenceResult:
+class PreferenceResult(Tabular):
     """Position effects per rater, normalised verdicts, and the judge's agreement.
 
     Attributes

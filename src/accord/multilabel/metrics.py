@@ -33,6 +33,7 @@ from accord.data import _sets
 from accord.data import _validation as v
 from accord.errors import DataError
 from accord.inference.bootstrap import Bootstrap
+from accord.inference.display import Tabular
 from accord.inference.results import ConfidenceInterval
 from accord.multilabel._intervals import UnitFeatures, unit_features
 
@@ -44,7 +45,7 @@ _AVERAGES = ("micro", "macro", "weighted", "samples")
 
 
 @dataclass(frozen=True)
-class MultilabelEvaluation:
+class MultilabelEvaluation(Tabular):
     """Multilabel predictions scored against a reference.
 
     Attributes

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from accord.report._notebook import Notebook
+
 if TYPE_CHECKING:
     from accord.inference.results import AgreementResult
     from accord.interpret.interpretation import BenchmarkResult, Interpretation
@@ -392,7 +394,7 @@ class ReferenceSection:
 
 
 @dataclass(frozen=True)
-class Report:
+class Report(Notebook):
     """The agreement report: one model, several renderers.
 
     Attributes

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from accord.data import _validation as v
 from accord.data._files import write_atomic
+from accord.report._notebook import NOTEBOOK
 from accord.report.model import RENDERERS
 
 if TYPE_CHECKING:
@@ -78,5 +79,12 @@ def _console(report: Report) -> Any:
     return render_console(report)
 
 
+def _inline_html(report: Report) -> str:
+    from accord.report.display import inline_html
+
+    return inline_html(report)
+
+
+NOTEBOOK.update(html=_inline_html)
 RENDERERS.update(dict=_dict, json=_json, markdown=_markdown, html=_html, console=_console,
                  save=save)

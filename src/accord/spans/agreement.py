@@ -28,6 +28,7 @@ import numpy as np
 
 from accord.data import _validation as v
 from accord.errors import InsufficientDataError
+from accord.inference.display import Tabular
 from accord.inference.resampling import FloatArray, Resampling, pattern_index
 from accord.inference.results import AgreementResult
 from accord.spans._inputs import Encoded, case_notes, encode_cached, table_of
@@ -89,7 +90,7 @@ class PairAgreement:
 
 
 @dataclass(frozen=True)
-class SpanAgreement:
+class SpanAgreement(Tabular):
     """Pairwise span F1 for every pair of raters (see :func:`span_agreement`).
 
     Attributes

@@ -10,6 +10,7 @@ import numpy as np
 
 from accord.data import _validation as v
 from accord.errors import DataError
+from accord.inference.display import Tabular
 from accord.inference.results import AgreementResult
 from accord.readers.tags import entities
 from accord.spans._inputs import Encoded, case_notes, encode_lists, encode_table, table_of
@@ -45,7 +46,7 @@ class SpanScores:
 
 
 @dataclass(frozen=True)
-class SpanEvaluation:
+class SpanEvaluation(Tabular):
     """Spans against a reference in one mode (see :func:`evaluate_spans`).
 
     Attributes

@@ -32,6 +32,7 @@ from scipy import stats
 
 from accord.data import _validation as v
 from accord.errors import DegenerateDataWarning
+from accord.inference.display import Displayed
 from accord.inference.resampling import FloatArray
 from accord.inference.simulate import categorical_ratings, continuous_ratings
 
@@ -67,7 +68,7 @@ _P_O: dict[str, Callable[[float, FloatArray], float]] = {
 
 
 @dataclass(frozen=True)
-class SamplePlan:
+class SamplePlan(Displayed):
     """The number of units needed for a confidence interval of a given width.
 
     Attributes

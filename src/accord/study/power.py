@@ -32,6 +32,7 @@ from scipy import optimize, stats
 
 from accord.data import _validation as v
 from accord.errors import InvalidParameterError
+from accord.inference.display import Displayed
 
 __all__ = ["PowerPlan", "plan_lower_limit", "plan_power"]
 
@@ -45,7 +46,7 @@ _FCE = ("Fleiss, J. L., Cohen, J. & Everitt, B. S. (1969). Large sample standard
 
 
 @dataclass(frozen=True)
-class PowerPlan:
+class PowerPlan(Displayed):
     """The number of units a test of Cohen's kappa (or its interval's lower limit) needs.
 
     Attributes
