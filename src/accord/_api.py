@@ -64,8 +64,8 @@ from accord.errors import (
 )
 from accord.evaluation import Evaluation, Evaluations, evaluate
 from accord.history import GroupedResult, Groups, groups
-from accord.inference import Bootstrap
 from accord.images import BoxAgreement, box_agreement
+from accord.inference import Bootstrap
 from accord.inference.compare import Comparison, compare
 from accord.inference.homogeneity import HomogeneityTest, homogeneity
 from accord.inference.results import AgreementResult, ConfidenceInterval
