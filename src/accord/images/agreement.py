@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
@@ -138,8 +139,11 @@ def box_agreement(
 
     Parameters
     ----------
-    data : BoxTable, dataframe, mapping of columns, records, or a CSV/Parquet path
-        One row per box (see :func:`accord.readers.boxes.box_table` for the rules).
+    data : BoxTable, dataframe, mapping of columns, records, a CSV/Parquet path, or COCO
+        One row per box (see :func:`accord.readers.boxes.box_table` for the rules);
+        or COCO JSON (:func:`accord.readers.coco.read_coco`): several files, one per
+        annotator (named by the file), or one file whose annotations carry the
+        annotator under the key ``rater`` (or in their ``attributes``).
     unit, rater, label : str
         The columns of the image, the annotator and the label.
     box : four column names
@@ -189,7 +193,7 @@ def box_agreement(
     if not ok or not 0.0 < float(iou_threshold) <= 1.0:
         raise v.fail("iou_threshold", FUNC, "a number in (0, 1]", iou_threshold)
     boot = Bootstrap(n_resamples=n_resamples, rng=rng)
-    table = box_table(data, unit=unit, rater=rater, label=label, box=box, func=FUNC)
+    table = _table(data, unit=unit, rater=rater, label=label, box=box)
     if len(table.raters) < 2:
         raise InsufficientDataError(
             f"{FUNC}: agreement needs two annotators or more; found {list(table.raters)!r}."
@@ -205,6 +209,18 @@ def box_agreement(
         tuple(_at(c, table, thresholds.index(t), warn=False) for t in COCO_THRESHOLDS),
         boot, level, audit,
     )  # fmt: skip
+
+
+def _table(data: Any, *, unit: str, rater: str, label: str, box: Sequence[str]) -> BoxTable:
+    """COCO JSON files (a path ending in .json, or several paths) or a long table."""
+    paths = [data] if isinstance(data, (str, Path)) else data
+    is_paths = isinstance(paths, (list, tuple)) and bool(paths) and all(
+        isinstance(p, (str, Path)) for p in paths)  # fmt: skip
+    if is_paths and all(Path(p).suffix.lower() == ".json" for p in paths):
+        from accord.readers.coco import read_coco
+
+        return read_coco(paths, rater_key=rater if len(paths) == 1 else None, func=FUNC)
+    return box_table(data, unit=unit, rater=rater, label=label, box=box, func=FUNC)
 
 
 def _at(c: Counts, t: BoxTable, k: int, *, warn: bool) -> BoxFigures:
