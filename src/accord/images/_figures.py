@@ -62,6 +62,19 @@ def alpha_stat(n_cat: int) -> Stat:
     return stat
 
 
+def alpha_terms(summed: FloatArray, n_cat: int) -> tuple[float, float]:
+    """D_o and D_e (nominal) of a summed, flattened coincidence matrix; ``nan`` if empty.
+
+    ``D_o = sum_{c != k} o_ck / n``, ``D_e = sum_{c != k} n_c n_k / (n (n - 1))``.
+    """
+    o = summed.reshape(n_cat, n_cat)
+    n_c = o.sum(axis=1)
+    n = float(n_c.sum())
+    if n < 2:
+        return math.nan, math.nan
+    return (n - float(np.trace(o))) / n, (n**2 - float((n_c**2).sum())) / (n * (n - 1.0))
+
+
 def figure(
     name: str,
     x: FloatArray,

@@ -21,7 +21,7 @@ its bootstrap interval resamples images through them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -30,7 +30,7 @@ import numpy as np
 from accord.data import _validation as v
 from accord.errors import InsufficientDataError
 from accord.images._counts import Counts, count
-from accord.images._figures import alpha_stat, f1_stat, figure, ratio_stat
+from accord.images._figures import alpha_stat, alpha_terms, f1_stat, figure, ratio_stat
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.results import AgreementResult
 from accord.readers.boxes import BoxTable, box_table
@@ -238,7 +238,8 @@ def _at(c: Counts, t: BoxTable, k: int, *, warn: bool) -> BoxFigures:
                    what=f"box_alpha (IoU >= {thr:g})", why_undefined=ONE_VALUE,
                    details={"iou_threshold": thr, "level": "nominal"}, bounds=(-1.0, 1.0),
                    **common)  # fmt: skip
-    return BoxFigures(thr, f1, iou, alpha)
+    d_o, d_e = alpha_terms(c.coincidences[k].sum(axis=0).ravel(), n_cat)
+    return BoxFigures(thr, f1, iou, replace(alpha, observed=d_o, expected=d_e))
 
 
 def _per_label(c: Counts, t: BoxTable) -> dict[str, BoxFigures]:
