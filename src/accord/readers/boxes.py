@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,9 @@ class BoxTable:
     audit : mapping of str to int
         What was read: ``rows``, ``boxes`` and ``no-box rows`` (rows that only
         say an image was seen).
+    score : (n,) float array or None
+        Each box's confidence score (a model's detections), when ``score=`` named a
+        column; ``nan`` where the cell is empty.
     """
 
     units: tuple[str, ...]
@@ -57,6 +60,7 @@ class BoxTable:
     label: NDArray[np.int64]
     xywh: NDArray[np.float64]
     audit: Mapping[str, int] = field(default_factory=dict)
+    score: NDArray[np.float64] | None = None
 
     def __len__(self) -> int:
         return int(self.unit.shape[0])
@@ -69,6 +73,7 @@ def box_table(
     rater: str = "annotator",
     label: str = "label",
     box: Sequence[str] = ("x", "y", "w", "h"),
+    score: str | None = None,
     func: str = "box_table",
 ) -> BoxTable:
     """A :class:`BoxTable` from a long table with one row per box.
@@ -82,6 +87,8 @@ def box_table(
         The columns naming the image, the annotator and the box's label.
     box : four column names
         The columns of x, y, width and height (COCO's ``bbox`` order).
+    score : str, optional
+        The column of each box's confidence score (a model's detections).
 
     Examples
     --------
@@ -103,8 +110,13 @@ def box_table(
     from accord.data._frames import columns_of
 
     keys = [unit, rater, label, *names]
-    cols = columns_of(data, keys, func=func)
-    return _build(cols, keys, func)
+    cols = columns_of(data, [*keys, *([score] if score else [])], func=func)
+    table = _build(cols[:7], keys, func)
+    if score is None:
+        return table
+    values = np.array([_number(x) for x in cols[7].tolist()], dtype=np.float64)
+    blank = np.array([all(_empty(c[i]) for c in cols[2:7]) for i in range(values.shape[0])])
+    return replace(table, score=values[~blank])
 
 
 def _read_file(path: Path, func: str) -> Any:
