@@ -690,6 +690,32 @@ def test_span_agreement() -> None:
     assert isinstance(accord.span_agreement(two), accord.SpanAgreement)
 
 
+def test_box_agreement() -> None:
+    """box_agreement (its result, BoxAgreement, is a record): more in tests/images."""
+    row = {"image": ["i", "i"], "annotator": ["a", "b"], "label": ["cat", "dog"],
+           "x": [0, 0], "y": [0, 0], "w": [5, 0], "h": [5, 5]}
+    refused(DataError, "positive width and height", accord.box_agreement, row)
+    refused(InsufficientDataError, "two annotators or more", accord.box_agreement,
+            {k: v[:1] for k, v in row.items()})
+    refused(InvalidParameterError, "'iou_threshold' parameter of box_agreement",
+            accord.box_agreement, row, iou_threshold="0.5")
+    ok = {"image": ["i"] * 3, "annotator": ["a", "b", "a"], "label": ["cat", "cat", "dog"],
+          "x": [0, 0, 50], "y": [0, 0, 50], "w": [5, 5, 5], "h": [5, 5, 5]}
+    assert isinstance(accord.box_agreement(ok, n_resamples=99), accord.BoxAgreement)
+
+
+def test_evaluate_boxes() -> None:
+    """evaluate_boxes (its result, BoxDetection, is a record): more in tests/images."""
+    row = {"image": ["i", "i"], "annotator": ["gold", "model"], "label": ["cat", "cat"],
+           "x": [0, 0], "y": [0, 0], "w": [5, 5], "h": [5, 5]}
+    refused(DataError, "reference='ref' is not an annotator", accord.evaluate_boxes, row,
+            reference="ref", system="model")
+    refused(InvalidParameterError, "'iou_threshold' parameter of evaluate_boxes",
+            accord.evaluate_boxes, row, reference="gold", system="model", iou_threshold=2)
+    res = accord.evaluate_boxes(row, reference="gold", system="model", n_resamples=99)
+    assert isinstance(res, accord.BoxDetection)
+
+
 def test_unitizing_alpha() -> None:
     from accord.readers.spans import Span, SpanTable
 

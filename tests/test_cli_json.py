@@ -34,6 +34,7 @@ RUNS: dict[str, tuple[str, ...]] = {
               "--label", "label", "--start", "start", "--end", "end", "--n-resamples", "200",
               "--seed", "1"),
     "plan": ("plan", "--expected", "0.6", "--width", "0.2"),
+    "boxes": ("boxes", f"{EX}/boxes.csv", "--n-resamples", "200"),
     "history": ("history", f"{EX}/history.db"),
     "judge alt": ("judge", "alt", f"{EX}/judge.csv", "--judge", "gpt4", "--humans", "ann_a",
                   "ann_b", "ann_c", "--missing", "ERROR", "--n-resamples", "200", "--seed", "1"),

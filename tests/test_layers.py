@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("interpret",),
     ("multilabel",),
     ("spans",),
+    ("images",),
     ("evaluation",),
     ("judge",),
     ("annotators",),

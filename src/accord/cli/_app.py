@@ -326,6 +326,7 @@ def main() -> None:
       multilabel     multi-label (set-valued) ratings: per label and on the sets
       plan           how many units to rate (interval width, lower limit, power)
       spans          agreement on spans (pairwise F1), or spans against a --gold rater
+      boxes          agreement on boxes: pairwise F1, mean IoU, alpha on matched objects
 
     \b
     Wide data, one column per rater:

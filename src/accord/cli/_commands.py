@@ -18,6 +18,10 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         "One row per annotator of DATA: accuracy (against --gold, else the consensus) with "
         "an interval, agreement with the others, competence, label bias; the annotators "
         "worth checking first.")),
+    "boxes": (("boxes",), (
+        "Agreement between annotators on boxes in FILE...: pairwise F1, mean IoU of the "
+        "matched boxes and Krippendorff's alpha on the matched objects, per label, per pair "
+        "and over the IoU thresholds 0.50 to 0.95, with bootstrap intervals over images.")),
     "check": (("check",), "Accept or reject DATA against a rule; print the decision in one "
               "line."),
     "compare": (("compare",), "Compare agreement between batches: the first file against each "

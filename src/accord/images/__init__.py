@@ -1,0 +1,19 @@
+"""Agreement on image regions: boxes matched by IoU.
+
+* :mod:`accord.images.matching`: IoU on arrays and one-to-one matching per image
+  and annotator pair (``scipy.optimize.linear_sum_assignment``), and the matched
+  groups across annotators;
+* :func:`box_agreement`: pairwise F1, mean IoU and Krippendorff's alpha on matched
+  objects, per label and per pair, over COCO's IoU thresholds, with a bootstrap
+  over images;
+* :func:`evaluate_boxes`: a model's boxes against a reference: precision, recall
+  and F1 at an IoU threshold, and COCO's AP, AP50 and AP75 (as pycocotools), with a
+  bootstrap over images;
+* :mod:`accord.readers.boxes` (the table of boxes) and :mod:`accord.readers.coco`
+  (COCO JSON).
+"""
+
+from accord.images.agreement import BoxAgreement, BoxFigures, box_agreement
+from accord.images.detection import BoxDetection, evaluate_boxes
+
+__all__ = ["BoxAgreement", "BoxDetection", "BoxFigures", "box_agreement", "evaluate_boxes"]

@@ -1,0 +1,105 @@
+"""Counts -> figures: each figure a statistic of per image counts summed over images.
+
+Every function here takes the (images x features) block of one figure and returns
+an :class:`~accord.inference.results.AgreementResult` whose resampling draws images
+with replacement and sums their rows (never matching again).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from accord.data import _validation as v
+from accord.inference.resampling import FloatArray, Resampling, pattern_index
+from accord.inference.results import AgreementResult
+
+Stat = Callable[[FloatArray], FloatArray]
+
+
+def _finite_mean(x: FloatArray) -> FloatArray:
+    ok = np.isfinite(x)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(np.where(ok, x, 0.0).sum(axis=-1) / ok.sum(axis=-1), dtype=np.float64)
+
+
+def f1_stat(n_pairs: int) -> Stat:
+    """Mean over pairs (where defined) of ``2 M_p / N_p``; columns ``M_1..M_P, N_1..N_P``."""
+
+    def stat(s: FloatArray) -> FloatArray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return _finite_mean(2.0 * s[:, :n_pairs] / s[:, n_pairs:])
+
+    return stat
+
+
+def ratio_stat(s: FloatArray) -> FloatArray:
+    """``S / M``: the mean IoU of the matched pairs; columns ``S, M``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(s[:, 0] / s[:, 1], dtype=np.float64)
+
+
+def alpha_stat(n_cat: int) -> Stat:
+    """Nominal alpha from a flattened coincidence matrix (Krippendorff 2019, eq. 12.3).
+
+    ``alpha = 1 - (n - 1) (n - sum_c o_cc) / (n^2 - sum_c n_c^2)``.
+    """
+
+    def stat(s: FloatArray) -> FloatArray:
+        o = s.reshape(-1, n_cat, n_cat)
+        n_c = o.sum(axis=2)
+        n = n_c.sum(axis=1)
+        d_o = n - np.trace(o, axis1=1, axis2=2)
+        d_e = n**2 - (n_c**2).sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(
+                np.where(d_e > 0, 1.0 - (n - 1.0) * d_o / d_e, np.nan), dtype=np.float64
+            )
+
+    return stat
+
+
+def alpha_terms(summed: FloatArray, n_cat: int) -> tuple[float, float]:
+    """D_o and D_e (nominal) of a summed, flattened coincidence matrix; ``nan`` if empty.
+
+    ``D_o = sum_{c != k} o_ck / n``, ``D_e = sum_{c != k} n_c n_k / (n (n - 1))``.
+    """
+    o = summed.reshape(n_cat, n_cat)
+    n_c = o.sum(axis=1)
+    n = float(n_c.sum())
+    if n < 2:
+        return math.nan, math.nan
+    return (n - float(np.trace(o))) / n, (n**2 - float((n_c**2).sum())) / (n * (n - 1.0))
+
+
+def figure(
+    name: str,
+    x: FloatArray,
+    stat: Stat,
+    *,
+    images: tuple[Any, ...],
+    n_raters: int,
+    what: str,
+    why_undefined: str,
+    details: dict[str, Any],
+    bounds: tuple[float, float] = (0.0, 1.0),
+    warn: bool = True,
+) -> AgreementResult:
+    """One figure: ``stat`` of the column sums of ``x`` (one row per image)."""
+    est = float(stat(x.sum(axis=0)[None, :])[0]) if x.shape[1] else math.nan
+    reason = None if math.isfinite(est) else why_undefined
+    if reason is not None and warn:
+        v.warn_undefined(what, reason)
+
+    def resampling() -> Resampling:
+        patterns, counts, inverse = pattern_index(x)
+        return Resampling(np.asarray(patterns, dtype=np.float64), counts, stat, inverse, images)
+
+    return AgreementResult(
+        coefficient=name, estimate=est, observed=math.nan, expected=math.nan, se=math.nan,
+        n_units=int(x.shape[0]), n_raters=n_raters, undefined_reason=reason,
+        details=details, bounds=bounds, resampling=resampling,
+    )  # fmt: skip

@@ -1,0 +1,169 @@
+"""COCO object-detection JSON: boxes of several annotators as a :class:`BoxTable`.
+
+A COCO file holds ``images`` (``id``, ``file_name``), ``categories`` (``id``,
+``name``) and ``annotations`` (``image_id``, ``category_id``, ``bbox`` as
+``[x, y, w, h]``, ``iscrowd``). Two layouts of several annotators:
+
+* one file per annotator (as CVAT, Label Studio and most tools export one job or
+  project): the annotator is the file's name without its extension, and images
+  are the same image across files when their ``file_name`` is the same (image ids
+  are local to a file);
+* one file with the annotator in each annotation, ``rater_key="annotator"``: the
+  value of that key in the annotation, in its ``attributes`` (where CVAT puts
+  custom attributes), or in the record of its image (kalphacv's layout: one image
+  record per annotator, the same ``file_name``).
+
+An image listed in an annotator's file with no box from that annotator is that
+annotator's "no box". What is not a box is counted in the audit, never dropped
+silently: crowd regions (``iscrowd: 1``, which COCO's own evaluation leaves out
+of matching too) and annotations with no ``bbox`` (segmentation only).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from accord.errors import DataError, FormatError
+from accord.readers.boxes import BoxTable, box_table
+
+__all__ = ["read_coco", "sniff"]
+
+
+def sniff(path: Path, head: bytes) -> float:
+    """A JSON object with ``images``, ``annotations`` and ``categories`` (a COCO file)."""
+    if path.is_dir() or path.suffix.lower() != ".json":
+        return 0.0
+    text = head[:65536]
+    keys = (b'"images"', b'"annotations"', b'"categories"')
+    return 0.9 if text.lstrip()[:1] == b"{" and all(k in text for k in keys) else 0.0
+
+
+def read_coco(
+    paths: str | Path | Sequence[str | Path],
+    *,
+    rater_key: str | None = None,
+    func: str = "read_coco",
+) -> BoxTable:
+    """The boxes of COCO files, one file per annotator or one file with ``rater_key``.
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> for name, x in (("ann", 0), ("bob", 1)):
+    ...     _ = (d / f"{name}.json").write_text(json.dumps({
+    ...         "images": [{"id": 1, "file_name": "a.jpg"}, {"id": 2, "file_name": "b.jpg"}],
+    ...         "categories": [{"id": 1, "name": "cat"}],
+    ...         "annotations": [{"id": 1, "image_id": 1, "category_id": 1,
+    ...                          "bbox": [x, 0, 10, 10], "iscrowd": 0}]}))
+    >>> t = read_coco([d / "ann.json", d / "bob.json"])
+    >>> t.raters, t.units, dict(t.audit)["boxes"]
+    (('ann', 'bob'), ('a.jpg', 'b.jpg'), 2)
+    """
+    files = [Path(paths)] if isinstance(paths, (str, Path)) else [Path(p) for p in paths]
+    if not files:
+        raise DataError(f"{func} needs at least one COCO file.")
+    if rater_key is None and len(files) < 2:
+        raise DataError(
+            f"{func}: one COCO file holds one annotator unless rater_key= names the annotation "
+            f"key (or attribute) that says who drew each box; got only {str(files[0])!r}."
+        )
+    stems = [f.stem for f in files]
+    if rater_key is None and len(set(stems)) < len(stems):
+        raise DataError(
+            f"{func}: two files have the same name {stems!r}; the annotator is the file's "
+            "name, so give each annotator's file its own name."
+        )
+    rows: list[dict[str, Any]] = []
+    skipped: Counter[str] = Counter()
+    for f in files:
+        rows += _rows(f, rater_key, skipped, func)
+    table = box_table(_columns(rows), unit="image", rater="annotator", label="label",
+                      box=("x", "y", "w", "h"), func=func)  # fmt: skip
+    audit = {**table.audit, "files": len(files), **{f"skipped: {k}": n for k, n in skipped.items()}}
+    return BoxTable(table.units, table.raters, table.labels, table.unit, table.rater,
+                    table.label, table.xywh, audit)  # fmt: skip
+
+
+def _load(path: Path) -> dict[str, Any]:
+    from accord.readers._base import load_json
+
+    data = load_json(path)
+    if not isinstance(data, dict) or not all(
+        isinstance(data.get(k), list) for k in ("images", "annotations", "categories")
+    ):
+        raise FormatError(
+            f"{str(path)!r} is not a COCO file: expected a JSON object with the lists "
+            "'images', 'annotations' and 'categories'."
+        )
+    return data
+
+
+def _rows(
+    path: Path, rater_key: str | None, skipped: Counter[str], func: str
+) -> list[dict[str, Any]]:
+    data = _load(path)
+    names = {c.get("id"): str(c.get("name", c.get("id"))) for c in data["categories"]}
+    records = {im.get("id"): im for im in data["images"] if isinstance(im, dict)}
+    images = {k: str(im.get("file_name", k)) for k, im in records.items()}
+    rows = []
+    seen: set[tuple[str, str]] = set()
+    for k, a in enumerate(data["annotations"]):
+        where = f"{str(path)!r}, annotation {a.get('id', k + 1)!r}"
+        if a.get("image_id") not in images:
+            raise DataError(f"{func}: {where} is on image id {a.get('image_id')!r}, which the "
+                            "file's 'images' does not list.")  # fmt: skip
+        if a.get("category_id") not in names:
+            known = sorted(names, key=str)
+            raise DataError(f"{func}: {where} has category id {a.get('category_id')!r}, which "
+                            f"the file's 'categories' does not list (ids {known!r}).")  # fmt: skip
+        image = images[a["image_id"]]
+        rater = path.stem if rater_key is None else _rater(
+            a, records[a["image_id"]], rater_key, where, func)  # fmt: skip
+        seen.add((image, rater))
+        if a.get("iscrowd"):
+            skipped["crowd region (iscrowd)"] += 1
+            continue
+        if a.get("bbox") is None:
+            skipped["no bbox"] += 1
+            continue
+        x, y, w, h = _bbox(a["bbox"], where, func)
+        rows.append({"image": image, "annotator": rater, "label": names[a["category_id"]],
+                     "x": x, "y": y, "w": w, "h": h})  # fmt: skip
+    raters = {r for _, r in seen} or ({path.stem} if rater_key is None else set())
+    for image in images.values():
+        for rater in sorted(raters):
+            if (image, rater) not in seen:
+                rows.append({"image": image, "annotator": rater, "label": None,
+                             "x": None, "y": None, "w": None, "h": None})  # fmt: skip
+    return rows
+
+
+def _rater(a: dict[str, Any], image: dict[str, Any], key: str, where: str, func: str) -> str:
+    """The annotator: in the annotation, its ``attributes``, or its image's record."""
+    attributes = a.get("attributes") if isinstance(a.get("attributes"), dict) else {}
+    for source in (a, attributes or {}, image):
+        value = source.get(key)
+        if value is not None and str(value).strip() != "":
+            return str(value)
+    raise DataError(f"{func}: {where} has no {key!r} (in the annotation, its 'attributes' "
+                    "or its image), so who drew it is unknown.")  # fmt: skip
+
+
+def _bbox(bbox: Any, where: str, func: str) -> tuple[float, float, float, float]:
+    ok = isinstance(bbox, list) and len(bbox) == 4
+    nums = [float(b) if isinstance(b, (int, float)) and not isinstance(b, bool) else math.nan
+            for b in (bbox if ok else [])]  # fmt: skip
+    if not ok or not all(math.isfinite(b) for b in nums) or nums[2] <= 0 or nums[3] <= 0:
+        raise DataError(f"{func}: {where} has bbox {bbox!r}; expected [x, y, width, height] "
+                        "with finite numbers and a positive width and height.")  # fmt: skip
+    return nums[0], nums[1], nums[2], nums[3]
+
+
+def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    keys = ("image", "annotator", "label", "x", "y", "w", "h")
+    return {k: [r[k] for r in rows] for k in keys}
