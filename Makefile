@@ -19,7 +19,7 @@ DIST_STAMP := $(VENV)/.installed-dist-$(SUM)
 LOCK_CHECK := $(if $(CONSTRAINTS),$(PYTHON) .ci/lock.py check $(BIN)/python,true)
 PIP := $(BIN)/python -m pip install --quiet $(CONSTRAINTS)
 
-.PHONY: demo test test-slow test-engines test-latest java lint typecheck bench browser clean install docs dist lock
+.PHONY: demo test test-slow test-engines test-cluster test-latest java lint typecheck bench browser clean install docs dist lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -77,6 +77,12 @@ java:
 # Under CI (CI=1 or CI=true) an engine that cannot be had fails the lane; elsewhere it skips.
 test-engines: $(ENGINES_STAMP) java
 	$(BIN)/python -m pytest -q -m engines tests
+
+# A real cluster on 127.0.0.1: a Dask scheduler with two worker processes and a Spark
+# standalone master with two workers (.ci/cluster.py starts them, runs the cluster tests
+# against them and stops every process, also when a test fails).
+test-cluster: $(ENGINES_STAMP) java
+	$(BIN)/python .ci/cluster.py -- $(BIN)/python -m pytest -q -m cluster tests
 
 bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/run_all.py

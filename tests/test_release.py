@@ -94,6 +94,6 @@ def test_ci_builds_the_site_and_runs_the_wheel_outside_the_checkout() -> None:
     steps = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
              if line and not line.startswith(("#", "set ", "cd ", "export "))]
     assert steps == ["make test", "make docs", "make test-slow", "make test-engines",
-                     "make dist", "bash .ci/smoke-wheel"]
+                     "make test-cluster", "make dist", "bash .ci/smoke-wheel"]
     smoke = (ROOT / ".ci" / "smoke-wheel").read_text()
     assert 'cd "$WORK"' in smoke and "--version" in smoke and "--doctest-modules" in smoke
