@@ -15,7 +15,8 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from accord.cli._terminal import _UNSAFE, visible
+from accord.data._text import UNSAFE as _UNSAFE
+from accord.data._text import visible
 
 __all__ = ["SafeConsole", "fit", "stacked"]
 

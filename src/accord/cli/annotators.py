@@ -40,7 +40,8 @@ def _fit_options(func: Any) -> Any:
 @click.option("--threshold", default=0.9, show_default=True, type=float,
               help="Units whose top posterior is below it are listed first as uncertain.")
 @click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
-              help="Write unit,label,posterior,n_ratings to this CSV (written atomically).")
+              help="Write unit,label,posterior,n_ratings to this CSV (written atomically; the unit "
+              "column keeps its --unit name).")
 @shared("--json", help="Print JSON instead.")
 def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: bool,
               threshold: float, output: str | None, as_json: bool, **selection: Any) -> None:
@@ -59,10 +60,14 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
     unit,score,se,n_ratings.
     """
     import accord
+    from accord.cli._outputs import writable_output
     from accord.errors import InvalidParameterError
 
+    writable_output(output, data)
+    unit_header = selection.get("unit") or "unit"
     if method in _SCORE_METHODS:
-        _score_consensus(data, method, tol, max_iter, output, as_json, selection)
+        _score_consensus(data, method, tol, max_iter, (output, unit_header), as_json,
+                         selection)
         return
     try:
         ann = single_labels(load(data, **selection), "consensus")
@@ -72,7 +77,7 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if output is not None:
-        _write(output, c)
+        _write(output, c, unit_header)
     if as_json:
         emit("consensus", {**c.to_dict(), "caveats": list(ann.audit.caveats),
                                "audit": ann.audit.to_dict()})
@@ -80,13 +85,12 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
     _print_consensus(ann, c, output)
 
 
-def _score_consensus(data: str, method: str, tol: float, max_iter: int, output: str | None,
-                     as_json: bool, selection: dict[str, Any]) -> None:
-    import csv
-    import io
-
+def _score_consensus(data: str, method: str, tol: float, max_iter: int,
+                     written: tuple[str | None, str], as_json: bool,
+                     selection: dict[str, Any]) -> None:
     import accord
-    from accord.data._files import write_atomic
+
+    output, unit_header = written
 
     ann = single_labels(load(data, **selection), "consensus")
     import numbers
@@ -103,12 +107,10 @@ def _score_consensus(data: str, method: str, tol: float, max_iter: int, output: 
     sc = accord.score_consensus(ann, method=method,  # type: ignore[arg-type]
                                 tol=tol, max_iter=max_iter)
     if output is not None:
-        buf = io.StringIO()
-        out = csv.writer(buf, lineterminator="\n")
-        out.writerow(["unit", "score", "se", "n_ratings"])
-        for row in sc.rows():
-            out.writerow([row["unit"], repr(row["score"]), repr(row["se"]), row["n_ratings"]])
-        write_atomic(output, buf.getvalue())
+        _write_rows(output, [_unit_header(unit_header, ("score", "se", "n_ratings")), "score",
+                             "se", "n_ratings"],
+                    ([row["unit"], repr(row["score"]), repr(row["se"]), row["n_ratings"]]
+                     for row in sc.rows()))
     if as_json:
         emit("consensus", {**sc.to_dict(), "audit": ann.audit.to_dict()})
         return
@@ -137,17 +139,35 @@ def _num(x: float, spec: str) -> str:
     return "undefined" if not math.isfinite(x) else format(x, spec)
 
 
-def _write(path: str, c: Any) -> None:
+def _unit_header(unit: str | None, others: tuple[str, ...]) -> str:
+    """The unit column's name in a written CSV: the user's (``--unit``), so the file joins
+    back onto the data; ``unit`` when none was named or the name is one of ``others``."""
+    return unit if unit and unit not in others else "unit"
+
+
+def _write(path: str, c: Any, unit_header: str) -> None:
+    _write_rows(path, [_unit_header(unit_header, ("label", "posterior", "n_ratings")),
+                       "label", "posterior", "n_ratings"],
+                ([row["unit"], row["label"], repr(row["posterior"]), row["n_ratings"]]
+                 for row in c.rows()))
+
+
+def _write_rows(path: str, header: list[str], rows: Any) -> None:
+    """A CSV written atomically, every text cell guarded as the disagreements review is
+    (:func:`accord.data._text.neutralise_cell`): a label such as ``=HYPERLINK(...)`` is
+    text in a spreadsheet; labels are otherwise kept exact."""
     import csv
     import io
 
     from accord.data._files import write_atomic
+    from accord.data._text import neutralise_cell
 
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
-    out.writerow(["unit", "label", "posterior", "n_ratings"])
-    for row in c.rows():
-        out.writerow([row["unit"], row["label"], repr(row["posterior"]), row["n_ratings"]])
+    out.writerow([neutralise_cell(h) for h in header])
+    for row in rows:
+        out.writerow([neutralise_cell(x) if isinstance(x, str) else
+                      x if isinstance(x, int) else neutralise_cell(str(x)) for x in row])
     write_atomic(path, buf.getvalue())
 
 

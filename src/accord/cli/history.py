@@ -41,10 +41,12 @@ def history(store: Path, study: str | None, false_alarm: float, output: Path | N
       accord history examples/history.db --json
     """
     from accord import __version__
+    from accord.cli._outputs import writable_output
     from accord.data._files import write_atomic
     from accord.history.drift import charts
     from accord.history.store import Store
 
+    writable_output(output, store)
     st = Store(store, create=False)
     runs = st.runs(study)
     if study is not None and not runs:
