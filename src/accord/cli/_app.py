@@ -3,6 +3,8 @@ module is imported, which happens when the command is first looked up (:class:`L
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import importlib
 import os
 import sys
@@ -187,7 +189,8 @@ class AccordGroup(click.Group):
         except AccordError as exc:
             _fail(ctx, cli_text(str(exc)), status, keep="")
         except OSError as exc:  # a missing file, a directory, no permission, a full disk
-            where = f": {exc.filename}" if exc.filename else ""
+            where = (f": {exc.filename}" if exc.filename else
+                     " (writing the output)" if exc.errno == errno.ENOSPC else "")
             _fail(ctx, f"{exc.strerror or exc}{where}", status)
         except MemoryError:  # numpy's _ArrayMemoryError too
             sizes = _sizes(ctx)
@@ -227,7 +230,9 @@ def _json_error(ctx: click.Context, message: str, status: int) -> None:
         return
     from accord.cli._json import error_document
 
-    click.echo(error_document(_command_name(ctx, args), visible(message), status))
+    # standard output may be what failed (a full disk): stderr has said it then
+    with contextlib.suppress(OSError):
+        click.echo(error_document(_command_name(ctx, args), visible(message), status))
 
 
 def _command_name(ctx: click.Context, args: Sequence[str]) -> str:
