@@ -174,6 +174,9 @@ class AccordGroup(click.Group):
         try:
             try:
                 with warnings.catch_warnings(record=True) as caught:
+                    # every warning is recorded (once per place, whatever filters the
+                    # caller set) and said after the command in its own words
+                    warnings.simplefilter("default")
                     warnings.simplefilter("always", DegenerateDataWarning)
                     warnings.simplefilter("always", UndeclaredOrderWarning)
                     return super().invoke(ctx)
@@ -272,17 +275,32 @@ def _sizes(ctx: click.Context) -> str:
 
 
 def _report_warnings(caught: list[warnings.WarningMessage]) -> None:
-    """Undefined coefficients and an undeclared category order become one line each on
-    stderr; other warnings pass through."""
+    """Every warning becomes one line on stderr (each text once), in the command line's
+    words (``max_iter=`` is ``--max-iter``), never Python's ``file:line: Category:`` form
+    pointing into accord or click: the warning bridge of the command line."""
     seen: set[str] = set()
     for w in caught:
-        if issubclass(w.category, (DegenerateDataWarning, UndeclaredOrderWarning)):
-            text = str(w.message)
-            if text not in seen:
-                seen.add(text)
-                echo(f"accord: warning: {cli_text(text)}", err=True, keep="")
-        else:
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        text = warning_text(w.category, str(w.message))
+        if text not in seen:
+            seen.add(text)
+            echo(f"accord: warning: {text}", err=True, keep="")
+
+
+def warning_text(category: type[Warning], message: str) -> str:
+    """A warning as the command line says it.
+
+    Examples
+    --------
+    >>> from accord.errors import ConvergenceWarning
+    >>> warning_text(ConvergenceWarning, "mace did not converge (raise max_iter= or tol=).")
+    'mace did not converge (raise --max-iter N or --tol X).'
+    >>> print(warning_text(RuntimeWarning, "overflow encountered in exp"))  # doctest: +ELLIPSIS
+    overflow encountered in exp: some values are too extreme to compute with exactly; ...
+    """
+    if issubclass(category, RuntimeWarning) and "encountered in" in message:
+        return (f"{message}: some values are too extreme to compute with exactly; a figure "
+                "they reach may be undefined or rounded")
+    return cli_text(message)
 
 
 def version_line() -> str:
