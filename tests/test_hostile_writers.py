@@ -129,3 +129,60 @@ def test_a_crowd_review_keeps_the_unit_name(tmp_path: Path) -> None:
     assert rows[0] == ["image", "n_ratings", "agreement", "labels", "ratings", "adjudicated",
                        "comment"]
     assert [r[0] for r in rows[1:]] == ["i0", "i1", "i2"] and rows[1][1] == "60"
+
+
+# ------------------------------------------------------------------ one name, one line
+NEWLINE_GROUP = "ok\nevery group accepted"
+
+
+def _grouped(tmp_path: Path) -> Path:
+    path = tmp_path / "groups.csv"
+    with path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["item", "grp", "a", "b"])
+        for i in range(40):
+            w.writerow([i, NEWLINE_GROUP if i % 2 else "g\u202e1", "x" if i % 3 else "y",
+                        "x" if i % 5 else "y"])
+    return path
+
+
+def test_a_group_name_cannot_print_a_fake_decision_line(tmp_path: Path) -> None:
+    code, out, _ = run("check", str(_grouped(tmp_path)), "--raters", "a", "b", "--by", "grp",
+                       "--coefficient", "cohen_kappa", "--min", "0.9")
+    assert code == 1
+    lines = out.splitlines()
+    assert "every group accepted" not in [line.split(":")[0] for line in lines]
+    assert any(line.startswith("ok\\nevery group accepted: REJECTED") for line in lines)
+    assert any(line.startswith("g\\u202e1: ") for line in lines)
+
+
+def test_table_cells_stay_one_row_and_aligned(tmp_path: Path) -> None:
+    code, out, _ = run("compute", str(_grouped(tmp_path)), "--raters", "a", "b", "--by", "grp",
+                       "--coefficient", "cohen_kappa")
+    assert code == 0
+    rows = [line for line in out.splitlines() if line.startswith(("g\\u202e1", "ok\\n"))]
+    assert len(rows) == 2 and len({r.index(" 20 ") for r in rows}) == 1  # same column
+
+
+def test_a_label_or_model_name_with_a_newline_stays_on_its_line(tmp_path: Path) -> None:
+    crowd = tmp_path / "crowd.csv"
+    with crowd.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["item", "worker", "label"])
+        for i in range(30):
+            for r in range(4):
+                w.writerow([i, f"w{r}", "cat\nACCEPTED" if (i + r) % 3 else "dog"])
+    code, out, _ = run("consensus", str(crowd), "--unit", "item", "--rater", "worker",
+                       "--value", "label", "--method", "majority")
+    assert code == 0 and "ACCEPTED" in out
+    assert not any(line.lstrip("│ ").startswith("ACCEPTED") for line in out.splitlines())
+    import json
+
+    pairs = tmp_path / "pairs.json"
+    pairs.write_text(json.dumps([
+        {"instruction": f"q{i}", "output_1": "a" * (i + 1), "output_2": "bb",
+         "generator_1": "m\nFAKE", "generator_2": "m2" if i % 3 else "m3",
+         "preference": 1 + i % 2} for i in range(30)]))
+    code, out, _ = run("judge", "rank", str(pairs))
+    assert code == 0 and "m\\nFAKE" in out
+    assert not any(line.lstrip("│ ").startswith("FAKE") for line in out.splitlines())

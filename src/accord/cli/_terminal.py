@@ -16,7 +16,17 @@ import click
 
 from accord.data._text import visible
 
-__all__ = ["echo", "visible"]
+__all__ = ["echo", "one_line", "visible"]
+
+
+def one_line(name: object) -> str:
+    """A name from the data (a group, a label, a rater) for a console line: control
+    characters and line breaks spelled out, so it cannot start a line of its own.
+
+    >>> one_line("ok\\nevery group accepted")
+    'ok\\\\nevery group accepted'
+    """
+    return visible(str(name), keep="")
 
 def echo(text: str, *, err: bool = False, nl: bool = True, keep: str = "\n") -> None:
     """``click.echo`` of :func:`visible` text."""

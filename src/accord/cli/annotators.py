@@ -11,6 +11,7 @@ from accord.cli._app import main
 from accord.cli._common import console, data_options, load, single_labels
 from accord.cli._json import emit
 from accord.cli._options import CONSENSUS_METHODS, shared
+from accord.cli._terminal import one_line
 
 _METHODS = list(CONSENSUS_METHODS)
 _SCORE_METHODS = ["mean", "median", "gaussian"]
@@ -122,7 +123,7 @@ def _print_scores(ann: Any, sc: Any, output: str | None) -> None:
 
     out = console()
     for line in [*ann.audit.lines(), sc.sentence(), *(f"note: {n}" for n in sc.notes)]:
-        out.print(line, markup=False, highlight=False)
+        out.print(one_line(line), markup=False, highlight=False)
     t = Table(title="Annotators (bias: against the others; the biases sum to zero)")
     for col in ("annotator", "ratings", "bias", "noise (SD)"):
         t.add_column(col)
@@ -132,7 +133,8 @@ def _print_scores(ann: Any, sc: Any, output: str | None) -> None:
                   _num(n.estimate, ".3f"))
     out.print(t)
     if output is not None:
-        out.print(f"wrote {len(sc.units)} units to {output}", markup=False, highlight=False)
+        out.print(one_line(f"wrote {len(sc.units)} units to {output}"), markup=False,
+                  highlight=False)
 
 
 def _num(x: float, spec: str) -> str:
@@ -176,15 +178,16 @@ def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
 
     out = console()
     for line in ann.audit.lines():
-        out.print(line, markup=False, highlight=False)
+        out.print(one_line(line), markup=False, highlight=False)
     fit = "" if c.method in ("majority", "wawa") else (
         f" after {c.n_iter} iterations (log-likelihood {c.log_likelihood:.6g}"
         f"{'' if c.converged else ', NOT converged'})")
-    out.print(f"\n{c.method}: {len(c.units)} units labelled{fit}; {len(c.uncertain)} below "
+    out.print()
+    out.print(f"{c.method}: {len(c.units)} units labelled{fit}; {len(c.uncertain)} below "
               f"{c.threshold:g}, {len(c.tied)} tied, {len(c.single_rated)} rated once.",
               markup=False, highlight=False)
     for note in c.notes:
-        out.print(f"note: {note}", markup=False, highlight=False)
+        out.print(one_line(f"note: {note}"), markup=False, highlight=False)
     rows = c.rows()
     t = Table(title="Least certain units first" + ("" if len(rows) <= 20 else " (first 20)"))
     marks = [", ".join(k.replace("_", " ") for k in ("tied", "single_rated") if r[k])
@@ -196,7 +199,7 @@ def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
                   str(r["n_ratings"]), *([mark] if any(marks) else []))
     out.print(t)
     if output is not None:
-        out.print(f"wrote {len(rows)} units to {output}", markup=False, highlight=False)
+        out.print(one_line(f"wrote {len(rows)} units to {output}"), markup=False, highlight=False)
 
 
 @main.command()
@@ -247,13 +250,14 @@ def _print_annotators(ann: Any, q: Any) -> None:
 
     out = console()
     for line in ann.audit.lines():
-        out.print(line, markup=False, highlight=False)
+        out.print(one_line(line), markup=False, highlight=False)
     against = "the reference" if q.against == "reference" else (
         f"the {q.consensus.method} consensus (which each annotator helped make)")
-    out.print(f"\nAccuracy against {against}; the pool: {_pct(q.pool_accuracy)}.",
+    out.print()
+    out.print(f"Accuracy against {against}; the pool: {_pct(q.pool_accuracy)}.",
               markup=False, highlight=False)
     for row in q.flagged:
-        out.print(f"check: {row.flag}", markup=False, highlight=False)
+        out.print(one_line(f"check: {row.flag}"), markup=False, highlight=False)
     t = Table(title="Annotators (flagged first)")
     for col in ("annotator", "units", "accuracy", "kappa vs others", "competence",
                 "spammer score", "label bias"):

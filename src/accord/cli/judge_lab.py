@@ -12,6 +12,7 @@ import click
 from accord.cli._common import console, data_options, load
 from accord.cli._json import emit
 from accord.cli._options import shared
+from accord.cli._terminal import one_line
 from accord.cli.judge import judge
 
 JSON_OPTION = shared("--json")
@@ -386,8 +387,8 @@ def _is_number(x: Any) -> bool:
 
 def _say(lines: Any) -> None:
     out = console()
-    for line in lines:
-        out.print(line, markup=False, highlight=False)
+    for line in lines:  # each one sentence: a name from the data cannot break it
+        out.print(one_line(line), markup=False, highlight=False)
 
 
 def _interval_text(res: Any, level: float, method: Any = "asymptotic") -> str:
