@@ -114,9 +114,11 @@ def test_a_damaged_store_is_refused_in_one_sentence_and_left_as_it_is(tmp_path: 
         con.execute(sql)
     con.close()
     before = path.read_bytes()
-    code, _, err = run("history", str(path))
+    # --json reads every column (the table and the page read the figures only)
+    code, out, err = run("history", str(path), "--json")
     assert code == 1 and err.count("\n") == 1 and said in err and "defect" not in err
     assert "damaged" in err and path.read_bytes() == before
+    assert json.loads(out)["error"].startswith(f"{path}: ")
 
 
 class _FullDisk:
@@ -180,3 +182,51 @@ def test_a_full_standard_output_is_one_line_without_a_traceback(json_flag: tuple
             env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
     assert done.returncode == 1
     assert done.stderr == "accord: error: No space left on device (writing the output)\n"
+
+
+# ------------------------------------------------------------------ a long history
+def _long_store(path: Path, n: int) -> None:
+    """``n`` runs of one study, the last one flagged (kappa 0.1 after 0.8s)."""
+    store = Store(path)
+    good = accord.cohen_kappa(["a", "b"] * 20, ["a", "b"] * 18 + ["b", "a"] * 2)
+    store.record_result(good, study="s", threshold=0.5, time="2026-01-01T00:00:00+00:00")
+    con = sqlite3.connect(path)
+    row = con.execute("SELECT time, study, revision, source, checksum, n_units, n_raters, "
+                      "raters, decision, rule, threshold, accord_version, register "
+                      "FROM runs").fetchone()
+    fig = con.execute("SELECT * FROM figures").fetchone()
+    con.executemany(
+        "INSERT INTO runs (time, study, revision, source, checksum, n_units, n_raters, raters,"
+        " decision, rule, threshold, accord_version, register) VALUES "
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(f"2026-01-01T{i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}+00:00", *row[1:])
+         for i in range(1, n)])
+    con.executemany("INSERT INTO figures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(i + 1, *fig[1:3], 0.1 if i == n - 1 else fig[3], *fig[4:])
+                     for i in range(1, n)])
+    con.commit()
+    con.close()
+
+
+def test_a_long_history_lists_the_last_batches_and_every_flagged_one(tmp_path: Path) -> None:
+    path = tmp_path / "h.db"
+    _long_store(path, 3000)
+    code, out, err = run("history", str(path), "-o", str(tmp_path / "page.html"))
+    assert code == 0, err
+    assert "2950 earlier batch(es) not listed, the last 50 and every flagged one are" in out
+    assert out.count("FLAGGED") == 1
+    page = (tmp_path / "page.html").read_text()
+    assert "2950 earlier batch(es) not listed" in page and "2900 earlier run(s)" in page
+    assert page.count("<circle") == 0 and page.count('class="flagged"') == 1
+    assert "over 3000 batches" in page and len(page) < 200_000
+
+
+def test_reading_without_registers_keeps_every_figure(tmp_path: Path) -> None:
+    path = tmp_path / "h.db"
+    _long_store(path, 20)
+    st = Store(path, create=False)
+    full, light = st.runs(), st.runs(registers=False)
+    assert [r.figures for r in full] == [r.figures for r in light]
+    assert [(r.id, r.time, r.decision) for r in full] == [(r.id, r.time, r.decision)
+                                                          for r in light]
+    assert full[0].register and light[0].register == {} and light[0].raters == ()

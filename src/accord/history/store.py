@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from accord.errors import DataError
-from accord.history.legacy_keys import upgrade_register
+from accord.history.legacy_keys import is_current, upgrade_register
 from accord.inference.results import AgreementResult, ConfidenceInterval
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Figure", "Run", "Store", "StoreError",
@@ -325,13 +325,20 @@ class Store:
             {"result": result.to_dict()}))
 
     # ------------------------------------------------------------------ reading
-    def runs(self, study: str | None = None) -> list[Run]:
-        """The runs in time order (then in the order recorded), of one study or all."""
+    def runs(self, study: str | None = None, *, registers: bool = True) -> list[Run]:
+        """The runs in time order (then in the order recorded), of one study or all.
+
+        ``registers=False`` leaves each run's ``raters`` and ``register`` empty (not read
+        nor parsed): the figures, decisions and sources are all a chart or the history
+        page needs, read from a store of 10^5 runs in a fraction of the time.
+        """
         with self._connect(write=False) as con:
             where, args = ("WHERE study = ?", (study,)) if study is not None else ("", ())
+            heavy = "raters" if registers else "'[]'", "register" if registers else "'{}'"
             rows = con.execute(f"SELECT id, time, study, revision, source, checksum, n_units,"
-                               f" n_raters, raters, decision, rule, threshold, accord_version,"
-                               f" register FROM runs {where} ORDER BY time, id", args).fetchall()
+                               f" n_raters, {heavy[0]}, decision, rule, threshold,"
+                               f" accord_version, {heavy[1]} FROM runs {where}"
+                               " ORDER BY time, id", args).fetchall()
             figs: dict[int, list[Figure]] = {}
             for row in con.execute("SELECT * FROM figures ORDER BY rowid"):
                 try:
@@ -354,7 +361,7 @@ class Store:
                 raise TypeError("raters must be a JSON list and register a JSON object")
             return Run(r[1], r[2], tuple(figs.get(r[0], ())), r[3], r[4], r[5], r[6], r[7],
                        tuple(map(str, raters)), r[9], r[10], r[11], r[12],
-                       upgrade_register(register), r[0])
+                       register if is_current(r[13]) else upgrade_register(register), r[0])
         except (TypeError, ValueError) as exc:
             raise StoreError(f"{self.path}: a damaged accord history store (run {r[0]}: "
                              f"{exc}); it was left as it is.") from None
