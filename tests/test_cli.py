@@ -35,6 +35,15 @@ def test_expand_multi_reads_space_separated_values() -> None:
         "--categories", "-1", "--categories", "0", "--json"]
 
 
+def test_commas_split_only_a_lone_word() -> None:
+    # --categories 'a,b' c used to be the three labels a, b and c; --predicted=model,v2
+    # the two columns model and v2
+    assert expand_multi(["--categories", "a,b", "c"]) == ["--categories", "a,b",
+                                                         "--categories", "c"]
+    assert expand_multi(["--predicted=model,v2"]) == ["--predicted", "model,v2"]
+    assert expand_multi(["--raters", "a,b"]) == ["--raters", "a", "--raters", "b"]
+
+
 @pytest.mark.parametrize("args", [
     ["compute", "d.csv", "--raters"],
     ["compute", "d.csv", "--raters", "--json"],
@@ -54,7 +63,8 @@ def test_an_empty_raters_option_is_one_sentence_and_a_json_error(cohen_csv: Path
     code, out, err = run("compute", str(cohen_csv), "--raters", "--json")
     assert code == 2
     assert json.loads(out)["error"] == ("--raters needs at least one value after it "
-                                        "(e.g. --raters A B, or --raters A,B).")
+                                        "(e.g. --raters A B, or --raters A,B; a value "
+                                        "holding a comma: --raters=A,B).")
     assert "Traceback" not in err and "--raters needs at least one value" in err
 
 

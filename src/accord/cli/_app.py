@@ -37,46 +37,56 @@ def expand_multi(args: Sequence[str], known: frozenset[str] | None = None) -> li
     Values run until the next option: a token starting with ``-`` that is not a
     number and, when ``known`` lists the command's options, is one of them (so
     ``--categories -neg pos`` keeps the label ``-neg``). Commas separate values
-    written as one word (``--raters a,b``); a value with a space in it is one value,
-    commas and all (``--missing "no answer, skipped"``, ``--humans "Smith, J"``).
+    only in a lone word (``--raters a,b``); two or more words are the values as
+    written (``--categories 'a,b' c`` is the labels ``a,b`` and ``c``), and so is
+    ``--option=value`` (``--predicted=model,v2``) and a value with a space in it
+    (``--missing "no answer, skipped"``, ``--humans "Smith, J"``).
 
     >>> expand_multi(["--missing", "no answer, skipped", "--raters", "a,b"])
     ['--missing', 'no answer, skipped', '--raters', 'a', '--raters', 'b']
+    >>> expand_multi(["--categories", "a,b", "c", "--predicted=model,v2"])
+    ['--categories', 'a,b', '--categories', 'c', '--predicted', 'model,v2']
     """
     out: list[str] = []
     current: str | None = None
-    given = 0
+    words: list[str] = []
     for tok in args:
         if _is_option(tok) and (current is None or known is None
                                 or tok.partition("=")[0] in known):
-            _some(current, given)
+            out += _flush(current, words)
             name, eq, val = tok.partition("=")
-            current = name if name in MULTI_VALUE else None
-            given = 0
+            current, words = (name if name in MULTI_VALUE else None), []
             if current and eq:
-                values = _values(val)
-                _some(current, len(values))
-                out += [x for v in values for x in (current, v)]
+                _some(current, len(val))
+                out += [current, val]
                 current = None
                 continue
             if current:
                 continue
             out.append(tok)
         elif current is not None:
-            values = _values(tok)
-            given += len(values)
-            out += [x for v in values for x in (current, v)]
+            words.append(tok)
         else:
             out.append(tok)
-    _some(current, given)
+    out += _flush(current, words)
     return out
+
+
+def _flush(option: str | None, words: list[str]) -> list[str]:
+    """The ``option value`` pairs of the words that followed a multi-value option."""
+    if option is None:
+        return []
+    values = _values(words[0]) if len(words) == 1 else [w for w in words if w]
+    _some(option, len(values))
+    return [x for v in values for x in (option, v)]
 
 
 def _some(option: str | None, given: int) -> None:
     """A multi-value option given no value is refused (it would read as not given)."""
     if option is not None and given == 0:
         raise click.UsageError(f"{option} needs at least one value after it "
-                               f"(e.g. {option} A B, or {option} A,B).")
+                               f"(e.g. {option} A B, or {option} A,B; a value holding a "
+                               f"comma: {option}=A,B).")
 
 
 def _values(tok: str) -> list[str]:
