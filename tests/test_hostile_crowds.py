@@ -43,3 +43,18 @@ def test_the_engine_holds_an_unused_class_at_zero_too(method: str) -> None:
     mem = accord.consensus(ROWS, method=method, categories=["x", "y", "z"])
     assert np.all(got.posterior[:, 2] == 0.0)
     assert [got.labels[u] for u in range(4)] == [mem.labels[u] for u in range(4)]
+
+
+def test_wawa_says_which_annotators_weigh_nothing_for_want_of_a_majority() -> None:
+    # 'c' rates units 0 and 1 only, each a tie (x against y): no majority label, so
+    # Wawa's weight for 'c' is 0 (Wawa: agreement with the majority label, units with a
+    # tied majority left out); 'a' and 'b' agree with the majority of unit 2
+    rows = {"a": ["x", None, "x", "y"], "b": [None, "x", "x", "y"], "c": ["y", "y", None, None]}
+    c = accord.consensus(rows, method="wawa")
+    assert c.parameters["skill"].tolist() == [1.0, 1.0, 0.0]
+    said = [n for n in c.notes if "rated only units whose majority is tied" in n]
+    assert said == ["1 annotator(s) rated only units whose majority is tied ('c'): Wawa "
+                    "gives them weight 0 (no majority label to agree with), so their votes "
+                    "count only where every annotator of a unit has weight 0."]
+    plain = accord.consensus({"a": ["x", "y"], "b": ["x", "y"]}, method="wawa")
+    assert not any("majority is tied" in n for n in plain.notes)
