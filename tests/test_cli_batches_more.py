@@ -55,8 +55,9 @@ def test_compute_by_says_when_homogeneity_cannot_be_tested(tmp_path: Path) -> No
     code, out, err = run_cli("compute", str(src), "--raters", "a", "b", "--by", "batch",
                              "--coefficient", "cohen_kappa")
     assert code == 0, err
-    assert ("groups equal? not tested: 1 group(s) have an estimate with a standard error, "
-            "two needed (1 group(s) left out, without an estimate or SE: z)") in out
+    assert ("groups equal? not tested: 1 group(s) have an estimate with a positive standard "
+            "error, two needed (1 group(s) left out, without an estimate or a positive SE: "
+            "z)") in out
     code, out, err = run_cli("compute", str(src), "--raters", "a", "b", "--by", "batch",
                              "--coefficient", "cohen_kappa", "--json")
     hom = json.loads(out)["results"][-1]["homogeneity"]

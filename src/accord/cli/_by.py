@@ -9,6 +9,7 @@ import click
 
 from accord.cli._common import load, paths_of, single_labels
 from accord.cli._json import emit
+from accord.cli._terminal import one_line
 
 POOLED = "(pooled)"
 
@@ -88,33 +89,42 @@ def _only(run: Any, coefficient: str) -> Any:
 def _homogeneity(accord: Any, results: list[tuple[str, Any]]) -> tuple[Any, list[str],
                                                                       list[str]]:
     """``(test or None, groups tested, groups left out)``: the chi-square test of
-    homogeneity (Fleiss 1981) over the groups whose estimate has an analytic SE."""
-    tested = [(g, r) for g, r in results if r.defined and math.isfinite(r.se)]
+    homogeneity (Fleiss 1981) over the groups whose estimate has a positive analytic SE
+    (the test weighs each group by 1/SE^2: a group of SE 0, such as kappa 1 with every
+    unit agreeing, is left out and named)."""
+    tested = [(g, r) for g, r in results if testable(r)]
     left = [g for g, r in results if (g, r) not in tested]
     test = accord.homogeneity([r for _, r in tested]) if len(tested) >= 2 else None
     return test, [g for g, _ in tested], left
 
 
+def testable(result: Any) -> bool:
+    """Whether a group's result enters the homogeneity test: defined, with a finite,
+    positive SE."""
+    return bool(result.defined and math.isfinite(result.se) and result.se > 0)
+
+
 def _test_json(found: tuple[Any, list[str], list[str]]) -> dict[str, Any]:
     """The pooled row's ``homogeneity``: the test (``null`` when fewer than two groups
-    have an estimate with a standard error), the groups it compared and those left out."""
+    have an estimate with a positive standard error), the groups it compared and those
+    left out."""
     test, tested, left = found
     return {"test": None if test is None else test.to_dict(), "groups": tested,
             "left_out": left,
             "reason": None if test is not None else
-            f"{len(tested)} group(s) have an estimate with a standard error; the test "
-            "needs two"}
+            f"{len(tested)} group(s) have an estimate with a positive standard error; the "
+            "test needs two"}
 
 
 def _test_line(coefficient: str, found: tuple[Any, list[str], list[str]]) -> str:
     test, tested, left = found
     out = (f"groups equal? not tested: {len(tested)} group(s) have an estimate with a "
-           "standard error, two needed" if test is None else
+           "positive standard error, two needed" if test is None else
            f"groups equal? chi-square test of homogeneity (Fleiss 1981): "
            f"chi2 = {test.statistic:.4f}, df = {test.df}, p = {test.pvalue:.4g}")
     if left:
-        out += f" ({len(left)} group(s) left out, without an estimate or SE: " \
-               f"{', '.join(left)})"
+        out += f" ({len(left)} group(s) left out, without an estimate or a positive SE: " \
+               f"{', '.join(map(one_line, left))})"
     return out
 
 
@@ -286,12 +296,18 @@ def report_groups(rep: Any, data: str, by: str, loader: Any, options: dict[str, 
     lines.insert(0, f"groups: {len(groups)} (one per {per}), each analysed on its own, after "
                     "the pooled rows")
     for coefficient, found in results.items():
-        defined = [r for r in found if r.defined and math.isfinite(r.se)]
+        defined = [r for r in found if testable(r)]
         if len(defined) >= 2:
             test = accord.homogeneity(defined)
             lines.append(f"groups equal? {coefficient}: chi-square test of homogeneity (Fleiss "
                          f"1981): chi2 = {test.statistic:.4f}, df = {test.df}, "
-                         f"p = {test.pvalue:.4g}")
+                         f"p = {test.pvalue:.4g}"
+                         + ("" if len(defined) == len(found) else
+                            f" ({len(found) - len(defined)} group(s) left out, without an "
+                            "estimate or a positive SE)"))
+        else:
+            lines.append(f"groups equal? {coefficient}: not tested: {len(defined)} group(s) "
+                         "have an estimate with a positive standard error, two needed")
     pooled = tuple(replace(r, variant=f"{r.variant}, pooled" if r.variant else "pooled")
                    for r in rep.coefficients)
     return replace(rep, coefficients=(*pooled, *rows),

@@ -11,7 +11,7 @@ from accord.cli._common import paths_of
 from accord.cli._errors import cli_text
 from accord.cli._json import emit
 from accord.cli._record import history_line, record_run
-from accord.cli._terminal import echo
+from accord.cli._terminal import echo, one_line
 
 POOLED = "(pooled)"
 
@@ -58,7 +58,7 @@ def check_by(data: str, by: str, read: Callable[[Any], Any],
         for note in notes:
             echo(f"note: {note}")
         for r in rows:
-            echo(f"{r['group']}: {r['line']}")
+            echo(f"{one_line(r['group'])}: {r['line']}")
             if "history" in r:
                 for line in history_line(r["history"]).splitlines():
                     echo(f"  {line}")

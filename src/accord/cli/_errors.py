@@ -47,6 +47,11 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "systems": ("--predicted", "COL..."),
     "average": ("--average", "NAME"),
     "positive": ("--positive", "LABEL"),
+    "max_iter": ("--max-iter", "N"),
+    "tol": ("--tol", "X"),
+    "test": ("--test", "NAME"),
+    "judges": ("--judges", "COL..."),
+    "humans": ("--humans", "COL..."),
 }
 
 _NAMES = "|".join(sorted(OPTIONS, key=len, reverse=True))

@@ -12,6 +12,7 @@ import click
 from accord.cli._common import console, data_options, load
 from accord.cli._json import emit
 from accord.cli._options import shared
+from accord.cli._terminal import one_line
 from accord.cli.judge import judge
 
 JSON_OPTION = shared("--json")
@@ -331,17 +332,15 @@ def _write_report(path: str | None, data: str, results: list[Any], level: float,
     from dataclasses import replace
 
     import accord
-    from accord.data._files import same_file, write_atomic
+    from accord.data._files import write_atomic
     from accord.report.output import SUFFIXES, render
 
     fmt = SUFFIXES.get(Path(path).suffix.lower())
     if fmt is None:
         raise click.UsageError(f"--report {path}: name a .html, .md or .json file.")
-    from accord.cli._common import paths_of
+    from accord.cli._outputs import writable_output
 
-    inputs = paths_of(data)
-    if same_file(path, [inputs] if isinstance(inputs, str) else inputs):
-        raise click.UsageError(f"--report {path} is the file being read: write to another file.")
+    writable_output(path, data, option="--report")
     rep = accord.report(None, judge_lab=results, confidence_level=level, method=method)
     rep = replace(rep, notes=(*read, *rep.notes))
     written = write_atomic(path, render(rep, fmt))
@@ -388,8 +387,8 @@ def _is_number(x: Any) -> bool:
 
 def _say(lines: Any) -> None:
     out = console()
-    for line in lines:
-        out.print(line, markup=False, highlight=False)
+    for line in lines:  # each one sentence: a name from the data cannot break it
+        out.print(one_line(line), markup=False, highlight=False)
 
 
 def _interval_text(res: Any, level: float, method: Any = "asymptotic") -> str:

@@ -32,9 +32,10 @@ from accord.cli._common import console as cli_console
 from accord.cli._errors import cli_text
 from accord.cli._json import emit
 from accord.cli._options import shared
+from accord.cli._outputs import writable_output
 from accord.cli._span_options import span_columns, span_options
 from accord.cli._terminal import echo
-from accord.data._files import same_file, write_atomic
+from accord.data._files import write_atomic
 from accord.errors import InvalidParameterError, StudyError
 
 
@@ -170,7 +171,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
         raise click.UsageError("--json prints the report on standard output: drop -o/--to, "
                                "or use -o FILE.json without --json.")
     _check_output(output, to)
-    _not_an_input(output, data, study)
+    writable_output(output, data, study, record)
     from accord.cli._common import paths_of
     from accord.judge.pairs_io import is_pairwise, mixed_folder, read_pairwise
 
@@ -340,14 +341,6 @@ def _to_stdout(text: str) -> None:
         click.echo(text, nl=False, color=True)
 
 
-def _not_an_input(output: str | None, *inputs: str | Path | None) -> None:
-    """Refuse an output file that is one of the files being read (bad usage, exit 2)."""
-    if output is None or output == "-":
-        return
-    if same_file(output, [p for p in inputs if p is not None]):
-        raise click.UsageError(f"-o {output} is a file being read: write to another file.")
-
-
 def _all_kinds(selection: dict[str, Any], gold: str | None) -> dict[str, Any]:
     """With --gold, every rater is read (the reference, the systems and the people)."""
     from accord.data.annotations import RATER_KINDS
@@ -440,10 +433,11 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
     """
     from accord.interpret.disagreements import disagreements as find
 
-    _not_an_input(output, data)
+    writable_output(output, data)
     ann, context = _context(data, load(data, **selection), text_col, context_cols, selection)
     ann = ann.require_pairable()
     found = find(ann, order=order, limit=limit, context=context)  # type: ignore[arg-type]
+    found = replace(found, unit_name=selection.get("unit") or "unit")
     if as_json:
         if output is not None:
             raise click.UsageError("--json prints on standard output: drop -o, or drop --json "

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from accord.data import _validation as v
+from accord.data._lookalike import look_alike_caveat
 from accord.data._validation import check_kinds
 from accord.data.annotations import LEVELS, RATER_KINDS, Annotations
 from accord.errors import AccordError, FormatError, InvalidParameterError
@@ -288,6 +289,9 @@ def read(
                                         or not label_separator):
         raise v.fail("label_separator", func, "a non-empty string such as ';'", label_separator)
     ann = _read_with(reader, name, paths, opts)
+    look_alike = look_alike_caveat(ann.categories)  # every reader's labels, said once
+    if look_alike:
+        ann.audit = ann.audit.with_caveats(*look_alike)
     if include_kinds is None:
         check_kinds(options.get("kinds"), ann.raters, func=func)
     if label_separator is not None or multilabel:  # also an export whose answers were

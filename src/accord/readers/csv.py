@@ -79,6 +79,7 @@ def scan(path: Path, opts: dict[str, Any]) -> pl.LazyFrame:
         quote_char='"',
         encoding="utf8",
         raise_if_empty=False,
+        glob=False,  # a name holding [, * or ? is a file name, not a pattern
     )
     # Polars keeps a header cell's doubled quotes ("quote "" back"); RFC 4180 halves them
     names = frame.collect_schema().names()
