@@ -182,13 +182,15 @@ def read_options(
 ) -> dict[str, Any]:
     """The keyword arguments of :func:`accord.read` for the shared data options.
 
-    With long data (``--unit/--rater/--value``) ``--raters`` selects raters after
-    reading instead of naming columns. ``kinds`` selects raters after reading and
-    is not an option of ``read``; ``rater_kinds`` (``--kind RATER=KIND``) becomes
-    ``read(kinds={rater: kind})``. Declared categories are passed as typed; the
-    readers match ``"1"`` to a numeric label 1.
+    With long data (``--rater``/``--value``, or ``--unit`` alone) ``--raters`` selects
+    raters after reading instead of naming columns; ``--unit COL --raters A B`` is a wide
+    table, its unit ids in COL and its raters A and B, as ``accord.read(unit=, raters=)``
+    reads it. ``kinds`` selects raters after reading and is not an option of ``read``;
+    ``rater_kinds`` (``--kind RATER=KIND``) becomes ``read(kinds={rater: kind})``.
+    Declared categories are passed as typed; the readers match ``"1"`` to a numeric
+    label 1.
     """
-    long_form = any(x is not None for x in (unit, rater, value))
+    long_form = rater is not None or value is not None or (unit is not None and not raters)
     extra: dict[str, Any] = {"kinds": dict(rater_kinds)} if rater_kinds else {}
     return {
         **extra,

@@ -191,12 +191,12 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
     spans = span_columns(selection)
-    ann = _mark_reference(
-        with_pooled_caveat(load(data, select_raters=judge_name is None, span_columns=spans,
-                                level_caveat=weights in (None, "identity") and (
-                                    st is None or st.metric.level is None),
-                                **_all_kinds(selection, gold)), by),
-        gold, predicted)
+    with _roles_found(gold, predicted):
+        ann = load(data, select_raters=judge_name is None, span_columns=spans,
+                   level_caveat=weights in (None, "identity") and (
+                       st is None or st.metric.level is None),
+                   **_all_kinds(selection, gold, predicted))
+    ann = _mark_reference(with_pooled_caveat(ann, by), gold, predicted)
     ann, context = _context(data, ann, text_col, context_cols, selection)
     fits_raters(ann, coefficients)
     method = None
@@ -320,8 +320,9 @@ def _roles_named(rep: Any, named: str | None) -> Any:
     moved = tuple(c for c in rep.data.caveats if c.startswith(wide))
     if named is None or not moved:
         return rep
-    notes = (f"rater {named!r} was named; the rater columns are every column left after "
-             "the unit ids (choose them with --raters)",)
+    taken = moved[0].removeprefix(f"{wide}, one column per rater: ").split("; name", 1)[0]
+    notes = (f"rater {named!r} was named; the rater columns are {taken} (choose them with "
+             "--raters)",)
     data = replace(rep.data, caveats=tuple(c for c in rep.data.caveats if c not in moved),
                    notes=rep.data.notes + notes)
     return replace(rep, data=data)
@@ -348,11 +349,36 @@ def _not_an_input(output: str | None, *inputs: str | Path | None) -> None:
         raise click.UsageError(f"-o {output} is a file being read: write to another file.")
 
 
-def _all_kinds(selection: dict[str, Any], gold: str | None) -> dict[str, Any]:
-    """With --gold, every rater is read (the reference, the systems and the people)."""
+def _all_kinds(selection: dict[str, Any], gold: str | None,
+               predicted: tuple[str, ...]) -> dict[str, Any]:
+    """With --gold, every rater is read (the reference, the systems and the people), and
+    the reference and the systems are read with their kinds, as declared roles: no column
+    rule leaves them out."""
     from accord.data.annotations import RATER_KINDS
 
-    return selection if gold is None else {**selection, "kinds": RATER_KINDS}
+    if gold is None:
+        return selection
+    named = dict(selection.get("rater_kinds") or ())  # the roles declared are no guess
+    roles = {gold: "gold", **{p: "model" for p in predicted}, **named}
+    return {**selection, "kinds": RATER_KINDS, "rater_kinds": tuple(roles.items())}
+
+
+@contextmanager
+def _roles_found(gold: str | None, predicted: tuple[str, ...]) -> Iterator[None]:
+    """A --gold or --predicted that names no rater is bad usage (exit 2), said as such."""
+    from accord.errors import DataError
+
+    try:
+        yield
+    except DataError as exc:
+        text = str(exc)
+        named = text.split("which")[0]
+        unknown = next((n for n in (gold or "", *predicted) if n and repr(n) in named), None)
+        if gold is None or "was given kinds for" not in text or unknown is None:
+            raise
+        raters = text.split("not among the raters ", 1)[1].rstrip(".")
+        raise click.UsageError(f"rater {unknown!r} not found; the raters are {raters}.") \
+            from None
 
 
 def _mark_reference(ann: Any, gold: str | None, predicted: tuple[str, ...]) -> Any:

@@ -288,6 +288,8 @@ def read(
                                         or not label_separator):
         raise v.fail("label_separator", func, "a non-empty string such as ';'", label_separator)
     ann = _read_with(reader, name, paths, opts)
+    if raters is not None and ann.raters != tuple(raters) and set(raters) <= set(ann.raters):
+        ann = ann.select(list(raters))  # a long table whose raters were named
     if include_kinds is None:
         check_kinds(options.get("kinds"), ann.raters, func=func)
     if label_separator is not None or multilabel:  # also an export whose answers were
