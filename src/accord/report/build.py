@@ -95,7 +95,9 @@ def report(
     method : {"asymptotic", "jackknife", "bootstrap"} or Bootstrap, optional
         Interval method; default: the study's, else ``"asymptotic"``.
     n_resamples, seed : int
-        For ``method="bootstrap"``; with a seed the report is reproducible.
+        For ``method="bootstrap"`` and every other resampling of the report (the
+        annotators' intervals, the judge's, the spans'); the seed defaults to
+        ``DEFAULT_SEED`` (0), so the same data give the same report on every run.
     scale : str, optional
         Interpretation scale for every coefficient; default: the one written for
         each (Landis & Koch, Krippendorff for alpha, Koo & Li for ICCs).
@@ -146,7 +148,9 @@ def report(
     (95% CI 0.2123 to 1.0000), Substantial on Landis & Koch (1977).
     """
     from accord.coefficients._data import as_annotations
+    from accord.data._names import DEFAULT_SEED
 
+    seed = DEFAULT_SEED if seed is None else seed  # every resampling seeded, and said
     coefficients = _check_names(coefficients, form)
     check_options(annotators_method, annotators_accelerate, FUNC)
     lab = lab_results(annotations, judge_lab, FUNC)
