@@ -127,6 +127,25 @@ def test_check_record_and_against_history(tmp_path: Path) -> None:
     assert runs[0].checksum == hashlib.sha256((BATCHES / "batch2.csv").read_bytes()).hexdigest()
 
 
+def test_a_drift_alarm_has_its_own_word_and_exit_status(tmp_path: Path) -> None:
+    """Accepted by the rule and flagged by the history: the line says DRIFT ALARM and the
+    exit status is 3 (it once said ACCEPTED and exited 1)."""
+    store = tmp_path / "project.db"
+    for data in ("batch2.csv", "batch3.csv", "batch2.csv", "batch3.csv"):
+        code, out, _ = _check("--record", str(store), "--against-history", data=data)
+        assert code == 0, out
+    lenient = ("--coefficient", "cohen_kappa", "--min", "0.0")
+    code, out, _ = run_cli("check", str(BATCHES / "pilot.csv"), *RATERS, *lenient,
+                           "--record", str(store), "--against-history")
+    assert code == 3 and out.startswith("DRIFT ALARM: the rule accepts the batch")
+    assert "ACCEPTED" not in out and "FLAGGED against history" in out
+    code, out, _ = run_cli("check", str(BATCHES / "pilot.csv"), *RATERS, *lenient,
+                           "--record", str(store), "--against-history", "--json")
+    got = json.loads(out)
+    assert code == 3 and got["exit_status"] == 3 and got["accepted"] is True
+    assert got["line"].startswith("DRIFT ALARM") and got["history"]["flagged"] is True
+
+
 def test_check_record_refusals(tmp_path: Path) -> None:
     code, _, err = _check("--against-history")
     assert code == 2 and "--against-history needs --record" in err

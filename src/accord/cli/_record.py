@@ -12,8 +12,9 @@ def record_options(func: Any) -> Any:
     """``--record STORE`` and ``--against-history``."""
     func = click.option(
         "--against-history", is_flag=True,
-        help="With --record: exit 1 when the new batch's agreement dropped below the "
-        "control limit from the study's first batches (see accord history).")(func)
+        help="With --record: a drift alarm (the line says DRIFT ALARM, exit 3) when the "
+        "rule accepts the new batch and its agreement dropped below the control limit "
+        "from the study's first batches (see accord history).")(func)
     return click.option(
         "--record", "record", type=click.Path(dir_okay=False, path_type=Path), default=None,
         metavar="STORE", help="Append this run's evidence register (time, file and its "

@@ -1,11 +1,14 @@
 """``accord check``: the acceptance gate for pipelines and CI.
 
 Exit status 0 means accepted, 1 rejected or undefined (an undefined value is
-never accepted), 2 anything that is not a decision: bad usage, an invalid
-study file, unreadable data, a rater column that does not exist, too many or
+never accepted), 2 anything that is not a decision: bad usage, an invalid study
+file, unreadable data, a rater column that does not exist, too many or
 too few raters for the coefficient, or a layout or level that accord would
-have had to guess. A pipeline can therefore read 1 as "the data failed the
-rule" and nothing else.
+have had to guess; 3 a drift alarm (``--against-history``): the rule accepts
+the batch, and its agreement dropped below the control limit of the study's
+earlier batches. A pipeline can therefore read 1 as "the data failed the
+rule" and nothing else, and the decision line begins with the same word
+(ACCEPTED, REJECTED, UNDEFINED, DRIFT ALARM).
 """
 
 from __future__ import annotations
@@ -49,6 +52,8 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 
 #: Exit status of every outcome that is not a decision.
 NOT_A_DECISION = 2
+#: Exit status of a batch the rule accepts and its history flags (``--against-history``).
+DRIFT_ALARM = 3
 
 
 @main.command()
@@ -84,7 +89,8 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
     accepted), 2 anything that is not a decision: bad usage, an invalid study
     file, unreadable data, a column that does not exist, a coefficient that does
     not fit the raters, or columns or a level of measurement that were not named
-    and would have to be guessed.
+    and would have to be guessed; 3 a drift alarm: accepted by the rule, and below
+    the control limit of the earlier batches (--against-history).
 
     \b
     Examples:
@@ -149,7 +155,25 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
     history = None if record is None else record_run(
         record, decision, st, data, used, caveats, against_history, annotations=ann)
     _print(decision, deviations, caveats, used, data, as_json, history)
-    sys.exit(0 if decision.accepted and not (history or {}).get("flagged") else 1)
+    sys.exit(exit_status(decision.accepted, history))
+
+
+def exit_status(accepted: bool, history: dict[str, Any] | None) -> int:
+    """0 accepted, 1 rejected or undefined, 3 accepted by the rule and flagged by its
+    history (a drift alarm)."""
+    if not accepted:
+        return 1
+    return DRIFT_ALARM if (history or {}).get("flagged") else 0
+
+
+def decision_line(decision: Any, history: dict[str, Any] | None) -> str:
+    """The decision in one line, in the CLI's words; a drift alarm says so first."""
+    line = cli_text(decision.line())  # e.g. "use --ci bootstrap", not "method=..."
+    if exit_status(decision.accepted, history) == DRIFT_ALARM:
+        line = ("DRIFT ALARM: the rule accepts the batch ("
+                + line.removeprefix("ACCEPTED: ") + "), and its agreement dropped below "
+                "the control limit of the earlier batches (exit 3)")
+    return line
 
 
 def _check_bootstrap(ci_method: str, n_resamples: int, seed: int | None) -> None:
@@ -170,19 +194,19 @@ def _print(decision: Any, deviations: int, caveats: list[str], raters: Any, data
     if as_json:
         out = decision.to_dict()
         out.update(
-            accepted=decision.accepted, exit_status=0 if decision.accepted else 1, data=data,
+            accepted=decision.accepted, exit_status=exit_status(decision.accepted, history),
+            data=data, line=decision_line(decision, history),
             n_units=decision.result.n_units, n_raters=decision.result.n_raters,
             raters=[str(r) for r in raters], caveats=caveats,
             protocol_deviations=deviations,
         )
         if history is not None:
-            out.update(history=history, exit_status=1 if history.get("flagged")
-                       else out["exit_status"])
+            out.update(history=history)
         emit("check", out)
         return
     for caveat in caveats:
         echo(f"caveat: {caveat}")
-    line = cli_text(decision.line())  # e.g. "use --ci bootstrap", not "method=..."
+    line = decision_line(decision, history)
     if deviations:
         line += f" [{deviations} protocol deviation(s): see accord report]"
     echo(line)
