@@ -280,9 +280,9 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
     results = _results(ann, st, coefficients, settings, form)
     pairs_of = [_row(r, settings, ci_method, ann.level) for r in results]
     primary = _primary(tuple(r for r, _ in pairs_of), st)
-    if settings.scale is None and primary is not None:  # one scale for the whole table
-        one = replace(settings, scale=_scale_of(primary))
-        pairs_of = [_row(r, one, ci_method, ann.level) for r in results]
+    if settings.scale is None and primary is not None:  # one scale per family in the table
+        pairs_of = [_row(r, replace(settings, scale=_scale_of(primary, r.coefficient)),
+                         ci_method, ann.level) for r in results]
     rows = tuple(r for r, _ in pairs_of)
     intervals = tuple(ci for _, ci in pairs_of)
     data = _data_summary(ann, settings.weights)
@@ -413,12 +413,18 @@ def _primary(rows: Sequence[CoefficientRow], st: Study | None) -> str | None:
     return rows[0].coefficient if rows else None
 
 
-def _scale_of(primary: str) -> str:
-    """The scale of the coefficient the report is about: every row is read on it, so that
-    one table never needs two scales (alpha "Unreliable" beside kappa "Substantial")."""
+def _scale_of(primary: str, coefficient: str) -> str:
+    """The scale of a row: the scale of the coefficient the report is about, so that one
+    table never grades kappa and alpha on two scales (alpha "Unreliable" beside kappa
+    "Substantial"); but an ICC is always graded on Koo & Li's scale, on its interval, and
+    an ICC report reads the other rows on their own scales (the header names each)."""
     from accord.interpret.interpretation import default_scale
 
-    return default_scale(primary)
+    own = default_scale(coefficient)
+    if own == "koo_li":
+        return own
+    table = default_scale(primary)
+    return own if table == "koo_li" else table
 
 
 def _interval(result: AgreementResult, level: float,
