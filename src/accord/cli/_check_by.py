@@ -10,11 +10,8 @@ from typing import Any
 from accord.cli._common import paths_of
 from accord.cli._errors import cli_text
 from accord.cli._json import emit
-from accord.cli._record import history_line, record_run
+from accord.cli._record import DRIFT_ALARM, decision_line, history_line, record_run
 from accord.cli._terminal import echo
-
-#: The exit status of a drift alarm (as :data:`accord.cli.check.DRIFT_ALARM`).
-DRIFT_ALARM = 3
 
 POOLED = "(pooled)"
 
@@ -25,7 +22,6 @@ def check_by(data: str, by: str, read: Callable[[Any], Any],
     """Decide each group, then the pooled data; exit 0 only when every group is accepted
     and, with ``--against-history``, none is flagged: 1 when a group is not accepted, else
     3 when one is flagged (a drift alarm). Groups are recorded in order."""
-    from accord.cli.check import decision_line
     from accord.errors import DataError
     from accord.history.split import split_files
 

@@ -35,7 +35,13 @@ from accord.cli._common import (
 from accord.cli._errors import cli_text
 from accord.cli._json import emit
 from accord.cli._options import shared
-from accord.cli._record import history_line, record_options, record_run
+from accord.cli._record import (
+    decision_line,
+    exit_status,
+    history_line,
+    record_options,
+    record_run,
+)
 from accord.cli._span_options import span_columns, span_options
 from accord.cli._terminal import echo
 from accord.cli.report import _given, _options, _quiet, _usage_errors
@@ -52,8 +58,6 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 
 #: Exit status of every outcome that is not a decision.
 NOT_A_DECISION = 2
-#: Exit status of a batch the rule accepts and its history flags (``--against-history``).
-DRIFT_ALARM = 3
 
 
 @main.command()
@@ -157,23 +161,6 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
     _print(decision, deviations, caveats, used, data, as_json, history)
     sys.exit(exit_status(decision.accepted, history))
 
-
-def exit_status(accepted: bool, history: dict[str, Any] | None) -> int:
-    """0 accepted, 1 rejected or undefined, 3 accepted by the rule and flagged by its
-    history (a drift alarm)."""
-    if not accepted:
-        return 1
-    return DRIFT_ALARM if (history or {}).get("flagged") else 0
-
-
-def decision_line(decision: Any, history: dict[str, Any] | None) -> str:
-    """The decision in one line, in the CLI's words; a drift alarm says so first."""
-    line = cli_text(decision.line())  # e.g. "use --ci bootstrap", not "method=..."
-    if exit_status(decision.accepted, history) == DRIFT_ALARM:
-        line = ("DRIFT ALARM: the rule accepts the batch ("
-                + line.removeprefix("ACCEPTED: ") + "), and its agreement dropped below "
-                "the control limit of the earlier batches (exit 3)")
-    return line
 
 
 def _check_bootstrap(ci_method: str, n_resamples: int, seed: int | None) -> None:
