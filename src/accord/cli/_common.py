@@ -66,6 +66,7 @@ def load(
     select_raters: bool = True,
     span_columns: dict[str, Any] | None = None,
     level_caveat: bool = False,
+    empty_label: str | None = None,
     **selection: Any,
 ) -> Annotations:
     """Read DATA with the shared options (``selection``, see :func:`read_options`).
@@ -75,11 +76,14 @@ def load(
     which raters were left out. ``span_columns`` (``start``, ``end``) read a span table.
     With ``level_caveat`` (a command whose coefficients depend on the level), integer
     labels that look like a scale, read as nominal because no level was given, are
-    said as a caveat (:func:`accord.interpret.levels.ordered_look`).
+    said as a caveat (:func:`accord.interpret.levels.ordered_look`). ``empty_label``
+    (``--empty-label``) is the label, or ``""`` the empty cell, read as the empty set.
     """
     from accord.readers import read
 
-    ann = read(paths_of(data), **read_options(**selection), **(span_columns or {}))
+    extra = {**(span_columns or {}), **({} if empty_label is None else
+                                        {"empty_label": empty_label})}
+    ann = read(paths_of(data), **read_options(**selection), **extra)
     hint = None if ann.set_valued else separator_hint(ann.categories)
     if hint is not None:
         ann.audit = ann.audit.with_caveats(hint)

@@ -234,7 +234,7 @@ def _encode(
     df = _collect(lf, source)
     n_read = df.height
     vdtype = df.schema["v"]
-    missing_v = _missing_expr(vdtype, opts.get("missing", ()))
+    missing_v = _missing_expr(vdtype, opts.get("missing", ()), bool(opts.get("keep_blank")))
     missing_id = pl.col("u").is_null() | pl.col("r").is_null()
     if df.schema["u"] == pl.String:
         missing_id = missing_id | (pl.col("u") == "")
