@@ -88,3 +88,11 @@ def test_spans_show_one_interval_for_one_figure(tmp_path: Path) -> None:
     ci = got["f1"]["confidence_interval"]
     shown = f"[{ci['low']:.4f}, {ci['high']:.4f}]"
     assert text.count(shown) == 2  # the headline and the table
+
+
+def test_the_json_of_a_resampling_command_records_its_seed() -> None:
+    args = ("compute", str(EXAMPLES / "pilot.csv"), "--raters", "annotator_a", "annotator_b",
+            "--json")
+    assert json.loads(run(*args)[1])["seed"] == DEFAULT_SEED
+    assert json.loads(run(*args, "--seed", "7")[1])["seed"] == 7
+    assert "seed" not in json.loads(run("inspect", str(EXAMPLES / "pilot.csv"), "--json")[1])
