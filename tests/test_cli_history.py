@@ -56,6 +56,26 @@ def test_compare_needs_two_files() -> None:
     assert code == 2 and "two or more files" in err
 
 
+def test_compare_by_column_equals_compare_of_the_files() -> None:
+    """One table with a batch column (examples/batches.csv is the three batch files
+    stacked): compare --by batch gives the files' comparison (before: refused, "compare
+    takes two or more files")."""
+    files = [str(BATCHES / f) for f in ("pilot.csv", "batch2.csv", "batch3.csv")]
+    code, out, err = run_cli("compare", *files, *RATERS, "--json")
+    assert code == 0, err
+    by_files = json.loads(out)
+    code, out, err = run_cli("compare", str(ROOT / "examples" / "batches.csv"), "--by", "batch",
+                             *RATERS, "--json")
+    assert code == 0, err
+    by_column = json.loads(out)
+    assert [b["batch"] for b in by_column["batches"]] == ["pilot", "batch2", "batch3"]
+    assert by_column["batches"][1]["source"].endswith("batches.csv (batch = batch2)")
+    for key in ("estimate", "se", "n_units"):
+        assert [b[key] for b in by_column["batches"]] == [b[key] for b in by_files["batches"]]
+    assert by_column["comparisons"] == by_files["comparisons"]
+    assert by_column["homogeneity"] == by_files["homogeneity"]
+
+
 def test_compute_by_column_equals_by_file() -> None:
     code, out, err = run_cli("compute", str(ROOT / "examples" / "batches.csv"), *RATERS,
                              "--by", "batch", "--coefficient", "cohen_kappa", "--json")
