@@ -123,6 +123,13 @@ def test_a_table_of_scores_only_stays_a_table_of_scores(tmp_path: Path) -> None:
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     assert accord.read(path, level="interval").raters == ("r1", "r2", "r3")
     assert accord.read(path).raters == ("r1", "r2", "r3")
+    # with a stray column of batch numbers the scores are still the raters (the batch
+    # column is taken too, and the layout is said to be guessed, as before)
+    rows = ["item,week,r1,r2,r3", *(f"u{i},{i % 3},{a},{b},{c}"
+                                    for i, (a, b, c) in enumerate(x))]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    ann = accord.read(path)
+    assert ann.raters == ("week", "r1", "r2", "r3") and ann.audit.guessed_layout
 
 
 def test_the_rule_counts() -> None:

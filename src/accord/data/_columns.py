@@ -157,8 +157,9 @@ def score_columns(
     ``counts`` maps each numeric candidate to ``(n, distinct, non_integer)``
     (:func:`looks_like_scores`). A column is left out only from a nominal (or undeclared)
     level, only when it was not declared (``declared``: columns named as raters or given a
-    kind), and only beside at least one candidate that does not look like scores: a table
-    whose every column holds fine scores is a table of scores (an ICC's), not a stray column.
+    kind), and only when such columns are not the majority of the candidates: a table
+    whose columns mostly hold fine scores is a table of scores (an ICC's, perhaps with a
+    stray column of batch numbers), not labels with a stray probability.
 
     >>> score_columns({"confidence": (500, 343, 500)}, ["gold", "predicted", "confidence"])
     ['confidence']
@@ -166,12 +167,14 @@ def score_columns(
     []
     >>> score_columns({"confidence": (500, 343, 500)}, ["gold", "confidence"], ["confidence"])
     []
+    >>> score_columns({c: (50, 40, 50) for c in "abc"}, ["week", "a", "b", "c"])
+    []
     """
     if level in ("interval", "ratio"):
         return []
     scores = [c for c in candidates if c in counts and c not in declared
               and looks_like_scores(*counts[c])]
-    return scores if len(scores) < len(candidates) else []
+    return scores if 2 * len(scores) <= len(candidates) else []
 
 
 def score_caveat(columns: Sequence[object]) -> str:
