@@ -347,7 +347,7 @@ def main() -> None:
       table          the two-rater worksheet (contingency table with marginals)
       inspect        what accord read from a file: raters, units, categories, audit
       report         the full agreement report (console, HTML, Markdown, JSON)
-      check          pass/fail against a declared threshold (exit 0 / 1; 2: no decision)
+      check          pass/fail against a threshold (exit 0/1; 2: no decision; 3: drift)
       compare        agreement between batches: the difference with its interval
       history        the runs recorded in a history store, with control limits
       evaluate       a model (or annotator) against reference labels: F1, MCC, baselines

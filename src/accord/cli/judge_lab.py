@@ -93,7 +93,7 @@ def _bias_figures(res: Any) -> list[tuple[str, Any]]:
 @click.option("--bootstrap", "n_boot", type=click.IntRange(min=0), default=0, show_default=True,
               metavar="N", help="Intervals from N bootstrap resamples of the comparisons "
               "(0: from the Fisher information).")
-@shared("--seed", help="Seed of the bootstrap (default: fresh entropy).")
+@shared("--seed", help="Seed of the bootstrap (default 0: the same figures on every run).")
 @LEVEL_OPTION
 @REPORT_OPTION
 @JSON_OPTION
@@ -197,7 +197,7 @@ def consistency(data: str, threshold: float | None, target: float, confidence_le
 @click.option("--bins", default=10, show_default=True, type=click.IntRange(min=1))
 @click.option("--recalibrate", type=click.Choice(["isotonic", "platt", "none"]),
               default="isotonic", show_default=True)
-@shared("--seed", help="Seed of the fit/check split (default: fresh entropy).")
+@shared("--seed", help="Seed of the fit/check split (default 0: the same split on every run).")
 @LEVEL_OPTION
 @REPORT_OPTION
 @JSON_OPTION

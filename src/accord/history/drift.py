@@ -20,7 +20,9 @@ constant agreement (and approximately normal estimates) a batch is flagged with
 probability :math:`a` (one-sided; default 5%). The reference period is the
 first ``baseline`` batches (default 5); a batch is judged once at least three
 earlier batches of its revision are known (until the period is complete, all of
-them form the baseline). A batch's SE is its analytic SE, or, for intervals
+them form the baseline). A batch that is itself flagged never enters the baseline,
+so one bad batch cannot lower the limit the next ones are held to; the reason of a
+later flag says how many were left out. A batch's SE is its analytic SE, or, for intervals
 without one, half the interval's width over :math:`z_{1-(1-c)/2}`.
 
 Because the baseline is fixed, a drop of :math:`\delta` that persists is
@@ -163,17 +165,22 @@ def control_chart(runs: Sequence[Run], coefficient: str, *, false_alarm: float =
          and (r.rule or "").split(" ")[0] == coefficient), None)
     points: list[DriftPoint] = []
     reference: dict[str | None, list[tuple[float, float]]] = {}
+    left_out: dict[str | None, int] = {}  # flagged batches kept out of the baseline
     for run in runs:
         fig = run.figure(coefficient, rater)
         if fig is None:
             continue
         earlier = reference.setdefault(run.revision, [])
         name = f"annotator {rater!r}: {coefficient}" if rater else coefficient
-        point = _point(run, fig, earlier, z, false_alarm, min_baseline, name)
+        point = _point(run, fig, earlier, z, false_alarm, min_baseline, name,
+                       left_out.get(run.revision, 0))
         points.append(point)
         usable = math.isfinite(point.se) and point.se > 0 and math.isfinite(point.estimate)
         if usable and len(earlier) < baseline:
-            earlier.append((point.estimate, point.se))
+            if point.flagged:
+                left_out[run.revision] = left_out.get(run.revision, 0) + 1
+            else:
+                earlier.append((point.estimate, point.se))
     return DriftChart(study, coefficient, tuple(points), false_alarm, threshold, rater)
 
 
@@ -196,7 +203,8 @@ def figure_se(fig: Figure) -> float:
 
 
 def _point(run: Run, fig: Figure, earlier: list[tuple[float, float]], z: float,
-           false_alarm: float, min_baseline: int, coefficient: str) -> DriftPoint:
+           false_alarm: float, min_baseline: int, coefficient: str,
+           left_out: int = 0) -> DriftPoint:
     se = figure_se(fig)
     nan = math.nan
     base, limit, flagged, reason = nan, nan, False, None
@@ -207,8 +215,9 @@ def _point(run: Run, fig: Figure, earlier: list[tuple[float, float]], z: float,
         if fig.estimate < limit:
             flagged = True
             reason = (f"{coefficient} {fig.estimate:.4f} is below the lower control limit "
-                      f"{limit:.4f} (baseline {base:.4f} from the first {len(earlier)} batches; "
-                      f"one-sided false-alarm rate {false_alarm:.0%}): agreement dropped "
+                      f"{limit:.4f} (baseline {base:.4f} from the first {len(earlier)} batches"
+                      + (f", {left_out} flagged batch(es) left out" if left_out else "")
+                      + f"; one-sided false-alarm rate {false_alarm:.0%}): agreement dropped "
                       "beyond sampling noise")
     return DriftPoint(run.id, run.time, run.source, fig.estimate, se, fig.low, fig.high, base,
                       limit, len(earlier), flagged, reason)

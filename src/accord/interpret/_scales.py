@@ -44,6 +44,9 @@ class Scale:
     applies_to : tuple of str or None
         Prefixes of the coefficient names the scale was written for; ``None`` when
         it is used for any chance-corrected coefficient.
+    grades_interval : bool
+        Whether the scale's authors grade the confidence interval rather than the
+        estimate (Koo & Li 2016: "Poor to Good" for an interval from 0.41 to 0.84).
     """
 
     name: str
@@ -52,6 +55,7 @@ class Scale:
     citation: str
     caveat: str
     applies_to: tuple[str, ...] | None = None
+    grades_interval: bool = False
 
     def __post_init__(self) -> None:
         lowers = [b.lower for b in self.bands]
@@ -109,9 +113,9 @@ _ICC = (
 
 
 def _scale(name: str, title: str, bands: list[tuple[float, str]], citation: str, caveat: str,
-           applies_to: tuple[str, ...] | None = None) -> Scale:
+           applies_to: tuple[str, ...] | None = None, grades_interval: bool = False) -> Scale:
     return Scale(name, title, tuple(Band(lo, label) for lo, label in bands), citation, caveat,
-                 applies_to)
+                 applies_to, grades_interval)
 
 
 SCALES: Mapping[str, Scale] = {
@@ -178,7 +182,7 @@ SCALES: Mapping[str, Scale] = {
             "Medicine 15(2), 155-163.",
             _CONVENTION + _ICC + " Koo and Li grade the 95% confidence interval, not the "
             "point estimate.",
-            ("icc",),
+            ("icc",), grades_interval=True,
         ),
     )
 }

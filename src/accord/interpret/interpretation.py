@@ -93,6 +93,9 @@ class Interpretation(Displayed):
         Why the estimate is undefined; then ``band`` is ``"undefined"``.
     note : str or None
         A warning when the scale was written for another coefficient.
+    grades_interval : bool
+        Whether the scale grades the interval (Koo & Li): then :attr:`grade`, the one
+        grade every output shows, is the bands the interval spans.
     """
 
     coefficient: str
@@ -107,11 +110,22 @@ class Interpretation(Displayed):
     interval_bands: tuple[str, ...] | None = None
     undefined_reason: str | None = None
     note: str | None = None
+    grades_interval: bool = False
 
     @property
     def defined(self) -> bool:
         """Whether a band was assigned."""
         return self.undefined_reason is None
+
+    @property
+    def grade(self) -> str:
+        """The one grade of the figure, shown the same in every output: on a scale that
+        grades the interval (Koo & Li), the bands the interval spans (``"Poor to Good"``,
+        or one band); otherwise, or without an interval, the band of the estimate."""
+        if not self.defined or not self.grades_interval or not self.interval_bands:
+            return self.band
+        bands = self.interval_bands
+        return bands[0] if len(bands) == 1 else f"{bands[0]} to {bands[-1]}"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping; an undefined estimate is ``None``.
@@ -125,6 +139,7 @@ class Interpretation(Displayed):
             "scale": self.scale,
             "scale_title": self.scale_title,
             "band": self.band,
+            "grade": self.grade,
             "confidence_interval": None if self.interval is None else {
                 "low": self.interval[0], "high": self.interval[1],
                 "confidence_level": self.confidence_level},
@@ -139,6 +154,9 @@ class Interpretation(Displayed):
     def __str__(self) -> str:
         if not self.defined:
             return f"undefined on {self.scale_title}: {self.undefined_reason}"
+        if self.grades_interval and self.interval_bands and self.confidence_level is not None:
+            return (f"{self.grade} ({self.scale_title}, graded on the "
+                    f"{self.confidence_level:.0%} interval)")
         text = f"{self.band} ({self.scale_title})"
         if self.interval_bands is not None and self.confidence_level is not None:
             span = self.interval_bands[0] if len(self.interval_bands) == 1 else (
@@ -284,7 +302,8 @@ def interpret(
         level = interval.confidence_level if interval is not None else level
     return Interpretation(
         estimate=res.estimate, band=sc.band_of(res.estimate), interval=limits,
-        confidence_level=level if limits is not None else None, interval_bands=spanned, **common,
+        confidence_level=level if limits is not None else None, interval_bands=spanned,
+        grades_interval=sc.grades_interval, **common,
     )
 
 
