@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from accord.errors import InvalidParameterError
+from accord.inference._normal import norm_cdf
 
 UNDEFINED = "undefined"
 
@@ -201,3 +202,20 @@ def default_scale(coefficient: str) -> str:
         if any(coefficient.startswith(p) for p in prefixes):
             return name
     return "landis_koch"
+
+
+def membership(est: float, se: float, bands: list[tuple[float, float]],
+                lo: float, hi: float) -> tuple[list[float], list[float]]:
+    """Truncated-normal P(band) and P(band or higher), highest band first."""
+    if se == 0.0:
+        inside = [low <= est < high or (high == hi and est == hi) for low, high in bands]
+        member = [1.0 if hit else 0.0 for hit in inside]
+        return member, [float(c) for c in np.cumsum(member)]
+    else:
+        top = float(norm_cdf((hi - est) / se))
+        total = top - float(norm_cdf((lo - est) / se))
+        above = [(top - float(norm_cdf((low - est) / se))) / total for low, _ in bands]
+        cumul = [min(max(a, 0.0), 1.0) for a in above]
+        cumul[-1] = 1.0
+        member = [cumul[0]] + [b - a for a, b in zip(cumul, cumul[1:])]
+        return member, cumul

@@ -47,7 +47,6 @@ import numpy as np
 
 from accord.data import _validation as v
 from accord.errors import InvalidParameterError
-from accord.inference._normal import norm_cdf
 from accord.inference.display import READINGS, Displayed, Tabular
 from accord.inference.results import AgreementResult, ConfidenceInterval
 
@@ -63,7 +62,14 @@ __all__ = [
     "interpret",
 ]
 
-from accord.interpret._scales import SCALES, UNDEFINED, Band, Scale, default_scale  # noqa: E402
+from accord.interpret._scales import (  # noqa: E402
+    SCALES,
+    UNDEFINED,
+    Band,
+    Scale,
+    default_scale,
+    membership,
+)
 
 
 # --------------------------------------------------------------------------- interpret
@@ -391,23 +397,6 @@ class BenchmarkResult(Tabular):
         return "\n".join(lines)
 
 
-def _membership(est: float, se: float, bands: list[tuple[float, float]],
-                lo: float, hi: float) -> tuple[list[float], list[float]]:
-    """Truncated-normal P(band) and P(band or higher), highest band first."""
-    if se == 0.0:
-        inside = [low <= est < high or (high == hi and est == hi) for low, high in bands]
-        member = [1.0 if hit else 0.0 for hit in inside]
-        return member, [float(c) for c in np.cumsum(member)]
-    else:
-        top = float(norm_cdf((hi - est) / se))
-        total = top - float(norm_cdf((lo - est) / se))
-        above = [(top - float(norm_cdf((low - est) / se))) / total for low, _ in bands]
-        cumul = [min(max(a, 0.0), 1.0) for a in above]
-        cumul[-1] = 1.0
-        member = [cumul[0]] + [b - a for a, b in zip(cumul, cumul[1:])]
-        return member, cumul
-
-
 def benchmark(
     result: AgreementResult,
     scale: str | Scale = "landis_koch",
@@ -485,7 +474,7 @@ def benchmark(
     if not isinstance(s, (int, float, np.floating)) or not math.isfinite(s) or s < 0:
         raise v.fail("se", func, "a finite non-negative standard error (the result has none; "
                      "pass se= from a jackknife or bootstrap)", s)
-    member, cumul = _membership(result.estimate, float(s), limits, lo, hi)
+    member, cumul = membership(result.estimate, float(s), limits, lo, hi)
     retained = next(i for i, c in enumerate(cumul) if c >= level or i == len(cumul) - 1)
     return BenchmarkResult(estimate=result.estimate, se=float(s), membership=tuple(member),
                            cumulative=tuple(cumul), band=common["labels"][retained], **common)
