@@ -51,7 +51,10 @@ from accord.errors import (
 # Coefficients of labels and scores; span figures (family "spans") take spans only and
 # are refused any table (test_span_figures_refuse_what_is_not_spans).
 NAMES = sorted(n for n, i in accord.REGISTRY.items() if i.family != "spans")
+import accord.spans  # noqa: E402  the spans family registers its figures when imported
+
 SPAN_NAMES = sorted(n for n, i in accord.REGISTRY.items() if i.family == "spans")
+assert SPAN_NAMES, "the spans family registered no figure"
 TWO_ONLY = sorted(n for n, i in accord.REGISTRY.items() if i.raters == "two")
 WEIGHTED = sorted(n for n, i in accord.REGISTRY.items() if i.weighted)
 LABELLED = sorted(n for n in NAMES if "categories" in inspect.signature(

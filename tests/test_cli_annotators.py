@@ -24,9 +24,9 @@ def test_consensus_writes_the_csv_of_the_library(tmp_path: Path) -> None:
     assert "dawid_skene: 150 units labelled" in text
     with out.open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
-    assert list(rows[0]) == ["unit", "label", "posterior", "n_ratings"]
+    assert list(rows[0]) == ["image", "label", "posterior", "n_ratings"]  # the --unit name
     lib = accord.consensus(accord.read(CROWD, unit="image", rater="worker", value="label"))
-    assert [(r["unit"], r["label"], float(r["posterior"]), int(r["n_ratings"]))
+    assert [(r["image"], r["label"], float(r["posterior"]), int(r["n_ratings"]))
             for r in rows] == [(r["unit"], r["label"], r["posterior"], r["n_ratings"])
                                for r in lib.rows()]
 
@@ -67,7 +67,7 @@ def test_consensus_of_numeric_scores_writes_the_library_s_scores(tmp_path: Path)
                                  tol=1e-7)
     with open(out, newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
-    assert [r["unit"] for r in rows] == list(lib.units)
+    assert [r["item_id"] for r in rows] == list(lib.units)
     assert [float(r["score"]) for r in rows] == lib.estimates.tolist()
     assert [float(r["se"]) for r in rows] == lib.se.tolist()
     assert lib.sentence() in " ".join(stdout.split())

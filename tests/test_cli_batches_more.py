@@ -55,8 +55,9 @@ def test_compute_by_says_when_homogeneity_cannot_be_tested(tmp_path: Path) -> No
     code, out, err = run_cli("compute", str(src), "--raters", "a", "b", "--by", "batch",
                              "--coefficient", "cohen_kappa")
     assert code == 0, err
-    assert ("groups equal? not tested: 1 group(s) have an estimate with a standard error, "
-            "two needed (1 group(s) left out, without an estimate or SE: z)") in out
+    assert ("groups equal? not tested: 1 group(s) have an estimate with a positive standard "
+            "error, two needed (1 group(s) left out, without an estimate or a positive SE: "
+            "z)") in out
     code, out, err = run_cli("compute", str(src), "--raters", "a", "b", "--by", "batch",
                              "--coefficient", "cohen_kappa", "--json")
     hom = json.loads(out)["results"][-1]["homogeneity"]
@@ -315,6 +316,18 @@ def test_report_by_adds_each_groups_rows_and_the_homogeneity_test(tmp_path: Path
                           np.array([r.se**2 for r in results]))  # statsmodels, Cochran's Q
     assert (f"groups equal? cohen_kappa: chi-square test of homogeneity (Fleiss 1981): chi2 = "
             f"{ref.q:.4f}, df = 2, p = {stats.chi2.sf(ref.q, 2):.4g}") in got["notes"]
+    # the report answers the groups' question first (before: the pooled figure alone, and
+    # 'batch' listed among the ignored columns)
+    first = "; ".join(f"{b} {r.estimate:.4f}" for b, r in zip(("pilot", "batch2", "batch3"),
+                                                              results))
+    assert got["headline"].startswith("Cohen's kappa by batch: pilot 0.4845 (95% CI ")
+    assert [x.split(" (")[0] for x in got["headline"].split(": ", 1)[1].split("; ")[:3]] \
+        == first.split("; ")
+    assert f"chi2 = {ref.q:.2f}, df = 2, p = {stats.chi2.sf(ref.q, 2):.4g}. Pooled: " \
+        in got["headline"]
+    assert got["job"]["verdict"] == got["headline"]
+    assert any("group column: 'batch'" in n for n in got["data"]["notes"])
+    assert not any("ignored columns" in n for n in got["data"]["notes"])
     page = tmp_path / "r.html"
     code, out, err = run_cli("report", str(BATCHES), *RATERS, "--by", "file", "-o", str(page))
     assert code == 0, err

@@ -23,6 +23,7 @@ def test_json_is_the_evaluation_to_dict() -> None:
     expected = ev.to_dict(bootstrap=accord.Bootstrap(n_resamples=9999, rng=0))
     got = json.loads(out)
     assert (got.pop("schema_version"), got.pop("command")) == (2, "evaluate")
+    assert got.pop("seed") == 0  # the bootstrap's seed, the default
     assert got == json.loads(json.dumps(expected))
     assert got["n_unreferenced"] == 3
 

@@ -56,6 +56,26 @@ def test_compare_needs_two_files() -> None:
     assert code == 2 and "two or more files" in err
 
 
+def test_compare_by_column_equals_compare_of_the_files() -> None:
+    """One table with a batch column (examples/batches.csv is the three batch files
+    stacked): compare --by batch gives the files' comparison (before: refused, "compare
+    takes two or more files")."""
+    files = [str(BATCHES / f) for f in ("pilot.csv", "batch2.csv", "batch3.csv")]
+    code, out, err = run_cli("compare", *files, *RATERS, "--json")
+    assert code == 0, err
+    by_files = json.loads(out)
+    code, out, err = run_cli("compare", str(ROOT / "examples" / "batches.csv"), "--by", "batch",
+                             *RATERS, "--json")
+    assert code == 0, err
+    by_column = json.loads(out)
+    assert [b["batch"] for b in by_column["batches"]] == ["pilot", "batch2", "batch3"]
+    assert by_column["batches"][1]["source"].endswith("batches.csv (batch = batch2)")
+    for key in ("estimate", "se", "n_units"):
+        assert [b[key] for b in by_column["batches"]] == [b[key] for b in by_files["batches"]]
+    assert by_column["comparisons"] == by_files["comparisons"]
+    assert by_column["homogeneity"] == by_files["homogeneity"]
+
+
 def test_compute_by_column_equals_by_file() -> None:
     code, out, err = run_cli("compute", str(ROOT / "examples" / "batches.csv"), *RATERS,
                              "--by", "batch", "--coefficient", "cohen_kappa", "--json")
@@ -125,6 +145,25 @@ def test_check_record_and_against_history(tmp_path: Path) -> None:
     import hashlib
 
     assert runs[0].checksum == hashlib.sha256((BATCHES / "batch2.csv").read_bytes()).hexdigest()
+
+
+def test_a_drift_alarm_has_its_own_word_and_exit_status(tmp_path: Path) -> None:
+    """Accepted by the rule and flagged by the history: the line says DRIFT ALARM and the
+    exit status is 3 (it once said ACCEPTED and exited 1)."""
+    store = tmp_path / "project.db"
+    for data in ("batch2.csv", "batch3.csv", "batch2.csv", "batch3.csv"):
+        code, out, _ = _check("--record", str(store), "--against-history", data=data)
+        assert code == 0, out
+    lenient = ("--coefficient", "cohen_kappa", "--min", "0.0")
+    code, out, _ = run_cli("check", str(BATCHES / "pilot.csv"), *RATERS, *lenient,
+                           "--record", str(store), "--against-history")
+    assert code == 3 and out.startswith("DRIFT ALARM: the rule accepts the batch")
+    assert "ACCEPTED" not in out and "FLAGGED against history" in out
+    code, out, _ = run_cli("check", str(BATCHES / "pilot.csv"), *RATERS, *lenient,
+                           "--record", str(store), "--against-history", "--json")
+    got = json.loads(out)
+    assert code == 3 and got["exit_status"] == 3 and got["accepted"] is True
+    assert got["line"].startswith("DRIFT ALARM") and got["history"]["flagged"] is True
 
 
 def test_check_record_refusals(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import krippendorff
 import numpy as np
 import pytest
 
+import accord
 from accord.cli._common import separator_hint
 from tests.conftest import run_cli
 
@@ -42,7 +43,7 @@ def test_empty_label_is_scored_as_the_empty_set(sets_csv: Path) -> None:
     assert code == 0, err
     doc = json.loads(out)
     assert doc["labels"] == ["x", "y"]
-    assert doc["caveats"][0].startswith("--empty-label 'none': 6 rating(s) 'none' scored as "
+    assert doc["caveats"][0].startswith("--empty-label none: 6 rating(s) 'none' scored as "
                                         "the empty set")
     for label in ("x", "y"):  # per-label yes/no alpha, against the krippendorff package
         want = krippendorff.alpha(reliability_data=_yes_no(label),
@@ -50,16 +51,38 @@ def test_empty_label_is_scored_as_the_empty_set(sets_csv: Path) -> None:
         assert doc["per_label"][label]["estimate"] == pytest.approx(want, abs=1e-12)
 
 
+def test_empty_label_empty_text_makes_an_empty_cell_the_empty_set(sets_csv: Path) -> None:
+    """Before: ``--empty-label ''`` was accepted and did nothing ("0 rating(s) '' scored
+    as the empty set"), the empty cell staying a missing rating."""
+    code, out, err = run_cli("multilabel", str(sets_csv), *RATERS, "--separator", ";",
+                             "--empty-label", "", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["caveats"][0].startswith("--empty-label '': 1 empty cell(s) scored as the "
+                                        "empty set")
+    for label in ("x", "y"):  # the empty cell is 'no' for every label, 'none' a label
+        want = krippendorff.alpha(
+            reliability_data=np.nan_to_num(_yes_no(label), nan=0.0),
+            level_of_measurement="nominal")
+        assert doc["per_label"][label]["estimate"] == pytest.approx(want, abs=1e-12)
+    ann = accord.read(sets_csv, raters=list(RATERS[1:]), label_separator=";",
+                      empty_label="")
+    assert () in ann.categories and ann.audit.dropped.get("missing value", 0) == 0
+    default = accord.read(sets_csv, raters=list(RATERS[1:]), label_separator=";")
+    assert () not in default.categories and default.audit.dropped["missing value"] == 1
+
+
 def test_the_reading_of_empty_cells_is_said_first(sets_csv: Path) -> None:
     code, out, err = run_cli("multilabel", str(sets_csv), *RATERS, "--separator", ";")
     assert code == 0, err
     assert out.splitlines()[0] == (
         "caveat: 1 empty cell(s) read as missing ratings, not as the empty set: to score "
-        "'no label applies', write a marker such as none and pass --empty-label none")
+        "'no label applies', pass --empty-label '' (an empty cell) or write a marker such as "
+        "none and pass --empty-label none")
     code, out, err = run_cli("multilabel", str(sets_csv), *RATERS, "--separator", ";",
                              "--empty-label", "none")
     assert code == 0, err
-    assert out.splitlines()[0].startswith("caveat: --empty-label 'none': 6 rating(s)")
+    assert out.splitlines()[0].startswith("caveat: --empty-label none: 6 rating(s)")
 
 
 def test_sets_without_separator_get_a_hint(tmp_path: Path) -> None:

@@ -128,7 +128,8 @@ def test_guessed_layout_is_said_first_and_in_the_json() -> None:
     # the layout is named; what is said is how empty cells were read (annotator_c's 20)
     assert json.loads(out)["caveats"] == [
         "20 empty cell(s) read as missing ratings, not as the empty set: to score 'no label "
-        "applies', write a marker such as none and pass --empty-label none"]
+        "applies', pass --empty-label '' (an empty cell) or write a marker such as none and "
+        "pass --empty-label none"]
 
 
 def test_macro_mean_has_the_unit_bootstrap_interval() -> None:

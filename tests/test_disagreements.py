@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import replace
 from itertools import combinations
 from pathlib import Path
 
@@ -242,11 +243,12 @@ def test_the_cli_says_when_ratings_are_listed(tmp_path: Path) -> None:
     code, out, err = run_cli("disagreements", str(path), "--unit", "item", "--rater",
                              "worker", "--value", "label")
     assert code == 0, err
-    assert out.startswith("unit,n_ratings,agreement,labels,ratings")
+    assert out.startswith("item,n_ratings,agreement,labels,ratings")
     assert "each unit's ratings are listed in the 'ratings' column" in err
     target = tmp_path / "review.csv"
     code, out, err = run_cli("disagreements", str(path), "--unit", "item", "--rater",
                              "worker", "--value", "label", "-o", str(target))
     assert code == 0, err
     read_back = accord.read(path, unit="item", rater="worker", value="label")
-    assert target.read_text() == accord.disagreements(read_back).to_csv().replace("\r\n", "\n")
+    expected = replace(accord.disagreements(read_back), unit_name="item").to_csv()
+    assert target.read_text() == expected.replace("\r\n", "\n")

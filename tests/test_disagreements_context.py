@@ -94,7 +94,7 @@ def test_cli_carries_text_and_context_to_the_review_csv_and_the_report(tmp_path:
                            "--context", "note", "--raters", "ann_a", "ann_b", "-o", str(review))
     assert code == 0, err
     rows = list(csv.reader(io.StringIO(review.read_text(encoding="utf-8"))))
-    assert rows[0][:3] == ["unit", "text", "note"] and rows[1][:3] == ["i2", HOSTILE, "check"]
+    assert rows[0][:3] == ["item", "text", "note"] and rows[1][:3] == ["i2", HOSTILE, "check"]
     out = tmp_path / "r.html"
     code, _, err = run_cli("report", str(EXAMPLES / "judge.csv"), "--raters", "ann_a", "ann_b",
                            "ann_c", "--context", "gpt4_rationale", "-q", "-o", str(out))

@@ -125,3 +125,23 @@ def test_false_alarm_rate_is_at_most_nominal_over_1000_histories() -> None:
 def test_a_drop_of_0_1_is_flagged_within_the_promised_batches() -> None:
     found, k = _detected_within(1000, seed=22)
     assert found >= 0.95 - 3 * math.sqrt(0.05 * 0.95 / 1000), (found, k)
+
+
+def test_a_flagged_batch_does_not_enter_the_baseline() -> None:
+    """Three batches at 0.75, one at 0.40, then one at 0.62 (SE 0.05 each).
+
+    By hand: after three batches the limit is 0.75 - 1.6449 sqrt(0.05^2 + 0.05^2/3) =
+    0.6550, so 0.40 is flagged. Were it taken into the baseline (as it once was), the
+    baseline would be 0.6625 and the next limit 0.6625 - 1.6449 sqrt(0.05^2 + 0.05^2/4) =
+    0.5706, and 0.62 would pass; kept out, the limit stays 0.6550 and 0.62 is flagged.
+    """
+    runs = [Run(f"2026-01-0{t}", "s", (Figure("cohen_kappa", k, 0.05),))
+            for t, k in enumerate([0.75, 0.75, 0.75, 0.40, 0.62], start=1)]
+    chart = control_chart(runs, "cohen_kappa")
+    fourth, fifth = chart.points[3], chart.points[4]
+    z = stats.norm.ppf(0.95)
+    assert fourth.flagged and fourth.lower_limit == pytest.approx(
+        0.75 - z * math.sqrt(0.05**2 + 0.05**2 / 3), abs=1e-12)
+    assert fifth.baseline == pytest.approx(0.75, abs=1e-12) and fifth.n_baseline == 3
+    assert fifth.lower_limit == pytest.approx(fourth.lower_limit, abs=1e-12)
+    assert fifth.flagged and "1 flagged batch(es) left out" in (fifth.reason or "")

@@ -205,7 +205,8 @@ def test_a_given_title_wins_and_the_cli_drops_the_layout_caveat_when_roles_are_n
     assert code == 0, stderr
     text = out.read_text(encoding="utf-8")
     assert text.startswith("# Model against reference\n") and "caveat" not in text
-    assert "rater 'gold' was named; the rater columns are every column left" in text
+    assert "rater 'gold' was named; the rater columns are 'gold', 'ann_a', 'ann_b', 'model', " \
+           "'llm' (every column left" in text
 
 
 def test_span_and_label_set_verdicts_carry_their_section_s_figures() -> None:

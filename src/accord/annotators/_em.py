@@ -24,7 +24,9 @@ Each loop iteration is one E step followed by one M step; the reported
 posterior comes from the last E step and the parameters from the M step fitted
 to it. Initialisation is deterministic: the majority-vote posterior (vote
 shares) for Dawid-Skene, one-coin and MACE; ``alpha = b = 1`` for GLAD. The fit
-stops when the log-likelihood changes by less than ``tol`` per rating.
+stops when the log-likelihood changes by less than ``tol`` per rating. A declared
+class that no rating gives has posterior 0 in Dawid-Skene, one-coin and MACE
+(:func:`log_prior`).
 ``start=`` replaces the initial parameters (the bootstrap of model figures
 warm-starts each resample from the converged fit). ``accelerate=True`` runs
 one-coin and Dawid-Skene under SQUAREM (:mod:`._squarem`): same fixed point and
@@ -129,6 +131,15 @@ def rating_matrix(rows: IntArray, cols: IntArray, n_rows: int, n_cols: int) -> A
     return csr_matrix((ones, (rows, cols)), shape=(n_rows, n_cols))
 
 
+def log_prior(crowd: Crowd, prior: FloatArray) -> FloatArray:
+    """``log pi_c``, and ``-inf`` for a declared class no rating gives: its posterior is
+    held at 0 (with a fitted confusion row spread over the labels in use, an empty class
+    would explain any unit no better than chance, yet can out-score classes whose
+    confusion rows are nearly 0/1 on a small crowd)."""
+    seen = np.bincount(crowd.value, minlength=crowd.k) > 0
+    return np.where(seen, np.log(np.maximum(prior, EPS)), -np.inf)
+
+
 def majority_posterior(crowd: Crowd) -> FloatArray:
     """Vote shares per unit: the majority-vote posterior every EM starts from."""
     votes = crowd.votes()
@@ -156,7 +167,7 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None
         conf = p["confusion"]
         log_conf = np.log(np.where(conf > 0, conf, 1.0))
         logp = by_unit.dot(np.ascontiguousarray(log_conf.transpose(0, 2, 1).reshape(r * k, k)))
-        return normalise_log(logp, np.log(p["prior"]))
+        return normalise_log(logp, log_prior(crowd, p["prior"]))
 
     try:
         first = m_step(majority_posterior(crowd), {}) if start is None else start
@@ -183,7 +194,7 @@ def one_coin(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = 
         right = np.log(np.clip(s, EPS, 1 - EPS))
         wrong = np.log(np.clip((1 - s) / (k - 1), EPS, 1 - EPS))
         base = wrong[rater]
-        return normalise_log(symmetric_log_posterior(crowd, np.log(p["prior"]), base,
+        return normalise_log(symmetric_log_posterior(crowd, log_prior(crowd, p["prior"]), base,
                                                      right[rater] - base))
 
     first = m_step(majority_posterior(crowd), {}) if start is None else start
@@ -292,7 +303,7 @@ def mace(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
     def e_step(p: Params) -> tuple[FloatArray, float]:
         guess, know = guess_and_know(p)
         base = np.log(np.maximum(guess, EPS))
-        return normalise_log(symmetric_log_posterior(crowd, np.log(p["prior"]), base,
+        return normalise_log(symmetric_log_posterior(crowd, log_prior(crowd, p["prior"]), base,
                                                      np.log(guess + know) - base))
 
     def m_step(post: FloatArray, p: Params) -> Params:

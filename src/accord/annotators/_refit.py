@@ -211,7 +211,7 @@ def _sub_fit(sub: Crowd, method: str, start: dict[str, Any] | None, drawn: IntAr
     if method == "majority":
         return _em.majority_posterior(sub), {}
     if method == "wawa":
-        post, skill = _wawa(sub)
+        post, skill, _ = _wawa(sub)
         return post, {"skill": skill}
     init = None if start is None else dict(start)
     if init is not None and method == "glad":

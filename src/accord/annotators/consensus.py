@@ -126,7 +126,9 @@ def consensus(
     if method == "majority":
         return made(posterior=_em.majority_posterior(crowd))
     if method == "wawa":
-        post, skill = _wawa(crowd)
+        post, skill, unweighed = _wawa(crowd)
+        if unweighed:
+            made = partial(made, notes=(*notes, _unweighed_note(unweighed)))
         return made(posterior=post, parameters={"skill": skill})
     fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate)
     return made(posterior=fit.posterior, parameters=_public(method, fit.parameters),
@@ -134,8 +136,10 @@ def consensus(
                 last_change=fit.last_change)
 
 
-def _wawa(crowd: Crowd) -> tuple[FloatArray, FloatArray]:
-    """Votes weighted by each annotator's agreement with the majority label.
+def _wawa(crowd: Crowd) -> tuple[FloatArray, FloatArray, list[Any]]:
+    """Votes weighted by each annotator's agreement with the majority label, and the
+    annotators who rated only units with a tied majority (their weight is 0 for want of
+    a majority label, not for disagreeing).
 
     Units whose majority is tied have no majority label and do not count in the
     weights (so the weights do not depend on the order of the categories). A unit
@@ -146,14 +150,23 @@ def _wawa(crowd: Crowd) -> tuple[FloatArray, FloatArray]:
     majority = np.where(clear, shares.argmax(axis=1), -1)[crowd.unit]
     hits = (crowd.value == majority).astype(np.float64)
     skill = wsum(crowd.rater, hits, crowd.n_raters)
-    skill /= np.maximum(wsum(crowd.rater, majority >= 0, crowd.n_raters), 1)
+    counted = wsum(crowd.rater, majority >= 0, crowd.n_raters)
+    skill /= np.maximum(counted, 1)
+    rated = np.bincount(crowd.rater, minlength=crowd.n_raters) > 0
+    unweighed = [crowd.rater_ids[int(i)] for i in np.flatnonzero(rated & (counted == 0))]
     n, k = crowd.n_units, crowd.k
     weighted = wsum(crowd.uv, skill[crowd.rater], n * k).reshape(n, k)
     total = weighted.sum(axis=1, keepdims=True)
     votes = crowd.votes()
     zero = total[:, 0] == 0
     weighted[zero], total[zero] = votes[zero], votes[zero].sum(axis=1, keepdims=True)
-    return weighted / total, skill
+    return weighted / total, skill, unweighed
+
+
+def _unweighed_note(raters: list[Any]) -> str:
+    return (f"{len(raters)} annotator(s) rated only units whose majority is tied "
+            f"({_few(raters)}): Wawa gives them weight 0 (no majority label to agree with), "
+            "so their votes count only where every annotator of a unit has weight 0.")
 
 
 def _public(method: str, params: dict[str, Any]) -> dict[str, Any]:

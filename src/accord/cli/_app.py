@@ -3,6 +3,8 @@ module is imported, which happens when the command is first looked up (:class:`L
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import importlib
 import os
 import sys
@@ -35,46 +37,56 @@ def expand_multi(args: Sequence[str], known: frozenset[str] | None = None) -> li
     Values run until the next option: a token starting with ``-`` that is not a
     number and, when ``known`` lists the command's options, is one of them (so
     ``--categories -neg pos`` keeps the label ``-neg``). Commas separate values
-    written as one word (``--raters a,b``); a value with a space in it is one value,
-    commas and all (``--missing "no answer, skipped"``, ``--humans "Smith, J"``).
+    only in a lone word (``--raters a,b``); two or more words are the values as
+    written (``--categories 'a,b' c`` is the labels ``a,b`` and ``c``), and so is
+    ``--option=value`` (``--predicted=model,v2``) and a value with a space in it
+    (``--missing "no answer, skipped"``, ``--humans "Smith, J"``).
 
     >>> expand_multi(["--missing", "no answer, skipped", "--raters", "a,b"])
     ['--missing', 'no answer, skipped', '--raters', 'a', '--raters', 'b']
+    >>> expand_multi(["--categories", "a,b", "c", "--predicted=model,v2"])
+    ['--categories', 'a,b', '--categories', 'c', '--predicted', 'model,v2']
     """
     out: list[str] = []
     current: str | None = None
-    given = 0
+    words: list[str] = []
     for tok in args:
         if _is_option(tok) and (current is None or known is None
                                 or tok.partition("=")[0] in known):
-            _some(current, given)
+            out += _flush(current, words)
             name, eq, val = tok.partition("=")
-            current = name if name in MULTI_VALUE else None
-            given = 0
+            current, words = (name if name in MULTI_VALUE else None), []
             if current and eq:
-                values = _values(val)
-                _some(current, len(values))
-                out += [x for v in values for x in (current, v)]
+                _some(current, len(val))
+                out += [current, val]
                 current = None
                 continue
             if current:
                 continue
             out.append(tok)
         elif current is not None:
-            values = _values(tok)
-            given += len(values)
-            out += [x for v in values for x in (current, v)]
+            words.append(tok)
         else:
             out.append(tok)
-    _some(current, given)
+    out += _flush(current, words)
     return out
+
+
+def _flush(option: str | None, words: list[str]) -> list[str]:
+    """The ``option value`` pairs of the words that followed a multi-value option."""
+    if option is None:
+        return []
+    values = _values(words[0]) if len(words) == 1 else [w for w in words if w]
+    _some(option, len(values))
+    return [x for v in values for x in (option, v)]
 
 
 def _some(option: str | None, given: int) -> None:
     """A multi-value option given no value is refused (it would read as not given)."""
     if option is not None and given == 0:
         raise click.UsageError(f"{option} needs at least one value after it "
-                               f"(e.g. {option} A B, or {option} A,B).")
+                               f"(e.g. {option} A B, or {option} A,B; a value holding a "
+                               f"comma: {option}=A,B).")
 
 
 def _values(tok: str) -> list[str]:
@@ -172,6 +184,9 @@ class AccordGroup(click.Group):
         try:
             try:
                 with warnings.catch_warnings(record=True) as caught:
+                    # every warning is recorded (once per place, whatever filters the
+                    # caller set) and said after the command in its own words
+                    warnings.simplefilter("default")
                     warnings.simplefilter("always", DegenerateDataWarning)
                     warnings.simplefilter("always", UndeclaredOrderWarning)
                     return super().invoke(ctx)
@@ -187,7 +202,8 @@ class AccordGroup(click.Group):
         except AccordError as exc:
             _fail(ctx, cli_text(str(exc)), status, keep="")
         except OSError as exc:  # a missing file, a directory, no permission, a full disk
-            where = f": {exc.filename}" if exc.filename else ""
+            where = (f": {exc.filename}" if exc.filename else
+                     " (writing the output)" if exc.errno == errno.ENOSPC else "")
             _fail(ctx, f"{exc.strerror or exc}{where}", status)
         except MemoryError:  # numpy's _ArrayMemoryError too
             sizes = _sizes(ctx)
@@ -227,7 +243,9 @@ def _json_error(ctx: click.Context, message: str, status: int) -> None:
         return
     from accord.cli._json import error_document
 
-    click.echo(error_document(_command_name(ctx, args), visible(message), status))
+    # standard output may be what failed (a full disk): stderr has said it then
+    with contextlib.suppress(OSError):
+        click.echo(error_document(_command_name(ctx, args), visible(message), status))
 
 
 def _command_name(ctx: click.Context, args: Sequence[str]) -> str:
@@ -267,17 +285,32 @@ def _sizes(ctx: click.Context) -> str:
 
 
 def _report_warnings(caught: list[warnings.WarningMessage]) -> None:
-    """Undefined coefficients and an undeclared category order become one line each on
-    stderr; other warnings pass through."""
+    """Every warning becomes one line on stderr (each text once), in the command line's
+    words (``max_iter=`` is ``--max-iter``), never Python's ``file:line: Category:`` form
+    pointing into accord or click: the warning bridge of the command line."""
     seen: set[str] = set()
     for w in caught:
-        if issubclass(w.category, (DegenerateDataWarning, UndeclaredOrderWarning)):
-            text = str(w.message)
-            if text not in seen:
-                seen.add(text)
-                echo(f"accord: warning: {cli_text(text)}", err=True, keep="")
-        else:
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        text = warning_text(w.category, str(w.message))
+        if text not in seen:
+            seen.add(text)
+            echo(f"accord: warning: {text}", err=True, keep="")
+
+
+def warning_text(category: type[Warning], message: str) -> str:
+    """A warning as the command line says it.
+
+    Examples
+    --------
+    >>> from accord.errors import ConvergenceWarning
+    >>> warning_text(ConvergenceWarning, "mace did not converge (raise max_iter= or tol=).")
+    'mace did not converge (raise --max-iter N or --tol X).'
+    >>> print(warning_text(RuntimeWarning, "overflow encountered in exp"))  # doctest: +ELLIPSIS
+    overflow encountered in exp: some values are too extreme to compute with exactly; ...
+    """
+    if issubclass(category, RuntimeWarning) and "encountered in" in message:
+        return (f"{message}: some values are too extreme to compute with exactly; a figure "
+                "they reach may be undefined or rounded")
+    return cli_text(message)
 
 
 def version_line() -> str:
@@ -314,7 +347,7 @@ def main() -> None:
       table          the two-rater worksheet (contingency table with marginals)
       inspect        what accord read from a file: raters, units, categories, audit
       report         the full agreement report (console, HTML, Markdown, JSON)
-      check          pass/fail against a declared threshold (exit 0 / 1; 2: no decision)
+      check          pass/fail against a threshold (exit 0/1; 2: no decision; 3: drift)
       compare        agreement between batches: the difference with its interval
       history        the runs recorded in a history store, with control limits
       evaluate       a model (or annotator) against reference labels: F1, MCC, baselines

@@ -9,6 +9,7 @@ import click
 
 from accord.cli._common import load, paths_of, single_labels
 from accord.cli._json import emit
+from accord.cli._terminal import one_line
 
 POOLED = "(pooled)"
 
@@ -88,33 +89,42 @@ def _only(run: Any, coefficient: str) -> Any:
 def _homogeneity(accord: Any, results: list[tuple[str, Any]]) -> tuple[Any, list[str],
                                                                       list[str]]:
     """``(test or None, groups tested, groups left out)``: the chi-square test of
-    homogeneity (Fleiss 1981) over the groups whose estimate has an analytic SE."""
-    tested = [(g, r) for g, r in results if r.defined and math.isfinite(r.se)]
+    homogeneity (Fleiss 1981) over the groups whose estimate has a positive analytic SE
+    (the test weighs each group by 1/SE^2: a group of SE 0, such as kappa 1 with every
+    unit agreeing, is left out and named)."""
+    tested = [(g, r) for g, r in results if testable(r)]
     left = [g for g, r in results if (g, r) not in tested]
     test = accord.homogeneity([r for _, r in tested]) if len(tested) >= 2 else None
     return test, [g for g, _ in tested], left
 
 
+def testable(result: Any) -> bool:
+    """Whether a group's result enters the homogeneity test: defined, with a finite,
+    positive SE."""
+    return bool(result.defined and math.isfinite(result.se) and result.se > 0)
+
+
 def _test_json(found: tuple[Any, list[str], list[str]]) -> dict[str, Any]:
     """The pooled row's ``homogeneity``: the test (``null`` when fewer than two groups
-    have an estimate with a standard error), the groups it compared and those left out."""
+    have an estimate with a positive standard error), the groups it compared and those
+    left out."""
     test, tested, left = found
     return {"test": None if test is None else test.to_dict(), "groups": tested,
             "left_out": left,
             "reason": None if test is not None else
-            f"{len(tested)} group(s) have an estimate with a standard error; the test "
-            "needs two"}
+            f"{len(tested)} group(s) have an estimate with a positive standard error; the "
+            "test needs two"}
 
 
 def _test_line(coefficient: str, found: tuple[Any, list[str], list[str]]) -> str:
     test, tested, left = found
     out = (f"groups equal? not tested: {len(tested)} group(s) have an estimate with a "
-           "standard error, two needed" if test is None else
+           "positive standard error, two needed" if test is None else
            f"groups equal? chi-square test of homogeneity (Fleiss 1981): "
            f"chi2 = {test.statistic:.4f}, df = {test.df}, p = {test.pvalue:.4g}")
     if left:
-        out += f" ({len(left)} group(s) left out, without an estimate or SE: " \
-               f"{', '.join(left)})"
+        out += f" ({len(left)} group(s) left out, without an estimate or a positive SE: " \
+               f"{', '.join(map(one_line, left))})"
     return out
 
 
@@ -254,6 +264,9 @@ def report_groups(rep: Any, data: str, by: str, loader: Any, options: dict[str, 
     """``accord report --by``: the report of the pooled data, with each group's row of every
     coefficient (its estimate and interval, titled ``... (BY = GROUP)``) after the pooled
     rows, and the homogeneity test per coefficient and what was decided in the notes.
+    The headline (and so the job's verdict) answers the groups' question first: each
+    group's figure of the main coefficient and whether they are equal, then the pooled
+    one; the group column is named as such in the data notes, not as an ignored column.
 
     ``loader(path)`` reads one group; ``options`` are those of :func:`accord.report`."""
     from dataclasses import replace
@@ -285,14 +298,63 @@ def report_groups(rep: Any, data: str, by: str, loader: Any, options: dict[str, 
     per = "file" if by == "file" else f"value of {by!r}"
     lines.insert(0, f"groups: {len(groups)} (one per {per}), each analysed on its own, after "
                     "the pooled rows")
+    tests = {}
     for coefficient, found in results.items():
-        defined = [r for r in found if r.defined and math.isfinite(r.se)]
+        defined = [r for r in found if testable(r)]
         if len(defined) >= 2:
-            test = accord.homogeneity(defined)
+            test = tests[coefficient] = accord.homogeneity(defined)
             lines.append(f"groups equal? {coefficient}: chi-square test of homogeneity (Fleiss "
                          f"1981): chi2 = {test.statistic:.4f}, df = {test.df}, "
-                         f"p = {test.pvalue:.4g}")
+                         f"p = {test.pvalue:.4g}"
+                         + ("" if len(defined) == len(found) else
+                            f" ({len(found) - len(defined)} group(s) left out, without an "
+                            "estimate or a positive SE)"))
+        else:
+            lines.append(f"groups equal? {coefficient}: not tested: {len(defined)} group(s) "
+                         "have an estimate with a positive standard error, two needed")
     pooled = tuple(replace(r, variant=f"{r.variant}, pooled" if r.variant else "pooled")
                    for r in rep.coefficients)
-    return replace(rep, coefficients=(*pooled, *rows),
-                   notes=(*rep.notes, *notes, *lines))
+    out = replace(rep, coefficients=(*pooled, *rows), notes=(*rep.notes, *notes, *lines),
+                  headline=_groups_headline(rep, what, rows, tests.get(rep.primary or "")),
+                  data=_group_column(rep.data, by))
+    from accord.report.job import with_job
+
+    return with_job(out, rep.title, None)
+
+
+#: Groups named in the headline; the others are in the coefficient table.
+HEADLINE_GROUPS = 6
+
+
+def _groups_headline(rep: Any, what: str, rows: list[Any], test: Any) -> str:
+    """Each group's figure of the main coefficient, whether the groups are equal, then the
+    pooled headline: the question a report by groups asks comes first."""
+    mine = [r for r in rows if r.coefficient == rep.primary]
+    if not mine:
+        return str(rep.headline)
+    tag = f"{what} = "
+    shown = [f"{r.variant.split(tag, 1)[-1]} {r.estimate:.4f}"
+             + (f" ({r.confidence_level:.0%} CI {r.ci_low:.4f} to {r.ci_high:.4f})"
+                if math.isfinite(r.ci_low) else "") if r.defined else
+             f"{r.variant.split(tag, 1)[-1]} undefined" for r in mine[:HEADLINE_GROUPS]]
+    more = (f" and {len(mine) - HEADLINE_GROUPS} more (in the table)"
+            if len(mine) > HEADLINE_GROUPS else "")
+    equal = ("" if test is None or test.undefined_reason is not None else
+             f"; equal across groups? chi-square test of homogeneity (Fleiss 1981): chi2 = "
+             f"{test.statistic:.2f}, df = {test.df}, p = {test.pvalue:.4g}")
+    return (f"{mine[0].label.split(' (')[0]} by {what}: {'; '.join(shown)}{more}{equal}. "
+            f"Pooled: {rep.headline}")
+
+
+def _group_column(data: Any, by: str) -> Any:
+    """The data summary with the --by column named as the group column (it was read
+    beside the raters and would be listed among the ignored columns)."""
+    from dataclasses import replace
+
+    if by == "file":
+        return data
+    ignored = f"ignored columns: [{by!r}]"
+    notes = tuple(n.replace(f"; {ignored}", "").replace(f"{by!r}, ", "")
+                  .replace(f", {by!r}]", "]") + f"; group column: {by!r} (--by)"
+                  if n.startswith("wide layout") else n for n in data.notes)
+    return replace(data, notes=notes)

@@ -10,8 +10,8 @@ from typing import Any
 from accord.cli._common import paths_of
 from accord.cli._errors import cli_text
 from accord.cli._json import emit
-from accord.cli._record import history_line, record_run
-from accord.cli._terminal import echo
+from accord.cli._record import DRIFT_ALARM, decision_line, history_line, record_run
+from accord.cli._terminal import echo, one_line
 
 POOLED = "(pooled)"
 
@@ -20,7 +20,8 @@ def check_by(data: str, by: str, read: Callable[[Any], Any],
              decide: Callable[[Any], tuple[Any, int, Any, list[str]]], study: Any,
              record: Path | None, against: bool, as_json: bool) -> None:
     """Decide each group, then the pooled data; exit 0 only when every group is accepted
-    (and, with ``--against-history``, none is flagged). Groups are recorded in order."""
+    and, with ``--against-history``, none is flagged: 1 when a group is not accepted, else
+    3 when one is flagged (a drift alarm). Groups are recorded in order."""
     from accord.errors import DataError
     from accord.history.split import split_files
 
@@ -44,12 +45,17 @@ def check_by(data: str, by: str, read: Callable[[Any], Any],
             row["history"] = record_run(record, decision, study, data, used, caveats, against,
                                         source=f"{data} ({by} = {name})",
                                         annotations=ann)
+        if row.get("history", {}).get("flagged") and decision.accepted:
+            row["line"] = decision_line(decision, row["history"])
         rows.append(row)
-    ok = all(r["status"] == "accepted" and not r.get("history", {}).get("flagged")
-             for r in rows if r["group"] != POOLED)
+    groups_only = [r for r in rows if r["group"] != POOLED]
+    accepted = all(r["status"] == "accepted" for r in groups_only)
+    drift = [r["group"] for r in groups_only if r.get("history", {}).get("flagged")]
+    ok = accepted and not drift
+    status = 0 if ok else 1 if not accepted else DRIFT_ALARM
     if as_json:
         emit("check", {"data": str(data), "by": by, "notes": notes, "groups": rows,
-                               "accepted": ok, "exit_status": 0 if ok else 1})
+                       "accepted": ok, "exit_status": status})
     else:
         for caveat in dict.fromkeys(c for r in rows for c in r["caveats"]):
             echo(f"caveat: {caveat}")
@@ -58,9 +64,11 @@ def check_by(data: str, by: str, read: Callable[[Any], Any],
         for note in notes:
             echo(f"note: {note}")
         for r in rows:
-            echo(f"{r['group']}: {r['line']}")
+            echo(f"{one_line(r['group'])}: {r['line']}")
             if "history" in r:
                 for line in history_line(r["history"]).splitlines():
                     echo(f"  {line}")
-        echo("every group accepted" if ok else "not every group accepted: exit 1")
-    sys.exit(0 if ok else 1)
+        echo("every group accepted" if ok else "not every group accepted: exit 1"
+             if not accepted else f"DRIFT ALARM in group(s) {', '.join(map(str, drift))}: "
+             "exit 3")
+    sys.exit(status)

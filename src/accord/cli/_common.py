@@ -66,6 +66,7 @@ def load(
     select_raters: bool = True,
     span_columns: dict[str, Any] | None = None,
     level_caveat: bool = False,
+    empty_label: str | None = None,
     **selection: Any,
 ) -> Annotations:
     """Read DATA with the shared options (``selection``, see :func:`read_options`).
@@ -75,11 +76,14 @@ def load(
     which raters were left out. ``span_columns`` (``start``, ``end``) read a span table.
     With ``level_caveat`` (a command whose coefficients depend on the level), integer
     labels that look like a scale, read as nominal because no level was given, are
-    said as a caveat (:func:`accord.interpret.levels.ordered_look`).
+    said as a caveat (:func:`accord.interpret.levels.ordered_look`). ``empty_label``
+    (``--empty-label``) is the label, or ``""`` the empty cell, read as the empty set.
     """
     from accord.readers import read
 
-    ann = read(paths_of(data), **read_options(**selection), **(span_columns or {}))
+    extra = {**(span_columns or {}), **({} if empty_label is None else
+                                        {"empty_label": empty_label})}
+    ann = read(paths_of(data), **read_options(**selection), **extra)
     hint = None if ann.set_valued else separator_hint(ann.categories)
     if hint is not None:
         ann.audit = ann.audit.with_caveats(hint)
@@ -182,13 +186,15 @@ def read_options(
 ) -> dict[str, Any]:
     """The keyword arguments of :func:`accord.read` for the shared data options.
 
-    With long data (``--unit/--rater/--value``) ``--raters`` selects raters after
-    reading instead of naming columns. ``kinds`` selects raters after reading and
-    is not an option of ``read``; ``rater_kinds`` (``--kind RATER=KIND``) becomes
-    ``read(kinds={rater: kind})``. Declared categories are passed as typed; the
-    readers match ``"1"`` to a numeric label 1.
+    With long data (``--rater``/``--value``, or ``--unit`` alone) ``--raters`` selects
+    raters after reading instead of naming columns; ``--unit COL --raters A B`` is a wide
+    table, its unit ids in COL and its raters A and B, as ``accord.read(unit=, raters=)``
+    reads it. ``kinds`` selects raters after reading and is not an option of ``read``;
+    ``rater_kinds`` (``--kind RATER=KIND``) becomes ``read(kinds={rater: kind})``.
+    Declared categories are passed as typed; the readers match ``"1"`` to a numeric
+    label 1.
     """
-    long_form = any(x is not None for x in (unit, rater, value))
+    long_form = rater is not None or value is not None or (unit is not None and not raters)
     extra: dict[str, Any] = {"kinds": dict(rater_kinds)} if rater_kinds else {}
     return {
         **extra,

@@ -47,6 +47,12 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "systems": ("--predicted", "COL..."),
     "average": ("--average", "NAME"),
     "positive": ("--positive", "LABEL"),
+    "max_iter": ("--max-iter", "N"),
+    "tol": ("--tol", "X"),
+    "test": ("--test", "NAME"),
+    "judges": ("--judges", "COL..."),
+    "humans": ("--humans", "COL..."),
+    "empty_label": ("--empty-label", "TEXT"),
 }
 
 _NAMES = "|".join(sorted(OPTIONS, key=len, reverse=True))
@@ -71,6 +77,8 @@ def cli_text(message: str) -> str:
     "--format must be one of {'csv'}. Got 'x' instead."
     >>> cli_text("pass duplicates='last' (accord CLI: --duplicates last) to keep it")
     'pass --duplicates last to keep it'
+    >>> cli_text("empty_label='': 2 empty cell(s) scored as the empty set")
+    "--empty-label '': 2 empty cell(s) scored as the empty set"
     """
     text = _ROUTE.sub(lambda m: m.group(1).strip(), message)
     text = _BOOTSTRAP.sub("--ci bootstrap", text)
@@ -86,4 +94,5 @@ def _option(m: re.Match[str]) -> str:
     if given.startswith("["):
         items = [x.strip().strip("'\"") for x in given[1:-1].split(",") if x.strip()]
         return " ".join([option, *items]) if items else f"{option} {metavar}"
-    return f"{option} {given.strip(chr(39) + chr(34))}"
+    value = given.strip(chr(39) + chr(34))
+    return f"{option} {value}" if value else f"{option} ''"  # an empty text stays visible

@@ -6,8 +6,10 @@ a command whose result is a list puts it under ``results``. An undefined figure
 (``nan``) is ``null`` and an infinite one a string (``"inf"``), so the output is
 strict JSON (RFC 8259) that any parser reads. On failure with ``--json`` the
 standard output holds ``{"schema_version", "command", "error", "exit"}`` (and
-standard error the usual line). The JSON Schema of each command's document is in
-``accord/cli/schemas/`` (package data).
+standard error the usual line). A command that takes ``--seed`` ends its document with
+the ``seed`` its resampling used (the default, 0, when none was given), so a figure
+in the JSON can be reproduced; a report's document says it under ``settings``. The
+JSON Schema of each command's document is in ``accord/cli/schemas/`` (package data).
 """
 
 from __future__ import annotations
@@ -38,8 +40,17 @@ def dumps(command: str, payload: Any) -> str:
 
 
 def emit(command: str, payload: Any) -> None:
-    """Print the document on standard output."""
-    click.echo(dumps(command, payload))
+    """Print the document on standard output, with the seed of a command that takes one."""
+    click.echo(dumps(command, payload if command == "report" else _with_seed(payload)))
+
+
+def _with_seed(payload: Any) -> Any:
+    """The payload with the command's seed last (a report says it in its settings)."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or "seed" not in ctx.params:
+        return payload
+    body = payload if isinstance(payload, dict) else {"results": payload}
+    return body if "seed" in body else {**body, "seed": ctx.params["seed"]}
 
 
 def error_document(command: str, message: str, status: int) -> str:

@@ -23,7 +23,7 @@ from accord.cli._lazy import (
     scale_names,
     weight_names,
 )
-from accord.data._names import LEVELS, RATER_KINDS
+from accord.data._names import DEFAULT_SEED, LEVELS, RATER_KINDS
 
 __all__ = ["CONSENSUS_METHODS", "DIFFERENCES", "GROUPS", "MAX_RESAMPLES", "OPTIONS",
            "REGENERATE", "SharedOption", "deprecated_alias", "options_page", "shared"]
@@ -199,9 +199,9 @@ OPTIONS: dict[str, SharedOption] = dict([
     _o("--bootstrap-kind", "bootstrap_kind", "interval", "Bootstrap interval type.",
        kind="percentile | bca | basic", default="percentile",
        type=click.Choice(["percentile", "bca", "basic"])),
-    _o("--seed", "seed", "interval", "Seed for a reproducible bootstrap (default: fresh "
-       "entropy, a different interval each run).", kind="integer >= 0",
-       type=int, metavar="N", callback=_seed),
+    _o("--seed", "seed", "interval", "Seed of the bootstrap and of every other resampling "
+       f"(default {DEFAULT_SEED}: the same figures on every run).", kind="integer >= 0",
+       default=DEFAULT_SEED, type=int, metavar="N", callback=_seed),
     _o("--gold", "gold", "reference", "The reference labels: a column of wide data, or a "
        "rater of long data or an export.", metavar="COL"),
     _o("--predicted", "predicted", "reference", "The system labels to set against --gold: "

@@ -7,13 +7,37 @@ from typing import Any
 
 import click
 
+#: Exit status of a batch the rule accepts and its history flags (``--against-history``).
+DRIFT_ALARM = 3
+
+
+def exit_status(accepted: bool, history: dict[str, Any] | None) -> int:
+    """0 accepted, 1 rejected or undefined, 3 accepted by the rule and flagged by its
+    history (a drift alarm)."""
+    if not accepted:
+        return 1
+    return DRIFT_ALARM if (history or {}).get("flagged") else 0
+
+
+def decision_line(decision: Any, history: dict[str, Any] | None) -> str:
+    """The decision in one line, in the CLI's words; a drift alarm says so first."""
+    from accord.cli._errors import cli_text
+
+    line = cli_text(decision.line())  # e.g. "use --ci bootstrap", not "method=..."
+    if exit_status(decision.accepted, history) == DRIFT_ALARM:
+        line = ("DRIFT ALARM: the rule accepts the batch ("
+                + line.removeprefix("ACCEPTED: ") + "), and its agreement dropped below "
+                "the control limit of the earlier batches (exit 3)")
+    return line
+
 
 def record_options(func: Any) -> Any:
     """``--record STORE`` and ``--against-history``."""
     func = click.option(
         "--against-history", is_flag=True,
-        help="With --record: exit 1 when the new batch's agreement dropped below the "
-        "control limit from the study's first batches (see accord history).")(func)
+        help="With --record: a drift alarm (the line says DRIFT ALARM, exit 3) when the "
+        "rule accepts the new batch and its agreement dropped below the control limit "
+        "from the study's first batches (see accord history).")(func)
     return click.option(
         "--record", "record", type=click.Path(dir_okay=False, path_type=Path), default=None,
         metavar="STORE", help="Append this run's evidence register (time, file and its "

@@ -15,7 +15,8 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from accord.cli._terminal import _UNSAFE, visible
+from accord.data._text import UNSAFE as _UNSAFE
+from accord.data._text import visible
 
 __all__ = ["SafeConsole", "fit", "stacked"]
 
@@ -45,6 +46,7 @@ def fit(table: Any, console: Console, width: int | None = None) -> Any:
     returned as it is."""
     if not isinstance(table, Table):
         return table
+    _one_line_cells(table)
     low, high = _widths(table, console)
     _, right, _, left = table.padding
     rules = (len(table.columns) - 1 + (2 if table.show_edge else 0)) if table.box else 0
@@ -63,6 +65,20 @@ def fit(table: Any, console: Console, width: int | None = None) -> Any:
             column.width = width
             column.overflow = "fold"
     return table
+
+
+def _one_line_cells(table: Table) -> None:
+    """Spell out line breaks and control characters in the table's cells before it is
+    measured: a label, a unit id or a group name holding a newline would otherwise draw
+    a row of its own (a fake verdict), and a spelled-out character would not fit its
+    column."""
+    for column in table.columns:
+        cells = column._cells
+        for i, cell in enumerate(cells):
+            if isinstance(cell, str) and ("\n" in cell or _UNSAFE.search(cell)):
+                cells[i] = visible(cell, keep="")
+            elif isinstance(cell, Text) and ("\n" in cell.plain or _UNSAFE.search(cell.plain)):
+                cells[i] = Text(visible(cell.plain, keep=""), style=cell.style)
 
 
 def _widths(table: Table, console: Console) -> tuple[list[int], list[int]]:

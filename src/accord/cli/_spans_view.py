@@ -44,8 +44,10 @@ def _agreement(ann: Any, mode: str, raters: list[str] | None, ci: _Ci) -> dict[s
     pct = f"{ci.level:.0%} CI"
     pairs: list[list[Any]] = [["raters", "units", "F1", pct, "macro F1", "c/i/p/m/s"]]
     js: dict[str, Any] = {"mode": mode, "pairs": []}
+    cells = []
     for (a, b), p in res.pairs.items():
         f1, shown, f1_js = _cell(p.f1, ci)
+        cells.append((f1, shown, f1_js))
         c = p.counts
         pairs.append(
             [
@@ -58,7 +60,12 @@ def _agreement(ann: Any, mode: str, raters: list[str] | None, ci: _Ci) -> dict[s
             ]
         )
         js["pairs"].append({**p.to_dict(), "f1": f1_js})
-    mean, shown, js["f1"] = _cell(res.f1, ci)
+    if len(cells) == 1 and cells[0][2]["estimate"] == res.f1.to_dict()["estimate"]:
+        # one pair: its F1 is the mean, one figure with one interval in every place
+        mean, shown, one = cells[0]
+        js["f1"] = {**res.f1.to_dict(), "confidence_interval": one["confidence_interval"]}
+    else:
+        mean, shown, js["f1"] = _cell(res.f1, ci)
     js["macro_f1"] = res.macro_f1.to_dict()
     labels = [["label", "mean F1", pct]]
     js["per_label"] = {}

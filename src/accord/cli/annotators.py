@@ -11,6 +11,7 @@ from accord.cli._app import main
 from accord.cli._common import console, data_options, load, single_labels
 from accord.cli._json import emit
 from accord.cli._options import CONSENSUS_METHODS, shared
+from accord.cli._terminal import one_line
 
 _METHODS = list(CONSENSUS_METHODS)
 _SCORE_METHODS = ["mean", "median", "gaussian"]
@@ -40,7 +41,8 @@ def _fit_options(func: Any) -> Any:
 @click.option("--threshold", default=0.9, show_default=True, type=float,
               help="Units whose top posterior is below it are listed first as uncertain.")
 @click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
-              help="Write unit,label,posterior,n_ratings to this CSV (written atomically).")
+              help="Write unit,label,posterior,n_ratings to this CSV (written atomically; the unit "
+              "column keeps its --unit name).")
 @shared("--json", help="Print JSON instead.")
 def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: bool,
               threshold: float, output: str | None, as_json: bool, **selection: Any) -> None:
@@ -59,10 +61,14 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
     unit,score,se,n_ratings.
     """
     import accord
+    from accord.cli._outputs import writable_output
     from accord.errors import InvalidParameterError
 
+    writable_output(output, data)
+    unit_header = selection.get("unit") or "unit"
     if method in _SCORE_METHODS:
-        _score_consensus(data, method, tol, max_iter, output, as_json, selection)
+        _score_consensus(data, method, tol, max_iter, (output, unit_header), as_json,
+                         selection)
         return
     try:
         ann = single_labels(load(data, **selection), "consensus")
@@ -72,7 +78,7 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if output is not None:
-        _write(output, c)
+        _write(output, c, unit_header)
     if as_json:
         emit("consensus", {**c.to_dict(), "caveats": list(ann.audit.caveats),
                                "audit": ann.audit.to_dict()})
@@ -80,13 +86,12 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
     _print_consensus(ann, c, output)
 
 
-def _score_consensus(data: str, method: str, tol: float, max_iter: int, output: str | None,
-                     as_json: bool, selection: dict[str, Any]) -> None:
-    import csv
-    import io
-
+def _score_consensus(data: str, method: str, tol: float, max_iter: int,
+                     written: tuple[str | None, str], as_json: bool,
+                     selection: dict[str, Any]) -> None:
     import accord
-    from accord.data._files import write_atomic
+
+    output, unit_header = written
 
     ann = single_labels(load(data, **selection), "consensus")
     import numbers
@@ -103,12 +108,10 @@ def _score_consensus(data: str, method: str, tol: float, max_iter: int, output: 
     sc = accord.score_consensus(ann, method=method,  # type: ignore[arg-type]
                                 tol=tol, max_iter=max_iter)
     if output is not None:
-        buf = io.StringIO()
-        out = csv.writer(buf, lineterminator="\n")
-        out.writerow(["unit", "score", "se", "n_ratings"])
-        for row in sc.rows():
-            out.writerow([row["unit"], repr(row["score"]), repr(row["se"]), row["n_ratings"]])
-        write_atomic(output, buf.getvalue())
+        _write_rows(output, [_unit_header(unit_header, ("score", "se", "n_ratings")), "score",
+                             "se", "n_ratings"],
+                    ([row["unit"], repr(row["score"]), repr(row["se"]), row["n_ratings"]]
+                     for row in sc.rows()))
     if as_json:
         emit("consensus", {**sc.to_dict(), "audit": ann.audit.to_dict()})
         return
@@ -120,7 +123,7 @@ def _print_scores(ann: Any, sc: Any, output: str | None) -> None:
 
     out = console()
     for line in [*ann.audit.lines(), sc.sentence(), *(f"note: {n}" for n in sc.notes)]:
-        out.print(line, markup=False, highlight=False)
+        out.print(one_line(line), markup=False, highlight=False)
     t = Table(title="Annotators (bias: against the others; the biases sum to zero)")
     for col in ("annotator", "ratings", "bias", "noise (SD)"):
         t.add_column(col)
@@ -130,24 +133,43 @@ def _print_scores(ann: Any, sc: Any, output: str | None) -> None:
                   _num(n.estimate, ".3f"))
     out.print(t)
     if output is not None:
-        out.print(f"wrote {len(sc.units)} units to {output}", markup=False, highlight=False)
+        out.print(one_line(f"wrote {len(sc.units)} units to {output}"), markup=False,
+                  highlight=False)
 
 
 def _num(x: float, spec: str) -> str:
     return "undefined" if not math.isfinite(x) else format(x, spec)
 
 
-def _write(path: str, c: Any) -> None:
+def _unit_header(unit: str | None, others: tuple[str, ...]) -> str:
+    """The unit column's name in a written CSV: the user's (``--unit``), so the file joins
+    back onto the data; ``unit`` when none was named or the name is one of ``others``."""
+    return unit if unit and unit not in others else "unit"
+
+
+def _write(path: str, c: Any, unit_header: str) -> None:
+    _write_rows(path, [_unit_header(unit_header, ("label", "posterior", "n_ratings")),
+                       "label", "posterior", "n_ratings"],
+                ([row["unit"], row["label"], repr(row["posterior"]), row["n_ratings"]]
+                 for row in c.rows()))
+
+
+def _write_rows(path: str, header: list[str], rows: Any) -> None:
+    """A CSV written atomically, every text cell guarded as the disagreements review is
+    (:func:`accord.data._text.neutralise_cell`): a label such as ``=HYPERLINK(...)`` is
+    text in a spreadsheet; labels are otherwise kept exact."""
     import csv
     import io
 
     from accord.data._files import write_atomic
+    from accord.data._text import neutralise_cell
 
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
-    out.writerow(["unit", "label", "posterior", "n_ratings"])
-    for row in c.rows():
-        out.writerow([row["unit"], row["label"], repr(row["posterior"]), row["n_ratings"]])
+    out.writerow([neutralise_cell(h) for h in header])
+    for row in rows:
+        out.writerow([neutralise_cell(x) if isinstance(x, str) else
+                      x if isinstance(x, int) else neutralise_cell(str(x)) for x in row])
     write_atomic(path, buf.getvalue())
 
 
@@ -156,15 +178,16 @@ def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
 
     out = console()
     for line in ann.audit.lines():
-        out.print(line, markup=False, highlight=False)
+        out.print(one_line(line), markup=False, highlight=False)
     fit = "" if c.method in ("majority", "wawa") else (
         f" after {c.n_iter} iterations (log-likelihood {c.log_likelihood:.6g}"
         f"{'' if c.converged else ', NOT converged'})")
-    out.print(f"\n{c.method}: {len(c.units)} units labelled{fit}; {len(c.uncertain)} below "
+    out.print()
+    out.print(f"{c.method}: {len(c.units)} units labelled{fit}; {len(c.uncertain)} below "
               f"{c.threshold:g}, {len(c.tied)} tied, {len(c.single_rated)} rated once.",
               markup=False, highlight=False)
     for note in c.notes:
-        out.print(f"note: {note}", markup=False, highlight=False)
+        out.print(one_line(f"note: {note}"), markup=False, highlight=False)
     rows = c.rows()
     t = Table(title="Least certain units first" + ("" if len(rows) <= 20 else " (first 20)"))
     marks = [", ".join(k.replace("_", " ") for k in ("tied", "single_rated") if r[k])
@@ -176,7 +199,7 @@ def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
                   str(r["n_ratings"]), *([mark] if any(marks) else []))
     out.print(t)
     if output is not None:
-        out.print(f"wrote {len(rows)} units to {output}", markup=False, highlight=False)
+        out.print(one_line(f"wrote {len(rows)} units to {output}"), markup=False, highlight=False)
 
 
 @main.command()
@@ -234,13 +257,14 @@ def _print_annotators(ann: Any, q: Any) -> None:
 
     out = console()
     for line in ann.audit.lines():
-        out.print(line, markup=False, highlight=False)
+        out.print(one_line(line), markup=False, highlight=False)
     against = "the reference" if q.against == "reference" else (
         f"the {q.consensus.method} consensus (which each annotator helped make)")
-    out.print(f"\nAccuracy against {against}; the pool: {_pct(q.pool_accuracy)}.",
+    out.print()
+    out.print(f"Accuracy against {against}; the pool: {_pct(q.pool_accuracy)}.",
               markup=False, highlight=False)
     for row in q.flagged:
-        out.print(f"check: {row.flag}", markup=False, highlight=False)
+        out.print(one_line(f"check: {row.flag}"), markup=False, highlight=False)
     from accord.annotators.quality import display_order
 
     level = f"{q.confidence_level:.0%}"

@@ -1,11 +1,14 @@
 """``accord check``: the acceptance gate for pipelines and CI.
 
 Exit status 0 means accepted, 1 rejected or undefined (an undefined value is
-never accepted), 2 anything that is not a decision: bad usage, an invalid
-study file, unreadable data, a rater column that does not exist, too many or
+never accepted), 2 anything that is not a decision: bad usage, an invalid study
+file, unreadable data, a rater column that does not exist, too many or
 too few raters for the coefficient, or a layout or level that accord would
-have had to guess. A pipeline can therefore read 1 as "the data failed the
-rule" and nothing else.
+have had to guess; 3 a drift alarm (``--against-history``): the rule accepts
+the batch, and its agreement dropped below the control limit of the study's
+earlier batches. A pipeline can therefore read 1 as "the data failed the
+rule" and nothing else, and the decision line begins with the same word
+(ACCEPTED, REJECTED, UNDEFINED, DRIFT ALARM).
 """
 
 from __future__ import annotations
@@ -32,7 +35,13 @@ from accord.cli._common import (
 from accord.cli._errors import cli_text
 from accord.cli._json import emit
 from accord.cli._options import shared
-from accord.cli._record import history_line, record_options, record_run
+from accord.cli._record import (
+    decision_line,
+    exit_status,
+    history_line,
+    record_options,
+    record_run,
+)
 from accord.cli._span_options import span_columns, span_options
 from accord.cli._terminal import echo
 from accord.cli.report import _given, _options, _quiet, _usage_errors
@@ -84,7 +93,8 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
     accepted), 2 anything that is not a decision: bad usage, an invalid study
     file, unreadable data, a column that does not exist, a coefficient that does
     not fit the raters, or columns or a level of measurement that were not named
-    and would have to be guessed.
+    and would have to be guessed; 3 a drift alarm: accepted by the rule, and below
+    the control limit of the earlier batches (--against-history).
 
     \b
     Examples:
@@ -149,7 +159,8 @@ def check(ctx: click.Context, /, data: str, study: Path | None, coefficients: tu
     history = None if record is None else record_run(
         record, decision, st, data, used, caveats, against_history, annotations=ann)
     _print(decision, deviations, caveats, used, data, as_json, history)
-    sys.exit(0 if decision.accepted and not (history or {}).get("flagged") else 1)
+    sys.exit(exit_status(decision.accepted, history))
+
 
 
 def _check_bootstrap(ci_method: str, n_resamples: int, seed: int | None) -> None:
@@ -170,19 +181,19 @@ def _print(decision: Any, deviations: int, caveats: list[str], raters: Any, data
     if as_json:
         out = decision.to_dict()
         out.update(
-            accepted=decision.accepted, exit_status=0 if decision.accepted else 1, data=data,
+            accepted=decision.accepted, exit_status=exit_status(decision.accepted, history),
+            data=data, line=decision_line(decision, history),
             n_units=decision.result.n_units, n_raters=decision.result.n_raters,
             raters=[str(r) for r in raters], caveats=caveats,
             protocol_deviations=deviations,
         )
         if history is not None:
-            out.update(history=history, exit_status=1 if history.get("flagged")
-                       else out["exit_status"])
+            out.update(history=history)
         emit("check", out)
         return
     for caveat in caveats:
         echo(f"caveat: {caveat}")
-    line = cli_text(decision.line())  # e.g. "use --ci bootstrap", not "method=..."
+    line = decision_line(decision, history)
     if deviations:
         line += f" [{deviations} protocol deviation(s): see accord report]"
     echo(line)

@@ -20,15 +20,19 @@ from accord.cli._terminal import echo
 @shared("--coefficient", multiple=True, help="The coefficient to compare (default: Cohen's "
         "kappa for two raters, Krippendorff's alpha otherwise).")
 @shared("--weights")
+@click.option("--by", default=None, metavar="COLUMN",
+              help="The batches are the values of this column of one table (e.g. week), in "
+              "the order they first appear, instead of one file each.")
 @ci_options
 @shared("--json", help="Print the comparison as JSON.")
 def compare_command(data: Any, coefficients: tuple[str, ...], weights: str | None,
-                    confidence_level: float, ci_method: str, n_resamples: int,
-                    bootstrap_kind: str, seed: int | None, as_json: bool,
+                    by: str | None, confidence_level: float, ci_method: str,
+                    n_resamples: int, bootstrap_kind: str, seed: int | None, as_json: bool,
                     **selection: Any) -> None:
     """Compare agreement between batches: the first file against each later one.
 
-    Each file is one batch, read with the same options. Batches that share no unit
+    Each file is one batch, read with the same options; with --by COLUMN, each value
+    of that column of one table is one batch. Batches that share no unit
     are independent samples: the difference gets an independent bootstrap
     (--ci bootstrap) or the delta method from each SE (--ci asymptotic, the
     default); batches on the same units are paired. With three or more batches the
@@ -39,20 +43,20 @@ def compare_command(data: Any, coefficients: tuple[str, ...], weights: str | Non
       accord compare examples/batches/pilot.csv examples/batches/batch2.csv --raters annotator_a annotator_b
       accord compare examples/batches/pilot.csv examples/batches/batch2.csv examples/batches/batch3.csv --raters annotator_a annotator_b --ci bootstrap --seed 1 --n-resamples 999
       accord compare examples/batches/pilot.csv examples/batches/batch3.csv --raters annotator_a annotator_b --json
+      accord compare examples/batches.csv --by batch --raters annotator_a annotator_b
     """  # noqa: E501
     import accord
     from accord.errors import InvalidParameterError
     from accord.interpret.selection import compute
 
     paths = list(getattr(data, "paths", (data,)))
-    if len(paths) < 2 or any(Path(p).is_dir() for p in paths):
-        raise click.UsageError("compare takes two or more files, one batch each (for a table "
-                               "with a batch column: accord compute DATA --by COLUMN).")
+    if by is None and (len(paths) < 2 or any(Path(p).is_dir() for p in paths)):
+        raise click.UsageError("compare takes two or more files, one batch each, or one "
+                               "table with --by COLUMN (its batch column).")
     if len(coefficients) > 1:
         raise click.UsageError("compare takes one --coefficient.")
     try:
-        batches = [single_labels(load(p, **selection).require_pairable(), "compare")
-                   for p in paths]
+        names, paths, batches = _batches(data, paths, by, selection)
         name = coefficients[0] if coefficients else (
             "cohen_kappa" if all(b.n_raters == 2 for b in batches) else "krippendorff_alpha")
         results = [compute(b, [name], weights=weights)[0] for b in batches]
@@ -65,7 +69,6 @@ def compare_command(data: Any, coefficients: tuple[str, ...], weights: str | Non
             test = accord.homogeneity(results, method=method)
     except InvalidParameterError as exc:
         raise click.UsageError(cli_text(str(exc))) from None
-    names = [Path(p).stem for p in paths]
     if as_json:
         out = {"batches": [{"batch": n, "source": p, **r.to_dict()}
                            for n, p, r in zip(names, paths, results)],
@@ -76,6 +79,25 @@ def compare_command(data: Any, coefficients: tuple[str, ...], weights: str | Non
         emit("compare", out)
         return
     _print(batches, names, paths, diffs, test)
+
+
+def _batches(data: Any, paths: list[str], by: str | None,
+             selection: dict[str, Any]) -> tuple[list[str], list[str], list[Any]]:
+    """The batches' names, sources and annotations: one file each, or, with ``by``, one
+    value each of that column of one table (``--by file``: the files)."""
+    if by is None:
+        return ([Path(p).stem for p in paths], paths,
+                [single_labels(load(p, **selection).require_pairable(), "compare")
+                 for p in paths])
+    from accord.cli._by import read_groups
+
+    groups, _, _ = read_groups(data, by, selection)
+    if len(groups) < 2:
+        raise click.UsageError(f"--by {by} found {len(groups)} batch(es); compare needs two "
+                               "or more.")
+    where = f"{paths[0]} ({by} = {{}})" if by != "file" else "{}"
+    return ([str(g) for g, _ in groups], [where.format(g) for g, _ in groups],
+            [single_labels(ann.require_pairable(), "compare") for _, ann in groups])
 
 
 def _disjoint(batches: list[Any]) -> bool:

@@ -111,7 +111,7 @@ def compute(
     except InvalidParameterError as exc:
         raise click.UsageError(cli_text(str(exc))) from None
     if as_json:
-        rows = [_json_row(r, ci) for r, ci in zip(results, intervals)]
+        rows = [_json_row(r, ci, scale) for r, ci in zip(results, intervals)]
         for row in rows:  # each result row says what was guessed or dropped to get it
             row["caveats"] = list(ann.audit.caveats)
         emit("compute", rows)
@@ -162,25 +162,45 @@ def _interval(result: Any, level: float, method: Any, population_size: int | Non
     return result.confidence_interval(level, method=method, population_size=population_size)
 
 
-def _title(result: Any) -> str:
-    """The registry title, with the ICC form or the weights when they matter."""
+def _title(result: Any, data_level: str | None = None) -> str:
+    """The registry title, with the ICC form (in both namings, as the report names it:
+    ``ICC2 = ICC(A,1)``) or the weights when they matter."""
     title = coefficient_spec(result.coefficient).title
     form = result.details.get("form")
     weights = result.details.get("weights")
     level = result.details.get("level")
     if form:
-        return f"{title} {form}"
+        named = result.details.get("mcgraw_wong")
+        return f"{title} {form} = {named}" if isinstance(named, str) else f"{title} {form}"
     if weights and weights != "identity":
         return f"{title} ({weights})"
     if isinstance(level, str) and level != "nominal":
         return f"{title} ({level})"
+    if weights == "identity" and data_level not in (None, "nominal"):
+        return f"{title} (unweighted)"  # nominal on ordered data: said, as the report does
     return title
 
 
-def _json_row(result: Any, ci: Any) -> dict[str, Any]:
+def _json_row(result: Any, ci: Any, scale: str | None = None) -> dict[str, Any]:
     row = result.to_dict()
     row["confidence_interval"] = None if ci is None else ci.to_dict()
+    band = _grade(result, ci, scale)
+    row["interpretation"] = None if band is None else {
+        "scale": band.scale, "band": band.band, "grade": band.grade}
     return row
+
+
+def _grade(result: Any, ci: Any, scale: str | None) -> Any:
+    """The interpretation of one row on its scale (the declared one, else its family's),
+    graded on the interval shown when the scale grades intervals (Koo & Li); None for a
+    figure no scale grades."""
+    from accord.interpret.interpretation import default_scale, graded, interpret
+
+    if not graded(result.coefficient):
+        return None
+    usable = ci is not None and ci.low == ci.low and ci.high == ci.high
+    return interpret(result, scale=scale or default_scale(result.coefficient),
+                     interval=ci if usable else None)
 
 
 def _fmt(x: float, digits: int = 4) -> str:
@@ -206,7 +226,6 @@ def _print(
     from rich.table import Table
     from rich.text import Text
 
-    from accord.interpret.interpretation import default_scale, graded, interpret
 
     console = cli_console()
     for caveat in ann.audit.caveats:
@@ -230,19 +249,15 @@ def _print(
     caveats: dict[str, str] = {}
     for r, ci in zip(results, intervals):
         ci_text = "-" if ci is None or ci.low != ci.low else f"[{ci.low:.4f}, {ci.high:.4f}]"
-        band = (
-            interpret(r, scale=scale or default_scale(r.coefficient))
-            if graded(r.coefficient)
-            else None
-        )
+        band = _grade(r, ci, scale)
         if band is not None:
             caveats.setdefault(band.scale_title, band.caveat)
         table.add_row(
-            Text(_title(r)),
+            Text(_title(r, ann.level or ("ordinal" if _weighted(weights) else None))),
             "undefined" if not r.defined else _fmt(r.estimate),
             _fmt(r.se),
             ci_text,
-            Text(band.band if band else ""),
+            Text(band.grade if band else ""),
         )
         notes += _result_notes(r, ci)
     console.print(table)

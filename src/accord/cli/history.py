@@ -41,12 +41,14 @@ def history(store: Path, study: str | None, false_alarm: float, output: Path | N
       accord history examples/history.db --json
     """
     from accord import __version__
+    from accord.cli._outputs import writable_output
     from accord.data._files import write_atomic
     from accord.history.drift import charts
     from accord.history.store import Store
 
+    writable_output(output, store)
     st = Store(store, create=False)
-    runs = st.runs(study)
+    runs = st.runs(study, registers=as_json)  # the table and the page need only the figures
     if study is not None and not runs:
         raise click.UsageError(f"no run of study {study!r} in {store}; its studies are "
                                f"{st.studies()!r}.")
@@ -83,7 +85,12 @@ def _print(store: Path, runs: list[Any], drawn: list[Any], output: Path | None) 
                     "decision", "flag"):
             table.add_column(col, justify="right" if col in ("units", "estimate", "limit")
                              else "left", no_wrap=True)
-        for p in c.points:
+        shown, left = c.listed()
+        if left:
+            console.print(Text(f"{left} earlier batch(es) not listed, the last {len(shown)} "
+                               "and every flagged one are (all of them: --json; the -o page "
+                               "charts them)"))
+        for p in shown:
             run = by_id[p.run_id]
             source = Path(p.source).name if p.source else "-"
             table.add_row(str(p.run_id), p.time[:10], Text(source),

@@ -11,6 +11,7 @@ from accord.cli._app import main
 from accord.cli._common import console, data_options, load
 from accord.cli._json import emit
 from accord.cli._options import shared
+from accord.cli._terminal import one_line
 
 
 class _JudgeGroup(click.Group):
@@ -108,14 +109,15 @@ def _print(alt: Any, agree: Any, ann: Any) -> None:
 
     out = console()
     for line in ann.audit.lines():
-        out.print(line, markup=False, highlight=False)
+        out.print(one_line(line), markup=False, highlight=False)
     won = sum(h.won for h in alt.per_human.values())
     verdict = "may replace" if alt.passed else "may not replace"
-    out.print(
-        f"\n{alt.judge} {verdict} a human annotator here: it won against {won} of "
+    out.print()
+    out.print(one_line(
+        f"{alt.judge} {verdict} a human annotator here: it won against {won} of "
         f"{alt.n_tested} humans (winning rate {alt.winning_rate:.2f}; it passes at 0.50) "
         f"with epsilon {alt.epsilon:g}, on {alt.n_units} units. Average advantage "
-        f"probability (rho, to rank judges): {alt.advantage_probability:.3f}.",
+        f"probability (rho, to rank judges): {alt.advantage_probability:.3f}."),
         markup=False, highlight=False)
     t = Table(title=f"Alternative annotator test ({alt.scoring}, {alt.test}-test, "
                     f"Benjamini-Yekutieli at {alt.fdr:g})")
@@ -126,7 +128,7 @@ def _print(alt: Any, agree: Any, ann: Any) -> None:
                   _p(h.adjusted_pvalue), "yes" if h.won else "no")
     out.print(t)
     for note in alt.notes:
-        out.print(f"note: {note}", markup=False, highlight=False)
+        out.print(one_line(f"note: {note}"), markup=False, highlight=False)
     _print_agreement(out, agree)
 
 
@@ -151,7 +153,7 @@ def _print_agreement(out: Any, agree: Any) -> None:
                   f" with the judge as one more rater: {_f(agree.panel_with_judge.estimate)}.",
                   markup=False, highlight=False)
     for note in agree.notes:
-        out.print(f"note: {note}", markup=False, highlight=False)
+        out.print(one_line(f"note: {note}"), markup=False, highlight=False)
 
 
 def _f(x: float) -> str:

@@ -12,6 +12,7 @@ import click
 from accord.cli._common import console, data_options, load
 from accord.cli._json import emit
 from accord.cli._options import shared
+from accord.cli._terminal import one_line
 from accord.cli.judge import judge
 
 JSON_OPTION = shared("--json")
@@ -92,7 +93,7 @@ def _bias_figures(res: Any) -> list[tuple[str, Any]]:
 @click.option("--bootstrap", "n_boot", type=click.IntRange(min=0), default=0, show_default=True,
               metavar="N", help="Intervals from N bootstrap resamples of the comparisons "
               "(0: from the Fisher information).")
-@shared("--seed", help="Seed of the bootstrap (default: fresh entropy).")
+@shared("--seed", help="Seed of the bootstrap (default 0: the same figures on every run).")
 @LEVEL_OPTION
 @REPORT_OPTION
 @JSON_OPTION
@@ -196,7 +197,7 @@ def consistency(data: str, threshold: float | None, target: float, confidence_le
 @click.option("--bins", default=10, show_default=True, type=click.IntRange(min=1))
 @click.option("--recalibrate", type=click.Choice(["isotonic", "platt", "none"]),
               default="isotonic", show_default=True)
-@shared("--seed", help="Seed of the fit/check split (default: fresh entropy).")
+@shared("--seed", help="Seed of the fit/check split (default 0: the same split on every run).")
 @LEVEL_OPTION
 @REPORT_OPTION
 @JSON_OPTION
@@ -331,17 +332,15 @@ def _write_report(path: str | None, data: str, results: list[Any], level: float,
     from dataclasses import replace
 
     import accord
-    from accord.data._files import same_file, write_atomic
+    from accord.data._files import write_atomic
     from accord.report.output import SUFFIXES, render
 
     fmt = SUFFIXES.get(Path(path).suffix.lower())
     if fmt is None:
         raise click.UsageError(f"--report {path}: name a .html, .md or .json file.")
-    from accord.cli._common import paths_of
+    from accord.cli._outputs import writable_output
 
-    inputs = paths_of(data)
-    if same_file(path, [inputs] if isinstance(inputs, str) else inputs):
-        raise click.UsageError(f"--report {path} is the file being read: write to another file.")
+    writable_output(path, data, option="--report")
     rep = accord.report(None, judge_lab=results, confidence_level=level, method=method)
     rep = replace(rep, notes=(*read, *rep.notes))
     written = write_atomic(path, render(rep, fmt))
@@ -388,8 +387,8 @@ def _is_number(x: Any) -> bool:
 
 def _say(lines: Any) -> None:
     out = console()
-    for line in lines:
-        out.print(line, markup=False, highlight=False)
+    for line in lines:  # each one sentence: a name from the data cannot break it
+        out.print(one_line(line), markup=False, highlight=False)
 
 
 def _interval_text(res: Any, level: float, method: Any = "asymptotic") -> str:

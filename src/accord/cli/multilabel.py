@@ -45,7 +45,8 @@ def _choices() -> list[str]:
 @deprecated_alias("--reference", "--gold")
 @click.option("--empty-label", "empty_label", default=None, metavar="TEXT",
               help="The cell text that means 'no label applies' (e.g. none): scored as the "
-              "empty set. An empty cell is a missing rating.")
+              "empty set. An empty cell is a missing rating, unless --empty-label '' makes "
+              "it the empty set.")
 @ci_options
 @shared("--json", help="Print the results as JSON instead.")
 def multilabel(
@@ -87,7 +88,8 @@ def multilabel(
                            selection, empty_label)
         return
     try:
-        ann = with_empty_set(load(data, **selection), empty_label).require_pairable()
+        ann = with_empty_set(load(data, empty_label=empty_label, **selection),
+                             empty_label).require_pairable()
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
         res = multilabel_agreement(ann, coefficient=coefficient,
                                    labels=list(labels) if labels else None)
@@ -194,7 +196,7 @@ def _against_reference(data: str, reference: str, labels: list[str] | None, as_j
                        selection: dict[str, Any], empty_label: str | None) -> None:
     from accord.multilabel.metrics import evaluate_raters
 
-    ann = with_empty_set(load(data, **selection), empty_label)
+    ann = with_empty_set(load(data, empty_label=empty_label, **selection), empty_label)
     evaluations = evaluate_raters(ann, reference, labels=labels)
     if not evaluations:
         raise click.UsageError(
@@ -226,31 +228,14 @@ def _against_reference(data: str, reference: str, labels: list[str] | None, as_j
 
 
 def with_empty_set(ann: Any, text: str | None) -> Any:
-    """The ratings with the label set ``{text}`` read as the empty set (``--empty-label``),
-    the reading said as a caveat; without ``text``, a caveat when empty cells were read
-    as missing ratings, naming --empty-label."""
-    import numpy as np
-
-    from accord.data.annotations import Annotations
-
+    """Without ``--empty-label``, a caveat when empty cells of label sets were read as
+    missing ratings, naming --empty-label; with it, the ratings as read (the reader
+    scored the label, or the empty cell, as the empty set, and said so)."""
     if text is None:
         missing = ann.audit.dropped.get("missing value", 0)
         if missing and ann.set_valued:
             ann.audit = ann.audit.with_caveats(
                 f"{missing} empty cell(s) read as missing ratings, not as the empty set: to "
-                "score 'no label applies', write a marker such as none and pass "
-                "--empty-label none")
-        return ann
-    sets = ann if ann.set_valued else ann.as_sets()
-    target = (text,)
-    cats = [() if c == target else c for c in sets.categories]
-    distinct = list(dict.fromkeys(cats))
-    remap = np.array([distinct.index(c) for c in cats], dtype=np.int64)
-    units, raters, values = sets.codes
-    n = int(np.count_nonzero(np.asarray([c == target for c in sets.categories])[values]))
-    note = (f"--empty-label {text!r}: {n} rating(s) {text!r} scored as the empty set (no "
-            "label applies); an empty cell is a missing rating")
-    return Annotations(units, raters, remap[values], units=sets.units, raters=sets.raters,
-                       categories=distinct, level=sets.level, kinds=sets.kinds,
-                       field=sets.field, audit=sets.audit.with_caveats(note), spans=sets.spans,
-                       meta=sets.meta, set_valued=True)
+                "score 'no label applies', pass --empty-label '' (an empty cell) or write a "
+                "marker such as none and pass --empty-label none")
+    return ann

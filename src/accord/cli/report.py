@@ -32,9 +32,11 @@ from accord.cli._common import console as cli_console
 from accord.cli._errors import cli_text
 from accord.cli._json import emit
 from accord.cli._options import shared
+from accord.cli._outputs import writable_output
+from accord.cli._roles import all_kinds, mark_reference, roles_found, roles_named
 from accord.cli._span_options import span_columns, span_options
 from accord.cli._terminal import echo
-from accord.data._files import same_file, write_atomic
+from accord.data._files import write_atomic
 from accord.errors import InvalidParameterError, StudyError
 
 
@@ -170,7 +172,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
         raise click.UsageError("--json prints the report on standard output: drop -o/--to, "
                                "or use -o FILE.json without --json.")
     _check_output(output, to)
-    _not_an_input(output, data, study)
+    writable_output(output, data, study, record)
     from accord.cli._common import paths_of
     from accord.judge.pairs_io import is_pairwise, mixed_folder, read_pairwise
 
@@ -191,12 +193,12 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
     spans = span_columns(selection)
-    ann = _mark_reference(
-        with_pooled_caveat(load(data, select_raters=judge_name is None, span_columns=spans,
-                                level_caveat=weights in (None, "identity") and (
-                                    st is None or st.metric.level is None),
-                                **_all_kinds(selection, gold)), by),
-        gold, predicted)
+    with roles_found(gold, predicted):
+        ann = load(data, select_raters=judge_name is None, span_columns=spans,
+                   level_caveat=weights in (None, "identity") and (
+                       st is None or st.metric.level is None),
+                   **all_kinds(selection, gold, predicted))
+    ann = mark_reference(with_pooled_caveat(ann, by), gold, predicted)
     ann, context = _context(data, ann, text_col, context_cols, selection)
     fits_raters(ann, coefficients)
     method = None
@@ -216,7 +218,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
             weights=weights, form=form, confidence_level=level, method=method, seed=seed,
             scale=scale))
     rep = replace(rep, notes=tuple(cli_text(n) for n in rep.notes))  # --pair, not pairs=
-    rep = _roles_named(rep, gold if gold is not None else judge_name)
+    rep = roles_named(rep, gold if gold is not None else judge_name)
     recorder: Callable[[], str] | None = None
     if record is not None:  # after the console summary, before the file
         from functools import partial
@@ -311,22 +313,6 @@ def _groups(rep: Any, data: str, by: str, selection: dict[str, Any], refused: tu
         return report_groups(rep, data, by, lambda p: load(p, **selection), options)
 
 
-def _roles_named(rep: Any, named: str | None) -> Any:
-    """With --gold or --judge the roles were named: the wide layout's rater columns are no
-    guess to warn about, so its caveat becomes a note in the data summary."""
-    from accord.data._names import GUESSED_LAYOUT
-
-    wide = f"{GUESSED_LAYOUT}: a wide table"
-    moved = tuple(c for c in rep.data.caveats if c.startswith(wide))
-    if named is None or not moved:
-        return rep
-    notes = (f"rater {named!r} was named; the rater columns are every column left after "
-             "the unit ids (choose them with --raters)",)
-    data = replace(rep.data, caveats=tuple(c for c in rep.data.caveats if c not in moved),
-                   notes=rep.data.notes + notes)
-    return replace(rep, data=data)
-
-
 def _on_terminal() -> bool:
     return sys.stdout.isatty()
 
@@ -339,43 +325,6 @@ def _to_stdout(text: str) -> None:
     else:
         click.echo(text, nl=False, color=True)
 
-
-def _not_an_input(output: str | None, *inputs: str | Path | None) -> None:
-    """Refuse an output file that is one of the files being read (bad usage, exit 2)."""
-    if output is None or output == "-":
-        return
-    if same_file(output, [p for p in inputs if p is not None]):
-        raise click.UsageError(f"-o {output} is a file being read: write to another file.")
-
-
-def _all_kinds(selection: dict[str, Any], gold: str | None) -> dict[str, Any]:
-    """With --gold, every rater is read (the reference, the systems and the people)."""
-    from accord.data.annotations import RATER_KINDS
-
-    return selection if gold is None else {**selection, "kinds": RATER_KINDS}
-
-
-def _mark_reference(ann: Any, gold: str | None, predicted: tuple[str, ...]) -> Any:
-    """--gold names the reference and --predicted the systems: the report's "Model
-    against reference" section compares them (other raters stay as they are)."""
-    if gold is None:
-        if predicted:
-            raise click.UsageError("--predicted needs --gold: name the reference column.")
-        return ann
-    other = ("label sets", f"accord multilabel DATA --gold {gold}") if ann.set_valued \
-        else ("spans", f"accord spans DATA --gold {gold}") if ann.spans is not None else None
-    if other is not None:  # the report's reference section reads single labels only
-        raise click.UsageError(f"--gold and --predicted compare single labels, and these data "
-                               f"hold {other[0]}; score them against the reference with "
-                               f"{other[1]}.")
-    for name in (gold, *predicted):
-        if name not in ann.raters:
-            raise click.UsageError(f"rater {name!r} not found; the raters are "
-                                   f"{list(ann.raters)!r}.")
-    ann.kinds[gold] = "gold"
-    for name in predicted:
-        ann.kinds[name] = "model"
-    return ann
 
 
 def _check_output(output: str | None, to: str | None) -> None:
@@ -440,10 +389,11 @@ def disagreements(data: str, output: str | None, order: str, limit: int | None,
     """
     from accord.interpret.disagreements import disagreements as find
 
-    _not_an_input(output, data)
+    writable_output(output, data)
     ann, context = _context(data, load(data, **selection), text_col, context_cols, selection)
     ann = ann.require_pairable()
     found = find(ann, order=order, limit=limit, context=context)  # type: ignore[arg-type]
+    found = replace(found, unit_name=selection.get("unit") or "unit")
     if as_json:
         if output is not None:
             raise click.UsageError("--json prints on standard output: drop -o, or drop --json "

@@ -17,6 +17,7 @@ from accord.data import _encoding as enc
 from accord.data import _validation as v
 from accord.data._columns import UNIT_NAMES, find_column
 from accord.data._duplicates import resolve_duplicates
+from accord.data._lookalike import look_alike_caveat
 from accord.data._names import GUESSED_LAYOUT, GUESSED_LEVEL, LEVELS
 from accord.data.audit import Audit, Duplicates, Level
 from accord.errors import DataError, InvalidParameterError
@@ -108,6 +109,7 @@ def build_parts(
     stated = [*caveats, *([_replaced_caveat(n_replaced)] if n_replaced else [])]
     if values_are_labels:
         stated += _value_caveats(cats, level, categories is not None, source)
+        stated += look_alike_caveat(cats)
     audit = Audit(
         source,
         n_read,

@@ -7,6 +7,10 @@ A wide table read without ``raters=`` takes its rater columns by elimination, so
 - a column named like unit ids (``item_id``, ``id``, ``unit``, ...) holds the unit ids;
 - a column named as a non-rating (``comment``, ``text``, ``*_rationale``, ...) or holding
   free text (long, nearly all distinct strings) is left out and named;
+- a numeric column of many distinct values, most of them not whole numbers (a model's
+  confidence, a probability, a score), beside columns of labels, is left out of a nominal
+  analysis and named ("looks like scores or probabilities"): as a rater it would bring
+  hundreds of one-rating categories;
 - a column that looks like ids (every value distinct over many rows: text ids, or
   integers counting up by one, a row number) is refused: no two raters could agree on
   it, and taken as a rater it drags every coefficient towards zero (a column of ranks,
@@ -30,6 +34,7 @@ __all__ = [
     "NON_RATER_SUFFIXES",
     "RATER_ID_NAMES",
     "RATER_NAMES",
+    "SCORE_MIN_DISTINCT",
     "UNIT_NAMES",
     "VALUE_NAMES",
     "find_column",
@@ -38,9 +43,12 @@ __all__ = [
     "is_non_rater_name",
     "long_error",
     "looks_like_ids",
+    "looks_like_scores",
     "looks_transposed",
     "rater_id_column",
     "repeating_units",
+    "score_caveat",
+    "score_columns",
 ]
 
 UNIT_NAMES = (
@@ -73,6 +81,9 @@ RATER_ID_NAMES = (
 #: Unit ids this repetitive (distinct ids / rows) mean a long table; a few repeats in a
 #: wide table are left to the duplicate-rating check.
 LONG_DISTINCT_SHARE = 0.75
+#: Distinct values from which a numeric column of mostly non-integer values reads as
+#: scores or probabilities rather than ratings (a 1-5 scale with half points has 9).
+SCORE_MIN_DISTINCT = 20
 #: Rows from which a column of all-distinct values reads as ids rather than ratings.
 ID_MIN_ROWS = 10
 
@@ -121,6 +132,55 @@ def looks_like_ids(n: int, distinct: int, *, text: bool, consecutive: bool = Fal
     (False, True)
     """
     return n >= ID_MIN_ROWS and distinct == n and (text or consecutive)
+
+
+def looks_like_scores(n: int, distinct: int, non_integer: int) -> bool:
+    """Whether a numeric column of ``n`` non-missing values, ``distinct`` of them different
+    and ``non_integer`` of them not whole numbers, holds scores or probabilities rather than
+    ratings: at least :data:`SCORE_MIN_DISTINCT` distinct values, at least half of the
+    values not whole numbers.
+
+    >>> looks_like_scores(500, 343, 500), looks_like_scores(500, 9, 250)
+    (True, False)
+    >>> looks_like_scores(500, 480, 0)
+    False
+    """
+    return distinct >= SCORE_MIN_DISTINCT and 2 * non_integer >= n > 0
+
+
+def score_columns(
+    counts: dict[str, tuple[int, int, int]], candidates: Sequence[str],
+    declared: Sequence[str] = (), level: str | None = None,
+) -> list[str]:
+    """The candidate rater columns left out as scores or probabilities.
+
+    ``counts`` maps each numeric candidate to ``(n, distinct, non_integer)``
+    (:func:`looks_like_scores`). A column is left out only from a nominal (or undeclared)
+    level, only when it was not declared (``declared``: columns named as raters or given a
+    kind), and only when such columns are not the majority of the candidates: a table
+    whose columns mostly hold fine scores is a table of scores (an ICC's, perhaps with a
+    stray column of batch numbers), not labels with a stray probability.
+
+    >>> score_columns({"confidence": (500, 343, 500)}, ["gold", "predicted", "confidence"])
+    ['confidence']
+    >>> score_columns({"a": (50, 40, 50), "b": (50, 41, 50)}, ["a", "b"])
+    []
+    >>> score_columns({"confidence": (500, 343, 500)}, ["gold", "confidence"], ["confidence"])
+    []
+    >>> score_columns({c: (50, 40, 50) for c in "abc"}, ["week", "a", "b", "c"])
+    []
+    """
+    if level in ("interval", "ratio"):
+        return []
+    scores = [c for c in candidates if c in counts and c not in declared
+              and looks_like_scores(*counts[c])]
+    return scores if 2 * len(scores) <= len(candidates) else []
+
+
+def score_caveat(columns: Sequence[object]) -> str:
+    """The words naming the columns left out as scores or probabilities."""
+    return (f"{', '.join(repr(c) for c in columns)} left out: looks like scores or "
+            "probabilities (many distinct values, mostly not whole numbers), not labels")
 
 
 def looks_transposed(n_rows: int, n_cols: int) -> bool:

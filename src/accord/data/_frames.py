@@ -163,6 +163,11 @@ def wide_raters(
     rest = [n for n in names if n != unit]
     left_out = [n for n in rest if cols.is_non_rater_name(n)]
     left_out += [n for n in rest if n not in left_out and is_free_text(columns[names.index(n)])]
+    candidates = [n for n in rest if n not in left_out]
+    scores = cols.score_columns(
+        {n: c for n in candidates if (c := _score_counts(columns[names.index(n)])) is not None},
+        candidates)
+    left_out += scores
     raters = [n for n in rest if n not in left_out]
     for name in raters:
         _refuse_ids(name, columns[names.index(name)], where)
@@ -170,11 +175,28 @@ def wide_raters(
         raise DataError(f"{where}no rater columns (left out as not ratings: {left_out!r}); "
                         f"the columns are {names!r}; name the rater columns with raters=[...].")
     if left_out:
+        said = (f"names or values say they hold no ratings; {cols.score_caveat(scores)}"
+                if scores else "names or free-text values say they hold no ratings")
         warnings.warn(f"{where}columns {left_out!r} were left out of the raters (their "
-                      "names or free-text values say they hold no ratings); name the rater "
+                      f"{said}); name the rater "
                       "columns with raters=[...] to make this explicit.", LayoutWarning,
                       stacklevel=4)
     return unit, raters, left_out
+
+
+def _score_counts(column: NDArray[Any]) -> tuple[int, int, int] | None:
+    """``(n, distinct, non_integer)`` of a numeric column's first rows
+    (:func:`cols.looks_like_scores`); None for a column of other values."""
+    head = column[:PROBE_ROWS]
+    if head.dtype.kind == "O":
+        kept = head[~missing_mask(head)]
+        if not all(isinstance(x, float) for x in kept.tolist()):
+            return None
+        head = kept.astype(np.float64)
+    if head.dtype.kind != "f":
+        return None
+    x = head[~np.isnan(head)]
+    return x.shape[0], int(np.unique(x).shape[0]), int(np.count_nonzero(x != np.round(x)))
 
 
 def _refuse_ids(name: Any, column: NDArray[Any], where: str) -> None:

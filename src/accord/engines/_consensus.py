@@ -191,7 +191,7 @@ class DawidSkene:
         conf = p["confusion"]
         log_conf = np.log(np.where(conf > 0, conf, 1.0)).transpose(0, 2, 1)
         flat = log_conf.reshape(self.crowd.n_raters * self.crowd.k, self.crowd.k)
-        return flat[self.crowd.keys], np.log(p["prior"])
+        return flat[self.crowd.keys], _log_prior(p["prior"], self.crowd)
 
 
 class OneCoin:
@@ -216,12 +216,18 @@ class OneCoin:
         rater, label = keys // k, keys % k
         out = np.repeat(wrong[rater][:, None], k, axis=1)
         out[np.arange(keys.shape[0]), label] += right[rater] - wrong[rater]
-        return out, np.log(p["prior"])
+        return out, _log_prior(p["prior"], self.crowd)
 
 
 Model = DawidSkene | OneCoin
 MODELS: dict[str, type[DawidSkene] | type[OneCoin]] = {
     "dawid_skene": DawidSkene, "one_coin": OneCoin}
+
+
+def _log_prior(prior: FloatArray, crowd: EngineCrowd) -> FloatArray:
+    """``log pi_c``, ``-inf`` for a declared class no rating gives (as ``_em.log_prior``)."""
+    seen = crowd.per_key.reshape(crowd.n_raters, crowd.k).sum(axis=0) > 0
+    return np.where(seen, np.log(np.maximum(prior, EPS)), -np.inf)
 
 
 def _prior(c: Counts, crowd: EngineCrowd) -> FloatArray:

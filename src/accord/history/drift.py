@@ -20,7 +20,9 @@ constant agreement (and approximately normal estimates) a batch is flagged with
 probability :math:`a` (one-sided; default 5%). The reference period is the
 first ``baseline`` batches (default 5); a batch is judged once at least three
 earlier batches of its revision are known (until the period is complete, all of
-them form the baseline). A batch's SE is its analytic SE, or, for intervals
+them form the baseline). A batch that is itself flagged never enters the baseline,
+so one bad batch cannot lower the limit the next ones are held to; the reason of a
+later flag says how many were left out. A batch's SE is its analytic SE, or, for intervals
 without one, half the interval's width over :math:`z_{1-(1-c)/2}`.
 
 Because the baseline is fixed, a drop of :math:`\delta` that persists is
@@ -52,6 +54,8 @@ __all__ = ["DriftChart", "DriftPoint", "annotator_charts", "batches_to_detect", 
 MIN_BASELINE = 3
 #: Batches of the reference period.
 BASELINE = 5
+#: The last batches a chart's table lists (flagged ones are always listed).
+LISTED = 50
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,21 @@ class DriftChart(Tabular):
     def flagged(self) -> tuple[DriftPoint, ...]:
         """The batches whose agreement dropped beyond noise."""
         return tuple(p for p in self.points if p.flagged)
+
+    def listed(self, last: int = LISTED) -> tuple[tuple[DriftPoint, ...], int]:
+        """``(points, n_left_out)``: the batches a table lists, in order: the last
+        ``last`` and every flagged one before them; the others are counted, so a chart of
+        10^5 batches is listed in a screen, not 10^5 rows (all are in ``points``).
+
+        >>> pts = tuple(DriftPoint(i, "", None, 0.7, 0.05, 0.6, 0.8, 0.7, 0.6, 5,
+        ...                        i == 3, None) for i in range(100))
+        >>> shown, left = DriftChart("s", "k", pts, 0.05, None).listed(2)
+        >>> [p.run_id for p in shown], left
+        ([3, 98, 99], 97)
+        """
+        cut = max(len(self.points) - last, 0)
+        shown = tuple(p for j, p in enumerate(self.points) if j >= cut or p.flagged)
+        return shown, len(self.points) - len(shown)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping."""
@@ -146,17 +165,22 @@ def control_chart(runs: Sequence[Run], coefficient: str, *, false_alarm: float =
          and (r.rule or "").split(" ")[0] == coefficient), None)
     points: list[DriftPoint] = []
     reference: dict[str | None, list[tuple[float, float]]] = {}
+    left_out: dict[str | None, int] = {}  # flagged batches kept out of the baseline
     for run in runs:
         fig = run.figure(coefficient, rater)
         if fig is None:
             continue
         earlier = reference.setdefault(run.revision, [])
         name = f"annotator {rater!r}: {coefficient}" if rater else coefficient
-        point = _point(run, fig, earlier, z, false_alarm, min_baseline, name)
+        point = _point(run, fig, earlier, z, false_alarm, min_baseline, name,
+                       left_out.get(run.revision, 0))
         points.append(point)
         usable = math.isfinite(point.se) and point.se > 0 and math.isfinite(point.estimate)
         if usable and len(earlier) < baseline:
-            earlier.append((point.estimate, point.se))
+            if point.flagged:
+                left_out[run.revision] = left_out.get(run.revision, 0) + 1
+            else:
+                earlier.append((point.estimate, point.se))
     return DriftChart(study, coefficient, tuple(points), false_alarm, threshold, rater)
 
 
@@ -167,10 +191,10 @@ def _check_rate(rate: float) -> None:
 
 def figure_se(fig: Figure) -> float:
     """The figure's SE, or its interval's half-width over the normal quantile."""
-    from scipy import stats
-
     if math.isfinite(fig.se):
         return fig.se
+    from scipy import stats  # only here: the import statement costs 40 us per batch
+
     if math.isfinite(fig.low) and math.isfinite(fig.high) and math.isfinite(
             fig.confidence_level):
         return (fig.high - fig.low) / (2.0 * float(stats.norm.ppf(0.5 + fig.confidence_level
@@ -179,7 +203,8 @@ def figure_se(fig: Figure) -> float:
 
 
 def _point(run: Run, fig: Figure, earlier: list[tuple[float, float]], z: float,
-           false_alarm: float, min_baseline: int, coefficient: str) -> DriftPoint:
+           false_alarm: float, min_baseline: int, coefficient: str,
+           left_out: int = 0) -> DriftPoint:
     se = figure_se(fig)
     nan = math.nan
     base, limit, flagged, reason = nan, nan, False, None
@@ -190,8 +215,9 @@ def _point(run: Run, fig: Figure, earlier: list[tuple[float, float]], z: float,
         if fig.estimate < limit:
             flagged = True
             reason = (f"{coefficient} {fig.estimate:.4f} is below the lower control limit "
-                      f"{limit:.4f} (baseline {base:.4f} from the first {len(earlier)} batches; "
-                      f"one-sided false-alarm rate {false_alarm:.0%}): agreement dropped "
+                      f"{limit:.4f} (baseline {base:.4f} from the first {len(earlier)} batches"
+                      + (f", {left_out} flagged batch(es) left out" if left_out else "")
+                      + f"; one-sided false-alarm rate {false_alarm:.0%}): agreement dropped "
                       "beyond sampling noise")
     return DriftPoint(run.id, run.time, run.source, fig.estimate, se, fig.low, fig.high, base,
                       limit, len(earlier), flagged, reason)

@@ -27,7 +27,20 @@ from typing import Any
 
 from accord.inference.results import DISAGREEMENT_COEFFICIENTS
 
-__all__ = ["upgrade_register"]
+__all__ = ["is_current", "upgrade_register"]
+
+_LEGACY_KEYS = ('"observed":', '"expected":', '"interval":')
+
+
+def is_current(text: str) -> bool:
+    """Whether a register's JSON text holds none of the keys of schema version 1 (then
+    :func:`upgrade_register` would return it equal, and is skipped: on a store of 10^5
+    runs it was most of the reading time).
+
+    >>> is_current('{"confidence_interval": {"low": 0.1}}'), is_current('{"interval": [0, 1]}')
+    (True, False)
+    """
+    return not any(key in text for key in _LEGACY_KEYS)
 
 
 def upgrade_register(doc: Any) -> Any:

@@ -107,12 +107,12 @@ def _read(path: str, kind: str) -> Any:
     import polars as pl
 
     if kind == "parquet":
-        return pl.read_parquet(path)
+        return pl.read_parquet(path, glob=False)  # [, * and ? are part of the file name
     if kind == "jsonl":
         return pl.read_ndjson(path)
     sep = "\t" if kind == "tsv" else ","
     # every cell as written: the reader decides types and missing markers on each part
-    return pl.read_csv(path, separator=sep, infer_schema=False)
+    return pl.read_csv(path, separator=sep, infer_schema=False, glob=False)
 
 
 def _load(frame: Any, kind: str, tmp: str, j: int, where: str, loader: Loader) -> Annotations:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from accord.errors import DataError
-from accord.history.legacy_keys import upgrade_register
+from accord.history.legacy_keys import is_current, upgrade_register
 from accord.inference.display import Displayed
 from accord.inference.results import AgreementResult, ConfidenceInterval
 
@@ -195,13 +195,19 @@ class Store:
                  timeout: float = 60.0) -> None:
         self.path = Path(path)
         self.timeout = timeout
-        if not self.path.exists():
+        new = not self.path.exists()
+        if new:
             if not create:
                 raise StoreError(f"{self.path}: no history store here; `accord check ... "
                                  "--record FILE` creates one.")
             self._writable()
-        with self._connect(write=False) as con:
-            self._check(con)
+        try:
+            with self._connect(write=False) as con:
+                self._check(con)
+        except StoreError:
+            if new:  # a store that could not be created leaves no empty file behind
+                _remove_if_empty(self.path)
+            raise
 
     # ------------------------------------------------------------------ opening
     def _writable(self) -> None:
@@ -233,6 +239,10 @@ class Store:
         if "readonly" in text or "read-only" in text:
             return StoreError(f"{self.path}: the history store cannot be written (read-only "
                               "file or folder); nothing was recorded.")
+        if "full" in text or "disk I/O" in text:
+            return StoreError(f"{self.path}: the disk is full or failed while writing the "
+                              f"history store ({text}); nothing was recorded and the store "
+                              "was left as it was.")
         if "locked" in text or "busy" in text:
             return StoreError(f"{self.path}: the history store stayed locked by another "
                               f"writer for {self.timeout:g} s; nothing was recorded.")
@@ -316,22 +326,46 @@ class Store:
             {"result": result.to_dict()}))
 
     # ------------------------------------------------------------------ reading
-    def runs(self, study: str | None = None) -> list[Run]:
-        """The runs in time order (then in the order recorded), of one study or all."""
+    def runs(self, study: str | None = None, *, registers: bool = True) -> list[Run]:
+        """The runs in time order (then in the order recorded), of one study or all.
+
+        ``registers=False`` leaves each run's ``raters`` and ``register`` empty (not read
+        nor parsed): the figures, decisions and sources are all a chart or the history
+        page needs, read from a store of 10^5 runs in a fraction of the time.
+        """
         with self._connect(write=False) as con:
             where, args = ("WHERE study = ?", (study,)) if study is not None else ("", ())
+            heavy = "raters" if registers else "'[]'", "register" if registers else "'{}'"
             rows = con.execute(f"SELECT id, time, study, revision, source, checksum, n_units,"
-                               f" n_raters, raters, decision, rule, threshold, accord_version,"
-                               f" register FROM runs {where} ORDER BY time, id", args).fetchall()
+                               f" n_raters, {heavy[0]}, decision, rule, threshold,"
+                               f" accord_version, {heavy[1]} FROM runs {where}"
+                               " ORDER BY time, id", args).fetchall()
             figs: dict[int, list[Figure]] = {}
             for row in con.execute("SELECT * FROM figures ORDER BY rowid"):
-                figs.setdefault(row[0], []).append(Figure(
-                    row[1], _float(row[3]), _float(row[4]), _float(row[5]), _float(row[6]),
-                    _float(row[7]), row[8] or "", int(row[9] or 0), row[2], row[10]))
-        return [Run(r[1], r[2], tuple(figs.get(r[0], ())), r[3], r[4], r[5], r[6], r[7],
-                    tuple(json.loads(r[8])), r[9], r[10], r[11], r[12],
-                    upgrade_register(json.loads(r[13])),
-                    r[0]) for r in rows]
+                try:
+                    figs.setdefault(row[0], []).append(Figure(
+                        row[1], _float(row[3]), _float(row[4]), _float(row[5]),
+                        _float(row[6]), _float(row[7]), row[8] or "", int(row[9] or 0),
+                        row[2], row[10]))
+                except (TypeError, ValueError) as exc:
+                    raise StoreError(f"{self.path}: a damaged accord history store (a figure "
+                                     f"of run {row[0]}: {exc}); it was left as it is."
+                                     ) from None
+            return [self._run(r, figs) for r in rows]
+
+    def _run(self, r: Sequence[Any], figs: dict[int, list[Figure]]) -> Run:
+        """One row of ``runs`` as a :class:`Run`; a cell that is not what accord wrote
+        (invalid JSON, a wrong type) refuses the store in one sentence."""
+        try:
+            raters, register = json.loads(r[8]), json.loads(r[13])
+            if not isinstance(raters, list) or not isinstance(register, dict):
+                raise TypeError("raters must be a JSON list and register a JSON object")
+            return Run(r[1], r[2], tuple(figs.get(r[0], ())), r[3], r[4], r[5], r[6], r[7],
+                       tuple(map(str, raters)), r[9], r[10], r[11], r[12],
+                       register if is_current(r[13]) else upgrade_register(register), r[0])
+        except (TypeError, ValueError) as exc:
+            raise StoreError(f"{self.path}: a damaged accord history store (run {r[0]}: "
+                             f"{exc}); it was left as it is.") from None
 
     def studies(self) -> list[str]:
         """The study names in the store, in order of their first run."""
@@ -345,7 +379,13 @@ def _version(con: sqlite3.Connection) -> int | None:
         if "no such table" in str(exc):
             return None
         raise
-    return None if row is None else int(row[0])
+    if row is None:
+        return None
+    try:
+        return int(row[0])
+    except (TypeError, ValueError):
+        raise sqlite3.DatabaseError(f"its schema_version is {row[0]!r}, not a whole "
+                                    "number") from None
 
 
 @contextmanager
@@ -353,10 +393,19 @@ def _transaction(con: sqlite3.Connection) -> Iterator[None]:
     con.execute("BEGIN IMMEDIATE")
     try:
         yield
+        con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        if con.in_transaction:  # SQLite may have rolled back itself (a full disk does)
+            con.execute("ROLLBACK")
         raise
-    con.execute("COMMIT")
+
+
+def _remove_if_empty(path: Path) -> None:
+    try:
+        if path.stat().st_size == 0:
+            path.unlink()
+    except OSError:
+        pass
 
 
 def _real(x: float) -> float | None:

@@ -32,6 +32,7 @@ from accord.errors import InsufficientDataError
 from accord.images._counts import Counts, count
 from accord.images._figures import alpha_stat, alpha_terms, f1_stat, figure, ratio_stat
 from accord.inference.bootstrap import Bootstrap
+from accord.inference.display import Tabular, flatten_row
 from accord.inference.results import AgreementResult
 from accord.readers.boxes import BoxTable, box_table
 
@@ -69,7 +70,7 @@ class BoxFigures:
 
 
 @dataclass(frozen=True)
-class BoxAgreement:
+class BoxAgreement(Tabular):
     """Agreement between annotators on boxes (see :func:`box_agreement`).
 
     Attributes
@@ -110,6 +111,10 @@ class BoxAgreement:
     def _figures(self, f: BoxFigures, **fields: Any) -> dict[str, Any]:
         return {k: self.figure_dict(r, iou_threshold=f.iou_threshold, **fields)
                 for k, r in f.results().items()}  # fmt: skip
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        """One row per label: its F1, mean IoU and alpha with their intervals."""
+        return [flatten_row({"label": k, **self._figures(f)}) for k, f in self.per_label.items()]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures with their bootstrap intervals, at full precision."""

@@ -32,6 +32,7 @@ from accord.errors import DataError
 from accord.images._figures import figure, ratio_stat
 from accord.images.matching import iou_matrix, match_pair
 from accord.inference.bootstrap import Bootstrap
+from accord.inference.display import Tabular
 from accord.inference.results import AgreementResult
 from accord.readers.boxes import BoxTable, box_table
 
@@ -47,7 +48,7 @@ FloatArray = NDArray[np.float64]
 
 
 @dataclass(frozen=True)
-class BoxDetection:
+class BoxDetection(Tabular):
     """A system's boxes against a reference (see :func:`evaluate_boxes`)."""
 
     iou_threshold: float

@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from accord.data import _validation as v
+from accord.data._names import DEFAULT_SEED
 from accord.inference._normal import norm_cdf, norm_ppf
 from accord.inference.resampling import FloatArray, Resampling
 
@@ -55,8 +56,9 @@ class Bootstrap:
         (reverse percentile, ``2 * estimate - quantiles``).
     rng : int, numpy.random.Generator or None
         An int seeds a fresh generator on every use, so the same ``Bootstrap``
-        gives the same interval each time; a ``Generator`` is advanced (pass one
-        to draw independent intervals from one stream); ``None`` draws fresh
+        gives the same interval each time (default :data:`DEFAULT_SEED`, 0: the same
+        data give the same interval on every run); a ``Generator`` is advanced (pass
+        one to draw independent intervals from one stream); ``None`` draws fresh
         entropy.
     progress : callable, optional
         Called as ``progress(done, total)`` after each chunk of resamples, e.g. to
@@ -83,7 +85,7 @@ class Bootstrap:
 
     n_resamples: int = 9999
     kind: BootstrapKind = "percentile"
-    rng: int | np.random.Generator | None = field(default=None, compare=False)
+    rng: int | np.random.Generator | None = field(default=DEFAULT_SEED, compare=False)
     progress: Callable[[int, int], None] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:

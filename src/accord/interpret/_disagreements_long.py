@@ -97,19 +97,20 @@ class UnitsOfRatings(Sequence[Any]):
     def __iter__(self) -> Iterator[Any]:
         return (self[j] for j in range(len(self)))
 
-    def csv_chunks(self, neutralise: Any, size: int = 100_000) -> Iterator[str]:
+    def csv_chunks(self, neutralise: Any, size: int = 100_000, *,
+                   header: Sequence[str] | None = None) -> Iterator[str]:
         """The CSV text of these units (RFC 4180, CRLF, header first), ``size`` units at a
-        time, every text cell neutralised."""
+        time, every text cell neutralised; ``header`` names the seven columns."""
         import polars as pl
 
         rater_names = pl.Series([str(r) for r in self._raters], dtype=pl.String)
         labels = pl.Series([label_text(c) for c in self._cats], dtype=pl.String)
         for first in range(0, max(len(self), 1), size):
             yield self._csv_block(first, min(first + size, len(self)), rater_names, labels,
-                                  neutralise, header=first == 0)
+                                  neutralise, header=first == 0, names=header)
 
     def _csv_block(self, first: int, last: int, rater_names: Any, labels: Any,
-                   neutralise: Any, *, header: bool) -> str:
+                   neutralise: Any, *, header: bool, names: Sequence[str] | None) -> str:
         import polars as pl
 
         n = last - first
@@ -135,6 +136,8 @@ class UnitsOfRatings(Sequence[Any]):
             "adjudicated": [None] * n, "comment": [None] * n,
         }, schema_overrides={"n_ratings": pl.Int64, "adjudicated": pl.String,
                              "comment": pl.String})
+        if names is not None:
+            table.columns = [neutralise(x) for x in names]
         buf = io.StringIO()
         table.write_csv(buf, include_header=header, line_terminator="\r\n",
                         quote_style="necessary")

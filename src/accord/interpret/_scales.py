@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from accord.errors import InvalidParameterError
+from accord.inference._normal import norm_cdf
 
 UNDEFINED = "undefined"
 
@@ -44,6 +45,9 @@ class Scale:
     applies_to : tuple of str or None
         Prefixes of the coefficient names the scale was written for; ``None`` when
         it is used for any chance-corrected coefficient.
+    grades_interval : bool
+        Whether the scale's authors grade the confidence interval rather than the
+        estimate (Koo & Li 2016: "Poor to Good" for an interval from 0.41 to 0.84).
     """
 
     name: str
@@ -52,6 +56,7 @@ class Scale:
     citation: str
     caveat: str
     applies_to: tuple[str, ...] | None = None
+    grades_interval: bool = False
 
     def __post_init__(self) -> None:
         lowers = [b.lower for b in self.bands]
@@ -109,9 +114,9 @@ _ICC = (
 
 
 def _scale(name: str, title: str, bands: list[tuple[float, str]], citation: str, caveat: str,
-           applies_to: tuple[str, ...] | None = None) -> Scale:
+           applies_to: tuple[str, ...] | None = None, grades_interval: bool = False) -> Scale:
     return Scale(name, title, tuple(Band(lo, label) for lo, label in bands), citation, caveat,
-                 applies_to)
+                 applies_to, grades_interval)
 
 
 SCALES: Mapping[str, Scale] = {
@@ -178,7 +183,7 @@ SCALES: Mapping[str, Scale] = {
             "Medicine 15(2), 155-163.",
             _CONVENTION + _ICC + " Koo and Li grade the 95% confidence interval, not the "
             "point estimate.",
-            ("icc",),
+            ("icc",), grades_interval=True,
         ),
     )
 }
@@ -197,3 +202,20 @@ def default_scale(coefficient: str) -> str:
         if any(coefficient.startswith(p) for p in prefixes):
             return name
     return "landis_koch"
+
+
+def membership(est: float, se: float, bands: list[tuple[float, float]],
+                lo: float, hi: float) -> tuple[list[float], list[float]]:
+    """Truncated-normal P(band) and P(band or higher), highest band first."""
+    if se == 0.0:
+        inside = [low <= est < high or (high == hi and est == hi) for low, high in bands]
+        member = [1.0 if hit else 0.0 for hit in inside]
+        return member, [float(c) for c in np.cumsum(member)]
+    else:
+        top = float(norm_cdf((hi - est) / se))
+        total = top - float(norm_cdf((lo - est) / se))
+        above = [(top - float(norm_cdf((low - est) / se))) / total for low, _ in bands]
+        cumul = [min(max(a, 0.0), 1.0) for a in above]
+        cumul[-1] = 1.0
+        member = [cumul[0]] + [b - a for a, b in zip(cumul, cumul[1:])]
+        return member, cumul

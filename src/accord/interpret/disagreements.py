@@ -32,8 +32,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
-import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +43,7 @@ from numpy.typing import NDArray
 from accord.data import _validation as v
 from accord.data._files import write_atomic
 from accord.data._sets import label_text
+from accord.data._text import neutralise_cell
 from accord.data.annotations import Annotations
 from accord.errors import DataError
 from accord.interpret._disagreements_long import (
@@ -57,9 +56,6 @@ from accord.interpret.context import check_context
 
 Order = Literal["data", "disagreement"]
 FORMULA_STARTS: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r")
-#: Characters that start a formula once leading blanks are skipped (with full-width forms).
-_FORMULA_CHARS = frozenset("=+-@\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63\u2212")
-_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 __all__ = ["Disagreements", "UnitLabels", "disagreements", "neutralise_cell"]
 
@@ -88,6 +84,9 @@ class Disagreements:
     context: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """Columns a reviewer reads beside the labels (the item's text, a comment...):
     ``{column: {unit id as text: value}}``; shown after the unit id (empty when absent)."""
+    unit_name: str = "unit"
+    """The header of the unit id column (the data's own name for it, so the review joins
+    back onto the data)."""
 
     def context_of(self, unit: Any) -> tuple[str, ...]:
         """The unit's context values, one per column (empty text where there is none)."""
@@ -104,16 +103,25 @@ class Disagreements:
     def __iter__(self) -> Iterator[UnitLabels]:
         return iter(self.units)
 
+    def header(self) -> list[str]:
+        """The CSV header: the unit column, the context columns, one per rater (or the
+        crowd's labels and ratings), n_ratings, agreement, adjudicated and comment. No
+        name is repeated: a column named as an earlier one (a context column called
+        ``comment``) is kept, the later one takes ``_2`` (``comment_2``)."""
+        if self.listed:
+            return unique_names([self.unit_name, *CROWD_HEADER[1:]])
+        return unique_names([self.unit_name, *self.context, *map(str, self.raters),
+                             "n_ratings", "agreement", "adjudicated", "comment"])
+
     def rows(self) -> list[list[str]]:
         """The header and one row per unit, as text (not neutralised)."""
         if self.listed:
-            return [list(CROWD_HEADER), *([str(u.unit), str(u.n_ratings), repr(u.agreement),
+            return [self.header(), *([str(u.unit), str(u.n_ratings), repr(u.agreement),
                                            _label_counts(u.labels),
                                            "; ".join(f"{r}={label_text(x)}" for r, x in
                                                      zip(u.raters or (), u.labels)), "", ""]
                                           for u in self.units)]
-        header = ["unit", *self.context, *map(str, self.raters), "n_ratings", "agreement",
-                  "adjudicated", "comment"]
+        header = self.header()
         body = [[str(u.unit), *self.context_of(u.unit),
                  *("" if x is None else label_text(x) for x in u.labels),
                  str(u.n_ratings), repr(u.agreement), "", ""] for u in self.units]
@@ -126,7 +134,7 @@ class Disagreements:
         ``=HYPERLINK(...)`` is shown as text by a spreadsheet, not run.
         """
         if isinstance(self.units, UnitsOfRatings):
-            yield from self.units.csv_chunks(neutralise_cell)
+            yield from self.units.csv_chunks(neutralise_cell, header=self.header())
             return
         buf = io.StringIO()
         # CRLF line ends: the writer then quotes a cell holding CR or LF (RFC 4180)
@@ -154,6 +162,24 @@ class Disagreements:
         return text
 
 
+def unique_names(names: Sequence[str]) -> list[str]:
+    """``names`` with each repeat renamed ``name_2``, ``name_3``... (the first kept).
+
+    >>> unique_names(["item", "comment", "a", "comment", "comment_2"])
+    ['item', 'comment', 'a', 'comment_3', 'comment_2']
+    """
+    taken = set(names)
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        new, i = name, 2
+        while new in seen or (new != name and new in taken):
+            new, i = f"{name}_{i}", i + 1
+        seen.add(new)
+        out.append(new)
+    return out
+
+
 #: The columns of a crowd's review (more than 50 raters).
 CROWD_HEADER = ("unit", "n_ratings", "agreement", "labels", "ratings", "adjudicated", "comment")
 
@@ -164,35 +190,6 @@ def _label_counts(labels: Sequence[Any]) -> str:
     for x in labels:
         counts[label_text(x)] = counts.get(label_text(x), 0) + 1
     return "; ".join(f"{x} x{n}" for x, n in sorted(counts.items(), key=lambda t: (-t[1], t[0])))
-
-
-def neutralise_cell(text: str) -> str:
-    """Prefix a quote to a cell a spreadsheet would read as a formula.
-
-    A cell is neutralised when it starts with a control character, or when its
-    first character after leading whitespace and control characters is ``=``,
-    ``+``, ``-``, ``@`` or a full-width form of these; plain numbers are kept.
-
-    Examples
-    --------
-    >>> neutralise_cell("=1+1"), neutralise_cell("-3"), neutralise_cell("spam")
-    ("'=1+1", '-3', 'spam')
-    >>> neutralise_cell(" \uff1d1+1"), neutralise_cell(" @SUM(A1)"), neutralise_cell("+3")
-    ("' \uff1d1+1", "' @SUM(A1)", '+3')
-    """
-    if not text or _PLAIN_NUMBER.fullmatch(text):
-        return text
-    if unicodedata.category(text[0]) == "Cc":  # NUL, tab, CR, LF, ESC...
-        return "'" + text
-    i = 0
-    while i < len(text) and _is_blank(text[i]):
-        i += 1
-    return "'" + text if text[i:i + 1] in _FORMULA_CHARS else text
-
-
-def _is_blank(char: str) -> bool:
-    """Whitespace, or a control or format character (NUL, ESC, zero-width space...)."""
-    return char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zs", "Zl", "Zp")
 
 
 def disagreements(

@@ -47,7 +47,6 @@ import numpy as np
 
 from accord.data import _validation as v
 from accord.errors import InvalidParameterError
-from accord.inference._normal import norm_cdf
 from accord.inference.display import READINGS, Displayed, Tabular
 from accord.inference.results import AgreementResult, ConfidenceInterval
 
@@ -63,7 +62,14 @@ __all__ = [
     "interpret",
 ]
 
-from accord.interpret._scales import SCALES, UNDEFINED, Band, Scale, default_scale  # noqa: E402
+from accord.interpret._scales import (  # noqa: E402
+    SCALES,
+    UNDEFINED,
+    Band,
+    Scale,
+    default_scale,
+    membership,
+)
 
 
 # --------------------------------------------------------------------------- interpret
@@ -93,6 +99,9 @@ class Interpretation(Displayed):
         Why the estimate is undefined; then ``band`` is ``"undefined"``.
     note : str or None
         A warning when the scale was written for another coefficient.
+    grades_interval : bool
+        Whether the scale grades the interval (Koo & Li): then :attr:`grade`, the one
+        grade every output shows, is the bands the interval spans.
     """
 
     coefficient: str
@@ -107,11 +116,22 @@ class Interpretation(Displayed):
     interval_bands: tuple[str, ...] | None = None
     undefined_reason: str | None = None
     note: str | None = None
+    grades_interval: bool = False
 
     @property
     def defined(self) -> bool:
         """Whether a band was assigned."""
         return self.undefined_reason is None
+
+    @property
+    def grade(self) -> str:
+        """The one grade of the figure, shown the same in every output: on a scale that
+        grades the interval (Koo & Li), the bands the interval spans (``"Poor to Good"``,
+        or one band); otherwise, or without an interval, the band of the estimate."""
+        if not self.defined or not self.grades_interval or not self.interval_bands:
+            return self.band
+        bands = self.interval_bands
+        return bands[0] if len(bands) == 1 else f"{bands[0]} to {bands[-1]}"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping; an undefined estimate is ``None``.
@@ -125,6 +145,7 @@ class Interpretation(Displayed):
             "scale": self.scale,
             "scale_title": self.scale_title,
             "band": self.band,
+            "grade": self.grade,
             "confidence_interval": None if self.interval is None else {
                 "low": self.interval[0], "high": self.interval[1],
                 "confidence_level": self.confidence_level},
@@ -139,6 +160,9 @@ class Interpretation(Displayed):
     def __str__(self) -> str:
         if not self.defined:
             return f"undefined on {self.scale_title}: {self.undefined_reason}"
+        if self.grades_interval and self.interval_bands and self.confidence_level is not None:
+            return (f"{self.grade} ({self.scale_title}, graded on the "
+                    f"{self.confidence_level:.0%} interval)")
         text = f"{self.band} ({self.scale_title})"
         if self.interval_bands is not None and self.confidence_level is not None:
             span = self.interval_bands[0] if len(self.interval_bands) == 1 else (
@@ -284,7 +308,8 @@ def interpret(
         level = interval.confidence_level if interval is not None else level
     return Interpretation(
         estimate=res.estimate, band=sc.band_of(res.estimate), interval=limits,
-        confidence_level=level if limits is not None else None, interval_bands=spanned, **common,
+        confidence_level=level if limits is not None else None, interval_bands=spanned,
+        grades_interval=sc.grades_interval, **common,
     )
 
 
@@ -372,23 +397,6 @@ class BenchmarkResult(Tabular):
         return "\n".join(lines)
 
 
-def _membership(est: float, se: float, bands: list[tuple[float, float]],
-                lo: float, hi: float) -> tuple[list[float], list[float]]:
-    """Truncated-normal P(band) and P(band or higher), highest band first."""
-    if se == 0.0:
-        inside = [low <= est < high or (high == hi and est == hi) for low, high in bands]
-        member = [1.0 if hit else 0.0 for hit in inside]
-        return member, [float(c) for c in np.cumsum(member)]
-    else:
-        top = float(norm_cdf((hi - est) / se))
-        total = top - float(norm_cdf((lo - est) / se))
-        above = [(top - float(norm_cdf((low - est) / se))) / total for low, _ in bands]
-        cumul = [min(max(a, 0.0), 1.0) for a in above]
-        cumul[-1] = 1.0
-        member = [cumul[0]] + [b - a for a, b in zip(cumul, cumul[1:])]
-        return member, cumul
-
-
 def benchmark(
     result: AgreementResult,
     scale: str | Scale = "landis_koch",
@@ -466,7 +474,7 @@ def benchmark(
     if not isinstance(s, (int, float, np.floating)) or not math.isfinite(s) or s < 0:
         raise v.fail("se", func, "a finite non-negative standard error (the result has none; "
                      "pass se= from a jackknife or bootstrap)", s)
-    member, cumul = _membership(result.estimate, float(s), limits, lo, hi)
+    member, cumul = membership(result.estimate, float(s), limits, lo, hi)
     retained = next(i for i, c in enumerate(cumul) if c >= level or i == len(cumul) - 1)
     return BenchmarkResult(estimate=result.estimate, se=float(s), membership=tuple(member),
                            cumulative=tuple(cumul), band=common["labels"][retained], **common)

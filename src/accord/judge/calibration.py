@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from accord.data import _validation as v
+from accord.data._names import DEFAULT_SEED
 from accord.errors import DataError, InsufficientDataError
 from accord.inference.display import Tabular
 from accord.inference.resampling import FloatArray, Resampling
@@ -115,7 +116,7 @@ def judge_calibration(
     n_bins: int = 10,
     recalibrate: Method | None = "isotonic",
     fit_share: float = 0.5,
-    rng: int | np.random.Generator | None = None,
+    rng: int | np.random.Generator | None = DEFAULT_SEED,
 ) -> JudgeCalibration:
     """How well a judge's probabilities match the humans' labels, and a recalibration.
 
@@ -133,7 +134,8 @@ def judge_calibration(
     fit_share : float
         Share of items in the fit split, in (0, 1).
     rng : int, Generator or None
-        The random split.
+        The random split (default ``accord.data._names.DEFAULT_SEED``, 0: the same split on
+        every run; ``None`` draws fresh entropy).
 
     Returns
     -------

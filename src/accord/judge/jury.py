@@ -170,6 +170,10 @@ def _roles(ann: Annotations, judges: Sequence[Any], humans: Sequence[Any] | None
     chosen = v.names(judges, param="judges", func=func)
     if len(chosen) < 2:
         raise DataError(f"{func} needs at least two judges; got {chosen!r}.")
+    twice = sorted({str(j) for j in chosen if chosen.count(j) > 1})
+    if twice:
+        raise DataError(f"{func} names the judge(s) {', '.join(map(repr, twice))} more than "
+                        "once (judges=[...]); expected distinct judges.")
     listed = chosen + ([] if humans is None else v.names(humans, param="humans", func=func))
     unknown = [r for r in listed if r not in ann.raters]
     if unknown:

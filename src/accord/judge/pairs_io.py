@@ -98,9 +98,13 @@ def read_pairwise(source: str | os.PathLike[str] | Sequence[Mapping[str, Any]], 
     cols: dict[str, list[Any]] = {k: [] for k in (
         "unit", "rater", "first", "second", "verdict", "winner", "len_first", "len_second")}
     none = weighted = 0
+    where = f"{source}: " if isinstance(source, (str, os.PathLike)) else ""
     for n, rec in enumerate(records, start=1):
-        item, out1, out2, gen1, gen2 = _fields(rec, n)
-        verdict, was_weighted = _verdict(rec.get("preference"), n)
+        try:
+            item, out1, out2, gen1, gen2 = _fields(rec, n)
+            verdict, was_weighted = _verdict(rec.get("preference"), n)
+        except FormatError as exc:
+            raise FormatError(f"{where}{exc}") from None
         none += verdict is None
         weighted += was_weighted
         pair = sorted([str(gen1), str(gen2)])
@@ -146,7 +150,8 @@ def _folder(folder: Path, judge: str | None) -> PairwiseTable:
         try:
             tables.append(read_pairwise(p, judge=judge))
         except FormatError as exc:
-            raise FormatError(f"{p}: {exc}") from None
+            raise FormatError(str(exc) if str(exc).startswith(str(p)) else f"{p}: {exc}"
+                              ) from None
     cols = {k: [v for t in tables for v in t.columns[k]] for k in tables[0].columns}
     return PairwiseTable(cols, sum(t.n_records for t in tables),
                          sum(t.n_no_verdict for t in tables),
@@ -155,7 +160,12 @@ def _folder(folder: Path, judge: str | None) -> PairwiseTable:
 
 def _records(source: Any) -> list[Mapping[str, Any]]:
     if not isinstance(source, (str, os.PathLike)):
-        return list(source)
+        records = list(source)
+        for n, rec in enumerate(records, start=1):
+            if not isinstance(rec, Mapping):
+                raise FormatError(f"record {n} is {type(rec).__name__} {_short(rec)}; expected "
+                                  "a mapping of field names to values.")
+        return records
     path = Path(source)
     try:
         if path.stat().st_size > MAX_BYTES:
@@ -168,7 +178,7 @@ def _records(source: Any) -> list[Mapping[str, Any]]:
         if suffix == ".csv":
             return list(csv.DictReader(io.StringIO(text)))
         if suffix == ".jsonl":
-            return [json.loads(line) for line in text.splitlines() if line.strip()]
+            return _json_lines(path, text)
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise FormatError(f"{path} is not valid JSON (line {exc.lineno}): {exc.msg}.") from None
@@ -176,6 +186,36 @@ def _records(source: Any) -> list[Mapping[str, Any]]:
         raise FormatError(f"{path} must hold a JSON list of records (AlpacaEval's "
                           "annotations.json layout).")
     return data
+
+
+def _json_lines(path: Path, text: str) -> list[Mapping[str, Any]]:
+    """The records of a JSON Lines file; a line that is not a JSON object is named."""
+    out: list[Mapping[str, Any]] = []
+    for i, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise FormatError(f"{path} line {i} is not valid JSON: {exc.msg}.") from None
+        if not isinstance(rec, dict):
+            raise FormatError(f"{path} line {i} is {type(rec).__name__} {_short(rec)}; "
+                              "expected one JSON object (a record) per line.")
+        out.append(rec)
+    return out
+
+
+def _short(x: Any) -> str:
+    text = repr(x)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _name(rec: Mapping[str, Any], key: str, n: int) -> Any:
+    """A model's or judge's name: text or a number, never a list or an object."""
+    x = rec[key]
+    if isinstance(x, bool) or not isinstance(x, (str, int, float)):
+        raise FormatError(f"record {n} has {key} {_short(x)}; expected a name (text).")
+    return x
 
 
 def _fields(rec: Mapping[str, Any], n: int) -> tuple[Any, str, str, Any, Any]:
@@ -188,8 +228,13 @@ def _fields(rec: Mapping[str, Any], n: int) -> tuple[Any, str, str, Any, Any]:
         raise FormatError(f"record {n} has no {', '.join(missing)}; each record needs the "
                           "item, both outputs (their text gives the lengths) and both "
                           "generators.")
-    return item, str(rec["output_1"]), str(rec["output_2"]), rec["generator_1"], \
-        rec["generator_2"]
+    gen1, gen2 = _name(rec, "generator_1", n), _name(rec, "generator_2", n)
+    if rec.get("annotator") not in (None, ""):
+        _name(rec, "annotator", n)
+    if str(gen1) == str(gen2):
+        raise FormatError(f"record {n} compares {gen1!r} with itself (generator_1 and "
+                          "generator_2 are the same); expected two different models.")
+    return item, str(rec["output_1"]), str(rec["output_2"]), gen1, gen2
 
 
 def _verdict(value: Any, n: int) -> tuple[str | None, bool]:

@@ -28,6 +28,8 @@ from accord.data._columns import (
     looks_like_ids,
     rater_id_column,
     repeating_units,
+    score_caveat,
+    score_columns,
 )
 from accord.data._duplicates import repeated_rows
 from accord.data._names import GUESSED_LAYOUT
@@ -67,6 +69,33 @@ def free_text_columns(
         ]
     row = _probe(frame, stats, source)
     return [c for j, c in enumerate(texts) if _is_text(row, j)]
+
+
+def scores_columns(
+    frame: pl.LazyFrame, candidates: Sequence[str], source: str, *,
+    declared: Sequence[str] = (), level: str | None = None,
+) -> list[str]:
+    """The candidate columns left out as scores or probabilities
+    (:func:`accord.data._columns.score_columns`), counted on the first rows."""
+    schema = frame.collect_schema()
+    numeric = [c for c in candidates if c not in declared
+               and (schema[c].is_float() or schema[c] == pl.String)]
+    if not numeric or level in ("interval", "ratio"):
+        return []
+    stats = []
+    for j, c in enumerate(numeric):
+        col = pl.col(c)
+        if schema[c] == pl.String:  # CSV cells are text: numbers when every one parses
+            col = col.str.strip_chars()
+            col = pl.when(col.is_in(MISSING_MARKERS)).then(None).otherwise(col)
+        x = col.cast(pl.Float64, strict=False).fill_nan(None)
+        stats += [col.count().alias(f"n{j}"), x.count().alias(f"x{j}"),
+                  x.drop_nulls().n_unique().alias(f"u{j}"),
+                  (x.drop_nulls() != x.drop_nulls().round(0)).sum().alias(f"f{j}")]
+    row = _probe(frame, stats, source)
+    counts = {c: (int(row[f"n{j}"]), int(row[f"u{j}"]), int(row[f"f{j}"] or 0))
+              for j, c in enumerate(numeric) if row[f"x{j}"] == row[f"n{j}"]}
+    return score_columns(counts, candidates, declared, level)
 
 
 def _is_text(row: dict[str, Any], j: int) -> bool:
@@ -128,12 +157,16 @@ def refuse_id_columns(frame: pl.LazyFrame, candidates: Sequence[str], source: st
         if schema[c] == pl.String:
             col = col.str.strip_chars()
             col = pl.when(col.is_in(MISSING_MARKERS)).then(None).otherwise(col)
+        x = col.cast(pl.Float64, strict=False)  # decimals in text cells: scores, not ids
         stats += [col.count().alias(f"n{j}"), col.drop_nulls().n_unique().alias(f"u{j}"),
                   (col.diff().drop_nulls() == 1).all().alias(f"s{j}") if schema[c].is_integer()
-                  else pl.lit(None).alias(f"s{j}")]
+                  else pl.lit(None).alias(f"s{j}"),
+                  ((x.count() == col.count()) & (x != x.round(0)).any()).alias(f"d{j}")]
     row = _probe(frame, stats, source)
     for j, c in enumerate(cols):
         n, distinct, steps = int(row[f"n{j}"]), int(row[f"u{j}"]), row[f"s{j}"]
+        if row[f"d{j}"]:
+            continue
         if looks_like_ids(n, distinct, text=steps is None, consecutive=bool(steps)):
             raise DataError(id_like_error(f"{source}: ", c, n))
 
@@ -162,12 +195,14 @@ def refuse_text_values(frame: pl.LazyFrame, names: list[str], value: str, source
         )
 
 
-def wide_caveat(raters: Sequence[str], unit: str | None, text_columns: Sequence[str]) -> str:
+def wide_caveat(raters: Sequence[str], unit: str | None, text_columns: Sequence[str],
+                scores: Sequence[str] = ()) -> str:
     """The caveat of a wide layout whose rater columns were taken by elimination."""
     shown = ", ".join(repr(r) for r in raters)
     ids = f"column {unit!r}" if unit else "the row number"
     text = (f"; free-text columns left out: {', '.join(repr(c) for c in text_columns)}"
             if text_columns else "")
+    text += f"; {score_caveat(scores)}" if scores else ""
     return (f"{GUESSED_LAYOUT}: a wide table, one column per rater: {shown} (every column "
             f"left after the unit ids, from {ids}){text}; name the rater columns with "
             "raters=[...] to make this explicit")

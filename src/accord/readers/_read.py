@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from accord.data import _validation as v
+from accord.data._lookalike import look_alike_caveat
 from accord.data._validation import check_kinds
 from accord.data.annotations import LEVELS, RATER_KINDS, Annotations
 from accord.errors import AccordError, FormatError, InvalidParameterError
 from accord.readers._base import Collected, Reader, format_error, iter_jsonl, load_json
+from accord.readers._empty import check_empty_label, with_empty_set
 from accord.readers._inputs import first_invalid_utf8, on_copies, prepared
 
 #: (name, module, attribute), in the order detection prefers them on a tie.
@@ -147,6 +149,7 @@ def read(
     include_kinds: Sequence[str] | None = None,
     multilabel: bool = False,
     label_separator: str | None = None,
+    empty_label: str | None = None,
     **options: Any,
 ) -> Annotations:
     """Read an annotation export or a table into :class:`~accord.data.annotations.Annotations`.
@@ -203,6 +206,11 @@ def read(
         A label cell holds several labels joined by this string (``"toxic;spam"``):
         each becomes the set of its labels. (For CSV tables ``separator=`` is the
         field delimiter, not this.)
+    empty_label : str, optional
+        The label that means "no label applies": the ratings are read as label sets
+        and this one is the empty set. ``""`` makes an empty cell of a table the empty
+        set (by default it is a missing rating; other missing markers, ``NA``,
+        ``null``, ..., stay missing). ``audit.caveats`` says how many were so read.
     **options
         Reader options: ``kinds={rater: kind}`` for any reader; for tables
         ``separator=``, ``timestamp=`` (a column ordering repeated answers) and
@@ -260,7 +268,8 @@ def read(
                 format=format, field=field, unit=unit, rater=rater, value=value,
                 raters=raters, categories=categories, level=level, missing=missing,
                 duplicates=duplicates, include_kinds=include_kinds,
-                multilabel=multilabel, label_separator=label_separator, **options)
+                multilabel=multilabel, label_separator=label_separator,
+                empty_label=empty_label, **options)
             out: Annotations = on_copies(prep, lambda ps: read(ps, **args))
             return out
     if level is not None:
@@ -284,14 +293,24 @@ def read(
         multilabel=bool(multilabel),
     )
     check_kinds(options.get("kinds"), None, func=func)
+    check_empty_label(empty_label, func)
+    if empty_label is not None and not empty_label.strip():
+        opts["keep_blank"] = True  # a blank cell is a rating: the empty set
     if label_separator is not None and (not isinstance(label_separator, str)
                                         or not label_separator):
         raise v.fail("label_separator", func, "a non-empty string such as ';'", label_separator)
     ann = _read_with(reader, name, paths, opts)
+    look_alike = look_alike_caveat(ann.categories)  # every reader's labels, said once
+    if look_alike:
+        ann.audit = ann.audit.with_caveats(*look_alike)
+    if raters is not None and ann.raters != tuple(raters) and set(raters) <= set(ann.raters):
+        ann = ann.select(list(raters))  # a long table whose raters were named
     if include_kinds is None:
         check_kinds(options.get("kinds"), ann.raters, func=func)
     if label_separator is not None or multilabel:  # also an export whose answers were
         ann = ann.as_sets(label_separator)          # all single choices
+    if empty_label is not None:
+        ann = with_empty_set(ann, empty_label)
     return ann
 
 

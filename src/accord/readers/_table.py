@@ -34,6 +34,7 @@ from accord.readers._layout import (
     refuse_id_columns,
     refuse_if_long,
     refuse_text_values,
+    scores_columns,
     units_without_ratings,
     wide_caveat,
 )
@@ -100,7 +101,12 @@ def _long_columns(
     names: list[str], opts: dict[str, Any], source: str
 ) -> tuple[str, str, str, str] | None:
     given = {k: opts.get(k) for k in ("unit", "rater", "value")}
-    if opts.get("raters") is not None and given["rater"] is None and given["value"] is None:
+    raters = opts.get("raters")
+    named_wide = raters is not None and given["rater"] is None and given["value"] is None
+    # named raters that are columns (or no rater column by name) are a wide table's; else
+    # a long table (its rater column found by name) whose raters were named: read long
+    if named_wide and (all(r in names for r in raters or ())
+                       or find_column(names, RATER_NAMES) is None):
         return None
     found = {
         "unit": given["unit"] or find_column(names, UNIT_NAMES),
@@ -154,9 +160,12 @@ def _wide(
         ignored = [n for n in rest if is_non_rater_name(n)]
         texts = free_text_columns(frame, [n for n in rest if n not in ignored], source)
         ignored += texts
+        scores = scores_columns(frame, [n for n in rest if n not in ignored], source,
+                                declared=list(opts.get("kinds") or ()), level=opts.get("level"))
+        ignored += scores
         raters = [n for n in rest if n not in ignored]
         refuse_id_columns(frame, raters, source)
-        caveat = wide_caveat(raters, unit, texts) if raters else ""
+        caveat = wide_caveat(raters, unit, texts, scores) if raters else ""
     else:
         raters = [str(r) for r in raters]
         absent = [r for r in raters if r not in names]
@@ -225,7 +234,7 @@ def _encode(
     df = _collect(lf, source)
     n_read = df.height
     vdtype = df.schema["v"]
-    missing_v = _missing_expr(vdtype, opts.get("missing", ()))
+    missing_v = _missing_expr(vdtype, opts.get("missing", ()), bool(opts.get("keep_blank")))
     missing_id = pl.col("u").is_null() | pl.col("r").is_null()
     if df.schema["u"] == pl.String:
         missing_id = missing_id | (pl.col("u") == "")

@@ -25,14 +25,17 @@ from accord.readers._numbers import check_finite, float_labels, refuse_non_finit
 _FLOAT = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"
 
 
-def _missing_expr(dtype: Any, extra: Sequence[Any]) -> pl.Expr:
+def _missing_expr(dtype: Any, extra: Sequence[Any], keep_blank: bool = False) -> pl.Expr:
+    """Whether a value is missing; with ``keep_blank`` a blank cell is not (it is the
+    empty label set, ``read(empty_label="")``)."""
     col = pl.col("v")
     expr = col.is_null()
     numbers = [x for x in (_as_number(m) for m in extra) if x is not None and x == x]
     if dtype == pl.String:
         trimmed = col.str.strip_chars()
+        folded = [m for m in MISSING_FOLDED if m or not keep_blank]
         # built-in markers after trimming, in any case (" NA", "NAN"); extra ones as written
-        expr = (expr | trimmed.str.to_lowercase().is_in(MISSING_FOLDED)
+        expr = (expr | trimmed.str.to_lowercase().is_in(folded)
                 | col.is_in([str(m) for m in extra]) | trimmed.is_in([str(m) for m in extra]))
         if numbers:  # a numeric marker matches the number however it is written: -1, -1.0
             as_number = col.str.strip_chars().cast(pl.Float64, strict=False)

@@ -79,12 +79,26 @@ def scan(path: Path, opts: dict[str, Any]) -> pl.LazyFrame:
         quote_char='"',
         encoding="utf8",
         raise_if_empty=False,
+        glob=False,  # a name holding [, * or ? is a file name, not a pattern
+        **_blank_cells(bool(opts.get("keep_blank"))),
     )
     # Polars keeps a header cell's doubled quotes ("quote "" back"); RFC 4180 halves them
     names = frame.collect_schema().names()
     renamed = ({a: b for a, b in zip(names, header) if b and a != b}
                if len(names) == len(header) else {})
     return frame.rename(renamed) if renamed else frame
+
+
+def _blank_cells(keep: bool) -> dict[str, Any]:
+    """The scan option keeping empty cells as "" (``read(empty_label="")``), named as the
+    installed Polars names it (``empty_string_is_null`` from 2.0 on)."""
+    import inspect
+
+    if not keep:
+        return {}
+    if "empty_string_is_null" in inspect.signature(pl.scan_csv).parameters:
+        return {"empty_string_is_null": False}
+    return {"missing_utf8_is_empty_string": True}
 
 
 def read(paths: list[Path], opts: dict[str, Any]) -> Any:

@@ -13,7 +13,7 @@ from accord.readers.csv import read_lazy
 
 def scan(path: Path, opts: dict[str, Any]) -> pl.LazyFrame:
     """A lazy frame of the Parquet file ``path``."""
-    return pl.scan_parquet(path)
+    return pl.scan_parquet(path, glob=False)  # [, * and ? are part of the file name
 
 
 def read(paths: list[Path], opts: dict[str, Any]) -> Any:

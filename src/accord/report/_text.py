@@ -79,6 +79,8 @@ def interpretation(row: CoefficientRow) -> str:
     it = row.interpretation
     if it is None or not it.defined:
         return ""
+    if it.grades_interval and it.interval_bands:  # Koo & Li: the interval is the grade
+        return f"{it.grade} (the interval)"
     text = it.band
     bands = it.interval_bands
     if bands and (len(bands) > 1 or bands[0] != it.band):

@@ -95,7 +95,9 @@ def report(
     method : {"asymptotic", "jackknife", "bootstrap"} or Bootstrap, optional
         Interval method; default: the study's, else ``"asymptotic"``.
     n_resamples, seed : int
-        For ``method="bootstrap"``; with a seed the report is reproducible.
+        For ``method="bootstrap"`` and every other resampling of the report (the
+        annotators' intervals, the judge's, the spans'); the seed defaults to
+        ``DEFAULT_SEED`` (0), so the same data give the same report on every run.
     scale : str, optional
         Interpretation scale for every coefficient; default: the one written for
         each (Landis & Koch, Krippendorff for alpha, Koo & Li for ICCs).
@@ -146,7 +148,9 @@ def report(
     (95% CI 0.2123 to 1.0000), Substantial on Landis & Koch (1977).
     """
     from accord.coefficients._data import as_annotations
+    from accord.data._names import DEFAULT_SEED
 
+    seed = DEFAULT_SEED if seed is None else seed  # every resampling seeded, and said
     coefficients = _check_names(coefficients, form)
     check_options(annotators_method, annotators_accelerate, FUNC)
     lab = lab_results(annotations, judge_lab, FUNC)
@@ -276,9 +280,9 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
     results = _results(ann, st, coefficients, settings, form)
     pairs_of = [_row(r, settings, ci_method, ann.level) for r in results]
     primary = _primary(tuple(r for r, _ in pairs_of), st)
-    if settings.scale is None and primary is not None:  # one scale for the whole table
-        one = replace(settings, scale=_scale_of(primary))
-        pairs_of = [_row(r, one, ci_method, ann.level) for r in results]
+    if settings.scale is None and primary is not None:  # one scale per family in the table
+        pairs_of = [_row(r, replace(settings, scale=_scale_of(primary, r.coefficient)),
+                         ci_method, ann.level) for r in results]
     rows = tuple(r for r, _ in pairs_of)
     intervals = tuple(ci for _, ci in pairs_of)
     data = _data_summary(ann, settings.weights)
@@ -409,12 +413,18 @@ def _primary(rows: Sequence[CoefficientRow], st: Study | None) -> str | None:
     return rows[0].coefficient if rows else None
 
 
-def _scale_of(primary: str) -> str:
-    """The scale of the coefficient the report is about: every row is read on it, so that
-    one table never needs two scales (alpha "Unreliable" beside kappa "Substantial")."""
+def _scale_of(primary: str, coefficient: str) -> str:
+    """The scale of a row: the scale of the coefficient the report is about, so that one
+    table never grades kappa and alpha on two scales (alpha "Unreliable" beside kappa
+    "Substantial"); but an ICC is always graded on Koo & Li's scale, on its interval, and
+    an ICC report reads the other rows on their own scales (the header names each)."""
     from accord.interpret.interpretation import default_scale
 
-    return default_scale(primary)
+    own = default_scale(coefficient)
+    if own == "koo_li":
+        return own
+    table = default_scale(primary)
+    return own if table == "koo_li" else table
 
 
 def _interval(result: AgreementResult, level: float,

@@ -126,7 +126,7 @@ def _coefficients(report: Report) -> Table:
 
 def _band(row: CoefficientRow) -> str:
     it = row.interpretation
-    return it.band if it is not None and it.defined else ""
+    return it.grade if it is not None and it.defined else ""
 
 
 def _pair(pair: PairAnalysis, report: Report) -> list[Any]:

@@ -20,6 +20,11 @@ from accord.report._html import CSP, _css, _table, e
 __all__ = ["render_history_html"]
 
 W, H, LEFT, RIGHT, TOP, BOTTOM = 640.0, 260.0, 48.0, 12.0, 12.0, 36.0
+#: The last runs the page lists; beyond this many batches a chart draws a marker only
+#: for the flagged ones and its lines through at most BINS points (each bin's mean, its
+#: band from the lowest to the highest interval limit), so the page grows with the chart's
+#: width, not with the number of runs.
+RUNS_LISTED, MARKERS, BINS = 100, 400, 600
 
 
 def render_history_html(runs: Sequence[Run], charts: Sequence[DriftChart], *, title: str,
@@ -54,8 +59,12 @@ def _batch(p: DriftPoint) -> str:
 
 def _chart_section(chart: DriftChart, i: int) -> str:
     name = chart.study or "(no study)"
+    shown, left = chart.listed()
     rows = [[_batch(p), _f(p.estimate), _ci(p), _f(p.lower_limit),
-             "flagged" if p.flagged else ""] for p in chart.points]
+             "flagged" if p.flagged else ""] for p in shown]
+    if left:
+        rows.insert(0, [f"{left} earlier batch(es) not listed (all in accord history "
+                        "--json)", "", "", "", ""])
     table = _table(["batch", chart.coefficient, "interval", "lower limit", ""], rows,
                    [False, True, True, True, False])
     caption = (f"{chart.coefficient} per batch with its interval (band), the threshold "
@@ -76,6 +85,9 @@ def _ci(p: DriftPoint) -> str:
 
 def _svg(chart: DriftChart, i: int) -> str:
     pts = [p for p in chart.points if math.isfinite(p.estimate)]
+    n_batches, first = len(pts), [0]
+    if len(pts) > BINS:
+        pts, first = _bins(pts)
     values = [x for p in pts for x in (p.estimate, p.low, p.high, p.lower_limit)
               if math.isfinite(x)]
     if chart.threshold is not None:
@@ -110,15 +122,40 @@ def _svg(chart: DriftChart, i: int) -> str:
                      'stroke-dasharray="2 3"/>')
     parts.append(f'<polyline points="{_path([(x(j), y(p.estimate)) for j, p in enumerate(pts)])}"'
                  ' fill="none" stroke="#4c78a8" stroke-width="2"/>')
-    parts += [_marker(x(j), y(p.estimate), p) for j, p in enumerate(pts)]
+    parts += [_marker(x(j), y(p.estimate), p) for j, p in enumerate(pts)
+              if p.flagged or n_batches <= MARKERS]
+    every = max(1, math.ceil(len(pts) / 20))
     parts += [f'<text x="{x(j):.1f}" y="{H - 14:.1f}" text-anchor="middle" font-size="10">'
-              f"{j + 1}</text>" for j in range(len(pts))]
+              f"{(first[j] if len(first) > 1 else j) + 1}</text>"
+              for j in range(0, len(pts), every)]
     who = f" of annotator {chart.rater}" if chart.rater else ""
-    label = e(f"{chart.coefficient}{who} over {len(pts)} batches of "
+    label = e(f"{chart.coefficient}{who} over {n_batches} batches of "
               f"{chart.study or 'no study'}")
     return (f'<svg id="history-{i}" viewBox="0 0 {W:.0f} {H:.0f}" role="img" '
             f'aria-label="{label}" style="max-width:100%;height:auto">'
             + "".join(parts) + "</svg>")
+
+
+def _bins(pts: Sequence[DriftPoint]) -> tuple[list[DriftPoint], list[int]]:
+    """``BINS`` consecutive groups of batches, each drawn as one point: the mean estimate
+    and lower limit, the band from the lowest to the highest interval limit, flagged when
+    any batch in it is; and the index of each group's first batch."""
+    size = math.ceil(len(pts) / BINS)
+    out, first = [], []
+    for start in range(0, len(pts), size):
+        group = pts[start:start + size]
+        lows = [p.low for p in group if math.isfinite(p.low)]
+        highs = [p.high for p in group if math.isfinite(p.high)]
+        limits = [p.lower_limit for p in group if math.isfinite(p.lower_limit)]
+        hit = [p for p in group if p.flagged]
+        out.append(DriftPoint(
+            None, f"{group[0].time} to {group[-1].time} ({len(group)} batches)", None,
+            math.fsum(p.estimate for p in group) / len(group), math.nan,
+            min(lows) if lows else math.nan, max(highs) if highs else math.nan, math.nan,
+            math.fsum(limits) / len(limits) if limits else math.nan, 0, bool(hit),
+            f"{len(hit)} flagged: {hit[0].reason}" if hit else None))
+        first.append(start)
+    return out, first
 
 
 def _axes(lo: float, hi: float, y: object) -> str:
@@ -152,10 +189,13 @@ def _path(points: Sequence[tuple[float, float]]) -> str:
 
 
 def _runs_section(runs: Sequence[Run]) -> str:
-    rows = [[str(r.id), r.time, r.study or "(no study)", r.revision or "-", r.source or "-",
+    left = max(len(runs) - RUNS_LISTED, 0)
+    rows = [[f"{left} earlier run(s) not listed (all in accord history --json)"] + [""] * 8
+            ] if left else []
+    rows += [[str(r.id), r.time, r.study or "(no study)", r.revision or "-", r.source or "-",
              (r.checksum or "-")[:12], str(r.n_units or "-"),
              "; ".join(f"{f.coefficient} {_f(f.estimate)}" for f in r.figures if not f.rater),
-             r.decision or "-"] for r in runs]
+             r.decision or "-"] for r in runs[left:]]
     return ('<section id="runs"><h2>Runs</h2>'
             + _table(["run", "time", "study", "revision", "source", "sha-256", "units",
                       "figures", "decision"], rows,

@@ -301,7 +301,7 @@ def raters_headline(ann: Annotations, rows: Sequence[CoefficientRow], primary: s
         ci = f" ({_pct(row.confidence_level)} CI {row.ci_low:.4f} to {row.ci_high:.4f})"
     band = ""
     if row.interpretation is not None and row.interpretation.defined:
-        band = f", {row.interpretation.band} on {row.interpretation.scale_title}"
+        band = f", {row.interpretation.grade} on {row.interpretation.scale_title}"
     return f"{head}; {row.label} = {row.estimate:.4f}{ci}{band}."
 
 

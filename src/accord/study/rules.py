@@ -8,6 +8,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from accord.data._names import DEFAULT_SEED
 from accord.data.annotations import Annotations
 from accord.inference.results import AgreementResult, ConfidenceInterval
 
@@ -71,7 +72,7 @@ class Metric:
         from accord.inference import Bootstrap
 
         return Bootstrap(n_resamples=self.n_resamples, kind=self.bootstrap_kind,  # type: ignore[arg-type]
-                         rng=self.seed)
+                         rng=DEFAULT_SEED if self.seed is None else self.seed)
 
     def describe(self) -> str:
         """One line, e.g. ``cohen_kappa (weights quadratic), 95% asymptotic interval``."""
@@ -83,7 +84,7 @@ class Metric:
         how = self.interval
         if self.interval == "bootstrap":
             how = (f"bootstrap-{self.bootstrap_kind} ({self.n_resamples} resamples, "
-                   f"seed {self.seed})")
+                   f"seed {DEFAULT_SEED if self.seed is None else self.seed})")
         return f"{self.coefficient}{extra}, {_pct(self.confidence_level)} {how} interval"
 
 
