@@ -196,6 +196,14 @@ def heatmap(values: Sequence[Sequence[float]], names: Sequence[object], prefix: 
     if col_label:
         bottom += LINE + 2
         body.append(_text(left + side / 2, bottom, _short(col_label, 40), anchor="middle"))
+    if diverging:  # the colour key: -1 red, 0 white, 1 blue
+        bottom += 12
+        for i in range(21):
+            body.append(f'<rect x="{_t(left + i * 7)}" y="{_t(bottom)}" width="7.5" '
+                        f'height="8" fill="{_colour(RDBU, i / 20)}"/>')
+        for v, dx in ((-1, 0.0), (0, 73.5), (1, 147.0)):
+            body.append(_text(left + dx, bottom + 22, f"{v:g}", anchor="middle"))
+        bottom += 26
     if row_label:
         cy = top + side / 2
         body.append(_text(14, cy, _short(row_label, 40), anchor="middle",
