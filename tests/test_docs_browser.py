@@ -60,20 +60,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_page_loads_offline_and_fits_a_phone(browser: Any, site: Path, page: str,  # noqa: F811
                                              title: str) -> None:
     errors: list[str] = []
-    blocked: list[str] = []
-    root = site.resolve().as_uri()
-
-    def route(r: Any) -> None:
-        if r.request.url.startswith(root + "/"):
-            r.continue_()
-        else:
-            blocked.append(r.request.url)
-            r.abort()
-
-    view = browser.new_page(viewport={"width": 390, "height": 844})
+    view, blocked = _offline_page(browser, site, 390)
+    view.set_viewport_size({"width": 390, "height": 844})
     view.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     view.on("pageerror", lambda exc: errors.append(str(exc)))
-    view.route("**/*", route)
     view.goto((site / page).resolve().as_uri(), wait_until="load")
     assert blocked == [], f"{page} asked the network for {blocked}"
     assert errors == [], f"{page}: {errors}"

@@ -2,33 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-_SPECIAL = re.compile(r"([\\`*\[\]|~])")
-_EDGE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
-_ENTITY_AMP = re.compile(r"&(?=#?\w+;)")
-_LINE_START = ("#",)
+from accord.inference.display import escape_markdown
 
-def escape(text: object) -> str:
-    """Text safe in a Markdown paragraph or table cell.
-
-    HTML tags and entities are neutralised, Markdown emphasis, code, links and
-    table pipes are backslash-escaped; an underscore inside a word (``rater_1``)
-    is left as it is, since it cannot start emphasis there.
-
-    Examples
-    --------
-    >>> escape("<script>alert(1)</script>")
-    '&lt;script&gt;alert(1)&lt;/script&gt;'
-    >>> print(escape("a|b *c* [d](e) _f_ g_h &amp;"))
-    a\\|b \\*c\\* \\[d\\](e) \\_f\\_ g_h &amp;amp;
-    """
-    s = " ".join(str(text).split())
-    s = _ENTITY_AMP.sub("&amp;", s).replace("<", "&lt;").replace(">", "&gt;")
-    s = _SPECIAL.sub(r"\\\1", s)
-    s = _EDGE_UNDERSCORE.sub(r"\\_", s)
-    return "\\" + s if s.startswith(_LINE_START) else s
+#: Text safe in a Markdown paragraph or table cell (one escaping for the report and the
+#: notebook cards: :func:`accord.inference.display.escape_markdown`).
+escape = escape_markdown
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]], align: str = "") -> list[str]:
