@@ -46,6 +46,8 @@ def test_the_crowd_report_grows_no_faster_than_its_ratings(monkeypatch: pytest.M
     assert rows[1]["ratings"] > 1.9 * rows[0]["ratings"]
     assert fits["cpu_seconds_exponent"] <= bench.MAX_EXPONENT, fits
     assert fits["added_mb_exponent"] <= bench.MAX_EXPONENT, fits
+    # the memory measured is the report's own (not clipped at the baseline's floor)
+    assert all(r["added_mb"] > 20 for r in rows), fits
 
 
 def test_the_growth_exponent_is_the_log_log_slope() -> None:

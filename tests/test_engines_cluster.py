@@ -156,7 +156,7 @@ def crowd_parquet(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 DRIVER = """
-import json, os, resource, sys
+import json, os, sys
 engine, path = sys.argv[1], sys.argv[2]
 import accord.engines
 if engine == "dask":
@@ -169,10 +169,15 @@ else:
     from tests.test_engines_cluster import spark_builder
     session = spark_builder(os.environ["ACCORD_SPARK_MASTER"], "accord-driver").getOrCreate()
     frame = session.read.parquet(path)
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def peak_kib():
+    # this process's own high-water mark (ru_maxrss would keep the RSS of the test runner
+    # that forked it, and hide the growth)
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) for line in fh if line.startswith("VmHWM:"))
+before = peak_kib()
 rc, audit = accord.engines.rater_counts(frame, unit="unit", rater="rater", value="label",
                                         by_unit=False)
-after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+after = peak_kib()
 print(json.dumps({"grew_kib": after - before, "used": audit.ratings_used,
                   "counted": int(rc.n_ratings.sum()), "units": int(rc.n_units)}))
 """
