@@ -45,7 +45,12 @@ def test_compare_three_batches_says_the_design_and_tests_homogeneity() -> None:
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("3 batches (no shared unit: independent samples)")
-    assert lines[1].startswith("batch2 (kappa 0.76, 95% CI") and "higher than pilot" in lines[1]
+    # the batches' figures, their chart and whether they are equal come first, then each
+    # batch against the first
+    assert lines[1] == "Cohen's kappa by file" and lines[3].split()[:2] == ["pilot", "60"]
+    said = next(i for i, x in enumerate(lines) if x.startswith("groups equal? chi-square"))
+    assert lines[said + 1].startswith("batch2 (kappa 0.76, 95% CI")
+    assert "higher than pilot" in lines[said + 1]
     test = accord.homogeneity([_kappa(BATCHES / f) for f in
                                ("pilot.csv", "batch2.csv", "batch3.csv")])
     assert f"chi2 = {test.statistic:.4f}, df = 2" in out

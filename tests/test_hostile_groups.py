@@ -52,4 +52,5 @@ def test_the_report_says_which_coefficients_were_not_tested(tmp_path: Path) -> N
     assert code == 0, err
     lines = [x for x in out.read_text().splitlines() if "groups equal? cohen_kappa" in x]
     assert len(lines) == 1 and "nan" not in lines[0]
-    assert lines[0].endswith("(1 group(s) left out, without an estimate or a positive SE)")
+    assert lines[0].endswith("(1 group(s) left out, without an estimate or a positive SE: "
+                             "same)")

@@ -260,23 +260,33 @@ def _figure(ev: dict[str, Any], keys: tuple[str, ...]) -> str:
     return f"{fig['estimate']:.3f} ({ci['low']:.3f}-{ci['high']:.3f})"
 
 
-def report_groups(rep: Any, data: str, by: str, loader: Any, options: dict[str, Any]) -> Any:
-    """``accord report --by``: the report of the pooled data, with each group's row of every
-    coefficient (its estimate and interval, titled ``... (BY = GROUP)``) after the pooled
-    rows, and the homogeneity test per coefficient and what was decided in the notes.
-    The headline (and so the job's verdict) answers the groups' question first: each
-    group's figure of the main coefficient and whether they are equal, then the pooled
-    one; the group column is named as such in the data notes, not as an ignored column.
+def split_report(data: str, by: str, loader: Any) -> Any:
+    """``(groups, pooled, notes)`` for ``report --by``: with a column, the pooled data are
+    read without it (the group column is a role, never a rater nor an ignored column);
+    with ``file``, the pooled data are read as without ``--by``."""
+    from accord.history.split import split_files
 
-    ``loader(path)`` reads one group; ``options`` are those of :func:`accord.report`."""
+    paths = paths_of(data)
+    return split_files([paths] if isinstance(paths, str) else paths, by, loader)
+
+
+def report_groups(rep: Any, by: str, groups: Any, notes: list[str],
+                  options: dict[str, Any]) -> Any:
+    """``accord report --by``: the report of the pooled data, opened by the groups'
+    answer (:class:`~accord.report.groups_section.GroupsSection`: each group's main
+    figure with its interval, their chart, the homogeneity test, then the pooled figure),
+    with each group's row of every coefficient (titled ``... (BY = GROUP)``) after the
+    pooled rows and the tests of the other coefficients in the notes. The headline (and
+    so the job's verdict) answers the groups' question first; the group column is named
+    as such in the data notes, not as an ignored column.
+
+    ``groups`` are ``(name, annotations)`` as read; ``options`` are those of
+    :func:`accord.report`."""
     from dataclasses import replace
 
     import accord
     from accord.errors import DataError
-    from accord.history.split import split_files
 
-    paths = paths_of(data)
-    groups, _, notes = split_files([paths] if isinstance(paths, str) else paths, by, loader)
     names = [r.coefficient for r in rep.coefficients]
     rows, results, lines = [], {c: [] for c in names}, []  # type: ignore[var-annotated]
     what = "file" if by == "file" else by
@@ -294,32 +304,42 @@ def report_groups(rep: Any, data: str, by: str, loader: Any, options: dict[str, 
             rows.append(replace(row, variant=f"{row.variant}, {tag}" if row.variant else tag))
         for r in part.results:
             if r.coefficient in results:
-                results[r.coefficient].append(r)
+                results[r.coefficient].append((name, r))
     per = "file" if by == "file" else f"value of {by!r}"
     lines.insert(0, f"groups: {len(groups)} (one per {per}), each analysed on its own, after "
                     "the pooled rows")
-    tests = {}
-    for coefficient, found in results.items():
-        defined = [r for r in found if testable(r)]
-        if len(defined) >= 2:
-            test = tests[coefficient] = accord.homogeneity(defined)
-            lines.append(f"groups equal? {coefficient}: chi-square test of homogeneity (Fleiss "
-                         f"1981): chi2 = {test.statistic:.4f}, df = {test.df}, "
-                         f"p = {test.pvalue:.4g}"
-                         + ("" if len(defined) == len(found) else
-                            f" ({len(found) - len(defined)} group(s) left out, without an "
-                            "estimate or a positive SE)"))
-        else:
-            lines.append(f"groups equal? {coefficient}: not tested: {len(defined)} group(s) "
-                         "have an estimate with a positive standard error, two needed")
+    tests = {c: _homogeneity(accord, found) for c, found in results.items()}
+    lines += [_test_line(c, found).replace("groups equal? ", f"groups equal? {c}: ", 1)
+              for c, found in tests.items()]
     pooled = tuple(replace(r, variant=f"{r.variant}, pooled" if r.variant else "pooled")
                    for r in rep.coefficients)
+    test = tests.get(rep.primary or "", (None, [], []))[0]
     out = replace(rep, coefficients=(*pooled, *rows), notes=(*rep.notes, *notes, *lines),
-                  headline=_groups_headline(rep, what, rows, tests.get(rep.primary or "")),
-                  data=_group_column(rep.data, by))
+                  headline=_groups_headline(rep, what, rows, test),
+                  data=_group_column(rep.data, by),
+                  groups=_section(rep, by, rows, tests.get(rep.primary or "")))
     from accord.report.job import with_job
 
     return with_job(out, rep.title, None)
+
+
+def _section(rep: Any, by: str, rows: list[Any], found: Any) -> Any:
+    """The groups' answer on the main coefficient: each group's row, then the pooled."""
+    from accord.report.groups_section import GroupRow, GroupsSection
+
+    what = "file" if by == "file" else by
+    main = next((r for r in rep.coefficients if r.coefficient == rep.primary), None)
+    if main is None or found is None:
+        return None
+    tag = f"{what} = "
+    mine = [GroupRow(r.variant.split(tag, 1)[-1], r.n_units, r.estimate, r.ci_low,
+                     r.ci_high, r.undefined_reason) for r in rows
+            if r.coefficient == rep.primary]
+    mine.append(GroupRow("pooled", main.n_units, main.estimate, main.ci_low, main.ci_high,
+                         main.undefined_reason, pooled=True))
+    test, _, left = found
+    return GroupsSection(by, main.coefficient, main.title,
+                         main.confidence_level, tuple(mine), test, tuple(left))
 
 
 #: Groups named in the headline; the others are in the coefficient table.

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
 import click
 
 from accord.cli._app import main
-from accord.cli._common import ci_options, data_options, interval_method, load, single_labels
+from accord.cli._common import (
+    ci_options,
+    data_options,
+    interval_method,
+    load,
+    paths_of,
+    single_labels,
+)
 from accord.cli._errors import cli_text
 from accord.cli._json import emit
 from accord.cli._options import shared
@@ -36,7 +44,9 @@ def compare_command(data: Any, coefficients: tuple[str, ...], weights: str | Non
     are independent samples: the difference gets an independent bootstrap
     (--ci bootstrap) or the delta method from each SE (--ci asymptotic, the
     default); batches on the same units are paired. With three or more batches the
-    chi-square test of homogeneity (Fleiss 1981) says whether all are equal.
+    chi-square test of homogeneity (Fleiss 1981) says whether all are equal. The
+    batches' figures with their intervals and chart come first (with --by, the pooled
+    figure too), then each later batch against the first.
 
     \b
     Examples:
@@ -56,7 +66,7 @@ def compare_command(data: Any, coefficients: tuple[str, ...], weights: str | Non
     if len(coefficients) > 1:
         raise click.UsageError("compare takes one --coefficient.")
     try:
-        names, paths, batches = _batches(data, paths, by, selection)
+        names, paths, batches, pooled = _batches(data, paths, by, selection)
         name = coefficients[0] if coefficients else (
             "cohen_kappa" if all(b.n_raters == 2 for b in batches) else "krippendorff_alpha")
         results = [compute(b, [name], weights=weights)[0] for b in batches]
@@ -64,9 +74,10 @@ def compare_command(data: Any, coefficients: tuple[str, ...], weights: str | Non
         design = "independent" if _disjoint(batches) else "paired"
         diffs = [accord.compare(r, results[0], method=_method(method, design),
                                 confidence_level=confidence_level) for r in results[1:]]
-        test = None
-        if len(results) > 2:
-            test = accord.homogeneity(results, method=method)
+        test = accord.homogeneity(results, method=method) if len(results) > 2 else None
+        whole = None if pooled is None else compute(pooled, [name], weights=weights)[0]
+        section = _section(by or "file", names, batches, results, whole, test,
+                           confidence_level, method)
     except InvalidParameterError as exc:
         raise click.UsageError(cli_text(str(exc))) from None
     if as_json:
@@ -75,29 +86,52 @@ def compare_command(data: Any, coefficients: tuple[str, ...], weights: str | Non
                "comparisons": [{"batch": n, "baseline": names[0], "sentence":
                                 d.sentence(n, names[0]), **d.to_dict()}
                                for n, d in zip(names[1:], diffs)],
-               "homogeneity": None if test is None else test.to_dict()}
+               "homogeneity": None if test is None else test.to_dict(),
+               **({} if whole is None else {"pooled": {"source": paths_of(data),
+                                                       **whole.to_dict()}})}
         emit("compare", out)
         return
-    _print(batches, names, paths, diffs, test)
+    _print(batches, names, diffs, section)
+
+
+def _section(by: str, names: list[str], batches: list[Any], results: list[Any], whole: Any,
+             test: Any, level: float, method: Any) -> Any:
+    """The batches' answer: each batch's figure with its interval, then the pooled one
+    (with --by COLUMN), and the homogeneity test."""
+    from accord.cli.compute import _intervals
+    from accord.coefficients import REGISTRY
+    from accord.report.groups_section import GroupRow, GroupsSection
+
+    shown = [*results, *([] if whole is None else [whole])]
+    rows = []
+    for j, (r, ci) in enumerate(zip(shown, _intervals(shown, level, method))):
+        low, high = (math.nan, math.nan) if ci is None else (ci.low, ci.high)
+        rows.append(GroupRow(names[j] if j < len(names) else "pooled", r.n_units, r.estimate,
+                             low, high, r.undefined_reason, pooled=j == len(names)))
+    return GroupsSection(by, results[0].coefficient, REGISTRY[results[0].coefficient].title,
+                         level, tuple(rows), test, instead="" if test is not None else
+                         "the difference below answers it (two batches)")
 
 
 def _batches(data: Any, paths: list[str], by: str | None,
-             selection: dict[str, Any]) -> tuple[list[str], list[str], list[Any]]:
+             selection: dict[str, Any]) -> tuple[list[str], list[str], list[Any], Any]:
     """The batches' names, sources and annotations: one file each, or, with ``by``, one
-    value each of that column of one table (``--by file``: the files)."""
+    value each of that column of one table (``--by file``: the files); and, with ``by``,
+    all of them pooled (``None`` without)."""
     if by is None:
         return ([Path(p).stem for p in paths], paths,
                 [single_labels(load(p, **selection).require_pairable(), "compare")
-                 for p in paths])
+                 for p in paths], None)
     from accord.cli._by import read_groups
 
-    groups, _, _ = read_groups(data, by, selection)
+    groups, pooled, _ = read_groups(data, by, selection)
     if len(groups) < 2:
         raise click.UsageError(f"--by {by} found {len(groups)} batch(es); compare needs two "
                                "or more.")
     where = f"{paths[0]} ({by} = {{}})" if by != "file" else "{}"
     return ([str(g) for g, _ in groups], [where.format(g) for g, _ in groups],
-            [single_labels(ann.require_pairable(), "compare") for _, ann in groups])
+            [single_labels(ann.require_pairable(), "compare") for _, ann in groups],
+            single_labels(pooled.require_pairable(), "compare"))
 
 
 def _disjoint(batches: list[Any]) -> bool:
@@ -111,21 +145,23 @@ def _method(method: Any, design: str) -> Any:
     return method
 
 
-def _print(batches: list[Any], names: list[str], paths: list[str], diffs: list[Any],
-           test: Any) -> None:
+def _print(batches: list[Any], names: list[str], diffs: list[Any], section: Any) -> None:
+    """The batches' figures, their chart and whether they are equal; the pooled figure
+    (with --by); then each later batch against the first."""
+    from accord.cli._common import console as cli_console
+    from accord.report.groups_section import console_parts
+
     for caveat in dict.fromkeys(c for b in batches for c in b.audit.caveats):
         echo(f"caveat: {caveat}")
     design = diffs[0].design
     echo(f"{len(batches)} batches ({'no shared unit: independent samples' if design == 'independent' else 'shared units: paired'}); "  # noqa: E501
          + "; ".join(f"{n}: {b.n_units} units, {b.n_raters} raters"
                      for n, b in zip(names, batches)))
+    console = cli_console()
+    for part in console_parts(section)[:-1]:
+        console.print(part)
     for n, d in zip(names[1:], diffs):
         echo(d.sentence(n, names[0]))
         echo(f"  difference {d.difference:.4f}, {d.interval.confidence_level:.0%} CI "
              f"[{d.interval.low:.4f}, {d.interval.high:.4f}] ({d.interval.method}), "
              f"p = {d.pvalue:.4g}")
-    if test is not None:
-        echo(f"all batches equal? chi-square test of homogeneity (Fleiss 1981): "
-             f"chi2 = {test.statistic:.4f}, df = {test.df}, p = {test.pvalue:.4g}"
-             if test.undefined_reason is None else
-             f"all batches equal? undefined: {test.undefined_reason}")

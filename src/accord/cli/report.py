@@ -18,7 +18,7 @@ import click
 from click.core import ParameterSource
 
 from accord.cli._app import main
-from accord.cli._by import by_option, with_pooled_caveat
+from accord.cli._by import by_option, report_groups, split_report, with_pooled_caveat
 from accord.cli._common import (
     check_options,
     ci_options,
@@ -193,11 +193,22 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
     spans = span_columns(selection)
+
+    def reader(path: Any) -> Any:
+        return load(path, select_raters=judge_name is None, span_columns=spans,
+                    level_caveat=weights in (None, "identity") and (
+                        st is None or st.metric.level is None),
+                    **all_kinds(selection, gold, predicted))
+
+    split = None
     with roles_found(gold, predicted):
-        ann = load(data, select_raters=judge_name is None, span_columns=spans,
-                   level_caveat=weights in (None, "identity") and (
-                       st is None or st.metric.level is None),
-                   **all_kinds(selection, gold, predicted))
+        if by is None:
+            ann = reader(data)
+        else:  # the group column is a role: the pooled data are read without it
+            _refuse_by((record, gold, judge_name, spans))
+            with _usage_errors():
+                split = split_report(data, by, reader)
+            ann = split[1]
     ann = mark_reference(with_pooled_caveat(ann, by), gold, predicted)
     ann, context = _context(data, ann, text_col, context_cols, selection)
     fits_raters(ann, coefficients)
@@ -213,10 +224,11 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
             context=context, annotators_accelerate=accelerate,
             annotators_method=consensus_method if _given(ctx, "consensus_method") else None,
         )
-    if by is not None:  # each group's coefficients after the pooled ones
-        rep = _groups(rep, data, by, selection, (record, gold, judge_name, spans), dict(
-            weights=weights, form=form, confidence_level=level, method=method, seed=seed,
-            scale=scale))
+    if by is not None and split is not None:  # the groups first, the pooled figures after
+        with _usage_errors():
+            rep = report_groups(rep, by, split[0], split[2], dict(
+                weights=weights, form=form, confidence_level=level, method=method,
+                seed=seed, scale=scale))
     rep = replace(rep, notes=tuple(cli_text(n) for n in rep.notes))  # --pair, not pairs=
     rep = roles_named(rep, gold if gold is not None else judge_name)
     recorder: Callable[[], str] | None = None
@@ -301,16 +313,11 @@ def _refuse_for_pairs(study: Path | None, gold: str | None, by: str | None,
                                "(see accord judge bias and accord judge rank).")
 
 
-def _groups(rep: Any, data: str, by: str, selection: dict[str, Any], refused: tuple[Any, ...],
-            options: dict[str, Any]) -> Any:
-    from accord.cli._by import report_groups
-
+def _refuse_by(refused: tuple[Any, ...]) -> None:
     if any(x for x in refused):
         raise click.UsageError("--by groups the agreement coefficients of the report; it does "
                                "not combine with --record (use check --by --record), --gold "
                                "(use evaluate --by), --judge or span data.")
-    with _usage_errors():
-        return report_groups(rep, data, by, lambda p: load(p, **selection), options)
 
 
 def _on_terminal() -> bool:

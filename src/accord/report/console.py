@@ -17,6 +17,7 @@ from rich.text import Text
 from accord.report import _text as t
 from accord.report import (
     annotators_section,
+    groups_section,
     multilabel_section,
     render_judge_lab,
     render_reference,
@@ -56,6 +57,7 @@ def render_console(report: Report) -> Any:
     multilabel = multilabel_section.console_parts(report.multilabel)
     judge = _judge(report.judge, first == "judge") if report.judge is not None else []
     lead = {"reference": reference, "judge": judge, "label_sets": multilabel}.get(first, [])
+    parts += groups_section.console_parts(report.groups)
     if lead:
         parts += lead[1:] + [Text("")]  # without the blank line that opens the section
     if job is not None and job.verdict != report.headline:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from accord.report import _text as t
 from accord.report import (
     annotators_section,
+    groups_section,
     multilabel_section,
     plots,
     render_judge_lab,
@@ -77,7 +78,8 @@ def _sections(report: Report) -> list[str]:
     sections.append(_method(report))
     # the job's own section right under the verdict, the rest in the order a reviewer reads
     lead = [s for s in sections if first and s.startswith(f'<section id="{first}"')]
-    return lead + [s for s in sections if s not in lead]
+    return [groups_section.html_section(report.groups), *lead,
+            *(s for s in sections if s not in lead)]
 
 
 def _verdict(report: Report) -> str:
@@ -161,6 +163,8 @@ def _nav(report: Report) -> str:
     links += render_judge_lab.nav_links(report.judge_lab)
     links.append(("method", "Method"))
     links = [x for x in links if x[0] == first] + [x for x in links if x[0] != first]
+    if report.groups is not None:  # the groups' answer opens the page
+        links.insert(0, ("groups", f"By {report.groups.what}"))
     items = "".join(f'<li><a href="#{i}">{e(label)}</a></li>' for i, label in links)
     return f'<nav aria-label="Sections"><ul>{items}</ul></nav>'
 

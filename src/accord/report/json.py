@@ -47,7 +47,7 @@ def report_dict(report: Report) -> dict[str, Any]:
     body["data"]["n_skipped"] = report.data.n_skipped
     if report.study is not None:
         body["study"]["disposition"] = dict(report.study.disposition)
-    for key in ("judge", "multilabel", "spans", "annotators", "judge_lab"):
+    for key in ("judge", "multilabel", "spans", "annotators", "judge_lab", "groups"):
         if body.get(key) is None:
             body.pop(key, None)
     out.update(body)

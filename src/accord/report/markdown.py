@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from accord.report import _text as t
 from accord.report import (
     annotators_section,
+    groups_section,
     multilabel_section,
     render_judge_lab,
     render_reference,
@@ -44,7 +45,7 @@ def render_markdown(report: Report) -> str:
     multilabel = multilabel_section.markdown_lines(report.multilabel, level)
     judge = _judge(report)
     lead = {"reference": reference, "judge": judge, "label_sets": multilabel}.get(first, [])
-    lines += lead
+    lines += groups_section.markdown_lines(report.groups) + lead
     if report.job is not None and report.job.verdict != report.headline:
         lines += [escape(report.headline), ""]
     crowd = annotators_section.markdown_lines(report.annotators)

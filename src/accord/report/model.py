@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from accord.interpret.interpretation import BenchmarkResult, Interpretation
     from accord.interpret.marginal import MarginalTest
     from accord.report.annotators_section import AnnotatorsSection
+    from accord.report.groups_section import GroupsSection
     from accord.report.job import Job
     from accord.report.judge_lab_model import JudgeLabSection
     from accord.report.judge_section import JudgeSection
@@ -40,10 +41,9 @@ SCHEMA_ID = "https://accord.invalid/schemas/report/2"
 
 __all__ = [
     "SCHEMA_VERSION", "BootstrapSummary", "CategoryRow", "ClassRow", "CoefficientRow",
-    "ConfusedPair",
-    "DataSummary", "FigureRow", "KappaContext", "PairAnalysis", "RaterMatrix", "RaterRow",
-    "ReferenceSection", "RegisterRow", "Report", "Settings", "StudySection",
-    "SystemEvaluation", "UnitRow", "UnitsSection", "Worksheet",
+    "ConfusedPair", "DataSummary", "FigureRow", "KappaContext", "PairAnalysis",
+    "RaterMatrix", "RaterRow", "ReferenceSection", "RegisterRow", "Report", "Settings",
+    "StudySection", "SystemEvaluation", "UnitRow", "UnitsSection", "Worksheet",
 ]
 
 
@@ -435,12 +435,13 @@ class Report(Notebook):
         a study's decision, spans, label sets), its verdict in one sentence and its figure:
         every rendering opens with them.
     annotators : AnnotatorsSection or None
-        Per-annotator quality against the consensus, for three or more raters with no
-        reference, judge or study.
+        Per-annotator quality against the consensus (3+ raters; no reference, judge, study).
     judge_lab : JudgeLabSection or None
         The judge lab's questions (``accord.report(..., judge_lab=...)`` or pairwise
         preferences): position, length and self-preference, the ranking, calibration,
         consistency and PPI, each its own section.
+    groups : GroupsSection or None
+        Each group's main figure, their chart and homogeneity test (``--by``), first.
     """
 
     title: str
@@ -466,6 +467,7 @@ class Report(Notebook):
     job: Job | None = field(default=None, repr=False)
     annotators: AnnotatorsSection | None = field(default=None, repr=False)
     judge_lab: JudgeLabSection | None = field(default=None, repr=False)
+    groups: GroupsSection | None = field(default=None, repr=False)
 
     @property
     def decision(self) -> Decision | None:
@@ -474,8 +476,7 @@ class Report(Notebook):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping following ``report/schema.json``, at full precision."""
-        out: dict[str, Any] = RENDERERS["dict"](self)
-        return out
+        return dict(RENDERERS["dict"](self))
 
     def to_json(self, *, indent: int | None = 2) -> str:
         """The JSON document (``null`` for undefined numbers)."""
