@@ -17,6 +17,11 @@ does not control. Two places read them as commands:
   cell is kept exact: a file holds the label as it was.
 
 Every writer of the command line and of the library uses these two functions.
+
+A label may also be any length (a pasted paragraph, a whole document by mistake):
+:func:`short` is how every table, chart and sentence of the reports and the command line
+shows one, cut to :data:`LIMIT` characters with an ellipsis (the data, the JSON and the
+exported files keep it whole).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["UNSAFE", "neutralise_cell", "visible"]
+__all__ = ["ELLIPSIS", "LIMIT", "UNSAFE", "neutralise_cell", "short", "visible"]
 
 #: C0 controls except line feed, DEL, C1 controls, bidirectional embeddings,
 #: overrides and isolates, and the line/paragraph separators.
@@ -90,3 +95,23 @@ def neutralise_cell(text: str) -> str:
 def _is_blank(char: str) -> bool:
     """Whitespace, or a control or format character (NUL, ESC, zero-width space...)."""
     return char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zs", "Zl", "Zp")
+
+
+#: The most characters of a label shown in a table, a chart or a sentence.
+LIMIT = 60
+ELLIPSIS = "\u2026"
+
+
+def short(text: object, limit: int = LIMIT) -> str:
+    """``text`` as shown: whole when it has at most ``limit`` characters, else its first
+    characters (blanks and line breaks folded to one space) and an ellipsis.
+
+    >>> short("billing")
+    'billing'
+    >>> short("a very long label", 10)
+    'a very lo…'
+    """
+    s = str(text)
+    if len(s) <= limit:
+        return s
+    return " ".join(s[: 4 * limit].split())[: limit - 1] + ELLIPSIS

@@ -64,13 +64,17 @@ def _line(x1: float, y1: float, x2: float, y2: float, stroke: str, width: float,
 
 
 def _wrap(text: object) -> list[str]:
-    plain = " ".join(str(text).split())
+    from accord.report.labels import short
+
+    plain = " ".join(short(text, 3 * WRAP).split())
     return textwrap.wrap(plain, WRAP, break_long_words=True) or [" "]
 
 
 def _short(text: object, limit: int) -> str:
-    s = " ".join(str(text).split())
-    return s[: limit - 1] + "\u2026" if len(s) > limit else s
+    from accord.report.labels import short
+
+    s = str(text)
+    return short(s if len(s) > limit else " ".join(s.split()), limit)
 
 
 def _svg(prefix: str, height: float, title: str, body: list[str]) -> str:

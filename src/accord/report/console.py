@@ -32,7 +32,16 @@ _STATUS_STYLE = {"accepted": "bold green", "rejected": "bold red", "undefined": 
 
 
 def render_console(report: Report) -> Any:
-    """A rich renderable summarising the report."""
+    """A rich renderable summarising the report; long labels shortened
+    (:func:`accord.report.labels.for_display`)."""
+    from accord.report.labels import console_note, for_display
+
+    shown, glossary = for_display(report)
+    out = _render(shown)
+    return Group(out, Text(console_note(glossary), style="dim")) if glossary else out
+
+
+def _render(report: Report) -> Any:
     parts: list[Any] = [Text(report.title, style="bold")]
     parts += [Text(f"caveat: {c}", style="bold yellow") for c in report.data.caveats]
     job = report.job

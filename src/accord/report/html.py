@@ -46,7 +46,12 @@ def render_html(report: Report) -> str:
 
 
 def body_html(report: Report) -> str:
-    """The report's header, navigation and sections, without the page around them."""
+    """The report's header, navigation and sections, without the page around them; long
+    labels shortened, and listed in full once at the end
+    (:func:`accord.report.labels.for_display`)."""
+    from accord.report.labels import for_display, glossary_html
+
+    report, glossary = for_display(report)
     if report.spans is not None:
         sections = [render_spans.html_summary(report.spans),
                     render_spans.html_section(report.spans, report.settings.confidence_level),
@@ -56,7 +61,7 @@ def body_html(report: Report) -> str:
                     _method(report)]
     else:
         sections = _sections(report)
-    body = "\n".join(s for s in sections if s)
+    body = "\n".join(s for s in [*sections, glossary_html(glossary)] if s)
     return f"{_header(report)}\n{_nav(report)}\n<main>\n{body}\n</main>\n"
 
 

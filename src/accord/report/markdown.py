@@ -27,7 +27,18 @@ __all__ = ["escape", "render_markdown"]
 
 
 def render_markdown(report: Report) -> str:
-    """The whole report as Markdown text."""
+    """The whole report as Markdown text; long labels shortened, and listed in full once
+    at the end (:func:`accord.report.labels.for_display`)."""
+    from accord.report.labels import for_display, glossary_markdown
+
+    shown, glossary = for_display(report)
+    text = _render(shown)
+    if not glossary:
+        return text
+    return text + "\n" + "\n".join(glossary_markdown(glossary)).rstrip() + "\n"
+
+
+def _render(report: Report) -> str:
     lines = [f"# {escape(report.title)}", ""]
     lines += [f"> caveat: {escape(c)}" for c in report.data.caveats]
     lines += ([""] if report.data.caveats else []) + _verdict(report)

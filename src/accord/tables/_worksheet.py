@@ -16,8 +16,11 @@ def _fmt_count(x: float) -> str:
 
 
 def _line(label: object) -> str:
-    """A label on one line of the worksheet: a line break in it is spelled out."""
-    return str(label).replace("\n", "\\n")
+    """A label on one line of the worksheet: a line break in it is spelled out, a long
+    label shortened (:func:`accord.data._text.short`)."""
+    from accord.data._text import short
+
+    return short(label).replace("\n", "\\n")
 
 
 def worksheet_rows(table: ContingencyTable, names: tuple[str, str]) -> list[list[str]]:
