@@ -74,4 +74,5 @@ def test_cli_report_with_judge(tmp_path: Path) -> None:
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert doc["judge"]["judge"] == "gpt4" and doc["data"]["n_raters"] == 3
     code, _, err = run_cli("report", str(JUDGE_CSV), "--judge", "gpt5", "-q")
-    assert code == 1 and "not among the raters" in err
+    # a declared role that names no rater is bad usage, as for --gold
+    assert code == 2 and "rater 'gpt5' not found; the raters are" in err

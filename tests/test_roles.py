@@ -178,3 +178,76 @@ def test_unit_and_raters_on_a_long_table_select_raters(tmp_path: Path) -> None:
     assert ann.raters == ("a", "b") and ann.n_units == 3
     doc = _json("compute", str(path), "--unit", "unit", "--raters", "a", "b")
     assert doc["results"][0]["n_raters"] == 2
+
+
+# ------------------------------------------------------------------ --judge
+def judged_csv(tmp_path: Path, n: int = 120) -> Path:
+    """item_id, comment, three humans, an LLM judge (gpt4) and the judge's confidence."""
+    rng = np.random.default_rng(5)
+    labels = np.array(["neg", "neu", "pos"])
+    truth = rng.choice(labels, n)
+
+    def rater(p: float) -> np.ndarray:
+        return np.where(rng.random(n) < p, truth, rng.choice(labels, n))
+
+    cols = {"ann_a": rater(0.8), "ann_b": rater(0.75), "ann_c": rater(0.8),
+            "gpt4": rater(0.7)}
+    confidence = np.round(rng.uniform(0.4, 0.99, n), 3)
+    rows = ["item_id,comment,ann_a,ann_b,ann_c,gpt4,gpt4_confidence"]
+    for i in range(n):
+        comment = "fine" if i % 4 else "unsure: see the guideline"
+        rows.append(f"i{i},{comment},{','.join(c[i] for c in cols.values())},{confidence[i]}")
+    path = tmp_path / "judged.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_every_command_reads_the_judge_file_and_judge_is_a_declared_role(
+        tmp_path: Path) -> None:
+    """The four label columns are the raters everywhere; with --judge the job is the
+    judge against the humans, and the judge is read as a rater of kind llm."""
+    f = str(judged_csv(tmp_path))
+    four = ["ann_a", "ann_b", "ann_c", "gpt4"]
+    computed = _json("compute", f)["results"][0]
+    assert computed["n_raters"] == 4
+    assert any(SAID in c and "'gpt4_confidence'" in c for c in computed["caveats"])
+    assert [r["name"] for r in _json("inspect", f)["raters"]] == four
+    assert [a["name"] for a in _json("annotators", f)["annotators"]] == four
+    judged = _json("report", f, "--judge", "gpt4")
+    assert judged["job"]["kind"] == "judge" and judged["judge"]["judge"] == "gpt4"
+    assert judged["data"]["raters"] == ["ann_a", "ann_b", "ann_c"]
+    assert any(SAID in n for n in judged["data"]["notes"] + judged["caveats"])
+    alt = _json("judge", "alt", f, "--judge", "gpt4")
+    assert alt["alt_test"]["judge"] == "gpt4"
+    assert alt["alt_test"]["humans"] == ["ann_a", "ann_b", "ann_c"]
+    # the declared kind is the role: --kind gpt4=llm asks the same question as --judge
+    kind = _json("report", f, "--kind", "gpt4=llm")
+    assert kind["job"]["kind"] == "judge" and kind["judge"]["judge"] == "gpt4"
+
+
+def test_judge_names_a_rater_and_holds_one_role(tmp_path: Path) -> None:
+    """Before: an unknown --judge was bad data (exit 1) in report and judge alt, said by
+    the alternative annotator test; a judge also named a human went through."""
+    f = str(judged_csv(tmp_path))
+    for command in (["report"], ["judge", "alt"]):
+        code, _, err = run(*command, f, "--judge", "gpt5")
+        assert code == 2 and "rater 'gpt5' not found; the raters are" in err
+    code, _, err = run("judge", "alt", f, "--judge", "gpt4", "--humans", "gpt4", "ann_a")
+    assert code == 2 and "named by both --judge and --humans" in err
+
+
+def test_the_library_reads_the_judge_role_from_the_kinds(tmp_path: Path) -> None:
+    """kinds={"gpt4": "llm"} declares the judge: accord.report answers the judge's job
+    (before: agreement between four raters, the judge one of them)."""
+    ann = accord.read(judged_csv(tmp_path), kinds={"gpt4": "llm"})
+    assert ann.kinds["gpt4"] == "llm" and ann.raters == ("ann_a", "ann_b", "ann_c", "gpt4")
+    rep = accord.report(ann, seed=1)
+    assert rep.job is not None and rep.job.kind == "judge"
+    assert rep.judge is not None and rep.judge.judge == "gpt4"
+    assert rep.data.raters == ("ann_a", "ann_b", "ann_c")
+    from accord.data._roles import resolve
+
+    roles = resolve(judge="gpt4", humans=["ann_a", "ann_b"], kinds={"ann_c": "human"})
+    assert roles.job == "judge" and roles.declared() == {
+        "ann_c": "human", "gpt4": "llm", "ann_a": "human", "ann_b": "human"}
+    assert resolve(gold="g", predicted=["m"]).job == "reference"

@@ -278,7 +278,9 @@ def classifier_options(func: F) -> F:
 def with_reference(selection: dict[str, Any], gold: str | None, predicted: tuple[str, ...],
                    humans: tuple[str, ...] = ()) -> dict[str, Any]:
     """The data options with ``--gold``/``--predicted`` (and ``--humans``) as the raters to
-    read, gold first."""
+    read, gold first, their kinds declared (:func:`accord.cli._roles.declared`)."""
+    from accord.cli._roles import declared, roles_of
+
     if gold is None:
         if predicted or humans:
             raise click.UsageError("--predicted and --humans need --gold: name the reference "
@@ -288,7 +290,8 @@ def with_reference(selection: dict[str, Any], gold: str | None, predicted: tuple
         raise click.UsageError("give either --raters or --gold/--predicted, not both.")
     if not predicted:
         raise click.UsageError("--gold needs --predicted: name the system column(s).")
-    return {**selection, "raters": (gold, *predicted, *humans)}
+    roles = roles_of(selection, gold=gold, predicted=predicted, humans=humans)
+    return declared(selection, roles, only_named=True)
 
 
 def fits_raters(ann: Annotations, coefficients: tuple[str, ...]) -> None:

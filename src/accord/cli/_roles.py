@@ -1,6 +1,7 @@
-"""The roles a command was given (``--gold``, ``--predicted``, ``--judge``) in the report's
-reading of DATA: declared roles are read as rater kinds, so that no column rule leaves
-them out, and a role that names no rater is bad usage."""
+"""The roles a command was given (``--gold``, ``--predicted``, ``--judge``, ``--humans``,
+``--kind``), through the one resolver (:func:`accord.data._roles.resolve`): declared roles
+are read as rater kinds, so that no column rule leaves them out, they decide the job, and
+a role that names no rater is bad usage."""
 
 from __future__ import annotations
 
@@ -29,23 +30,56 @@ def roles_named(rep: Any, named: str | None) -> Any:
     return replace(rep, data=data)
 
 
-def all_kinds(selection: dict[str, Any], gold: str | None,
-              predicted: tuple[str, ...]) -> dict[str, Any]:
-    """With --gold, every rater is read (the reference, the systems and the people), and
-    the reference and the systems are read with their kinds, as declared roles: no column
-    rule leaves them out."""
+def roles_of(selection: dict[str, Any], *, gold: str | None = None,
+             predicted: tuple[str, ...] = (), judge: str | None = None,
+             humans: tuple[str, ...] = ()) -> Any:
+    """The roles declared on the command line (with ``--kind RATER=KIND``), checked once;
+    roles that do not go together are bad usage (exit 2)."""
+    from accord.data._roles import resolve
+    from accord.errors import InvalidParameterError
+
+    try:
+        return resolve(gold=gold, predicted=predicted, judge=judge, humans=humans,
+                       kinds=dict(selection.get("rater_kinds") or ()))
+    except InvalidParameterError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def declared(selection: dict[str, Any], roles: Any, *, every_kind: bool = False,
+             only_named: bool = False) -> dict[str, Any]:
+    """The data options with the roles' kinds declared (read as declared raters: no column
+    rule leaves them out). ``every_kind`` reads the raters of every kind (the report's
+    reference, systems and people); ``only_named`` reads only the raters the roles name
+    (``compute``, ``check`` and ``evaluate`` with ``--gold``)."""
     from accord.data.annotations import RATER_KINDS
 
-    if gold is None:
+    kinds = roles.declared()
+    out = {**selection, **({"rater_kinds": tuple(kinds.items())} if kinds else {})}
+    if every_kind:
+        out["kinds"] = RATER_KINDS
+    if only_named and roles.named:
+        if selection.get("raters"):
+            raise click.UsageError("give either --raters or --gold/--predicted, not both.")
+        out["raters"] = roles.named
+    return out
+
+
+def all_kinds(selection: dict[str, Any], gold: str | None, predicted: tuple[str, ...],
+              judge: str | None = None) -> dict[str, Any]:
+    """The report's reading of DATA: with a reference or a judge (--gold, --judge, or
+    --kind declaring one), every rater (the reference, the systems, the judge and the
+    people), with the roles' kinds declared."""
+    roles = roles_of(selection, gold=gold, predicted=predicted, judge=judge)
+    if roles.job == "raters":
         return selection
-    named = dict(selection.get("rater_kinds") or ())  # the roles declared are no guess
-    roles = {gold: "gold", **{p: "model" for p in predicted}, **named}
-    return {**selection, "kinds": RATER_KINDS, "rater_kinds": tuple(roles.items())}
+    return declared(selection, roles, every_kind=True)
 
 
 @contextmanager
-def roles_found(gold: str | None, predicted: tuple[str, ...]) -> Iterator[None]:
-    """A --gold or --predicted that names no rater is bad usage (exit 2), said as such."""
+def roles_found(gold: str | None, predicted: tuple[str, ...],
+                judge: str | None = None) -> Iterator[None]:
+    """A --gold, --predicted or --judge that names no rater is bad usage (exit 2), said as
+    such."""
     from accord.errors import DataError
 
     try:
@@ -53,8 +87,9 @@ def roles_found(gold: str | None, predicted: tuple[str, ...]) -> Iterator[None]:
     except DataError as exc:
         text = str(exc)
         named = text.split("which")[0]
-        unknown = next((n for n in (gold or "", *predicted) if n and repr(n) in named), None)
-        if gold is None or "was given kinds for" not in text or unknown is None:
+        unknown = next((n for n in (gold or "", *predicted, judge or "")
+                        if n and repr(n) in named), None)
+        if "was given kinds for" not in text or unknown is None:
             raise
         raters = text.split("not among the raters ", 1)[1].rstrip(".")
         raise click.UsageError(f"rater {unknown!r} not found; the raters are {raters}.") \
@@ -64,6 +99,8 @@ def roles_found(gold: str | None, predicted: tuple[str, ...]) -> Iterator[None]:
 def mark_reference(ann: Any, gold: str | None, predicted: tuple[str, ...]) -> Any:
     """--gold names the reference and --predicted the systems: the report's "Model
     against reference" section compares them (other raters stay as they are)."""
+    from accord.errors import DataError
+
     if gold is None:
         if predicted:
             raise click.UsageError("--predicted needs --gold: name the reference column.")
@@ -74,11 +111,7 @@ def mark_reference(ann: Any, gold: str | None, predicted: tuple[str, ...]) -> An
         raise click.UsageError(f"--gold and --predicted compare single labels, and these data "
                                f"hold {other[0]}; score them against the reference with "
                                f"{other[1]}.")
-    for name in (gold, *predicted):
-        if name not in ann.raters:
-            raise click.UsageError(f"rater {name!r} not found; the raters are "
-                                   f"{list(ann.raters)!r}.")
-    ann.kinds[gold] = "gold"
-    for name in predicted:
-        ann.kinds[name] = "model"
-    return ann
+    try:
+        return roles_of({}, gold=gold, predicted=predicted).mark(ann)
+    except DataError as exc:
+        raise click.UsageError(str(exc).split(": ", 1)[1]) from None

@@ -85,9 +85,7 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
     if loaded.spans is not None and gold is not None:
         _spans(loaded, data, gold, predicted, confidence_level, n_resamples, seed, as_json)
         return
-    ann = single_labels(loaded, "evaluate")
-    if gold is not None:
-        ann.kinds[gold] = "gold"
+    ann = single_labels(loaded, "evaluate")  # --gold's kind declared at reading
     explicit = _given(ctx, "ci_method")
     boot = accord.Bootstrap(n_resamples=n_resamples, kind=bootstrap_kind,  # type: ignore[arg-type]
                             rng=0 if seed is None else seed)
@@ -127,9 +125,7 @@ def _evaluate_by(data: str, by: str, named: bool, selection: dict[str, Any], gol
     systems: Any = predicted[0] if len(predicted) == 1 else (list(predicted) or None)
 
     def loader(path: Any) -> Any:
-        ann = single_labels(load(path, select_raters=named, **selection), "evaluate")
-        ann.kinds[gold] = "gold"
-        return ann
+        return single_labels(load(path, select_raters=named, **selection), "evaluate")
 
     def run(ann: Any) -> Any:
         ev = accord.evaluate(ann, reference=gold, systems=systems, positive=positive,

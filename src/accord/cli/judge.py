@@ -81,12 +81,16 @@ def alt(data: str, judge_name: str, humans: tuple[str, ...], epsilon: float,
       accord judge alt examples/judge.csv --judge gpt4 --missing ERROR --json
     """
     import accord
+    from accord.cli._roles import declared, roles_found, roles_of
     from accord.errors import InvalidParameterError
 
+    roles = roles_of(selection, judge=judge_name, humans=humans)  # the judge's kind: llm
     if humans and not selection.get("raters") and selection.get("unit") is None:
         selection["raters"] = (judge_name, *humans)
     try:
-        ann = load(data, select_raters=False, level_caveat=True, **selection)
+        with roles_found(None, (), judge_name):
+            ann = load(data, select_raters=False, level_caveat=True,
+                       **declared(selection, roles))
         chosen = list(humans) if humans else None
         kind = scoring or ("neg_rmse" if ann.level in ("interval", "ratio") else "accuracy")
         alt = accord.alt_test(ann, judge=judge_name, humans=chosen, epsilon=epsilon,

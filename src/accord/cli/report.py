@@ -198,10 +198,10 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
         return load(path, select_raters=judge_name is None, span_columns=spans,
                     level_caveat=weights in (None, "identity") and (
                         st is None or st.metric.level is None),
-                    **all_kinds(selection, gold, predicted))
+                    **all_kinds(selection, gold, predicted, judge_name))
 
     split = None
-    with roles_found(gold, predicted):
+    with roles_found(gold, predicted, judge_name):
         if by is None:
             ann = reader(data)
         else:  # the group column is a role: the pooled data are read without it

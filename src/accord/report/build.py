@@ -27,6 +27,7 @@ from accord.report._data import _data_summary
 from accord.report.annotators_section import check_options, with_annotators
 from accord.report.job import raters_headline, with_job
 from accord.report.judge_lab_section import judge_lab_section
+from accord.report.judge_section import declared_judge
 from accord.report.lab_report import lab_only, lab_report, lab_results, unwrap
 from accord.report.model import CoefficientRow, PairAnalysis, Report, Settings
 from accord.report.multilabel_section import set_options
@@ -162,6 +163,7 @@ def report(
     if isinstance(annotations, SpanTable):
         annotations = span_annotations(annotations)
     ann = as_annotations(annotations, raters=raters, func=FUNC, sets=True)
+    judge = declared_judge(ann, judge, study)
     coefficients, level = set_options(ann, coefficients, level, judge, pairs, FUNC)
     top_units = v.positive_int(top_units, param="top_units", func=FUNC)
     st = _study_of(study)

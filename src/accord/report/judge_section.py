@@ -19,7 +19,7 @@ from accord.judge._scoring import Scoring
 from accord.judge.agreement import JudgeAgreement, judge_agreement
 from accord.judge.alt_test import AltTestResult, alt_test
 
-__all__ = ["JudgeSection", "cells", "judge_section"]
+__all__ = ["JudgeSection", "cells", "declared_judge", "judge_section"]
 
 
 @dataclass(frozen=True)
@@ -118,3 +118,15 @@ def _f(x: float) -> str:
 
 def _p(x: float) -> str:
     return "undefined" if not math.isfinite(x) else f"{x:.3g}"
+
+
+def declared_judge(ann: Annotations, judge: Any, study: Any) -> Any:
+    """``judge=``, or the rater the declared kinds make the judge (one of kind llm beside
+    two or more humans, no reference: :func:`accord.data._roles.job_of_kinds`)."""
+    from accord.data._roles import job_of_kinds
+    from accord.report.spans_section import has_spans
+
+    if judge is not None or study is not None or has_spans(ann) or ann.set_valued:
+        return judge
+    job, who = job_of_kinds(ann.kinds, ann.raters)
+    return who if job == "judge" else None
