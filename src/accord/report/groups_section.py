@@ -146,22 +146,30 @@ def _head(section: GroupsSection) -> list[str]:
     return [section.what, "units", "estimate", f"{section.confidence_level * 100:g}% CI"]
 
 
+def _chart_lines(section: GroupsSection) -> list[str]:
+    """The text chart, each line after its group's name, the axis under them."""
+    lines, axis = text_chart(section.rows)
+    names = [c[0] for c in _cells(section)]
+    wide = max(len(n) for n in names)
+    return [*(f"{n:<{wide}}  {line}" for n, line in zip(names, lines)), f"{'':<{wide}}  {axis}"]
+
+
 def console_parts(section: GroupsSection | None) -> list[Any]:
-    """The groups' table with a text chart, the test, and a blank line."""
+    """The groups' table, their text chart (under it, so that a narrow terminal never
+    wraps it), the test, and a blank line."""
     if section is None:
         return []
     from rich.table import Table
     from rich.text import Text
 
-    lines, axis = text_chart(section.rows)
     table = Table(title=Text(_heading(section)), title_justify="left", box=None,
                   pad_edge=False)
-    for j, head in enumerate([*_head(section), ""]):
-        table.add_column(Text(head), justify="right" if 0 < j < 4 else "left")
-    for cells, line in zip(_cells(section), lines):
-        table.add_row(*(Text(c) for c in cells), Text(line))
-    table.add_row("", "", "", "", Text(axis))
-    return [table, Text(test_sentence(section)), Text("")]
+    for j, head in enumerate(_head(section)):
+        table.add_column(Text(head), justify="right" if j else "left")
+    for cells in _cells(section):
+        table.add_row(*(Text(c) for c in cells))
+    chart = [Text(line, no_wrap=True, overflow="crop") for line in _chart_lines(section)]
+    return [table, *chart, Text(test_sentence(section)), Text("")]
 
 
 def markdown_lines(section: GroupsSection | None) -> list[str]:
@@ -173,11 +181,7 @@ def markdown_lines(section: GroupsSection | None) -> list[str]:
     out = [f"## {escape(_heading(section))}", ""]
     out += _table([escape(h) for h in _head(section)],
                   [[escape(c) for c in row] for row in _cells(section)], "lrrr")
-    lines, axis = text_chart(section.rows)
-    names = [c[0] for c in _cells(section)]
-    wide = max(len(n) for n in names)
-    out += ["```text", *(f"{n:<{wide}}  {line}" for n, line in zip(names, lines)),
-            f"{'':<{wide}}  {axis}", "```", "", test_sentence(section), ""]
+    out += ["```text", *_chart_lines(section), "```", "", test_sentence(section), ""]
     return out
 
 
