@@ -1,6 +1,6 @@
 """The registry names every figure, the span family's too, without importing them; a
-figure's module is imported when its entry is read, and the coefficients'
-package imports a public name's module on its first use."""
+figure's module is imported when its entry is read, and the coefficients' and tables'
+packages import a public name's module on its first use."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import accord.coefficients
+import accord.tables
 from accord.coefficients._registry import WHERE, CoefficientInfo, Registry
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -61,10 +62,26 @@ def test_a_figure_is_registered_once_and_a_miss_is_a_key_error() -> None:
         reg["y"]
 
 
-@pytest.mark.parametrize("package", [accord.coefficients])
+@pytest.mark.parametrize("package", [accord.coefficients, accord.tables])
 def test_each_lazy_name_comes_from_the_module_its_package_names(package: Any) -> None:
     where: dict[str, str] = package._WHERE
     public = set(package.__all__) - {"REGISTRY", "CoefficientInfo", "register"}
     assert set(where) == public
     for name, module in where.items():
         assert getattr(package, name).__module__ == module, name
+
+
+def test_a_two_rater_compute_loads_only_the_coefficients_it_reports() -> None:
+    pilot = str(Path(SRC).parent / "examples" / "pilot.csv")
+    _, loaded = _loaded_after(
+        "import runpy, contextlib, io\n"
+        f"sys.argv = ['accord', 'compute', {pilot!r}, '--raters', 'annotator_a', "
+        "'annotator_b']\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n        runpy.run_module('accord', run_name='__main__')\n"
+        "    except SystemExit:\n        pass\n"
+        "out = None")
+    assert "accord.coefficients.two_raters" in loaded
+    assert not loaded & {"accord.coefficients.intraclass", "accord.coefficients.krippendorff",
+                         "accord.coefficients.multilabel", "accord.tables.rating_matrix",
+                         "accord.tables.coincidence", "accord.spans"}
