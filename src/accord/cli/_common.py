@@ -22,11 +22,13 @@ def console(*, stderr: bool = False) -> Console:
     Lines of text are never hard-wrapped (``soft_wrap``): a path, an audit line or a
     note stays on one line whatever the terminal width, so piped output can be read
     with grep; tables still fit the width. Control characters in the text (an
-    escape sequence in a label) are spelled out, never sent to the terminal.
+    escape sequence in a label) are spelled out, never sent to the terminal, and a
+    ``:name:`` in a text stays as written (rich would draw it as an emoji, and loads
+    its emoji table to look).
     """
     from accord.cli._safe_console import SafeConsole
 
-    return SafeConsole(stderr=stderr, soft_wrap=True)
+    return SafeConsole(stderr=stderr, soft_wrap=True, emoji=False)
 
 
 class DataPaths(str):
