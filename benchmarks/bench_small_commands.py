@@ -14,12 +14,16 @@ busy machine disturbs far less. Medians of ``--repeat`` runs.
 
 Goals: compute within 1.3x the floor, report within 2x compute.
 
-Usage: ``python benchmarks/bench_small_commands.py [--repeat 9] [--src OTHER/src]``.
+``--before OTHER/src`` times the two commands of another checkout in the same turns (the
+load then hits both alike), for a before figure.
+
+Usage: ``python benchmarks/bench_small_commands.py [--repeat 9] [--src SRC] [--before SRC]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import platform
 import resource
@@ -45,6 +49,17 @@ def cases(out: str) -> dict[str, list[str]]:
     }
 
 
+def with_before(todo: dict[str, list[str]], src: str, before: str | None
+                ) -> dict[str, tuple[list[str], dict[str, str]]]:
+    """Each case with the environment it runs in (the ``before`` checkout's commands too)."""
+    env = {**os.environ, "PYTHONPATH": src}
+    out = {name: (argv, env) for name, argv in todo.items()}
+    if before is not None:
+        old = {**os.environ, "PYTHONPATH": before}
+        out |= {f"{name} (before)": (todo[name], old) for name in ("compute", "report")}
+    return out
+
+
 def run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     """Wall and CPU seconds of one child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -63,27 +78,38 @@ def main() -> None:
     parser.add_argument("--src", default=str(ROOT / "src"),
                         help="the accord sources to time (another checkout's src gives a "
                         "before figure)")
+    parser.add_argument("--before", default=None,
+                        help="another checkout's src, timed in the same turns")
     args = parser.parse_args()
-    env = {**os.environ, "PYTHONPATH": args.src}
     with tempfile.TemporaryDirectory() as tmp:
-        todo = cases(str(Path(tmp) / "report.html"))
+        todo = with_before(cases(str(Path(tmp) / "report.html")), args.src, args.before)
         wall: dict[str, list[float]] = {name: [] for name in todo}
         cpu: dict[str, list[float]] = {name: [] for name in todo}
-        run(todo["compute"], env)  # warm the file cache and the bytecode
+        for src in filter(None, (args.src, args.before)):
+            # Bytecode written first: under PYTHONDONTWRITEBYTECODE a module changed since
+            # its last compilation would be compiled again in every run.
+            compileall.compile_dir(src, quiet=1)
+        for name in ("compute", "compute (before)"):
+            if name in todo:
+                run(*todo[name])  # warm the file cache
         for _ in range(args.repeat):
-            for name, argv in todo.items():
+            for name, (argv, env) in todo.items():
                 w, c = run(argv, env)
                 wall[name].append(w)
                 cpu[name].append(c)
     load = os.getloadavg()[0]
     print(f"Python {platform.python_version()}, {os.cpu_count()} cores, load {load:.2f} at "
           f"the end; medians of {args.repeat} fresh interpreters (spread: min-max)")
-    print(f"{'case':<10} {'wall s':>8} {'(min-max)':>14} {'cpu s':>8} {'(min-max)':>14}")
+    print(f"{'case':<17} {'wall s':>8} {'(min-max)':>14} {'cpu s':>8} {'(min-max)':>14}")
     for name in todo:
-        print(f"{name:<10} {statistics.median(wall[name]):8.3f} "
+        print(f"{name:<17} {statistics.median(wall[name]):8.3f} "
               f"{min(wall[name]):6.3f}-{max(wall[name]):<7.3f} "
               f"{statistics.median(cpu[name]):8.3f} {min(cpu[name]):6.3f}-{max(cpu[name]):.3f}")
-    for (a, b), goal in GOALS.items():
+    goals = dict(GOALS)
+    if args.before is not None:
+        goals |= {("compute (before)", "floor"): GOALS["compute", "floor"],
+                  ("report (before)", "compute (before)"): GOALS["report", "compute"]}
+    for (a, b), goal in goals.items():
         rw = statistics.median(wall[a]) / statistics.median(wall[b])
         rc = statistics.median(cpu[a]) / statistics.median(cpu[b])
         verdict = "met" if rc <= goal else "NOT met"

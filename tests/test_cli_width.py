@@ -57,3 +57,19 @@ def test_a_table_too_wide_is_stacked_whole() -> None:
     assert text.splitlines() == [
         "figures", "coefficient: Krippendorff's alpha", "  estimate: -0.123456789",
         "  95% CI: [-0.987654321, 0.123456789]", "p_o", "  0.12345678901234567890123456789"]
+
+
+def test_the_console_writes_colon_names_as_written() -> None:
+    """A ``:name:`` in a header or a note (rich's emoji code) stays text."""
+    from rich.table import Table
+
+    from accord.cli._common import console
+
+    out = console()
+    out.file = io.StringIO()
+    table = Table(":cat: \\\\ :smile:")
+    table.add_row(":smile:")
+    out.print(table)
+    out.print("note: :thumbs_up:")
+    text = out.file.getvalue()
+    assert ":cat:" in text and ":smile:" in text and ":thumbs_up:" in text

@@ -155,3 +155,22 @@ def test_marginal_tests_pick_by_table_size() -> None:
     two = accord.marginal_tests(ContingencyTable(VISION))
     assert [r.test for r in two] == ["stuart_maxwell", "bhapkar", "bowker"]
     assert "chi2(3)" in str(two[0])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 12).flatmap(
+    lambda k: st.lists(st.booleans(), min_size=k * k, max_size=k * k)))
+def test_the_groups_of_linked_categories_are_scipys_connected_components(
+        cells: list[bool]) -> None:
+    """Stuart-Maxwell's groups come from a small search of its own (scipy.sparse's import
+    is longer than a small report's tests), numbered as scipy numbers them."""
+    from scipy.sparse.csgraph import connected_components
+
+    from accord.interpret.marginal import _components
+
+    k = int(round(math.sqrt(len(cells))))
+    m = np.array(cells).reshape(k, k)
+    linked = m | m.T
+    n, label = _components(linked)
+    want_n, want_label = connected_components(linked, directed=False)
+    assert n == want_n and label.tolist() == want_label.tolist()

@@ -78,3 +78,20 @@ def test_a_nominal_figure_on_ordered_data_says_so() -> None:
     assert code == 0, err
     words = " ".join(out.split())
     assert "Fleiss' kappa (unweighted)" in words and "alpha (ordinal)" in words
+
+
+def test_compute_and_the_report_label_a_figure_alike() -> None:
+    """Before: compute said 'Gwet's AC1 / AC2 (ordinal)' where the report said '(ordinal
+    weights)', and 'Intraclass correlation (ICC) ICC2 = ICC(A,1)' beside the report's
+    '(ICC, ICC2 = ICC(A,1))'. Both now label a row with the result's own variant."""
+    seen = []
+    for level in ("ordinal", "interval"):
+        ann = accord.read(SCORES, raters=list(RATERS[1:]), level=level)
+        labels = [r.label for r in accord.report(ann).coefficients]
+        code, out, err = run("compute", str(SCORES), *RATERS, "--level", level)
+        assert code == 0, err
+        words = " ".join(out.split())  # 120 columns: each label on one line
+        assert [label for label in labels if label not in words] == []
+        seen += labels
+    assert "Gwet's AC1 / AC2 (ordinal weights)" in seen
+    assert "Intraclass correlation (ICC, ICC2 = ICC(A,1))" in seen

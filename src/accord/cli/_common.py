@@ -22,11 +22,13 @@ def console(*, stderr: bool = False) -> Console:
     Lines of text are never hard-wrapped (``soft_wrap``): a path, an audit line or a
     note stays on one line whatever the terminal width, so piped output can be read
     with grep; tables still fit the width. Control characters in the text (an
-    escape sequence in a label) are spelled out, never sent to the terminal.
+    escape sequence in a label) are spelled out, never sent to the terminal, and a
+    ``:name:`` in a text stays as written (rich would draw it as an emoji, and loads
+    its emoji table to look).
     """
     from accord.cli._safe_console import SafeConsole
 
-    return SafeConsole(stderr=stderr, soft_wrap=True)
+    return SafeConsole(stderr=stderr, soft_wrap=True, emoji=False)
 
 
 class DataPaths(str):
@@ -231,17 +233,22 @@ def interval_method(ci_method: str, n_resamples: int, bootstrap_kind: str, seed:
     return Bootstrap(n_resamples=n_resamples, kind=bootstrap_kind, rng=seed)  # type: ignore[arg-type]
 
 
+def _icc_form(form: str) -> Any:
+    from accord.coefficients.intraclass import form_of  # ICC's module, only for --form
+
+    return form_of(form)
+
+
 def check_options(
     level: float, form: str | None, population_size: int | None, *, func: str
 ) -> None:
     """Check option values before reading DATA, so a typo is not hidden by the data."""
-    from accord.coefficients.intraclass import form_of
     from accord.data import _validation as v
     from accord.errors import InvalidParameterError
 
     checks: list[tuple[str, Any]] = [
         ("--confidence-level", lambda: v.confidence_level(level, func=func)),
-        ("--form", lambda: form is None or form_of(form)),
+        ("--form", lambda: form is None or _icc_form(form)),
         (
             "--population-size",
             lambda: (

@@ -67,20 +67,19 @@ def coefficient_names() -> list[str]:
 
 
 def coefficient_spec(name: str) -> Any:
-    """The registry entry of one coefficient, importing the span family (about 80 ms,
-    through :mod:`accord.study`) only for a name the core coefficients do not hold."""
+    """The registry entry of one coefficient (a span figure's imports the span family)."""
     from accord.coefficients import REGISTRY
 
-    if name not in REGISTRY:
-        import accord.study  # noqa: F401  (registers the span family's figures)
     return REGISTRY[name]
 
 
 def core_coefficient(name: str) -> bool:
     """Whether ``name`` is a coefficient of :mod:`accord.coefficients` (none of them of
     the span family), answered without importing the span family."""
-    from accord.coefficients import REGISTRY
+    from accord.coefficients._registry import REGISTRY, WHERE
 
+    if name in WHERE:
+        return WHERE[name].startswith("accord.coefficients.")
     return name in REGISTRY and REGISTRY[name].family != "spans"
 
 

@@ -163,22 +163,11 @@ def _interval(result: Any, level: float, method: Any, population_size: int | Non
 
 
 def _title(result: Any, data_level: str | None = None) -> str:
-    """The registry title, with the ICC form (in both namings, as the report names it:
-    ``ICC2 = ICC(A,1)``) or the weights when they matter."""
-    title = coefficient_spec(result.coefficient).title
-    form = result.details.get("form")
-    weights = result.details.get("weights")
-    level = result.details.get("level")
-    if form:
-        named = result.details.get("mcgraw_wong")
-        return f"{title} {form} = {named}" if isinstance(named, str) else f"{title} {form}"
-    if weights and weights != "identity":
-        return f"{title} ({weights})"
-    if isinstance(level, str) and level != "nominal":
-        return f"{title} ({level})"
-    if weights == "identity" and data_level not in (None, "nominal"):
-        return f"{title} (unweighted)"  # nominal on ordered data: said, as the report does
-    return title
+    """The registry title with the variant, as the report labels it (the ICC form in both
+    namings, the weights, the level, or "unweighted" on ordered data)."""
+    from accord.inference.results import labelled
+
+    return labelled(coefficient_spec(result.coefficient).title, result.variant(data_level))
 
 
 def _json_row(result: Any, ci: Any, scale: str | None = None) -> dict[str, Any]:

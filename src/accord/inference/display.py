@@ -21,7 +21,6 @@ benchmark scale belongs to :mod:`accord.interpret`, which registers it in
 
 from __future__ import annotations
 
-import html
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -95,7 +94,9 @@ def escape_markdown(text: object) -> str:
 
 
 def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    from html import escape  # only a card's HTML needs it (html loads its entity tables)
+
+    return escape(str(text), quote=True)
 
 
 def fmt(x: Any, digits: int = 4) -> str:

@@ -294,6 +294,25 @@ class AgreementResult(Displayed):
             }
         return out
 
+    def variant(self, data_level: str | None = None, weights: str | None = None) -> str:
+        """How the coefficient treated the scale, said next to its title wherever it is
+        shown: the ICC form in both namings (``"ICC2 = ICC(A,1)"``), the agreement
+        weights (``"quadratic weights"``), the level of measurement (``"ordinal"``),
+        ``"unweighted"`` for a figure computed unweighted on ordered data (``data_level``
+        ordinal or above, or ``weights`` declared), or ``""``.
+        """
+        form, mcgraw_wong = self.details.get("form"), self.details.get("mcgraw_wong")
+        if isinstance(form, str):
+            return f"{form} = {mcgraw_wong}" if isinstance(mcgraw_wong, str) else form
+        w = self.details.get("weights")
+        if isinstance(w, str) and w != "identity":
+            return f"{w} weights"
+        level = self.details.get("level")
+        if isinstance(level, str):
+            return level
+        ordered = data_level not in (None, "nominal") or weights not in (None, "identity")
+        return "unweighted" if w == "identity" and ordered else ""
+
     def _card(self) -> Card:
         return agreement_card(self)
 
@@ -302,6 +321,20 @@ class AgreementResult(Displayed):
         se = "" if not math.isfinite(self.se) else f" (SE {self.se:.4f})"
         why = f" [{self.undefined_reason}]" if self.undefined_reason else ""
         return f"{self.coefficient} = {est}{se}, n_units={self.n_units}{why}"
+
+
+def labelled(title: str, variant: str) -> str:
+    """A figure's title with its :meth:`AgreementResult.variant`, e.g. ``Cohen's kappa
+    (quadratic weights)``; a title that ends in parentheses takes the variant inside them.
+
+    >>> labelled("Intraclass correlation (ICC)", "ICC2 = ICC(A,1)")
+    'Intraclass correlation (ICC, ICC2 = ICC(A,1))'
+    """
+    if not variant:
+        return title
+    if title.endswith(")"):
+        return f"{title[:-1]}, {variant})"
+    return f"{title} ({variant})"
 
 
 def _method_label(method: object) -> str:

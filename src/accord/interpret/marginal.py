@@ -326,12 +326,10 @@ def _counts(data: Any, y2: Any, categories: Sequence[Any] | None,
 def _stuart_maxwell(n: Arr) -> tuple[float, float, int]:
     """``d' S^- d``, its df (the rank of S) and the number of groups of categories
     linked by disagreements (each group solved with one category left out)."""
-    from scipy.sparse.csgraph import connected_components
-
     off = n + n.T
     np.fill_diagonal(off, 0.0)
     d = n.sum(axis=1) - n.sum(axis=0)
-    groups, label = connected_components(off > 0, directed=False)
+    groups, label = _components(off > 0)
     stat, df = 0.0, 0
     for g in range(groups):
         members = np.flatnonzero(label == g)
@@ -344,6 +342,26 @@ def _stuart_maxwell(n: Arr) -> tuple[float, float, int]:
         df += keep.size
     linked = int(sum(np.sum(label == g) > 1 for g in range(groups)))
     return stat, float(df), linked
+
+
+def _components(linked: Any) -> tuple[int, Any]:
+    """The connected components of the graph whose symmetric adjacency matrix is
+    ``linked``: their number, and each node's component numbered in the order of the
+    component's first node, as ``scipy.sparse.csgraph.connected_components`` numbers them
+    (whose import, with scipy.sparse's, takes longer than a small report's tests)."""
+    label = np.full(linked.shape[0], -1, dtype=np.int64)
+    groups = 0
+    for start in range(label.size):
+        if label[start] >= 0:
+            continue
+        label[start] = groups
+        frontier = [start]
+        while frontier:
+            new = np.flatnonzero(linked[frontier].any(axis=0) & (label < 0))
+            label[new] = groups
+            frontier = new.tolist()
+        groups += 1
+    return groups, label
 
 
 def _test(name: str, n: Arr, stat: float, df: float, details: dict[str, Any], *,

@@ -25,7 +25,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.sparse import csr_matrix
 
 from accord.inference.bootstrap import (
     Bootstrap,
@@ -219,6 +218,8 @@ def _resampled_sums(uf: UnitFeatures, boot: Bootstrap) -> FloatArray:
     out = np.empty((boot.n_resamples, uf.features.shape[1]))
     # most (pattern, column) features are 0 (a label is rarely in T or P): a sparse
     # product costs the nonzeros, several times less than the dense one
+    from scipy.sparse import csr_matrix  # at the first interval: evaluate does not need it
+
     sparse_t = csr_matrix(uf.features.T)
     for start in range(0, boot.n_resamples, step):
         stop = min(boot.n_resamples, start + step)

@@ -16,6 +16,7 @@ from accord.errors import AccordError, FormatError, InvalidParameterError
 from accord.readers._base import Collected, Reader, format_error, iter_jsonl, load_json
 from accord.readers._empty import check_empty_label, with_empty_set
 from accord.readers._inputs import first_invalid_utf8, on_copies, prepared
+from accord.readers._sniff import SNIFF
 
 #: (name, module, attribute), in the order detection prefers them on a tie.
 _REGISTRY: tuple[tuple[str, str, str], ...] = (
@@ -93,7 +94,8 @@ def detect(path: str | os.PathLike[str]) -> str:
             found: str = on_copies(prep, lambda ps: detect(ps[0]))
             return found
     head = _head(p)
-    scores = [(_reader(name).sniff(p, head), -i, name) for i, (name, _, _) in enumerate(_REGISTRY)]
+    # The checks alone, so that only the reader that fits is imported (by ``read``).
+    scores = [(SNIFF[name](p, head), -i, name) for i, (name, _, _) in enumerate(_REGISTRY)]
     best, _, name = max(scores)
     if best <= 0:
         from accord.readers._many import refuse_cvat
@@ -421,12 +423,12 @@ def _paths(path_or_paths: Any) -> list[Path]:
 def _complete(
     result: Collected | Annotations, opts: dict[str, Any], paths: list[Path]
 ) -> Annotations:
-    from accord.readers._finish import finish
-
     source = str(paths[0]) if len(paths) == 1 else f"{len(paths)} files"
     if len(paths) > 1 and len({p.parent for p in paths}) == 1:
         source += f" in {paths[0].parent}"
-    if isinstance(result, Collected):
+    if isinstance(result, Collected):  # a tool export's judgments (tables are read whole)
+        from accord.readers._finish import finish
+
         return finish(result, opts, source)
     kinds = opts.get("kinds") or {}
     result.kinds.update({str(k): str(x) for k, x in kinds.items() if str(k) in result.kinds})

@@ -26,6 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from accord.readers import _sniff
 from accord.readers._base import (
     Collected,
     Reader,
@@ -225,28 +226,10 @@ def _nested_suggestions(col: Collected, part: int, unit: str, suggestions: Any) 
                 _suggestion(col, part, unit, str(q), s.get("value"), s.get("agent"))
 
 
-def sniff(path: Path, head: bytes) -> float:
-    """Records with ``<q>.responses`` (v2 flat), ``responses`` + ``fields`` (v2 nested),
-    or ``user_id`` / ``status`` entries (v1)."""
-    if path.is_dir() or head.lstrip(b"\xef\xbb\xbf \r\n\t")[:1] not in (b"{", b"["):
-        return 0.0
-    if b'.responses"' in head:
-        return 0.9
-    if b'"responses"' in head and b'"fields"' in head:
-        return 0.85
-    if (
-        b'"user_id"' in head
-        and b'"status"' in head
-        and (b'"external_id"' in head or b"-suggestion" in head)
-    ):
-        return 0.85
-    return 0.0
-
-
 ARGILLA = Reader(
     "argilla",
     "Argilla records as JSON/JSONL (v2 flat or nested, v1 FeedbackDataset); submitted answers only",
-    sniff,
+    _sniff.argilla,
     read,
     (),
 )

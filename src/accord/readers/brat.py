@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from accord.data import _validation as v
+from accord.readers import _sniff
 from accord.readers._base import Collected, Reader, format_error, read_text, walk_files
 from accord.readers.spans import Span
 
@@ -163,20 +164,10 @@ def _t_line(
     )
 
 
-def sniff(path: Path, head: bytes) -> float:
-    """A folder holding ``.ann`` files (directly or in annotator subfolders)."""
-    if not path.is_dir():
-        return 0.0
-    try:
-        return 0.9 if next(path.rglob("*.ann"), None) is not None else 0.0
-    except OSError:
-        return 0.0
-
-
 BRAT = Reader(
     "brat",
     "brat standoff folders: one subfolder of .txt/.ann per annotator (spans)",
-    sniff,
+    _sniff.brat,
     read,
     ("annotators",),
 )

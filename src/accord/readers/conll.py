@@ -24,17 +24,16 @@ system output as extra columns.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 from accord.data import _validation as v
+from accord.readers import _sniff
 from accord.readers._base import Collected, Reader, format_error, read_text
 from accord.readers.spans import Span
 from accord.readers.tags import SCHEMES, entities
 
 FIELD = "entities"
-_TAG = re.compile(r"^(O|[BIESLU]-\S+|\S+-[BIESLU])$")
 
 Sentence = tuple[int, list[str], list[list[str]]]  # first line number, tokens, tag columns
 
@@ -189,27 +188,10 @@ def _entities(path: Path, lineno: int, tags: list[str], scheme: str | None) -> l
         raise format_error(path, f"sentence at line {lineno}", str(exc).rstrip(".")) from None
 
 
-def sniff(path: Path, head: bytes) -> float:
-    """Lines of a token and tags (``O``, ``B-PER``, ...), or a ``-DOCSTART-`` line."""
-    if path.is_dir() or not head or b"\x00" in head:
-        return 0.0
-    text = head.decode("utf-8", "replace")
-    lines = [ln.split() for ln in text.splitlines()[:200] if ln.strip()]
-    if not lines:
-        return 0.0
-    if lines[0][0] == "-DOCSTART-":
-        return 0.9
-    tagged = sum(1 for c in lines if len(c) >= 2 and _TAG.match(c[-1]))
-    share = tagged / len(lines)
-    if share < 0.9:
-        return 0.0
-    return 0.8 if path.suffix.lower() in (".conll", ".iob", ".bio") else 0.6
-
-
 CONLL = Reader(
     "conll",
     "CoNLL column files: a token per line, one tag column per annotator or system (spans)",
-    sniff,
+    _sniff.conll,
     read,
     ("columns", "scheme"),
 )

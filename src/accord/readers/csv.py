@@ -15,6 +15,7 @@ from typing import Any
 
 import polars as pl
 
+from accord.readers import _sniff
 from accord.readers._base import Reader, format_error
 from accord.readers._table import read_table
 
@@ -115,23 +116,10 @@ def read_lazy(paths: list[Path], opts: dict[str, Any], scanner: Any) -> Any:
     return read_table(frame, source=f"{len(paths)} files", opts=opts, parts=[str(p) for p in paths])
 
 
-def sniff(path: Path, head: bytes) -> float:
-    """Text with a delimiter on its first line; ``.csv``/``.tsv`` names win."""
-    if path.is_dir() or not head:
-        return 0.0
-    suffix = path.suffix.lower()
-    if suffix in (".csv", ".tsv", ".tab"):
-        return 0.5
-    first = head.split(b"\n", 1)[0]
-    if head.lstrip()[:1] in (b"{", b"[") or b"\x00" in head:
-        return 0.0
-    return 0.2 if (b"," in first or b"\t" in first or b";" in first) else 0.0
-
-
 CSV = Reader(
     "csv",
     "CSV/TSV table, long (unit, rater, value columns) or wide (one column per rater)",
-    sniff,
+    _sniff.csv,
     read,
     ("separator", "timestamp", "start", "end"),
 )

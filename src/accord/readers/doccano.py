@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from accord.data import _validation as v
+from accord.readers import _sniff
 from accord.readers._base import (
     Collected,
     Reader,
@@ -275,50 +276,10 @@ def _legacy(
     return n
 
 
-def sniff(path: Path, head: bytes) -> float:
-    """Per-user JSONL: ``id``, ``text`` and a ``label`` list, ``entities`` or ``annotations``."""
-    if path.is_dir():
-        files = [p for p in path.iterdir() if p.suffix.lower() == ".jsonl"]
-        return 0.7 if files and _sniff_head(_first_bytes(files[0])) else 0.0
-    if path.suffix.lower() == ".zip" or head[:4] == b"PK\x03\x04":
-        try:
-            with zipfile.ZipFile(path) as zf:
-                names = [n for n in zf.namelist() if n.lower().endswith(".jsonl")]
-                if not names:
-                    return 0.0
-                with zf.open(names[0]) as fh:
-                    return 0.8 if _sniff_head(fh.read(4096)) else 0.0
-        except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError,
-                EOFError):
-            return 0.0
-    return 0.8 if _sniff_head(head) else 0.0
-
-
-def _first_bytes(path: Path) -> bytes:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(4096)
-    except OSError:
-        return b""
-
-
-def _sniff_head(head: bytes) -> bool:
-    first = head.lstrip(b"\xef\xbb\xbf \r\n\t")
-    if not first.startswith(b"{") or b'"id"' not in head or b'"_input_hash"' in head:
-        return False
-    has_text = b'"text"' in head
-    return has_text and (
-        b'"label": [' in head
-        or b'"label":[' in head
-        or b'"entities"' in head
-        or (b'"annotations"' in head and b'"user"' in head)
-    )
-
-
 DOCCANO = Reader(
     "doccano",
     "doccano JSONL export: one <user>.jsonl per member (or the zip); labels or spans",
-    sniff,
+    _sniff.doccano,
     read,
     ("empty", "offsets"),
 )

@@ -27,6 +27,7 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from accord.readers import _sniff
 from accord.readers._base import (
     Collected,
     Reader,
@@ -140,43 +141,10 @@ def _span_fields(text: str) -> list[str]:
     return fields
 
 
-def sniff(path: Path, head: bytes) -> float:
-    """``#FORMAT=WebAnno TSV 3`` files, or a folder / zip with ``annotation/`` in it."""
-    if head.startswith(b"#FORMAT=WebAnno TSV 3"):
-        return 0.95
-    if path.is_dir():
-        if (path / "annotation").is_dir():
-            return 0.9
-        first = next(path.rglob("*.tsv"), None)
-        return 0.8 if first is not None and _tsv_head(first) else 0.0
-    if head[:4] == b"PK\x03\x04":
-        try:
-            with zipfile.ZipFile(path) as zf:
-                return (
-                    0.9
-                    if any(
-                        n.startswith("annotation/") and n.endswith(".tsv") for n in zf.namelist()
-                    )
-                    else 0.0
-                )
-        except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError,
-                EOFError):
-            return 0.0
-    return 0.0
-
-
-def _tsv_head(path: Path) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(32).lstrip(b"\xef\xbb\xbf").startswith(b"#FORMAT=WebAnno TSV 3")
-    except OSError:
-        return False
-
-
 INCEPTION = Reader(
     "inception",
     "INCEpTION/WebAnno project export: annotation/<doc>/<user>.tsv (WebAnno TSV 3.3 span layers)",
-    sniff,
+    _sniff.inception,
     read,
     (),
 )

@@ -11,6 +11,7 @@ from typing import Any
 
 import polars as pl
 
+from accord.readers import _sniff
 from accord.readers._base import Reader, format_error, iter_jsonl, json_kind
 from accord.readers.csv import read_lazy
 
@@ -66,18 +67,10 @@ def _scan_cast(path: Path, opts: dict[str, Any]) -> pl.LazyFrame:
     return frame.with_columns(pl.col(pl.Boolean).cast(pl.String))
 
 
-def sniff(path: Path, head: bytes) -> float:
-    """Lines starting with ``{``."""
-    if path.is_dir():
-        return 0.0
-    stripped = head.lstrip(b"\xef\xbb\xbf \r\n\t")
-    return 0.3 if stripped.startswith(b"{") else 0.0
-
-
 JSONL = Reader(
     "jsonl",
     "JSON Lines table: one flat object per line, long or wide",
-    sniff,
+    _sniff.jsonl,
     read,
     ("timestamp", "start", "end"),
 )

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from accord.readers import _sniff
 from accord.readers._base import (
     Collected,
     Reader,
@@ -288,18 +289,6 @@ def _fill_unanswered(col: Collected, seen: list[_Seen]) -> None:
                 col.drop(s.part, SKIPPED)
 
 
-def sniff(path: Path, head: bytes) -> float:
-    """JSON tasks with ``annotations`` (JSON) or ``annotator`` + ``annotation_id`` (JSON_MIN)."""
-    start = head.lstrip(b"\xef\xbb\xbf \r\n\t")[:1]
-    if path.is_dir() or start not in (b"[", b"{"):
-        return 0.0
-    if b'"annotations"' in head and (b'"result"' in head or b'"data"' in head):
-        return 0.95
-    if b'"annotator"' in head and b'"annotation_id"' in head:
-        return 0.9
-    return 0.0
-
-
 def read_csv(paths: list[Path], opts: dict[str, Any]) -> Collected:
     """Rows of Label Studio CSV/TSV exports (the converter's ``csv2``)."""
     from accord.readers import _ls_min
@@ -310,30 +299,18 @@ def read_csv(paths: list[Path], opts: dict[str, Any]) -> Collected:
     return col
 
 
-def sniff_csv(path: Path, head: bytes) -> float:
-    """A header with ``annotator``, ``annotation_id`` and ``id`` columns."""
-    if path.is_dir():
-        return 0.0
-    first = head.split(b"\n", 1)[0].replace(b'"', b"").strip()
-    for sep in (b",", b"\t"):
-        cols = {c.strip() for c in first.split(sep)}
-        if {b"annotator", b"annotation_id", b"id"} <= cols:
-            return 0.95
-    return 0.0
-
-
 LABEL_STUDIO = Reader(
     "label_studio",
     "Label Studio JSON or JSON_MIN export (tasks, annotations, "
     "predictions; choices, ratings, text spans)",
-    sniff,
+    _sniff.label_studio,
     read,
     ("fields",),
 )
 LABEL_STUDIO_CSV = Reader(
     "label_studio_csv",
     "Label Studio CSV/TSV export (rows of JSON_MIN)",
-    sniff_csv,
+    _sniff.label_studio_csv,
     read_csv,
     ("fields",),
 )

@@ -25,6 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from accord.readers import _sniff
 from accord.readers._base import Collected, Reader, Skip, as_label, format_error
 from accord.readers._ls_min import csv_rows
 
@@ -159,18 +160,10 @@ def _time(value: Any) -> str | None:
     return value
 
 
-def sniff(path: Path, head: bytes) -> float:
-    """A CSV header with ``HITId`` and ``WorkerId``."""
-    if path.is_dir():
-        return 0.0
-    first = head.split(b"\n", 1)[0]
-    return 0.95 if b"HITId" in first and b"WorkerId" in first else 0.0
-
-
 MTURK = Reader(
     "mturk",
     "Amazon Mechanical Turk batch results CSV (Answer.* fields; rejected assignments dropped)",
-    sniff,
+    _sniff.mturk,
     read,
     (),
 )

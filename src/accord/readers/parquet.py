@@ -7,6 +7,7 @@ from typing import Any
 
 import polars as pl
 
+from accord.readers import _sniff
 from accord.readers._base import Reader
 from accord.readers.csv import read_lazy
 
@@ -21,11 +22,7 @@ def read(paths: list[Path], opts: dict[str, Any]) -> Any:
     return read_lazy(paths, opts, scan)
 
 
-def sniff(path: Path, head: bytes) -> float:
-    """The Parquet magic bytes ``PAR1``."""
-    return 0.9 if head[:4] == b"PAR1" else 0.0
-
-
 PARQUET = Reader(
-    "parquet", "Parquet table, long or wide (as CSV)", sniff, read, ("timestamp", "start", "end")
+    "parquet", "Parquet table, long or wide (as CSV)", _sniff.parquet, read,
+    ("timestamp", "start", "end"),
 )

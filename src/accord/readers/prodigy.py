@@ -30,6 +30,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from accord.readers import _sniff
 from accord.readers._base import (
     Collected,
     Reader,
@@ -252,13 +253,7 @@ def _span(
     return Span(unit, rater, start, end, str(s.get("label")), field=fld, text=span_text)
 
 
-def sniff(path: Path, head: bytes) -> float:
-    """JSON Lines with ``_input_hash`` and ``answer``."""
-    if path.is_dir() or not head.lstrip().startswith(b"{"):
-        return 0.0
-    return 0.95 if b'"_input_hash"' in head and b'"answer"' in head else 0.0
-
-
 PRODIGY = Reader(
-    "prodigy", "Prodigy db-out JSONL (binary, choice, manual spans, compare)", sniff, read, ()
+    "prodigy", "Prodigy db-out JSONL (binary, choice, manual spans, compare)", _sniff.prodigy,
+    read, (),
 )

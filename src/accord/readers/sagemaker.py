@@ -26,6 +26,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from accord.readers import _sniff
 from accord.readers._base import Collected, Reader, format_error, jsonl_objects, text_id
 from accord.readers.mturk import answer_value
 
@@ -158,20 +159,11 @@ def _content(ans: dict[str, Any], path: Path, where: str) -> dict[str, Any]:
     return parsed
 
 
-def sniff(path: Path, head: bytes) -> float:
-    """JSON Lines with a ``<attribute>-metadata`` holding ``job-name`` (or worker answers)."""
-    if path.is_dir() or not head.lstrip().startswith(b"{"):
-        return 0.0
-    if b'-metadata"' in head and (b'"job-name"' in head or b"annotationsFromAllWorkers" in head):
-        return 0.9
-    return 0.0
-
-
 SAGEMAKER = Reader(
     "sagemaker",
     "SageMaker Ground Truth output.manifest (per-worker answers of "
     "custom workflows, or the consolidated label)",
-    sniff,
+    _sniff.sagemaker,
     read,
     (),
 )

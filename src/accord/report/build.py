@@ -439,21 +439,6 @@ def _interval(result: AgreementResult, level: float,
         return None, str(exc)
 
 
-def _variant(result: AgreementResult, data_level: str | None, weights: str | None) -> str:
-    """How a coefficient treated the scale, said next to its title."""
-    form, mcgraw_wong = result.details.get("form"), result.details.get("mcgraw_wong")
-    if isinstance(form, str):  # the ICC: the form in both namings
-        return f"{form} = {mcgraw_wong}" if isinstance(mcgraw_wong, str) else form
-    w = result.details.get("weights")
-    if isinstance(w, str) and w != "identity":
-        return f"{w} weights"
-    level = result.details.get("level")
-    if isinstance(level, str):
-        return level
-    ordered = (data_level not in (None, "nominal")) or weights not in (None, "identity")
-    return "unweighted" if w == "identity" and ordered else ""
-
-
 def benchmark_probability(confidence_level: float) -> float:
     """The cumulative probability Gwet's benchmark must reach in the report: the one-sided
     level of the lower limit of the two-sided interval, ``1 - (1 - level) / 2``.
@@ -492,6 +477,6 @@ def _row(result: AgreementResult, settings: Settings, method: Any,
         n_excluded=ci.n_excluded if ci else 0, ci_note=note,
         undefined_reason=result.undefined_reason, interpretation=interp, benchmark=bench,
         details=dict(result.details),
-        variant=_variant(result, data_level, settings.weights),
+        variant=result.variant(data_level, settings.weights),
     )
     return row, ci

@@ -139,11 +139,9 @@ class CoefficientRow:
     @property
     def label(self) -> str:
         """The title with the variant, e.g. ``Cohen's kappa (quadratic weights)``."""
-        if not self.variant:
-            return self.title
-        if self.title.endswith(")"):  # "Intraclass correlation (ICC, ICC2 = ICC(A,1))"
-            return f"{self.title[:-1]}, {self.variant})"
-        return f"{self.title} ({self.variant})"
+        from accord.inference.results import labelled
+
+        return labelled(self.title, self.variant)
 
 
 @dataclass(frozen=True)

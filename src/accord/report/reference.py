@@ -41,10 +41,10 @@ def has_reference(ann: Annotations) -> bool:
 
 def reference_section(ann: Annotations, confidence_level: float) -> ReferenceSection | None:
     """Every system against the reference, or ``None`` when the data hold no such roles."""
-    from accord.evaluation import evaluate
-
     if ann.set_valued or not has_reference(ann) or len(ann.categories) > MAX_CLASSES:
         return None
+    from accord.evaluation import evaluate  # only for data with a reference and a system
+
     golds = [r for r in ann.raters if ann.kinds.get(r) == "gold"]
     systems = [r for r in ann.raters if ann.kinds.get(r) in ("model", "llm")]
     evs = evaluate(ann, reference=golds[0], systems=systems)

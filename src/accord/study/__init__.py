@@ -15,12 +15,10 @@ __all__ = ["REGISTRY", "is_registered", "registered"]
 
 
 def __getattr__(name: str) -> Any:
-    # REGISTRY is the core registry once the span family has registered span_f1 in it;
-    # loaded on first use, so that a protocol or a rule does not import the span family
-    # (``accord check`` on a coefficient of the core)
+    # The registry names the families' figures without importing them (span_f1 loads the
+    # span family when its entry is read), so a protocol on a core coefficient does not.
     if name == "REGISTRY":
         from accord.coefficients import REGISTRY
-        from accord.spans import span_f1  # noqa: F401  (registers span_f1 in REGISTRY)
 
         globals()["REGISTRY"] = REGISTRY
         return REGISTRY
@@ -28,17 +26,14 @@ def __getattr__(name: str) -> Any:
 
 
 def registered(name: str) -> Any:
-    """The registry entry of ``name`` (KeyError if none): the core registry's when it
-    holds the name, so that only a family's figure loads the families."""
-    from accord.coefficients import REGISTRY as core
+    """The registry entry of ``name`` (KeyError if none)."""
+    from accord.coefficients import REGISTRY
 
-    return core[name] if name in core else __getattr__("REGISTRY")[name]
+    return REGISTRY[name]
 
 
 def is_registered(name: object) -> bool:
-    """Whether ``name`` is a registered figure (families loaded only on a miss)."""
-    from accord.coefficients import REGISTRY as core
+    """Whether ``name`` is a registered figure (nothing is imported to answer)."""
+    from accord.coefficients import REGISTRY
 
-    if not isinstance(name, str):
-        return False
-    return name in core or name in __getattr__("REGISTRY")
+    return isinstance(name, str) and name in REGISTRY
