@@ -106,13 +106,15 @@ class AnnotatorQuality(Displayed):
     confusion_figures: Mapping[tuple[Any, Any], AgreementResult] = field(
         default_factory=dict, repr=False)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping at full precision."""
+    def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
+        """JSON-ready mapping at full precision; each figure with its interval at
+        ``confidence_level`` (the accuracy's: Wilson's)."""
+        level = confidence_level
         return {
             "name": _jsonable(self.name), "n_units": self.n_units,
-            "accuracy": self.accuracy.to_dict(),
-            "consensus_agreement": self.consensus_agreement.to_dict(),
-            "agreement": self.agreement.to_dict(),
+            "accuracy": self.accuracy.to_dict(level),
+            "consensus_agreement": self.consensus_agreement.to_dict(level),
+            "agreement": self.agreement.to_dict(level),
             "confusion": _jsonable(self.confusion), "competence": _jsonable(self.competence),
             "spammer_score": _jsonable(self.spammer_score),
             "label_share": _jsonable(self.label_share), "bias": _jsonable(self.bias),
@@ -213,7 +215,7 @@ class Annotators(Tabular):
             "pool_share": _jsonable(self.pool_share),
             "confidence_level": self.confidence_level, "interval_method": self.interval,
             "flagged": [_jsonable(r.name) for r in self.flagged],
-            "annotators": [r.to_dict() for r in self.rows],
+            "annotators": [r.to_dict(self.confidence_level) for r in self.rows],
         }
 
     def to_frame(self, *, backend: Backend | None = None) -> Any:

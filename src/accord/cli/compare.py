@@ -70,11 +70,12 @@ def compare_command(data: Any, coefficients: tuple[str, ...], weights: str | Non
     except InvalidParameterError as exc:
         raise click.UsageError(cli_text(str(exc))) from None
     if as_json:
-        out = {"batches": [{"batch": n, "source": p, **r.to_dict()}
-                           for n, p, r in zip(names, paths, results)],
-               "comparisons": [{"batch": n, "baseline": names[0], "sentence":
-                                d.sentence(n, names[0]), **d.to_dict()}
-                               for n, d in zip(names[1:], diffs)],
+        out = {"results": [{"batch": n, "baseline": names[0], "sentence":
+                            d.sentence(n, names[0]), **d.to_dict()}
+                           for n, d in zip(names[1:], diffs)],
+               "batches": [{"batch": n, "source": p, **r.to_dict(confidence_level,
+                                                                  interval=ci)}
+                           for n, p, r, ci in zip(names, paths, results, _shown(diffs))],
                "homogeneity": None if test is None else test.to_dict()}
         emit("compare", out)
         return
@@ -98,6 +99,11 @@ def _batches(data: Any, paths: list[str], by: str | None,
     where = f"{paths[0]} ({by} = {{}})" if by != "file" else "{}"
     return ([str(g) for g, _ in groups], [where.format(g) for g, _ in groups],
             [single_labels(ann.require_pairable(), "compare") for _, ann in groups])
+
+
+def _shown(diffs: list[Any]) -> list[Any]:
+    """Each batch's interval as the comparisons show it (the baseline's from the first)."""
+    return [diffs[0].interval_b, *(d.interval_a for d in diffs)]
 
 
 def _disjoint(batches: list[Any]) -> bool:
