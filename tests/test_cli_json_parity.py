@@ -105,6 +105,9 @@ def problems(doc: dict[str, Any]) -> list[str]:
                 out.append(f"{path}: interval named {k!r}")
         if d.get("se") is not None and "confidence_interval" not in d:
             out.append(f"{path}: se without confidence_interval")
+        ci = d.get("confidence_interval")  # (an interpretation's limits have no method)
+        if isinstance(ci, dict) and not {"low", "high", "confidence_level"} <= set(ci):
+            out.append(f"{path}: confidence_interval without low, high and its level")
         for k in ("observed_agreement", "expected_agreement"):
             if isinstance(d.get(k), (int, float)) and not -1 <= d[k] <= 1:
                 out.append(f"{path}: {k} = {d[k]}")
