@@ -148,7 +148,9 @@ def test_evaluate_scores_conll_span_systems_from_the_command_line() -> None:
     code, out, err = run("evaluate", str(path), "--gold", "tags1", "--predicted", "tags2",
                          "--json")
     assert code == 0, err
-    got = json.loads(out)["raters"]["tags2"]["f1"]["estimate"]
+    (row,) = json.loads(out)["results"]
+    assert row["rater"] == "tags2"
+    got = row["f1"]["estimate"]
     gold, system = _columns(path)
     assert got == pytest.approx(f1_score(gold, system), abs=1e-12)  # seqeval 1.2, lenient
     code, out, err = run("evaluate", str(path), "--gold", "tags1", "--predicted", "tags2",

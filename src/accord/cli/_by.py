@@ -196,7 +196,7 @@ def evaluate_by(data: str, by: str, loader: Any, run: Any, as_json: bool) -> Non
             row["undefined_reason"] = str(exc)
         rows.append(row)
     if as_json:
-        emit("evaluate", {"data": str(data), "by": by, "notes": notes, "groups": rows})
+        emit("evaluate", {"results": rows, "data": str(data), "by": by, "notes": notes})
         return
     _print_evaluations(data, by, rows, notes)
 

@@ -71,9 +71,14 @@ def boxes(
     )  # fmt: skip
     doc = res.to_dict()
     if as_json:
-        emit("boxes", doc)
+        rest = {k: v for k, v in doc.items() if k not in _FIGURES}
+        emit("boxes", {"results": [{"figure": k, **doc[k]} for k in _FIGURES], **rest})
         return
     _print(doc, " ".join(files))
+
+
+#: The figures of the whole data set, in the order the console shows them.
+_FIGURES = ("f1", "mean_iou", "alpha")
 
 
 def _num(x: Any) -> str:

@@ -39,7 +39,8 @@ def inspect(data: str, as_json: bool, **selection: Any) -> None:
     summary["caveats"] = [cli_text(c) for c in summary.get("caveats", [])]
     summary["audit_lines"] = [cli_text(x) for x in summary.get("audit_lines", [])]
     if as_json:
-        emit("inspect", summary)
+        caveats = summary.pop("caveats")
+        emit("inspect", {"results": [summary], "caveats": caveats})
         return
     _print(summary, data)
 

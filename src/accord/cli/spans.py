@@ -106,9 +106,21 @@ def spans(
     if n_disagreements:
         _disagreements(model, ann, mode, gold, raters, n_disagreements)
     if as_json:
-        emit("spans", model["json"])
+        emit("spans", _document(model["json"]))
         return
     _print(model, data)
+
+
+def _document(js: dict[str, Any]) -> dict[str, Any]:
+    """The figures as ``results``: against a reference one row per rater scored, else
+    the mean F1, the macro F1 and each label's mean F1 (``figure`` and ``label``)."""
+    js = dict(js)
+    if "raters" in js:
+        return {"results": [{"rater": r, **row} for r, row in js.pop("raters").items()], **js}
+    rows = [{"figure": "f1", **js.pop("f1")}, {"figure": "macro_f1", **js.pop("macro_f1")}]
+    rows += [{"figure": "label_f1", "label": lab, **row}
+             for lab, row in js.pop("per_label").items()]
+    return {"results": rows, **js}
 
 
 def _dropped(model: dict[str, Any], ann: Any) -> None:

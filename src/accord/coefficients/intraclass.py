@@ -114,7 +114,7 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
         ``ci_method``, on incomplete designs of the two-way forms ``solver`` (how
         the rater effects were solved) and, for the agreement forms, R irr's
         differing figures (``irr_df2``, ``irr_pvalue``; for ICC(A,k) also
-        ``irr_ci95``).
+        ``irr_interval``, its 95% interval).
         ``confidence_interval(level)`` is the F-based interval (Shrout & Fleiss
         1979; McGraw & Wong 1996, Satterthwaite df for the agreement forms), with
         the average forms as the Spearman-Brown step-up of the single-form limits,
@@ -345,7 +345,7 @@ def _irr_figures(ms: MeanSquares, form: Form, est: float, k: int) -> dict[str, A
     if not math.isfinite(est):
         out_nan: dict[str, Any] = {"irr_df2": math.nan, "irr_pvalue": math.nan}
         if form.average:
-            out_nan["irr_ci95"] = (math.nan, math.nan)
+            out_nan["irr_interval"] = (math.nan, math.nan)
         return out_nan
     n = float(ms.df_rows[0] + 1.0)
     r, c, e = (np.float64(m[0]) for m in (ms.ms_rows, ms.ms_cols, ms.ms_error))
@@ -358,7 +358,7 @@ def _irr_figures(ms: MeanSquares, form: Form, est: float, k: int) -> dict[str, A
     if form.average:
         f_low, f_high = f_ppf(0.975, n - 1.0, v_df), f_ppf(0.975, v_df, n - 1.0)
         with np.errstate(divide="ignore", invalid="ignore"):  # inf / inf: NaN, as in R
-            out["irr_ci95"] = (float(n * (r - f_low * e) / (f_low * (c - e) + n * r)),
+            out["irr_interval"] = (float(n * (r - f_low * e) / (f_low * (c - e) + n * r)),
                                float(n * (f_high * r - e) / (c - e + n * f_high * r)))
     return out
 

@@ -106,7 +106,7 @@ class BoxAgreement(Tabular):
     def figure_dict(self, res: AgreementResult, **fields: Any) -> dict[str, Any]:
         """One figure as JSON: the result, its bootstrap interval and ``fields``."""
         ci = res.confidence_interval(self.confidence_level, method=self.bootstrap)
-        return {**res.to_dict(), "confidence_interval": ci.to_dict(), **fields}
+        return {**res.to_dict(self.confidence_level, interval=ci), **fields}
 
     def _figures(self, f: BoxFigures, **fields: Any) -> dict[str, Any]:
         return {k: self.figure_dict(r, iou_threshold=f.iou_threshold, **fields)

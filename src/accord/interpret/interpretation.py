@@ -47,6 +47,7 @@ import numpy as np
 
 from accord.data import _validation as v
 from accord.errors import InvalidParameterError
+from accord.inference._normal import norm_ppf
 from accord.inference.display import READINGS, Displayed, Tabular
 from accord.inference.results import AgreementResult, ConfidenceInterval
 
@@ -370,13 +371,18 @@ class BenchmarkResult(Tabular):
         ]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping; undefined figures are ``None``."""
+        """JSON-ready mapping; undefined figures are ``None``. ``confidence_interval``: the
+        normal model's central interval at ``confidence_level``, cut to the scale's range."""
         def num(x: float) -> float | None:
             return float(x) if math.isfinite(x) else None
 
+        half = float(norm_ppf(0.5 + self.confidence_level / 2.0)) * self.se
+        ci = {"low": num(max(self.estimate - half, min(self.lower, default=-math.inf))),
+              "high": num(min(self.estimate + half, max(self.upper, default=math.inf))),
+              "confidence_level": self.confidence_level, "method": "asymptotic"}
         return {
             "coefficient": self.coefficient, "scale": self.scale, "scale_title": self.scale_title,
-            "estimate": num(self.estimate), "se": num(self.se),
+            "estimate": num(self.estimate), "se": num(self.se), "confidence_interval": ci,
             "confidence_level": self.confidence_level, "band": self.band,
             "rows": [{k: (num(x) if isinstance(x, float) else x) for k, x in row.items()}
                      for row in self.rows()],

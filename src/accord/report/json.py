@@ -1,6 +1,6 @@
 """JSON rendering of the report, at full precision, following ``report/schema.json``.
 
-The document carries ``schema_version`` (``2``, the version of every command's
+The document carries ``schema_version`` (``3``, the version of every command's
 ``--json``); a change that removes or renames a field increments it. Undefined
 numbers are ``null``. The keys are those of ``AgreementResult.to_dict()`` and the
 commands' JSON: an interval is ``confidence_interval`` (``{low, high,
@@ -38,7 +38,8 @@ def schema() -> dict[str, Any]:
 
 
 def report_dict(report: Report) -> dict[str, Any]:
-    """The report as JSON-ready data (``results`` are left out; every row has the figures)."""
+    """The report as JSON-ready data: its coefficients under ``results``, as in every
+    command's document (the model's result objects are left out; every row has the figures)."""
     out: dict[str, Any] = {"$schema": SCHEMA_ID, "schema_version": SCHEMA_VERSION,
                            "caveats": list(report.data.caveats)}
     body = _plain(report, report.settings.confidence_level)
@@ -50,7 +51,8 @@ def report_dict(report: Report) -> dict[str, Any]:
     for key in ("judge", "multilabel", "spans", "annotators", "judge_lab", "groups"):
         if body.get(key) is None:
             body.pop(key, None)
-    out.update(body)
+    # the coefficients are the figures of the report: under results, as in every command
+    out.update({("results" if k == "coefficients" else k): v for k, v in body.items()})
     return out
 
 

@@ -36,8 +36,8 @@ RENDERERS: dict[str, Callable[..., Any]] = {}
 
 #: The report document's version: the same number as every command's ``--json`` (raised
 #: when a key is renamed or removed).
-SCHEMA_VERSION = 2
-SCHEMA_ID = "https://accord.invalid/schemas/report/2"
+SCHEMA_VERSION = 3
+SCHEMA_ID = "https://accord.invalid/schemas/report/3"
 
 __all__ = [
     "SCHEMA_VERSION", "BootstrapSummary", "CategoryRow", "ClassRow", "CoefficientRow",

@@ -84,7 +84,7 @@ class PowerPlan(Displayed):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping."""
-        return {"n_units": self.n_units, "goal": self.goal, "expected": self.expected,
+        return {"n_units": self.n_units, "goal": self.goal, "expected_estimate": self.expected,
                 "null": self.null, "power": self.power,
                 "significance_level": self.significance_level, "method": self.method,
                 "citation": self.citation,
