@@ -211,8 +211,8 @@ def test_every_command_reads_the_judge_file_and_judge_is_a_declared_role(
     computed = _json("compute", f)["results"][0]
     assert computed["n_raters"] == 4
     assert any(SAID in c and "'gpt4_confidence'" in c for c in computed["caveats"])
-    assert [r["name"] for r in _json("inspect", f)["raters"]] == four
-    assert [a["name"] for a in _json("annotators", f)["annotators"]] == four
+    assert [r["name"] for r in _json("inspect", f)["results"][0]["raters"]] == four
+    assert [a["name"] for a in _json("annotators", f)["results"]] == four
     judged = _json("report", f, "--judge", "gpt4")
     assert judged["job"]["kind"] == "judge" and judged["judge"]["judge"] == "gpt4"
     assert judged["data"]["raters"] == ["ann_a", "ann_b", "ann_c"]
