@@ -56,6 +56,7 @@ __all__ = [
     "PowerPlan",
     "RaterCounts",
     "RatingMatrix",
+    "RelationAgreement",
     "Report",
     "SamplePlan",
     "Scale",
@@ -127,6 +128,7 @@ __all__ = [
     "rater_bias",
     "read",
     "recall",
+    "relation_agreement",
     "report",
     "robinson_a",
     "score_consensus",
@@ -193,7 +195,8 @@ _WHERE: dict[str, str] = {
         "accord.readers": "formats read",
         "accord.report": "Report report",
         "accord.spans": (
-            "SpanAgreement SpanEvaluation evaluate_spans span_agreement span_f1 "
+            "RelationAgreement SpanAgreement SpanEvaluation evaluate_spans "
+            "relation_agreement span_agreement span_f1 "
             "token_agreement token_annotations unitizing_alpha"
         ),
         "accord.study.planning": "SamplePlan plan_sample_size",
