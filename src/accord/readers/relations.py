@@ -35,6 +35,9 @@ class Relation:
         The relation's type (label); ``""`` when the tool stored none.
     directed : bool
         False when the two arguments may be swapped.
+    field : str or None
+        The span layer whose spans it links, when the export has several
+        (an INCEpTION relation layer's base layer); None: any.
     """
 
     unit: str
@@ -44,6 +47,7 @@ class Relation:
     tail: str
     type: str
     directed: bool = True
+    field: str | None = None
 
 
 @dataclass(frozen=True)
