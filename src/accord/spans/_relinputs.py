@@ -92,15 +92,12 @@ def encode_relations(
 
 
 def _positions(enc: Encoded, rater: str) -> dict[tuple[Any, str], int]:
-    """(unit, span id) -> position in the rater's sorted SpanSet."""
+    """(unit, span id) -> position in the rater's sorted SpanSet (the first span with it)."""
     rows, s = enc.rows[rater], enc.sets[rater]
-    origin = s.origin if s.origin is not None else np.arange(len(s))
-    out: dict[tuple[Any, str], int] = {}
-    for pos, row in enumerate(origin.tolist()):
-        sp = rows[row]
-        if sp.id is not None:
-            out.setdefault((sp.unit, sp.id), pos)
-    return out
+    origin = (s.origin if s.origin is not None else np.arange(len(s))).tolist()
+    spans = [rows[row] for row in origin]
+    return {(sp.unit, sp.id): pos for pos, sp in reversed(list(enumerate(spans)))
+            if sp.id is not None}  # fmt: skip
 
 
 def _rater_arrays(
@@ -113,20 +110,22 @@ def _rater_arrays(
     func: str,
 ) -> RelArrays:
     where = _positions(enc, rater)
-    n = len(rels)
-    unit, head, tail, typ = (np.empty(n, dtype=np.int64) for _ in range(4))
-    undirected = np.empty(n, dtype=bool)
-    for k, rel in enumerate(rels):
-        h, t = where.get((rel.unit, rel.head)), where.get((rel.unit, rel.tail))
-        if h is None or t is None:
-            raise _missing(rel, rel.head if h is None else rel.tail, where, func)
-        if h == t:
-            raise DataError(
-                f"{func}: relation {rel.id!r} of {rater!r} in {rel.unit!r} links span "
-                f"{rel.head!r} to itself; a relation needs two different spans."
-            )
-        unit[k], head[k], tail[k], typ[k] = unit_codes[rel.unit], h, t, codes[rel.type]
-        undirected[k] = not rel.directed or rel.type in symmetric
+    head = np.array([where.get((r.unit, r.head), -1) for r in rels], dtype=np.int64)
+    tail = np.array([where.get((r.unit, r.tail), -1) for r in rels], dtype=np.int64)
+    bad = np.flatnonzero((head < 0) | (tail < 0))
+    if bad.shape[0]:
+        rel = rels[int(bad[0])]
+        raise _missing(rel, rel.head if head[bad[0]] < 0 else rel.tail, where, func)
+    same = np.flatnonzero(head == tail)
+    if same.shape[0]:
+        rel = rels[int(same[0])]
+        raise DataError(
+            f"{func}: relation {rel.id!r} of {rater!r} in {rel.unit!r} links span "
+            f"{rel.head!r} to itself; a relation needs two different spans."
+        )
+    unit = np.array([unit_codes[r.unit] for r in rels], dtype=np.int64)
+    typ = np.array([codes[r.type] for r in rels], dtype=np.int64)
+    undirected = np.array([not r.directed or r.type in symmetric for r in rels], dtype=bool)
     lo, hi = np.minimum(head, tail), np.maximum(head, tail)
     a, b = np.where(undirected, lo, head), np.where(undirected, hi, tail)
     _no_duplicates(rels, a, b, typ, func)

@@ -302,19 +302,24 @@ def _keys(h: IntArray, t: IntArray, undirected: Any, n: int) -> IntArray:
 def _paired(x: IntArray, y: IntArray) -> np.ndarray[Any, np.dtype[np.bool_]]:
     """Which entries of ``x`` have a partner in ``y``: the j-th copy of a value in ``x``
     pairs with the j-th copy in ``y``."""
-    return np.isin(_with_rank(x), _with_rank(y))
+    if x.shape[0] == 0 or y.shape[0] == 0:
+        return np.zeros(x.shape[0], dtype=bool)
+    _, code = np.unique(np.concatenate([x, y]), return_inverse=True)
+    cx, cy = code[: x.shape[0]], code[x.shape[0]:]
+    rx, ry = _rank(cx), _rank(cy)
+    width = int(max(rx.max(), ry.max())) + 1
+    return np.isin(cx * width + rx, cy * width + ry)
 
 
-def _with_rank(x: IntArray) -> Any:
+def _rank(x: IntArray) -> IntArray:
+    """For each entry, how many equal entries come before it."""
     order = np.argsort(x, kind="stable")
     s = x[order]
-    first = np.r_[0, np.flatnonzero(np.diff(s)) + 1] if s.shape[0] else np.zeros(0, np.int64)
+    first = np.r_[0, np.flatnonzero(np.diff(s)) + 1]
     start = np.repeat(first, np.diff(np.r_[first, s.shape[0]]))
     rank = np.empty_like(x)
     rank[order] = np.arange(s.shape[0]) - start
-    out = np.empty(x.shape[0], dtype=[("v", np.int64), ("r", np.int64)])
-    out["v"], out["r"] = x, rank
-    return out
+    return rank
 
 
 def _f1(
