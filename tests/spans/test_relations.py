@@ -5,9 +5,12 @@ derived by hand; strict against lenient argument matching; bad relations."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa
 
@@ -182,3 +185,51 @@ def test_disputes_name_the_text_and_every_rater():
     assert "[" in d.head
     out = res.to_dict()
     assert out["counts"]["correct"] == 1 and out["kappa"]["coefficient"] == "relation_kappa"
+
+
+@st.composite
+def _two_raters(draw: st.DrawFn) -> tuple[SpanTable, list[Relation]]:
+    """Random documents: each rater marks some of 6 spans (one may be shifted) and links
+    some pairs of them."""
+    spans, rels = [], []
+    for d in range(draw(st.integers(1, 3))):
+        unit = f"d{d}"
+        for rater in ("A", "B"):
+            marked = draw(st.lists(st.integers(0, 5), min_size=2, max_size=6, unique=True))
+            shift = draw(st.integers(0, 1))
+            for k in marked:
+                spans.append(Span(unit, rater, 10 * k + (shift if k == 0 else 0), 10 * k + 5,
+                                  "PER" if k % 2 else "LOC", id=f"T{k}"))
+            pairs = draw(st.lists(st.tuples(st.sampled_from(marked), st.sampled_from(marked),
+                                            st.sampled_from(["x", "y", "z"])),
+                                  max_size=5, unique_by=lambda p: (p[0], p[1])))
+            rels += [_rel(rater, f"R{i}", f"T{h}", f"T{t}", ty, unit)
+                     for i, (h, t, ty) in enumerate(pairs) if h != t]
+    return SpanTable(tuple(spans)), rels
+
+
+@settings(max_examples=40, deadline=None)
+@given(_two_raters(), st.sampled_from(["strict", "exact", "partial", "type"]))
+def test_properties_swap_relabel_and_identity(data, mode):
+    spans, rels = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", accord.DegenerateDataWarning)
+        ab = accord.relation_agreement(spans, rels, mode=mode, raters=["A", "B"])
+        ba = accord.relation_agreement(spans, rels, mode=mode, raters=["B", "A"])
+        rename = {"x": "q", "y": "x", "z": "y"}
+        renamed = [Relation(r.unit, r.rater, r.id, r.head, r.tail, rename[r.type])
+                   for r in rels]
+        re = accord.relation_agreement(spans, renamed, mode=mode)
+        same = [Relation(r.unit, "B", r.id, r.head, r.tail, r.type) for r in rels
+                if r.rater == "A"] + [r for r in rels if r.rater == "A"]
+        only_a = SpanTable(tuple([s for s in spans.spans if s.rater == "A"]
+                                 + [Span(s.unit, "B", s.start, s.end, s.label, id=s.id)
+                                    for s in spans.spans if s.rater == "A"]))
+        ident = accord.relation_agreement(only_a, same, mode=mode)
+    for x, y in ((ab.f1, ba.f1), (ab.kappa, ba.kappa), (ab.f1, re.f1), (ab.kappa, re.kappa)):
+        assert x.estimate == pytest.approx(y.estimate, abs=1e-12, nan_ok=True)
+    assert (ab.counts.missed, ab.counts.correct) == (ba.counts.spurious, ba.counts.correct)
+    if any(r.rater == "A" for r in rels):
+        assert ident.f1.estimate == 1.0
+        assert ident.counts.missed == ident.counts.spurious == 0
+    assert 0.0 <= ab.f1.estimate <= 1.0 or math.isnan(ab.f1.estimate)

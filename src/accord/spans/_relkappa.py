@@ -64,8 +64,9 @@ def items_of(enc: Encoded, rels: dict[str, RelArrays], cluster: dict[str, IntArr
     notes = []
     twice = item.shape[0] - np.unique(item * len(enc.raters) + rater).shape[0]
     if twice:
-        notes.append(f"{twice} relation(s) on an argument pair the same rater linked already "
-                     "(spans joined through other raters' matches): one type kept for kappa")
+        notes.append(f"{twice} relation(s) on an argument pair the same rater had linked "
+                     "already (with another type, or through spans other raters' matches "
+                     "joined): one type per rater and pair kept for kappa")
     if outside:
         notes.append(f"{outside} relation(s) in documents not every rater annotated: "
                      "left out of kappa (kept in the pairwise F1)")

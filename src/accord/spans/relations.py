@@ -143,6 +143,15 @@ class RelationAgreement(Tabular):
             "notes": list(self.notes),
         }
 
+    def _display_dict(self) -> dict[str, Any]:
+        """The card: F1, then kappa and each type's F1 as the table's rows."""
+        out = self.to_dict()
+        kappa = out.pop("kappa")
+        out["per_type"] = {"kappa on the type": kappa, **out["per_type"]}
+        for key in ("pairs", "disputes", "counts"):
+            out.pop(key)
+        return out
+
 
 def relation_agreement(
     spans: Any,
