@@ -712,6 +712,15 @@ def test_relation_agreement() -> None:
     assert isinstance(accord.relation_agreement(two, rel), accord.RelationAgreement)
 
 
+def test_gamma() -> None:
+    """gamma (more in tests/spans/test_gamma.py)."""
+    rows = {"annotator": ["a", "b"], "label": ["x", "x"], "start": [0, 0], "end": [2, 2]}
+    refused(InvalidParameterError, "'alpha' parameter of gamma", accord.gamma, rows, alpha=-1)
+    refused(InsufficientDataError, "two raters or more", accord.gamma,
+            {k: x[:1] for k, x in rows.items()})
+    assert accord.gamma(rows).estimate == 1.0
+
+
 def test_box_agreement() -> None:
     """box_agreement (its result, BoxAgreement, is a record): more in tests/images."""
     row = {"image": ["i", "i"], "annotator": ["a", "b"], "label": ["cat", "dog"],

@@ -82,6 +82,7 @@ EXPECTED = [
     "finn",
     "fleiss_kappa",
     "formats",
+    "gamma",
     "groups",
     "gwet_ac1",
     "homogeneity",

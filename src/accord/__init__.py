@@ -93,6 +93,7 @@ __all__ = [
     "finn",
     "fleiss_kappa",
     "formats",
+    "gamma",
     "groups",
     "gwet_ac1",
     "homogeneity",
@@ -195,7 +196,7 @@ _WHERE: dict[str, str] = {
         "accord.readers": "formats read",
         "accord.report": "Report report",
         "accord.spans": (
-            "RelationAgreement SpanAgreement SpanEvaluation evaluate_spans "
+            "RelationAgreement SpanAgreement SpanEvaluation evaluate_spans gamma "
             "relation_agreement span_agreement span_f1 "
             "token_agreement token_annotations unitizing_alpha"
         ),

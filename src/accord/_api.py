@@ -106,6 +106,7 @@ from accord.spans import (
     SpanAgreement,
     SpanEvaluation,
     evaluate_spans,
+    gamma,
     relation_agreement,
     span_agreement,
     span_f1,

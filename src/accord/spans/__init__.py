@@ -11,6 +11,8 @@
 * :func:`token_agreement`: kappa or alpha on the labels of declared tokens;
 * :func:`relation_agreement`: F1 and kappa on relations between spans, their
   arguments found by the span matching;
+* :func:`gamma`: Mathet's gamma for units that may overlap (pygamma-agreement's
+  definitions, the best alignment solved exactly);
 * :func:`span_disagreements`, :func:`label_confusion`: the spans behind the figures;
 * :mod:`accord.readers.tags`: entities of BIO-style tag sequences, as seqeval
   finds them.
@@ -20,6 +22,7 @@ from accord.spans._scores import SpanCounts
 from accord.spans.agreement import PairAgreement, SpanAgreement, span_agreement
 from accord.spans.disagreements import SpanDisagreement, label_confusion, span_disagreements
 from accord.spans.evaluate import SpanEvaluation, SpanScores, evaluate_spans
+from accord.spans.gamma import gamma
 from accord.spans.matching import KINDS, MODES
 from accord.spans.relations import (
     RelationAgreement,
@@ -44,6 +47,7 @@ __all__ = [
     "SpanEvaluation",
     "SpanScores",
     "evaluate_spans",
+    "gamma",
     "label_confusion",
     "relation_agreement",
     "span_agreement",
