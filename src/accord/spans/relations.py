@@ -238,7 +238,8 @@ def relation_agreement(
     pair_counts = {k: _pair_counts(enc, rels, k, matches[k], len(types)) for k in matches}
     f1 = _f1(pair_counts, enc, mode, None, "relation_f1")
     per_type = {
-        t: _f1(pair_counts, enc, mode, c, f"relation_f1 (type {t!r})") for c, t in enumerate(types)
+        t: _f1(pair_counts, enc, mode, c, f"relation_f1 (type {t!r})", t)
+        for c, t in enumerate(types)
     }
     items = items_of(enc, rels, clusters(enc, matches), len(types))
     kappa = kappa_of(items, enc, mode, (*types, NO_RELATION))
@@ -333,7 +334,7 @@ def _rank(x: IntArray) -> IntArray:
 
 def _f1(
     pairs: dict[tuple[str, str], _PairCounts], enc: Encoded, mode: str, code: int | None,
-    what: str,
+    what: str, typ: str | None = None,
 ) -> AgreementResult:  # fmt: skip
     """The mean over pairs of ``2 C / (n_A + n_B)``, resampling documents."""
     compared = np.zeros(len(enc.units), dtype=bool)
@@ -342,9 +343,9 @@ def _f1(
     units = np.flatnonzero(compared)
     blocks = []
     for p in pairs.values():
-        if code is None:
-            c, t = p.per_unit[:, 0], 2 * p.per_unit[:, 0] + 2 * p.per_unit[:, 1] + \
-                p.per_unit[:, 2] + p.per_unit[:, 3]
+        if code is None:  # n_A + n_B = 2 C + 2 I + M + S
+            c = p.per_unit[:, 0]
+            t = 2 * p.per_unit[:, 0] + 2 * p.per_unit[:, 1] + p.per_unit[:, 2] + p.per_unit[:, 3]
         else:
             c, t = p.per_type[:, code, 0], p.per_type[:, code, 1]
         blocks.append(np.where(p.compared[:, None], np.stack([c, t], axis=1), 0)[units])
@@ -360,7 +361,7 @@ def _f1(
         coefficient="relation_f1", estimate=est, observed=math.nan, expected=math.nan,
         se=math.nan, n_units=int(units.shape[0]), n_raters=len(enc.raters),
         undefined_reason=reason,
-        details={"mode": mode, "n_pairs": len(pairs)} | ({} if code is None else {}),
+        details={"mode": mode, "n_pairs": len(pairs)} | ({} if typ is None else {"type": typ}),
         bounds=(0.0, 1.0), resampling=lambda: _resampling(x, stat, ids),
     )  # fmt: skip
 
