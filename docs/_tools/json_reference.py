@@ -139,6 +139,31 @@ COMMANDS = (
             (("annotators[]", "results[]"),)),
 )
 
+_COUNTS = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
+
+#: Blocks beside ``results`` with a shape of their own (optional: present when asked for).
+EXTRA: dict[str, dict[str, Any]] = {
+    "spans": {"relations": {
+        "type": "object", "required": ["mode", "results", "counts", "pairs", "disputes",
+                                       "notes"],
+        "properties": {
+            "mode": {"enum": ["strict", "exact", "partial", "type"]},
+            "results": {"type": "array", "items": {"allOf": [
+                {"$ref": "#/$defs/figure"},
+                {"required": ["figure", "type", "confidence_interval"],
+                 "properties": {"figure": {"enum": ["f1", "kappa"]},
+                                "type": {"type": ["string", "null"]}}}]}},
+            "counts": _COUNTS,
+            "pairs": {"type": "array", "items": {
+                "type": "object", "required": ["raters", "counts"],
+                "properties": {"raters": {"type": "array", "items": {"type": "string"}},
+                               "counts": _COUNTS}}},
+            "disputes": {"type": "array", "items": {
+                "type": "object", "required": ["unit", "head", "tail", "types"]}},
+            "notes": {"type": "array", "items": {"type": "string"}},
+            "symmetric": {"type": "array", "items": {"type": "string"}}}}},
+}
+
 #: Renamed in every document.
 EVERYWHERE = (
     ("exit (an error object)", "exit_status, as in check's document"),
@@ -195,6 +220,7 @@ def schema(cmd: Command) -> dict[str, Any]:
                              "results": {"type": "array", "items": item}}
     if "caveats" in cmd.beside:
         props["caveats"] = {"$ref": "#/$defs/caveats"}
+    props.update(EXTRA.get(cmd.name, {}))
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"https://accord.invalid/schemas/cli/{cmd.name.replace(' ', '-')}/"

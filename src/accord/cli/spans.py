@@ -48,6 +48,21 @@ MODES = ("strict", "exact", "partial", "type")
     metavar="N",
     help="Also list the first N spans the raters disagree on (with --gold: against it).",
 )
+@click.option(
+    "--relations",
+    "relations_path",
+    default=None,
+    metavar="FILE",
+    help="Relations between the spans (CSV/TSV/JSONL: unit, rater, head, tail, type; head "
+    "and tail are span ids). Relations read with the spans (brat, INCEpTION, Label Studio, "
+    "doccano) are used without it.",
+)
+@click.option(
+    "--symmetric",
+    multiple=True,
+    metavar="TYPE",
+    help="A relation type whose two arguments may be swapped (repeat for several).",
+)
 @shared("--json", help="Print the figures as JSON instead.")
 def spans(
     data: str,
@@ -60,6 +75,8 @@ def spans(
     n_resamples: int,
     seed: int | None,
     n_disagreements: int,
+    relations_path: str | None,
+    symmetric: tuple[str, ...],
     as_json: bool,
     **selection: Any,
 ) -> None:
@@ -80,6 +97,12 @@ def spans(
           --start start --end end --disagreements 10
       accord spans examples/ner_spans.csv --unit doc --rater annotator --label label \\
           --start start --end end --gold ana --kind cleo=model
+      accord spans examples/ner_spans_ids.csv --unit doc --rater annotator --label label \\
+          --start start --end end --relations examples/ner_relations.csv
+
+    With relations (read with the spans, or from --relations), a relations part
+    follows: relation F1 and kappa on the relation type, the arguments matched in
+    the same --mode, per type, and the most disputed relations.
     """
     from accord.cli._common import paths_of, read_options
     from accord.data import _validation as v
@@ -105,6 +128,8 @@ def spans(
     _dropped(model, ann)
     if n_disagreements:
         _disagreements(model, ann, mode, gold, raters, n_disagreements)
+    columns = {k: str(selection.get(k) or k) for k in ("unit", "rater")}
+    _with_relations(model, ann, relations_path, mode, symmetric, raters, ci, columns)
     if as_json:
         emit("spans", _document(model["json"]))
         return
@@ -121,6 +146,26 @@ def _document(js: dict[str, Any]) -> dict[str, Any]:
     rows += [{"figure": "label_f1", "label": lab, **row}
              for lab, row in js.pop("per_label").items()]
     return {"results": rows, **js}
+
+
+def _with_relations(
+    model: dict[str, Any], ann: Any, path: str | None, mode: str, symmetric: tuple[str, ...],
+    raters: list[str] | None, ci: Any, columns: dict[str, str],
+) -> None:  # fmt: skip
+    """Add the relations part when relations were given or read with the spans."""
+    if path is None and getattr(ann.spans, "relations", None) is None:
+        if symmetric:
+            raise click.UsageError("--symmetric needs relations (--relations FILE, or an "
+                                   "export that holds relations).")  # fmt: skip
+        return
+    from accord.cli._relations_view import relations_model
+    from accord.readers.relations import read_relations
+
+    relations = read_relations(path, **columns) if path is not None else None
+    part = relations_model(ann, relations, mode, symmetric, raters, ci, 10)
+    model["relations"] = part
+    model["notes"] += part["notes"]
+    model["json"]["relations"] = part["json"]
 
 
 def _dropped(model: dict[str, Any], ann: Any) -> None:
@@ -156,7 +201,11 @@ def _print(model: dict[str, Any], source: str) -> None:
     console.print(Text(f"{source}: {model['headline']}"), style="bold")
     for note in model["notes"]:
         console.print(Text("note: " + note), style="dim")
-    for title, rows in model["tables"].items():
+    tables = dict(model["tables"])
+    if "relations" in model:
+        console.print(Text(model["relations"]["verdict"]), style="bold")
+        tables.update(model["relations"]["tables"])
+    for title, rows in tables.items():
         if not rows:
             continue
         table = Table(title=title, title_justify="left")

@@ -18,6 +18,7 @@ from accord.inference import Bootstrap
 from accord.inference.results import AgreementResult
 from accord.readers.spans import SpanTable
 from accord.report.model import DataSummary, FigureRow, Report, Settings, UnitsSection
+from accord.report.relations_section import RelationsSection, relations_section
 from accord.spans.matching import MODES, Mode
 
 __all__ = ["SpanDisagreementRow", "SpanMode", "SpanPairRow", "SpansSection", "cells",
@@ -88,6 +89,8 @@ class SpansSection:
     n_disagreements : int
         All of them.
     notes : tuple of str
+    relations : RelationsSection or None
+        Agreement on the relations read with the spans, if any.
     """
 
     field: str
@@ -101,6 +104,7 @@ class SpansSection:
     disagreements: tuple[SpanDisagreementRow, ...]
     n_disagreements: int
     notes: tuple[str, ...]
+    relations: RelationsSection | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping at full precision (``None`` for undefined figures)."""
@@ -129,6 +133,7 @@ class SpansSection:
                                "first": span(d.first), "second": span(d.second)}
                               for d in self.disagreements],
             "n_disagreements": self.n_disagreements, "notes": list(self.notes),
+            **({} if self.relations is None else {"relations": self.relations.to_dict()}),
         }
 
 
@@ -183,9 +188,10 @@ def spans_section(ann: Annotations, confidence_level: float, method: Any, seed: 
     chosen = tuple(raters or table.raters)
     spans = [sp for sp in table if sp.rater in chosen]
     units = {u for (u, r) in table.coverage if r in chosen} | {sp.unit for sp in spans}
+    relations = relations_section(ann, raters, confidence_level, boot, top)
     return SpansSection(str(table.field), len(spans), len(units), chosen,
                         _sentence(modes[0], len(pairs), confidence_level),
-                        modes, pairs, confusion, rows, len(dis), notes)
+                        modes, pairs, confusion, rows, len(dis), notes, relations)
 
 
 def span_report(ann: Annotations, settings: Settings, method: Any, top: int,

@@ -1,0 +1,87 @@
+"""accord.gamma against pygamma-agreement on that package's own test data.
+
+Reference figures: ``data/gamma_reference.json``, written by ``data/gamma_reference.py``
+with pygamma-agreement 0.5.9 (one run of 30 samples per seed). The best alignment is
+exact in both, so the observed disorder and the number of unitary alignments must be
+equal; gamma and gamma-cat depend on the sampled continua, so accord's (30 samples,
+its own seed) must lie within the sampling error that pygamma's runs show.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import accord
+from accord.errors import DataError, InsufficientDataError, InvalidParameterError
+from accord.readers.spans import Span, SpanTable
+
+DATA = Path(__file__).resolve().parent / "data"
+REFERENCE = json.loads((DATA / "gamma_reference.json").read_text(encoding="utf-8"))
+
+
+def _rows(name: str) -> dict[str, list[object]]:
+    with open(DATA / name, encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    return {k: [r[k] if k in ("annotator", "label") else float(r[k]) for r in rows]
+            for k in ("annotator", "label", "start", "end")}
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE["data"]))
+def test_gamma_agrees_with_pygamma_within_its_sampling_error(name: str) -> None:
+    runs = REFERENCE["data"][name]
+    res = accord.gamma(_rows(name), alpha=3.0, beta=1.0, n_samples=30)
+    d = res.details
+    assert d["observed_disorder"] == pytest.approx(runs[0]["observed_disorder"], rel=1e-6)
+    assert d["n_unitary_alignments"] == runs[0]["n_unitary_alignments"]
+    for key, ours in (("gamma", res.estimate), ("gamma_cat", d["gamma_cat"]),
+                      ("expected_disorder", d["expected_disorder"])):
+        theirs = np.array([r[key] for r in runs])
+        # two runs of 30 samples each: the difference's SD is sqrt(2) times one run's;
+        # one run's SD from pygamma's seeds, or from accord's Monte-Carlo error of D_e
+        spread = max(float(theirs.std(ddof=1)) if len(theirs) > 2 else 0.0, 0.01)
+        assert abs(ours - theirs.mean()) <= 3 * math.sqrt(2) * spread, (key, ours, theirs)
+
+
+def test_identical_raters_give_one_and_seed_repeats() -> None:
+    rows = {"doc": ["d1"] * 4 + ["d2"] * 4, "annotator": ["a", "a", "b", "b"] * 2,
+            "label": ["x", "y", "x", "y"] * 2, "start": [0, 10, 0, 10, 3, 9, 3, 9],
+            "end": [5, 20, 5, 20, 6, 12, 6, 12]}
+    res = accord.gamma(rows)
+    assert res.estimate == 1.0 and res.details["gamma_cat"] == 1.0 and res.n_units == 2
+    shifted = dict(rows, start=[0, 10, 1, 10, 3, 9, 3, 9])
+    one, two = accord.gamma(shifted, rng=5), accord.gamma(shifted, rng=5)
+    assert one.estimate == two.estimate < 1.0
+    assert one.to_dict()["observed_disagreement"] == one.details["observed_disorder"]
+
+
+def test_documents_align_apart_and_a_span_table_reads_the_same() -> None:
+    spans = SpanTable((Span("d1", "a", 0, 5, "x"), Span("d1", "b", 0, 5, "x"),
+                       Span("d2", "a", 0, 5, "x"), Span("d2", "b", 0, 5, "y")))
+    rows = {"doc": [s.unit for s in spans], "annotator": [s.rater for s in spans],
+            "label": [s.label for s in spans], "start": [s.start for s in spans],
+            "end": [s.end for s in spans]}
+    a, b = accord.gamma(spans), accord.gamma(rows)
+    assert a.estimate == b.estimate
+    # d1 aligns perfectly, d2's pair differs in label (beta = 1): D_o = (0 + 1) / (4 / 2)
+    assert a.details["observed_disorder"] == pytest.approx(0.5)
+    ci = a.confidence_interval(method=accord.Bootstrap(n_resamples=200))
+    assert ci.low <= a.estimate <= ci.high
+
+
+def test_bad_input_is_one_sentence() -> None:
+    with pytest.raises(InsufficientDataError, match="two raters or more"):
+        accord.gamma({"annotator": ["a"], "label": ["x"], "start": [0], "end": [1]})
+    with pytest.raises(DataError, match="end > start"):
+        accord.gamma({"annotator": ["a", "b"], "label": ["x", "x"], "start": [0, 3],
+                      "end": [1, 3]})
+    with pytest.raises(InvalidParameterError, match="'n_samples' parameter of gamma"):
+        accord.gamma({"annotator": ["a", "b"], "label": ["x", "x"], "start": [0, 0],
+                      "end": [1, 1]}, n_samples=0)
+    with pytest.raises(InvalidParameterError, match="'data' parameter of gamma"):
+        accord.gamma({"rater": ["a"]})
