@@ -139,7 +139,7 @@ def _box(box: ET.Element, image: str, path: Path, who: str | None, key: str | No
     if rater is None:
         raise DataError(f"{func}: {where} has a {label!r} box with no attribute {key!r}, so who "
                         "drew it is unknown.")  # fmt: skip
-    if float(box.get("rotation") or 0) % 360 != 0:
+    if box.get("rotation") and _coordinate(box, "rotation", where, func) % 360 != 0:
         rows.skipped["rotated box"] += 1
         return
     xtl, ytl, xbr, ybr = (_coordinate(box, c, where, func) for c in ("xtl", "ytl", "xbr", "ybr"))

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from accord.errors import DataError
+from accord.errors import DataError, FormatError
 from accord.readers import _sniff
 from accord.readers._base import Reader
 from accord.readers._box_rows import Rows, finish
@@ -147,7 +147,11 @@ def _yaml_names(path: Path) -> dict[int, str]:
 
 def _file(txt: Path, image: str, rater: str, names: dict[int, str] | None,
           size: tuple[float, float] | None, rows: Rows, func: str) -> None:  # fmt: skip
-    for n, line in enumerate(txt.read_text(encoding="utf-8").splitlines(), start=1):
+    try:
+        text = txt.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise FormatError(f"{str(txt)!r} is not a YOLO label file: it is not UTF-8 text.") from None
+    for n, line in enumerate(text.splitlines(), start=1):
         cells = line.split()
         if not cells:
             continue
