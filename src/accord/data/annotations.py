@@ -464,13 +464,16 @@ class Annotations:
         return self
 
     def _no_ratings(self) -> str:
-        """Why there is nothing to compare, naming the source and, for spans, the route."""
+        """Why there is nothing to compare, naming the source and the route for spans or boxes."""
         source = self.audit.source
         n_spans = len(self.spans) if self.spans is not None else 0
         if n_spans:
             return (f"{source}: the data hold spans only ({n_spans} span(s) in field "
                     f"{self.spans.field!r}), no label per unit and rater; compare spans "
                     "with accord.span_agreement (accord CLI: accord spans).")
+        if self.meta.get("boxes") is not None:
+            return (f"{source}: the data hold boxes only, no label per unit and rater; compare "
+                    "boxes with accord.box_agreement (accord CLI: accord boxes).")
         dropped = sum(self.audit.dropped.values())
         why = f" ({dropped} missing or skipped)" if dropped else ""
         return f"{source}: the data hold no ratings{why}, so there is nothing to compare."
