@@ -101,6 +101,7 @@ def test_row_blocks_posterior_is_normalise_log_of_the_product(
     split = _blocks.RowBlocks(m)
     # blocks and chunks are views of the matrix's arrays, not copies
     assert all(np.shares_memory(c.data, m.data) for part in split.chunks for _, c in part)
+    assert all(np.shares_memory(t.data, m.data) for t in split.transposed)
     rng = np.random.default_rng(1)
     x, add = np.log(rng.random((160, 4))), np.log(rng.dirichlet(np.ones(4)))
     post, top, log_total = np.empty((3000, 4)), np.empty(3000), np.empty(3000)

@@ -38,17 +38,30 @@ BLOCKS = 2
 CHUNK_ROWS = 8192
 
 
+def _view(kind: Any, data: Any, indices: Any, indptr: Any, shape: tuple[int, int]) -> Any:
+    """A CSR or CSC matrix (``kind``) over these arrays as they are, not copies."""
+    view = kind(shape, dtype=data.dtype)
+    # set, not passed to the constructor: scipy copies an array that is a view of less
+    # than half of its base (its ``prune``, also run by ``.T``), which would copy the
+    # whole matrix on every product
+    view.data, view.indices, view.indptr = data, indices, indptr
+    return view
+
+
 def _rows(matrix: Any, a: int, b: int) -> Any:
     """Rows ``a:b`` of a CSR ``matrix`` as a CSR view of its arrays (no copy)."""
     from scipy.sparse import csr_matrix
 
     s, e = int(matrix.indptr[a]), int(matrix.indptr[b])
-    view = csr_matrix((b - a, matrix.shape[1]), dtype=matrix.dtype)
-    # set, not passed to the constructor: scipy copies an array that is a view of less
-    # than half of its base (its ``prune``), which would copy the whole matrix by chunks
-    view.data, view.indices = matrix.data[s:e], matrix.indices[s:e]
-    view.indptr = matrix.indptr[a:b + 1] - matrix.indptr.dtype.type(s)
-    return view
+    return _view(csr_matrix, matrix.data[s:e], matrix.indices[s:e],
+                 matrix.indptr[a:b + 1] - matrix.indptr.dtype.type(s), (b - a, matrix.shape[1]))
+
+
+def _transposed(matrix: Any) -> Any:
+    """The transpose of a CSR ``matrix``: the CSC matrix over the same arrays."""
+    from scipy.sparse import csc_matrix
+
+    return _view(csc_matrix, matrix.data, matrix.indices, matrix.indptr, matrix.shape[::-1])
 
 
 class RowBlocks:
@@ -62,6 +75,7 @@ class RowBlocks:
         self.bounds = np.linspace(0, n, blocks + 1).astype(np.int64)
         pairs = list(zip(self.bounds[:-1].tolist(), self.bounds[1:].tolist()))
         self.parts = [matrix] if blocks == 1 else [_rows(matrix, a, b) for a, b in pairs]
+        self.transposed = [_transposed(p) for p in self.parts]
         self.chunks = [[(c, _rows(matrix, c, min(c + CHUNK_ROWS, b)))
                         for c in range(a, b, CHUNK_ROWS)] for a, b in pairs]
         self.shape = matrix.shape
@@ -103,7 +117,7 @@ class RowBlocks:
     def tdot(self, y: FloatArray) -> FloatArray:
         """``matrix.T @ y`` (y: units x k), the blocks' sums added in block order."""
         parts = self._map(lambda i: np.asarray(
-            self.parts[i].T @ y[self.bounds[i]:self.bounds[i + 1]]))
+            self.transposed[i] @ y[self.bounds[i]:self.bounds[i + 1]]))
         total = parts[0]
         for p in parts[1:]:
             total += p
