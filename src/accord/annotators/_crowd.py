@@ -116,7 +116,8 @@ def _check(ann: Annotations, func: str) -> None:
     if ann.n_ratings == 0:
         raise InsufficientDataError(f"{func}: the data hold no ratings, so there is no label "
                                     "to infer.")
-    used = np.unique(ann.codes[2])
+    # the codes are category positions: a bincount, not a sort of every rating
+    used = np.flatnonzero(np.bincount(ann.codes[2], minlength=len(ann.categories)))
     if used.shape[0] < 2:
         only = ann.categories[int(used[0])]
         raise InsufficientDataError(
