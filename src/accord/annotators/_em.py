@@ -166,6 +166,9 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None
     # the E step's per-unit scratch, made once: a fresh array per iteration costs page
     # faults (system time) once it passes malloc's mmap threshold
     top, log_total = np.empty(n), np.empty(n)
+    # plain EM holds one posterior at a time (run_em drops each when the next E step
+    # returns), so its E steps take turns with two arrays; SQUAREM keeps several
+    spare = None if accelerate else [np.empty((n, k)), np.empty((n, k))]
 
     def m_step(post: FloatArray, _: Params) -> Params:
         counts = by_unit.tdot(post).reshape(r, k, k).transpose(0, 2, 1)
@@ -175,7 +178,9 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None
     def e_step(p: Params) -> tuple[FloatArray, float]:
         conf = p["confusion"]
         log_conf = np.log(np.where(conf > 0, conf, 1.0))
-        post = np.empty((n, k))
+        post = np.empty((n, k)) if spare is None else spare[0]
+        if spare is not None:
+            spare.reverse()
         by_unit.posterior(np.ascontiguousarray(log_conf.transpose(0, 2, 1).reshape(r * k, k)),
                           log_prior(seen, p["prior"]), post, top, log_total)
         return post, float(log_total.sum() + top.sum())
