@@ -3,7 +3,8 @@
 Every example of every command's ``--help`` (judge's subcommands included) runs with
 ``--json``: the document parses, validates against the command's schema, has its
 ``results``, names every interval ``confidence_interval``, gives every figure with an
-``se`` its interval, has no key holding a figure or display text, and keeps agreement
+``se`` its interval, has no key holding a figure or display text (nor, anywhere, a key
+with a space: a reason for dropping is a value), and keeps agreement
 fields within [-1, 1]. Then the same example without ``--json``: every interval the
 console prints is in the JSON, the same at the console's rounding.
 """
@@ -100,14 +101,15 @@ def problems(doc: dict[str, Any]) -> list[str]:
         out += [f"{path}: key {k!r}" for k in d if not re.match(FIGURE_KEY, k.lstrip("$"))]
         out += [f"{path}: retired key {k!r}" for k in set(d) & RETIRED]
     for path, d in _objects(doc):
+        out += [f"{path}: key {k!r} has a space" for k in d if re.search(r"\s", k)]
         for k, v in d.items():
             if isinstance(v, dict) and {"low", "high"} <= set(v) and k != "confidence_interval":
                 out.append(f"{path}: interval named {k!r}")
         if d.get("se") is not None and "confidence_interval" not in d:
             out.append(f"{path}: se without confidence_interval")
-        ci = d.get("confidence_interval")  # (an interpretation's limits have no method)
-        if isinstance(ci, dict) and not {"low", "high", "confidence_level"} <= set(ci):
-            out.append(f"{path}: confidence_interval without low, high and its level")
+        ci = d.get("confidence_interval")
+        if isinstance(ci, dict) and not {"low", "high", "confidence_level", "method"} <= set(ci):
+            out.append(f"{path}: confidence_interval without low, high, its level and method")
         for k in ("observed_agreement", "expected_agreement"):
             if isinstance(d.get(k), (int, float)) and not -1 <= d[k] <= 1:
                 out.append(f"{path}: {k} = {d[k]}")

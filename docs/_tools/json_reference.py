@@ -57,7 +57,8 @@ COMMANDS = (
             ("caveats",), (("the table's keys at the top", "results[0]"),)),
     Command("inspect", "what was read: units, raters, categories, fields", "row",
             ("units", "raters", "categories"), ("caveats",),
-            (("the summary's keys at the top", "results[0]"),)),
+            (("the summary's keys at the top", "results[0]"),
+             ("results[0].dropped {REASON: n}", "results[0].dropped [{reason, count}]"))),
     Command("report", "a coefficient of the report", "figure", ("confidence_interval",),
             ("title", "caveats"), (("coefficients[]", "results[]"),)),
     Command("disagreements", "a unit the raters disagree on", "row", ("unit", "ratings"),
@@ -78,13 +79,20 @@ COMMANDS = (
             "scores against the reference)", "row", (), ("mode",),
             (("f1, macro_f1, per_label.LABEL", "results[] with figure f1, macro_f1, "
               "label_f1 (and label)"),
-             ("raters.RATER (--gold)", "results[] with rater"))),
+             ("raters.RATER (--gold)", "results[] with rater"),
+             ("left_out.'not seen'", "left_out.not_seen"),
+             ("dropped {REASON: n}", "dropped [{reason, count}]"),
+             ("relations.results[].per_category.'(no relation)'",
+              "relations.results[].per_category.no_relation"))),
     Command("plan", "a planned study: units needed for the goal", "row", ("n_units",), (),
             (("the plan's keys at the top", "results[0]"),
              ("expected (the anticipated coefficient)", "expected_estimate"))),
     Command("boxes", "a figure on matched boxes: F1, mean IoU, alpha", "figure", (),
             ("per_label", "pairs", "sweep", "audit"),
-            (("f1, mean_iou, alpha", "results[] with figure"),)),
+            (("f1, mean_iou, alpha", "results[] with figure"),
+             ("audit.'no-box rows'", "audit.no_box_rows"),
+             ("audit.'skipped: REASON'", "audit.dropped [{reason, count}]"),
+             ("audit.'note: TEXT'", "audit.notes ['TEXT: n']"))),
     Command("history", "a recorded run, its figures with their intervals", "row",
             ("figures",), ("store", "charts"),
             (("runs[]", "results[]"),
@@ -133,7 +141,10 @@ COMMANDS = (
             (("effective_judges", "results[0]"),
              ("observed_agreement, expected_agreement", "mean_error_correlation, n_judges"))),
     Command("consensus", "a unit's consensus label and posterior", "row", ("unit",),
-            ("method", "caveats", "audit"), (("units[]", "results[]"),)),
+            ("method", "caveats", "audit"),
+            (("units[]", "results[]"),
+             ("Consensus.to_dict()['units'], ScoreConsensus.to_dict()['units'] (library)",
+              "['results'], as in the command"))),
     Command("annotators", "an annotator's accuracy and agreement, each with its interval",
             "row", ("name",), ("caveats", "audit"),
             (("annotators[]", "results[]"),)),
@@ -169,6 +180,10 @@ EVERYWHERE = (
     ("exit (an error object)", "exit_status, as in check's document"),
     ("details.irr_ci95 (ICC)", "details.irr_interval"),
     ("an se without its interval", "the figure's confidence_interval"),
+    ("audit.dropped {REASON: n}", "audit.dropped [{reason, count}]"),
+    ("interpretation.confidence_interval {low, high, confidence_level}",
+     "{low, high, confidence_level, method}"),
+    ("report: data.dropped {REASON: n}", "data.dropped [{reason, count}]"),
 )
 
 
@@ -317,7 +332,8 @@ the same keys:
 Parameters are fields, never parts of a key: ICC(1,k)'s `k`, the `target` of the
 runs needed, a threshold, the `rater` or `label` a figure is about. A key is lower
 case with underscores; a map keyed by the data's own names (categories, raters,
-labels, reasons for dropping) is the one exception. A comparison has `difference`
+labels) is the one exception. A reason is a sentence, so it is a value: what was
+dropped is a list of `{reason, count}`. A comparison has `difference`
 (a figure with its own interval) and `first` and `second`, each a figure.
 
 `AgreementResult.to_dict()` in the library writes the same keys, so a figure read

@@ -65,7 +65,7 @@ def test_inspect_json_matches_the_library_summary():
     assert got == library
     assert got["format"] == "csv" and got["units"] == 5
     assert [(r["name"], r["ratings"]) for r in got["raters"]] == [("ann", 5), ("bob", 3), ("cy", 3)]
-    assert got["dropped"] == {"missing value": 4}
+    assert got["dropped"] == [{"reason": "missing value", "count": 4}]
 
 
 def test_inspect_spans_counts_per_rater():

@@ -45,7 +45,7 @@ def test_gold_scores_every_other_rater() -> None:
     want = accord.evaluate_spans(ann, ann, reference_rater="ana", predicted_rater="cleo")
     assert got["cleo"]["f1"]["estimate"] == want.f1.estimate
     assert got["cleo"]["f1"]["confidence_interval"] is None
-    assert got["cleo"]["left_out"] == {"skipped": 0, "not seen": 1}
+    assert got["cleo"]["left_out"] == {"skipped": 0, "not_seen": 1}
 
 
 def test_console_names_pairs_and_units_left_out() -> None:

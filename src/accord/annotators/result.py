@@ -143,7 +143,8 @@ class Consensus(Tabular):
         return self.rows()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping at full precision; the units as in :meth:`rows`."""
+        """JSON-ready mapping at full precision; the units under ``results`` as in
+        :meth:`rows` (the key ``accord consensus --json`` uses)."""
         return {
             "method": self.method,
             "categories": _jsonable(list(self.categories)),
@@ -157,7 +158,7 @@ class Consensus(Tabular):
             "n_tied": int(self._tied_mask.sum()),
             "n_single_rated": int((self.n_ratings == 1).sum()),
             "notes": list(self.notes),
-            "units": [{k: _jsonable(x) for k, x in row.items()} for row in self.rows()],
+            "results": [{k: _jsonable(x) for k, x in row.items()} for row in self.rows()],
         }
 
     def __str__(self) -> str:

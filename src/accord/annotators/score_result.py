@@ -106,7 +106,8 @@ class ScoreConsensus(Tabular):
                 for r in self.rows(confidence_level)]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping at full precision (undefined numbers are ``null``)."""
+        """JSON-ready mapping at full precision (undefined numbers are ``null``); the units
+        under ``results``, the key ``accord consensus --json`` uses."""
         return {
             "method": self.method, "n_units": len(self.units),
             "mu": _jsonable(self.mu), "tau": _jsonable(self.tau), "n_iter": self.n_iter,
@@ -114,7 +115,7 @@ class ScoreConsensus(Tabular):
             "last_change": _jsonable(self.last_change), "notes": list(self.notes),
             "annotators": [{"name": _jsonable(r), "bias": self.bias[r].to_dict(),
                             "noise": self.noise[r].to_dict()} for r in self.raters],
-            "units": [_unit(row) for row in self.rows()],
+            "results": [_unit(row) for row in self.rows()],
         }
 
     def sentence(self) -> str:

@@ -30,7 +30,8 @@ SCHEMA_VERSION = 3
 
 #: What a key of the envelope, of a result or of a figure looks like: a name, never a
 #: figure or display text (a parameter is a field of its own). Maps keyed by the data's
-#: names (categories, raters, reasons for dropping) are not held to it.
+#: names (categories, raters, labels) are not held to it; a reason for dropping is a
+#: value (``[{"reason", "count"}]``), never a key.
 FIGURE_KEY = r"^[a-z][a-z0-9_]*$"
 
 #: Keys that meant two things or named an interval otherwise: none may appear in a

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from accord.cli._spans_view import _cell, _Ci
+from accord.spans._relkappa import NO_RELATION
 
 
 def relations_model(
@@ -19,6 +20,9 @@ def relations_model(
     pct = f"{ci.level:.0%} CI"
     f1, f1_ci, f1_js = _cell(res.f1, ci)
     kappa, kappa_ci, kappa_js = _cell(res.kappa, ci)
+    if isinstance(kappa_js.get("per_category"), dict):  # the type of an unlinked pair, as a key
+        kappa_js["per_category"] = {("no_relation" if k == NO_RELATION else k): v
+                                    for k, v in kappa_js["per_category"].items()}
     c = res.counts
     results = [{"figure": "f1", "type": None, **f1_js}, {"figure": "kappa", "type": None,
                                                          **kappa_js}]  # fmt: skip

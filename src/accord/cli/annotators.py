@@ -81,7 +81,7 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
         _write(output, c, unit_header)
     if as_json:
         doc = c.to_dict()
-        emit("consensus", {"results": doc.pop("units"), **doc,
+        emit("consensus", {**doc,
                            "caveats": list(ann.audit.caveats), "audit": ann.audit.to_dict()})
         return
     _print_consensus(ann, c, output)
@@ -115,7 +115,7 @@ def _score_consensus(data: str, method: str, tol: float, max_iter: int,
                      for row in sc.rows()))
     if as_json:
         doc = sc.to_dict()
-        emit("consensus", {"results": doc.pop("units"), **doc,
+        emit("consensus", {**doc,
                            "caveats": list(ann.audit.caveats), "audit": ann.audit.to_dict()})
         return
     _print_scores(ann, sc, output)

@@ -114,9 +114,10 @@ def _print(doc: dict[str, Any], source: str) -> None:
     level = doc["f1"]["confidence_interval"]["confidence_level"]
     console.print(Text(f"{source}: {audit['images']} images, {len(audit['annotators'])} "
                        f"annotators, {audit['boxes']} boxes; IoU >= {thr:g}"), style="bold")
-    for key, n in audit.items():
-        if key.startswith(("skipped", "note")):
-            console.print(Text(f"note: {key.removeprefix('note: ')}: {n}"), style="dim")
+    for row in audit.get("dropped", []):
+        console.print(Text(f"note: skipped: {row['reason']}: {row['count']}"), style="dim")
+    for note in audit.get("notes", []):
+        console.print(Text(f"note: {note}"), style="dim")
     ci_head = f"{level:.0%} interval (bootstrap over images)"
     main_t = Table(title="Agreement", title_justify="left")
     for head in ("figure", "estimate", ci_head):

@@ -84,8 +84,8 @@ def _print(s: dict[str, Any], source: str) -> None:
                 f"(unit, rater) annotated {spans['annotated']}, skipped {spans['skipped']}"
             )
         )
-    for reason, n in (s.get("dropped") or {}).items():
-        console.print(Text(f"not used: {n} {reason}"))
+    for row in s.get("dropped") or []:
+        console.print(Text(f"not used: {row['count']} {row['reason']}"))
     console.print(Text("audit:"), style="dim")
     for line in s.get("audit_lines", []):
         console.print(Text("  " + line), style="dim")

@@ -11,6 +11,7 @@ from accord.cli._common import console as cli_console
 from accord.cli._common import data_options
 from accord.cli._json import emit
 from accord.cli._options import MAX_RESAMPLES, OPTIONS, shared
+from accord.data.audit import reason_counts
 from accord.errors import AccordError
 
 MODES = ("strict", "exact", "partial", "type")
@@ -174,7 +175,7 @@ def _dropped(model: dict[str, Any], ann: Any) -> None:
     model["notes"] = [*(f"dropped {n} row(s): {why}" for why, n in dropped.items()),
                       *model["notes"]]
     if isinstance(model.get("json"), dict):
-        model["json"]["dropped"] = dropped
+        model["json"]["dropped"] = reason_counts(dropped)
 
 
 def _check(ann: Any, data: str, gold: str | None) -> None:

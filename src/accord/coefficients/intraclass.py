@@ -229,6 +229,7 @@ def _ratings(data: Any) -> RatingMatrix:
 # --------------------------------------------------------------------- estimates
 def _parts(ms: MeanSquares, model: str) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Numerator, denominator and the denominator's scale of the single-rater ICC."""
+    terms: tuple[FloatArray, ...]
     if model == "one_way":
         num = ms.ms_between - ms.ms_within
         terms = (ms.ms_between, (ms.n0 - 1.0) * ms.ms_within)

@@ -34,7 +34,7 @@ from accord.images._figures import alpha_stat, alpha_terms, f1_stat, figure, rat
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.display import Tabular, flatten_row
 from accord.inference.results import AgreementResult
-from accord.readers.boxes import BoxTable, box_table
+from accord.readers.boxes import BoxTable, audit_json, box_table
 
 __all__ = ["BoxAgreement", "BoxFigures", "box_agreement"]
 
@@ -124,7 +124,7 @@ class BoxAgreement(Tabular):
             "per_label": [self._figures(f, label=k) for k, f in self.per_label.items()],
             "pairs": [self._figures(f, annotators=list(k)) for k, f in self.pairs.items()],
             "sweep": [self._figures(f) for f in self.sweep],
-            "audit": dict(self.audit),
+            "audit": audit_json(self.audit),
         }
 
 

@@ -81,6 +81,7 @@ class AnnotatorRow:
     flag: str | None
     competence: float = math.nan
     n_compared: int = 0
+    method: str = "wilson"  # of the interval
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping (undefined numbers are ``None``)."""
@@ -186,7 +187,8 @@ def annotators_section(ann: Annotations, confidence_level: float,
         ci = r.accuracy.confidence_interval(confidence_level)
         rows.append(AnnotatorRow(str(r.name), r.n_units, r.accuracy.estimate, ci.low,
                                  ci.high, r.agreement.estimate, r.flag,
-                                 r.competence if model else math.nan, r.accuracy.n_units))
+                                 r.competence if model else math.nan, r.accuracy.n_units,
+                                 ci.method))
     notes = tuple(q.consensus.notes) + (() if model else (_no_model(method),))
     if cap < MAX_ITER and not q.consensus.converged:
         notes += (_over_budget(q.consensus, ann.n_ratings),)

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from accord.data.audit import reason_counts
 from accord.inference.results import DISAGREEMENT_COEFFICIENTS
 from accord.report.model import SCHEMA_ID, SCHEMA_VERSION, Report
 
@@ -43,7 +44,7 @@ def report_dict(report: Report) -> dict[str, Any]:
     out: dict[str, Any] = {"$schema": SCHEMA_ID, "schema_version": SCHEMA_VERSION,
                            "caveats": list(report.data.caveats)}
     body = _plain(report, report.settings.confidence_level)
-    body["data"]["dropped"] = dict(report.data.dropped)
+    body["data"]["dropped"] = reason_counts(dict(report.data.dropped))
     body["data"]["n_missing"] = report.data.n_missing
     body["data"]["n_skipped"] = report.data.n_skipped
     if report.study is not None:

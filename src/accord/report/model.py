@@ -215,6 +215,7 @@ class CategoryRow:
     n_rater1: float
     n_rater2: float
     n_both: float
+    method: str = "asymptotic"  # of the interval
 
 
 @dataclass(frozen=True)
@@ -287,6 +288,7 @@ class BootstrapSummary:
     confidence_level: float
     edges: tuple[float, ...]
     counts: tuple[int, ...]
+    method: str = "bootstrap"  # of the interval (percentile, bca, ...)
 
 
 @dataclass(frozen=True)
