@@ -10,6 +10,7 @@ its own seed) must lie within the sampling error that pygamma's runs show.
 from __future__ import annotations
 
 import csv
+import importlib
 import json
 import math
 from pathlib import Path
@@ -46,6 +47,45 @@ def test_gamma_agrees_with_pygamma_within_its_sampling_error(name: str) -> None:
         # one run's SD from pygamma's seeds, or from accord's Monte-Carlo error of D_e
         spread = max(float(theirs.std(ddof=1)) if len(theirs) > 2 else 0.0, 0.01)
         assert abs(ours - theirs.mean()) <= 3 * math.sqrt(2) * spread, (key, ours, theirs)
+    assert res.per_category is not None and set(res.per_category) == set(runs[0]["gamma_k"])
+    for lab, row in res.per_category.items():
+        theirs = np.array([r["gamma_k"][lab] for r in runs])
+        spread = max(float(theirs.std(ddof=1)) if len(theirs) > 2 else 0.0, 0.01)
+        assert abs(row["gamma_k"] - theirs.mean()) <= 3 * math.sqrt(2) * spread, (lab, row, theirs)
+
+
+def test_pygamma_test_suite_ranges_hold() -> None:
+    """pygamma-agreement's own tests (tests/test_gammas.py, 0.5.9) accept these gamma and
+    gamma-cat ranges at its parameters (alpha 3, beta 1, 30 samples of the statistical
+    sampler). Its gamma-k ranges are fitted to its one seed (3by100's Verb: 0.69-0.71,
+    where accord's 0.7103 lies within three times the spread of pygamma's own seeds around
+    their mean 0.7089), so gamma-k is held to that spread in the test above instead."""
+    ranges = {"gamma_3by100.csv": ((0.79, 0.81), (0.89, 0.91)),
+              "gamma_2by1000.csv": ((0.39, 0.42), (0.38, 0.42))}
+    for name, (g, cat) in ranges.items():
+        res = accord.gamma(_rows(name), alpha=3.0, beta=1.0, n_samples=30)
+        assert g[0] <= res.estimate <= g[1], (name, res.estimate)
+        assert cat[0] <= res.details["gamma_cat"] <= cat[1], (name, res.details)
+
+
+def test_the_integer_programme_chooses_as_the_dynamic_programme(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from accord.spans import _alignment as al
+
+    g = importlib.import_module("accord.spans.gamma")  # the package exports the function
+
+    docs, raters, labels, _ = g._continua(_rows("gamma_3by100.csv"), "doc", "annotator",
+                                          "label", "start", "end", "gamma")
+    st = g.statistics(docs, len(labels))
+    rng = np.random.default_rng(1)
+    continua = [docs[0], *(g.sample(st, len(raters), rng) for _ in range(3))]
+    by_dp = [al.best_alignment(c, 3.0, 1.0) for c in continua]
+    monkeypatch.setattr(al, "MAX_STATES", 0)
+    for c, dp in zip(continua, by_dp):
+        ip = al.best_alignment(c, 3.0, 1.0)
+        assert ip.disorders.sum() == pytest.approx(dp.disorders.sum(), abs=1e-9)
+        assert ip.members.shape == dp.members.shape
 
 
 def test_identical_raters_give_one_and_seed_repeats() -> None:
