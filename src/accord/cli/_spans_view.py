@@ -208,3 +208,50 @@ def _span(s: Any) -> str:
     # repr: control characters (terminal escapes, newlines) are shown escaped, never sent
     text = "" if s.text is None else " " + repr(s.text if len(s.text) <= 40 else s.text[:39] + "…")
     return f"{s.label} {s.start}-{s.end}{text}"
+
+
+#: what each counts and when to prefer it, in one sentence
+UNITIZING_SENTENCES = {
+    "unitizing_alpha": "alpha_U (Krippendorff) counts, label by label, the stretches of text "
+    "the raters' spans cover differently, against chance: prefer it when one rater's spans "
+    "never overlap and their exact extent is what matters.",
+    "gamma": "gamma (Mathet) aligns each rater's units one to one (or to nothing) and weighs "
+    "how far the aligned units' positions and labels differ, against continua drawn at "
+    "random: prefer it when units may overlap or nest, or a near miss of the boundaries "
+    "should count as partial agreement.",
+}
+
+
+def _unitizing(model: dict[str, Any], ann: Any, names: tuple[str, ...],
+               raters: list[str] | None, ci: _Ci) -> None:  # fmt: skip
+    """alpha_U and gamma beside the F1: a table, a sentence each, ``unitizing`` in --json."""
+    pct = f"{ci.level:.0%} CI"
+    rows: list[list[Any]] = [["coefficient", "estimate", pct, "details"]]
+    js = []
+    for name in dict.fromkeys(names):
+        res = _unitizing_result(name, ann, raters, ci)
+        if name == "gamma":
+            est, shown, out = _cell(res, ci)
+        else:  # no interval: D_e is not a sum over units
+            est, shown, out = _fmt(res.estimate), "", {**res.to_dict(), "confidence_interval": None}
+        d = res.details
+        extra = (f"gamma-cat {_fmt(d['gamma_cat'])}, D_e Monte-Carlo SE "
+                 f"{_fmt(d['expected_disorder_se'])}" if name == "gamma" else "no interval: "
+                 "D_e is not a sum over units")  # fmt: skip
+        rows.append([name, est, shown, extra])
+        js.append({**out, "sentence": UNITIZING_SENTENCES[name]})
+        model["notes"].append(UNITIZING_SENTENCES[name])
+    model["tables"]["unitizing coefficients"] = rows
+    model["json"]["unitizing"] = js
+
+
+def _unitizing_result(name: str, ann: Any, raters: list[str] | None, ci: _Ci) -> Any:
+    from accord.spans import gamma, unitizing_alpha
+
+    if name == "unitizing_alpha":
+        return unitizing_alpha(ann, raters=raters)
+    spans = [s for s in ann.spans if raters is None or s.rater in raters]
+    cols = {"doc": [s.unit for s in spans], "annotator": [str(s.rater) for s in spans],
+            "label": [str(s.label) for s in spans], "start": [s.start for s in spans],
+            "end": [s.end for s in spans]}  # fmt: skip
+    return gamma(cols, rng=0 if ci.seed is None else ci.seed)
