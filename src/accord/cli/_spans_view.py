@@ -210,21 +210,10 @@ def _span(s: Any) -> str:
     return f"{s.label} {s.start}-{s.end}{text}"
 
 
-#: what each counts and when to prefer it, in one sentence
-UNITIZING_SENTENCES = {
-    "unitizing_alpha": "alpha_U (Krippendorff) counts, label by label, the stretches of text "
-    "the raters' spans cover differently, against chance: prefer it when one rater's spans "
-    "never overlap and their exact extent is what matters.",
-    "gamma": "gamma (Mathet) aligns each rater's units one to one (or to nothing) and weighs "
-    "how far the aligned units' positions and labels differ, against continua drawn at "
-    "random: prefer it when units may overlap or nest, or a near miss of the boundaries "
-    "should count as partial agreement.",
-}
-
-
 def _unitizing(model: dict[str, Any], ann: Any, names: tuple[str, ...],
                raters: list[str] | None, ci: _Ci) -> None:  # fmt: skip
     """alpha_U and gamma beside the F1: a table, a sentence each, ``unitizing`` in --json."""
+    from accord.report.unitizing_section import SENTENCES
     pct = f"{ci.level:.0%} CI"
     rows: list[list[Any]] = [["coefficient", "estimate", pct, "details"]]
     js = []
@@ -239,8 +228,8 @@ def _unitizing(model: dict[str, Any], ann: Any, names: tuple[str, ...],
                  f"{_fmt(d['expected_disorder_se'])}" if name == "gamma" else "no interval: "
                  "D_e is not a sum over units")  # fmt: skip
         rows.append([name, est, shown, extra])
-        js.append({**out, "sentence": UNITIZING_SENTENCES[name]})
-        model["notes"].append(UNITIZING_SENTENCES[name])
+        js.append({**out, "sentence": SENTENCES[name]})
+        model["notes"].append(SENTENCES[name])
     model["tables"]["unitizing coefficients"] = rows
     model["json"]["unitizing"] = js
 
