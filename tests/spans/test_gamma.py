@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import accord
 from accord.errors import DataError, InsufficientDataError, InvalidParameterError
@@ -125,3 +127,40 @@ def test_bad_input_is_one_sentence() -> None:
                       "end": [1, 1]}, n_samples=0)
     with pytest.raises(InvalidParameterError, match="'data' parameter of gamma"):
         accord.gamma({"rater": ["a"]})
+
+
+@st.composite
+def _continuum(draw: st.DrawFn) -> dict[str, list[object]]:
+    n_raters = draw(st.integers(2, 3))
+    rows: dict[str, list[object]] = {"annotator": [], "label": [], "start": [], "end": []}
+    for r in range(n_raters):
+        for _ in range(draw(st.integers(1, 6))):
+            start = draw(st.integers(0, 40))
+            rows["annotator"].append(f"r{r}")
+            rows["label"].append(draw(st.sampled_from("xyz")))
+            rows["start"].append(float(start))
+            rows["end"].append(float(start + draw(st.integers(1, 12))))
+    return rows
+
+
+@settings(max_examples=60, deadline=None)
+@given(_continuum(), st.sampled_from([0.0, 1.0, 3.0]))
+def test_the_dynamic_programme_finds_the_integer_programmes_best_alignment(
+    rows: dict[str, list[object]], alpha: float
+) -> None:
+    from accord.spans import _alignment as al
+
+    g = importlib.import_module("accord.spans.gamma")
+    docs, raters, _, _ = g._continua(rows, "doc", "annotator", "label", "start", "end", "gamma")
+    members, disorders = al.candidates(docs[0], alpha, 1.0)
+    low, masks = al._masks(docs[0], members)
+    dp = al._exact_cover(docs[0].n_units, low, masks, disorders)
+    ip = al._milp(docs[0], members, disorders)
+    assert dp is not None
+    assert disorders[dp].sum() == pytest.approx(disorders[ip].sum(), abs=1e-6)
+    assert len(dp) == len(ip)  # ties: the fewest unitary alignments in both
+    # every unit in exactly one chosen unitary alignment
+    chosen = members[dp]
+    for r in range(len(raters)):
+        used = chosen[:, r][chosen[:, r] >= 0]
+        assert sorted(used.tolist()) == list(range(docs[0].starts[r].shape[0]))
