@@ -118,7 +118,8 @@ def test_interpretation_names_its_limits_confidence_interval() -> None:
     doc = accord.interpret(res, confidence_level=0.9, interval=ci).to_dict()
     assert "interval" not in doc
     assert doc["confidence_interval"] == {"low": ci.low, "high": ci.high,
-                                          "confidence_level": 0.9}
+                                          "confidence_level": 0.9, "method": ci.method}
+    assert ci.method == "asymptotic"
     assert accord.interpret(0.5).to_dict()["confidence_interval"] is None
 
 

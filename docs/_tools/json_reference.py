@@ -172,7 +172,13 @@ EXTRA: dict[str, dict[str, Any]] = {
             "disputes": {"type": "array", "items": {
                 "type": "object", "required": ["unit", "head", "tail", "types"]}},
             "notes": {"type": "array", "items": {"type": "string"}},
-            "symmetric": {"type": "array", "items": {"type": "string"}}}}},
+            "symmetric": {"type": "array", "items": {"type": "string"}}}},
+        "unitizing": {"type": "array", "items": {"allOf": [
+            {"$ref": "#/$defs/figure"},
+            {"required": ["coefficient", "confidence_interval", "sentence"],
+             "properties": {"coefficient": {"enum": ["unitizing_alpha", "gamma"]},
+                            "sentence": {"type": "string"},
+                            "per_category": {"type": "object"}}}]}}},
 }
 
 #: Renamed in every document.

@@ -10,12 +10,15 @@ its own seed) must lie within the sampling error that pygamma's runs show.
 from __future__ import annotations
 
 import csv
+import importlib
 import json
 import math
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import accord
 from accord.errors import DataError, InsufficientDataError, InvalidParameterError
@@ -46,6 +49,45 @@ def test_gamma_agrees_with_pygamma_within_its_sampling_error(name: str) -> None:
         # one run's SD from pygamma's seeds, or from accord's Monte-Carlo error of D_e
         spread = max(float(theirs.std(ddof=1)) if len(theirs) > 2 else 0.0, 0.01)
         assert abs(ours - theirs.mean()) <= 3 * math.sqrt(2) * spread, (key, ours, theirs)
+    assert res.per_category is not None and set(res.per_category) == set(runs[0]["gamma_k"])
+    for lab, row in res.per_category.items():
+        theirs = np.array([r["gamma_k"][lab] for r in runs])
+        spread = max(float(theirs.std(ddof=1)) if len(theirs) > 2 else 0.0, 0.01)
+        assert abs(row["gamma_k"] - theirs.mean()) <= 3 * math.sqrt(2) * spread, (lab, row, theirs)
+
+
+def test_pygamma_test_suite_ranges_hold() -> None:
+    """pygamma-agreement's own tests (tests/test_gammas.py, 0.5.9) accept these gamma and
+    gamma-cat ranges at its parameters (alpha 3, beta 1, 30 samples of the statistical
+    sampler). Its gamma-k ranges are fitted to its one seed (3by100's Verb: 0.69-0.71,
+    where accord's 0.7103 lies within three times the spread of pygamma's own seeds around
+    their mean 0.7089), so gamma-k is held to that spread in the test above instead."""
+    ranges = {"gamma_3by100.csv": ((0.79, 0.81), (0.89, 0.91)),
+              "gamma_2by1000.csv": ((0.39, 0.42), (0.38, 0.42))}
+    for name, (g, cat) in ranges.items():
+        res = accord.gamma(_rows(name), alpha=3.0, beta=1.0, n_samples=30)
+        assert g[0] <= res.estimate <= g[1], (name, res.estimate)
+        assert cat[0] <= res.details["gamma_cat"] <= cat[1], (name, res.details)
+
+
+def test_the_integer_programme_chooses_as_the_dynamic_programme(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from accord.spans import _alignment as al
+
+    g = importlib.import_module("accord.spans.gamma")  # the package exports the function
+
+    docs, raters, labels, _ = g._continua(_rows("gamma_3by100.csv"), "doc", "annotator",
+                                          "label", "start", "end", "gamma")
+    st = g.statistics(docs, len(labels))
+    rng = np.random.default_rng(1)
+    continua = [docs[0], *(g.sample(st, len(raters), rng) for _ in range(3))]
+    by_dp = [al.best_alignment(c, 3.0, 1.0) for c in continua]
+    monkeypatch.setattr(al, "MAX_STATES", 0)
+    for c, dp in zip(continua, by_dp):
+        ip = al.best_alignment(c, 3.0, 1.0)
+        assert ip.disorders.sum() == pytest.approx(dp.disorders.sum(), abs=1e-9)
+        assert ip.members.shape == dp.members.shape
 
 
 def test_identical_raters_give_one_and_seed_repeats() -> None:
@@ -85,3 +127,40 @@ def test_bad_input_is_one_sentence() -> None:
                       "end": [1, 1]}, n_samples=0)
     with pytest.raises(InvalidParameterError, match="'data' parameter of gamma"):
         accord.gamma({"rater": ["a"]})
+
+
+@st.composite
+def _continuum(draw: st.DrawFn) -> dict[str, list[object]]:
+    n_raters = draw(st.integers(2, 3))
+    rows: dict[str, list[object]] = {"annotator": [], "label": [], "start": [], "end": []}
+    for r in range(n_raters):
+        for _ in range(draw(st.integers(1, 6))):
+            start = draw(st.integers(0, 40))
+            rows["annotator"].append(f"r{r}")
+            rows["label"].append(draw(st.sampled_from("xyz")))
+            rows["start"].append(float(start))
+            rows["end"].append(float(start + draw(st.integers(1, 12))))
+    return rows
+
+
+@settings(max_examples=60, deadline=None)
+@given(_continuum(), st.sampled_from([0.0, 1.0, 3.0]))
+def test_the_dynamic_programme_finds_the_integer_programmes_best_alignment(
+    rows: dict[str, list[object]], alpha: float
+) -> None:
+    from accord.spans import _alignment as al
+
+    g = importlib.import_module("accord.spans.gamma")
+    docs, raters, _, _ = g._continua(rows, "doc", "annotator", "label", "start", "end", "gamma")
+    members, disorders = al.candidates(docs[0], alpha, 1.0)
+    low, masks = al._masks(docs[0], members)
+    dp = al._exact_cover(docs[0].n_units, low, masks, disorders)
+    ip = al._milp(docs[0], members, disorders)
+    assert dp is not None
+    assert disorders[dp].sum() == pytest.approx(disorders[ip].sum(), abs=1e-6)
+    assert len(dp) == len(ip)  # ties: the fewest unitary alignments in both
+    # every unit in exactly one chosen unitary alignment
+    chosen = members[dp]
+    for r in range(len(raters)):
+        used = chosen[:, r][chosen[:, r] >= 0]
+        assert sorted(used.tolist()) == list(range(docs[0].starts[r].shape[0]))

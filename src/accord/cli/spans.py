@@ -15,6 +15,8 @@ from accord.data.audit import reason_counts
 from accord.errors import AccordError
 
 MODES = ("strict", "exact", "partial", "type")
+#: the unitizing coefficients --coefficient adds beside the pairwise F1
+UNITIZING = ("unitizing_alpha", "gamma")
 
 
 @main.command()
@@ -64,6 +66,11 @@ MODES = ("strict", "exact", "partial", "type")
     metavar="TYPE",
     help="A relation type whose two arguments may be swapped (repeat for several).",
 )
+@shared("--coefficient", multiple=True, metavar="NAME", choices=lambda: list(UNITIZING),
+        help="Also compute this unitizing coefficient beside the pairwise F1 (repeatable): "
+        "unitizing_alpha (Krippendorff's alpha_U) or gamma (Mathet's gamma, with gamma-cat and "
+        "a bootstrap interval over units; it aligns every unit and 30 sampled continua, so it "
+        "is computed only when asked).")
 @shared("--json", help="Print the figures as JSON instead.")
 def spans(
     data: str,
@@ -78,6 +85,7 @@ def spans(
     n_disagreements: int,
     relations_path: str | None,
     symmetric: tuple[str, ...],
+    coefficients: tuple[str, ...],
     as_json: bool,
     **selection: Any,
 ) -> None:
@@ -100,6 +108,8 @@ def spans(
           --start start --end end --gold ana --kind cleo=model
       accord spans examples/ner_spans_ids.csv --unit doc --rater annotator --label label \\
           --start start --end end --relations examples/ner_relations.csv
+      accord spans examples/ner_spans.csv --unit doc --rater annotator --label label \\
+          --start start --end end --coefficient gamma --coefficient unitizing_alpha
 
     With relations (read with the spans, or from --relations), a relations part
     follows: relation F1 and kappa on the relation type, the arguments matched in
@@ -129,6 +139,10 @@ def spans(
     _dropped(model, ann)
     if n_disagreements:
         _disagreements(model, ann, mode, gold, raters, n_disagreements)
+    if coefficients:
+        from accord.cli._spans_view import _unitizing
+
+        _unitizing(model, ann, coefficients, raters, ci)
     columns = {k: str(selection.get(k) or k) for k in ("unit", "rater")}
     _with_relations(model, ann, relations_path, mode, symmetric, raters, ci, columns)
     if as_json:

@@ -14,17 +14,18 @@ pygamma-agreement 0.5 (Titeux & Riad 2021; ``dissimilarity.py``, ``continuum.py`
   disorder is the mean of ``d`` over its ``C(n, 2)`` rater pairs;
 * an *alignment* puts every unit in exactly one unitary alignment; its disorder
   is the sum of theirs over the mean number of units per rater. The best
-  alignment (the observed disorder ``D_o``) is an exact integer programme
-  (``scipy.optimize.milp``) over the unitary alignments that could be in it: one
-  whose disorder exceeds that of leaving its units alone (``delta_empty`` each)
-  never is (section 5.1.1 of the paper);
+  alignment (the observed disorder ``D_o``) is found exactly among the unitary
+  alignments that could be in it (:mod:`accord.spans._alignment`): one whose
+  disorder exceeds that of leaving its units alone (``delta_empty`` each) never is
+  (section 5.1.1 of the paper);
 * the expected disorder ``D_e`` is the mean best-alignment disorder of
   ``n_samples`` continua drawn by pygamma-agreement's statistical sampler
   (``StatisticalContinuumSampler``): per rater a normal number of units, normal
   gaps and durations, labels drawn with their observed frequencies;
 * ``gamma = 1 - D_o / D_e`` (1 when ``D_o = 0``); ``gamma_cat`` weighs the
   categorical dissimilarity of aligned pairs by their positional agreement
-  (section 4.2.5 of Mathet 2017, as pygamma's ``gamma_k_disorder`` computes it).
+  (section 4.2.5 of Mathet 2017, as pygamma's ``gamma_k_disorder`` computes it), and
+  ``gamma_k`` of a label does so over the pairs where a unit has that label.
 
 Several documents: units align only within their document; ``D_o`` sums the
 documents' best alignments over the mean number of units per rater, and each
@@ -42,137 +43,52 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from accord.spans._alignment import Alignment, Continuum, best_alignment
+
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
-#: the upper bound on candidate unitary alignments one document may produce
-MAX_CANDIDATES = 5_000_000
-#: two alignments whose summed disorders differ by less are tied
-TIE = 1e-7
+#: how the expected disorder is drawn (named in every result)
+SAMPLER = "statistical (pygamma-agreement's StatisticalContinuumSampler)"
 
 
-@dataclass(frozen=True)
-class Continuum:
-    """One document: per rater, the units' start, end and label code (sorted by start)."""
-
-    starts: tuple[FloatArray, ...]
-    ends: tuple[FloatArray, ...]
-    labels: tuple[IntArray, ...]
-
-    @property
-    def n_units(self) -> int:
-        return int(sum(s.shape[0] for s in self.starts))
-
-
-@dataclass(frozen=True)
-class Alignment:
-    """The best alignment of a continuum: per chosen unitary alignment, each rater's
-    unit index (``-1``: the empty unit), and its disorder."""
-
-    members: IntArray  # (k, n_raters)
-    disorders: FloatArray  # (k,)
-
-
-def pair_dissimilarity(c: Continuum, a: int, b: int, alpha: float, beta: float) -> FloatArray:
-    """``(n_a + 1, n_b + 1)`` combined dissimilarities, the last row and column the empty unit."""
-    sa, ea, la = c.starts[a][:, None], c.ends[a][:, None], c.labels[a][:, None]
-    sb, eb, lb = c.starts[b][None, :], c.ends[b][None, :], c.labels[b][None, :]
-    pos = ((np.abs(sa - sb) + np.abs(ea - eb)) / ((ea - sa) + (eb - sb))) ** 2
-    d = alpha * pos + beta * (la != lb)
-    out = np.ones((d.shape[0] + 1, d.shape[1] + 1))  # delta_empty = 1
-    out[:-1, :-1] = d
+def cat_terms(c: Continuum, al: Alignment, alpha: float, n_labels: int) -> FloatArray:
+    """The sums behind pygamma's ``gamma_k_disorder``: column 0 for gamma-cat (every
+    pair), column ``1 + k`` for gamma-k of label ``k`` (the pairs where a unit has it);
+    rows: weighted categorical disorder, total weight, aligned pairs of two units seen,
+    pairs seen."""
+    out = np.zeros((4, n_labels + 1))
+    m = al.members
+    nv = (m >= 0).sum(axis=1)
+    base = np.where(nv < 2, 0.0, 1.0 / np.maximum(nv - 1, 1))
+    for a, b in combinations(range(len(c.starts)), 2):
+        (sa, ea, la), (sb, eb, lb) = _unit(c, a, m[:, a]), _unit(c, b, m[:, b])
+        both, one = (la >= 0) & (lb >= 0), (la >= 0) ^ (lb >= 0)
+        pos = alpha * ((np.abs(sa - sb) + np.abs(ea - eb)) / ((ea - sa) + (eb - sb))) ** 2
+        w = np.where(both, base * np.maximum(0.0, 1.0 - pos), 0.0)
+        # a unit against the empty unit adds delta_empty^2 = 1 and weight delta_empty = 1
+        rows = np.stack([(la != lb) * w + one, w + one, both.astype(np.float64),
+                         np.ones(m.shape[0])])  # fmt: skip
+        out[:, 0] += rows.sum(axis=1)
+        for k, keep in ((la, la >= 0), (lb, (lb >= 0) & (lb != la))):
+            for r in range(4):
+                out[r, 1:] += np.bincount(k[keep], rows[r][keep], minlength=n_labels)
     return out
 
 
-def candidates(c: Continuum, alpha: float, beta: float) -> tuple[IntArray, FloatArray]:
-    """The unitary alignments that can be in the best alignment, and their disorders.
-
-    Built rater by rater; a partial tuple whose summed pair dissimilarities already
-    exceed ``n * C(n, 2)`` (the most any useful one may reach) is dropped, and a full
-    one is kept when its sum is at most ``k * C(n, 2)`` for its ``k`` units (else its
-    units alone cost less).
-    """
-    n = len(c.starts)
-    c2n = n * (n - 1) // 2
-    sizes = [s.shape[0] + 1 for s in c.starts]  # the last index of each: the empty unit
-    d = {(a, b): pair_dissimilarity(c, a, b, alpha, beta) for a, b in combinations(range(n), 2)}
-    tuples = np.arange(sizes[0], dtype=np.int64)[:, None]
-    sums = np.zeros(sizes[0])
-    bound = n * c2n + 1e-9
-    for j in range(1, n):
-        rows = np.repeat(np.arange(tuples.shape[0]), sizes[j])
-        col = np.tile(np.arange(sizes[j], dtype=np.int64), tuples.shape[0])
-        total = sums[rows] + sum(d[(a, j)][tuples[rows, a], col] for a in range(j))
-        keep = total <= bound
-        if int(keep.sum()) > MAX_CANDIDATES:
-            from accord.errors import DataError
-
-            raise DataError(
-                f"gamma: one document has more than {MAX_CANDIDATES:,} possible unitary "
-                "alignments; the exact best alignment is out of reach for it."
-            )
-        tuples = np.concatenate([tuples[rows[keep]], col[keep, None]], axis=1)
-        sums = total[keep]
-    empty = tuples == np.asarray(sizes)[None, :] - 1
-    k = n - empty.sum(axis=1)
-    useful = (k > 0) & (sums <= k * c2n + 1e-9)
-    members = np.where(empty, -1, tuples)[useful]
-    return members, sums[useful] / c2n
+def _unit(c: Continuum, r: int, idx: IntArray) -> tuple[FloatArray, FloatArray, IntArray]:
+    """Start, end and label of rater ``r``'s units ``idx`` (the empty unit: 0, 1, -1)."""
+    at = np.where(idx < 0, c.starts[r].shape[0], idx)
+    return (np.append(c.starts[r], 0.0)[at], np.append(c.ends[r], 1.0)[at],
+            np.append(c.labels[r], -1)[at])  # fmt: skip
 
 
-def best_alignment(c: Continuum, alpha: float, beta: float) -> Alignment:
-    """The alignment of least total disorder, by an exact integer programme."""
-    from scipy.optimize import Bounds, LinearConstraint, milp
-    from scipy.sparse import csr_matrix
-
-    members, disorders = candidates(c, alpha, beta)
-    offsets = np.cumsum([0, *(s.shape[0] for s in c.starts)])
-    cols, rows = np.nonzero(members >= 0)
-    unit_rows = offsets[rows] + members[cols, rows]
-    a = csr_matrix((np.ones(cols.shape[0]), (unit_rows, cols)),
-                   shape=(int(offsets[-1]), members.shape[0]))  # fmt: skip
-    whole = np.ones(members.shape[0])
-    opts = {"mip_rel_gap": 0.0}
-    res = milp(disorders, constraints=LinearConstraint(a, 1, 1), integrality=whole,
-               bounds=Bounds(0, 1), options=opts)  # fmt: skip
-    if res.x is None:  # pragma: no cover - the singletons always make a solution
-        raise RuntimeError(f"gamma: the alignment programme failed: {res.message}")
-    # ties: of the alignments of least disorder, the one with the fewest unitary alignments
-    # (the most units aligned together), as pygamma-agreement's best alignments are
-    least = LinearConstraint(disorders[None, :], -np.inf, float(disorders @ res.x) + TIE)
-    again = milp(whole, constraints=[LinearConstraint(a, 1, 1), least], integrality=whole,
-                 bounds=Bounds(0, 1), options=opts)  # fmt: skip
-    if again.x is not None:
-        res = again
-    chosen = np.flatnonzero(res.x > 0.5)
-    return Alignment(members[chosen], disorders[chosen])
-
-
-def cat_terms(c: Continuum, al: Alignment, alpha: float) -> tuple[float, float, bool, bool]:
-    """The sums behind pygamma's gamma-cat disorder (``gamma_k_disorder(category=None)``):
-    weighted categorical disorder, total weight, and whether no pair / no aligned pair
-    of two units was seen."""
-    total = weight = 0.0
-    no_loop = no_cat = True
-    n = len(c.starts)
-    for row in al.members:
-        nv = int((row >= 0).sum())
-        base = 0.0 if nv < 2 else 1.0 / (nv - 1)
-        for a, b in combinations(range(n), 2):
-            no_cat = False
-            if row[a] < 0 or row[b] < 0:
-                if row[a] >= 0 or row[b] >= 0:  # a unit against the empty unit
-                    total += 1.0  # delta_empty squared
-                    weight += 1.0  # delta_empty
-                continue
-            no_loop = False
-            i, j = int(row[a]), int(row[b])
-            sa, ea, sb, eb = c.starts[a][i], c.ends[a][i], c.starts[b][j], c.ends[b][j]
-            pos = alpha * ((abs(sa - sb) + abs(ea - eb)) / ((ea - sa) + (eb - sb))) ** 2
-            w = base * max(0.0, 1.0 - pos)
-            total += float(c.labels[a][i] != c.labels[b][j]) * w
-            weight += w
-    return total, weight, no_loop, no_cat
+def _cat(terms: FloatArray) -> FloatArray:
+    """pygamma's gamma-k disorder from :func:`cat_terms`'s sums, per column."""
+    total, weight, looped, seen = terms
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where(total == 0, 0.0, total / weight)
+    return np.where(looped == 0, np.where(seen == 0, 1.0, 0.0), ratio)
 
 
 @dataclass(frozen=True)
@@ -219,35 +135,35 @@ def sample(st: Statistics, n_raters: int, rng: np.random.Generator) -> Continuum
             small = dur < 1e-6
             dur[small] = np.abs(rng.normal(*st.duration, size=int(small.sum())))
         s = np.cumsum(gap + dur) - dur
-        starts.append(s)
-        ends.append(s + dur)
-        labels.append(rng.choice(st.weights.shape[0], size=k, p=st.weights).astype(np.int64))
+        lab = rng.choice(st.weights.shape[0], size=k, p=st.weights).astype(np.int64)
+        order = np.lexsort((s + dur, s))  # a negative gap may start a unit before the last
+        starts.append(s[order])
+        ends.append((s + dur)[order])
+        labels.append(lab[order])
     return Continuum(tuple(starts), tuple(ends), tuple(labels))
 
 
-def corpus_disorders(docs: Sequence[Continuum], alpha: float, beta: float,
-                     n_raters: int) -> tuple[float, float]:  # fmt: skip
-    """The disorder and the gamma-cat disorder of a corpus's best alignments."""
+def corpus_disorders(docs: Sequence[Continuum], alpha: float, beta: float, n_raters: int,
+                     n_labels: int) -> FloatArray:  # fmt: skip
+    """The disorder of a corpus's best alignments, then its gamma-cat disorder and each
+    label's gamma-k disorder."""
+    aligned = [best_alignment(c, alpha, beta) if c.n_units else None for c in docs]
+    return _disorders(docs, aligned, alpha, n_raters, n_labels)
+
+
+def _disorders(docs: Sequence[Continuum], aligned: Sequence[Alignment | None], alpha: float,
+               n_raters: int, n_labels: int) -> FloatArray:  # fmt: skip
     sums, units = 0.0, 0
-    total = weight = 0.0
-    no_loop = no_cat = True
-    for c in docs:
-        if c.n_units == 0:
+    terms = np.zeros((4, n_labels + 1))
+    for c, al in zip(docs, aligned):
+        if al is None:
             continue
-        al = best_alignment(c, alpha, beta)
         sums += float(al.disorders.sum())
         units += c.n_units
-        t, w, nl, nc = cat_terms(c, al, alpha)
-        total, weight, no_loop, no_cat = total + t, weight + w, no_loop and nl, no_cat and nc
+        terms += cat_terms(c, al, alpha, n_labels)
     if units == 0:
-        return math.nan, math.nan
-    return sums / (units / n_raters), _cat(total, weight, no_loop, no_cat)
-
-
-def _cat(total: float, weight: float, no_loop: bool, no_cat: bool) -> float:
-    if no_loop:
-        return 1.0 if no_cat else 0.0
-    return 0.0 if total == 0 else total / weight
+        return np.full(n_labels + 2, math.nan)
+    return np.concatenate([[sums / (units / n_raters)], _cat(terms)])
 
 
 # --------------------------------------------------------------------------- the public entry
@@ -284,15 +200,22 @@ def gamma(
         ``estimate = 1 - D_o / D_e`` (``observed``, ``expected``); ``details`` has
         ``gamma_cat``, ``observed_disorder``, ``expected_disorder`` and its
         Monte-Carlo standard error ``expected_disorder_se``, the ``sampler``, and
-        ``n_unitary_alignments`` of the best alignments. A bootstrap interval
+        ``n_unitary_alignments`` of the best alignments; ``per_category`` has each
+        label's ``gamma_k`` with its observed and expected disorders (``nan`` when the
+        sampled continua show no disorder for the label). A bootstrap interval
         resamples documents through their best alignments with ``D_e`` held fixed.
 
     Notes
     -----
     The definitions are pygamma-agreement's (see the module): combined
     dissimilarity ``alpha * d_pos + beta * d_cat``, the empty unit at
-    ``delta_empty = 1``, the best alignment solved exactly (``scipy.optimize.milp``),
-    the expected disorder from the statistical sampler. Undefined (``nan``) when no
+    ``delta_empty = 1``, the best alignment solved exactly (dynamic programming over
+    the units in start order, an integer programme when that grows too large), the
+    expected disorder from the statistical sampler, whose draws differ from
+    pygamma-agreement's only in the random stream (numpy's ``Generator`` seeded by
+    ``rng``, the draws of a rater taken together rather than unit by unit) and in
+    pooling the statistics of several documents; so the two agree within the
+    Monte-Carlo error, not digit for digit. Undefined (``nan``) when no
     rater marked a unit. The work grows with the product of the raters' units per
     document; a document with more than 5 million possible unitary alignments is
     refused.
@@ -312,14 +235,12 @@ def gamma(
     >>> accord.gamma(rows).estimate
     1.0
     """
-    import math as _math
-
     from accord.data import _validation as v
     from accord.inference.results import AgreementResult
 
     func = "gamma"
     for name, x in (("alpha", alpha), ("beta", beta)):
-        if isinstance(x, bool) or not isinstance(x, (int, float)) or not _math.isfinite(x) or x < 0:
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x < 0:
             raise v.fail(name, func, "a non-negative finite number", x)
     if isinstance(n_samples, bool) or not isinstance(n_samples, int) or n_samples < 1:
         raise v.fail("n_samples", func, "a positive integer", n_samples)
@@ -329,26 +250,42 @@ def gamma(
     n = len(raters)
     per_doc = np.array([[0.0 if al is None else float(al.disorders.sum()), c.n_units]
                         for al, c in zip(aligned, docs)])  # fmt: skip
-    d_o, cat_o = corpus_disorders(docs, alpha, beta, n)
+    observed = _disorders(docs, aligned, alpha, n, len(labels))
     st = statistics(docs, len(labels))
-    draws = np.array([corpus_disorders([sample(st, n, gen) for _ in docs], alpha, beta, n)
-                      for _ in range(n_samples)])  # fmt: skip
-    d_e, cat_e = float(draws[:, 0].mean()), float(draws[:, 1].mean())
+    draws = np.array([corpus_disorders([sample(st, n, gen) for _ in docs], alpha, beta, n,
+                                       len(labels)) for _ in range(n_samples)])  # fmt: skip
+    expected = draws.mean(axis=0)
+    d_o, d_e = float(observed[0]), float(expected[0])
     est = 1.0 if d_o == 0 else 1.0 - d_o / d_e
-    cat = 1.0 if cat_o == 0 else (0.0 if cat_e == 0 else 1.0 - cat_o / cat_e)
+    cat = _gamma_cat(float(observed[1]), float(expected[1]))
+    per = {lab: {"gamma_k": _gamma_k(float(o), float(e)), "observed_disorder": float(o),
+                 "expected_disorder": float(e)}
+           for lab, o, e in zip(labels, observed[2:], expected[2:])}  # fmt: skip
     stat = _gamma_stat(n, d_e)
     return AgreementResult(
-        coefficient="gamma", estimate=est, observed=d_o, expected=d_e, se=_math.nan,
+        coefficient="gamma", estimate=est, observed=d_o, expected=d_e, se=math.nan,
         n_units=len(docs), n_raters=n, undefined_reason=None,
         details={"gamma_cat": cat, "observed_disorder": d_o, "expected_disorder": d_e,
                  "expected_disorder_se": float(draws[:, 0].std(ddof=1) / np.sqrt(n_samples))
-                 if n_samples > 1 else _math.nan,
-                 "sampler": "statistical (pygamma-agreement's StatisticalContinuumSampler)",
-                 "n_samples": n_samples, "alpha": float(alpha), "beta": float(beta),
+                 if n_samples > 1 else math.nan,
+                 "sampler": SAMPLER, "n_samples": n_samples, "alpha": float(alpha),
+                 "beta": float(beta),
                  "n_unitary_alignments": int(sum(0 if a is None else a.disorders.shape[0]
                                                  for a in aligned))},
-        bounds=(-_math.inf, 1.0), resampling=lambda: _resampling(per_doc, stat, ids),
+        per_category=per, bounds=(-math.inf, 1.0),
+        resampling=lambda: _resampling(per_doc, stat, ids),
     )  # fmt: skip
+
+
+def _gamma_cat(d_o: float, d_e: float) -> float:
+    """pygamma's gamma-cat: 1 when nothing is in disorder, 0 when chance is not."""
+    return 1.0 if d_o == 0 else (0.0 if d_e == 0 else 1.0 - d_o / d_e)
+
+
+def _gamma_k(d_o: float, d_e: float) -> float:
+    """pygamma's gamma-k (undefined, nan, when the sampled continua have no disorder for
+    the label: pygamma divides by zero there)."""
+    return 1.0 if d_o == 0 else (math.nan if d_e == 0 else 1.0 - d_o / d_e)
 
 
 def _gamma_stat(n: int, d_e: float) -> Any:

@@ -7,12 +7,12 @@ Run by hand (needs ``pip install pygamma-agreement==0.5.9``; GLPK through cvxpy)
 (it writes ``gamma_reference.json`` beside itself: GLPK prints its log on standard output).
 
 For each data set of pygamma-agreement's own tests (``tests/data/AlexPaulSuzan.csv``,
-``tests/data/3by100.csv``, copied here with a header), ``compute_gamma`` with the combined
-categorical dissimilarity (alpha = 3, beta = 1, delta_empty = 1, as its tests use),
-30 samples of its default statistical sampler, one run per seed (``np.random.seed``):
-gamma, gamma-cat, the observed and expected disorders and the number of unitary
-alignments of the best alignment. The spread over seeds is the sampling error a test
-allows accord's figure.
+``tests/data/3by100.csv``, ``tests/data/2by1000.csv``, copied here with a header),
+``compute_gamma`` with the combined categorical dissimilarity (alpha = 3, beta = 1,
+delta_empty = 1, as its tests use), 30 samples of its default statistical sampler, one
+run per seed (``np.random.seed``): gamma, gamma-cat, gamma-k of each category, the
+observed and expected disorders and the number of unitary alignments of the best
+alignment. The spread over seeds is the sampling error a test allows accord's figure.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import pygamma_agreement as pa
 from pyannote.core import Segment
 
 HERE = Path(__file__).resolve().parent
-SEEDS = {"gamma_AlexPaulSuzan.csv": 10, "gamma_3by100.csv": 3}
+SEEDS = {"gamma_AlexPaulSuzan.csv": 10, "gamma_3by100.csv": 3, "gamma_2by1000.csv": 3}
 
 
 def _continuum(path: Path) -> pa.Continuum:
@@ -54,6 +54,7 @@ def main() -> None:
             runs.append({"seed": seed, "gamma": float(r.gamma), "gamma_cat": float(r.gamma_cat),
                          "observed_disorder": float(r.observed_disorder),
                          "expected_disorder": float(r.expected_disorder),
+                         "gamma_k": {k: float(r.gamma_k(k)) for k in c.categories},
                          "n_unitary_alignments": len(r.best_alignment.unitary_alignments)})
             print(name, runs[-1], file=sys.stderr, flush=True)
         out["data"][name] = runs
