@@ -292,7 +292,7 @@ def annotators(
     ann = as_annotations(annotations, categories=categories, func=func)
     ann, truth_labels = _split_reference(ann, reference, func)
     fit_options: dict[str, Any] = {"tol": tol, "max_iter": max_iter, "accelerate": accelerate}
-    crowd = crowd_of(ann, func=func)
+    crowd = crowd_of(ann, func="consensus")  # what consensus() refuses, in its words
     refuse_confusions(crowd, func)
     cons = consensus(ann, method=method, tol=tol, max_iter=max_iter, accelerate=accelerate)
     truth = _consensus_truth(cons) if truth_labels is None else _codes(truth_labels, crowd, func)
