@@ -22,6 +22,7 @@ import polars as pl
 
 from accord.data import _encoding as enc
 from accord.data._columns import (
+    LABEL_SEPARATORS,
     holds_labels,
     id_like_error,
     long_error,
@@ -158,6 +159,9 @@ def refuse_id_columns(frame: pl.LazyFrame, candidates: Sequence[str], source: st
             col = col.str.strip_chars()
             col = pl.when(col.is_in(MISSING_MARKERS)).then(None).otherwise(col)
         x = col.cast(pl.Float64, strict=False)  # decimals in text cells: scores, not ids
+        if schema[c] == pl.String:  # label sets ("toxic;spam"): few labels once split
+            stats += [col.str.split(sep).explode().str.strip_chars().drop_nulls().n_unique()
+                      .alias(f"p{j}_{k}") for k, sep in enumerate(LABEL_SEPARATORS)]
         stats += [col.count().alias(f"n{j}"), col.drop_nulls().n_unique().alias(f"u{j}"),
                   (col.diff().drop_nulls() == 1).all().alias(f"s{j}") if schema[c].is_integer()
                   else pl.lit(None).alias(f"s{j}"),
@@ -167,7 +171,10 @@ def refuse_id_columns(frame: pl.LazyFrame, candidates: Sequence[str], source: st
         n, distinct, steps = int(row[f"n{j}"]), int(row[f"u{j}"]), row[f"s{j}"]
         if row[f"d{j}"]:
             continue
-        if looks_like_ids(n, distinct, text=steps is None, consecutive=bool(steps)):
+        pieces = (min(int(row[f"p{j}_{k}"]) for k in range(len(LABEL_SEPARATORS)))
+                  if f"p{j}_0" in row else None)
+        if looks_like_ids(n, distinct, text=steps is None, consecutive=bool(steps),
+                          pieces=pieces):
             raise DataError(id_like_error(f"{source}: ", c, n))
 
 
