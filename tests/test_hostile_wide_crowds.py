@@ -4,6 +4,7 @@ Wawa count the sparse (unit, label) votes; the EM models are refused in one sent
 
 from __future__ import annotations
 
+import time
 import tracemalloc
 
 import numpy as np
@@ -93,3 +94,15 @@ def test_a_normal_crowd_stays_dense_and_unrefused() -> None:
 def test_annotator_figures_on_ten_thousand_labels_are_refused_in_one_sentence() -> None:
     with pytest.raises(DataError, match=r"confusion matrix of .* past the budget"):
         accord.annotators(_wide(10_000), method="majority")
+
+
+def test_glad_on_one_annotator_of_a_hundred_thousand_labels_is_refused_at_once() -> None:
+    n = 100_000
+    ann = Annotations.from_long(
+        {"u": np.r_[np.arange(n), np.arange(100)], "w": np.r_[np.zeros(n, int), np.ones(100, int)],
+         "v": [f"L{i}" for i in range(n)] + [f"L{i}" for i in range(100)]},
+        unit="u", rater="w", value="v")
+    start = time.process_time()
+    with pytest.raises(DataError, match="GLAD model .* past the budget"):
+        accord.consensus(ann, method="glad")
+    assert time.process_time() - start < 10  # before: a dense 10^5 x 10^5 posterior
