@@ -133,3 +133,20 @@ def test_a_thousand_rater_columns_are_probed_in_seconds_and_named_briefly(
     assert ann.n_raters == 1000
     assert all(len(c) < 600 for c in (*ann.audit.caveats, *ann.audit.notes))
     assert "and 980 more" in ann.audit.caveats[0]
+
+
+def test_power_for_many_categories_is_refused_in_one_sentence() -> None:
+    start = time.perf_counter()
+    with pytest.raises(InvalidParameterError, match="too large for 400 categories"):
+        accord.plan_power(0.6, 0.4, prevalence=[1 / 400] * 400)
+    assert time.perf_counter() - start < 5  # before: 59 s and 4.2 GB
+
+
+def test_power_for_a_hundred_categories_holds_no_dense_constraints() -> None:
+    tracemalloc.start()
+    try:
+        plan = accord.plan_power(0.6, 0.4, prevalence=[0.01] * 100)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert plan.n_units > 0 and peak < 80 * 2**20  # dense constraints: 110 MiB; sparse: 51
