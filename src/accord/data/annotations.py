@@ -163,17 +163,8 @@ class Annotations:
         """
         func = "Annotations.from_long"
         cols = columns_of(data, [unit, rater, value], func=func)
-        ann = build(
-            cols[0],
-            cols[1],
-            cols[2],
-            categories=categories,
-            level=level,
-            missing=missing,
-            duplicates=duplicates,
-            source=func,
-            multilabel=multilabel,
-        )
+        ann = build(cols[0], cols[1], cols[2], categories=categories, level=level,
+                    missing=missing, duplicates=duplicates, source=func, multilabel=multilabel)
         return ann.require_pairable() if require_pairs else ann
 
     @classmethod
