@@ -6,8 +6,12 @@ cleo) and the labels car, person and bicycle. Each image holds two to five objec
 each annotator draws each object with a small jitter of its corners, misses it now
 and then (ann 5 %, bob 10 %, cleo 15 %), calls a bicycle a person now and then, and
 sometimes draws a box where there is no object. boxes.csv is the long table (one row
-per box); boxes_coco/ holds the first ten images as COCO JSON, one file per
-annotator. Nothing here is real data.
+per box); the first ten images are also written as each tool exports them:
+boxes_coco/ (COCO JSON, one file per annotator), boxes_cvat/ (CVAT for images 1.1
+XML, one job export per annotator, the annotator its assignee), boxes_label_studio.json
+(Label Studio JSON, rectangles in percent, the annotator completed_by) and boxes_yolo/
+(one folder of YOLO label files per annotator, classes.txt, and sizes.csv for the
+pixels). Nothing here is real data.
 """
 
 from __future__ import annotations
@@ -50,6 +54,10 @@ def main() -> None:
         writer.writerow(["image", "annotator", "label", "x", "y", "w", "h"])
         writer.writerows(rows)
     _coco(rows)
+    first = sorted({r[0] for r in rows})[:10]
+    _cvat(rows, first)
+    _label_studio(rows, first)
+    _yolo(rows, first)
 
 
 def _coco(rows: list[list]) -> None:
@@ -73,6 +81,65 @@ def _coco(rows: list[list]) -> None:
             ],
         }
         (folder / f"{name}.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+
+
+def _cvat(rows: list[list], images: list[str]) -> None:
+    folder = HERE / "boxes_cvat"
+    folder.mkdir(exist_ok=True)
+    for job, name in enumerate(MISS, start=41):
+        lines = ['<?xml version="1.0" encoding="utf-8"?>', "<annotations>",
+                 "  <version>1.1</version>", "  <meta>", "    <job>", f"      <id>{job}</id>",
+                 f"      <size>{len(images)}</size>", "      <mode>annotation</mode>",
+                 "      <assignee>", f"        <username>{name}</username>",
+                 f"        <email>{name}@example.com</email>", "      </assignee>",
+                 "    </job>", "  </meta>"]
+        for k, im in enumerate(images):
+            lines.append(f'  <image id="{k}" name="{im}" width="640" height="480">')
+            for r in (r for r in rows if r[0] == im and r[1] == name):
+                x, y, w, h = r[3:7]
+                lines.append(f'    <box label="{r[2]}" source="manual" occluded="0" '
+                             f'xtl="{x:.2f}" ytl="{y:.2f}" xbr="{x + w:.2f}" '
+                             f'ybr="{y + h:.2f}" z_order="0">\n    </box>')
+            lines.append("  </image>")
+        lines.append("</annotations>")
+        (folder / f"job_{job}.xml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _label_studio(rows: list[list], images: list[str]) -> None:
+    tasks = []
+    for t, im in enumerate(images, start=1):
+        annotations = []
+        for u, name in enumerate(MISS, start=1):
+            result = [
+                {"id": f"{t}-{u}-{k}", "type": "rectanglelabels", "from_name": "label",
+                 "to_name": "image", "original_width": 640, "original_height": 480,
+                 "image_rotation": 0, "origin": "manual",
+                 "value": {"x": r[3] / 6.4, "y": r[4] / 4.8, "width": r[5] / 6.4,
+                           "height": r[6] / 4.8, "rotation": 0, "rectanglelabels": [r[2]]}}
+                for k, r in enumerate(r for r in rows if r[0] == im and r[1] == name)]
+            annotations.append({"id": 100 * t + u, "completed_by": {"id": u, "email": name},
+                                "result": result, "was_cancelled": False,
+                                "ground_truth": False, "task": t})
+        tasks.append({"id": t, "data": {"image": f"/data/upload/1/{im}"},
+                      "annotations": annotations, "predictions": []})
+    (HERE / "boxes_label_studio.json").write_text(json.dumps(tasks, indent=1) + "\n",
+                                                  encoding="utf-8")
+
+
+def _yolo(rows: list[list], images: list[str]) -> None:
+    folder = HERE / "boxes_yolo"
+    folder.mkdir(exist_ok=True)
+    (folder / "classes.txt").write_text("\n".join(LABELS) + "\n", encoding="utf-8")
+    (folder / "sizes.csv").write_text(
+        "image,width,height\n" + "".join(f"{im},640,480\n" for im in images), encoding="utf-8")
+    for name in MISS:
+        (folder / name).mkdir(exist_ok=True)
+        for im in images:
+            lines = [f"{LABELS.index(r[2])} {(r[3] + r[5] / 2) / 640:.6f} "
+                     f"{(r[4] + r[6] / 2) / 480:.6f} {r[5] / 640:.6f} {r[6] / 480:.6f}"
+                     for r in rows if r[0] == im and r[1] == name]
+            text = "".join(line + "\n" for line in lines)
+            (folder / name / f"{Path(im).stem}.txt").write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

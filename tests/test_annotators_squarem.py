@@ -137,4 +137,4 @@ def test_cli_accelerate_option() -> None:
     assert code == fast_code == 0, fast_err
     a, b = json.loads(out), json.loads(fast_out)
     assert a["converged"] and b["converged"]
-    assert [u["label"] for u in a["units"]] == [u["label"] for u in b["units"]]
+    assert [u["label"] for u in a["results"]] == [u["label"] for u in b["results"]]

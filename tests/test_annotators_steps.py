@@ -85,6 +85,35 @@ def test_row_blocks_give_scipy_s_products(monkeypatch: pytest.MonkeyPatch, block
         split.close()
 
 
+@pytest.mark.parametrize(("blocks", "chunk"), [(1, 8192), (1, 7), (2, 64), (3, 1000)])
+def test_row_blocks_posterior_is_normalise_log_of_the_product(
+        monkeypatch: pytest.MonkeyPatch, blocks: int, chunk: int) -> None:
+    # the E step normalises chunk by chunk (the last one partial) into given arrays:
+    # the same numbers, bit for bit, as normalising the whole product at once
+    from accord.annotators import _blocks
+    from accord.annotators._em import rating_matrix
+
+    monkeypatch.setattr(_blocks, "SPLIT_FROM", 1)
+    monkeypatch.setattr(_blocks, "BLOCKS", blocks)
+    monkeypatch.setattr(_blocks, "CHUNK_ROWS", chunk)
+    unit, rater, value = _sparse_crowd(5)
+    m = rating_matrix(unit, rater * 4 + value, 3000, 160)
+    split = _blocks.RowBlocks(m)
+    # blocks and chunks are views of the matrix's arrays, not copies
+    assert all(np.shares_memory(c.data, m.data) for part in split.chunks for _, c in part)
+    assert all(np.shares_memory(t.data, m.data) for t in split.transposed)
+    rng = np.random.default_rng(1)
+    x, add = np.log(rng.random((160, 4))), np.log(rng.dirichlet(np.ones(4)))
+    post, top, log_total = np.empty((3000, 4)), np.empty(3000), np.empty(3000)
+    try:
+        split.posterior(x, add, post, top, log_total)
+    finally:
+        split.close()
+    want, ll = normalise_log(m @ x, add)
+    assert np.array_equal(post, want)
+    assert float(log_total.sum() + top.sum()) == ll
+
+
 @pytest.mark.parametrize("accelerate", [False, True])
 def test_dawid_skene_in_row_blocks_equals_one_block(monkeypatch: pytest.MonkeyPatch,
                                                     accelerate: bool) -> None:

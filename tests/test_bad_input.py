@@ -693,6 +693,34 @@ def test_span_agreement() -> None:
     assert isinstance(accord.span_agreement(two), accord.SpanAgreement)
 
 
+def test_relation_agreement() -> None:
+    """relation_agreement (its result, RelationAgreement, is a record): more in
+    tests/spans/test_relations.py."""
+    from accord.readers.relations import Relation
+    from accord.readers.spans import Span, SpanTable
+
+    one = SpanTable((Span("d", "A", 0, 2, "X", id="T1"), Span("d", "A", 3, 5, "X", id="T2")))
+    rel = [Relation("d", "A", "R1", "T1", "T2", "r")]
+    refused(InsufficientDataError, "two raters or more", accord.relation_agreement, one, rel)
+    refused(InvalidParameterError, "'mode' parameter of relation_agreement",
+            accord.relation_agreement, one, rel, mode="loose")
+    refused(InvalidParameterError, "'relations' parameter of relation_agreement",
+            accord.relation_agreement, one, {"R1": rel})
+    two = SpanTable((*one.spans, *(Span("d", "B", s.start, s.end, "X", id=s.id) for s in one)))
+    refused(DataError, "did not mark there", accord.relation_agreement, two,
+            [*rel, Relation("d", "B", "R1", "T1", "T9", "r")])
+    assert isinstance(accord.relation_agreement(two, rel), accord.RelationAgreement)
+
+
+def test_gamma() -> None:
+    """gamma (more in tests/spans/test_gamma.py)."""
+    rows = {"annotator": ["a", "b"], "label": ["x", "x"], "start": [0, 0], "end": [2, 2]}
+    refused(InvalidParameterError, "'alpha' parameter of gamma", accord.gamma, rows, alpha=-1)
+    refused(InsufficientDataError, "two raters or more", accord.gamma,
+            {k: x[:1] for k, x in rows.items()})
+    assert accord.gamma(rows).estimate == 1.0
+
+
 def test_box_agreement() -> None:
     """box_agreement (its result, BoxAgreement, is a record): more in tests/images."""
     row = {"image": ["i", "i"], "annotator": ["a", "b"], "label": ["cat", "dog"],

@@ -48,6 +48,25 @@ def test_annotators_flags_the_careless_workers() -> None:
     assert sorted(got["flagged"]) == ["w07", "w08"] and got["against"] == "reference"
 
 
+def test_a_flag_s_bootstrap_interval_is_the_accuracy_s_interval_in_the_json() -> None:
+    """With --interval bootstrap the console says the flagged annotators' accuracy
+    interval in their sentence: the JSON has the same interval, the others Wilson's."""
+    args = ("annotators", str(CROWD), *LONG, "--interval", "bootstrap", "--n-resamples",
+            "200", "--seed", "1")
+    code, text, err = run(*args, "--json")
+    assert code == 0, err
+    rows = {r["name"]: r for r in json.loads(text)["results"]}
+    lib = accord.annotators(accord.read(CROWD, unit="image", rater="worker", value="label"),
+                            n_resamples=200, rng=1)
+    boot = lib["w08"].accuracy.confidence_interval(method=accord.Bootstrap(n_resamples=200,
+                                                                           rng=1))
+    ci = rows["w08"]["accuracy"]["confidence_interval"]
+    assert (ci["low"], ci["high"], ci["method"]) == (boot.low, boot.high, "bootstrap-percentile")
+    assert rows["w01"]["accuracy"]["confidence_interval"]["method"] == "wilson"
+    code, text, _ = run(*args)
+    assert f"bootstrap CI {boot.low:.0%}-{boot.high:.0%}" in text
+
+
 def test_bad_usage_and_bad_data() -> None:
     code, _, err = run("consensus", str(CROWD), *LONG, "--method", "em")
     assert code == 2

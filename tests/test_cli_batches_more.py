@@ -134,7 +134,7 @@ def test_per_annotator_trends_flag_the_drifting_annotator(tmp_path: Path) -> Non
     assert cy[5]["estimate"] == sum(hits) / len(hits)
     z = stats.norm.ppf(0.975)
     ses = [p["se"] for p in cy]  # the binomial SE (the interval is Wilson's, asymmetric)
-    assert all(p["low"] < p["estimate"] - z * p["se"] for p in cy[:5])
+    assert all(p["confidence_interval"]["low"] < p["estimate"] - z * p["se"] for p in cy[:5])
     w = [1 / s**2 for s in ses[:5]]
     base = sum(wi * p["estimate"] for wi, p in zip(w, cy[:5])) / sum(w)
     limit = base - stats.norm.ppf(0.95) * (ses[5] ** 2 + 1 / sum(w)) ** 0.5
@@ -247,10 +247,10 @@ def test_evaluate_by_file_gives_each_batch_and_the_pooled_figures() -> None:
                              "annotator_b", "--by", "file", "--json")
     assert code == 0, err
     got = json.loads(out)
-    assert [g["group"] for g in got["groups"]] == ["batch2.csv", "batch3.csv", "pilot.csv",
-                                                   None]
+    assert [g["group"] for g in got["results"]] == ["batch2.csv", "batch3.csv", "pilot.csv",
+                                                    None]
     frames = {}
-    for g in got["groups"]:
+    for g in got["results"]:
         ev = g["evaluation"]["systems"]["annotator_b"]
         if g["pooled"]:
             frame = pd.concat(frames.values())
@@ -280,7 +280,7 @@ def test_evaluate_by_column_says_a_one_unit_group_and_needs_gold(tmp_path: Path)
     code, out, err = run_cli("evaluate", str(src), "--gold", "gold", "--predicted", "model",
                              "--by", "batch", "--json")
     assert code == 0, err
-    groups = json.loads(out)["groups"]
+    groups = json.loads(out)["results"]
     assert [g["group"] for g in groups] == ["x", "z", None]
     assert groups[1]["undefined_reason"] == ("group 'z' has 1 unit; an evaluation needs at "
                                              "least two units")
@@ -302,7 +302,7 @@ def test_report_by_adds_each_groups_rows_and_the_homogeneity_test(tmp_path: Path
                              "--to", "json")
     assert code == 0, err
     got = json.loads(out)
-    rows = [(c["variant"], c["estimate"], c["n_units"]) for c in got["coefficients"]]
+    rows = [(c["variant"], c["estimate"], c["n_units"]) for c in got["results"]]
     assert [r[0] for r in rows] == ["pooled", "batch = pilot", "batch = batch2",
                                     "batch = batch3"]
     table = pd.read_csv(ROOT / "examples" / "batches.csv")

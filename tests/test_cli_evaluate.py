@@ -22,10 +22,10 @@ def test_json_is_the_evaluation_to_dict() -> None:
     ev = accord.evaluate(ann, reference="gold", systems="model")
     expected = ev.to_dict(bootstrap=accord.Bootstrap(n_resamples=9999, rng=0))
     got = json.loads(out)
-    assert (got.pop("schema_version"), got.pop("command")) == (2, "evaluate")
+    assert (got.pop("schema_version"), got.pop("command")) == (3, "evaluate")
     assert got.pop("seed") == 0  # the bootstrap's seed, the default
-    assert got == json.loads(json.dumps(expected))
-    assert got["n_unreferenced"] == 3
+    assert got == {"results": [json.loads(json.dumps(expected))]}
+    assert got["results"][0]["n_unreferenced"] == 3
 
 
 def test_several_systems_with_the_human_ceiling_and_mcnemar() -> None:
@@ -45,9 +45,9 @@ def test_json_of_several_systems_has_mcnemar() -> None:
                          "--json", "--ci", "asymptotic")
     assert code == 0, err
     data = json.loads(out)
-    assert set(data["systems"]) == {"model", "llm"}
+    assert [s["system"] for s in data["results"]] == ["model", "llm"]
     assert data["mcnemar"][0]["system_a"] == "model"
-    assert data["systems"]["llm"]["macro"]["f1"]["confidence_interval"]["method"] == "asymptotic"
+    assert data["results"][1]["macro"]["f1"]["confidence_interval"]["method"] == "asymptotic"
 
 
 def test_an_export_uses_the_rater_kinds() -> None:
@@ -159,4 +159,5 @@ def test_long_data_with_gold_and_predicted_raters(tmp_path: Path) -> None:
     assert code == 0, err
     wide = accord.evaluate(accord.read(PREDS, raters=["gold", "model"]), reference="gold",
                            systems="model")
-    assert json.loads(out_text)["macro"]["f1"]["estimate"] == wide.macro.f1.estimate
+    (got,) = json.loads(out_text)["results"]
+    assert got["macro"]["f1"]["estimate"] == wide.macro.f1.estimate

@@ -124,21 +124,23 @@ def test_check_json_prints_the_decision_with_its_figures(cohen_csv: Path) -> Non
                            "--on", "lower-ci", "--json")
     assert code == 1, err
     doc = json.loads(out)
-    assert doc["status"] == "rejected" and doc["accepted"] is False and doc["exit_status"] == 1
-    assert doc["estimate"] == pytest.approx(0.4915, abs=5e-5)
-    assert doc["value"] == doc["confidence_interval"]["low"] == pytest.approx(0.3916, abs=5e-5)
-    assert doc["rule"] == {"coefficient": "cohen_kappa", "operator": ">=", "threshold": 0.4,
+    (row,) = doc["results"]
+    assert row["status"] == "rejected" and doc["accepted"] is False and doc["exit_status"] == 1
+    assert row["coefficient"] == "cohen_kappa" and row["accepted"] is False
+    assert row["estimate"] == pytest.approx(0.4915, abs=5e-5)
+    assert row["value"] == row["confidence_interval"]["low"] == pytest.approx(0.3916, abs=5e-5)
+    assert row["rule"] == {"coefficient": "cohen_kappa", "operator": ">=", "threshold": 0.4,
                            "on": "lower-ci",
                            "text": "cohen_kappa >= 0.4 on the lower confidence limit"}
-    assert doc["n_units"] == 200 and doc["raters"] == ["ann", "bob"] and doc["caveats"] == []
+    assert row["n_units"] == 200 and doc["raters"] == ["ann", "bob"] and doc["caveats"] == []
 
 
 def test_check_json_undefined_is_null(tmp_path: Path) -> None:
     same = write(tmp_path, "same.csv", "item,a,b\n1,x,x\n2,x,x\n")
     code, out, _ = check(str(same), "--raters", "a", "b", *RULE, "0", "--json")
-    doc = json.loads(out)
-    assert code == 1 and doc["status"] == "undefined" and doc["estimate"] is None
-    assert doc["reason"]
+    (row,) = json.loads(out)["results"]
+    assert code == 1 and row["status"] == "undefined" and row["estimate"] is None
+    assert row["reason"]
 
 
 def test_check_json_carries_the_caveats(tmp_path: Path) -> None:
@@ -288,10 +290,11 @@ def test_check_json_with_a_study() -> None:
                            "--json")
     assert code == 1, err
     doc = json.loads(out)
-    assert doc["status"] == "rejected" and doc["rule"]["on"] == "lower-ci"
+    (row,) = doc["results"]
+    assert row["status"] == "rejected" and row["rule"]["on"] == "lower-ci"
     assert doc["raters"] == ["annotator_a", "annotator_b"]  # the study's, as compared
-    assert doc["n_raters"] == 2 and doc["protocol_deviations"] == 0 and doc["caveats"] == []
-    assert doc["value"] == pytest.approx(0.5946, abs=5e-5)
+    assert row["n_raters"] == 2 and doc["protocol_deviations"] == 0 and doc["caveats"] == []
+    assert row["value"] == pytest.approx(0.5946, abs=5e-5)
 
 
 @pytest.mark.parametrize("command", [["compute"], ["report", "-o", "-", "--to", "json"]])

@@ -32,9 +32,12 @@ def test_compare_two_batches_is_the_library_comparison() -> None:
     got = json.loads(out)
     lib = accord.compare(_kappa(BATCHES / "batch2.csv"), _kappa(BATCHES / "pilot.csv"),
                          method="asymptotic")
-    (cmp,) = got["comparisons"]
-    assert cmp["difference"] == lib.difference and cmp["design"] == "independent"
-    assert cmp["confidence_interval"]["low"] == lib.interval.low
+    (cmp,) = got["results"]
+    assert cmp["difference"]["estimate"] == lib.difference and cmp["design"] == "independent"
+    assert cmp["difference"]["confidence_interval"]["low"] == lib.interval.low
+    # each side as a figure, with the interval the sentence shows
+    assert cmp["first"]["estimate"] == lib.estimate_a
+    assert cmp["second"]["confidence_interval"]["high"] == lib.interval_b.high
     assert cmp["sentence"] == lib.sentence("batch2", "pilot")
     assert got["homogeneity"] is None
 
@@ -77,7 +80,7 @@ def test_compare_by_column_equals_compare_of_the_files() -> None:
     assert by_column["batches"][1]["source"].endswith("batches.csv (batch = batch2)")
     for key in ("estimate", "se", "n_units"):
         assert [b[key] for b in by_column["batches"]] == [b[key] for b in by_files["batches"]]
-    assert by_column["comparisons"] == by_files["comparisons"]
+    assert by_column["results"] == by_files["results"]
     assert by_column["homogeneity"] == by_files["homogeneity"]
 
 
@@ -168,7 +171,8 @@ def test_a_drift_alarm_has_its_own_word_and_exit_status(tmp_path: Path) -> None:
                            "--record", str(store), "--against-history", "--json")
     got = json.loads(out)
     assert code == 3 and got["exit_status"] == 3 and got["accepted"] is True
-    assert got["line"].startswith("DRIFT ALARM") and got["history"]["flagged"] is True
+    assert got["results"][0]["line"].startswith("DRIFT ALARM")
+    assert got["history"]["flagged"] is True
 
 
 def test_check_record_refusals(tmp_path: Path) -> None:
@@ -195,7 +199,7 @@ def test_history_table_json_and_page(tmp_path: Path) -> None:
     assert "flagged: run 8: cohen_kappa 0.6035 is below the lower control limit" in out
     code, out, _ = run_cli("history", str(store), "--json")
     got = json.loads(out)
-    assert len(got["runs"]) == 8 and got["charts"][0]["points"][-1]["flagged"] is True
+    assert len(got["results"]) == 8 and got["charts"][0]["points"][-1]["flagged"] is True
     page = tmp_path / "h.html"
     code, _, _ = run_cli("history", str(store), "-o", str(page))
     text = page.read_text()
@@ -243,8 +247,8 @@ def test_check_by_decides_each_group_and_records_each(tmp_path: Path) -> None:
                            "--min", "0.4", "--by", "file", "--json")
     got = json.loads(out)
     assert code == 0 and got["accepted"] is True
-    assert [g["group"] for g in got["groups"]] == ["batch2.csv", "batch3.csv", "pilot.csv",
-                                                   "(pooled)"]
+    assert [g["group"] for g in got["results"]] == ["batch2.csv", "batch3.csv", "pilot.csv",
+                                                    "(pooled)"]
 
 
 def test_report_record_keeps_every_figure_and_the_decision(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from accord.cli import _json
 from accord.cli._json import SCHEMA_VERSION
 from tests.conftest import run_cli
 
@@ -59,9 +60,10 @@ def _schema(name: str) -> dict[str, Any]:
     return doc
 
 
-#: Keys that meant two things (p_o or D_o; an interval object or a list) or that the
-#: report alone used; none may appear in any JSON accord writes.
-RETIRED = {"observed", "expected", "interval", "ci_low", "ci_high", "p_o", "p_e"}
+#: Keys that meant two things (p_o or D_o; an interval object or a list), that the
+#: report alone used, or that named an interval otherwise; none may appear anywhere in
+#: any JSON accord writes.
+RETIRED = set(_json.RETIRED)
 
 
 def _keys(doc: Any) -> set[str]:
@@ -90,9 +92,10 @@ def test_json_output_validates_against_the_command_schema(name: str) -> None:
     assert (doc["schema_version"], doc["command"]) == (SCHEMA_VERSION, name)
     # one spelling per thing: the interval is confidence_interval everywhere (the report's
     # too), p_o/p_e against D_o/D_e are told apart by name, and history reads runs
-    # recorded with the older keys under the new ones. Plan's expected is its --expected
-    # value (the anticipated coefficient), the one bare expected left
-    assert not (RETIRED - ({"expected"} if name == "plan" else set())) & _keys(doc), name
+    # recorded with the older keys under the new ones. Plan's --expected value (the
+    # anticipated coefficient) is expected_estimate
+    assert not RETIRED & _keys(doc), name
+    assert "results" in doc, name
     assert out.startswith("{\n  \"schema_version\"")  # pretty-printed, the same everywhere
     assert "NaN" not in out and "Infinity" not in out
 
@@ -134,4 +137,25 @@ def test_errors_validate_against_the_error_schema() -> None:
         code, out, _ = run_cli(*args, "--json")
         doc = json.loads(out)
         jsonschema.validate(doc, _schema("error"), cls=jsonschema.Draft202012Validator)
-        assert code == doc["exit"] == status
+        assert code == doc["exit_status"] == status
+
+
+def test_the_schemas_and_the_json_page_are_what_the_description_says() -> None:
+    """docs/_tools/json_reference.py writes every command's schema and
+    docs/reference/json.md from one description of the documents: both are current."""
+    import sys
+
+    tools = Path(__file__).resolve().parents[1] / "docs" / "_tools"
+    sys.path.insert(0, str(tools))
+    try:
+        import json_reference
+    finally:
+        sys.path.remove(str(tools))
+    shipped = files("accord.cli").joinpath("schemas")
+    for name, text in json_reference.schemas().items():
+        assert shipped.joinpath(name).read_text(encoding="utf-8") == text, \
+            f"{name} is stale: run python docs/_tools/json_reference.py"
+    page = (tools.parent / "reference" / "json.md").read_text(encoding="utf-8")
+    assert page == json_reference.render(), "docs/reference/json.md is stale: run " \
+        "python docs/_tools/json_reference.py"
+    assert sorted(c.name for c in json_reference.COMMANDS) == sorted(RUNS)

@@ -33,7 +33,7 @@ def test_json_matches_the_library() -> None:
     assert got["alt_test"]["advantage_probability"] == lib.advantage_probability
     assert [h["pvalue"] for h in got["alt_test"]["per_human"]] == [
         h.pvalue for h in lib.per_human.values()]
-    assert got["audit"]["dropped"] == {"missing value": 3}
+    assert got["audit"]["dropped"] == [{"reason": "missing value", "count": 3}]
     assert got["agreement"]["coefficient"] == "krippendorff_alpha"
 
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import shlex
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -51,10 +53,22 @@ def test_each_subcommand_shows_examples() -> None:
     assert all(len(_examples(c)) >= 2 for c in LAB)
 
 
+def _figures(doc: dict[str, Any], *params: str) -> dict[Any, dict[str, Any]]:
+    """The document's results by figure name (and parameter), without those fields: each
+    the library's ``to_dict()``."""
+    out = {}
+    for row in doc["results"]:
+        key = (row["figure"], *(row[p] for p in params if p in row))
+        out[key if len(key) > 1 else key[0]] = {
+            k: v for k, v in row.items() if k not in ("figure", *params)}
+    return out
+
+
 def test_bias_json_matches_the_library() -> None:
     code, out, err = run("judge", "bias", str(SLICE), "--family", "gpt4", "--json")
     assert code == 0, err
-    got = json.loads(out)["biases"]
+    doc = json.loads(out)
+    got = {**_figures(doc, "rater"), "notes": doc["notes"]}
     table = read_pairwise(SLICE)
     lib = accord.preferences(table.columns, judge="alpaca_eval_gpt4",
                              lengths=("len_first", "len_second"),
@@ -69,7 +83,8 @@ def test_rank_json_matches_the_library() -> None:
     code, out, err = run("judge", "rank", str(SLICE), "--json")
     assert code == 0, err
     lib = accord.bradley_terry(read_pairwise(SLICE).comparisons())
-    assert json.loads(out)["strength"]["gpt4"] == lib.strength["gpt4"].to_dict()
+    assert _figures(json.loads(out), "item")["strength", "gpt4"] == \
+        lib.strength["gpt4"].to_dict()
 
 
 def test_rank_bootstrap_intervals_are_the_library_s_and_say_what_was_dropped() -> None:
@@ -79,7 +94,13 @@ def test_rank_bootstrap_intervals_are_the_library_s_and_say_what_was_dropped() -
     lib = accord.bradley_terry(read_pairwise(SLICE).comparisons())
     ci = lib.strength["gpt4"].confidence_interval(method=accord.Bootstrap(n_resamples=200,
                                                                           rng=4))
-    assert json.loads(out)["intervals"]["gpt4"] == ci.to_dict()
+    got = _figures(json.loads(out), "item")
+    assert got["strength", "gpt4"]["confidence_interval"] == ci.to_dict()
+    # Elo is linear in the log-strength: its interval is the strength's, rescaled
+    elo = lib.elo()["gpt4"]
+    scale = elo.details["scale"] / math.log(10.0)
+    assert got["elo", "gpt4"]["confidence_interval"]["low"] == pytest.approx(
+        elo.details["base"] + scale * ci.low, rel=1e-12)
     assert ci.n_excluded > 0  # the slice is sparse: some resamples leave an item unbeaten
     code, out, err = run("judge", "rank", str(SLICE), "--bootstrap", "200", "--seed", "4")
     assert code == 0, err
@@ -143,11 +164,12 @@ def test_bias_with_humans_and_both_orders_from_a_csv(tmp_path: Path) -> None:
     code, out, err = run("judge", "bias", str(path), "--judge", "judge", "--family", "m1",
                          "--json")
     assert code == 0, err
-    got = json.loads(out)["biases"]
+    doc = json.loads(out)
+    got = _figures(doc, "rater")
     table = read_pairwise(path)
     lib = accord.preferences(table.columns, judge="judge", lengths=("len_first", "len_second"),
                              generators=("first", "second"), family="m1")
     assert lib.length_bias_humans is not None and lib.position["judge"].n_units == 12
     assert got["length_bias_humans"] == lib.length_bias_humans.to_dict()
-    assert got["position"]["judge"] == lib.position["judge"].to_dict()
+    assert got["position", "judge"] == lib.position["judge"].to_dict()
     assert got["self_preference_excess"]["estimate"] == lib.self_preference_excess.estimate

@@ -17,17 +17,17 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "toxicity_multilabe
 def test_json_matches_the_library() -> None:
     code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--json")
     assert code == 0, err
-    got = json.loads(out)
+    doc = json.loads(out)
+    got = {(r["figure"], r.get("label")): r for r in doc["results"]}
     ann = accord.read(EXAMPLE, label_separator=";")
     want = accord.multilabel_agreement(ann)
-    assert got["labels"] == list(want.labels)
+    assert doc["labels"] == list(want.labels)
     for label, r in want.per_label.items():
-        assert got["per_label"][label]["estimate"] == r.estimate
-        ci = got["confidence_intervals"][f"label:{label}"]
-        assert ci["low"] == r.confidence_interval().low
-    assert got["masi_alpha"]["estimate"] == want.masi_alpha.estimate  # type: ignore[union-attr]
-    assert got["max_percentage"]["estimate"] == want.max_percentage.estimate
-    assert got["confidence_intervals"]["mean_jaccard"]["low"] == \
+        assert got["label", label]["estimate"] == r.estimate
+        assert got["label", label]["confidence_interval"]["low"] == r.confidence_interval().low
+    assert got["masi_alpha", None]["estimate"] == want.masi_alpha.estimate  # type: ignore[union-attr]
+    assert got["max_percentage", None]["estimate"] == want.max_percentage.estimate
+    assert got["mean_jaccard", None]["confidence_interval"]["low"] == \
         want.mean_jaccard.confidence_interval().low
 
 
@@ -83,14 +83,14 @@ def test_reference_scores_the_other_raters() -> None:
     code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--reference",
                          "annotator_a", "--json")
     assert code == 0, err
-    got = json.loads(out)
-    assert set(got["raters"]) == {"annotator_b", "annotator_c"}
+    got = {r.pop("rater"): r for r in json.loads(out)["results"]}
+    assert set(got) == {"annotator_b", "annotator_c"}
     ann = accord.read(EXAMPLE, label_separator=";")
     codes = ann.wide()
     cats = [*ann.categories, None]
     ref = [cats[c] for c in codes[:, 0]]
     want = accord.evaluate_multilabel(ref, [cats[c] for c in codes[:, 2]], labels=ann.labels)
-    assert got["raters"]["annotator_c"] == json.loads(json.dumps(want.to_dict()))
+    assert got["annotator_c"] == json.loads(json.dumps(want.to_dict()))
     assert want.n_units == 40 and want.n_left_out == 20
     code, _, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--reference", "nobody")
     assert code == 1 and "reference rater 'nobody' not found" in err
@@ -120,7 +120,7 @@ def test_guessed_layout_is_said_first_and_in_the_json() -> None:
         assert out.splitlines()[0].startswith("caveat: guessed layout"), out[:200]
     code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--json")
     got = json.loads(out)
-    assert list(got)[:3] == ["schema_version", "command", "caveats"]
+    assert list(got)[:4] == ["schema_version", "command", "results", "caveats"]
     assert got["caveats"][0].startswith("guessed layout")
     code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--raters",
                          "annotator_a", "annotator_b", "annotator_c", "--json")
@@ -139,7 +139,8 @@ def test_macro_mean_has_the_unit_bootstrap_interval() -> None:
     want = res.macro_interval(method=accord.Bootstrap(n_resamples=1999, rng=0))
     code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--json")
     assert code == 0, err
-    got = json.loads(out)["confidence_intervals"]["macro"]
+    (macro,) = (r for r in json.loads(out)["results"] if r["figure"] == "macro")
+    got = macro["confidence_interval"]
     assert (got["low"], got["high"]) == (want.low, want.high)
     assert want.low < res.macro < want.high
     code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";")
@@ -149,4 +150,5 @@ def test_macro_mean_has_the_unit_bootstrap_interval() -> None:
     code, out, err = run("multilabel", str(EXAMPLE), "--separator", ";", "--json", "--ci",
                          "bootstrap", "--n-resamples", "499", "--seed", "3")
     assert code == 0, err
-    assert json.loads(out)["confidence_intervals"]["macro"]["low"] == own.low
+    (macro,) = (r for r in json.loads(out)["results"] if r["figure"] == "macro")
+    assert macro["confidence_interval"]["low"] == own.low

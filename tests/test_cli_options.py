@@ -68,7 +68,7 @@ def test_n_resamples_is_bounded_and_has_one_default() -> None:
     code, out, err = run_cli("judge", PILOT, "--judge", "annotator_c", "--n-resamples",
                              "100000000", "--json")
     assert code == 2 and "--n-resamples" in err
-    assert json.loads(out)["exit"] == 2
+    assert json.loads(out)["exit_status"] == 2
 
 
 def test_coefficient_and_scale_are_checked_choices_everywhere() -> None:
@@ -84,8 +84,8 @@ def test_confidence_level_is_checked_before_the_data_are_read() -> None:
     code, out, err = run_cli("judge", "ppi", PILOT, "--judge", "x", "--human", "y",
                              "--confidence-level", "95", "--json")
     assert code == 2 and "--confidence-level must be" in err
-    assert json.loads(out) == {"schema_version": 2, "command": "judge ppi",
-                               "error": json.loads(out)["error"], "exit": 2}
+    assert json.loads(out) == {"schema_version": 3, "command": "judge ppi",
+                               "error": json.loads(out)["error"], "exit_status": 2}
 
 
 def test_multilabel_takes_gold_and_reference_is_a_deprecated_alias() -> None:
@@ -106,11 +106,12 @@ def test_a_failure_with_json_prints_an_error_object_on_stdout() -> None:
     code, out, err = run_cli("compute", PILOT, "--raters", "annotator_a", "nobody", "--json")
     assert code == 1 and err.startswith("accord: error: ")
     doc = json.loads(out)
-    assert doc["schema_version"] == 2 and doc["command"] == "compute" and doc["exit"] == 1
+    assert doc["schema_version"] == 3 and doc["command"] == "compute" and doc["exit_status"] == 1
     assert "'nobody'" in doc["error"] and doc["error"] in err
     code, out, err = run_cli("compute", PILOT, "--raters", "annotator_a", "annotator_b",
                              "--ci", "bootsrap", "--json")
-    assert code == 2 and json.loads(out)["exit"] == 2 and "bootsrap" in json.loads(out)["error"]
+    doc = json.loads(out)
+    assert code == 2 and doc["exit_status"] == 2 and "bootsrap" in doc["error"]
     code, out, _ = run_cli("compute", PILOT, "--raters", "annotator_a", "nobody")
     assert code == 1 and out == ""  # without --json: standard output stays empty
 
@@ -120,11 +121,11 @@ def test_report_and_disagreements_take_json() -> None:
                              "--json")
     assert code == 0, err
     doc = json.loads(out)
-    assert (doc["schema_version"], doc["command"]) == (2, "report")
+    assert (doc["schema_version"], doc["command"]) == (3, "report")
     code, out, err = run_cli("disagreements", PILOT, "--raters", "annotator_a", "annotator_b",
                              "--json")
     assert code == 0, err
     doc = json.loads(out)
-    assert doc["command"] == "disagreements" and doc["n_disagreements"] == len(doc["units"])
+    assert doc["command"] == "disagreements" and doc["n_disagreements"] == len(doc["results"])
     assert all(u["ratings"]["annotator_a"] != u["ratings"]["annotator_b"]
-               for u in doc["units"])
+               for u in doc["results"])

@@ -56,7 +56,7 @@ def test_report_to_stdout_needs_a_format(cohen_csv: Path) -> None:
     code, out, err = run("report", str(cohen_csv), "-o", "-", "--to", "json")
     assert code == 0, err
     doc = json.loads(out)
-    kappa = next(r for r in doc["coefficients"] if r["coefficient"] == "cohen_kappa")
+    kappa = next(r for r in doc["results"] if r["coefficient"] == "cohen_kappa")
     assert kappa["estimate"] == pytest.approx(0.4915254237, abs=1e-9)
     code, _, err = run("report", str(cohen_csv), "-o", "-")
     assert code == 2 and "--to" in err

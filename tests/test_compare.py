@@ -169,7 +169,7 @@ def test_undefined_coefficient_gives_an_undefined_difference() -> None:
     cmp = accord.compare(flat, ok, method=Bootstrap(99, rng=0))
     assert math.isnan(cmp.difference) and math.isnan(cmp.pvalue)
     assert "result_a (cohen_kappa) is undefined" in (cmp.undefined_reason or "")
-    assert json.loads(json.dumps(cmp.to_dict()))["difference"] is None
+    assert json.loads(json.dumps(cmp.to_dict()))["difference"]["estimate"] is None
     assert "undefined" in str(cmp)
 
 
@@ -183,7 +183,8 @@ def test_clear_difference_has_a_small_pvalue_and_methods_agree() -> None:
     assert boot.interval.low == pytest.approx(jack.interval.low, abs=0.02)
     assert boot.interval.high == pytest.approx(jack.interval.high, abs=0.02)
     out = boot.to_dict()
-    assert out["confidence_interval"]["method"] == "bootstrap-percentile" and out["n_units"] == 400
+    assert out["difference"]["confidence_interval"]["method"] == "bootstrap-percentile"
+    assert out["n_units"] == 400 and out["first"]["estimate"] == ra.estimate
     assert "cohen_kappa - cohen_kappa" in str(boot)
 
 

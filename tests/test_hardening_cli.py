@@ -148,7 +148,9 @@ def test_evaluate_scores_conll_span_systems_from_the_command_line() -> None:
     code, out, err = run("evaluate", str(path), "--gold", "tags1", "--predicted", "tags2",
                          "--json")
     assert code == 0, err
-    got = json.loads(out)["raters"]["tags2"]["f1"]["estimate"]
+    (row,) = json.loads(out)["results"]
+    assert row["rater"] == "tags2"
+    got = row["f1"]["estimate"]
     gold, system = _columns(path)
     assert got == pytest.approx(f1_score(gold, system), abs=1e-12)  # seqeval 1.2, lenient
     code, out, err = run("evaluate", str(path), "--gold", "tags1", "--predicted", "tags2",
@@ -213,8 +215,8 @@ def test_spans_says_which_rows_the_reader_dropped(tmp_path: Path) -> None:
     assert "dropped 1 row(s): span without a label" in first[0] + first[1]
     assert "dropped 1 row(s): missing unit or rater id" in first[0] + first[1]
     code, out, _ = run(*args, "--json")
-    assert json.loads(out)["dropped"] == {"span without a label": 1,
-                                          "missing unit or rater id": 1}
+    assert json.loads(out)["dropped"] == [{"reason": "span without a label", "count": 1},
+                                          {"reason": "missing unit or rater id", "count": 1}]
 
 
 def test_disagreements_write_label_sets_as_the_file_does(tmp_path: Path) -> None:

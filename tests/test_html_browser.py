@@ -253,7 +253,11 @@ def test_span_section(browser: Any, tmp_path: Path) -> None:
         page = view.page
         assert view.errors == [] and view.blocked == [] and view.dialogs == []
         assert page.locator("#spans h2").inner_text() == "Agreement on spans"
-        assert page.locator("#spans table").count() == 7  # 4 modes, pairs, confusion, spans
+        # 4 modes, pairs, confusion, spans, and alpha_U with gamma beside the F1
+        assert page.locator("#spans table").count() == 8
+        after = page.locator("#unitizing").locator(
+            "xpath=following-sibling::table[1] | following-sibling::*[.//table][1]").first
+        assert "alpha" in after.inner_text() and "gamma" in after.inner_text()
         strict = page.locator("#spans table").first
         assert "mode strict" in strict.locator("caption").inner_text()
         assert strict.locator("tbody th").all_inner_texts()[:2] == ["mean F1", "macro F1"]

@@ -96,7 +96,7 @@ def test_irr_figures_are_recorded_for_the_agreement_forms() -> None:
     assert res.details["irr_pvalue"] == pytest.approx(0.0112698600525559, abs=1e-12)
     assert res.details["df2"] == 15  # psych: (n - 1)(k - 1)
     avg = accord.icc(SF, form="ICC2k").details
-    assert "irr_ci95" in avg and avg["irr_ci95"][0] < avg["irr_ci95"][1]
+    assert "irr_interval" in avg and avg["irr_interval"][0] < avg["irr_interval"][1]
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -330,7 +330,7 @@ def test_irr_figures_that_overflow_are_nan_without_a_warning() -> None:
     x = np.array([[0, 5, 2], [1, 6, 3], [9, 7, 0]], dtype=float)
     res = accord.icc(x, form="ICC2k")  # warnings are errors in this suite
     assert res.estimate == pytest.approx(-0.4, abs=1e-12)
-    assert math.isnan(res.details["irr_ci95"][0])
+    assert math.isnan(res.details["irr_interval"][0])
 
 
 @pytest.mark.parametrize(("scale", "shift"), [(1.0, 0.0), (1.0, 1.0), (2.0, 0.0), (3.7, -41.0)])

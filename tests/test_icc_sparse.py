@@ -337,3 +337,19 @@ def test_the_report_names_the_icc_form() -> None:
     for form, label in (("ICC2", "ICC2 = ICC(A,1)"), ("ICC3k", "ICC3k = ICC(C,k)")):
         row = next(r for r in accord.report(ann, coefficients=["icc"], form=form).coefficients)
         assert row.label == f"Intraclass correlation (ICC, {label})"
+
+
+def test_a_zero_denominator_is_undefined_with_its_reason_on_both_paths() -> None:
+    """ICC(A,1) of [[1, 2], [2, 1]] plus a unit rated once: MSR = MSC = 0, MSE = 1, so
+    its numerator is -1 over a denominator of exactly 0 (Shrout & Fleiss's formula 2).
+    The dense algebra gave -inf and the long path nan; both are undefined, with a reason
+    that names the zero denominator rather than 0/0."""
+    x = np.array([[1.0, 2.0, np.nan], [2.0, 1.0, np.nan], [np.nan, np.nan, 1.0]])
+    ms, k = _dense_mean_squares(x)
+    assert math.isnan(float(_estimate(ms, form_of("ICC2"), k)[0]))
+    for data in (x, _from_long(x)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DegenerateDataWarning)
+            res = accord.icc(data, form="ICC2")
+        assert math.isnan(res.estimate)
+        assert "denominator" in str(res.undefined_reason)

@@ -181,7 +181,11 @@ def test_to_dict_and_str() -> None:
     res = accord.judge_agreement(_panel(8), judge="judge", method=FAST)
     d = res.to_dict()
     assert [r["human"] for r in d["per_human"]] == ["h0", "h1", "h2", "h3"]
-    assert d["panel_change"]["difference"] == pytest.approx(res.panel_change.difference)  # type: ignore[union-attr]
+    assert d["panel_change"]["difference"]["estimate"] == pytest.approx(
+        res.panel_change.difference)  # type: ignore[union-attr]
+    # each human's row: the three figures and the judge minus the human, with its interval
+    diff = res.differences["h0"]
+    assert d["per_human"][0]["difference"]["confidence_interval"] == diff.interval.to_dict()
     assert "ceiling" in str(res)
     assert math.isfinite(res.judge_level)
 

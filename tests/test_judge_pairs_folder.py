@@ -57,7 +57,7 @@ def test_the_cli_reads_a_folder_like_the_file(tmp_path: Path) -> None:
     code, file_out, err = run_cli("judge", "rank", str(SLICE), "--json")
     assert code == 0, err
     by_folder, by_file = json.loads(folder_out), json.loads(file_out)
-    assert by_folder["strength"] == by_file["strength"]
+    assert by_folder["results"] == by_file["results"]
     assert by_folder["read"] == ["read 300 judged pair(s) from 2 files."]
     code, out, err = run_cli("report", str(root), "--json")
     assert code == 0, err

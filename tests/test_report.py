@@ -185,7 +185,7 @@ def test_undefined_kappa_is_explained_not_hidden() -> None:
     assert kappa.interpretation is not None and kappa.interpretation.band == "undefined"
     assert "Cohen's kappa is undefined" in rep.headline
     assert any("cohen_kappa is undefined" in n for n in rep.notes)
-    assert json.loads(rep.to_json())["coefficients"][1]["estimate"] is None
+    assert json.loads(rep.to_json())["results"][1]["estimate"] is None
 
 
 # --------------------------------------------------------------------------- many raters

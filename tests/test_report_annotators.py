@@ -282,3 +282,25 @@ def test_a_crowd_shows_at_most_max_flagged_of_its_flagged_annotators() -> None:
     assert f"{section.n_flagged} flagged" in lead
     assert f"the {MAX_FLAGGED} flagged ones lowest in agreement" in lead
     assert len(cells(section)["flags"]) == MAX_FLAGGED
+
+
+def test_an_em_consensus_past_the_report_s_budget_stops_there_and_says_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the budget is passes over the ratings: here 5 iterations of crowd.csv's ratings,
+    # where Dawid-Skene needs more; the section keeps the last iterate and says why
+    # (no ConvergenceWarning: warnings are errors in the tests)
+    from accord.report import annotators_section as sec
+
+    ann = _crowd()
+    within = accord.report(ann, seed=SEED).annotators
+    assert within is not None and not any("budget" in n for n in within.notes)
+    monkeypatch.setattr(sec, "EM_BUDGET", 5 * ann.n_ratings)
+    capped = accord.report(ann, seed=SEED).annotators
+    assert capped is not None and capped.n_annotators == 9
+    note = capped.notes[-1]
+    assert note.startswith("Dawid-Skene (1979) stopped after 5 iterations, the report's budget")
+    assert f"{5 * ann.n_ratings:,} passes over the ratings" in note
+    with pytest.warns(accord.errors.ConvergenceWarning):  # the library, capped alike, warns
+        lib = accord.annotators(ann, max_iter=5)
+    assert [r.consensus for r in capped.rows] == [
+        lib[r.name].accuracy.estimate for r in capped.rows]

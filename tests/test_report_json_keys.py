@@ -1,6 +1,6 @@
-"""The report's JSON speaks schema version 2, the vocabulary of every command's ``--json``
-and of ``AgreementResult.to_dict()``; the history store reads runs recorded with the
-older keys under the new ones."""
+"""The report's JSON speaks the current schema version, the vocabulary of every
+command's ``--json`` and of ``AgreementResult.to_dict()``; the history store reads runs
+recorded with the older keys under the new ones."""
 
 from __future__ import annotations
 
@@ -49,18 +49,18 @@ REPORTS: dict[str, tuple[str, ...]] = {
 
 
 @pytest.mark.parametrize("name", sorted(REPORTS))
-def test_report_json_and_to_json_validate_and_speak_schema_version_2(name: str) -> None:
+def test_report_json_and_to_json_validate_and_speak_the_schema_version(name: str) -> None:
     code, out, err = run_cli("report", *REPORTS[name], "--json")
     assert code == 0, err
     doc = json.loads(out)
     _validate(doc, _cli_schema("report"))
-    assert (doc["schema_version"], doc["command"]) == (2, "report")
+    assert (doc["schema_version"], doc["command"]) == (3, "report")
     assert doc[name if name != "study" else "bootstrap"] is not None
     code, out, err = run_cli("report", *REPORTS[name], "-o", "-", "--to", "json")
     assert code == 0, err
     written = json.loads(out)
     _validate(written, schema())
-    assert written["schema_version"] == 2
+    assert written["schema_version"] == 3
     assert written == {k: v for k, v in doc.items() if k != "command"}
     assert not RETIRED & _keys(doc), sorted(RETIRED & _keys(doc))
 
@@ -81,7 +81,7 @@ def test_report_rows_use_the_keys_and_figures_of_to_dict() -> None:
 
     ann = accord.read(EX / "pilot.csv")
     rows = {r["coefficient"]: r for r in json.loads(accord.report(ann).to_json())
-            ["coefficients"]}
+            ["results"]}
     for name in ("fleiss_kappa", "krippendorff_alpha"):
         lib = getattr(accord, name)(ann).to_dict()
         shared = {k: v for k, v in lib.items() if k.startswith(("observed_", "expected_"))}
@@ -104,7 +104,7 @@ def test_report_rows_use_the_keys_and_figures_of_to_dict() -> None:
     # two raters: Cohen's kappa row against scikit-learn, p_o and p_e under their names
     pair = json.loads(accord.report(accord.read(EX / "pilot.csv", raters=cols[:2]))
                       .to_json())
-    cohen = next(r for r in pair["coefficients"] if r["coefficient"] == "cohen_kappa")
+    cohen = next(r for r in pair["results"] if r["coefficient"] == "cohen_kappa")
     both = df.drop_nulls(cols[:2])
     assert cohen["estimate"] == pytest.approx(cohen_kappa_score(
         both[cols[0]].to_list(), both[cols[1]].to_list()), abs=1e-12)
@@ -118,7 +118,8 @@ def test_interpretation_names_its_limits_confidence_interval() -> None:
     doc = accord.interpret(res, confidence_level=0.9, interval=ci).to_dict()
     assert "interval" not in doc
     assert doc["confidence_interval"] == {"low": ci.low, "high": ci.high,
-                                          "confidence_level": 0.9}
+                                          "confidence_level": 0.9, "method": ci.method}
+    assert ci.method == "asymptotic"
     assert accord.interpret(0.5).to_dict()["confidence_interval"] is None
 
 
@@ -173,7 +174,7 @@ def test_history_records_and_reads_the_report_with_the_new_keys(tmp_path: Path) 
     assert code == 0, err
     (run,) = Store(store).runs()
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
-    primary = next(c for c in report["coefficients"]
+    primary = next(c for c in report["results"]
                    if c["coefficient"] == run.register["decision"]["rule"]["coefficient"])
     assert run.register["decision"]["confidence_interval"]["low"] == \
         primary["confidence_interval"]["low"]

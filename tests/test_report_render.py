@@ -99,7 +99,7 @@ def test_json_validates_against_the_schema() -> None:
     for rep in reports:
         doc = json.loads(rep.to_json())
         validator.validate(doc)
-        assert doc["schema_version"] == 2  # the version of every command's --json
+        assert doc["schema_version"] == 3  # the version of every command's --json
 
 
 def test_schema_rejects_drift() -> None:
@@ -107,7 +107,7 @@ def test_schema_rejects_drift() -> None:
                      .to_json())
     validator = jsonschema.Draft202012Validator(schema())
     for mutate in (lambda d: d.update(extra=1), lambda d: d["data"].pop("n_units"),
-                   lambda d: d["coefficients"][0].update(estimate="0.5")):
+                   lambda d: d["results"][0].update(estimate="0.5")):
         bad = json.loads(json.dumps(doc))
         mutate(bad)
         assert not validator.is_valid(bad)
@@ -116,7 +116,7 @@ def test_schema_rejects_drift() -> None:
 def test_json_keeps_full_precision_and_null_for_undefined() -> None:
     rep = accord.report(accord.read(EXAMPLES / "pilot.csv"))
     doc = json.loads(rep.to_json())
-    for row, out in zip(rep.coefficients, doc["coefficients"]):
+    for row, out in zip(rep.coefficients, doc["results"]):
         # the keys of AgreementResult.to_dict() and of every command's --json
         family = "disagreement" if row.coefficient == "krippendorff_alpha" else "agreement"
         ci = out["confidence_interval"]

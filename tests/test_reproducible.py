@@ -83,9 +83,10 @@ def test_spans_show_one_interval_for_one_figure(tmp_path: Path) -> None:
     code, out, err = run("spans", str(fa), str(fb), "--n-resamples", "300", "--json")
     assert code == 0, err
     got = json.loads(out)
-    assert got["f1"]["confidence_interval"] == got["pairs"][0]["f1"]["confidence_interval"]
+    (f1,) = (r for r in got["results"] if r["figure"] == "f1")
+    assert f1["confidence_interval"] == got["pairs"][0]["f1"]["confidence_interval"]
     code, text, _ = run("spans", str(fa), str(fb), "--n-resamples", "300")
-    ci = got["f1"]["confidence_interval"]
+    ci = f1["confidence_interval"]
     shown = f"[{ci['low']:.4f}, {ci['high']:.4f}]"
     assert text.count(shown) == 2  # the headline and the table
 

@@ -55,14 +55,14 @@ def test_every_command_reads_the_roles_of_one_file(tmp_path: Path) -> None:
     computed = _json("compute", f)["results"][0]
     assert computed["n_raters"] == 2
     assert any(SAID in c and "'confidence'" in c for c in computed["caveats"])
-    assert [r["name"] for r in _json("inspect", f)["raters"]] == two
+    assert [r["name"] for r in _json("inspect", f)["results"][0]["raters"]] == two
     table = _json("table", f)
-    assert table["raters"] == two and any(SAID in c for c in table["caveats"])
-    assert sorted(_json("disagreements", f)["units"][0]["ratings"]) == two
-    assert [a["name"] for a in _json("annotators", f)["annotators"]] == two
+    assert table["results"][0]["raters"] == two and any(SAID in c for c in table["caveats"])
+    assert sorted(_json("disagreements", f)["results"][0]["ratings"]) == two
+    assert [a["name"] for a in _json("annotators", f)["results"]] == two
     assert _json("consensus", f)["n_units"] == 200
     assert _json("multilabel", f)["labels"] == ["neg", "neu", "pos"]
-    ev = _json("evaluate", f, "--gold", "gold", "--predicted", "predicted")
+    (ev,) = _json("evaluate", f, "--gold", "gold", "--predicted", "predicted")["results"]
     assert (ev["reference"], ev["system"], ev["n_units"]) == ("gold", "predicted", 200)
     plain = _json("report", f)
     assert plain["job"]["kind"] == "raters" and plain["data"]["raters"] == two
@@ -72,7 +72,7 @@ def test_every_command_reads_the_roles_of_one_file(tmp_path: Path) -> None:
     assert any(SAID in n for n in named["data"]["notes"])
     checked = _json("check", f, "--gold", "gold", "--predicted", "predicted",
                     "--coefficient", "cohen_kappa", "--min", "0.3")
-    assert checked["raters"] == two and checked["status"] == "accepted"
+    assert checked["raters"] == two and checked["results"][0]["status"] == "accepted"
 
 
 def test_report_with_roles_is_a_model_card_not_three_raters(tmp_path: Path) -> None:
@@ -211,8 +211,8 @@ def test_every_command_reads_the_judge_file_and_judge_is_a_declared_role(
     computed = _json("compute", f)["results"][0]
     assert computed["n_raters"] == 4
     assert any(SAID in c and "'gpt4_confidence'" in c for c in computed["caveats"])
-    assert [r["name"] for r in _json("inspect", f)["raters"]] == four
-    assert [a["name"] for a in _json("annotators", f)["annotators"]] == four
+    assert [r["name"] for r in _json("inspect", f)["results"][0]["raters"]] == four
+    assert [a["name"] for a in _json("annotators", f)["results"]] == four
     judged = _json("report", f, "--judge", "gpt4")
     assert judged["job"]["kind"] == "judge" and judged["judge"]["judge"] == "gpt4"
     assert judged["data"]["raters"] == ["ann_a", "ann_b", "ann_c"]

@@ -175,6 +175,6 @@ def test_bad_input_is_one_sentence_and_nothing_is_hidden() -> None:
     assert any("one annotator only" in n for n in sc.notes)
     assert any("one rating only" in n and "rater_3" in n for n in sc.notes)
     out = json.loads(json.dumps(sc.to_dict(), allow_nan=False))
-    assert out["units"][2]["n_ratings"] == 1
+    assert out["results"][2]["n_ratings"] == 1
     assert [a["name"] for a in out["annotators"]] == ["rater_1", "rater_2", "rater_3"]
     assert "most biased" in sc.sentence()

@@ -56,6 +56,7 @@ __all__ = [
     "PowerPlan",
     "RaterCounts",
     "RatingMatrix",
+    "RelationAgreement",
     "Report",
     "SamplePlan",
     "Scale",
@@ -92,6 +93,7 @@ __all__ = [
     "finn",
     "fleiss_kappa",
     "formats",
+    "gamma",
     "groups",
     "gwet_ac1",
     "homogeneity",
@@ -127,6 +129,7 @@ __all__ = [
     "rater_bias",
     "read",
     "recall",
+    "relation_agreement",
     "report",
     "robinson_a",
     "score_consensus",
@@ -193,7 +196,8 @@ _WHERE: dict[str, str] = {
         "accord.readers": "formats read",
         "accord.report": "Report report",
         "accord.spans": (
-            "SpanAgreement SpanEvaluation evaluate_spans span_agreement span_f1 "
+            "RelationAgreement SpanAgreement SpanEvaluation evaluate_spans gamma "
+            "relation_agreement span_agreement span_f1 "
             "token_agreement token_annotations unitizing_alpha"
         ),
         "accord.study.planning": "SamplePlan plan_sample_size",

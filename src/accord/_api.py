@@ -102,9 +102,12 @@ from accord.multilabel.metrics import MultilabelEvaluation, evaluate_multilabel
 from accord.readers import formats, read
 from accord.report import Report, report
 from accord.spans import (
+    RelationAgreement,
     SpanAgreement,
     SpanEvaluation,
     evaluate_spans,
+    gamma,
+    relation_agreement,
     span_agreement,
     span_f1,
     token_agreement,

@@ -52,9 +52,13 @@ def test_non_t_lines_are_counted_not_read():
     ann = accord.read(PROJECT)
     maria = next(p for p in ann.audit.parts if p.source.endswith("Maria"))
     notes = " ".join(maria.notes)
-    for kind in ("'A'", "'R'", "'#'", "'N'"):
+    for kind in ("'A'", "'#'", "'N'"):
         assert f"1 {kind} lines" in notes
+    assert "1 relations (R lines and * equivalence pairs)" in notes
     assert {s.label for s in ann.spans} == {"PER", "LOC", "PRODUCT"}
+    (rel,) = ann.spans.relations
+    assert (rel.unit, rel.rater, rel.id, rel.head, rel.tail, rel.type) == (
+        "news/doc1", "Maria", "R1", "T2", "T3", "Located_in")
 
 
 def test_several_annotator_folders_or_one(tmp_path):

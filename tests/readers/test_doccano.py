@@ -64,7 +64,10 @@ def test_relation_mode_entities():
     ann = accord.read(DATA / "doccano_relations_carol.jsonl")
     assert ann.spans.field == "entities"
     assert [(s.start, s.end, s.label) for s in ann.spans] == [(15, 21, "LOC"), (26, 30, "LOC")]
-    assert any("1 relations (not read)" in n for n in ann.audit.notes)
+    assert any("1 relations" in n for n in ann.audit.notes)
+    (rel,) = ann.spans.relations
+    assert (rel.head, rel.tail, rel.type) == ("1", "2", "near")
+    assert [s.id for s in ann.spans] == ["1", "2"]
 
 
 def test_the_export_zip_itself(tmp_path):

@@ -100,7 +100,8 @@ def test_sub_tokens_and_zero_length_from_the_suite():
         "1-2.5\t9-11\tbb\t3\t\n1-2.6\t10-10\t\t10\t\n1-2.7\t13-13\t\t12\t\n"
         "1-3\t14-20\tcccccc\t_\t\n1-3.1\t14-17\tccc\t9[4]\t\n"
     )
-    got = sorted(parse(text, "suite").spans["Span.value"], key=lambda x: (int(x[2]), x[0]))
+    got = sorted((x[:3] for x in parse(text, "suite").spans["Span.value"]),
+                 key=lambda x: (int(x[2]), x[0]))
     assert got == [
         (0, 6, "1"),
         (0, 13, "2"),
@@ -124,7 +125,8 @@ def test_escapes_from_the_suite():
         "#FORMAT=WebAnno TSV 3.3\n#T_SP=webanno.custom.Span|value\n\n\n#Text=This\n"
         f"1-1\t0-4\tThis\t{cell}\t\n"
     )
-    [(b, e, label)] = parse(text, "suite").spans["Span.value"]
+    [(b, e, label, sid)] = parse(text, "suite").spans["Span.value"]
+    assert sid == "webanno.custom.Span@1-1"
     assert (b, e, label) == (0, 4, "#*'\"`´\t:;{}|[ ]()\\§$%?=&_\n")
 
 

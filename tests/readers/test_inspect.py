@@ -54,17 +54,18 @@ def test_inspect_json_matches_the_library_summary():
     path = str(DATA / "wide_pilot.csv")
     code, out, err = run("inspect", path, "--json")
     assert code == 0, err
-    got = json.loads(out)
-    assert (got.pop("schema_version"), got.pop("command")) == (2, "inspect")
+    doc = json.loads(out)
+    assert (doc.pop("schema_version"), doc.pop("command")) == (3, "inspect")
+    (got,) = doc.pop("results")
     library = json.loads(json.dumps(describe(path), default=str))
     # the CLI states the same caveats in its own words: --raters A B, not raters=[...]
-    assert [c.replace("--raters A B", "raters=[...]") for c in got.pop("caveats")] == \
+    assert [c.replace("--raters A B", "raters=[...]") for c in doc.pop("caveats")] == \
         library.pop("caveats")
     assert len(got.pop("audit_lines")) == len(library.pop("audit_lines"))
     assert got == library
     assert got["format"] == "csv" and got["units"] == 5
     assert [(r["name"], r["ratings"]) for r in got["raters"]] == [("ann", 5), ("bob", 3), ("cy", 3)]
-    assert got["dropped"] == {"missing value": 4}
+    assert got["dropped"] == [{"reason": "missing value", "count": 4}]
 
 
 def test_inspect_spans_counts_per_rater():
@@ -72,7 +73,7 @@ def test_inspect_spans_counts_per_rater():
         "inspect", str(DATA / "label_studio_export.json"), "--field", "entities", "--json"
     )
     assert code == 0, err
-    got = json.loads(out)
+    (got,) = json.loads(out)["results"]
     assert got["units"] == 3 and got["spans"]["labels"] == {"LOC": 2, "PRODUCT": 2}
     assert {r["name"]: r["spans"] for r in got["raters"]} == {"11": 2, "12": 1, "ground_truth": 1}
 

@@ -25,26 +25,27 @@ def test_json_gives_the_library_figures(mode: str) -> None:
     code, out, err = run_cli("spans", str(EXAMPLE), *COLS, "--mode", mode, "--json",
                              "--n-resamples", "100", "--seed", "4")  # fmt: skip
     assert code == 0, err
-    got = json.loads(out)
+    doc = json.loads(out)
+    got = {(r["figure"], r.get("label")): r for r in doc["results"]}
     want = accord.span_agreement(_read(), mode=mode)  # type: ignore[arg-type]
-    assert got["f1"]["estimate"] == want.f1.estimate
+    assert got["f1", None]["estimate"] == want.f1.estimate
     ci = want.f1.confidence_interval(0.95, method=accord.Bootstrap(n_resamples=100, rng=4))
-    assert got["f1"]["confidence_interval"]["low"] == ci.low
-    assert [p["raters"] for p in got["pairs"]] == [list(k) for k in want.pairs]
-    assert got["per_label"]["PER"]["estimate"] == want.per_label["PER"].estimate
+    assert got["f1", None]["confidence_interval"]["low"] == ci.low
+    assert [p["raters"] for p in doc["pairs"]] == [list(k) for k in want.pairs]
+    assert got["label_f1", "PER"]["estimate"] == want.per_label["PER"].estimate
 
 
 def test_gold_scores_every_other_rater() -> None:
     code, out, err = run_cli("spans", str(EXAMPLE), *COLS, "--gold", "ana", "--json",
                              "--n-resamples", "0")  # fmt: skip
     assert code == 0, err
-    got = json.loads(out)
-    assert sorted(got["raters"]) == ["ben", "cleo"]
+    got = {r.pop("rater"): r for r in json.loads(out)["results"]}
+    assert sorted(got) == ["ben", "cleo"]
     ann = _read()
     want = accord.evaluate_spans(ann, ann, reference_rater="ana", predicted_rater="cleo")
-    assert got["raters"]["cleo"]["f1"]["estimate"] == want.f1.estimate
-    assert got["raters"]["cleo"]["f1"]["confidence_interval"] is None
-    assert got["raters"]["cleo"]["left_out"] == {"skipped": 0, "not seen": 1}
+    assert got["cleo"]["f1"]["estimate"] == want.f1.estimate
+    assert got["cleo"]["f1"]["confidence_interval"] is None
+    assert got["cleo"]["left_out"] == {"skipped": 0, "not_seen": 1}
 
 
 def test_console_names_pairs_and_units_left_out() -> None:
@@ -89,7 +90,8 @@ def test_span_tables_in_parquet_and_jsonl(tmp_path: Path, suffix: str) -> None:
     frame.write_parquet(path) if suffix == "parquet" else frame.write_ndjson(path)
     code, out, err = run_cli("spans", str(path), *COLS, "--json", "--n-resamples", "0")
     assert code == 0, err
-    assert json.loads(out)["f1"]["estimate"] == accord.span_agreement(_read()).f1.estimate
+    (f1,) = (r for r in json.loads(out)["results"] if r["figure"] == "f1")
+    assert f1["estimate"] == accord.span_agreement(_read()).f1.estimate
 
 
 def test_disagreements_are_listed_with_their_text_escaped(tmp_path: Path) -> None:
@@ -121,7 +123,7 @@ def test_gold_gives_the_human_ceiling_of_systems() -> None:
     code, out, err = run_cli("spans", str(EXAMPLE), *COLS, "--gold", "ana", "--kind",
                              "cleo=model", "--json", "--n-resamples", "500", "--seed", "2")
     assert code == 0, err
-    got = json.loads(out)["raters"]
+    got = {r["rater"]: r for r in json.loads(out)["results"]}
     ann = accord.read(EXAMPLE, unit="doc", rater="annotator", value="label", start="start",
                       end="end", kinds={"cleo": "model"})
     want = accord.evaluate(ann, reference="ana", systems="cleo",
@@ -129,8 +131,8 @@ def test_gold_gives_the_human_ceiling_of_systems() -> None:
     assert want is not None and got["ben"]["ceiling"] is None
     assert got["cleo"]["ceiling"]["sentence"] == want.sentence
     assert got["cleo"]["ceiling"]["humans"]["ben"]["estimate"] == want.humans["ben"].estimate
-    assert got["cleo"]["ceiling"]["comparisons"]["ben"]["confidence_interval"]["low"] == \
-        want.comparisons["ben"].interval.low
+    assert got["cleo"]["ceiling"]["comparisons"]["ben"]["difference"]["confidence_interval"][
+        "low"] == want.comparisons["ben"].interval.low
     code, out, err = run_cli("spans", str(EXAMPLE), *COLS, "--gold", "ana", "--kind",
                              "cleo=model")
     assert code == 0, err

@@ -125,7 +125,7 @@ def test_json_validates_and_key_absent_without_spans() -> None:
     doc = json.loads(rep.to_json())
     jsonschema.Draft202012Validator(schema()).validate(doc)
     assert [m["mode"] for m in doc["spans"]["modes"]] == list(MODES)
-    assert doc["coefficients"] == [] and doc["data"]["n_units"] == 2
+    assert doc["results"] == [] and doc["data"]["n_units"] == 2
     labels = accord.Annotations.from_pairs(list("aab"), list("abb"))
     plain = json.loads(accord.report(labels).to_json())
     assert "spans" not in plain

@@ -97,8 +97,8 @@ def test_cli_check_on_span_data(tmp_path: Path) -> None:
     base = ["check", str(NER), *SPAN_OPTS, "--coefficient", "span_f1"]
     code, out, _ = run_cli(*base, "--min", "0.6", "--json")
     assert code == 0
-    doc = json.loads(out)
-    assert doc["estimate"] == accord.span_f1(_ner()).estimate  # 0.6148..., strict
+    (row,) = json.loads(out)["results"]
+    assert row["estimate"] == accord.span_f1(_ner()).estimate  # 0.6148..., strict
     code, out, _ = run_cli(*base, "--min", "0.6", "--on", "lower-ci", "--ci", "bootstrap",
                            "--seed", "1")
     assert code == 1 and out.startswith("REJECTED: span_f1 lower 95% limit")

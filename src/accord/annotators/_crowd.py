@@ -99,7 +99,7 @@ def crowd_of(data: Any, *, func: str, categories: Sequence[Any] | None = None) -
     Raises one sentence for set-valued ratings, numeric scores (interval or
     ratio level), no ratings, or a single category.
     """
-    ann = as_annotations(data, categories=categories, func=func)
+    ann = as_annotations(data, categories=categories, func=func, pairs=False)
     _check(ann, func)
     unit, rater, value = ann.codes
     return Crowd(unit, rater, value, ann.units, ann.raters, ann.categories,
@@ -116,7 +116,8 @@ def _check(ann: Annotations, func: str) -> None:
     if ann.n_ratings == 0:
         raise InsufficientDataError(f"{func}: the data hold no ratings, so there is no label "
                                     "to infer.")
-    used = np.unique(ann.codes[2])
+    # the codes are category positions: a bincount, not a sort of every rating
+    used = np.flatnonzero(np.bincount(ann.codes[2], minlength=len(ann.categories)))
     if used.shape[0] < 2:
         only = ann.categories[int(used[0])]
         raise InsufficientDataError(
@@ -150,22 +151,36 @@ def normalise_log(logp: FloatArray, add: FloatArray | None = None
     """Rows of log-scores to probabilities, and the sum of the rows' log normalisers.
 
     The sum is the log-likelihood of the data when ``logp[u, c]`` is
-    ``log P(class c, ratings of unit u)``; ``add`` (one term per class, e.g. the log
+    ``log P(class c, ratings of u)``; ``add`` (one term per class, e.g. the log
     class prior) is added to every row first.
     """
+    n, k = logp.shape
+    post, top, log_total = np.empty((n, k)), np.empty(n), np.empty(n)
+    normalise_into(logp, add, post, top, log_total, np.empty((k, n)))
+    return post, float(log_total.sum() + top.sum())
+
+
+def normalise_into(logp: FloatArray, add: FloatArray | None, post: FloatArray,
+                   top: FloatArray, log_total: FloatArray, work: FloatArray) -> None:
+    """:func:`normalise_log` into given arrays: the probabilities into ``post``, each
+    row's maximum into ``top`` and the log of its normaliser after the maximum is taken
+    out into ``log_total`` (the log-likelihood is ``log_total.sum() + top.sum()``);
+    ``work`` is k x n scratch. Row by row the same arithmetic whatever the rows given,
+    so a caller may run it over blocks of rows that stay in cache."""
     # on a k x n copy: numpy combines a few long rows much faster than many rows of k
     # (the inner loops run over n, not k), and the reductions along axis 0 add the rows
     # in order, so the sums are the same as column by column
-    t = np.ascontiguousarray(logp.T)
+    t = work
+    np.copyto(t, logp.T)
     if add is not None:
         t += add[:, None]
-    top = t.max(axis=0)
+    np.max(t, axis=0, out=top)
     t -= top
     np.exp(t, out=t)
-    total = t.sum(axis=0)
-    t /= total
-    p = np.ascontiguousarray(t.T)
-    return p, float(np.log(total).sum() + top.sum())
+    np.sum(t, axis=0, out=log_total)
+    t /= log_total
+    np.copyto(post, t.T)
+    np.log(log_total, out=log_total)
 
 
 def symmetric_log_posterior(crowd: Crowd, log_prior: FloatArray, base: FloatArray,

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from accord.data import _validation as v
 
@@ -131,12 +132,16 @@ def rating_matrix(rows: IntArray, cols: IntArray, n_rows: int, n_cols: int) -> A
     return csr_matrix((ones, (rows, cols)), shape=(n_rows, n_cols))
 
 
-def log_prior(crowd: Crowd, prior: FloatArray) -> FloatArray:
-    """``log pi_c``, and ``-inf`` for a declared class no rating gives: its posterior is
-    held at 0 (with a fitted confusion row spread over the labels in use, an empty class
-    would explain any unit no better than chance, yet can out-score classes whose
-    confusion rows are nearly 0/1 on a small crowd)."""
-    seen = np.bincount(crowd.value, minlength=crowd.k) > 0
+def classes_given(crowd: Crowd) -> NDArray[np.bool_]:
+    """Whether any rating gives each class (counted once per fit, not per E step)."""
+    return np.bincount(crowd.value, minlength=crowd.k) > 0
+
+
+def log_prior(seen: NDArray[np.bool_], prior: FloatArray) -> FloatArray:
+    """``log pi_c``, and ``-inf`` for a declared class no rating gives (``seen`` false):
+    its posterior is held at 0 (with a fitted confusion row spread over the labels in
+    use, an empty class would explain any unit no better than chance, yet can out-score
+    classes whose confusion rows are nearly 0/1 on a small crowd)."""
     return np.where(seen, np.log(np.maximum(prior, EPS)), -np.inf)
 
 
@@ -157,6 +162,13 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None
     # (in row blocks on threads from a million ratings on: see _blocks)
     by_unit = RowBlocks(rating_matrix(crowd.unit, crowd.rv, n, r * k))
     used = by_unit.column_sums().reshape(r, k) > 0
+    seen = classes_given(crowd)
+    # the E step's per-unit scratch, made once: a fresh array per iteration costs page
+    # faults (system time) once it passes malloc's mmap threshold
+    top, log_total = np.empty(n), np.empty(n)
+    # plain EM holds one posterior at a time (run_em drops each when the next E step
+    # returns), so its E steps take turns with two arrays; SQUAREM keeps several
+    spare = None if accelerate else [np.empty((n, k)), np.empty((n, k))]
 
     def m_step(post: FloatArray, _: Params) -> Params:
         counts = by_unit.tdot(post).reshape(r, k, k).transpose(0, 2, 1)
@@ -166,8 +178,12 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None
     def e_step(p: Params) -> tuple[FloatArray, float]:
         conf = p["confusion"]
         log_conf = np.log(np.where(conf > 0, conf, 1.0))
-        logp = by_unit.dot(np.ascontiguousarray(log_conf.transpose(0, 2, 1).reshape(r * k, k)))
-        return normalise_log(logp, log_prior(crowd, p["prior"]))
+        post = np.empty((n, k)) if spare is None else spare[0]
+        if spare is not None:
+            spare.reverse()
+        by_unit.posterior(np.ascontiguousarray(log_conf.transpose(0, 2, 1).reshape(r * k, k)),
+                          log_prior(seen, p["prior"]), post, top, log_total)
+        return post, float(log_total.sum() + top.sum())
 
     try:
         first = m_step(majority_posterior(crowd), {}) if start is None else start
@@ -184,6 +200,7 @@ def one_coin(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = 
     """The homogeneous Dawid-Skene model: one accuracy per rater."""
     uv, rater, k = crowd.uv, crowd.rater, crowd.k
     n_r = np.maximum(crowd.per_rater(), 1)
+    seen = classes_given(crowd)
 
     def m_step(post: FloatArray, _: Params) -> Params:
         skill = wsum(rater, post.ravel()[uv], crowd.n_raters) / n_r
@@ -194,7 +211,7 @@ def one_coin(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = 
         right = np.log(np.clip(s, EPS, 1 - EPS))
         wrong = np.log(np.clip((1 - s) / (k - 1), EPS, 1 - EPS))
         base = wrong[rater]
-        return normalise_log(symmetric_log_posterior(crowd, log_prior(crowd, p["prior"]), base,
+        return normalise_log(symmetric_log_posterior(crowd, log_prior(seen, p["prior"]), base,
                                                      right[rater] - base))
 
     first = m_step(majority_posterior(crowd), {}) if start is None else start
@@ -288,6 +305,7 @@ def mace(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
     """Hovy et al. (2013): competence (knowing vs guessing) and a guessing strategy."""
     rater, rv, uv, k = crowd.rater, crowd.rv, crowd.uv, crowd.k
     n_r = crowd.n_raters
+    seen = classes_given(crowd)
 
     def guess_and_know(p: Params) -> tuple[FloatArray, FloatArray]:
         return p["knowing"][rater, 0] * p["strategy"].ravel()[rv], p["knowing"][rater, 1]
@@ -303,7 +321,7 @@ def mace(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
     def e_step(p: Params) -> tuple[FloatArray, float]:
         guess, know = guess_and_know(p)
         base = np.log(np.maximum(guess, EPS))
-        return normalise_log(symmetric_log_posterior(crowd, log_prior(crowd, p["prior"]), base,
+        return normalise_log(symmetric_log_posterior(crowd, log_prior(seen, p["prior"]), base,
                                                      np.log(guess + know) - base))
 
     def m_step(post: FloatArray, p: Params) -> Params:

@@ -32,6 +32,7 @@ from accord.inference.results import AgreementResult, ConfidenceInterval, _jsona
 from . import _figures as fig
 from . import _refit
 from ._crowd import Crowd, FloatArray, IntArray, crowd_of
+from ._sparse import refuse_confusions
 from .consensus import METHODS, Method, consensus
 from .result import Consensus
 
@@ -88,6 +89,9 @@ class AnnotatorQuality(Displayed):
     confusion_figures : mapping
         ``(true label, given label) -> AgreementResult``: each cell of :attr:`confusion`,
         with the same refitting bootstrap.
+    flag_interval : ConfidenceInterval or None
+        The accuracy interval the flag was decided on (with ``n_resamples``: the
+        bootstrap's); :meth:`to_dict` writes it as the accuracy's interval.
     """
 
     name: Any
@@ -105,14 +109,17 @@ class AnnotatorQuality(Displayed):
     spammer_figure: AgreementResult | None = field(default=None, repr=False)
     confusion_figures: Mapping[tuple[Any, Any], AgreementResult] = field(
         default_factory=dict, repr=False)
+    flag_interval: ConfidenceInterval | None = field(default=None, repr=False)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping at full precision."""
+    def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
+        """JSON-ready mapping at full precision; each figure with its interval at
+        ``confidence_level`` (the accuracy's: Wilson's, or the flag's own)."""
+        level = confidence_level
         return {
             "name": _jsonable(self.name), "n_units": self.n_units,
-            "accuracy": self.accuracy.to_dict(),
-            "consensus_agreement": self.consensus_agreement.to_dict(),
-            "agreement": self.agreement.to_dict(),
+            "accuracy": self.accuracy.to_dict(level, interval=self.flag_interval),
+            "consensus_agreement": self.consensus_agreement.to_dict(level),
+            "agreement": self.agreement.to_dict(level),
             "confusion": _jsonable(self.confusion), "competence": _jsonable(self.competence),
             "spammer_score": _jsonable(self.spammer_score),
             "label_share": _jsonable(self.label_share), "bias": _jsonable(self.bias),
@@ -213,7 +220,7 @@ class Annotators(Tabular):
             "pool_share": _jsonable(self.pool_share),
             "confidence_level": self.confidence_level, "interval_method": self.interval,
             "flagged": [_jsonable(r.name) for r in self.flagged],
-            "annotators": [r.to_dict() for r in self.rows],
+            "annotators": [r.to_dict(self.confidence_level) for r in self.rows],
         }
 
     def to_frame(self, *, backend: Backend | None = None) -> Any:
@@ -291,8 +298,9 @@ def annotators(
     ann = as_annotations(annotations, categories=categories, func=func)
     ann, truth_labels = _split_reference(ann, reference, func)
     fit_options: dict[str, Any] = {"tol": tol, "max_iter": max_iter, "accelerate": accelerate}
+    crowd = crowd_of(ann, func="consensus")  # what consensus() refuses, in its words
+    refuse_confusions(crowd, func)
     cons = consensus(ann, method=method, tol=tol, max_iter=max_iter, accelerate=accelerate)
-    crowd = crowd_of(ann, func=func)
     truth = _consensus_truth(cons) if truth_labels is None else _codes(truth_labels, crowd, func)
     rows, pool = _rows(crowd, cons, truth, against="consensus" if truth_labels is None
                        else "reference", fit_options=fit_options)
@@ -465,13 +473,13 @@ def _flag(rows: list[AnnotatorQuality], crowd: Crowd, cons: Consensus, truth: In
                 row = _with_flag(row, f"{row.name} {what} on {acc.estimate:.0%} of "
                                  f"{acc.n_units} units ({level:.0%} {kind} CI {ci.low:.0%}-"
                                  f"{ci.high:.0%}), the pool on {pool:.0%}: check their "
-                                 "guideline reading.")
+                                 "guideline reading.", ci)
         out.append(row)
     return tuple(out)
 
 
-def _with_flag(row: AnnotatorQuality, flag: str) -> AnnotatorQuality:
+def _with_flag(row: AnnotatorQuality, flag: str, ci: ConfidenceInterval) -> AnnotatorQuality:
     from dataclasses import replace
 
-    return replace(row, flag=flag)
+    return replace(row, flag=flag, flag_interval=ci)
 

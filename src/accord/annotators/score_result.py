@@ -86,7 +86,8 @@ class ScoreConsensus(Tabular):
         return self.estimates - z * self.se, self.estimates + z * self.se
 
     def rows(self, confidence_level: float = 0.95) -> list[dict[str, Any]]:
-        """One mapping per unit, in unit order: unit, score, se, low, high, n_ratings."""
+        """One mapping per unit, in unit order: unit, score, se, low, high, n_ratings
+        (:meth:`to_dict` writes the interval as ``confidence_interval``)."""
         low, high = self.intervals(confidence_level)
         return [{"unit": u, "score": float(self.estimates[i]), "se": float(self.se[i]),
                  "low": float(low[i]), "high": float(high[i]),
@@ -105,7 +106,8 @@ class ScoreConsensus(Tabular):
                 for r in self.rows(confidence_level)]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping at full precision (undefined numbers are ``null``)."""
+        """JSON-ready mapping at full precision (undefined numbers are ``null``); the units
+        under ``results``, the key ``accord consensus --json`` uses."""
         return {
             "method": self.method, "n_units": len(self.units),
             "mu": _jsonable(self.mu), "tau": _jsonable(self.tau), "n_iter": self.n_iter,
@@ -113,7 +115,7 @@ class ScoreConsensus(Tabular):
             "last_change": _jsonable(self.last_change), "notes": list(self.notes),
             "annotators": [{"name": _jsonable(r), "bias": self.bias[r].to_dict(),
                             "noise": self.noise[r].to_dict()} for r in self.raters],
-            "units": [{k: _jsonable(x) for k, x in row.items()} for row in self.rows()],
+            "results": [_unit(row) for row in self.rows()],
         }
 
     def sentence(self) -> str:
@@ -132,3 +134,11 @@ class ScoreConsensus(Tabular):
         fit = "" if self.method != "gaussian" else (
             f", {self.n_iter} iterations{'' if self.converged else ' (not converged)'}")
         return f"ScoreConsensus({self.method}: {len(self.units)} units{fit})"
+
+
+def _unit(row: dict[str, Any]) -> dict[str, Any]:
+    """A unit's row for JSON: its normal interval as ``confidence_interval``."""
+    out = {k: _jsonable(x) for k, x in row.items() if k not in ("low", "high")}
+    out["confidence_interval"] = {"low": _jsonable(row["low"]), "high": _jsonable(row["high"]),
+                                  "confidence_level": 0.95, "method": "asymptotic"}
+    return out

@@ -26,7 +26,8 @@ def check_by(data: str, by: str, read: Callable[[Any], Any],
     from accord.history.split import split_files
 
     paths = paths_of(data)
-    groups, pooled, notes = split_files([paths] if isinstance(paths, str) else paths, by, read)
+    groups, pooled, notes = split_files([paths] if isinstance(paths, str) else paths, by, read,
+                                        once=True)
     rows: list[dict[str, Any]] = []
     for name, ann in [*groups, (POOLED, pooled)]:
         try:
@@ -54,8 +55,9 @@ def check_by(data: str, by: str, read: Callable[[Any], Any],
     ok = accepted and not drift
     status = 0 if ok else 1 if not accepted else DRIFT_ALARM
     if as_json:
-        emit("check", {"data": str(data), "by": by, "notes": notes, "groups": rows,
-                       "accepted": ok, "exit_status": status})
+        emit("check", {"results": rows, "accepted": ok, "exit_status": status,
+                       "data": str(data), "by": by, "notes": notes,
+                       "caveats": list(dict.fromkeys(c for r in rows for c in r["caveats"]))})
     else:
         for caveat in dict.fromkeys(c for r in rows for c in r["caveats"]):
             echo(f"caveat: {caveat}")

@@ -280,6 +280,8 @@ DIFFERENCES = (
     "a subset of the registry (multilabel: every coefficient but the ICC family, on each "
     "label's yes/no ratings; plan: the coefficients with a sample-size formula), with their "
     "own defaults (krippendorff_alpha, cohen_kappa).",
+    "`accord spans --coefficient` takes unitizing_alpha or gamma (repeatable), computed "
+    "beside the pairwise F1, which that command always reports.",
     "`accord compute --coefficient` offers every coefficient but the span family "
     "(span_f1, ...): spans are read with --start/--end/--label, which `accord spans` and "
     "`accord check` take.",

@@ -208,3 +208,39 @@ def _span(s: Any) -> str:
     # repr: control characters (terminal escapes, newlines) are shown escaped, never sent
     text = "" if s.text is None else " " + repr(s.text if len(s.text) <= 40 else s.text[:39] + "…")
     return f"{s.label} {s.start}-{s.end}{text}"
+
+
+def _unitizing(model: dict[str, Any], ann: Any, names: tuple[str, ...],
+               raters: list[str] | None, ci: _Ci) -> None:  # fmt: skip
+    """alpha_U and gamma beside the F1: a table, a sentence each, ``unitizing`` in --json."""
+    from accord.report.unitizing_section import SENTENCES
+    pct = f"{ci.level:.0%} CI"
+    rows: list[list[Any]] = [["coefficient", "estimate", pct, "details"]]
+    js = []
+    for name in dict.fromkeys(names):
+        res = _unitizing_result(name, ann, raters, ci)
+        if name == "gamma":
+            est, shown, out = _cell(res, ci)
+        else:  # no interval: D_e is not a sum over units
+            est, shown, out = _fmt(res.estimate), "", {**res.to_dict(), "confidence_interval": None}
+        d = res.details
+        extra = (f"gamma-cat {_fmt(d['gamma_cat'])}, D_e Monte-Carlo SE "
+                 f"{_fmt(d['expected_disorder_se'])}" if name == "gamma" else "no interval: "
+                 "D_e is not a sum over units")  # fmt: skip
+        rows.append([name, est, shown, extra])
+        js.append({**out, "sentence": SENTENCES[name]})
+        model["notes"].append(SENTENCES[name])
+    model["tables"]["unitizing coefficients"] = rows
+    model["json"]["unitizing"] = js
+
+
+def _unitizing_result(name: str, ann: Any, raters: list[str] | None, ci: _Ci) -> Any:
+    from accord.spans import gamma, unitizing_alpha
+
+    if name == "unitizing_alpha":
+        return unitizing_alpha(ann, raters=raters)
+    spans = [s for s in ann.spans if raters is None or s.rater in raters]
+    cols = {"doc": [s.unit for s in spans], "annotator": [str(s.rater) for s in spans],
+            "label": [str(s.label) for s in spans], "start": [s.start for s in spans],
+            "end": [s.end for s in spans]}  # fmt: skip
+    return gamma(cols, rng=0 if ci.seed is None else ci.seed)

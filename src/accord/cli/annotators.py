@@ -80,8 +80,9 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
     if output is not None:
         _write(output, c, unit_header)
     if as_json:
-        emit("consensus", {**c.to_dict(), "caveats": list(ann.audit.caveats),
-                               "audit": ann.audit.to_dict()})
+        doc = c.to_dict()
+        emit("consensus", {**doc,
+                           "caveats": list(ann.audit.caveats), "audit": ann.audit.to_dict()})
         return
     _print_consensus(ann, c, output)
 
@@ -113,7 +114,9 @@ def _score_consensus(data: str, method: str, tol: float, max_iter: int,
                     ([row["unit"], repr(row["score"]), repr(row["se"]), row["n_ratings"]]
                      for row in sc.rows()))
     if as_json:
-        emit("consensus", {**sc.to_dict(), "audit": ann.audit.to_dict()})
+        doc = sc.to_dict()
+        emit("consensus", {**doc,
+                           "caveats": list(ann.audit.caveats), "audit": ann.audit.to_dict()})
         return
     _print_scores(ann, sc, output)
 
@@ -246,8 +249,9 @@ def annotators(data: str, gold: str | None, consensus_method: str, tol: float, m
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
-        emit("annotators", {**q.to_dict(), "caveats": list(ann.audit.caveats),
-                               "audit": ann.audit.to_dict()})
+        doc = q.to_dict()
+        emit("annotators", {"results": doc.pop("annotators"), **doc,
+                            "caveats": list(ann.audit.caveats), "audit": ann.audit.to_dict()})
         return
     _print_annotators(ann, q)
 

@@ -25,6 +25,11 @@ from accord.cli._options import shared
 @click.option("--box", nargs=4, default=("x", "y", "w", "h"), show_default=True,
               metavar="X Y W H", help="Tables: the columns of x, y, width and height (COCO's "
               "bbox order).")
+@click.option("--sizes", default=None, metavar="CSV",
+              type=click.Path(exists=True, dir_okay=False),
+              help="YOLO: a CSV of image, width, height, to read the boxes in pixels (and "
+              "name each image by its file name); without it boxes stay in fractions of "
+              "the image.")
 @click.option("--iou", "iou_threshold", default=0.5, show_default=True,
               type=click.FloatRange(0.0, 1.0, min_open=True),
               help="Two boxes can match when their IoU is at least this.")
@@ -39,6 +44,7 @@ def boxes(
     rater: str,
     label: str,
     box: tuple[str, str, str, str],
+    sizes: str | None,
     iou_threshold: float,
     confidence_level: float,
     n_resamples: int,
@@ -49,9 +55,11 @@ def boxes(
     matched boxes and Krippendorff's alpha on the matched objects, per label, per pair
     and over the IoU thresholds 0.50 to 0.95, with bootstrap intervals over images.
 
-    FILE is a long table (CSV or Parquet, one row per box) or COCO JSON: several
-    files, one per annotator (named by the file), or one file with the annotator in
-    each annotation (--rater names the key).
+    FILE is a long table (CSV or Parquet, one row per box) or a tool's export,
+    detected by content: COCO JSON or CVAT XML, one file per annotator (COCO: named
+    by the file; CVAT: the job's assignee) or one file with the annotator in each
+    box (--rater names the key or attribute); Label Studio JSON with rectangles
+    (the annotator is completed_by); a YOLO folder holding one folder per annotator.
 
     \b
     Examples:
@@ -60,10 +68,15 @@ def boxes(
       accord boxes examples/boxes.csv --iou 0.75 --json
       accord boxes examples/boxes_coco/ann.json examples/boxes_coco/bob.json \\
           examples/boxes_coco/cleo.json
+      accord boxes examples/boxes_cvat/job_41.xml examples/boxes_cvat/job_42.xml
+      accord boxes examples/boxes_label_studio.json
+      accord boxes examples/boxes_yolo --sizes examples/boxes_yolo/sizes.csv
     """
     import accord
 
     data: Any = files[0] if len(files) == 1 else list(files)
+    if sizes is not None:
+        data = accord.read(data, format="yolo", sizes=sizes)
     res = accord.box_agreement(
         data, unit=unit, rater=rater, label=label, box=box, iou_threshold=iou_threshold,
         confidence_level=confidence_level, n_resamples=n_resamples,
@@ -71,9 +84,14 @@ def boxes(
     )  # fmt: skip
     doc = res.to_dict()
     if as_json:
-        emit("boxes", doc)
+        rest = {k: v for k, v in doc.items() if k not in _FIGURES}
+        emit("boxes", {"results": [{"figure": k, **doc[k]} for k in _FIGURES], **rest})
         return
     _print(doc, " ".join(files))
+
+
+#: The figures of the whole data set, in the order the console shows them.
+_FIGURES = ("f1", "mean_iou", "alpha")
 
 
 def _num(x: Any) -> str:
@@ -96,9 +114,10 @@ def _print(doc: dict[str, Any], source: str) -> None:
     level = doc["f1"]["confidence_interval"]["confidence_level"]
     console.print(Text(f"{source}: {audit['images']} images, {len(audit['annotators'])} "
                        f"annotators, {audit['boxes']} boxes; IoU >= {thr:g}"), style="bold")
-    for key, n in audit.items():
-        if key.startswith("skipped"):
-            console.print(Text(f"note: {key}: {n}"), style="dim")
+    for row in audit.get("dropped", []):
+        console.print(Text(f"note: skipped: {row['reason']}: {row['count']}"), style="dim")
+    for note in audit.get("notes", []):
+        console.print(Text(f"note: {note}"), style="dim")
     ci_head = f"{level:.0%} interval (bootstrap over images)"
     main_t = Table(title="Agreement", title_justify="left")
     for head in ("figure", "estimate", ci_head):

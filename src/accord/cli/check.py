@@ -179,14 +179,14 @@ def _check_bootstrap(ci_method: str, n_resamples: int, seed: int | None) -> None
 def _print(decision: Any, deviations: int, caveats: list[str], raters: Any, data: str,
            as_json: bool, history: dict[str, Any] | None = None) -> None:
     if as_json:
-        out = decision.to_dict()
-        out.update(
-            accepted=decision.accepted, exit_status=exit_status(decision.accepted, history),
-            data=data, line=decision_line(decision, history),
-            n_units=decision.result.n_units, n_raters=decision.result.n_raters,
-            raters=[str(r) for r in raters], caveats=caveats,
-            protocol_deviations=deviations,
-        )
+        row = decision.to_dict()
+        row.update(accepted=decision.accepted, line=decision_line(decision, history),
+                   n_units=decision.result.n_units, n_raters=decision.result.n_raters)
+        out: dict[str, Any] = {
+            "results": [row], "accepted": decision.accepted,
+            "exit_status": exit_status(decision.accepted, history), "data": data,
+            "raters": [str(r) for r in raters], "caveats": caveats,
+            "protocol_deviations": deviations}
         if history is not None:
             out.update(history=history)
         emit("check", out)

@@ -81,14 +81,15 @@ def compare_command(data: Any, coefficients: tuple[str, ...], weights: str | Non
     except InvalidParameterError as exc:
         raise click.UsageError(cli_text(str(exc))) from None
     if as_json:
-        out = {"batches": [{"batch": n, "source": p, **r.to_dict()}
-                           for n, p, r in zip(names, paths, results)],
-               "comparisons": [{"batch": n, "baseline": names[0], "sentence":
-                                d.sentence(n, names[0]), **d.to_dict()}
-                               for n, d in zip(names[1:], diffs)],
+        out = {"results": [{"batch": n, "baseline": names[0], "sentence":
+                            d.sentence(n, names[0]), **d.to_dict()}
+                           for n, d in zip(names[1:], diffs)],
+               "batches": [{"batch": n, "source": p, **r.to_dict(confidence_level,
+                                                                  interval=ci)}
+                           for n, p, r, ci in zip(names, paths, results, _shown(diffs))],
                "homogeneity": None if test is None else test.to_dict(),
                **({} if whole is None else {"pooled": {"source": paths_of(data),
-                                                       **whole.to_dict()}})}
+                                                       **whole.to_dict(confidence_level)}})}
         emit("compare", out)
         return
     _print(batches, names, diffs, section)
@@ -132,6 +133,11 @@ def _batches(data: Any, paths: list[str], by: str | None,
     return ([str(g) for g, _ in groups], [where.format(g) for g, _ in groups],
             [single_labels(ann.require_pairable(), "compare") for _, ann in groups],
             single_labels(pooled.require_pairable(), "compare"))
+
+
+def _shown(diffs: list[Any]) -> list[Any]:
+    """Each batch's interval as the comparisons show it (the baseline's from the first)."""
+    return [diffs[0].interval_b, *(d.interval_a for d in diffs)]
 
 
 def _disjoint(batches: list[Any]) -> bool:

@@ -101,7 +101,7 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
-        emit("evaluate", out)
+        emit("evaluate", _document(out))
         return
     if "systems" not in out:
         out = {"reference": out["reference"], "systems": {out["system"]: out}, "mcnemar": []}
@@ -153,9 +153,20 @@ def _spans(ann: Any, data: str, gold: str, predicted: tuple[str, ...], level: fl
                      _Ci(level, n_resamples, seed))
     _dropped(model, ann)
     if as_json:
-        emit("evaluate", model["json"])
+        from accord.cli.spans import _document as spans_document
+
+        emit("evaluate", spans_document(model["json"]))
         return
     _print(model, data)
+
+
+def _document(out: dict[str, Any]) -> dict[str, Any]:
+    """One evaluation per system in ``results``; the reference, the humans and McNemar's
+    tests of several systems beside."""
+    if "systems" not in out:
+        return {"results": [out]}
+    rest = {k: v for k, v in out.items() if k != "systems"}
+    return {"results": list(out["systems"].values()), **rest}
 
 
 def _given(ctx: click.Context, name: str) -> bool:

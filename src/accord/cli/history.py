@@ -59,8 +59,8 @@ def history(store: Path, study: str | None, false_alarm: float, output: Path | N
         write_atomic(output, render_history_html(runs, drawn, title=f"History: {store.name}",
                                                  accord_version=__version__))
     if as_json:
-        emit("history", {"store": str(store), "runs": [r.to_dict() for r in runs],
-                               "charts": [c.to_dict() for c in drawn]})
+        emit("history", {"results": [r.to_dict() for r in runs], "store": str(store),
+                         "charts": [c.to_dict() for c in drawn]})
         return
     _print(store, runs, drawn, output)
 

@@ -39,7 +39,8 @@ def inspect(data: str, as_json: bool, **selection: Any) -> None:
     summary["caveats"] = [cli_text(c) for c in summary.get("caveats", [])]
     summary["audit_lines"] = [cli_text(x) for x in summary.get("audit_lines", [])]
     if as_json:
-        emit("inspect", summary)
+        caveats = summary.pop("caveats")
+        emit("inspect", {"results": [summary], "caveats": caveats})
         return
     _print(summary, data)
 
@@ -83,8 +84,8 @@ def _print(s: dict[str, Any], source: str) -> None:
                 f"(unit, rater) annotated {spans['annotated']}, skipped {spans['skipped']}"
             )
         )
-    for reason, n in (s.get("dropped") or {}).items():
-        console.print(Text(f"not used: {n} {reason}"))
+    for row in s.get("dropped") or []:
+        console.print(Text(f"not used: {row['count']} {row['reason']}"))
     console.print(Text("audit:"), style="dim")
     for line in s.get("audit_lines", []):
         console.print(Text("  " + line), style="dim")

@@ -102,10 +102,23 @@ def alt(data: str, judge_name: str, humans: tuple[str, ...], epsilon: float,
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
-        emit("judge alt", {"caveats": list(ann.audit.caveats), "alt_test": alt.to_dict(),
-                           "agreement": agree.to_dict(), "audit": ann.audit.to_dict()})
+        emit("judge alt", _document(alt, agree, ann))
         return
     _print(alt, agree, ann)
+
+
+def _document(alt: Any, agree: Any, ann: Any) -> dict[str, Any]:
+    """The agreement's figures as ``results``: per human the judge minus the human (with
+    its interval), then the judge against the consensus and the panel's figures."""
+    doc = agree.to_dict()
+    rows = [{"figure": "judge_minus_human", **row} for row in doc.pop("per_human")]
+    for name in ("judge_vs_consensus", "panel_without_judge", "panel_with_judge",
+                 "panel_change"):
+        if doc.get(name) is not None:
+            rows.append({"figure": name, **doc.pop(name)})
+        doc.pop(name, None)
+    return {"results": rows, "caveats": list(ann.audit.caveats), "alt_test": alt.to_dict(),
+            "agreement": doc, "audit": ann.audit.to_dict()}
 
 
 def _print(alt: Any, agree: Any, ann: Any) -> None:

@@ -55,7 +55,10 @@ def bias(data: str, judge_name: str | None, family: tuple[str, ...], level: floa
     figures = _bias_figures(res)
     _write_report(report_path, data, [res], level, table.notes())
     if as_json:
-        emit("judge bias", {"read": table.notes(), **res.to_dict()})
+        doc = res.to_dict()
+        notes = doc.pop("biases", {}).get("notes", [])
+        emit("judge bias", {"read": table.notes(), "results": _results(figures, level), **doc,
+                            "notes": notes})
         return
     _say(table.notes() + list(res.biases.notes if res.biases else ()))
     _say([res.sentence(level)])
@@ -72,8 +75,14 @@ def _only_rater(raters: list[Any]) -> Any:
     return names[0]
 
 
-def _bias_figures(res: Any) -> list[tuple[str, Any]]:
-    rows = [(f"P(first shown wins), {r}", x) for r, x in res.position.items()]
+#: A row of a figure table: the console's label, the result, and the JSON's name of the
+#: figure with its parameters (``{"figure": "position", "rater": "gpt4"}``).
+Row = tuple[str, Any, dict[str, Any]]
+
+
+def _bias_figures(res: Any) -> list[Row]:
+    rows: list[Row] = [(f"P(first shown wins), {r}", x, {"figure": "position", "rater": str(r)})
+                       for r, x in res.position.items()]
     for label, name in (("P(prefers the longer output)", "length_bias"),
                         ("  the humans, same pairs", "length_bias_humans"),
                         ("  judge minus humans", "length_bias_excess"),
@@ -83,7 +92,7 @@ def _bias_figures(res: Any) -> list[tuple[str, Any]]:
                         ("  judge minus humans", "self_preference_excess")):
         value = getattr(res, name)
         if value is not None:
-            rows.append((label, value))
+            rows.append((label, value, {"figure": name}))
     return rows
 
 
@@ -121,9 +130,17 @@ def rank(data: str, order_effect: bool, n_boot: int, seed: int | None, level: fl
     intervals = {name: r.confidence_interval(level, method=method) for name, r in figures.items()
                  if r.defined}
     if as_json:
-        elo_dict = {str(k): r.to_dict() for k, r in bt.elo().items()}
-        emit("judge rank", {"read": table.notes(), **bt.to_dict(), "elo": elo_dict,
-                            "intervals": {k: ci.to_dict() for k, ci in intervals.items()}})
+        elo = bt.elo()
+        rows: list[Row] = [(str(k), r, {"figure": "strength", "item": str(k)})
+                           for k, r in bt.strength.items()]
+        rows += [(f"elo {k}", r, {"figure": "elo", "item": str(k)}) for k, r in elo.items()]
+        rows += [("order_effect", r, {"figure": "order_effect"}) for r in [bt.order_effect] if r]
+        rows += [("tie", r, {"figure": "tie_parameter"}) for r in [bt.tie_parameter] if r]
+        shown = {**intervals, **{f"elo {k}": _scaled_interval(intervals.get(str(k)), e)
+                                 for k, e in elo.items()}}
+        doc = bt.to_dict()
+        emit("judge rank", {"read": table.notes(), "results": _results(rows, level, shown),
+                            **{k: doc[k] for k in ("n_comparisons", "n_ties", "log_likelihood")}})
         return
     _say(table.notes())
     first = next(iter(bt.strength.values()))
@@ -138,8 +155,8 @@ def rank(data: str, order_effect: bool, n_boot: int, seed: int | None, level: fl
               "Ford 1957)."])
     _say([bt.sentence(level, method=method)])
     elo = bt.elo()
-    rows = [(str(item), bt.strength[item]) for item in bt.ranking()]
-    _figure_table("Bradley-Terry log-strength (mean zero)", rows, level,
+    ranked = [(str(item), bt.strength[item]) for item in bt.ranking()]
+    _figure_table("Bradley-Terry log-strength (mean zero)", ranked, level,
                   extra=("Elo", [_f(elo[i].estimate, 0) for i in bt.ranking()]),
                   intervals=intervals)
 
@@ -174,15 +191,21 @@ def consistency(data: str, threshold: float | None, target: float, confidence_le
     c = accord.judge_consistency(runs, threshold=threshold, target=target)
     _write_report(report_path, data, [c], level, ann.audit.lines())
     need = c.runs_needed(confidence_level=level)
-    figures = [("flip rate (runs disagree)", c.flip_rate)]
+    figures: list[Row] = [("flip rate (runs disagree)", c.flip_rate, {"figure": "flip_rate"})]
     if c.threshold_flip_rate is not None:
         figures.append((f"pass in some runs, fail in others (>= {threshold:g})",
-                        c.threshold_flip_rate))
-    figures += [("within-item variance", c.within_item_variance),
-                ("ICC(1,1): one run", c.icc), (f"ICC(1,{c.n_runs}): mean of the runs", c.icc_k),
-                (f"runs needed for reliability {target:g}", need)]
+                        c.threshold_flip_rate,
+                        {"figure": "threshold_flip_rate", "threshold": threshold}))
+    figures += [("within-item variance", c.within_item_variance,
+                 {"figure": "within_item_variance"}),
+                ("ICC(1,1): one run", c.icc, {"figure": "icc", "k": 1}),
+                (f"ICC(1,{c.n_runs}): mean of the runs", c.icc_k, {"figure": "icc_k",
+                                                                   "k": c.n_runs}),
+                (f"runs needed for reliability {target:g}", need,
+                 {"figure": "runs_needed", "target": target})]
     if as_json:
-        emit("judge consistency", {name: r.to_dict() for name, r in figures})
+        emit("judge consistency", {"results": _results(figures, level), "n_runs": c.n_runs,
+                                   "n_items_dropped": c.n_items_dropped, "target": target})
         return
     _say(ann.audit.lines())
     _say([c.sentence(level)])
@@ -220,18 +243,25 @@ def calibration(data: str, score: str, label: str, bins: int, recalibrate: str,
         recalibrate=None if recalibrate == "none" else recalibrate)  # type: ignore[arg-type]
     _write_report(report_path, data, [cal], level, [
         f"read {len(cols[score])} item(s) with a human label; {dropped} without one left out."])
+    figures: list[Row] = [("Brier score", cal.brier, {"figure": "brier"}),
+                          ("expected calibration error", cal.ece, {"figure": "ece"})]
+    rec = cal.recalibration
+    if rec is not None:
+        figures += [(f"Brier on the check half ({rec.n_check}), before", rec.brier_before,
+                     {"figure": "brier_before"}),
+                    (f"  after {rec.method} fitted on the other {rec.n_fit}", rec.brier_after,
+                     {"figure": "brier_after"}),
+                    ("ECE on the check half, before", rec.ece_before, {"figure": "ece_before"}),
+                    (f"  after {rec.method}", rec.ece_after, {"figure": "ece_after"})]
     if as_json:
-        emit("judge calibration", cal.to_dict())
+        doc = cal.to_dict(level)
+        recal = doc["recalibration"] and {k: v for k, v in doc["recalibration"].items()
+                                          if k in ("method", "n_fit", "n_check")}
+        emit("judge calibration", {"results": _results(figures, level), "bins": doc["bins"],
+                                   "recalibration": recal})
         return
     _say([f"read {len(cols[score])} item(s) with a human label; {dropped} without one "
           "left out.", cal.sentence(level)])
-    figures = [("Brier score", cal.brier), ("expected calibration error", cal.ece)]
-    rec = cal.recalibration
-    if rec is not None:
-        figures += [(f"Brier on the check half ({rec.n_check}), before", rec.brier_before),
-                    (f"  after {rec.method} fitted on the other {rec.n_fit}", rec.brier_after),
-                    ("ECE on the check half, before", rec.ece_before),
-                    (f"  after {rec.method}", rec.ece_after)]
     _figure_table("Calibration against the humans", figures, level)
     _say(["reliability bins (score range: n, mean score, observed rate): " + "; ".join(
         f"{b.low:.1f}-{b.high:.1f}: {b.n}, {_f(b.mean_score)}, {_f(b.observed_rate)}"
@@ -271,7 +301,7 @@ def ppi(data: str, judge_col: str, human_col: str, tuned: bool, level: float,
     _write_report(report_path, data, [est], level, [
         f"read {len(j_unl) + len(j_lab)} item(s): {len(j_lab)} with a human label."])
     if as_json:
-        emit("judge ppi", est.to_dict())
+        emit("judge ppi", {"results": [{"figure": "ppi_mean", **est.to_dict(level)}]})
         return
     _say([f"read {len(j_unl) + len(j_lab)} item(s): {len(j_lab)} with a human label."])
     _say([ppi_sentence(est, level)])
@@ -311,7 +341,9 @@ def panel(data: str, judges: tuple[str, ...], humans: tuple[str, ...], combine: 
                            test=test_kind)  # type: ignore[arg-type]
     _write_report(report_path, data, [p], level, ann.audit.lines())
     if as_json:
-        emit("judge panel", p.to_dict())
+        doc = p.to_dict(level)
+        fig = doc.pop("effective_judges")
+        emit("judge panel", {"results": [{"figure": "effective_judges", **fig}], **doc})
         return
     _say(ann.audit.lines())
     _say([p.sentence(level)])
@@ -398,7 +430,29 @@ def _interval_text(res: Any, level: float, method: Any = "asymptotic") -> str:
     return f"{_f(res.estimate)} ({level:.0%} CI {_f(ci.low)} to {_f(ci.high)})"
 
 
-def _figure_table(title: str, rows: list[tuple[str, Any]], level: float,
+def _results(rows: list[Row], level: float,
+             intervals: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The rows of a figure table as JSON: each figure with the interval the table shows."""
+    out = []
+    for label, res, fields in rows:
+        got = (intervals or {}).get(label)
+        ci = _interval(res, level) if got is None else got
+        out.append({**fields, **res.to_dict(level, interval=ci)})
+    return out
+
+
+def _scaled_interval(ci: Any, elo: Any) -> Any:
+    """An Elo interval from the strength's (Elo is linear in the log-strength)."""
+    from dataclasses import replace
+
+    if ci is None or not elo.defined:
+        return None
+    k = float(elo.details["scale"]) / math.log(10.0)
+    base = float(elo.details["base"])
+    return replace(ci, low=base + k * ci.low, high=base + k * ci.high, replicates=None)
+
+
+def _figure_table(title: str, rows: list[Any], level: float,
                   extra: tuple[str, list[str]] | None = None,
                   intervals: dict[str, Any] | None = None) -> None:
     from rich.table import Table
@@ -406,7 +460,7 @@ def _figure_table(title: str, rows: list[tuple[str, Any]], level: float,
     t = Table(title=title)
     for col in ("figure", "estimate", f"{level:.0%} interval", "n", *(extra[:1] if extra else ())):
         t.add_column(col)
-    for n, (label, res) in enumerate(rows):
+    for n, (label, res, *_) in enumerate(rows):
         got = (intervals or {}).get(label)
         ci = _ci(res, level) if got is None else f"{_f(got.low)} to {_f(got.high)}"
         cells = [label, _f(res.estimate), ci, str(res.n_units)]
@@ -416,11 +470,19 @@ def _figure_table(title: str, rows: list[tuple[str, Any]], level: float,
     console().print(t)
 
 
-def _ci(res: Any, level: float) -> str:
+def _interval(res: Any, level: float) -> Any:
+    """The interval a figure table shows: asymptotic where the figure has one, else the
+    jackknife; ``None`` for an undefined figure."""
     if not res.defined:
-        return res.undefined_reason or "undefined"
+        return None
     method: Any = "asymptotic" if math.isfinite(res.se) or res.analytic_interval else "jackknife"
-    ci = res.confidence_interval(level, method=method)
+    return res.confidence_interval(level, method=method)
+
+
+def _ci(res: Any, level: float) -> str:
+    ci = _interval(res, level)
+    if ci is None:
+        return res.undefined_reason or "undefined"
     return f"{_f(ci.low)} to {_f(ci.high)}"
 
 

@@ -99,11 +99,7 @@ def multilabel(
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
-        out = {"caveats": list(ann.audit.caveats), **res.to_dict()}
-        out["confidence_intervals"] = {k: ci.to_dict() for k, ci in intervals.items()}
-        if macro is not None:
-            out["confidence_intervals"]["macro"] = macro.to_dict()
-        emit("multilabel", out)
+        emit("multilabel", _document(res, intervals, macro, confidence_level, ann))
         return
     _print(res, intervals, macro, data, ann)
 
@@ -117,6 +113,23 @@ def _macro_interval(res: Any, level: float, method: Any) -> Any:
         return None
     boot = method if isinstance(method, Bootstrap) else Bootstrap(n_resamples=1999, rng=0)
     return res.macro_interval(level, method=boot)
+
+
+def _document(res: Any, intervals: dict[str, Any], macro: Any, level: float,
+              ann: Any) -> dict[str, Any]:
+    """The JSON: each figure the console shows, with the interval it shows, in ``results``."""
+    rows = []
+    for key, r in _results(res).items():
+        name, _, label = key.partition(":")
+        fields = {"figure": name, "label": label} if label else {"figure": key}
+        rows.append({**fields, **r.to_dict(level, interval=intervals[key])})
+        if key == f"label:{res.labels[-1]}":
+            rows.append({"figure": "macro", "estimate": res.to_dict()["macro"],
+                         "confidence_interval": None if macro is None else macro.to_dict(),
+                         "left_out": [str(x) for x in res.macro_left_out]})
+    doc = res.to_dict()
+    return {"results": rows, "caveats": list(ann.audit.caveats),
+            **{k: doc[k] for k in ("coefficient", "labels", "n_units", "n_raters", "details")}}
 
 
 def _results(res: Any) -> dict[str, Any]:
@@ -203,8 +216,9 @@ def _against_reference(data: str, reference: str, labels: list[str] | None, as_j
             f"--gold {reference} leaves no other rater to score; the raters read are "
             f"{list(map(str, ann.raters))!r} (name others with --raters).")
     if as_json:
-        emit("multilabel", {"caveats": list(ann.audit.caveats), "reference": reference,
-                            "raters": {str(k): e.to_dict() for k, e in evaluations.items()}})
+        emit("multilabel", {"results": [{"rater": str(k), **e.to_dict()}
+                                        for k, e in evaluations.items()],
+                            "caveats": list(ann.audit.caveats), "reference": reference})
         return
     from rich.table import Table
 

@@ -64,7 +64,7 @@ def plan(expected: float, prevalence: tuple[float, ...], width: float | None,
         raise click.UsageError(_option_words(str(exc))) from None
     assumed = _assumed(prevalence, null, options)
     if as_json:
-        emit("plan", {**result.to_dict(), "assumed": assumed})
+        emit("plan", {"results": [result.to_dict()], "assumed": assumed})
         return
     for line in assumed:
         click.echo(f"assumed: {line}")

@@ -434,4 +434,4 @@ def _disagreements_json(ann: Any, found: Any) -> dict[str, Any]:
             str(r): None if x is None else label_text(x) for r, x in zip(raters, u.labels)},
             "n_ratings": u.n_ratings, "agreement": u.agreement})
     return {"caveats": list(ann.audit.caveats), "n_compared": found.n_compared,
-            "n_disagreements": found.n_disagreements, "units": units}
+            "n_disagreements": found.n_disagreements, "results": units}

@@ -39,15 +39,15 @@ def table(data: str, as_json: bool, **selection: Any) -> None:
     t = ContingencyTable.from_annotations(ann)
     names = (str(ann.raters[0]), str(ann.raters[1]))
     if as_json:
-        emit("table", {
+        emit("table", {"results": [{
                     "raters": names,
                     "categories": [str(c) for c in t.categories],
                     "counts": t.counts.tolist(),
                     "n": t.n,
                     "observed_agreement": t.p_o,
                     "expected_agreement": t.p_e,
-                    "caveats": list(ann.audit.caveats),
-                })
+                    "kappa": t.kappa,
+                }], "caveats": list(ann.audit.caveats)})
         return
     for caveat in ann.audit.caveats:
         echo(f"caveat: {caveat}")

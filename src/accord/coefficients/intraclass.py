@@ -114,7 +114,7 @@ def icc(data: Any, /, *, form: str = "ICC2") -> AgreementResult:
         ``ci_method``, on incomplete designs of the two-way forms ``solver`` (how
         the rater effects were solved) and, for the agreement forms, R irr's
         differing figures (``irr_df2``, ``irr_pvalue``; for ICC(A,k) also
-        ``irr_ci95``).
+        ``irr_interval``, its 95% interval).
         ``confidence_interval(level)`` is the F-based interval (Shrout & Fleiss
         1979; McGraw & Wong 1996, Satterthwaite df for the agreement forms), with
         the average forms as the Spearman-Brown step-up of the single-form limits,
@@ -227,17 +227,36 @@ def _ratings(data: Any) -> RatingMatrix:
 
 
 # --------------------------------------------------------------------- estimates
+def _parts(ms: MeanSquares, model: str) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Numerator, denominator and the denominator's scale of the single-rater ICC."""
+    terms: tuple[FloatArray, ...]
+    if model == "one_way":
+        num = ms.ms_between - ms.ms_within
+        terms = (ms.ms_between, (ms.n0 - 1.0) * ms.ms_within)
+    elif model == "consistency":
+        num = ms.ms_rows - ms.ms_error
+        terms = (ms.ms_rows, (ms.k_rows - 1.0) * ms.ms_error)
+    else:
+        ratio = ms.k_rows / ms.k_cols
+        num = ms.ms_rows - ms.ms_error
+        terms = (ms.ms_rows, (ms.k_rows - 1.0) * ms.ms_error, ratio * ms.ms_cols,
+                 -ratio * ms.ms_error)
+    den = np.sum(terms, axis=0)
+    scale = np.sum(np.abs(terms), axis=0)
+    return (np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64),
+            np.asarray(scale, dtype=np.float64))
+
+
 def _single(ms: MeanSquares, model: str) -> FloatArray:
-    """The single-rater ICC of ``model`` for each row of mean squares (nan if 0/0)."""
+    """The single-rater ICC of ``model`` for each row of mean squares.
+
+    nan when its denominator (the estimated variance of one score) is 0 within rounding
+    (relative 1e-12 of its terms): 0/0, or a negative numerator over 0, which the dense
+    and the long algebra would otherwise give as -inf or nan depending on rounding.
+    """
+    num, den, scale = _parts(ms, model)
     with np.errstate(divide="ignore", invalid="ignore"):
-        if model == "one_way":
-            out = (ms.ms_between - ms.ms_within) / (ms.ms_between + (ms.n0 - 1.0) * ms.ms_within)
-        elif model == "consistency":
-            out = (ms.ms_rows - ms.ms_error) / (ms.ms_rows + (ms.k_rows - 1.0) * ms.ms_error)
-        else:
-            ratio = ms.k_rows / ms.k_cols
-            out = (ms.ms_rows - ms.ms_error) / (
-                ms.ms_rows + (ms.k_rows - 1.0) * ms.ms_error + ratio * (ms.ms_cols - ms.ms_error))
+        out = np.where(np.abs(den) > 1e-12 * scale, num / den, np.nan)
     return np.asarray(out, dtype=np.float64)
 
 
@@ -268,8 +287,12 @@ def _undefined_reason(ms: MeanSquares, est: float, form: Form) -> str | None:
     if total == 0:
         return "every score is the same, so every mean square is 0 and the ICC is 0/0"
     if not math.isfinite(float(_single(ms, form.model)[0])):
-        return ("the targets do not differ and the scores hold no residual error (each rater "
-                "only adds a constant), so the ICC is 0/0")
+        num = float(_parts(ms, form.model)[0][0])
+        if num == 0:
+            return ("the targets do not differ and the scores hold no residual error (each "
+                    "rater only adds a constant), so the ICC is 0/0")
+        return ("the estimated variance of a single score (the ICC's denominator) is 0 while "
+                "the targets vary less than the residual error, so the ICC is undefined")
     return ("the estimated variance of the mean of the raters' scores is not positive, so the "
             "average-measure ICC is undefined")
 
@@ -345,7 +368,7 @@ def _irr_figures(ms: MeanSquares, form: Form, est: float, k: int) -> dict[str, A
     if not math.isfinite(est):
         out_nan: dict[str, Any] = {"irr_df2": math.nan, "irr_pvalue": math.nan}
         if form.average:
-            out_nan["irr_ci95"] = (math.nan, math.nan)
+            out_nan["irr_interval"] = (math.nan, math.nan)
         return out_nan
     n = float(ms.df_rows[0] + 1.0)
     r, c, e = (np.float64(m[0]) for m in (ms.ms_rows, ms.ms_cols, ms.ms_error))
@@ -358,7 +381,7 @@ def _irr_figures(ms: MeanSquares, form: Form, est: float, k: int) -> dict[str, A
     if form.average:
         f_low, f_high = f_ppf(0.975, n - 1.0, v_df), f_ppf(0.975, v_df, n - 1.0)
         with np.errstate(divide="ignore", invalid="ignore"):  # inf / inf: NaN, as in R
-            out["irr_ci95"] = (float(n * (r - f_low * e) / (f_low * (c - e) + n * r)),
+            out["irr_interval"] = (float(n * (r - f_low * e) / (f_low * (c - e) + n * r)),
                                float(n * (f_high * r - e) / (c - e + n * f_high * r)))
     return out
 

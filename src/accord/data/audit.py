@@ -15,6 +15,12 @@ RaterKind = Literal["human", "model", "llm", "gold"]
 Duplicates = Literal["error", "last"]
 
 
+def reason_counts(counts: Mapping[str, int]) -> list[dict[str, Any]]:
+    """``{"missing value": 4}`` as ``[{"reason": "missing value", "count": 4}]``: a
+    reason is a sentence (it may name a column), so in JSON it is a value, never a key."""
+    return [{"reason": str(why), "count": int(n)} for why, n in counts.items()]
+
+
 @dataclass(frozen=True)
 class Audit:
     """What a conversion read, used and dropped, and why.
@@ -73,12 +79,12 @@ class Audit:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping."""
+        """JSON-ready mapping; ``dropped`` is a list of ``{"reason", "count"}``."""
         return {
             "source": self.source,
             "rows_read": self.rows_read,
             "ratings_used": self.ratings_used,
-            "dropped": dict(self.dropped),
+            "dropped": reason_counts(self.dropped),
             "notes": list(self.notes),
             "parts": [p.to_dict() for p in self.parts],
             "caveats": list(self.caveats),

@@ -45,7 +45,7 @@ import numpy as np
 from accord.data import _validation as v
 from accord.inference.display import Tabular
 
-from .store import Figure, Run
+from .store import Figure, Run, with_interval
 
 __all__ = ["DriftChart", "DriftPoint", "annotator_charts", "batches_to_detect", "charts",
            "control_chart"]
@@ -74,11 +74,14 @@ class DriftPoint:
     n_baseline: int
     flagged: bool
     reason: str | None
+    confidence_level: float = 0.95
+    method: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready; undefined numbers are ``None``."""
-        return {k: (None if isinstance(x, float) and not math.isfinite(x) else x)
-                for k, x in vars(self).items()}
+        """JSON-ready; undefined numbers are ``None``; the batch's interval is
+        ``confidence_interval``."""
+        return with_interval({k: (None if isinstance(x, float) and not math.isfinite(x) else x)
+                               for k, x in vars(self).items()})
 
 
 @dataclass(frozen=True)
@@ -220,7 +223,7 @@ def _point(run: Run, fig: Figure, earlier: list[tuple[float, float]], z: float,
                       + f"; one-sided false-alarm rate {false_alarm:.0%}): agreement dropped "
                       "beyond sampling noise")
     return DriftPoint(run.id, run.time, run.source, fig.estimate, se, fig.low, fig.high, base,
-                      limit, len(earlier), flagged, reason)
+                      limit, len(earlier), flagged, reason, fig.confidence_level, fig.method)
 
 
 def batches_to_detect(drop: float, se: float, *, baseline_se: float = 0.0,
@@ -294,3 +297,4 @@ def annotator_charts(runs: Sequence[Run], *, false_alarm: float = 0.05) -> list[
     return [control_chart([r for r in runs if r.study == study], coefficient,
                           false_alarm=false_alarm, rater=rater)
             for study, coefficient, rater in keys]
+

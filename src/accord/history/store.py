@@ -108,9 +108,10 @@ class Figure:
                    result.n_units, rater, result.undefined_reason)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready; undefined numbers are ``None``."""
-        return {k: (None if isinstance(x, float) and not math.isfinite(x) else x)
-                for k, x in vars(self).items()}
+        """JSON-ready; undefined numbers are ``None``; the interval is
+        ``confidence_interval``."""
+        return with_interval({k: (None if isinstance(x, float) and not math.isfinite(x) else x)
+                               for k, x in vars(self).items()})
 
 
 @dataclass(frozen=True)
@@ -139,10 +140,18 @@ class Run(Displayed):
                      if f.coefficient == coefficient and f.rater == rater), None)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping of the run."""
+        """JSON-ready mapping of the run. A register recorded before schema version 3,
+        whose result has an ``se`` but no interval, gets its figure's interval."""
         out = {k: x for k, x in vars(self).items() if k not in ("figures", "raters")}
-        return {**out, "raters": list(self.raters),
-                "figures": [f.to_dict() for f in self.figures]}
+        figures = [f.to_dict() for f in self.figures]
+        result = self.register.get("result")
+        if isinstance(result, dict) and "confidence_interval" not in result:
+            shown = next((f["confidence_interval"] for f in figures if not f["rater"]
+                          and f["coefficient"] == result.get("coefficient")), None)
+            if shown is not None:
+                out["register"] = {**self.register, "result": {
+                    **result, "confidence_interval": shown}}
+        return {**out, "raters": list(self.raters), "figures": figures}
 
 
 def now() -> str:
@@ -414,3 +423,16 @@ def _real(x: float) -> float | None:
 
 def _float(x: Any) -> float:
     return math.nan if x is None else float(x)
+
+
+def with_interval(row: dict[str, Any]) -> dict[str, Any]:
+    """``low``, ``high``, ``confidence_level`` and ``method`` as one ``confidence_interval``
+    (where the flat row had them), in the place ``low`` held."""
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        if key == "low":
+            out["confidence_interval"] = {k: row.get(k) for k in
+                                          ("low", "high", "confidence_level", "method")}
+        elif key not in ("high", "confidence_level", "method"):
+            out[key] = value
+    return out

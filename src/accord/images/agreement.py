@@ -34,7 +34,7 @@ from accord.images._figures import alpha_stat, alpha_terms, f1_stat, figure, rat
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.display import Tabular, flatten_row
 from accord.inference.results import AgreementResult
-from accord.readers.boxes import BoxTable, box_table
+from accord.readers.boxes import BoxTable, audit_json, box_table
 
 __all__ = ["BoxAgreement", "BoxFigures", "box_agreement"]
 
@@ -106,7 +106,7 @@ class BoxAgreement(Tabular):
     def figure_dict(self, res: AgreementResult, **fields: Any) -> dict[str, Any]:
         """One figure as JSON: the result, its bootstrap interval and ``fields``."""
         ci = res.confidence_interval(self.confidence_level, method=self.bootstrap)
-        return {**res.to_dict(), "confidence_interval": ci.to_dict(), **fields}
+        return {**res.to_dict(self.confidence_level, interval=ci), **fields}
 
     def _figures(self, f: BoxFigures, **fields: Any) -> dict[str, Any]:
         return {k: self.figure_dict(r, iou_threshold=f.iou_threshold, **fields)
@@ -124,7 +124,7 @@ class BoxAgreement(Tabular):
             "per_label": [self._figures(f, label=k) for k, f in self.per_label.items()],
             "pairs": [self._figures(f, annotators=list(k)) for k, f in self.pairs.items()],
             "sweep": [self._figures(f) for f in self.sweep],
-            "audit": dict(self.audit),
+            "audit": audit_json(self.audit),
         }
 
 
@@ -144,11 +144,13 @@ def box_agreement(
 
     Parameters
     ----------
-    data : BoxTable, dataframe, mapping of columns, records, a CSV/Parquet path, or COCO
+    data : BoxTable, dataframe, mapping of columns, records, a CSV/Parquet path, or exports
         One row per box (see :func:`accord.readers.boxes.box_table` for the rules);
-        or COCO JSON (:func:`accord.readers.coco.read_coco`): several files, one per
-        annotator (named by the file), or one file whose annotations carry the
-        annotator under the key ``rater`` (or in their ``attributes``).
+        or the path(s) of a tool's export, detected by content
+        (:func:`accord.readers.box_formats.read_boxes`): COCO JSON or CVAT XML, one
+        file per annotator (or one file whose boxes carry the annotator under the key
+        or attribute ``rater``), Label Studio JSON with rectangles, a YOLO folder of
+        annotator folders; or what :func:`accord.read` gave for such an export.
     unit, rater, label : str
         The columns of the image, the annotator and the label.
     box : four column names
@@ -217,14 +219,18 @@ def box_agreement(
 
 
 def _table(data: Any, *, unit: str, rater: str, label: str, box: Sequence[str]) -> BoxTable:
-    """COCO JSON files (a path ending in .json, or several paths) or a long table."""
+    """A box export (COCO, CVAT, Label Studio, YOLO), what accord.read gave, or a table."""
+    meta = getattr(data, "meta", None)
+    if isinstance(meta, dict) and isinstance(meta.get("boxes"), BoxTable):
+        return meta["boxes"]  # accord.read of a box export
     paths = [data] if isinstance(data, (str, Path)) else data
     is_paths = isinstance(paths, (list, tuple)) and bool(paths) and all(
         isinstance(p, (str, Path)) for p in paths)  # fmt: skip
-    if is_paths and all(Path(p).suffix.lower() == ".json" for p in paths):
-        from accord.readers.coco import read_coco
+    tables = {".csv", ".tsv", ".parquet", ".pq"}
+    if is_paths and not all(Path(p).suffix.lower() in tables for p in paths):
+        from accord.readers.box_formats import read_boxes
 
-        return read_coco(paths, rater_key=rater if len(paths) == 1 else None, func=FUNC)
+        return read_boxes(paths, rater_key=rater if len(paths) == 1 else None, func=FUNC)
     return box_table(data, unit=unit, rater=rater, label=label, box=box, func=FUNC)
 
 

@@ -34,7 +34,7 @@ from accord.images.matching import iou_matrix, match_pair
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.display import Tabular
 from accord.inference.results import AgreementResult
-from accord.readers.boxes import BoxTable, box_table
+from accord.readers.boxes import BoxTable, audit_json, box_table
 
 __all__ = ["BoxDetection", "evaluate_boxes"]
 
@@ -79,7 +79,7 @@ class BoxDetection(Tabular):
             out[k] = None if res is None else one(res)
         out["per_label"] = [{k: one(r, label=lab, iou_threshold=self.iou_threshold)
                              for k, r in figs.items()} for lab, figs in self.per_label.items()]
-        out["audit"] = dict(self.audit)
+        out["audit"] = audit_json(self.audit)
         return out
 
 

@@ -92,22 +92,23 @@ class Comparison(Displayed):
     interval_b: ConfidenceInterval | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping at full precision; undefined numbers are ``None``."""
+        """JSON-ready mapping at full precision; undefined numbers are ``None``.
+
+        ``difference`` is a figure (``estimate``, ``confidence_interval``, ``pvalue``,
+        ``undefined_reason``); ``first`` and ``second`` are the two results compared,
+        each with its own interval where it has one.
+        """
         return {
-            "coefficient_a": self.coefficient_a,
-            "coefficient_b": self.coefficient_b,
-            "estimate_a": _num(self.estimate_a),
-            "estimate_b": _num(self.estimate_b),
-            "difference": _num(self.difference),
-            "confidence_interval": self.interval.to_dict(),
-            "pvalue": _num(self.pvalue),
+            "difference": {"figure": "difference", "estimate": _num(self.difference),
+                           "confidence_interval": self.interval.to_dict(),
+                           "pvalue": _num(self.pvalue),
+                           "undefined_reason": self.undefined_reason},
+            "first": _side(self.coefficient_a, self.estimate_a, self.interval_a),
+            "second": _side(self.coefficient_b, self.estimate_b, self.interval_b),
             "n_units": self.n_units,
             "n_shared": self.n_shared,
             "n_excluded": self.n_excluded,
-            "undefined_reason": self.undefined_reason,
             "design": self.design,
-            "interval_a": None if self.interval_a is None else self.interval_a.to_dict(),
-            "interval_b": None if self.interval_b is None else self.interval_b.to_dict(),
         }
 
     def sentence(self, name_a: str = "the first", name_b: str = "the second", *,
@@ -418,3 +419,11 @@ def _sentence(c: Comparison, name_a: str, name_b: str, digits: int) -> str:
 
 def _num(x: float) -> float | None:
     return None if not math.isfinite(x) else float(x)
+
+
+def _side(coefficient: str, estimate: float, ci: ConfidenceInterval | None) -> dict[str, Any]:
+    """One compared result as a figure: its name, estimate and interval (when known)."""
+    out: dict[str, Any] = {"coefficient": coefficient, "estimate": _num(estimate)}
+    if ci is not None:
+        out["confidence_interval"] = ci.to_dict()
+    return out

@@ -33,7 +33,7 @@ __all__ = ["DISAGREEMENT_COEFFICIENTS", "AgreementResult", "ConfidenceInterval"]
 #: observed and expected disagreement (Krippendorff 2004; Janson & Olsson 2001), not
 #: agreement; ``to_dict`` names the keys accordingly.
 DISAGREEMENT_COEFFICIENTS = frozenset({"krippendorff_alpha", "janson_olsson_iota",
-                                       "unitizing_alpha", "box_alpha"})
+                                       "unitizing_alpha", "box_alpha", "gamma"})
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,10 @@ class AgreementResult(Displayed):
         Further named figures (``se0``, ``z``, ``pvalue``, ``prevalence_index``, ...).
     per_category : mapping or None
         Per-category results where the coefficient defines them.
+    terms : tuple of two str or None, optional
+        The names ``to_dict`` gives ``observed`` and ``expected`` when they are not an
+        agreement (a ratio's counts: ``("n_events", "n_trials")``); an empty name
+        leaves the term out (it is in ``details``). ``None``: p_o and p_e (or D_o, D_e).
     """
 
     coefficient: str
@@ -128,6 +132,7 @@ class AgreementResult(Displayed):
     analytic_interval: Callable[[float], tuple[float, float]] | None = field(
         default=None, repr=False, compare=False
     )
+    terms: tuple[str, str] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
@@ -266,32 +271,39 @@ class AgreementResult(Displayed):
             )
         return self.resampling()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, confidence_level: float = 0.95, *,
+                interval: ConfidenceInterval | None = None) -> dict[str, Any]:
         """JSON-ready mapping at full precision; an undefined estimate is ``None``.
 
         ``observed`` and ``expected`` are written ``observed_agreement`` and
         ``expected_agreement`` (p_o, p_e) for the kappa family, and
         ``observed_disagreement`` and ``expected_disagreement`` (D_o, D_e) for the
         coefficients of the form 1 - D_o / D_e (:data:`DISAGREEMENT_COEFFICIENTS`), so
-        that no key means two things.
+        that no key means two things; a figure that is not an agreement names them by
+        its :attr:`terms` (counts are ``n_*``).
+
+        ``confidence_interval`` is ``interval`` when given, else the asymptotic interval
+        at ``confidence_level`` of a defined figure that has one (an ``se`` or its own
+        analytic interval): a figure with an ``se`` always carries its interval.
         """
-        kind = "disagreement" if self.coefficient in DISAGREEMENT_COEFFICIENTS else "agreement"
-        out: dict[str, Any] = {
-            "coefficient": self.coefficient,
-            "estimate": _num(self.estimate),
-            f"observed_{kind}": _num(self.observed),
-            f"expected_{kind}": _num(self.expected),
-            "se": _num(self.se),
+        out: dict[str, Any] = {"coefficient": self.coefficient,
+                               "estimate": _num(self.estimate)}
+        for key, value in zip(self._term_names(), (self.observed, self.expected), strict=True):
+            if key:
+                out[key] = _num(value)
+        out["se"] = _num(self.se)
+        ci = interval if interval is not None else self._default_interval(confidence_level)
+        if ci is not None:
+            out["confidence_interval"] = ci.to_dict()
+        out.update({
             "n_units": self.n_units,
             "n_raters": self.n_raters,
             "undefined_reason": self.undefined_reason,
             "details": {k: _jsonable(x) for k, x in self.details.items()},
-        }
+        })
         if self.per_category is not None:
-            out["per_category"] = {
-                str(c): {k: _jsonable(x) for k, x in row.items()}
-                for c, row in self.per_category.items()
-            }
+            out["per_category"] = {str(c): self._category_row(row, confidence_level)
+                                   for c, row in self.per_category.items()}
         return out
 
     def variant(self, data_level: str | None = None, weights: str | None = None) -> str:
@@ -312,6 +324,33 @@ class AgreementResult(Displayed):
             return level
         ordered = data_level not in (None, "nominal") or weights not in (None, "identity")
         return "unweighted" if w == "identity" and ordered else ""
+
+    def _category_row(self, row: Mapping[str, Any], level: float) -> dict[str, Any]:
+        """A per-category row, with its normal interval where it has an ``se`` only (its
+        estimate is ``estimate``, or ``kappa`` for Fleiss' per-category kappa)."""
+        out = {k: _jsonable(x) for k, x in row.items()}
+        est, se = out.get("estimate", out.get("kappa")), out.get("se")
+        if "confidence_interval" not in out and est is not None and se is not None:
+            half = float(norm_ppf(0.5 + level / 2.0)) * se
+            low, high = self._clip(est - half, est + half)
+            out["confidence_interval"] = {"low": low, "high": high,
+                                          "confidence_level": level, "method": "asymptotic"}
+        return out
+
+    def _term_names(self) -> tuple[str, str]:
+        if self.terms is not None:
+            return self.terms
+        kind = "disagreement" if self.coefficient in DISAGREEMENT_COEFFICIENTS else "agreement"
+        return f"observed_{kind}", f"expected_{kind}"
+
+    def _default_interval(self, confidence_level: float) -> ConfidenceInterval | None:
+        """The asymptotic interval when the figure has one, else ``None``."""
+        if not self.defined or (self.analytic_interval is None and not math.isfinite(self.se)):
+            return None
+        try:
+            return self.confidence_interval(confidence_level)
+        except InvalidParameterError:
+            return None
 
     def _card(self) -> Card:
         return agreement_card(self)

@@ -47,6 +47,7 @@ import numpy as np
 
 from accord.data import _validation as v
 from accord.errors import InvalidParameterError
+from accord.inference._normal import norm_ppf
 from accord.inference.display import READINGS, Displayed, Tabular
 from accord.inference.results import AgreementResult, ConfidenceInterval
 
@@ -91,8 +92,8 @@ class Interpretation(Displayed):
         What the scale does not say, and where it comes from.
     interval : tuple of float or None
         The confidence limits used, when the result has an interval.
-    confidence_level : float or None
-        Their nominal coverage.
+    confidence_level, interval_method : float or None, str or None
+        Their nominal coverage, and how they were computed (the interval's ``method``).
     interval_bands : tuple of str or None
         The bands from the lower to the upper confidence limit, lowest first.
     undefined_reason : str or None
@@ -113,6 +114,7 @@ class Interpretation(Displayed):
     citation: str
     interval: tuple[float, float] | None = None
     confidence_level: float | None = None
+    interval_method: str | None = None
     interval_bands: tuple[str, ...] | None = None
     undefined_reason: str | None = None
     note: str | None = None
@@ -137,7 +139,7 @@ class Interpretation(Displayed):
         """JSON-ready mapping; an undefined estimate is ``None``.
 
         The limits the bands were read at are ``confidence_interval`` (``{low, high,
-        confidence_level}``), the key every interval has in accord's JSON.
+        confidence_level, method}``), the key every interval has in accord's JSON.
         """
         return {
             "coefficient": self.coefficient,
@@ -148,7 +150,7 @@ class Interpretation(Displayed):
             "grade": self.grade,
             "confidence_interval": None if self.interval is None else {
                 "low": self.interval[0], "high": self.interval[1],
-                "confidence_level": self.confidence_level},
+                "confidence_level": self.confidence_level, "method": self.interval_method},
             "confidence_level": self.confidence_level,
             "interval_bands": None if self.interval_bands is None else list(self.interval_bands),
             "undefined_reason": self.undefined_reason,
@@ -236,13 +238,13 @@ def _note(scale: Scale, coefficient: str) -> str | None:
 
 
 def _interval(res: AgreementResult, level: float,
-              given: ConfidenceInterval | None) -> tuple[float, float] | None:
+              given: ConfidenceInterval | None) -> ConfidenceInterval | None:
     if given is not None:
-        return given.low, given.high
+        return given
     if not (math.isfinite(res.se) or res.analytic_interval is not None):
         return None
     ci = res.confidence_interval(level)
-    return (ci.low, ci.high) if math.isfinite(ci.low) and math.isfinite(ci.high) else None
+    return ci if math.isfinite(ci.low) and math.isfinite(ci.high) else None
 
 
 def interpret(
@@ -300,16 +302,15 @@ def interpret(
     if not res.defined:
         why = res.undefined_reason or "the estimate is not a finite number"
         return Interpretation(estimate=math.nan, band=UNDEFINED, undefined_reason=why, **common)
-    limits = _interval(res, level, interval)
-    spanned = None
-    if limits is not None:
-        lo, hi = sc.band_index(limits[0]), sc.band_index(limits[1])
-        spanned = sc.labels[lo:hi + 1]
-        level = interval.confidence_level if interval is not None else level
+    ci = _interval(res, level, interval)
+    if ci is None:
+        return Interpretation(estimate=res.estimate, band=sc.band_of(res.estimate),
+                              grades_interval=sc.grades_interval, **common)
+    lo, hi = sc.band_index(ci.low), sc.band_index(ci.high)
     return Interpretation(
-        estimate=res.estimate, band=sc.band_of(res.estimate), interval=limits,
-        confidence_level=level if limits is not None else None, interval_bands=spanned,
-        grades_interval=sc.grades_interval, **common,
+        estimate=res.estimate, band=sc.band_of(res.estimate), interval=(ci.low, ci.high),
+        confidence_level=ci.confidence_level, interval_method=ci.method,
+        interval_bands=sc.labels[lo:hi + 1], grades_interval=sc.grades_interval, **common,
     )
 
 
@@ -370,13 +371,18 @@ class BenchmarkResult(Tabular):
         ]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping; undefined figures are ``None``."""
+        """JSON-ready mapping; undefined figures are ``None``. ``confidence_interval``: the
+        normal model's central interval at ``confidence_level``, cut to the scale's range."""
         def num(x: float) -> float | None:
             return float(x) if math.isfinite(x) else None
 
+        half = float(norm_ppf(0.5 + self.confidence_level / 2.0)) * self.se
+        ci = {"low": num(max(self.estimate - half, min(self.lower, default=-math.inf))),
+              "high": num(min(self.estimate + half, max(self.upper, default=math.inf))),
+              "confidence_level": self.confidence_level, "method": "asymptotic"}
         return {
             "coefficient": self.coefficient, "scale": self.scale, "scale_title": self.scale_title,
-            "estimate": num(self.estimate), "se": num(self.se),
+            "estimate": num(self.estimate), "se": num(self.se), "confidence_interval": ci,
             "confidence_level": self.confidence_level, "band": self.band,
             "rows": [{k: (num(x) if isinstance(x, float) else x) for k, x in row.items()}
                      for row in self.rows()],

@@ -59,7 +59,8 @@ def ratio(name: str, y: NDArray[Any], x: NDArray[Any], *, reason_if_empty: str,
     return AgreementResult(
         coefficient=name, estimate=est, observed=float(y.sum()), expected=total, se=se,
         n_units=int(y.shape[0]), n_raters=n_raters, details=details,
-        bounds=bounds, resampling=_lazy(features, _ratio_stat), analytic_interval=analytic,
+        bounds=bounds, terms=("numerator", "denominator"),
+        resampling=_lazy(features, _ratio_stat), analytic_interval=analytic,
     )
 
 
@@ -82,6 +83,7 @@ def ratio_difference(name: str, first: tuple[NDArray[Any], NDArray[Any]],
         coefficient=name, estimate=r1 - r2, observed=r1, expected=r2,
         se=math.sqrt(float(np.sum(z * z))), n_units=int(y1.shape[0]), n_raters=n_raters,
         details={"first": r1, "second": r2, **(details or {})}, bounds=(-1.0, 1.0),
+        terms=("", ""),
         resampling=_lazy(features, _difference_stat),
     )
 
@@ -93,7 +95,7 @@ def undefined(name: str, reason: str, n_raters: int,
     return AgreementResult(
         coefficient=name, estimate=math.nan, observed=math.nan, expected=math.nan,
         se=math.nan, n_units=0, n_raters=n_raters, undefined_reason=reason,
-        details=dict(details or {}),
+        details=dict(details or {}), terms=("", ""),
     )
 
 

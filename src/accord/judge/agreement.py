@@ -102,7 +102,9 @@ class JudgeAgreement(Displayed):
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping at full precision; undefined numbers are ``None``."""
+        """JSON-ready mapping at full precision; undefined numbers are ``None``. Each
+        ``per_human`` row holds the three figures and the comparison (``difference`` with
+        its paired bootstrap interval, ``first`` the judge, ``second`` the human)."""
         def opt(x: AgreementResult | Comparison | None) -> Any:
             return None if x is None else x.to_dict()
         return {
@@ -110,7 +112,10 @@ class JudgeAgreement(Displayed):
             "humans": [_jsonable(h) for h in self.humans], "level": self.level,
             "n_units": self.n_units, "ceiling": _jsonable(self.ceiling),
             "judge_level": _jsonable(self.judge_level),
-            "per_human": _jsonable(self.rows()),
+            "per_human": [{k: _jsonable(row[k]) for k in ("human", "judge_vs_human",
+                                                           "judge_vs_others",
+                                                           "human_vs_others")}
+                          | self.differences[row["human"]].to_dict() for row in self.rows()],
             "judge_vs_consensus": self.judge_vs_consensus.to_dict(),
             "panel_without_judge": opt(self.panel_without_judge),
             "panel_with_judge": opt(self.panel_with_judge),

@@ -200,7 +200,8 @@ def length_slope(vd: Verdicts, lengths: Mapping[tuple[int, Any], float], judge: 
                              "difference, so the slope is infinite", 1)
     return AgreementResult(
         coefficient=name, estimate=float(res.coef[1]), observed=math.nan, expected=math.nan,
-        se=math.sqrt(float(res.cov_cluster[1, 1])), n_units=int(np.unique(clusters).size),
+        terms=("", ""), se=math.sqrt(float(res.cov_cluster[1, 1])),
+        n_units=int(np.unique(clusters).size),
         n_raters=1, details={
             "rater": judge, "intercept": float(res.coef[0]),
             "intercept_se": math.sqrt(float(res.cov_cluster[0, 0])),
@@ -220,17 +221,18 @@ class Biases(Displayed):
     self_preference: Targeted | None
     notes: tuple[str, ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping."""
-        out: dict[str, Any] = {"position": {str(r): x.to_dict()
+    def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
+        """JSON-ready mapping; each figure with its interval at ``confidence_level``."""
+        level = confidence_level
+        out: dict[str, Any] = {"position": {str(r): x.to_dict(level)
                                             for r, x in self.position.items()}}
         for key, t in (("length_bias", self.length), ("self_preference", self.self_preference)):
             if t is not None:
-                out[key] = t.judge.to_dict()
-                out[f"{key}_humans"] = None if t.humans is None else t.humans.to_dict()
-                out[f"{key}_excess"] = None if t.excess is None else t.excess.to_dict()
+                out[key] = t.judge.to_dict(level)
+                out[f"{key}_humans"] = None if t.humans is None else t.humans.to_dict(level)
+                out[f"{key}_excess"] = None if t.excess is None else t.excess.to_dict(level)
         if self.length_slope is not None:
-            out["length_slope"] = self.length_slope.to_dict()
+            out["length_slope"] = self.length_slope.to_dict(level)
         out["notes"] = list(self.notes)
         return out
 

@@ -408,13 +408,14 @@ def _figure(name: str, est: float, se: float, n: int, k: int, details: Mapping[s
                            expected=math.nan, se=se, n_units=n, n_raters=k,
                            details={**details, "se_method": "Fisher information",
                                     "bootstrap_note": BOOTSTRAP_NOTE},
-                           bounds=bounds, resampling=boot)
+                           bounds=bounds, resampling=boot, terms=("", ""))
 
 
 def _scaled(r: AgreementResult, k: float, base: float, name: str) -> AgreementResult:
     return AgreementResult(coefficient=name, estimate=base + k * r.estimate, observed=math.nan,
                            expected=math.nan, se=k * r.se, n_units=r.n_units,
                            n_raters=r.n_raters, undefined_reason=r.undefined_reason,
+                           terms=("", ""),
                            details={**r.details, "scale": k * math.log(10.0), "base": base},
                            resampling=None if r.resampling is None else partial(
                                _rescaled, r.resampling, k, base))
@@ -431,7 +432,7 @@ def _undefined(items: list[Any], reason: str, order: bool, n_ties: int, n: int
     def nan(name: str) -> AgreementResult:
         return AgreementResult(coefficient=name, estimate=math.nan, observed=math.nan,
                                expected=math.nan, se=math.nan, n_units=n,
-                               n_raters=len(items), undefined_reason=reason)
+                               n_raters=len(items), undefined_reason=reason, terms=("", ""))
     strength = {it: nan("bt_strength") for it in items}
     return BradleyTerryResult(MappingProxyType(strength), nan("order_effect") if order else None,
                               nan("davidson_nu") if n_ties else None, n, n_ties, math.nan)

@@ -95,16 +95,17 @@ class JudgeCalibration(Tabular):
 
         return calibration_sentence(self, confidence_level)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping."""
+    def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
+        """JSON-ready mapping; each figure with its interval at ``confidence_level``."""
         rec = self.recalibration
+        level = confidence_level
         return {
-            "brier": self.brier.to_dict(), "ece": self.ece.to_dict(),
+            "brier": self.brier.to_dict(level), "ece": self.ece.to_dict(level),
             "bins": [{k: _jsonable(getattr(b, k)) for k in b.__dataclass_fields__}
                      for b in self.bins],
             "recalibration": None if rec is None else {
                 "method": rec.method, "n_fit": rec.n_fit, "n_check": rec.n_check,
-                **{k: getattr(rec, k).to_dict() for k in
+                **{k: getattr(rec, k).to_dict(level) for k in
                    ("brier_before", "brier_after", "ece_before", "ece_after")}},
         }
 
@@ -202,7 +203,7 @@ def expected_calibration_error(s: FloatArray, y: FloatArray, bins: NDArray[np.in
     return AgreementResult(
         coefficient="ece", estimate=est, observed=math.nan, expected=math.nan, se=se,
         n_units=int(n), n_raters=2, details={"n_bins": n_bins, "se_method": "jackknife"},
-        bounds=(0.0, 1.0), resampling=resampling)
+        bounds=(0.0, 1.0), resampling=resampling, terms=("", ""))
 
 
 def _inputs(scores: Any, labels: Any, func: str) -> tuple[FloatArray, FloatArray]:

@@ -130,7 +130,7 @@ class JudgeConsistency(Displayed):
             n_units=self.icc.n_units, n_raters=self.n_runs,
             details={"runs": math.ceil(est - 1e-12), "target": target, "icc1": rho,
                      "ci_method": "ICC(1,1) F interval through Spearman-Brown"},
-            bounds=(0.0, math.inf), analytic_interval=interval)
+            bounds=(0.0, math.inf), analytic_interval=interval, terms=("", ""))
 
 
 def prophecy(rho: float, target: float) -> float:

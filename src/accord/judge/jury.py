@@ -81,13 +81,14 @@ class JudgePanel(Tabular):
 
         return panel_sentence(self, confidence_level)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping."""
+    def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
+        """JSON-ready mapping; the effective number of judges with its interval at
+        ``confidence_level``."""
         return {
             "judges": [str(j) for j in self.judges], "humans": [str(h) for h in self.humans],
             "combine": self.combine,
             "alt_tests": {str(j): r.to_dict() for j, r in self.alt_tests.items()},
-            "effective_judges": self.effective_judges.to_dict(),
+            "effective_judges": self.effective_judges.to_dict(confidence_level),
             "error_correlation": [[None if not math.isfinite(x) else float(x) for x in row]
                                   for row in self.error_correlation],
             "n_panel_ties": self.n_panel_ties,
@@ -285,7 +286,8 @@ def effective_judges(errors: FloatArray) -> tuple[AgreementResult, FloatArray]:
         expected=float(k), se=se, n_units=int(errors.shape[0]), n_raters=k,
         details={"se_method": "jackknife", "formula": "k^2 / sum of error correlations "
                  "(Kish 1965 design effect)"},
-        bounds=(0.0, math.inf), resampling=lambda: res), corr
+        bounds=(0.0, math.inf), resampling=lambda: res,
+        terms=("mean_error_correlation", "n_judges")), corr
 
 
 def _correlations(s: FloatArray, k: int, pairs: list[tuple[int, int]]) -> FloatArray:

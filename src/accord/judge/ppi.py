@@ -99,6 +99,7 @@ def ppi_mean(
     return AgreementResult(
         coefficient="ppi_mean", estimate=est, observed=float(y.mean()),
         expected=float(f_unl.mean()), se=math.sqrt(var), n_units=n + big_n, n_raters=2,
+        terms=("labelled_human_mean", "unlabelled_judge_mean"),
         details={"lam": weight, "n_labelled": n, "n_unlabelled": big_n,
                  "rectifier": float(np.mean(y - weight * f_lab)),
                  "classical_se": math.sqrt(classical),

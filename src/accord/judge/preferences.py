@@ -76,9 +76,15 @@ class PositionBias:
     consistency: float
     tie_share: float
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping; undefined numbers are ``None``."""
-        return {k: _jsonable(getattr(self, k)) for k in self.__dataclass_fields__}
+    def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
+        """JSON-ready mapping; undefined numbers are ``None``. The Wilson interval of
+        ``first_share`` (at the level it was computed) is ``confidence_interval``."""
+        out = {k: _jsonable(getattr(self, k)) for k in self.__dataclass_fields__
+               if k != "first_interval"}
+        low, high = _jsonable(self.first_interval)
+        out["confidence_interval"] = {"low": low, "high": high,
+                                      "confidence_level": confidence_level, "method": "wilson"}
+        return out
 
 
 @dataclass(frozen=True)
@@ -150,14 +156,15 @@ class PreferenceResult(Tabular):
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping."""
         out = {
-            "per_rater": [r.to_dict() for r in self.per_rater.values()],
+            "per_rater": [r.to_dict(self.confidence_level) for r in self.per_rater.values()],
             "judge": _jsonable(self.judge),
-            "agreement": {str(h): r.to_dict() for h, r in self.agreement.items()},
+            "agreement": {str(h): r.to_dict(self.confidence_level)
+                          for h, r in self.agreement.items()},
             "confidence_level": self.confidence_level,
             "audit": self.annotations.audit.to_dict(),
         }
         if self.biases is not None:
-            out["biases"] = self.biases.to_dict()
+            out["biases"] = self.biases.to_dict(self.confidence_level)
         return out
 
     def sentence(self, confidence_level: float = 0.95) -> str:

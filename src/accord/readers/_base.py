@@ -88,6 +88,8 @@ class Collected:
     span_origin: list[tuple[Any, int]] = field(default_factory=list)
     coverage: dict[tuple[str, str, str], str] = field(default_factory=dict)
     span_fields: set[str] = field(default_factory=set)
+    #: relations between spans, each with the (time, origin) of its annotation
+    relations: list[tuple[Any, tuple[Any, int]]] = field(default_factory=list)
     kinds: dict[str, str] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
     parts: list[Part] = field(default_factory=list)
@@ -126,6 +128,12 @@ class Collected:
         """Record the spans of one annotation (``origin`` numbers the annotation)."""
         self.spans += spans
         self.span_origin += [(time, origin)] * len(spans)
+
+    def add_relations(
+        self, relations: list[Any], *, time: float | str | None = None, origin: int = 0
+    ) -> None:
+        """Record the relations of one annotation (numbered as its spans are)."""
+        self.relations += [(r, (time, origin)) for r in relations]
 
     def drop(self, part: int, reason: str, n: int = 1) -> None:
         """Count ``n`` records of file ``part`` not used, for ``reason``."""

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from accord.data.annotations import Annotations
+from accord.data.audit import reason_counts
 from accord.readers._base import Skip
 
 
@@ -48,7 +49,7 @@ def summary(ann: Annotations) -> dict[str, Any]:
             {"label": _plain(cat), "count": int(per_cat[i])} for i, cat in enumerate(ann.categories)
         ],
         "level": ann.level,
-        "dropped": dict(ann.audit.dropped),
+        "dropped": reason_counts(ann.audit.dropped),
         "spans": _spans(ann.spans),
         "audit": ann.audit.to_dict(),
         "audit_lines": ann.audit.lines(),

@@ -18,6 +18,7 @@ import numpy as np
 from accord.data.annotations import RATER_KINDS, Annotations, Audit, build
 from accord.errors import FormatError
 from accord.readers._base import Collected, Judgment, Part, Skip
+from accord.readers.relations import RelationTable
 from accord.readers.spans import SpanTable
 
 SUPERSEDED = "superseded by a later answer of the same rater"
@@ -198,7 +199,30 @@ def _span_table(
         == latest[(s.unit, s.rater)]
     )
     coverage = {(u, r): st for (u, r, f), st in col.coverage.items() if f == fld and ok(r)}
-    return SpanTable(spans, coverage, fld or "spans")
+    relations = _relations(col, latest, ok, fld) if col.relations else None
+    return SpanTable(spans, coverage, fld or "spans", relations)
+
+
+def _same_layer(layer: str | None, fld: str | None) -> bool:
+    """Whether a relation over spans of ``layer`` belongs beside span field ``fld``."""
+    return layer is None or fld is None or fld == layer or fld.startswith(layer + ".")
+
+
+def _relations(
+    col: Collected, latest: dict[tuple[str, str], tuple[Any, ...]], ok: Any, fld: str | None
+) -> RelationTable:
+    """The relations of the annotations whose spans were kept (the latest per unit and rater)."""
+    kept, older = [], 0
+    for rel, (time, origin) in col.relations:
+        if not ok(rel.rater) or not _same_layer(rel.field, fld):
+            continue
+        key = _time_key(Judgment(rel.unit, rel.rater, "", None, 0, time, 0)) + (origin,)
+        if latest.get((rel.unit, rel.rater), key) == key:
+            kept.append(rel)
+        else:
+            older += 1
+    notes = (f"{older} relation(s) of superseded annotations left out with their spans",)
+    return RelationTable(tuple(kept), notes if older else ())
 
 
 def _with_note(a: Audit, note: str) -> Audit:

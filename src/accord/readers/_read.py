@@ -29,6 +29,9 @@ _REGISTRY: tuple[tuple[str, str, str], ...] = (
     ("mturk", "mturk", "MTURK"),
     ("sagemaker", "sagemaker", "SAGEMAKER"),
     ("argilla", "argilla", "ARGILLA"),
+    ("coco", "coco", "COCO"),
+    ("cvat", "cvat", "CVAT"),
+    ("yolo", "yolo", "YOLO"),
     ("conll", "conll", "CONLL"),
     ("csv", "csv", "CSV"),
     ("parquet", "parquet", "PARQUET"),
@@ -218,7 +221,8 @@ def read(
         ``separator=``, ``timestamp=`` (a column ordering repeated answers) and
         ``start=``/``end=`` (span tables, where a row with both empty means
         "annotated, no span"); ``fields=`` (Label Studio JSON_MIN/CSV),
-        ``empty=``/``offsets=`` (doccano), ``annotators=`` (brat); see each
+        ``empty=``/``offsets=`` (doccano), ``annotators=`` (brat), ``sizes=`` (YOLO: each
+        image's width and height, for boxes in pixels); see each
         reader's module.
 
     Returns
@@ -226,7 +230,10 @@ def read(
     Annotations
         Possibly with a single rater (so it can be inspected); call
         ``require_pairable()`` before computing agreement. Span exports also
-        fill ``Annotations.spans`` (a :class:`~accord.readers.spans.SpanTable`).
+        fill ``Annotations.spans`` (a :class:`~accord.readers.spans.SpanTable`); box
+        exports (COCO, CVAT, YOLO) hold no labels and put their boxes in
+        ``Annotations.meta["boxes"]`` (a :class:`~accord.readers.boxes.BoxTable`, what
+        ``accord.box_agreement`` takes), what they skipped in ``audit.dropped``.
 
     Raises
     ------

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["SNIFF"]
+__all__ = ["BOX_SNIFF", "SNIFF"]
 
 _BOM_BLANKS = b"\xef\xbb\xbf \r\n\t"
 _ZIP_MAGIC = b"PK\x03\x04"
@@ -189,6 +189,64 @@ def conll(path: Path, head: bytes) -> float:
     return 0.8 if path.suffix.lower() in (".conll", ".iob", ".bio") else 0.6
 
 
+def coco(path: Path, head: bytes) -> float:
+    """A JSON object with ``images``, ``annotations`` and ``categories`` (a COCO file)."""
+    if path.is_dir() or path.suffix.lower() != ".json":
+        return 0.0
+    keys = (b'"images"', b'"annotations"', b'"categories"')
+    return 0.9 if head.lstrip(_BOM_BLANKS)[:1] == b"{" and all(k in head for k in keys) else 0.0
+
+
+def cvat(path: Path, head: bytes) -> float:
+    """CVAT for images XML (or its zip) with ``<box`` shapes; one of tags only is refused."""
+    if path.is_dir():
+        return 0.0
+    if head[:4] == _ZIP_MAGIC:
+        import zipfile
+        import zlib
+
+        try:
+            with zipfile.ZipFile(path) as zf:
+                if "annotations.xml" not in zf.namelist():
+                    return 0.0
+                with zf.open("annotations.xml") as fh:
+                    head = fh.read(len(head) or 65536)
+        except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError,
+                EOFError):
+            return 0.0
+    text = head.lstrip(_BOM_BLANKS)
+    if not text.startswith(b"<") or b"<annotations" not in text[:8192]:
+        return 0.0
+    return 0.9 if b"<image " in text and b"<box " in text else 0.0
+
+
+_YOLO_LINE = re.compile(rb"^\s*\d+(\s+[-+0-9.eE]+){2,}\s*$")
+
+
+def yolo(path: Path, head: bytes) -> float:
+    """A folder of annotator folders holding ``class cx cy w h`` text files."""
+    if not path.is_dir():
+        return 0.0
+    try:
+        subs = [p for p in path.iterdir() if p.is_dir() and not p.name.startswith(".")]
+        files = [f for s in subs for f in [next((t for t in s.rglob("*.txt")
+                                                 if t.name != "classes.txt"), None)] if f]
+    except OSError:
+        return 0.0
+    lines = [_first_line(f) for f in files]
+    boxes = [ln for ln in lines if ln]
+    return 0.8 if len(files) >= 2 and boxes and all(_YOLO_LINE.match(b) for b in boxes) else 0.0
+
+
+def _first_line(path: Path) -> bytes:
+    return next((ln for ln in _first_bytes(path, 4096).splitlines() if ln.strip()), b"")
+
+
+def label_studio_boxes(path: Path, head: bytes) -> float:
+    """Label Studio JSON tasks whose results are ``rectanglelabels``."""
+    return 0.95 if label_studio(path, head) and b'"rectanglelabels"' in head else 0.0
+
+
 def csv(path: Path, head: bytes) -> float:
     """Text with a delimiter on its first line; ``.csv``/``.tsv`` names win."""
     if path.is_dir() or not head:
@@ -225,8 +283,19 @@ SNIFF: dict[str, Callable[[Path, bytes], float]] = {
     "mturk": mturk,
     "sagemaker": sagemaker,
     "argilla": argilla,
+    "coco": coco,
+    "cvat": cvat,
+    "yolo": yolo,
     "conll": conll,
     "csv": csv,
     "parquet": parquet,
     "jsonl": jsonl,
+}
+
+#: The box readers' checks, for :func:`accord.readers.box_formats.read_boxes`.
+BOX_SNIFF: dict[str, Callable[[Path, bytes], float]] = {
+    "coco": coco,
+    "cvat": cvat,
+    "label_studio_boxes": label_studio_boxes,
+    "yolo": yolo,
 }

@@ -3,7 +3,8 @@
 A row whose start and end are both empty says "this rater annotated this unit
 and marked nothing" (FORMATS.md 2.10: span data in long form needs a way to
 say so); a unit without any row for a rater was not annotated by them.
-Offsets are taken as code points, end exclusive.
+Offsets are taken as code points, end exclusive. A ``span_id`` column (or
+``id``), when there is one, gives each span the id relations name.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ def read_span_table(
     exprs = [pl.col(c).cast(pl.String).alias(a) for c, a in pairs]
     if parts:
         exprs.append(pl.col("__part").alias("p"))
+    id_col = next((c for c in ("span_id", "id") if c in names and c not in cols), None)
+    if id_col is not None:
+        exprs.append(pl.col(id_col).cast(pl.String).alias("i"))
     df = collect(frame.select(exprs), source)
     col = Collected("table spans")
     for name in parts or [source]:
@@ -81,7 +85,8 @@ def _row(col: Collected, row: dict[str, Any], i: int, source: str, missing: set[
         return
     col.cover(u, r, FIELD, "annotated")
     col.add_spans(
-        [Span(text_id(u), text_id(r), int(s), int(e), str(lab), field=FIELD)], origin=part << 32
+        [Span(text_id(u), text_id(r), int(s), int(e), str(lab), field=FIELD, id=row.get("i"))],
+        origin=part << 32,
     )  # all rows of a file: one annotation
 
 

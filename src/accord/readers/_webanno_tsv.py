@@ -11,7 +11,15 @@ without a value, ``VALUE[n]`` an annotation whose id ``n`` ties the rows of a
 multi-token (or stacked) annotation together; stacked annotations are joined
 by ``|``. Reserved characters are backslash-escaped. Offsets are UTF-16 units
 of the document; the document is rebuilt from the ``#Text=`` lines to convert
-them. Chains, relations and slot features are not read.
+them. Chains and slot features are not read.
+
+Relation layers (``#T_RL=Layer|feature...|BT_<base span layer>``) are read from
+the row of the dependent's (tail's) first token: the feature cells give the type
+(the first feature; ``*`` or none: ``""``) and the ``BT_`` cell the governor's
+(head's) token, ``1-1``, with ``[governorId_dependentId]`` when either span has an
+id (``0``: none, the span is the one single-token span of its layer at that
+token). Each span gets an id naming its layer and its ``[n]`` id (or its token
+when it has none), the same in every feature column of the layer.
 """
 
 from __future__ import annotations
@@ -46,8 +54,10 @@ class Column:
 class Parsed:
     """Spans per field: ``(begin, end, label)`` in code points, and what was skipped."""
 
-    spans: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)
+    spans: dict[str, list[tuple[int, int, str, str]]] = field(default_factory=dict)
     stats: Counter[str] = field(default_factory=Counter)
+    #: (relation layer, base span layer, head span id, tail span id, type)
+    relations: list[tuple[str, str, str, str, str]] = field(default_factory=list)
 
 
 def unescape(value: str) -> str:
@@ -127,14 +137,17 @@ def parse(text: str, where: Any) -> Parsed:
         if not line.strip() or line.startswith("#"):
             continue
         begin, end, cells = _row(line, cols, where, n + 1)
-        token, _, sub = line.split("\t", 1)[0].partition(".")
+        address = line.split("\t", 1)[0]
+        token, _, sub = address.partition(".")
         if pending:
             sentences.append((begin, "\n".join(pending)))
             pending = []
         for j, col in enumerate(cols):
             if col.kind == "span":
-                _cell(cells[j], col, j, (token, bool(sub), begin, end), n + 1, found)
-            elif cells[j] not in ("_", ""):
+                _cell(cells[j], col, j, (token, bool(sub), begin, end), n + 1, found, address)
+            elif col.kind == "relation" and col.feature and col.feature.startswith("BT_"):
+                _relations(cells, cols, j, address, out, where, n + 1)
+            elif cells[j] not in ("_", "") and col.kind != "relation":
                 out.stats[f"{col.kind} cells (not read)"] += 1
     _spans(out, found, sentences)
     return out
@@ -175,6 +188,7 @@ def _cell(
     row: tuple[str, bool, int, int],
     lineno: int,
     found: dict[tuple[int, str], dict[str, Any]],
+    address: str = "",
 ) -> None:
     if cell in ("_", ""):
         return
@@ -185,8 +199,41 @@ def _cell(
         )
         key = (j, ident) if ident is not None else (j, f"row{lineno}.{k}")
         label = "*" if value == "*" else unescape(value)
-        hit = found.setdefault(key, {"field": col.field, "label": label, "rows": []})
+        sid = f"{col.layer}#{ident}" if ident is not None else f"{col.layer}@{address}"
+        hit = found.setdefault(key, {"field": col.field, "label": label, "rows": [], "id": sid})
         hit["rows"].append(row)
+
+
+_GOVERNOR = re.compile(r"^(\d+-\d+(?:\.\d+)?)(?:\[(\d+)_(\d+)\])?$")
+
+
+def _relations(
+    cells: list[str], cols: list[Column], j: int, address: str, out: Parsed, where: Any,
+    lineno: int,
+) -> None:  # fmt: skip
+    """The relations of one row: its ``BT_`` cell ``j`` and the layer's feature cells before it."""
+    if cells[j] in ("_", ""):
+        return
+    col = cols[j]
+    base = col.feature[3:] if col.feature else ""
+    first = j
+    while first > 0 and cols[first - 1].kind == "relation" and cols[first - 1].layer == col.layer:
+        first -= 1
+    govs = split_unescaped(cells[j], "|")
+    types = split_unescaped(cells[first], "|") if first < j else ["*"] * len(govs)
+    if len(types) != len(govs):
+        raise FormatError(f"{where}, line {lineno}: {len(govs)} relation governors but "
+                          f"{len(types)} relation values in layer {col.layer!r}")  # fmt: skip
+    for gov, typ in zip(govs, types):
+        m = _GOVERNOR.match(gov)
+        if m is None:
+            raise FormatError(f"{where}, line {lineno}: expected a governor token address such "
+                              f"as '1-1' or '1-1[1_2]', got {gov!r}")  # fmt: skip
+        g_tok, g_id, d_id = m.group(1), m.group(2) or "0", m.group(3) or "0"
+        head = f"{base}#{g_id}" if g_id != "0" else f"{base}@{g_tok}"
+        tail = f"{base}#{d_id}" if d_id != "0" else f"{base}@{address}"
+        label = "" if typ in ("*", "_") else unescape(typ)
+        out.relations.append((col.layer, base, head, tail, label))
 
 
 def _extent(rows: list[tuple[str, bool, int, int]]) -> tuple[int, int]:
@@ -211,7 +258,7 @@ def _spans(
                 b, e = b2, e2
             except ValueError:
                 out.stats["span offsets that fall inside a character (kept as given)"] += 1
-        out.spans.setdefault(hit["field"], []).append((b, e, hit["label"]))
+        out.spans.setdefault(hit["field"], []).append((b, e, hit["label"], hit["id"]))
 
 
 def _document_index(sentences: list[tuple[int, str]], stats: Counter[str]) -> Utf16Index | None:

@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 
 from accord.errors import DataError
 
-__all__ = ["BoxTable", "box_table"]
+__all__ = ["BoxTable", "audit_json", "box_table"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,21 @@ class BoxTable:
 
     def __len__(self) -> int:
         return int(self.unit.shape[0])
+
+
+def audit_json(audit: Mapping[str, Any]) -> dict[str, Any]:
+    """A box audit as JSON, under names like every other audit's: counts under snake_case
+    keys (``no_box_rows``), the skipped shapes as ``dropped`` ``[{"reason", "count"}]``
+    and the notes as ``notes`` (``"text: n"``), as in :meth:`accord.Audit.to_dict`."""
+    from accord.data.audit import reason_counts
+
+    out = {k.replace("-", "_").replace(" ", "_"): n for k, n in audit.items()
+           if not k.startswith(("skipped: ", "note: "))}
+    skipped = {k.removeprefix("skipped: "): n for k, n in audit.items()
+               if k.startswith("skipped: ")}  # fmt: skip
+    notes = [f"{k.removeprefix('note: ')}: {n}" for k, n in audit.items()
+             if k.startswith("note: ")]  # fmt: skip
+    return {**out, "dropped": reason_counts(skipped), "notes": notes}
 
 
 def box_table(

@@ -11,8 +11,11 @@ the one-folder-per-annotator convention of kldtz/bratiaa (``README.md``,
 * unit = the document's path relative to the annotator folder, without the
   extension (the same relative paths across annotators);
 * ``T`` lines are text-bound spans: ``T1<TAB>LABEL start end[;start end]<TAB>text``;
-  discontinuous spans keep their fragments; other lines (``A``, ``R``, ``E``,
-  ``N``, ``*``, ``#``, ``M``) are counted and not read;
+  discontinuous spans keep their fragments and their id (``T1``);
+* ``R`` lines are relations, ``R1<TAB>Type Arg1:T1 Arg2:T2`` (``Arg1`` the head),
+  and ``*<TAB>Equiv T1 T2 T3`` equivalence sets become one undirected relation per
+  pair of their members (ids ``*<line>:T1-T2``); other lines (``A``, ``E``, ``N``,
+  ``#``, ``M``) are counted and not read;
 * offsets are code points into the ``.txt`` (end exclusive) and are checked
   against the stored text (fragments joined by one space);
 * a missing ``.ann`` means the annotator never opened the document (not
@@ -28,6 +31,7 @@ from typing import Any
 from accord.data import _validation as v
 from accord.readers import _sniff
 from accord.readers._base import Collected, Reader, format_error, read_text, walk_files
+from accord.readers.relations import Relation
 from accord.readers.spans import Span
 
 FIELD = "entities"
@@ -106,25 +110,58 @@ def _annotator(col: Collected, rater: str, folder: Path, docs: list[str]) -> Non
         col.cover(doc, rater, FIELD, "annotated")
         txt = folder / f"{doc}.txt"
         text = read_text(txt) if txt.is_file() else None
-        col.add_spans(
-            _spans(ann, doc, rater, text, stats), origin=(part << 32) + col.parts[part].rows_read
-        )
+        origin = (part << 32) + col.parts[part].rows_read
+        spans, relations = _lines(ann, doc, rater, text, stats)
+        col.add_spans(spans, origin=origin)
+        col.add_relations(relations, origin=origin)
     notes = col.parts[part].notes
     notes += [f"{n} {what}" for what, n in sorted(stats.items())]
     if missing:
         notes.append(f"{missing} document(s) without a .ann file (not opened by {rater!r})")
 
 
-def _spans(ann: Path, doc: str, rater: str, text: str | None, stats: Counter[str]) -> list[Span]:
-    out = []
+def _lines(
+    ann: Path, doc: str, rater: str, text: str | None, stats: Counter[str]
+) -> tuple[list[Span], list[Relation]]:
+    spans, relations = [], []
     for lineno, line in enumerate(read_text(ann).splitlines(), start=1):
         if not line.strip():
             continue
-        if not line.startswith("T"):
-            stats[f"{line[:1]!r} lines (attributes, relations, events, notes; not read)"] += 1
-            continue
-        out.append(_t_line(line, ann, lineno, doc, rater, text, stats))
-    return out
+        if line.startswith("T"):
+            spans.append(_t_line(line, ann, lineno, doc, rater, text, stats))
+        elif line.startswith("R"):
+            relations.append(_r_line(line, ann, lineno, doc, rater))
+        elif line.startswith("*"):
+            relations += _equiv_line(line, ann, lineno, doc, rater)
+        else:
+            stats[f"{line[:1]!r} lines (attributes, events, notes; not read)"] += 1
+    if relations:
+        stats["relations (R lines and * equivalence pairs)"] += len(relations)
+    return spans, relations
+
+
+def _r_line(line: str, ann: Path, lineno: int, doc: str, rater: str) -> Relation:
+    cells = line.split("\t")
+    parts = cells[1].split() if len(cells) > 1 else []
+    args = dict(p.split(":", 1) for p in parts[1:] if ":" in p)
+    if len(parts) != 3 or set(args) != {"Arg1", "Arg2"}:
+        raise format_error(
+            ann, f"line {lineno}", "expected 'R<n><TAB>Type Arg1:T<n> Arg2:T<n>'"
+        )
+    return Relation(doc, rater, cells[0].strip(), args["Arg1"], args["Arg2"], parts[0])
+
+
+def _equiv_line(line: str, ann: Path, lineno: int, doc: str, rater: str) -> list[Relation]:
+    cells = line.split("\t")
+    parts = cells[1].split() if len(cells) > 1 else []
+    if len(parts) < 3:
+        raise format_error(ann, f"line {lineno}", "expected '*<TAB>Type T<n> T<n> ...'")
+    kind, members = parts[0], parts[1:]
+    return [
+        Relation(doc, rater, f"*{lineno}:{a}-{b}", a, b, kind, directed=False)
+        for i, a in enumerate(members)
+        for b in members[i + 1:]
+    ]
 
 
 def _t_line(
@@ -161,6 +198,7 @@ def _t_line(
         tuple(fragments),
         field=FIELD,
         text=stored,
+        id=cells[0].strip(),
     )
 
 

@@ -28,18 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from accord.errors import DataError, FormatError
+from accord.readers import _sniff
+from accord.readers._base import Reader
 from accord.readers.boxes import BoxTable, box_table
 
-__all__ = ["read_coco", "sniff"]
+sniff = _sniff.coco
 
-
-def sniff(path: Path, head: bytes) -> float:
-    """A JSON object with ``images``, ``annotations`` and ``categories`` (a COCO file)."""
-    if path.is_dir() or path.suffix.lower() != ".json":
-        return 0.0
-    text = head[:65536]
-    keys = (b'"images"', b'"annotations"', b'"categories"')
-    return 0.9 if text.lstrip()[:1] == b"{" and all(k in text for k in keys) else 0.0
+__all__ = ["COCO", "read_coco", "sniff"]
 
 
 def read_coco(
@@ -167,3 +162,15 @@ def _bbox(bbox: Any, where: str, func: str) -> tuple[float, float, float, float]
 def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
     keys = ("image", "annotator", "label", "x", "y", "w", "h")
     return {k: [r[k] for r in rows] for k in keys}
+
+
+def _read(paths: list[Path], options: dict[str, Any]) -> Any:
+    from accord.readers._box_rows import as_annotations
+
+    key = options.get("rater")
+    table = read_coco(paths, rater_key=key if len(paths) == 1 else None, func="accord.read")
+    return as_annotations(table, "coco", paths)
+
+
+COCO = Reader("coco", "COCO object-detection JSON (boxes; one file per annotator, or "
+              "rater= naming the annotation key)", _sniff.coco, _read)

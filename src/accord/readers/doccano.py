@@ -9,8 +9,8 @@ commit 94b1d805; issues doccano/doccano#2329, #1846, #956, #2290, #2484.
   folder they were unzipped to, or the export ``.zip`` itself;
 * text classification: ``"label": ["positive"]`` (several -> a sorted tuple);
 * sequence labelling: ``"label": [[start, end, "LBL"], ...]``, or with
-  relations ``"entities": [{"id", "label", "start_offset", "end_offset"}]``
-  (relations are not read);
+  relations ``"entities": [{"id", "label", "start_offset", "end_offset"}]`` and
+  ``"relations": [{"id", "from_id", "to_id", "type"}]`` (``from_id`` the head);
 * legacy exports: ``"annotations": [{"label": <label id>, "user": <user id>,
   "start_offset", "end_offset"}]``; raters and labels are then ids;
 * **an unannotated example and one annotated with nothing are both ``[]``**;
@@ -41,6 +41,7 @@ from accord.readers._base import (
     text_id,
 )
 from accord.readers._zip import archive_problem, check_declared, member_text
+from accord.readers.relations import Relation
 from accord.readers.spans import Span, Utf16Index, locate
 
 EMPTY_MISSING = "empty label list ([]: not annotated or nothing to mark; see empty=)"
@@ -195,14 +196,27 @@ def _example(
         _span(item, unit, rater, fld, text, index, utf16, name, f"{where}, span {k + 1}", stats)
         for k, item in enumerate(raw)
     ]
-    col.add_spans(spans, origin=(part << 32) + col.parts[part].rows_read)
+    origin = (part << 32) + col.parts[part].rows_read
+    col.add_spans(spans, origin=origin)
     relations = obj.get("relations")
     if relations:
         if not isinstance(relations, list):
             raise format_error(name, where, f"expected 'relations' to be a list, got "
                                f"{json_kind(relations)}")
-        stats["relations (not read)"] += len(relations)
+        col.add_relations([_relation(r, unit, rater, name, f"{where}, relation {k + 1}")
+                           for k, r in enumerate(relations)], origin=origin)  # fmt: skip
+        stats["relations"] += len(relations)
     return 1
+
+
+def _relation(item: Any, unit: str, rater: str, name: str, where: str) -> Relation:
+    keys = ("from_id", "to_id", "type")
+    if not isinstance(item, dict) or any(item.get(k) is None for k in keys):
+        raise format_error(name, where, f"expected a relation with 'from_id', 'to_id' and "
+                           f"'type', got {shown(item)}")  # fmt: skip
+    head, tail = str(item["from_id"]), str(item["to_id"])
+    rid = str(item["id"]) if item.get("id") is not None else f"{head}->{tail}"
+    return Relation(unit, rater, rid, head, tail, str(item["type"]))
 
 
 def _span(
@@ -235,8 +249,10 @@ def _span(
         stats["span offsets converted from UTF-16 units to code points"] += 1
     elif text is not None and index is not None and e > len(text):
         stats["span offsets past the end of the text"] += 1
+    sid = str(item["id"]) if isinstance(item, dict) and item.get("id") is not None else None
     return Span(
-        unit, rater, s, e, str(label), field=fld, text=text[s:e] if text is not None else None
+        unit, rater, s, e, str(label), field=fld, text=text[s:e] if text is not None else None,
+        id=sid,
     )
 
 

@@ -14,7 +14,9 @@ folder or the ``.zip`` itself; a folder of ``<document>/<user>.tsv`` or plain
 * each span layer feature is a field (``NamedEntity.value``); choose with ``field=``;
 * a user without a file for a document never started it (or ignored it): not
   covered; a file is "annotated" for every span layer in its header;
-* offsets are UTF-16 units of the document, converted to code points.
+* offsets are UTF-16 units of the document, converted to code points;
+* relation layers are read beside the spans of their base layer (the relations
+  of a span field ``Layer.feature`` are those whose ``BT_`` column names ``Layer``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from accord.readers._base import (
 )
 from accord.readers._webanno_tsv import header_columns, parse
 from accord.readers._zip import archive_problem, check_declared, member_text
+from accord.readers.relations import Relation
 from accord.readers.spans import Span
 
 INITIAL = "INITIAL_CAS"
@@ -122,11 +125,18 @@ def _file(col: Collected, unit: str, rater: str, name: str, text: str, stats: Co
     for fld in _span_fields(text):
         col.cover(unit, rater, fld, "annotated", kind=kind)
     spans = [
-        Span(unit, rater, b, e, label, field=fld)
+        Span(unit, rater, b, e, label, field=fld, id=sid)
         for fld, items in parsed.spans.items()
-        for b, e, label in items
+        for b, e, label, sid in items
     ]
     col.add_spans(spans, origin=(part << 32))
+    relations = [
+        Relation(unit, rater, f"{layer}:{k + 1}", head, tail, typ, field=base.rsplit(".", 1)[-1])
+        for k, (layer, base, head, tail, typ) in enumerate(parsed.relations)
+    ]
+    if relations:
+        col.add_relations(relations, origin=(part << 32))
+        stats["relations"] += len(relations)
     stats.update(parsed.stats)
 
 

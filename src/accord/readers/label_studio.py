@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,7 @@ from accord.readers._base import (
 )
 from accord.readers._json_stream import iter_json_array
 from accord.readers._ls_values import SpanMaker, classify, doc_texts
+from accord.readers.relations import Relation
 
 SKIPPED = "skipped (was_cancelled)"
 
@@ -230,9 +231,13 @@ def _results(
     )
     regions = {repr(r.get("id")) for r in items if isinstance(r, dict) and _is_region(r)}
     labels: dict[str, list[Any]] = {}
+    relations: list[Relation] = []
     for k, item in enumerate(items):
         at = f"{where}, result {k + 1}"
         item = expect_type(item, dict, path, at, "a result object")
+        if item.get("type") == "relation":
+            relations += _relation(item, seen, path, at)
+            continue
         fld = item.get("from_name")
         value = item.get("value")
         if not isinstance(fld, str) or not isinstance(value, dict):
@@ -243,23 +248,44 @@ def _results(
             seen.answered.add(fld)
             col.cover(seen.unit, seen.rater, fld, "annotated", kind=seen.kind)
             texts = doc_texts(task.get("data"), item.get("to_name"))
-            col.add_spans(
-                spans.make(
-                    payload, rtype, unit=seen.unit, rater=seen.rater, field=fld, texts=texts
-                ),
-                time=seen.time,
-                origin=seen.seq,
+            made = spans.make(
+                payload, rtype, unit=seen.unit, rater=seen.rater, field=fld, texts=texts
             )
+            if item.get("id") is not None:
+                made = [replace(sp, id=str(item["id"])) for sp in made]
+            col.add_spans(made, time=seen.time, origin=seen.seq)
         elif what == "label" and repr(item.get("id")) in regions and not _is_region(item):
             spans.stats["per-region answers (not document labels; not read)"] += 1
         elif what == "label":
             labels.setdefault(fld, []).append(payload)
         else:
             spans.stats[f"results of type {payload!r} (not labels or text spans; not read)"] += 1
+    if relations:
+        spans.stats["relations"] += len(relations)
+        col.add_relations(relations, time=seen.time, origin=seen.seq)
     for fld, values in labels.items():
         seen.answered.add(fld)
         value = values[0] if len(values) == 1 else tuple(sorted(map(str, values)))
         col.add(seen.unit, seen.rater, fld, value, seen.part, time=seen.time, kind=seen.kind)
+
+
+def _relation(item: Mapping[str, Any], seen: _Seen, path: Path, at: str) -> list[Relation]:
+    """A ``relation`` result: ``from_id`` -> ``to_id``, drawn ``right``, ``left`` or ``bi``."""
+    head, tail = item.get("from_id"), item.get("to_id")
+    direction = item.get("direction", "right")
+    if head is None or tail is None or direction not in ("right", "left", "bi"):
+        raise format_error(
+            path, at, "expected a relation with 'from_id', 'to_id' and a 'direction' of "
+            f"'right', 'left' or 'bi'; got direction {direction!r}"
+        )
+    if direction == "left":
+        head, tail = tail, head
+    labels = item.get("labels") or [""]
+    return [
+        Relation(seen.unit, seen.rater, f"{head}->{tail}" + (f":{lab}" if lab else ""),
+                 str(head), str(tail), str(lab), directed=direction != "bi")
+        for lab in labels
+    ]  # fmt: skip
 
 
 def _is_region(item: Mapping[str, Any]) -> bool:

@@ -17,7 +17,10 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from dataclasses import field as _field
 from itertools import accumulate
+
+from accord.readers.relations import RelationTable
 
 __all__ = ["Span", "SpanTable", "Utf16Index", "locate"]
 
@@ -43,6 +46,9 @@ class Span:
         The question or layer the span belongs to.
     text : str or None
         The covered text as the tool stored it.
+    id : str or None
+        The tool's id of the span (brat ``T1``, a Label Studio region id, a doccano
+        entity id), which relations name; not compared.
     """
 
     unit: str
@@ -53,6 +59,7 @@ class Span:
     fragments: tuple[tuple[int, int], ...] = ()
     field: str = "spans"
     text: str | None = None
+    id: str | None = _field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not self.fragments:
@@ -74,6 +81,8 @@ class SpanTable:
     spans: tuple[Span, ...]
     coverage: Mapping[tuple[str, str], str] = field(default_factory=dict)
     field: str = "spans"
+    #: the relations between these spans read from the same export, if any
+    relations: RelationTable | None = _field(default=None, compare=False)
 
     def __len__(self) -> int:
         return len(self.spans)

@@ -1,6 +1,6 @@
 """JSON rendering of the report, at full precision, following ``report/schema.json``.
 
-The document carries ``schema_version`` (``2``, the version of every command's
+The document carries ``schema_version`` (``3``, the version of every command's
 ``--json``); a change that removes or renames a field increments it. Undefined
 numbers are ``null``. The keys are those of ``AgreementResult.to_dict()`` and the
 commands' JSON: an interval is ``confidence_interval`` (``{low, high,
@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from accord.data.audit import reason_counts
 from accord.inference.results import DISAGREEMENT_COEFFICIENTS
 from accord.report.model import SCHEMA_ID, SCHEMA_VERSION, Report
 
@@ -38,11 +39,12 @@ def schema() -> dict[str, Any]:
 
 
 def report_dict(report: Report) -> dict[str, Any]:
-    """The report as JSON-ready data (``results`` are left out; every row has the figures)."""
+    """The report as JSON-ready data: its coefficients under ``results``, as in every
+    command's document (the model's result objects are left out; every row has the figures)."""
     out: dict[str, Any] = {"$schema": SCHEMA_ID, "schema_version": SCHEMA_VERSION,
                            "caveats": list(report.data.caveats)}
     body = _plain(report, report.settings.confidence_level)
-    body["data"]["dropped"] = dict(report.data.dropped)
+    body["data"]["dropped"] = reason_counts(dict(report.data.dropped))
     body["data"]["n_missing"] = report.data.n_missing
     body["data"]["n_skipped"] = report.data.n_skipped
     if report.study is not None:
@@ -50,7 +52,8 @@ def report_dict(report: Report) -> dict[str, Any]:
     for key in ("judge", "multilabel", "spans", "annotators", "judge_lab", "groups"):
         if body.get(key) is None:
             body.pop(key, None)
-    out.update(body)
+    # the coefficients are the figures of the report: under results, as in every command
+    out.update({("results" if k == "coefficients" else k): v for k, v in body.items()})
     return out
 
 

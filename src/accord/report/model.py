@@ -36,8 +36,8 @@ RENDERERS: dict[str, Callable[..., Any]] = {}
 
 #: The report document's version: the same number as every command's ``--json`` (raised
 #: when a key is renamed or removed).
-SCHEMA_VERSION = 2
-SCHEMA_ID = "https://accord.invalid/schemas/report/2"
+SCHEMA_VERSION = 3
+SCHEMA_ID = "https://accord.invalid/schemas/report/3"
 
 __all__ = [
     "SCHEMA_VERSION", "BootstrapSummary", "CategoryRow", "ClassRow", "CoefficientRow",
@@ -215,6 +215,7 @@ class CategoryRow:
     n_rater1: float
     n_rater2: float
     n_both: float
+    method: str = "asymptotic"  # of the interval
 
 
 @dataclass(frozen=True)
@@ -287,6 +288,7 @@ class BootstrapSummary:
     confidence_level: float
     edges: tuple[float, ...]
     counts: tuple[int, ...]
+    method: str = "bootstrap"  # of the interval (percentile, bca, ...)
 
 
 @dataclass(frozen=True)

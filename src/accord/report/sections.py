@@ -226,7 +226,7 @@ def category_rows(table: ContingencyTable, confidence_level: float) -> tuple[Cat
             warnings.simplefilter("ignore", DegenerateDataWarning)
             ci = cohen_kappa(two).confidence_interval(confidence_level)
         rows.append(CategoryRow(str(cat), f["kappa"], ci.low, ci.high, f["positive_agreement"],
-                                f["negative_agreement"], r1, r2, a))
+                                f["negative_agreement"], r1, r2, a, ci.method))
     return tuple(rows)
 
 
@@ -320,6 +320,6 @@ def bootstrap_summary(results: Sequence[AgreementResult],
             n_excluded=ci.n_excluded, seed=method.rng if isinstance(method.rng, int) else None,
             estimate=res.estimate, ci_low=ci.low, ci_high=ci.high,
             confidence_level=ci.confidence_level, edges=tuple(float(x) for x in edges),
-            counts=tuple(int(x) for x in counts),
+            counts=tuple(int(x) for x in counts), method=ci.method,
         )
     return None

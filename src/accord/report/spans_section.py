@@ -18,6 +18,8 @@ from accord.inference import Bootstrap
 from accord.inference.results import AgreementResult
 from accord.readers.spans import SpanTable
 from accord.report.model import DataSummary, FigureRow, Report, Settings, UnitsSection
+from accord.report.relations_section import RelationsSection, relations_section
+from accord.report.unitizing_section import UnitizingSection, unitizing_section
 from accord.spans.matching import MODES, Mode
 
 __all__ = ["SpanDisagreementRow", "SpanMode", "SpanPairRow", "SpansSection", "cells",
@@ -88,6 +90,12 @@ class SpansSection:
     n_disagreements : int
         All of them.
     notes : tuple of str
+    relations : RelationsSection or None
+        Agreement on the relations read with the spans, if any.
+    unitizing : UnitizingSection or None
+        Krippendorff's alpha_U and Mathet's gamma (gamma only under its size budget).
+    confidence_level : float
+        Of the unitizing part's intervals.
     """
 
     field: str
@@ -101,6 +109,9 @@ class SpansSection:
     disagreements: tuple[SpanDisagreementRow, ...]
     n_disagreements: int
     notes: tuple[str, ...]
+    relations: RelationsSection | None = None
+    unitizing: UnitizingSection | None = None
+    confidence_level: float = 0.95
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping at full precision (``None`` for undefined figures)."""
@@ -129,6 +140,9 @@ class SpansSection:
                                "first": span(d.first), "second": span(d.second)}
                               for d in self.disagreements],
             "n_disagreements": self.n_disagreements, "notes": list(self.notes),
+            **({} if self.relations is None else {"relations": self.relations.to_dict()}),
+            **({} if self.unitizing is None
+               else {"unitizing": self.unitizing.to_dict(self.confidence_level)}),
         }
 
 
@@ -183,9 +197,12 @@ def spans_section(ann: Annotations, confidence_level: float, method: Any, seed: 
     chosen = tuple(raters or table.raters)
     spans = [sp for sp in table if sp.rater in chosen]
     units = {u for (u, r) in table.coverage if r in chosen} | {sp.unit for sp in spans}
+    relations = relations_section(ann, raters, confidence_level, boot, top)
+    unitizing = unitizing_section(ann, raters, confidence_level, boot, seed)
     return SpansSection(str(table.field), len(spans), len(units), chosen,
                         _sentence(modes[0], len(pairs), confidence_level),
-                        modes, pairs, confusion, rows, len(dis), notes)
+                        modes, pairs, confusion, rows, len(dis), notes, relations, unitizing,
+                        confidence_level)
 
 
 def span_report(ann: Annotations, settings: Settings, method: Any, top: int,

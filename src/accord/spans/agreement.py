@@ -85,7 +85,7 @@ class PairAgreement:
             "per_label": {k: r.to_dict() for k, r in self.per_label.items()},
             "counts": self.counts.to_dict(),
             "n_units": self.n_units,
-            "left_out": dict(self.left_out),
+            "left_out": {k.replace(" ", "_"): n for k, n in self.left_out.items()},
         }
 
 

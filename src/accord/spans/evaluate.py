@@ -88,7 +88,7 @@ class SpanEvaluation(Tabular):
             "counts": self.counts.to_dict(),
             "per_label": {k: s.to_dict() for k, s in self.per_label.items()},
             "n_units": self.n_units,
-            "left_out": dict(self.left_out),
+            "left_out": {k.replace(" ", "_"): n for k, n in self.left_out.items()},
             "notes": list(self.notes),
             "ceiling": None if self.ceiling is None else self.ceiling.to_dict(),
         }

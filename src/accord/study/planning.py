@@ -106,7 +106,8 @@ class SamplePlan(Displayed):
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping."""
         return {
-            "coefficient": self.coefficient, "n_units": self.n_units, "expected": self.expected,
+            "coefficient": self.coefficient, "n_units": self.n_units,
+            "expected_estimate": self.expected,
             "ci_width": self.ci_width, "confidence_level": self.confidence_level,
             "n_raters": self.n_raters, "method": self.method, "citation": self.citation,
             "details": {k: (list(x) if isinstance(x, tuple) else x)

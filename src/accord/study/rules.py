@@ -217,9 +217,12 @@ class Decision:
         return f"lower {_pct(ci.confidence_level)} limit ({ci.method})"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready mapping at full precision (an undefined value is ``None``)."""
+        """JSON-ready mapping at full precision (an undefined value is ``None``): the
+        decision, and the coefficient it was made on as a figure (``coefficient``,
+        ``estimate``, ``confidence_interval``)."""
         ci = self.interval
         return {
+            "coefficient": self.result.coefficient,
             "status": self.status,
             "rule": {"coefficient": self.rule.coefficient, "operator": self.rule.operator,
                      "threshold": float(self.rule.threshold), "on": self.rule.on,

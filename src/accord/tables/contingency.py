@@ -236,6 +236,13 @@ class ContingencyTable:
         n = self.n
         return float(self.row_totals @ self.col_totals / n**2) if n > 0 else float("nan")
 
+    @property
+    def kappa(self) -> float:
+        """Cohen's (unweighted) kappa of the worksheet, (p_o - p_e) / (1 - p_e); nan when
+        p_e = 1 or the table is empty (no warning: :func:`accord.cohen_kappa` says why)."""
+        po, pe = self.p_o, self.p_e
+        return (po - pe) / (1.0 - pe) if 1.0 - pe > 1e-12 else float("nan")
+
     def __add__(self, other: ContingencyTable) -> ContingencyTable:
         """Tables from shards of the same units add up (same categories required)."""
         if not isinstance(other, ContingencyTable) or other.categories != self.categories:
