@@ -82,6 +82,26 @@ def test_invariant_to_order_and_relabelling(method: str, seed: int, perm_seed: i
                 base.posterior[base.units.index(u), c], abs=tol)
 
 
+@pytest.mark.parametrize("method", ["majority", "wawa", "one_coin", "dawid_skene", "glad",
+                                    "mace"])
+def test_a_unit_rated_once_is_said_truly(method: str) -> None:
+    # 's' says 'a' whatever x and y (who agree) say, on 9 'b' units and 3 'a' units; unit
+    # 99 has only s's 'a'. A vote gives it 'a'; a model knows s's 'a' tells nothing and
+    # gives it the likelier class, 'b': the note must not say "that annotator's" then.
+    rows = [(u, r, "b" if u < 9 else "a") for u in range(12) for r in "xy"]
+    rows += [(u, "s", "a") for u in (*range(12), 99)]
+    u, r, v = zip(*rows, strict=True)
+    ann = accord.Annotations.from_long({"u": u, "r": r, "v": v}, unit="u", rater="r",
+                                       value="v")
+    c = accord.consensus(ann, method=method)
+    (note,) = [n for n in c.notes if "one annotator only" in n]
+    assert c.single_rated == (99,)
+    if method in ("majority", "wawa"):
+        assert c.labels[99] == "a" and "their label is that annotator's" in note
+    else:
+        assert c.labels[99] == "b" and "can differ from it" in note
+
+
 def test_majority_reports_ties_and_vote_shares() -> None:
     # unit 1: x, y (a tie); unit 2: x, x, y -> x with 2/3
     ann = accord.Annotations.from_wide([["x", "y", None], ["x", "x", "y"], ["y", None, None]])

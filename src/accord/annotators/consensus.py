@@ -127,7 +127,7 @@ def consensus(
         raise v.fail("accelerate", func, "True or False", accelerate)
     crowd = crowd_of(annotations, func=func, categories=categories)
     _sparse.refuse_dense(method, crowd, func)
-    notes = _notes(crowd)
+    notes = _notes(crowd, method)
     made = partial(Consensus, method=method, units=crowd.unit_ids, categories=crowd.categories,
                    raters=crowd.rater_ids, n_ratings=crowd.per_unit(), threshold=threshold,
                    notes=notes)
@@ -188,32 +188,43 @@ def _public(method: str, params: dict[str, Any]) -> dict[str, Any]:
     return params
 
 
-def _notes(crowd: Crowd) -> tuple[str, ...]:
+def _notes(crowd: Crowd, method: str) -> tuple[str, ...]:
     """One sentence per thing worth knowing about the crowd (nothing is dropped)."""
     r, k = crowd.n_raters, crowd.k
     if r * k <= _sparse.CELL_BUDGET:
         per_key = np.bincount(crowd.rv, minlength=r * k).reshape(r, k)
     else:  # raters x categories as a sparse matrix on a crowd with many categories
         per_key = _sparse.rater_label_counts(crowd)
-    return crowd_notes(crowd.per_unit(), per_key, crowd.rater_ids, crowd.categories)
+    return crowd_notes(crowd.per_unit(), per_key, crowd.rater_ids, crowd.categories,
+                       method=method)
+
+
+#: The methods whose consensus of a unit rated once is that one rating.
+_VOTES = frozenset({"majority", "wawa"})
 
 
 def crowd_notes(per_unit: Any, per_rater_label: Any, raters: Sequence[Any],
-                categories: Sequence[Any]) -> tuple[str, ...]:
+                categories: Sequence[Any], *, method: str = "majority") -> tuple[str, ...]:
     """The notes of a consensus, from the ratings per unit and per (rater, label).
 
     ``per_unit``: the number of ratings of each unit; ``per_rater_label``: raters x
-    categories counts. Shared by :func:`consensus` and the engines' consensus, which
-    count the same tables where the data live.
+    categories counts; ``method`` the consensus method (a vote gives a unit rated once
+    its one label; a model reads that label through the annotator's fitted errors and
+    may not). Shared by :func:`consensus` and the engines' consensus, which count the
+    same tables where the data live.
     """
     per_unit = np.asarray(per_unit)
     counts = per_rater_label if hasattr(per_rater_label, "tocsr") else np.asarray(
         per_rater_label)
     notes = []
     once = int((per_unit == 1).sum())
-    if once:
+    if once and method in _VOTES:
         notes.append(f"{once} unit(s) were rated by one annotator only: their label is that "
                      "annotator's (listed in single_rated).")
+    elif once:
+        notes.append(f"{once} unit(s) were rated by one annotator only (listed in "
+                     "single_rated): their label rests on that one rating, read through the "
+                     "annotator's fitted errors, and can differ from it.")
     per_rater = np.asarray(counts.sum(axis=1)).ravel()
     idle = [raters[int(i)] for i in np.flatnonzero(per_rater == 0)]
     if idle:
