@@ -123,7 +123,8 @@ class Consensus(Tabular):
 
     @property
     def single_rated(self) -> tuple[Any, ...]:
-        """Units rated by one annotator only (their label is that annotator's)."""
+        """Units rated by one annotator only (under a vote their label is that annotator's;
+        under a model it can differ, read through the annotator's fitted errors)."""
         return tuple(self.units[i] for i in np.flatnonzero(self.n_ratings == 1))
 
     @property
