@@ -17,6 +17,10 @@ settings.register_profile("dev", max_examples=30, deadline=None)
 settings.register_profile("deep", max_examples=1000, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+# scripts that made a test's reference figures with a peer installed by hand (their
+# docstrings say how): data, not tests, and not importable where the peer is absent
+collect_ignore_glob = ["*/data/*.py"]
+
 
 # Cohen (1960, p. 45) table, rows = first rater: as 200 units it reproduces kappa = 0.4915.
 COHEN_1960 = [[88, 14, 18], [10, 40, 10], [2, 6, 12]]
