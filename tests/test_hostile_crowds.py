@@ -58,3 +58,22 @@ def test_wawa_says_which_annotators_weigh_nothing_for_want_of_a_majority() -> No
                     "count only where every annotator of a unit has weight 0."]
     plain = accord.consensus({"a": ["x", "y"], "b": ["x", "y"]}, method="wawa")
     assert not any("majority is tied" in n for n in plain.notes)
+
+
+@pytest.mark.parametrize("method", ["majority", "wawa", "dawid_skene", "one_coin", "mace"])
+def test_a_crowd_where_no_unit_is_rated_twice_is_labelled_and_flagged(method: str) -> None:
+    # the crowds guide: units rated once are kept and flagged, even when all of them are
+    table = [["x", None, None], [None, "y", None], [None, None, "x"], ["y", None, None]]
+    c = accord.consensus(table, method=method)  # type: ignore[arg-type]
+    if method in ("majority", "wawa"):  # an EM model may read an annotator's label as another
+        assert [c.labels[u] for u in c.units] == ["x", "y", "x", "y"]
+    assert c.single_rated == c.units and len(c.units) == 4
+    ann = accord.Annotations.from_long(
+        {"u": [1, 2, 3], "r": ["a", "b", "a"], "v": ["x", "y", "y"]}, unit="u", rater="r",
+        value="v", require_pairs=False)
+    assert accord.consensus(ann, method="majority").single_rated == (1, 2, 3)
+
+
+def test_agreement_still_refuses_a_table_where_no_unit_is_rated_twice() -> None:
+    with pytest.raises(accord.errors.InsufficientDataError, match="no unit was rated by two"):
+        accord.fleiss_kappa([["x", None], [None, "y"]])

@@ -99,7 +99,7 @@ def crowd_of(data: Any, *, func: str, categories: Sequence[Any] | None = None) -
     Raises one sentence for set-valued ratings, numeric scores (interval or
     ratio level), no ratings, or a single category.
     """
-    ann = as_annotations(data, categories=categories, func=func)
+    ann = as_annotations(data, categories=categories, func=func, pairs=False)
     _check(ann, func)
     unit, rater, value = ann.codes
     return Crowd(unit, rater, value, ann.units, ann.raters, ann.categories,

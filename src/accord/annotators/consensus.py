@@ -30,7 +30,7 @@ import numpy as np
 from accord.data import _validation as v
 from accord.errors import DegenerateDataWarning
 
-from . import _em
+from . import _em, _sparse
 from ._crowd import Crowd, FloatArray, crowd_of, wsum
 from .result import Consensus
 
@@ -92,6 +92,13 @@ def consensus(
 
     Notes
     -----
+    On a crowd with many categories (free-text answers, entity ids), majority and
+    Wawa count the sparse (unit, label) votes, and their posterior is a
+    ``scipy.sparse.csr_array``; the EM methods, whose posterior and (Dawid-Skene)
+    confusion matrices are dense, are refused with one sentence past
+    :data:`~accord.annotators._sparse.CELL_BUDGET` cells of state and 16 per rating
+    (see :mod:`accord.annotators._sparse`).
+
     The E step is ``log P(T_u = c, ratings) = log pi_c + sum_i log theta[r_i, c, v_i]``
     summed per unit by ``np.bincount``; the M step counts, per annotator, the
     posterior mass of each (true class, given label) cell by ``np.bincount`` over
@@ -119,14 +126,16 @@ def consensus(
     if not isinstance(accelerate, bool):
         raise v.fail("accelerate", func, "True or False", accelerate)
     crowd = crowd_of(annotations, func=func, categories=categories)
+    _sparse.refuse_dense(method, crowd, func)
     notes = _notes(crowd)
     made = partial(Consensus, method=method, units=crowd.unit_ids, categories=crowd.categories,
                    raters=crowd.rater_ids, n_ratings=crowd.per_unit(), threshold=threshold,
                    notes=notes)
+    wide = _sparse.over_budget(method, crowd)
     if method == "majority":
-        return made(posterior=_em.majority_posterior(crowd))
+        return made(posterior=_sparse.majority(crowd) if wide else _em.majority_posterior(crowd))
     if method == "wawa":
-        post, skill, unweighed = _wawa(crowd)
+        post, skill, unweighed = _sparse.wawa(crowd) if wide else _wawa(crowd)
         if unweighed:
             made = partial(made, notes=(*notes, _unweighed_note(unweighed)))
         return made(posterior=post, parameters={"skill": skill})
@@ -181,9 +190,12 @@ def _public(method: str, params: dict[str, Any]) -> dict[str, Any]:
 
 def _notes(crowd: Crowd) -> tuple[str, ...]:
     """One sentence per thing worth knowing about the crowd (nothing is dropped)."""
-    per_key = np.bincount(crowd.rv, minlength=crowd.n_raters * crowd.k)
-    return crowd_notes(crowd.per_unit(), per_key.reshape(-1, crowd.k), crowd.rater_ids,
-                       crowd.categories)
+    r, k = crowd.n_raters, crowd.k
+    if r * k <= _sparse.CELL_BUDGET:
+        per_key = np.bincount(crowd.rv, minlength=r * k).reshape(r, k)
+    else:  # raters x categories as a sparse matrix on a crowd with many categories
+        per_key = _sparse.rater_label_counts(crowd)
+    return crowd_notes(crowd.per_unit(), per_key, crowd.rater_ids, crowd.categories)
 
 
 def crowd_notes(per_unit: Any, per_rater_label: Any, raters: Sequence[Any],
@@ -195,13 +207,14 @@ def crowd_notes(per_unit: Any, per_rater_label: Any, raters: Sequence[Any],
     count the same tables where the data live.
     """
     per_unit = np.asarray(per_unit)
-    counts = np.asarray(per_rater_label)
+    counts = per_rater_label if hasattr(per_rater_label, "tocsr") else np.asarray(
+        per_rater_label)
     notes = []
     once = int((per_unit == 1).sum())
     if once:
         notes.append(f"{once} unit(s) were rated by one annotator only: their label is that "
                      "annotator's (listed in single_rated).")
-    per_rater = counts.sum(axis=1)
+    per_rater = np.asarray(counts.sum(axis=1)).ravel()
     idle = [raters[int(i)] for i in np.flatnonzero(per_rater == 0)]
     if idle:
         notes.append(f"{len(idle)} annotator(s) gave no rating ({_few(idle)}): they are kept "
@@ -211,7 +224,8 @@ def crowd_notes(per_unit: Any, per_rater_label: Any, raters: Sequence[Any],
         notes.append(f"{len(lone)} annotator(s) gave one rating only ({_few(lone)}): their "
                      "parameters rest on that rating.")
     used = counts > 0
-    solo = [categories[int(c)] for c in np.flatnonzero(used.sum(axis=0) == 1)]
+    raters_of = np.asarray(used.sum(axis=0)).ravel()
+    solo = [categories[int(c)] for c in np.flatnonzero(raters_of == 1)]
     if solo:
         notes.append(f"{len(solo)} label(s) were used by one annotator only ({_few(solo)}).")
     scores = [c for c in categories if isinstance(c, numbers.Real)
@@ -220,7 +234,7 @@ def crowd_notes(per_unit: Any, per_rater_label: Any, raters: Sequence[Any],
         notes.append(f"The labels are non-integer numbers ({_few(scores)}): each distinct value "
                      "is a category; if they are scores, declare level='interval' and use "
                      "accord.score_consensus (mean, median or a bias and noise model).")
-    if used.sum(axis=1).max() == 1:
+    if np.asarray(used.sum(axis=1)).max() == 1:
         why = ("every annotator gave the same label to all their units, so the ratings say "
                "nothing about any annotator's errors.")
         warnings.warn(f"consensus: {why}", DegenerateDataWarning, stacklevel=v.user_level())

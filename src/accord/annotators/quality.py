@@ -32,6 +32,7 @@ from accord.inference.results import AgreementResult, ConfidenceInterval, _jsona
 from . import _figures as fig
 from . import _refit
 from ._crowd import Crowd, FloatArray, IntArray, crowd_of
+from ._sparse import refuse_confusions
 from .consensus import METHODS, Method, consensus
 from .result import Consensus
 
@@ -297,8 +298,9 @@ def annotators(
     ann = as_annotations(annotations, categories=categories, func=func)
     ann, truth_labels = _split_reference(ann, reference, func)
     fit_options: dict[str, Any] = {"tol": tol, "max_iter": max_iter, "accelerate": accelerate}
+    crowd = crowd_of(ann, func="consensus")  # what consensus() refuses, in its words
+    refuse_confusions(crowd, func)
     cons = consensus(ann, method=method, tol=tol, max_iter=max_iter, accelerate=accelerate)
-    crowd = crowd_of(ann, func=func)
     truth = _consensus_truth(cons) if truth_labels is None else _codes(truth_labels, crowd, func)
     rows, pool = _rows(crowd, cons, truth, against="consensus" if truth_labels is None
                        else "reference", fit_options=fit_options)

@@ -34,7 +34,11 @@ class Consensus(Tabular):
         The annotators, in the order of the per-annotator parameters.
     posterior : (n_units, n_categories) array
         ``P(true label = c | ratings)``; each row sums to 1. For ``"majority"`` the
-        vote shares, for ``"wawa"`` the weighted vote shares.
+        vote shares, for ``"wawa"`` the weighted vote shares. For those two methods on
+        a crowd with many categories (units x categories past
+        :data:`accord.annotators._sparse.CELL_BUDGET` cells and 16 per rating), a
+        ``scipy.sparse.csr_array`` holding only the labels each unit received (the
+        other cells are exactly 0).
     n_ratings : (n_units,) array
         The number of ratings of each unit.
     parameters : mapping
@@ -63,7 +67,7 @@ class Consensus(Tabular):
     units: tuple[Any, ...]
     categories: tuple[Any, ...]
     raters: tuple[Any, ...]
-    posterior: NDArray[np.float64] = field(repr=False)
+    posterior: Any = field(repr=False)
     n_ratings: NDArray[np.int64] = field(repr=False)
     parameters: Mapping[str, Any] = field(default_factory=dict, repr=False)
     n_iter: int = 0
@@ -74,14 +78,28 @@ class Consensus(Tabular):
     notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        for a in (self.posterior, self.n_ratings):
+        dense = not hasattr(self.posterior, "tocsr")
+        for a in (self.posterior if dense else self.posterior.data, self.n_ratings):
             a.flags.writeable = False
         object.__setattr__(self, "parameters", MappingProxyType(dict(self.parameters)))
 
     @cached_property
+    def _top(self) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.bool_]]:
+        """Per unit: the top posterior, its first column, and whether it is shared."""
+        post = self.posterior
+        if hasattr(post, "tocsr"):
+            from ._sparse import row_top
+
+            top, arg, count = row_top(post)
+            return top, arg, np.asarray(count > 1)
+        top = post.max(axis=1)
+        return (np.asarray(top), np.asarray(post.argmax(axis=1), dtype=np.int64),
+                np.asarray((post == top[:, None]).sum(axis=1) > 1))
+
+    @cached_property
     def label_codes(self) -> NDArray[np.int64]:
         """The column of the top posterior of each unit (the first, on a tie)."""
-        return np.asarray(self.posterior.argmax(axis=1), dtype=np.int64)
+        return self._top[1]
 
     @cached_property
     def labels(self) -> Mapping[Any, Any]:
@@ -92,12 +110,11 @@ class Consensus(Tabular):
     @property
     def confidence(self) -> NDArray[np.float64]:
         """The top posterior of each unit, in unit order."""
-        return np.asarray(self.posterior.max(axis=1))
+        return self._top[0]
 
-    @cached_property
+    @property
     def _tied_mask(self) -> NDArray[np.bool_]:
-        top = self.posterior.max(axis=1, keepdims=True)
-        return np.asarray((self.posterior == top).sum(axis=1) > 1)
+        return self._top[2]
 
     @property
     def tied(self) -> tuple[Any, ...]:

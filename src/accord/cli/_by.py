@@ -37,15 +37,16 @@ def with_pooled_caveat(ann: Any, by: str | None = None) -> Any:
     return ann
 
 
-def read_groups(data: str, by: str, selection: dict[str, Any]) -> Any:
-    """``(groups, pooled, notes)``: each group's annotations, all of them, what was decided."""
+def read_groups(data: str, by: str, selection: dict[str, Any], *, once: bool = False) -> Any:
+    """``(groups, pooled, notes)``: each group's annotations, all of them, what was decided
+    (``once``: the table read once, its groups cut out of it; see ``split_files``)."""
     from accord.history.split import split_files
 
     def loader(path: Any) -> Any:
         return single_labels(load(path, **selection), "compute")
 
     paths = paths_of(data)
-    return split_files([paths] if isinstance(paths, str) else paths, by, loader)
+    return split_files([paths] if isinstance(paths, str) else paths, by, loader, once=once)
 
 
 def compute_by(data: str, by: str, selection: dict[str, Any], run: Any, intervals: Any,
@@ -58,7 +59,7 @@ def compute_by(data: str, by: str, selection: dict[str, Any], run: Any, interval
     import accord
     from accord.history.groups import group_result
 
-    groups, pooled, notes = read_groups(data, by, selection)
+    groups, pooled, notes = read_groups(data, by, selection, once=True)
     pooled_results = run(pooled.require_pairable(), None)
     names = [r.coefficient for r in pooled_results]
     table: list[tuple[str, Any, list[Any], list[Any]]] = []
@@ -92,8 +93,9 @@ def _homogeneity(accord: Any, results: list[tuple[str, Any]]) -> tuple[Any, list
     homogeneity (Fleiss 1981) over the groups whose estimate has a positive analytic SE
     (the test weighs each group by 1/SE^2: a group of SE 0, such as kappa 1 with every
     unit agreeing, is left out and named)."""
-    tested = [(g, r) for g, r in results if testable(r)]
-    left = [g for g, r in results if (g, r) not in tested]
+    ok = [testable(r) for _, r in results]
+    tested = [gr for gr, good in zip(results, ok) if good]
+    left = [g for (g, _), good in zip(results, ok) if not good]
     test = accord.homogeneity([r for _, r in tested]) if len(tested) >= 2 else None
     return test, [g for g, _ in tested], left
 
@@ -144,25 +146,62 @@ def _print(data: str, by: str, table: list[Any], names: list[str], tests: dict[s
     for note in notes:
         console.print(Text(f"note: {note}"))
     undefined = []
+    heads = ("group", "units", "raters", "estimate", "SE", "CI")
     for j, coefficient in enumerate(names):
-        grid = Table(title=coefficient, title_justify="left", box=None, pad_edge=False)
-        for col in ("group", "units", "raters", "estimate", "SE", "CI"):
-            grid.add_column(col, justify="left" if col == "group" else "right")
+        cells: list[tuple[str, ...]] = []
         for group, _ann, res, cis in table:
             r, ci = res[j], cis[j]
-            grid.add_row(Text(group), str(r.n_units), str(r.n_raters),
-                         "undefined" if not r.defined else f"{r.estimate:.4f}", _f(r.se),
-                         "-" if ci is None or ci.low != ci.low else
-                         f"[{ci.low:.4f}, {ci.high:.4f}]")
+            cells.append((group, str(r.n_units), str(r.n_raters),
+                          "undefined" if not r.defined else f"{r.estimate:.4f}", _f(r.se),
+                          "-" if ci is None or ci.low != ci.low else
+                          f"[{ci.low:.4f}, {ci.high:.4f}]"))
             if r.undefined_reason:
                 undefined.append(f"{coefficient}, {group}: undefined: {r.undefined_reason}")
-        console.print(grid)
+        if not _print_plain(console, coefficient, heads, cells):
+            grid = Table(title=coefficient, title_justify="left", box=None, pad_edge=False)
+            for col in heads:
+                grid.add_column(col, justify="left" if col == "group" else "right")
+            for row in cells:
+                grid.add_row(Text(row[0]), *row[1:])
+            console.print(grid)
         console.print(Text(_test_line(coefficient, tests[coefficient])))
     for line in undefined:
         console.print(Text(line))
     method = next((ci.method for _, _, _, cis in table for ci in cis if ci is not None), None)
     if method:
         console.print(Text(f"intervals: {method}"))
+
+
+def _print_plain(console: Any, title: str, heads: tuple[str, ...],
+                 rows: list[tuple[str, ...]]) -> bool:
+    """Print the grid of one coefficient as the rich table would lay it out (first column
+    left, the others right, two spaces apart), when it has many rows of plain text that
+    fit the console: rich measures every cell of every row (about 2 ms a group). Returns
+    whether it printed; otherwise the caller draws the rich table."""
+    from rich.text import Text
+
+    if len(rows) < PLAIN_ROWS or not all(c.isprintable() and c.isascii()
+                                          for c in (title, *(r[0] for r in rows))):
+        return False
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
+    if sum(widths) + 2 * (len(widths) - 1) > console.width:
+        return False
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "  ".join([cells[0].ljust(widths[0]),
+                          *(c.rjust(w) for c, w in zip(cells[1:], widths[1:]))])
+
+    out = Text()
+    out.append(title, style="table.title")  # the rich table's styles (seen on a terminal)
+    out.append("\n")
+    out.append(line(heads), style="table.header")
+    out.append("".join("\n" + line(r) for r in rows))
+    console.print(out, soft_wrap=True)
+    return True
+
+
+#: From this many groups on, ``compute --by`` prints its grids as plain aligned text.
+PLAIN_ROWS = 50
 
 
 def _f(x: float) -> str:

@@ -26,7 +26,8 @@ def check_by(data: str, by: str, read: Callable[[Any], Any],
     from accord.history.split import split_files
 
     paths = paths_of(data)
-    groups, pooled, notes = split_files([paths] if isinstance(paths, str) else paths, by, read)
+    groups, pooled, notes = split_files([paths] if isinstance(paths, str) else paths, by, read,
+                                        once=True)
     rows: list[dict[str, Any]] = []
     for name, ann in [*groups, (POOLED, pooled)]:
         try:

@@ -80,12 +80,15 @@ def as_annotations(
     raters: Sequence[Any] | None = None,
     func: str,
     sets: bool = False,
+    pairs: bool = True,
 ) -> Annotations:
     """Annotations from an Annotations object or a units x raters table.
 
-    Set-valued ratings are refused unless ``sets`` (a coefficient that takes sets).
+    Set-valued ratings are refused unless ``sets`` (a coefficient that takes sets); a
+    table in which no unit is rated twice is refused unless not ``pairs`` (a consensus).
     """
-    ann = _as_annotations(data, categories=categories, level=level, raters=raters, func=func)
+    ann = _as_annotations(data, categories=categories, level=level, raters=raters, func=func,
+                          pairs=pairs)
     if ann.set_valued and not sets:
         raise set_valued_error(func, ann.audit.source)
     return ann
@@ -98,6 +101,7 @@ def _as_annotations(
     level: Any,
     raters: Sequence[Any] | None,
     func: str,
+    pairs: bool = True,
 ) -> Annotations:
     if raters is not None:
         raters = v.names(raters, param="raters", func=func)
@@ -116,7 +120,8 @@ def _as_annotations(
             f"{func} cannot be computed from a {summary}; pass the units x raters ratings "
             "(a table or Annotations)."
         )
-    return Annotations.from_wide(data, raters=raters, categories=categories, level=level)
+    return Annotations.from_wide(data, raters=raters, categories=categories, level=level,
+                                 require_pairs=pairs)
 
 
 def as_table(

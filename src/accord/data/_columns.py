@@ -37,6 +37,8 @@ __all__ = [
     "SCORE_MIN_DISTINCT",
     "UNIT_NAMES",
     "VALUE_NAMES",
+    "LABEL_SEPARATORS",
+    "distinct_pieces",
     "find_column",
     "holds_labels",
     "id_like_error",
@@ -119,19 +121,36 @@ def holds_labels(values: set[str], other_values: set[str]) -> bool:
     return bool(values) and 2 * len(values & other_values) >= len(values)
 
 
-def looks_like_ids(n: int, distinct: int, *, text: bool, consecutive: bool = False) -> bool:
+def looks_like_ids(n: int, distinct: int, *, text: bool, consecutive: bool = False,
+                   pieces: int | None = None) -> bool:
     """Whether a column of ``n`` non-missing values, ``distinct`` of them different, holds
     ids rather than ratings: all distinct over at least :data:`ID_MIN_ROWS` rows, and
     text, or integers counting up by one row after row (``consecutive``: a row number).
     Numbers that are merely all different (scores on a fine scale, or one rater's ranks)
-    stay ratings.
+    stay ratings, and so do label sets: text whose cells, split on one of
+    :data:`LABEL_SEPARATORS`, hold ``pieces`` distinct labels, at most half as many as the
+    values (``"toxic;spam"``: 3,000 distinct sets of 20 labels are not ids).
 
     >>> looks_like_ids(120, 120, text=True), looks_like_ids(120, 3, text=True)
     (True, False)
     >>> looks_like_ids(120, 120, text=False), looks_like_ids(120, 120, text=False, consecutive=True)
     (False, True)
+    >>> looks_like_ids(3000, 3000, text=True, pieces=20)
+    False
     """
-    return n >= ID_MIN_ROWS and distinct == n and (text or consecutive)
+    sets = text and pieces is not None and 2 * pieces <= n
+    return n >= ID_MIN_ROWS and distinct == n and (text or consecutive) and not sets
+
+
+#: What joins the labels of a set in one cell, for :func:`looks_like_ids`.
+LABEL_SEPARATORS = (";", "|", ",")
+
+
+def distinct_pieces(texts: Sequence[str]) -> int:
+    """The fewest distinct labels ``texts`` split into, over :data:`LABEL_SEPARATORS` (the
+    number of distinct texts when none splits them)."""
+    return min(len({p.strip() for t in texts for p in t.split(sep)})
+               for sep in LABEL_SEPARATORS)
 
 
 def looks_like_scores(n: int, distinct: int, non_integer: int) -> bool:

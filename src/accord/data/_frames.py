@@ -216,7 +216,8 @@ def _refuse_ids(name: Any, column: NDArray[Any], where: str) -> None:
     values = kept.tolist()
     if kept.dtype.kind in "OU" and all(isinstance(x, str) for x in values):
         texts = [x.strip() for x in values]
-        if cols.looks_like_ids(n, len(set(texts)), text=True):
+        if cols.looks_like_ids(n, len(set(texts)), text=True) and cols.looks_like_ids(
+                n, n, text=True, pieces=cols.distinct_pieces(texts)):
             raise DataError(cols.id_like_error(where, name, n))
 
 

@@ -113,6 +113,7 @@ class Annotations:
         missing: Sequence[Any] = (),
         duplicates: Duplicates = "error",
         multilabel: bool = False,
+        require_pairs: bool = True,
     ) -> Annotations:
         """Annotations from a long table: one row per (unit, rater, value).
 
@@ -140,6 +141,10 @@ class Annotations:
             (unit, rater) are one rating, the set of their labels (a sorted tuple; a
             repeated label counts once). The annotations are then
             :attr:`set_valued`. ``duplicates`` does not apply.
+        require_pairs : bool
+            Refuse data in which no unit was rated by two raters (agreement compares
+            pairs). ``False`` keeps them: a consensus (:func:`accord.consensus`) of a
+            crowd whose units were each rated once gives each unit its only label.
 
         Examples
         --------
@@ -158,17 +163,9 @@ class Annotations:
         """
         func = "Annotations.from_long"
         cols = columns_of(data, [unit, rater, value], func=func)
-        return build(
-            cols[0],
-            cols[1],
-            cols[2],
-            categories=categories,
-            level=level,
-            missing=missing,
-            duplicates=duplicates,
-            source=func,
-            multilabel=multilabel,
-        ).require_pairable()
+        ann = build(cols[0], cols[1], cols[2], categories=categories, level=level,
+                    missing=missing, duplicates=duplicates, source=func, multilabel=multilabel)
+        return ann.require_pairable() if require_pairs else ann
 
     @classmethod
     def from_wide(
@@ -183,6 +180,7 @@ class Annotations:
         separator: str | None = None,
         set_valued: bool = False,
         kinds: Mapping[Any, str] | None = None,
+        require_pairs: bool = True,
     ) -> Annotations:
         """Annotations from a wide table: one row per unit, one column per rater.
 
@@ -210,6 +208,8 @@ class Annotations:
         set_valued : bool
             Read every cell as a set of labels (a single label is a one-label set).
             Cells that are tuples, lists, sets or frozensets always are.
+        require_pairs : bool
+            As in :meth:`from_long`.
 
         Examples
         --------
@@ -232,7 +232,7 @@ class Annotations:
         rater_arr[:] = [names[j] for _ in range(n) for j in range(r)] if n else []
         values = _interleave(columns)
         check_kinds(kinds, names, func=func)
-        return build(
+        ann = build(
             units,
             rater_arr,
             values,
@@ -245,7 +245,8 @@ class Annotations:
             set_valued=set_valued,
             caveats=[caveat] if caveat else [],
             kinds=kinds,
-        ).require_pairable()
+        )
+        return ann.require_pairable() if require_pairs else ann
 
     @classmethod
     def from_pairs(

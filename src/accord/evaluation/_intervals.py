@@ -71,13 +71,19 @@ def intervals(
 
 
 DEFAULT_DRAW_BUDGET = 400_000_000
+#: ... or hold more than 10^7 resampled sums (``n_resamples x (1 + 3k)``, 80 MB, and each
+#: averaged figure a few arrays of ``n_resamples x k``): one class per unit at 1,000
+#: classes held 630 MB and took 20 s.
+DEFAULT_SUMS_BUDGET = 10_000_000
 
 
 def _too_costly(ev: Evaluation, boot: Bootstrap) -> bool:
-    """Whether the default bootstrap would draw more than ~4 * 10^8 numbers."""
+    """Whether the default bootstrap would draw more than ~4 * 10^8 numbers or hold more
+    than 10^7 resampled sums."""
     cells = int(np.count_nonzero(ev.table.counts)) if not ev.table.is_sparse else ev.table.k
     per_resample = min(cells, int(ev.table.n)) if ev.table.n > 0 else 0
-    return boot.n_resamples * per_resample > DEFAULT_DRAW_BUDGET
+    return (boot.n_resamples * per_resample > DEFAULT_DRAW_BUDGET
+            or boot.n_resamples * (1 + 3 * ev.table.k) > DEFAULT_SUMS_BUDGET)
 
 
 def _own(res: AgreementResult, level: float, method: Any) -> ConfidenceInterval:

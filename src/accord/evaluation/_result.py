@@ -267,7 +267,11 @@ def _cells(t: ContingencyTable) -> dict[str, Any]:
     """The k x k ``counts``; a sparse table (over 2,000 classes) as its non-empty
     ``cells``, ``[row, column, count]`` each, so that the size follows the units."""
     if not t.is_sparse:
-        return {"counts": _jsonable(t.counts.tolist())}
+        counts = t.counts
+        # finite counts are already what _jsonable makes of them (floats): one tolist, not
+        # a Python call per cell (2,000 classes: 4 x 10^6 cells, 19 s)
+        return {"counts": counts.tolist() if bool(np.isfinite(counts).all())
+                else _jsonable(counts.tolist())}
     coo = t._sparse.tocoo()  # noqa: SLF001 (the table's own storage, read only)
     order = np.lexsort((coo.col, coo.row))
     return {"cells": [[int(coo.row[i]), int(coo.col[i]), _num(float(coo.data[i]))]

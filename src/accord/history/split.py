@@ -42,12 +42,15 @@ def pooled_note(ann: Annotations) -> str | None:
             "own)")
 
 
-def split_files(paths: Sequence[str], by: str, loader: Loader) -> Split:
+def split_files(paths: Sequence[str], by: str, loader: Loader, *, once: bool = False
+                ) -> Split:
     """The groups of ``paths`` by ``by`` (a column name, or ``"file"``), and the pooled data.
 
     Returns ``(groups, pooled, notes)``: each group's name and annotations in the
     order they appear, all of the data read as one, and one sentence per decision
-    taken (rows without a group value).
+    taken (rows without a group value). With ``once``, a table split on a column is
+    read once and its groups cut out of the pooled reading (:mod:`._split_pooled`;
+    for loaders whose reading of a group is the pooled reading restricted to it).
     """
     if by == FILE:
         files = _files(paths)
@@ -59,7 +62,7 @@ def split_files(paths: Sequence[str], by: str, loader: Loader) -> Split:
     if len(paths) != 1 or os.path.isdir(paths[0]):
         raise DataError(f"--by {by} splits one table on its column {by!r}; give one file "
                         "(several files or a folder: --by file).")
-    return _split_table(paths[0], by, loader)
+    return _split_table(paths[0], by, loader, once)
 
 
 def _files(paths: Sequence[str]) -> list[str]:
@@ -73,7 +76,7 @@ def _files(paths: Sequence[str]) -> list[str]:
     return out
 
 
-def _split_table(path: str, column: str, loader: Loader) -> Split:
+def _split_table(path: str, column: str, loader: Loader, once: bool) -> Split:
     import polars as pl
 
     kind = _TABLES.get(Path(path).suffix.lower())
@@ -86,21 +89,34 @@ def _split_table(path: str, column: str, loader: Loader) -> Split:
                         f"{frame.columns!r}.")
     keys = frame[column].cast(pl.String)
     missing = keys.is_null() | (keys.str.strip_chars() == "")
-    labels = [MISSING_GROUP if m else k for k, m in zip(keys.to_list(), missing.to_list())]
-    order = list(dict.fromkeys(labels))
     notes = []
     if int(missing.sum()):
         notes.append(f"{int(missing.sum())} row(s) have no value in {column!r}; they are "
                      f"analysed together as the group {MISSING_GROUP!r}")
-    rest = frame.drop(column)
+    # one partition of the rows (in order of first appearance), not one scan per group
+    rest = frame.drop(column).with_columns(
+        pl.when(missing).then(pl.lit(MISSING_GROUP)).otherwise(keys).alias(_KEY))
     with tempfile.TemporaryDirectory(prefix="accord-by-") as tmp:
+        if once:
+            from ._split_pooled import cut
+
+            pooled = _load(rest.drop(_KEY), kind, tmp, 0, path, loader)
+            order = list(dict.fromkeys(rest[_KEY].to_list()))
+            cuts = cut(pooled, rest.drop(_KEY), rest[_KEY], order, path, column)
+            if cuts is not None:
+                return cuts, pooled, notes
+        parts = rest.partition_by(_KEY, maintain_order=True, include_key=False, as_dict=True)
         groups = []
-        for j, name in enumerate(order):
-            mask = pl.Series([lab == name for lab in labels])
+        for j, ((name,), part) in enumerate(parts.items()):
             where = f"{path} ({column} = {name})"
-            groups.append((name, _load(rest.filter(mask), kind, tmp, j, where, loader)))
-        pooled = _load(rest, kind, tmp, len(order), path, loader)
+            groups.append((name, _load(part, kind, tmp, j, where, loader)))
+        if not once:
+            pooled = _load(rest.drop(_KEY), kind, tmp, len(parts), path, loader)
     return groups, pooled, notes
+
+
+#: The group key column while a table is split (a name no table has).
+_KEY = "\x00accord-group"
 
 
 def _read(path: str, kind: str) -> Any:

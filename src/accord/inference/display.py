@@ -77,7 +77,10 @@ def escape_markdown(text: object) -> str:
 
     HTML tags and entities are neutralised, Markdown emphasis, code, links and
     table pipes are backslash-escaped; an underscore inside a word (``rater_1``)
-    is left as it is, since it cannot start emphasis there.
+    is left as it is, since it cannot start emphasis there. Control characters
+    (BEL, ESC, the OSC 52 clipboard sequence) and bidirectional overrides
+    (U+202E) are spelled out (:func:`accord.data._text.visible`): a report shown with
+    ``cat`` or in an editor must not run them.
 
     Examples
     --------
@@ -85,8 +88,12 @@ def escape_markdown(text: object) -> str:
     '&lt;script&gt;alert(1)&lt;/script&gt;'
     >>> print(escape_markdown("a|b *c* [d](e) _f_ g_h &amp;"))
     a\\|b \\*c\\* \\[d\\](e) \\_f\\_ g_h &amp;amp;
+    >>> print(escape_markdown("ok\\u202ekO\\x07"))
+    ok\\\\u202ekO\\\\x07
     """
-    s = " ".join(str(text).split())
+    from accord.data._text import visible
+
+    s = visible(" ".join(str(text).split()), keep="")
     s = _ENTITY_AMP.sub("&amp;", s).replace("<", "&lt;").replace(">", "&gt;")
     s = _SPECIAL.sub(r"\\\1", s)
     s = _EDGE_UNDERSCORE.sub(r"\\_", s)

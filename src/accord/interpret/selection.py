@@ -7,6 +7,7 @@ choose the same default set and route options (``weights``, ``level``,
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Sequence
 from typing import Any
@@ -47,8 +48,15 @@ def default_coefficients(annotations: Annotations, *, weights: Any = None) -> li
 
 def accepted_options(name: str) -> set[str]:
     """The keyword options a registered coefficient accepts."""
-    params = inspect.signature(REGISTRY[name].function).parameters
-    return {p.name for p in params.values() if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    return set(_keyword_only(REGISTRY[name].function))
+
+
+@functools.lru_cache(maxsize=256)
+def _keyword_only(function: Any) -> frozenset[str]:
+    # read once per function: ``compute --by`` asks for every group (10^4 groups: 4 x 10^4
+    # signatures, about 0.3 ms each)
+    params = inspect.signature(function).parameters
+    return frozenset(p.name for p in params.values() if p.kind is inspect.Parameter.KEYWORD_ONLY)
 
 
 def compute(

@@ -28,12 +28,14 @@ from accord.readers._base import Collected
 from accord.readers._engine_errors import engine_problem
 from accord.readers._ids import id_codes, mixed_ids
 from accord.readers._layout import (
+    RATERS_NAMED,
     duplicate_error,
     free_text_columns,
     long_caveat,
     refuse_id_columns,
     refuse_if_long,
     refuse_text_values,
+    refuse_too_wide,
     scores_columns,
     units_without_ratings,
     wide_caveat,
@@ -155,6 +157,7 @@ def _wide(
     caveat = ""
     n_elsewhere = 0
     if raters is None:
+        refuse_too_wide(names, source)
         refuse_if_long(frame, names, unit, source)
         rest = [n for n in names if n != unit]
         ignored = [n for n in rest if is_non_rater_name(n)]
@@ -185,8 +188,10 @@ def _wide(
         left_out = f" (left out as not ratings: {ignored!r})" if ignored else ""
         raise DataError(f"{source}: no rater columns{left_out}; the columns are {names!r}; "
                         "name the rater columns with raters=[...].")
+    named = (repr(raters) if len(raters) <= RATERS_NAMED else
+             f"{raters[:RATERS_NAMED]!r} and {len(raters) - RATERS_NAMED:,} more")
     note = (
-        f"wide layout; raters: {raters!r}; unit ids: "
+        f"wide layout; raters: {named}; unit ids: "
         + (f"column {unit!r}" if unit else "row number (0-based)")
         + (f"; ignored columns: {ignored!r}" if ignored else "")
     )

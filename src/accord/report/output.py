@@ -62,9 +62,12 @@ def _json(report: Report, *, indent: int | None = 2) -> str:
 
 
 def _markdown(report: Report) -> str:
+    from accord.data._text import visible
     from accord.report.markdown import render_markdown
 
-    return render_markdown(report)
+    # every cell is escaped; this also catches text a section writes as it is (a control
+    # character or a bidirectional override in a file read by cat or an editor)
+    return visible(render_markdown(report))
 
 
 def _html(report: Report) -> str:

@@ -151,6 +151,12 @@ def plan_power(expected: float, null: float, *, prevalence: float | Sequence[flo
         tau0, tau1 = (math.sqrt(_cantor_q(r1, r2, k)) for k in (k0, k1))
         method, cite = "cantor_1996", _CANTOR
     else:
+        if rates.shape[0] > FLACK_MAX_CATEGORIES:
+            raise InvalidParameterError(
+                f"{func}: Flack et al.'s (1988) power solves a linear programme over the k x k "
+                f"table, too large for {rates.shape[0]} categories (at most "
+                f"{FLACK_MAX_CATEGORIES}: 100 take about a second, 400 half a minute); merge "
+                "rare categories, or plan for one category against the rest (two categories).")
         tau0, tau1 = _flack_tau(rates, k0, func), _flack_tau(rates, k1, func)
         method, cite = "flack_1988", _FLACK
     za, zb = stats.norm.ppf(1.0 - level / sides), stats.norm.ppf(beta)
@@ -235,6 +241,10 @@ def _cantor_q(rate1: float, rate2: float, kappa: float) -> float:
         - (p0 * pe - 2.0 * pe + p0) ** 2))
 
 
+#: The most categories :func:`plan_power` takes for Flack et al.'s programme (k^2 cells).
+FLACK_MAX_CATEGORIES = 100
+
+
 def _flack_tau(p: Arr, kappa: float, func: str) -> float:
     """Flack et al.'s (1988) largest per-unit SD of kappa over the tables with marginals
     ``p`` (both raters) and agreement ``p_0 = kappa + p_e (1 - kappa)`` (a linear programme)."""
@@ -245,10 +255,15 @@ def _flack_tau(p: Arr, kappa: float, func: str) -> float:
         raise v.fail("null", func, "a kappa these proportions can reach", kappa)
     m = (1.0 - p0) ** 2 * (p[:, None] + p[None, :]) ** 2
     np.fill_diagonal(m, -(1.0 - p0) * 2.0 * p * (2.0 * (1.0 - pe) - (1.0 - p0) * 2.0 * p))
-    rows = np.kron(np.eye(k), np.ones(k))  # row sums of x (k x k, row-major)
-    cols = np.kron(np.ones(k), np.eye(k))  # column sums
-    diag = np.eye(k).reshape(1, -1)
-    a_eq = np.vstack([rows, cols, diag])
+    from scipy import sparse
+
+    # the constraints as a sparse matrix: dense, (2k + 1) x k^2 (400 categories: 1 GB each)
+    one = sparse.csr_array(np.ones((1, k)))
+    rows = sparse.kron(sparse.eye_array(k), one)  # row sums of x (k x k, row-major)
+    cols = sparse.kron(one, sparse.eye_array(k))  # column sums
+    diag = sparse.csr_array((np.ones(k), (np.zeros(k, dtype=np.int64),
+                                          np.arange(k) * (k + 1))), shape=(1, k * k))
+    a_eq = sparse.vstack([rows, cols, diag], format="csr")
     b_eq = np.concatenate([p, p, [p0]])
     lp = optimize.linprog(-m.reshape(-1), A_eq=a_eq, b_eq=b_eq, bounds=(0, None),
                           method="highs")
