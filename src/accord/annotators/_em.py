@@ -106,12 +106,15 @@ def run_squarem(crowd: Crowd, e_step: EStep, m_step: MStep, params: Params, *, t
 
 
 def fit(method: str, crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
-        accelerate: bool = False) -> Fit:
+        accelerate: bool = False, soft: FloatArray | None = None) -> Fit:
     """Fit ``method`` (one of the EM models); ``accelerate`` applies to one-coin and
-    Dawid-Skene only (GLAD's M step is an optimisation, MACE's a variational update)."""
+    Dawid-Skene only (GLAD's M step is an optimisation, MACE's a variational update), and
+    so does ``soft``: a model's units x classes probabilities as one more rater (the last),
+    a row of zeros where it did not score the unit (see :mod:`._model`)."""
     model: Callable[..., Fit] = globals()[method]
     if method in ("one_coin", "dawid_skene"):
-        return model(crowd, tol=tol, max_iter=max_iter, start=start, accelerate=accelerate)
+        return model(crowd, tol=tol, max_iter=max_iter, start=start, accelerate=accelerate,
+                     soft=soft)
     return model(crowd, tol=tol, max_iter=max_iter, start=start)
 
 
@@ -153,14 +156,21 @@ def majority_posterior(crowd: Crowd) -> FloatArray:
 
 # ------------------------------------------------------------------ Dawid-Skene
 def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
-                accelerate: bool = False) -> Fit:
-    """Dawid & Skene (1979): one k x k confusion matrix per rater."""
+                accelerate: bool = False, soft: FloatArray | None = None) -> Fit:
+    """Dawid & Skene (1979): one k x k confusion matrix per rater (and one for the model
+    whose probabilities are ``soft``, as fractional ratings of one more rater)."""
     n, r, k = crowd.n_units, crowd.n_raters, crowd.k
     # unit x (rater, given) rating counts, built once (one CSR matrix): each M step is
     # one sparse-dense product of its transpose with the posteriors, each E step one of
     # it with the log confusion matrices; one pass over the ratings for all k classes
     # (in row blocks on threads from a million ratings on: see _blocks)
-    by_unit = RowBlocks(rating_matrix(crowd.unit, crowd.rv, n, r * k))
+    counts = rating_matrix(crowd.unit, crowd.rv, n, r * k)
+    if soft is not None:
+        from scipy.sparse import csr_matrix, hstack
+
+        counts = hstack([counts, csr_matrix(soft)], format="csr")
+        r += 1
+    by_unit = RowBlocks(counts)
     used = by_unit.column_sums().reshape(r, k) > 0
     seen = classes_given(crowd)
     # the E step's per-unit scratch, made once: a fresh array per iteration costs page
@@ -196,14 +206,19 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None
 
 # ------------------------------------------------------------------ one-coin
 def one_coin(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
-             accelerate: bool = False) -> Fit:
-    """The homogeneous Dawid-Skene model: one accuracy per rater."""
+             accelerate: bool = False, soft: FloatArray | None = None) -> Fit:
+    """The homogeneous Dawid-Skene model: one accuracy per rater (the model's, fitted
+    from its probabilities ``soft``, last)."""
     uv, rater, k = crowd.uv, crowd.rater, crowd.k
     n_r = np.maximum(crowd.per_rater(), 1)
     seen = classes_given(crowd)
+    scored = None if soft is None else soft.sum(axis=1)
+    n_soft = 1.0 if scored is None else max(float(scored.sum()), 1.0)
 
     def m_step(post: FloatArray, _: Params) -> Params:
         skill = wsum(rater, post.ravel()[uv], crowd.n_raters) / n_r
+        if soft is not None:  # the model's expected share of mass on the inferred class
+            skill = np.append(skill, float(np.einsum("uc,uc->", post, soft)) / n_soft)
         return {"prior": np.maximum(post.mean(axis=0), EPS), "accuracy": skill}
 
     def e_step(p: Params) -> tuple[FloatArray, float]:
@@ -211,8 +226,12 @@ def one_coin(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = 
         right = np.log(np.clip(s, EPS, 1 - EPS))
         wrong = np.log(np.clip((1 - s) / (k - 1), EPS, 1 - EPS))
         base = wrong[rater]
-        return normalise_log(symmetric_log_posterior(crowd, log_prior(seen, p["prior"]), base,
-                                                     right[rater] - base))
+        logp = symmetric_log_posterior(crowd, log_prior(seen, p["prior"]), base,
+                                       right[rater] - base)
+        if soft is not None and scored is not None:
+            # sum_v P_u(v) log theta[c, v] = wrong + P_u(c) (right - wrong) on scored units
+            logp += scored[:, None] * wrong[-1] + soft * (right[-1] - wrong[-1])
+        return normalise_log(logp)
 
     first = m_step(majority_posterior(crowd), {}) if start is None else start
     run = run_squarem if accelerate else run_em
