@@ -11,10 +11,13 @@ never fixed:
   Skene (1979) fit an annotator's from whole ratings (one-coin: one accuracy, the
   expected share of mass on the inferred class). A model no better than chance gets
   a confusion matrix whose rows are alike, and so no say. Goh et al. (2022,
-  CROWDLAB) also use the model's probabilities, but mix them with the crowd's
-  posterior under one weight set from the model's estimated accuracy relative to the
-  annotators'; here the model is an annotator of the latent-class model, with a
-  full confusion matrix learned by EM like the others'.
+  CROWDLAB) also use the model's probabilities, but mix them into the consensus with a
+  weight set by a formula (the model's accuracy against the consensus relative to
+  always answering the most common class, times the square root of the mean ratings
+  per unit); here the model is an annotator of the latent-class model, its confusion
+  matrix learned by EM like the others'. A spread prediction counts for less than a
+  confident one (a model whose probabilities are 0 or 1 is an annotator over its top
+  label); the measured effect is in ``benchmarks/RESULTS.md``.
 * Majority vote and Wawa: the model votes its top label as one more rater (a unit
   whose top probability is shared by several labels gets no vote from it).
 * GLAD and MACE take no model.
