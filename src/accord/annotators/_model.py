@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from accord.data import _validation as v
-from accord.errors import DataError
+from accord.errors import DataError, InvalidParameterError
 
 from ._crowd import Crowd, FloatArray
 
@@ -76,17 +76,19 @@ class ModelInput:
 def refuse_method(method: str, func: str) -> None:
     """One sentence when ``method`` takes no model."""
     if method not in MODEL_METHODS:
-        raise v.fail("model", func, "None with method=" + repr(method) + " (a model's "
-                     "probabilities are taken by 'majority', 'wawa', 'one_coin' and "
-                     "'dawid_skene')", "a model")
+        raise InvalidParameterError(
+            f"{func}: method={method!r} (accord CLI: --method {method}) takes no model; a "
+            "model's probabilities are taken by 'majority', 'wawa', 'one_coin' and "
+            "'dawid_skene'.")
 
 
 def model_of(data: Any, crowd: Crowd, func: str) -> ModelInput:
     """The model's probabilities as a units x categories array in the crowd's order,
     validated once (see the bad-input sentences below)."""
-    units, labels, table = _table(data, func)
+    units, labels, raw = _table(data, func)
     cols = _columns(labels, crowd.categories, func)
     rows = _rows(units, crowd.unit_ids, func)
+    table = _floats(raw, labels, len(units), func)
     _check_values(table, units, labels, func)
     probs = np.zeros((crowd.n_units, crowd.k))
     probs[np.ix_(rows, cols)] = table
@@ -95,7 +97,7 @@ def model_of(data: Any, crowd: Crowd, func: str) -> ModelInput:
     return ModelInput(probs, scored)
 
 
-def _table(data: Any, func: str) -> tuple[list[Any], list[Any], FloatArray]:
+def _table(data: Any, func: str) -> tuple[list[Any], list[Any], list[Any]]:
     """Units, labels and probabilities of a mapping, or a pandas/polars frame (units in a
     column named ``unit``, else, for pandas, the index)."""
     if isinstance(data, Mapping):
@@ -106,9 +108,7 @@ def _table(data: Any, func: str) -> tuple[list[Any], list[Any], FloatArray]:
                 raise v.fail("model", func, "a mapping {unit: {label: probability}} or a "
                              "data frame", data)
             labels.extend(x for x in row if x not in labels)
-        table = np.array([[_number(data[u].get(c, 0.0)) for c in labels] for u in units],
-                         dtype=np.float64).reshape(len(units), len(labels))
-        return units, labels, table
+        return units, labels, [[_number(data[u].get(c, 0.0)) for u in units] for c in labels]
     columns = getattr(data, "columns", None)
     if columns is None:
         raise v.fail("model", func, "a mapping {unit: {label: probability}} or a pandas or "
@@ -123,11 +123,20 @@ def _table(data: Any, func: str) -> tuple[list[Any], list[Any], FloatArray]:
     else:
         raise DataError(f"{func}: the model's frame has no 'unit' column: name the column "
                         "that holds the unit ids 'unit' (the other columns are the labels).")
-    try:
-        table = np.column_stack([np.asarray(data[c], dtype=np.float64) for c in labels])
-    except (TypeError, ValueError) as e:
-        raise DataError(f"{func}: the model's probabilities must be numbers ({e}).") from None
-    return units, labels, table.reshape(len(units), len(labels))
+    return units, labels, [data[c] for c in labels]
+
+
+def _floats(columns: list[Any], labels: list[Any], n: int, func: str) -> FloatArray:
+    """The columns as a units x labels float array, or one sentence naming a column that
+    holds something else."""
+    table = np.empty((n, len(labels)))
+    for j, (label, col) in enumerate(zip(labels, columns)):
+        try:
+            table[:, j] = np.asarray(col, dtype=np.float64)
+        except (TypeError, ValueError) as e:
+            raise DataError(f"{func}: the model's column {label!r} must hold probabilities "
+                            f"({e}).") from None
+    return table
 
 
 def _number(x: Any) -> float:
