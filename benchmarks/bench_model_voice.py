@@ -3,8 +3,8 @@
 On the public truth-inference data of Zheng et al. (2017, PVLDB 10(5);
 github.com/zhydhkcws/crowd_truth_infer, ``datasets/*/answer.csv`` with columns
 question, worker, answer and ``truth.csv`` with question, truth; not shipped here),
-one folder per data set under ``--zheng DIR``, this runs majority vote, one-coin and
-Dawid-Skene alone and with ``model=`` a simulated model of 60% and 80% top-1 accuracy
+one folder per data set under ``--zheng DIR``, this runs majority vote, one-coin,
+Dawid-Skene and MACE alone and with ``model=`` a simulated model of 60% and 80% top-1 accuracy
 on the units with a gold label: the model's label is the gold one with that
 probability (else another class, uniformly), its probabilities a Dirichlet draw with
 ``--concentration`` added on that label's parameter (1 on the others), the largest
@@ -34,7 +34,7 @@ import numpy as np
 
 import accord
 
-METHODS = ("majority", "one_coin", "dawid_skene")
+METHODS = ("majority", "one_coin", "dawid_skene", "mace")
 LEVELS = (0.6, 0.8)
 
 

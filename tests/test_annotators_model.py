@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import accord
 from accord.errors import ConvergenceWarning, DataError, InvalidParameterError
 
-VOICED = ["majority", "wawa", "one_coin", "dawid_skene"]
+VOICED = ["majority", "wawa", "one_coin", "dawid_skene", "mace"]
 
 
 def simulated(seed: int, n_units: int = 600, n_raters: int = 8, k: int = 3,
@@ -59,15 +59,17 @@ def quiet(data: object, method: str, **kw: object) -> accord.Consensus:
         return accord.consensus(data, method=method, **kw)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("method", ["dawid_skene", "mace"])
 @pytest.mark.parametrize("seed", range(5))
-def test_a_good_model_raises_and_a_weak_one_does_not_lower_dawid_skene(seed: int) -> None:
+def test_a_good_model_raises_and_a_weak_one_does_not_lower_the_fit(method: str,
+                                                                   seed: int) -> None:
     truth, ann = simulated(seed)
-    alone = accuracy_of(quiet(ann, "dawid_skene"), truth)
-    good = quiet(ann, "dawid_skene", model=model_probs(truth, 0.8, seed))
+    alone = accuracy_of(quiet(ann, method), truth)
+    good = quiet(ann, method, model=model_probs(truth, 0.8, seed))
     assert accuracy_of(good, truth) > alone
     assert good.model is not None
     for weak in (0.3, 0.4, 0.5, 0.6):
-        with_weak = quiet(ann, "dawid_skene", model=model_probs(truth, weak, seed))
+        with_weak = quiet(ann, method, model=model_probs(truth, weak, seed))
         assert accuracy_of(with_weak, truth) >= alone - 0.01, weak
         # the fit tells the better model (its expected probability on the true class)
         assert with_weak.model is not None
@@ -151,11 +153,33 @@ def test_rows_are_not_normalised_but_rounding_is_allowed() -> None:
     assert accord.consensus(RATINGS, model=near).model is not None
 
 
-@pytest.mark.parametrize("method", ["glad", "mace"])
-def test_glad_and_mace_take_no_model(method: str) -> None:
-    with pytest.raises(InvalidParameterError, match="'majority', 'wawa', 'one_coin' and "
-                       "'dawid_skene'"):
-        accord.consensus(RATINGS, method=method, model={0: {"x": 1.0}})  # type: ignore[arg-type]
+def test_glad_takes_no_model() -> None:
+    with pytest.raises(InvalidParameterError, match="method='glad' .* takes no model; a "
+                       "model's probabilities are taken by 'majority', 'wawa', 'one_coin', "
+                       "'dawid_skene' and 'mace'"):
+        accord.consensus(RATINGS, method="glad", model={0: {"x": 1.0}})
+
+
+def test_mace_s_model_accuracy_is_its_competence_plus_its_lucky_guesses() -> None:
+    truth, ann = simulated(3)
+    c = quiet(ann, "mace", model=model_probs(truth, 0.8, 3))
+    assert c.model is not None and c.model.vote == "soft" and c.model.confusion is None
+    assert c.parameters["competence"].shape == (8,) and c.parameters["strategy"].shape == (8, 3)
+    assert 1 / 3 < c.model.accuracy.estimate < 0.8
+
+
+@pytest.mark.parametrize("method", ["one_coin", "dawid_skene"])
+def test_squarem_reaches_the_same_fit_with_a_model(method: str) -> None:
+    truth, ann = simulated(2)
+    probs = model_probs(truth, 0.8, 2)
+    plain = quiet(ann, method, model=probs)
+    fast = quiet(ann, method, model=probs, accelerate=True)
+    assert fast.n_iter < plain.n_iter
+    assert plain.model is not None and fast.model is not None
+    assert fast.model.accuracy.estimate == pytest.approx(plain.model.accuracy.estimate,
+                                                         abs=1e-3)
+    same = np.mean([plain.labels[u] == fast.labels[u] for u in plain.units])
+    assert same > 0.99
 
 
 def small_crowd(seed: int) -> list[tuple]:

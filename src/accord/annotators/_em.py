@@ -30,7 +30,9 @@ class that no rating gives has posterior 0 in Dawid-Skene, one-coin and MACE
 ``start=`` replaces the initial parameters (the bootstrap of model figures
 warm-starts each resample from the converged fit). ``accelerate=True`` runs
 one-coin and Dawid-Skene under SQUAREM (:mod:`._squarem`): same fixed point and
-stopping rule, ``n_iter`` counting E steps.
+stopping rule, ``n_iter`` counting E steps. ``soft=`` (Dawid-Skene, one-coin, MACE)
+adds a model's class probabilities as the fractional ratings of one more rater, the
+last row of every per-rater parameter (:mod:`._model`).
 """
 
 from __future__ import annotations
@@ -108,13 +110,15 @@ def run_squarem(crowd: Crowd, e_step: EStep, m_step: MStep, params: Params, *, t
 def fit(method: str, crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
         accelerate: bool = False, soft: FloatArray | None = None) -> Fit:
     """Fit ``method`` (one of the EM models); ``accelerate`` applies to one-coin and
-    Dawid-Skene only (GLAD's M step is an optimisation, MACE's a variational update), and
-    so does ``soft``: a model's units x classes probabilities as one more rater (the last),
-    a row of zeros where it did not score the unit (see :mod:`._model`)."""
+    Dawid-Skene only (GLAD's M step is an optimisation, MACE's a variational update);
+    ``soft`` to them and MACE: a model's units x classes probabilities as one more rater
+    (the last), a row of zeros where it did not score the unit (see :mod:`._model`)."""
     model: Callable[..., Fit] = globals()[method]
     if method in ("one_coin", "dawid_skene"):
         return model(crowd, tol=tol, max_iter=max_iter, start=start, accelerate=accelerate,
                      soft=soft)
+    if method == "mace":
+        return mace(crowd, tol=tol, max_iter=max_iter, start=start, soft=soft)
     return model(crowd, tol=tol, max_iter=max_iter, start=start)
 
 
@@ -319,38 +323,58 @@ def _vb_normalise(counts: FloatArray, prior: float) -> FloatArray:
     return np.asarray(np.exp(digamma(counts + prior) - digamma(total)))
 
 
-def mace(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
-         ) -> Fit:
-    """Hovy et al. (2013): competence (knowing vs guessing) and a guessing strategy."""
+def mace(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
+         soft: FloatArray | None = None) -> Fit:
+    """Hovy et al. (2013): competence (knowing vs guessing) and a guessing strategy (the
+    model's, from its probabilities ``soft`` as fractional ratings, last)."""
     rater, rv, uv, k = crowd.rater, crowd.rv, crowd.uv, crowd.k
     n_r = crowd.n_raters
     seen = classes_given(crowd)
+    m = n_r  # the model's row of the parameters, when there is one
 
     def guess_and_know(p: Params) -> tuple[FloatArray, FloatArray]:
         return p["knowing"][rater, 0] * p["strategy"].ravel()[rv], p["knowing"][rater, 1]
 
-    def counts_to_params(knows: FloatArray) -> Params:
+    def counts_to_params(knows: FloatArray, model_knows: FloatArray | None) -> Params:
         guesses = 1.0 - knows
         knowing = np.column_stack([wsum(rater, guesses, n_r),
                                    wsum(rater, knows, n_r)])
         strategy = wsum(rv, guesses, n_r * k).reshape(n_r, k)
+        if soft is not None and model_knows is not None:  # expected counts per label
+            known = model_knows.sum(axis=0)
+            guessed = soft.sum(axis=0) - known
+            knowing = np.vstack([knowing, [guessed.sum(), known.sum()]])
+            strategy = np.vstack([strategy, guessed])
         return {"knowing": _vb_normalise(knowing, _MACE_BETA),
                 "strategy": _vb_normalise(strategy, _MACE_DIRICHLET)}
+
+    def model_guess_and_know(p: Params) -> tuple[FloatArray, float]:
+        return p["knowing"][m, 0] * p["strategy"][m], float(p["knowing"][m, 1])
 
     def e_step(p: Params) -> tuple[FloatArray, float]:
         guess, know = guess_and_know(p)
         base = np.log(np.maximum(guess, EPS))
-        return normalise_log(symmetric_log_posterior(crowd, log_prior(seen, p["prior"]), base,
-                                                     np.log(guess + know) - base))
+        logp = symmetric_log_posterior(crowd, log_prior(seen, p["prior"]), base,
+                                       np.log(guess + know) - base)
+        if soft is not None:  # sum_v P_u(v) log P(model says v | T = c)
+            g, kn = model_guess_and_know(p)
+            log_g = np.log(np.maximum(g, EPS))
+            logp += (soft @ log_g)[:, None] + soft * (np.log(g + kn) - log_g)[None, :]
+        return normalise_log(logp)
 
     def m_step(post: FloatArray, p: Params) -> Params:
         guess, know = guess_and_know(p)
-        return {**counts_to_params(post.ravel()[uv] * know / (guess + know)),
+        model_knows = None
+        if soft is not None:
+            g, kn = model_guess_and_know(p)
+            model_knows = soft * post * (kn / (g + kn))[None, :]
+        return {**counts_to_params(post.ravel()[uv] * know / (guess + know), model_knows),
                 "prior": np.maximum(post.mean(axis=0), EPS)}
 
     if start is None:
         mv = majority_posterior(crowd)
-        start = {**counts_to_params(mv.ravel()[uv]), "prior": np.maximum(mv.mean(axis=0), EPS)}
+        start = {**counts_to_params(mv.ravel()[uv], None if soft is None else soft * mv),
+                 "prior": np.maximum(mv.mean(axis=0), EPS)}
     return run_em(crowd, e_step, m_step, start, tol=tol, max_iter=max_iter, method="mace")
 
 

@@ -4,12 +4,15 @@ The model's probabilities ``P_u(v)`` (rows units, columns labels) enter the fit 
 the ratings of one more annotator, whose reliability is fitted with the crowd's,
 never fixed:
 
-* Dawid-Skene and one-coin: a **soft likelihood**. The model's term in unit ``u``'s
+* Dawid-Skene, one-coin and MACE: a **soft likelihood**. The model's term in unit ``u``'s
   log-posterior for class ``c`` is ``sum_v P_u(v) log theta_model[c, v]``: its
   probabilities act as fractional ratings, so the M step fits its confusion matrix
   from the expected counts ``sum_u P(T_u = c | ...) P_u(v)`` exactly as Dawid &
   Skene (1979) fit an annotator's from whole ratings (one-coin: one accuracy, the
-  expected share of mass on the inferred class). A model no better than chance gets
+  expected share of mass on the inferred class; MACE: its knowing and guessing
+  weights and its guessing strategy from the expected counts of each label it gave
+  ``P_u(v)`` split, as Hovy et al. (2013) split a rating, by the posterior that it
+  knew). A model no better than chance gets
   a confusion matrix whose rows are alike, and so no say. Goh et al. (2022,
   CROWDLAB) also use the model's probabilities, but mix them into the consensus with a
   weight set by a formula (the model's accuracy against the consensus relative to
@@ -20,10 +23,13 @@ never fixed:
   label); the measured effect is in ``benchmarks/RESULTS.md``.
 * Majority vote and Wawa: the model votes its top label as one more rater (a unit
   whose top probability is shared by several labels gets no vote from it).
-* GLAD and MACE take no model.
+* GLAD takes no model (its unit difficulty multiplies each annotator's expertise,
+  which a soft rating does not carry cleanly).
 
 Its estimated accuracy is ``sum_c pi_c theta_model[c, c]`` (the trace of its fitted
-confusion weighted by the class prior; one-coin: its accuracy): fitted from
+confusion weighted by the class prior; one-coin: its accuracy; MACE, whose
+``theta[c, c]`` is ``a + (1 - a) xi_c`` with ``a`` its competence and ``xi`` its
+guessing strategy: ``a + (1 - a) sum_c pi_c xi_c``): fitted from
 probabilities, the expected probability it puts on the true class, which is its
 top-1 accuracy only when its probabilities are 0 or 1; for majority and
 Wawa, the share of the units it voted on whose consensus label is its top label
@@ -35,6 +41,7 @@ References
 ----------
 Dawid, A. P. & Skene, A. M. (1979). Maximum likelihood estimation of observer
 error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28.
+Hovy, D. et al. (2013). Learning whom to trust with MACE. *NAACL-HLT*, 1120-1130.
 Goh, H. W., Tkachenko, U. & Mueller, J. (2022). CROWDLAB: Supervised learning to
 infer consensus labels and quality scores for data with multiple annotators.
 *NeurIPS 2022 Human in the Loop Learning Workshop*; arXiv:2210.06812.
@@ -55,7 +62,7 @@ from accord.errors import DataError, InvalidParameterError
 from ._crowd import Crowd, FloatArray
 
 #: Methods that take ``model=``.
-MODEL_METHODS = ("majority", "wawa", "one_coin", "dawid_skene")
+MODEL_METHODS = ("majority", "wawa", "one_coin", "dawid_skene", "mace")
 #: How far a row of probabilities may be from summing to 1.
 SUM_TOL = 1e-6
 
@@ -78,8 +85,8 @@ def refuse_method(method: str, func: str) -> None:
     if method not in MODEL_METHODS:
         raise InvalidParameterError(
             f"{func}: method={method!r} (accord CLI: --method {method}) takes no model; a "
-            "model's probabilities are taken by 'majority', 'wawa', 'one_coin' and "
-            "'dawid_skene'.")
+            "model's probabilities are taken by 'majority', 'wawa', 'one_coin', "
+            "'dawid_skene' and 'mace'.")
 
 
 def model_of(data: Any, crowd: Crowd, func: str) -> ModelInput:

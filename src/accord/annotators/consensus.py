@@ -93,9 +93,9 @@ def consensus(
         learns: a mapping ``{unit: {label: probability}}``, or a pandas or polars frame
         with one row per unit (ids in a ``unit`` column, else the pandas index) and one
         column per label (a category without a column gets probability 0). For
-        ``"dawid_skene"`` and ``"one_coin"`` the probabilities enter as a soft
-        likelihood (fractional ratings); for ``"majority"`` and ``"wawa"`` the model
-        votes its top label; GLAD and MACE take no model (see
+        ``"dawid_skene"``, ``"one_coin"`` and ``"mace"`` the probabilities enter as a
+        soft likelihood (fractional ratings); for ``"majority"`` and ``"wawa"`` the
+        model votes its top label; GLAD takes no model (see
         :mod:`accord.annotators._model`). Each row must sum to 1 (within 1e-6); units
         the model did not score are noted and left to the crowd. What the model got is
         :attr:`Consensus.model`.
@@ -183,10 +183,14 @@ def _with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tupl
         return _voted(crowd, model, method, made)
     fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate,
                   soft=model.probs)
-    params, conf = dict(fit.parameters), None
+    params, conf = dict(_public(method, fit.parameters)), None
     if method == "dawid_skene":
         conf, params["confusion"] = params["confusion"][-1], params["confusion"][:-1]
         accuracy = float(np.diagonal(conf) @ params["prior"])
+    elif method == "mace":
+        a, xi = float(params["competence"][-1]), params["strategy"][-1]
+        accuracy = a + (1.0 - a) * float(xi @ fit.parameters["prior"])
+        params = {name: x[:-1] for name, x in params.items()}
     else:
         accuracy, params["accuracy"] = float(params["accuracy"][-1]), params["accuracy"][:-1]
     n = model.n_scored

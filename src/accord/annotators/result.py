@@ -25,13 +25,15 @@ class ModelVoice:
     Attributes
     ----------
     vote : {"soft", "top label"}
-        How it voted: its probabilities as a soft likelihood (one-coin, Dawid-Skene),
-        or its top label as one more rater (majority, Wawa).
+        How it voted: its probabilities as a soft likelihood (one-coin, Dawid-Skene,
+        MACE), or its top label as one more rater (majority, Wawa).
     n_units : int
         The units it scored (it has no voice on the others).
     accuracy : AgreementResult
         Its estimated accuracy (``model_accuracy``): ``sum_c pi_c theta[c, c]`` of its
-        fitted confusion matrix (one-coin: its fitted accuracy). Fitted from its
+        fitted confusion matrix (one-coin: its fitted accuracy; MACE:
+        ``a + (1 - a) sum_c pi_c xi_c`` from its competence ``a`` and guessing strategy
+        ``xi``). Fitted from its
         probabilities, this is the expected probability it puts on the true class (its
         top-1 accuracy when they are 0 or 1, lower when they are spread). Majority and
         Wawa: the share of the units it voted on whose consensus label is its top

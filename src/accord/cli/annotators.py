@@ -47,8 +47,8 @@ def _fit_options(func: Any) -> Any:
               type=click.Path(exists=True, dir_okay=False),
               help="A model's class probabilities as one more annotator whose reliability "
               "the fit learns: a CSV with a unit column (named 'unit' or as --unit, else "
-              "the first) and one column per label, each row summing to 1. majority, wawa, "
-              "one_coin and dawid_skene only.")
+              "the first) and one column per label, each row summing to 1. Not with "
+              "glad.")
 @shared("--json", help="Print JSON instead.")
 def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: bool,
               threshold: float, output: str | None, model_file: str | None, as_json: bool,
