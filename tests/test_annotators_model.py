@@ -235,3 +235,19 @@ def test_relabelling_the_categories_permutes_the_result(method: str, seed: int,
     assert base.model is not None and other.model is not None
     assert other.model.accuracy.estimate == pytest.approx(base.model.accuracy.estimate,
                                                           abs=1e-6)
+
+
+def test_a_frame_that_scores_a_unit_twice_is_refused() -> None:
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"unit": [0, 1, 1], "x": [0.5, 0.2, 0.3], "y": [0.5, 0.8, 0.7]})
+    with pytest.raises(DataError, match="the model scores the unit 1 twice"):
+        accord.consensus(RATINGS, model=frame)
+
+
+def test_a_model_past_the_dense_budget_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from accord.annotators import _sparse
+
+    monkeypatch.setattr(_sparse, "CELL_BUDGET", 4)
+    monkeypatch.setattr(_sparse, "CELLS_PER_RATING", 0)
+    with pytest.raises(DataError, match="8 cells, past the budget of 4 for 12 ratings"):
+        accord.consensus(RATINGS, method="majority", model={0: {"x": 1.0}})

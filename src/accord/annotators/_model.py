@@ -92,6 +92,7 @@ def refuse_method(method: str, func: str) -> None:
 def model_of(data: Any, crowd: Crowd, func: str) -> ModelInput:
     """The model's probabilities as a units x categories array in the crowd's order,
     validated once (see the bad-input sentences below)."""
+    _refuse_wide(crowd, func)
     units, labels, raw = _table(data, func)
     cols = _columns(labels, crowd.categories, func)
     rows = _rows(units, crowd.unit_ids, func)
@@ -102,6 +103,20 @@ def model_of(data: Any, crowd: Crowd, func: str) -> ModelInput:
     scored = np.zeros(crowd.n_units, dtype=bool)
     scored[rows] = True
     return ModelInput(probs, scored)
+
+
+def _refuse_wide(crowd: Crowd, func: str) -> None:
+    """One sentence when a units x categories array of probabilities is past the budget
+    of dense state (:mod:`._sparse`): the model's probabilities are held dense."""
+    from ._sparse import CELL_BUDGET, CELLS_PER_RATING
+
+    cells = crowd.n_units * crowd.k
+    budget = max(CELL_BUDGET, CELLS_PER_RATING * crowd.n_ratings)
+    if cells > budget:
+        raise DataError(f"{func}: a model's probabilities over {crowd.k:,} categories for "
+                        f"{crowd.n_units:,} units are {cells:,} cells, past the budget of "
+                        f"{budget:,} for {crowd.n_ratings:,} ratings; merge rare labels into "
+                        "fewer categories.")
 
 
 def _table(data: Any, func: str) -> tuple[list[Any], list[Any], list[Any]]:
