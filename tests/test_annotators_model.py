@@ -139,6 +139,7 @@ RATINGS = [["x", "y", "x"], ["y", "y", "y"], ["x", "x", "x"], ["y", "x", "y"]]
     ({0: {"x": 1.0}, 7: {"x": 1.0}, 8: {"y": 1.0}, 9: {"y": 1.0}, 10: {"y": 1.0}},
      "scored 4 unit(s) the crowd does not have (7, 8, 9, ...)"),
     ({0: 0.5}, "must be a mapping {unit: {label: probability}}"),
+    ({}, "the model scores no unit"),
     ([[0.5, 0.5]], "a pandas or polars data frame"),
 ])
 def test_bad_models_are_refused_in_one_sentence(model: object, message: str) -> None:

@@ -94,6 +94,8 @@ def model_of(data: Any, crowd: Crowd, func: str) -> ModelInput:
     validated once (see the bad-input sentences below)."""
     _refuse_wide(crowd, func)
     units, labels, raw = _table(data, func)
+    if not units:
+        raise DataError(f"{func}: the model scores no unit (pass model=None to leave it out).")
     cols = _columns(labels, crowd.categories, func)
     rows = _rows(units, crowd.unit_ids, func)
     table = _floats(raw, labels, len(units), func)
@@ -124,12 +126,11 @@ def _table(data: Any, func: str) -> tuple[list[Any], list[Any], list[Any]]:
     column named ``unit``, else, for pandas, the index)."""
     if isinstance(data, Mapping):
         units = list(data)
-        labels: list[Any] = []
-        for row in data.values():
+        for unit, row in data.items():
             if not isinstance(row, Mapping):
                 raise v.fail("model", func, "a mapping {unit: {label: probability}} or a "
-                             "data frame", data)
-            labels.extend(x for x in row if x not in labels)
+                             "data frame", f"{{{unit!r}: {row!r}, ...}}")
+        labels = list(dict.fromkeys(x for row in data.values() for x in row))
         return units, labels, [[_number(data[u].get(c, 0.0)) for u in units] for c in labels]
     columns = getattr(data, "columns", None)
     if columns is None:
