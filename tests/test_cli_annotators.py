@@ -99,3 +99,38 @@ def test_consensus_of_numeric_scores_writes_the_library_s_scores(tmp_path: Path)
                        "--rater", "worker", "--value", "label", "--method", "mean")
     assert code == 1 and "needs numeric scores" in err and "Traceback" not in err
     assert "--method mean needs" in err and "--method majority" in err  # the CLI's words
+
+
+MODEL = ROOT / "examples" / "crowd_model.csv"
+
+
+def test_consensus_with_a_model_is_the_library_s(tmp_path: Path) -> None:
+    import polars as pl
+
+    code, text, err = run("consensus", str(CROWD), *LONG, "--model", str(MODEL), "--json")
+    assert code == 0, err
+    got = json.loads(text)
+    ann = accord.read(CROWD, unit="image", rater="worker", value="label")
+    lib = accord.consensus(ann, model=pl.read_csv(MODEL))
+    assert lib.model is not None
+    assert got["model"]["accuracy"]["estimate"] == lib.model.accuracy.estimate
+    assert [r["label"] for r in got["results"]] == [r["label"] for r in lib.rows()]
+    code, text, err = run("consensus", str(CROWD), *LONG, "--model", str(MODEL))
+    assert code == 0, err
+    assert "model: one more annotator (soft vote) on 150 units; estimated accuracy" in text
+    # the unit column may carry the --unit name or come first under any name
+    renamed = tmp_path / "model.csv"
+    renamed.write_text(MODEL.read_text(encoding="utf-8").replace("unit,", "image,", 1),
+                       encoding="utf-8")
+    code, again, err = run("consensus", str(CROWD), *LONG, "--model", str(renamed))
+    assert code == 0 and again == text, err
+
+
+def test_consensus_model_errors_are_one_line() -> None:
+    code, _, err = run("consensus", str(CROWD), *LONG, "--model", str(MODEL), "--method", "glad")
+    assert code == 2 and "--method glad takes no model" in err
+    code, _, err = run("consensus", str(CROWD), *LONG, "--model", str(CROWD))
+    assert code == 1
+    assert "the model's columns 'worker', 'label' are not among the crowd's categories" in err
+    code, _, err = run("consensus", str(CROWD), *LONG, "--model", str(MODEL), "--method", "mean")
+    assert code == 2 and "--model takes class probabilities" in err

@@ -2,7 +2,8 @@
 
 * :func:`consensus`: one label per unit from a crowd's ratings (majority vote,
   Wawa, one-coin, Dawid-Skene, GLAD, MACE), with posteriors and the units whose
-  label is uncertain listed first;
+  label is uncertain listed first, and a model's probabilities as one more annotator
+  (``model=``, see :mod:`._model`);
 * :func:`annotators`: one row per annotator: accuracy against a reference or the
   consensus with an interval, agreement with the others, the confusion matrix,
   competence and label bias, and a sentence for each annotator worth checking;
@@ -12,9 +13,9 @@
 
 from .consensus import METHODS, consensus
 from .quality import AnnotatorQuality, Annotators, annotators
-from .result import Consensus
+from .result import Consensus, ModelVoice
 from .score_result import ScoreConsensus
 from .scores import SCORE_METHODS, score_consensus
 
 __all__ = ["METHODS", "SCORE_METHODS", "AnnotatorQuality", "Annotators", "Consensus",
-           "ScoreConsensus", "annotators", "consensus", "score_consensus"]
+           "ModelVoice", "ScoreConsensus", "annotators", "consensus", "score_consensus"]

@@ -30,7 +30,9 @@ class that no rating gives has posterior 0 in Dawid-Skene, one-coin and MACE
 ``start=`` replaces the initial parameters (the bootstrap of model figures
 warm-starts each resample from the converged fit). ``accelerate=True`` runs
 one-coin and Dawid-Skene under SQUAREM (:mod:`._squarem`): same fixed point and
-stopping rule, ``n_iter`` counting E steps.
+stopping rule, ``n_iter`` counting E steps. ``soft=`` (Dawid-Skene, one-coin, MACE)
+adds a model's class probabilities as the fractional ratings of one more rater, the
+last row of every per-rater parameter (:mod:`._model`).
 """
 
 from __future__ import annotations
@@ -106,12 +108,17 @@ def run_squarem(crowd: Crowd, e_step: EStep, m_step: MStep, params: Params, *, t
 
 
 def fit(method: str, crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
-        accelerate: bool = False) -> Fit:
+        accelerate: bool = False, soft: FloatArray | None = None) -> Fit:
     """Fit ``method`` (one of the EM models); ``accelerate`` applies to one-coin and
-    Dawid-Skene only (GLAD's M step is an optimisation, MACE's a variational update)."""
+    Dawid-Skene only (GLAD's M step is an optimisation, MACE's a variational update);
+    ``soft`` to them and MACE: a model's units x classes probabilities as one more rater
+    (the last), a row of zeros where it did not score the unit (see :mod:`._model`)."""
     model: Callable[..., Fit] = globals()[method]
     if method in ("one_coin", "dawid_skene"):
-        return model(crowd, tol=tol, max_iter=max_iter, start=start, accelerate=accelerate)
+        return model(crowd, tol=tol, max_iter=max_iter, start=start, accelerate=accelerate,
+                     soft=soft)
+    if method == "mace":
+        return mace(crowd, tol=tol, max_iter=max_iter, start=start, soft=soft)
     return model(crowd, tol=tol, max_iter=max_iter, start=start)
 
 
@@ -153,14 +160,21 @@ def majority_posterior(crowd: Crowd) -> FloatArray:
 
 # ------------------------------------------------------------------ Dawid-Skene
 def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
-                accelerate: bool = False) -> Fit:
-    """Dawid & Skene (1979): one k x k confusion matrix per rater."""
+                accelerate: bool = False, soft: FloatArray | None = None) -> Fit:
+    """Dawid & Skene (1979): one k x k confusion matrix per rater (and one for the model
+    whose probabilities are ``soft``, as fractional ratings of one more rater)."""
     n, r, k = crowd.n_units, crowd.n_raters, crowd.k
     # unit x (rater, given) rating counts, built once (one CSR matrix): each M step is
     # one sparse-dense product of its transpose with the posteriors, each E step one of
     # it with the log confusion matrices; one pass over the ratings for all k classes
     # (in row blocks on threads from a million ratings on: see _blocks)
-    by_unit = RowBlocks(rating_matrix(crowd.unit, crowd.rv, n, r * k))
+    counts = rating_matrix(crowd.unit, crowd.rv, n, r * k)
+    if soft is not None:
+        from scipy.sparse import csr_matrix, hstack
+
+        counts = hstack([counts, csr_matrix(soft)], format="csr")
+        r += 1
+    by_unit = RowBlocks(counts)
     used = by_unit.column_sums().reshape(r, k) > 0
     seen = classes_given(crowd)
     # the E step's per-unit scratch, made once: a fresh array per iteration costs page
@@ -196,14 +210,19 @@ def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None
 
 # ------------------------------------------------------------------ one-coin
 def one_coin(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
-             accelerate: bool = False) -> Fit:
-    """The homogeneous Dawid-Skene model: one accuracy per rater."""
+             accelerate: bool = False, soft: FloatArray | None = None) -> Fit:
+    """The homogeneous Dawid-Skene model: one accuracy per rater (the model's, fitted
+    from its probabilities ``soft``, last)."""
     uv, rater, k = crowd.uv, crowd.rater, crowd.k
     n_r = np.maximum(crowd.per_rater(), 1)
     seen = classes_given(crowd)
+    scored = None if soft is None else soft.sum(axis=1)
+    n_soft = 1.0 if scored is None else max(float(scored.sum()), 1.0)
 
     def m_step(post: FloatArray, _: Params) -> Params:
         skill = wsum(rater, post.ravel()[uv], crowd.n_raters) / n_r
+        if soft is not None:  # the model's expected share of mass on the inferred class
+            skill = np.append(skill, float(np.einsum("uc,uc->", post, soft)) / n_soft)
         return {"prior": np.maximum(post.mean(axis=0), EPS), "accuracy": skill}
 
     def e_step(p: Params) -> tuple[FloatArray, float]:
@@ -211,8 +230,12 @@ def one_coin(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = 
         right = np.log(np.clip(s, EPS, 1 - EPS))
         wrong = np.log(np.clip((1 - s) / (k - 1), EPS, 1 - EPS))
         base = wrong[rater]
-        return normalise_log(symmetric_log_posterior(crowd, log_prior(seen, p["prior"]), base,
-                                                     right[rater] - base))
+        logp = symmetric_log_posterior(crowd, log_prior(seen, p["prior"]), base,
+                                       right[rater] - base)
+        if soft is not None and scored is not None:
+            # sum_v P_u(v) log theta[c, v] = wrong + P_u(c) (right - wrong) on scored units
+            logp += scored[:, None] * wrong[-1] + soft * (right[-1] - wrong[-1])
+        return normalise_log(logp)
 
     first = m_step(majority_posterior(crowd), {}) if start is None else start
     run = run_squarem if accelerate else run_em
@@ -300,38 +323,58 @@ def _vb_normalise(counts: FloatArray, prior: float) -> FloatArray:
     return np.asarray(np.exp(digamma(counts + prior) - digamma(total)))
 
 
-def mace(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
-         ) -> Fit:
-    """Hovy et al. (2013): competence (knowing vs guessing) and a guessing strategy."""
+def mace(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
+         soft: FloatArray | None = None) -> Fit:
+    """Hovy et al. (2013): competence (knowing vs guessing) and a guessing strategy (the
+    model's, from its probabilities ``soft`` as fractional ratings, last)."""
     rater, rv, uv, k = crowd.rater, crowd.rv, crowd.uv, crowd.k
     n_r = crowd.n_raters
     seen = classes_given(crowd)
+    m = n_r  # the model's row of the parameters, when there is one
 
     def guess_and_know(p: Params) -> tuple[FloatArray, FloatArray]:
         return p["knowing"][rater, 0] * p["strategy"].ravel()[rv], p["knowing"][rater, 1]
 
-    def counts_to_params(knows: FloatArray) -> Params:
+    def counts_to_params(knows: FloatArray, model_knows: FloatArray | None) -> Params:
         guesses = 1.0 - knows
         knowing = np.column_stack([wsum(rater, guesses, n_r),
                                    wsum(rater, knows, n_r)])
         strategy = wsum(rv, guesses, n_r * k).reshape(n_r, k)
+        if soft is not None and model_knows is not None:  # expected counts per label
+            known = model_knows.sum(axis=0)
+            guessed = soft.sum(axis=0) - known
+            knowing = np.vstack([knowing, [guessed.sum(), known.sum()]])
+            strategy = np.vstack([strategy, guessed])
         return {"knowing": _vb_normalise(knowing, _MACE_BETA),
                 "strategy": _vb_normalise(strategy, _MACE_DIRICHLET)}
+
+    def model_guess_and_know(p: Params) -> tuple[FloatArray, float]:
+        return p["knowing"][m, 0] * p["strategy"][m], float(p["knowing"][m, 1])
 
     def e_step(p: Params) -> tuple[FloatArray, float]:
         guess, know = guess_and_know(p)
         base = np.log(np.maximum(guess, EPS))
-        return normalise_log(symmetric_log_posterior(crowd, log_prior(seen, p["prior"]), base,
-                                                     np.log(guess + know) - base))
+        logp = symmetric_log_posterior(crowd, log_prior(seen, p["prior"]), base,
+                                       np.log(guess + know) - base)
+        if soft is not None:  # sum_v P_u(v) log P(model says v | T = c)
+            g, kn = model_guess_and_know(p)
+            log_g = np.log(np.maximum(g, EPS))
+            logp += (soft @ log_g)[:, None] + soft * (np.log(g + kn) - log_g)[None, :]
+        return normalise_log(logp)
 
     def m_step(post: FloatArray, p: Params) -> Params:
         guess, know = guess_and_know(p)
-        return {**counts_to_params(post.ravel()[uv] * know / (guess + know)),
+        model_knows = None
+        if soft is not None:
+            g, kn = model_guess_and_know(p)
+            model_knows = soft * post * (kn / (g + kn))[None, :]
+        return {**counts_to_params(post.ravel()[uv] * know / (guess + know), model_knows),
                 "prior": np.maximum(post.mean(axis=0), EPS)}
 
     if start is None:
         mv = majority_posterior(crowd)
-        start = {**counts_to_params(mv.ravel()[uv]), "prior": np.maximum(mv.mean(axis=0), EPS)}
+        start = {**counts_to_params(mv.ravel()[uv], None if soft is None else soft * mv),
+                 "prior": np.maximum(mv.mean(axis=0), EPS)}
     return run_em(crowd, e_step, m_step, start, tol=tol, max_iter=max_iter, method="mace")
 
 

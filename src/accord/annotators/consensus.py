@@ -21,7 +21,8 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any, Literal
 
@@ -30,9 +31,10 @@ import numpy as np
 from accord.data import _validation as v
 from accord.errors import DegenerateDataWarning
 
-from . import _em, _sparse
+from . import _em, _model, _sparse
 from ._crowd import Crowd, FloatArray, crowd_of, wsum
-from .result import Consensus
+from ._figures import proportion, share_resampling
+from .result import Consensus, ModelVoice
 
 Method = Literal["majority", "wawa", "one_coin", "dawid_skene", "glad", "mace"]
 METHODS: tuple[str, ...] = ("majority", "wawa", "one_coin", "dawid_skene", "glad", "mace")
@@ -49,6 +51,7 @@ def consensus(
     max_iter: int = 1000,
     threshold: float = 0.9,
     accelerate: bool = False,
+    model: Any = None,
 ) -> Consensus:
     """Infer one label per unit from the ratings of a crowd.
 
@@ -85,6 +88,17 @@ def consensus(
         slowly and smoothly (2x fewer passes on simulated crowds); on crowds whose
         EM flips a few units per iteration it does not (see the benchmarks).
         ``False`` (the default) runs plain EM; GLAD and MACE always do.
+    model : DataFrame or mapping, optional
+        A model's class probabilities as one more annotator whose reliability the fit
+        learns: a mapping ``{unit: {label: probability}}``, or a pandas or polars frame
+        with one row per unit (ids in a ``unit`` column, else the pandas index) and one
+        column per label (a category without a column gets probability 0). For
+        ``"dawid_skene"``, ``"one_coin"`` and ``"mace"`` the probabilities enter as a
+        soft likelihood (fractional ratings); for ``"majority"`` and ``"wawa"`` the
+        model votes its top label; GLAD takes no model (see
+        :mod:`accord.annotators._model`). Each row must sum to 1 (within 1e-6); units
+        the model did not score are noted and left to the crowd. What the model got is
+        :attr:`Consensus.model`.
 
     Returns
     -------
@@ -117,6 +131,13 @@ def consensus(
     (True, [1.0, 1.0, 1.0, 1.0])
     >>> accord.consensus([["x", "y"], ["x", "x"]], method="majority").tied
     (0,)
+
+    A model's probabilities for the same units, as one more voice:
+
+    >>> probs = {0: {"x": 0.9, "y": 0.1}, 1: {"x": 0.2, "y": 0.8}, 3: {"x": 0.3, "y": 0.7}}
+    >>> m = accord.consensus(ratings, method="dawid_skene", model=probs)
+    >>> [m.labels[u] for u in m.units], m.model.n_units
+    (['x', 'y', 'x', 'y'], 3)
     """
     func = "consensus"
     v.choice(method, METHODS, param="method", func=func)
@@ -125,9 +146,15 @@ def consensus(
     threshold = threshold_of(threshold, func)
     if not isinstance(accelerate, bool):
         raise v.fail("accelerate", func, "True or False", accelerate)
+    if model is not None:
+        _model.refuse_method(method, func)
     crowd = crowd_of(annotations, func=func, categories=categories)
     _sparse.refuse_dense(method, crowd, func)
     notes = _notes(crowd, method)
+    if model is not None:
+        return _with_model(crowd, _model.model_of(model, crowd, func), method, notes,
+                           threshold=threshold, tol=tol, max_iter=max_iter,
+                           accelerate=accelerate)
     made = partial(Consensus, method=method, units=crowd.unit_ids, categories=crowd.categories,
                    raters=crowd.rater_ids, n_ratings=crowd.per_unit(), threshold=threshold,
                    notes=notes)
@@ -143,6 +170,61 @@ def consensus(
     return made(posterior=fit.posterior, parameters=_public(method, fit.parameters),
                 n_iter=fit.n_iter, log_likelihood=fit.log_likelihood, converged=fit.converged,
                 last_change=fit.last_change)
+
+
+def _with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tuple[str, ...], *,
+                threshold: float, tol: float, max_iter: int, accelerate: bool) -> Consensus:
+    """The consensus with the model as one more annotator (see :mod:`._model`)."""
+    note = _model.unscored_note(model)
+    made = partial(Consensus, method=method, units=crowd.unit_ids, categories=crowd.categories,
+                   raters=crowd.rater_ids, n_ratings=crowd.per_unit(), threshold=threshold,
+                   notes=notes if note is None else (*notes, note))
+    if method in ("majority", "wawa"):
+        return _voted(crowd, model, method, made)
+    fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate,
+                  soft=model.probs)
+    params, conf = dict(_public(method, fit.parameters)), None
+    if method == "dawid_skene":
+        conf, params["confusion"] = params["confusion"][-1], params["confusion"][:-1]
+        accuracy = float(np.diagonal(conf) @ params["prior"])
+    elif method == "mace":
+        a, xi = float(params["competence"][-1]), params["strategy"][-1]
+        accuracy = a + (1.0 - a) * float(xi @ fit.parameters["prior"])
+        params = {name: x[:-1] for name, x in params.items()}
+    else:
+        accuracy, params["accuracy"] = float(params["accuracy"][-1]), params["accuracy"][:-1]
+    n = model.n_scored
+    voice = ModelVoice("soft", n, proportion("model_accuracy", accuracy * n, n, details={},
+                                             per_category=None, resampling=None), conf)
+    return made(posterior=fit.posterior, parameters=params, n_iter=fit.n_iter,
+                log_likelihood=fit.log_likelihood, converged=fit.converged,
+                last_change=fit.last_change, model=voice)
+
+
+def _voted(crowd: Crowd, model: _model.ModelInput, method: str,
+           made: Callable[..., Consensus]) -> Consensus:
+    """Majority or Wawa with the model's top label as one more rater's vote."""
+    units, votes = _model.top_votes(model)
+    r = crowd.n_raters
+    voted = Crowd(np.concatenate([crowd.unit, units]),
+                  np.concatenate([crowd.rater, np.full(units.shape[0], r, dtype=np.int64)]),
+                  np.concatenate([crowd.value, votes]), crowd.unit_ids,
+                  (*crowd.rater_ids, "model"), crowd.categories)
+    wide = _sparse.over_budget(method, voted)
+    if method == "majority":
+        c = made(posterior=_sparse.majority(voted) if wide else _em.majority_posterior(voted))
+    else:
+        post, skill, unweighed = _sparse.wawa(voted) if wide else _wawa(voted)
+        unweighed = [x for i, x in enumerate(crowd.rater_ids) if x in unweighed and i < r]
+        extra = (_unweighed_note(unweighed),) if unweighed else ()
+        c = made(posterior=post, parameters={"skill": skill[:r]})
+        c = replace(c, notes=(*c.notes, *extra))
+    clear = ~c._tied_mask[units]
+    hits = float((c.label_codes[units] == votes)[clear].sum())
+    n = float(clear.sum())
+    accuracy = proportion("model_accuracy", hits, n, details={}, per_category=None,
+                          resampling=share_resampling(hits, n))
+    return replace(c, model=ModelVoice("top label", model.n_scored, accuracy))
 
 
 def _wawa(crowd: Crowd) -> tuple[FloatArray, FloatArray, list[Any]]:

@@ -13,9 +13,45 @@ import numpy as np
 from numpy.typing import NDArray
 
 from accord.inference.display import Backend, Tabular, frame
-from accord.inference.results import _jsonable
+from accord.inference.results import AgreementResult, _jsonable
 
-__all__ = ["Consensus"]
+__all__ = ["Consensus", "ModelVoice"]
+
+
+@dataclass(frozen=True, eq=False)
+class ModelVoice:
+    """What a model given as ``model=`` got in a consensus (see :mod:`._model`).
+
+    Attributes
+    ----------
+    vote : {"soft", "top label"}
+        How it voted: its probabilities as a soft likelihood (one-coin, Dawid-Skene,
+        MACE), or its top label as one more rater (majority, Wawa).
+    n_units : int
+        The units it scored (it has no voice on the others).
+    accuracy : AgreementResult
+        Its estimated accuracy (``model_accuracy``): ``sum_c pi_c theta[c, c]`` of its
+        fitted confusion matrix (one-coin: its fitted accuracy; MACE:
+        ``a + (1 - a) sum_c pi_c xi_c`` from its competence ``a`` and guessing strategy
+        ``xi``). Fitted from its
+        probabilities, this is the expected probability it puts on the true class (its
+        top-1 accuracy when they are 0 or 1, lower when they are spread). Majority and
+        Wawa: the share of the units it voted on whose consensus label is its top
+        label. ``confidence_interval()`` is Wilson's interval over the units it scored.
+    confusion : (k, k) array or None
+        Dawid-Skene: its fitted confusion matrix (rows = true class); else ``None``.
+    """
+
+    vote: str
+    n_units: int
+    accuracy: AgreementResult
+    confusion: NDArray[np.float64] | None = field(default=None, repr=False)
+
+    def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
+        """JSON-ready mapping at full precision, the accuracy with its interval."""
+        return {"vote": self.vote, "n_units": self.n_units,
+                "accuracy": self.accuracy.to_dict(confidence_level),
+                "confusion": None if self.confusion is None else _jsonable(self.confusion)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,6 +97,10 @@ class Consensus(Tabular):
     notes : tuple of str
         What is worth knowing about the data (units rated once, annotators with one
         rating, labels used by one annotator), one sentence each.
+    model : ModelVoice or None
+        With ``model=``: the model's vote, its estimated accuracy with an interval and
+        (Dawid-Skene) its confusion matrix; its parameters are not in
+        :attr:`parameters`, which hold the annotators'.
     """
 
     method: str
@@ -76,6 +116,7 @@ class Consensus(Tabular):
     last_change: float = 0.0
     threshold: float = 0.9
     notes: tuple[str, ...] = ()
+    model: ModelVoice | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         dense = not hasattr(self.posterior, "tocsr")
@@ -162,7 +203,8 @@ class Consensus(Tabular):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping at full precision; the units under ``results`` as in
-        :meth:`rows` (the key ``accord consensus --json`` uses)."""
+        :meth:`rows` (the key ``accord consensus --json`` uses); with ``model=``, the
+        model's figures under ``model`` (:meth:`ModelVoice.to_dict`)."""
         return {
             "method": self.method,
             "categories": _jsonable(list(self.categories)),
@@ -176,6 +218,7 @@ class Consensus(Tabular):
             "n_tied": int(self._tied_mask.sum()),
             "n_single_rated": int((self.n_ratings == 1).sum()),
             "notes": list(self.notes),
+            **({} if self.model is None else {"model": self.model.to_dict()}),
             "results": [{k: _jsonable(x) for k, x in row.items()} for row in self.rows()],
         }
 

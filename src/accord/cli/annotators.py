@@ -43,14 +43,23 @@ def _fit_options(func: Any) -> Any:
 @click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
               help="Write unit,label,posterior,n_ratings to this CSV (written atomically; the unit "
               "column keeps its --unit name).")
+@click.option("--model", "model_file", default=None,
+              type=click.Path(exists=True, dir_okay=False),
+              help="A model's class probabilities as one more annotator whose reliability "
+              "the fit learns: a CSV with a unit column (named 'unit' or as --unit, else "
+              "the first) and one column per label, each row summing to 1. Not with "
+              "glad.")
 @shared("--json", help="Print JSON instead.")
 def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: bool,
-              threshold: float, output: str | None, as_json: bool, **selection: Any) -> None:
+              threshold: float, output: str | None, model_file: str | None, as_json: bool,
+              **selection: Any) -> None:
     """Infer one label per unit of DATA from its annotators' ratings.
 
     \b
     Examples:
       accord consensus examples/crowd.csv --unit image --rater worker --value label
+      accord consensus examples/crowd.csv --unit image --rater worker --value label \\
+        --model examples/crowd_model.csv
       accord consensus examples/crowd.csv --unit image --rater worker --value label \\
         --method mace --json
       accord consensus examples/pilot.csv --raters annotator_a annotator_b annotator_c \\
@@ -66,15 +75,20 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
 
     writable_output(output, data)
     unit_header = selection.get("unit") or "unit"
+    if method in _SCORE_METHODS and model_file is not None:
+        raise click.UsageError(f"--model takes class probabilities; --method {method} "
+                               "averages numeric scores (use majority, wawa, one_coin or "
+                               "dawid_skene).")
     if method in _SCORE_METHODS:
         _score_consensus(data, method, tol, max_iter, (output, unit_header), as_json,
                          selection)
         return
     try:
+        model = None if model_file is None else _model_frame(model_file, unit_header)
         ann = single_labels(load(data, **selection), "consensus")
         c = accord.consensus(ann, method=method,  # type: ignore[arg-type]
                              tol=tol, max_iter=max_iter, threshold=threshold,
-                             accelerate=accelerate)
+                             accelerate=accelerate, model=model)
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if output is not None:
@@ -85,6 +99,26 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
                            "caveats": list(ann.audit.caveats), "audit": ann.audit.to_dict()})
         return
     _print_consensus(ann, c, output)
+
+
+def _model_frame(path: str, unit: str) -> Any:
+    """The model's CSV as a frame whose unit column is named ``unit``: the column so named,
+    else the one named as ``--unit``, else the first."""
+    import polars as pl
+
+    from accord.errors import DataError
+
+    try:
+        frame = pl.read_csv(path, infer_schema_length=None)
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise DataError(f"--model {path}: cannot read it as a CSV ({one_line(str(exc))}).") \
+            from None
+    if frame.width < 2:
+        raise DataError(f"--model {path}: needs a unit column and one column per label.")
+    if "unit" in frame.columns:
+        return frame
+    source = unit if unit in frame.columns else frame.columns[0]
+    return frame.rename({source: "unit"})
 
 
 def _score_consensus(data: str, method: str, tol: float, max_iter: int,
@@ -191,6 +225,13 @@ def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
               markup=False, highlight=False)
     for note in c.notes:
         out.print(one_line(f"note: {note}"), markup=False, highlight=False)
+    if c.model is not None:
+        acc = c.model.accuracy
+        ci = acc.confidence_interval()
+        out.print(one_line(
+            f"model: one more annotator ({c.model.vote} vote) on {c.model.n_units} units; "
+            f"estimated accuracy {_num(acc.estimate, '.3f')} (95% Wilson CI "
+            f"{_num(ci.low, '.3f')}-{_num(ci.high, '.3f')})."), markup=False, highlight=False)
     rows = c.rows()
     t = Table(title="Least certain units first" + ("" if len(rows) <= 20 else " (first 20)"))
     marks = [", ".join(k.replace("_", " ") for k in ("tied", "single_rated") if r[k])

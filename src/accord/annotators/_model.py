@@ -1,0 +1,250 @@
+"""A model's class probabilities as one more annotator of a consensus (``model=``).
+
+The model's probabilities ``P_u(v)`` (rows units, columns labels) enter the fit as
+the ratings of one more annotator, whose reliability is fitted with the crowd's,
+never fixed:
+
+* Dawid-Skene, one-coin and MACE: a **soft likelihood**. The model's term in unit ``u``'s
+  log-posterior for class ``c`` is ``sum_v P_u(v) log theta_model[c, v]``: its
+  probabilities act as fractional ratings, so the M step fits its confusion matrix
+  from the expected counts ``sum_u P(T_u = c | ...) P_u(v)`` exactly as Dawid &
+  Skene (1979) fit an annotator's from whole ratings (one-coin: one accuracy, the
+  expected share of mass on the inferred class; MACE: its knowing and guessing
+  weights and its guessing strategy from the expected counts of each label it gave
+  ``P_u(v)`` split, as Hovy et al. (2013) split a rating, by the posterior that it
+  knew). A model no better than chance gets
+  a confusion matrix whose rows are alike, and so no say. Goh et al. (2022,
+  CROWDLAB) also use the model's probabilities, but mix them into the consensus with a
+  weight set by a formula (the model's accuracy against the consensus relative to
+  always answering the most common class, times the square root of the mean ratings
+  per unit); here the model is an annotator of the latent-class model, its confusion
+  matrix learned by EM like the others'. A spread prediction counts for less than a
+  confident one (a model whose probabilities are 0 or 1 is an annotator over its top
+  label); the measured effect is in ``benchmarks/RESULTS.md``.
+* Majority vote and Wawa: the model votes its top label as one more rater (a unit
+  whose top probability is shared by several labels gets no vote from it).
+* GLAD takes no model (its unit difficulty multiplies each annotator's expertise,
+  which a soft rating does not carry cleanly).
+
+Its estimated accuracy is ``sum_c pi_c theta_model[c, c]`` (the trace of its fitted
+confusion weighted by the class prior; one-coin: its accuracy; MACE, whose
+``theta[c, c]`` is ``a + (1 - a) xi_c`` with ``a`` its competence and ``xi`` its
+guessing strategy: ``a + (1 - a) sum_c pi_c xi_c``): fitted from
+probabilities, the expected probability it puts on the true class, which is its
+top-1 accuracy only when its probabilities are 0 or 1; for majority and
+Wawa, the share of the units it voted on whose consensus label is its top label
+(ties left out). The interval is Wilson's score interval on the units it scored,
+as for an annotator's accuracy (:func:`accord.annotators._figures.proportion`): it
+treats the consensus as the truth, so it leaves out the uncertainty of the fit.
+
+References
+----------
+Dawid, A. P. & Skene, A. M. (1979). Maximum likelihood estimation of observer
+error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28.
+Hovy, D. et al. (2013). Learning whom to trust with MACE. *NAACL-HLT*, 1120-1130.
+Goh, H. W., Tkachenko, U. & Mueller, J. (2022). CROWDLAB: Supervised learning to
+infer consensus labels and quality scores for data with multiple annotators.
+*NeurIPS 2022 Human in the Loop Learning Workshop*; arXiv:2210.06812.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from accord.data import _validation as v
+from accord.errors import DataError, InvalidParameterError
+
+from ._crowd import Crowd, FloatArray
+
+#: Methods that take ``model=``.
+MODEL_METHODS = ("majority", "wawa", "one_coin", "dawid_skene", "mace")
+#: How far a row of probabilities may be from summing to 1.
+SUM_TOL = 1e-6
+
+
+@dataclass(frozen=True)
+class ModelInput:
+    """The model's probabilities over the crowd's units (a row of zeros where it did not
+    score the unit), and whether it scored each."""
+
+    probs: FloatArray
+    scored: Any
+
+    @property
+    def n_scored(self) -> int:
+        return int(self.scored.sum())
+
+
+def refuse_method(method: str, func: str) -> None:
+    """One sentence when ``method`` takes no model."""
+    if method not in MODEL_METHODS:
+        raise InvalidParameterError(
+            f"{func}: method={method!r} (accord CLI: --method {method}) takes no model; a "
+            "model's probabilities are taken by 'majority', 'wawa', 'one_coin', "
+            "'dawid_skene' and 'mace'.")
+
+
+def model_of(data: Any, crowd: Crowd, func: str) -> ModelInput:
+    """The model's probabilities as a units x categories array in the crowd's order,
+    validated once (see the bad-input sentences below)."""
+    _refuse_wide(crowd, func)
+    units, labels, raw = _table(data, func)
+    if not units:
+        raise DataError(f"{func}: the model scores no unit (pass model=None to leave it out).")
+    cols = _columns(labels, crowd.categories, func)
+    rows = _rows(units, crowd.unit_ids, func)
+    table = _floats(raw, labels, len(units), func)
+    _check_values(table, units, labels, func)
+    probs = np.zeros((crowd.n_units, crowd.k))
+    probs[np.ix_(rows, cols)] = table
+    scored = np.zeros(crowd.n_units, dtype=bool)
+    scored[rows] = True
+    return ModelInput(probs, scored)
+
+
+def _refuse_wide(crowd: Crowd, func: str) -> None:
+    """One sentence when a units x categories array of probabilities is past the budget
+    of dense state (:mod:`._sparse`): the model's probabilities are held dense."""
+    from ._sparse import CELL_BUDGET, CELLS_PER_RATING
+
+    cells = crowd.n_units * crowd.k
+    budget = max(CELL_BUDGET, CELLS_PER_RATING * crowd.n_ratings)
+    if cells > budget:
+        raise DataError(f"{func}: a model's probabilities over {crowd.k:,} categories for "
+                        f"{crowd.n_units:,} units are {cells:,} cells, past the budget of "
+                        f"{budget:,} for {crowd.n_ratings:,} ratings; merge rare labels into "
+                        "fewer categories.")
+
+
+def _table(data: Any, func: str) -> tuple[list[Any], list[Any], list[Any]]:
+    """Units, labels and probabilities of a mapping, or a pandas/polars frame (units in a
+    column named ``unit``, else, for pandas, the index)."""
+    if isinstance(data, Mapping):
+        units = list(data)
+        for unit, row in data.items():
+            if not isinstance(row, Mapping):
+                raise v.fail("model", func, "a mapping {unit: {label: probability}} or a "
+                             "data frame", f"{{{unit!r}: {row!r}, ...}}")
+        labels = list(dict.fromkeys(x for row in data.values() for x in row))
+        return units, labels, [[_number(data[u].get(c, 0.0)) for u in units] for c in labels]
+    columns = getattr(data, "columns", None)
+    if columns is None:
+        raise v.fail("model", func, "a mapping {unit: {label: probability}} or a pandas or "
+                     "polars data frame (rows units, columns labels)", type(data).__name__)
+    names = list(columns)
+    if "unit" in names:
+        units = list(data["unit"].to_list() if hasattr(data["unit"], "to_list")
+                     else data["unit"])
+        labels = [c for c in names if c != "unit"]
+    elif hasattr(data, "index"):
+        units, labels = list(data.index), names
+    else:
+        raise DataError(f"{func}: the model's frame has no 'unit' column: name the column "
+                        "that holds the unit ids 'unit' (the other columns are the labels).")
+    return units, labels, [data[c] for c in labels]
+
+
+def _floats(columns: list[Any], labels: list[Any], n: int, func: str) -> FloatArray:
+    """The columns as a units x labels float array, or one sentence naming a column that
+    holds something else."""
+    table = np.empty((n, len(labels)))
+    for j, (label, col) in enumerate(zip(labels, columns)):
+        try:
+            table[:, j] = np.asarray(col, dtype=np.float64)
+        except (TypeError, ValueError) as e:
+            raise DataError(f"{func}: the model's column {label!r} must hold probabilities "
+                            f"({e}).") from None
+    return table
+
+
+def _number(x: Any) -> float:
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _match(names: list[Any], known: tuple[Any, ...]) -> list[int | None]:
+    """Each name's position in ``known``: equal, else equal as text (a CSV's header or
+    ids read as text against the crowd's numbers)."""
+    exact = {x: i for i, x in enumerate(known)}
+    text = {str(x): i for i, x in enumerate(known)}
+    out: list[int | None] = []
+    for name in names:
+        try:
+            out.append(exact[name])
+        except (KeyError, TypeError):
+            out.append(text.get(str(name)))
+    return out
+
+
+def _columns(labels: list[Any], categories: tuple[Any, ...], func: str) -> list[int]:
+    if not labels:
+        raise DataError(f"{func}: the model gives no label column.")
+    at = _match(labels, categories)
+    stray = [c for c, i in zip(labels, at) if i is None]
+    if stray:
+        raise DataError(f"{func}: the model's columns {_few(stray)} are not among the crowd's "
+                        f"categories ({_few(list(categories))}).")
+    if len(set(at)) < len(at):
+        raise DataError(f"{func}: two of the model's columns name the same category.")
+    return [int(i) for i in at if i is not None]
+
+
+def _rows(units: list[Any], unit_ids: tuple[Any, ...], func: str) -> list[int]:
+    at = _match(units, unit_ids)
+    stray = [u for u, i in zip(units, at) if i is None]
+    if stray:
+        raise DataError(f"{func}: the model scored {len(stray)} unit(s) the crowd does not "
+                        f"have ({_few(stray, 3)}); give the model's probabilities for the "
+                        "crowd's units only.")
+    seen: set[int | None] = set()
+    for u, i in zip(units, at):
+        if i in seen:
+            raise DataError(f"{func}: the model scores the unit {u!r} twice.")
+        seen.add(i)
+    return [int(i) for i in at if i is not None]
+
+
+def _check_values(table: FloatArray, units: list[Any], labels: list[Any], func: str) -> None:
+    bad = ~np.isfinite(table) | (table < 0)
+    if bad.any():
+        i, j = (int(x[0]) for x in np.nonzero(bad))
+        raise DataError(f"{func}: the model's probabilities must be numbers from 0 to 1; unit "
+                        f"{units[i]!r}, label {labels[j]!r} has {float(table[i, j])!r}.")
+    sums = table.sum(axis=1)
+    off = np.flatnonzero(np.abs(sums - 1.0) > SUM_TOL)
+    if off.size:
+        i = int(off[0])
+        raise DataError(f"{func}: the model's probabilities of unit {units[i]!r} sum to "
+                        f"{float(sums[i])!r}, not 1 ({off.size} unit(s) off by more than "
+                        f"{SUM_TOL:g}); give each unit's probabilities over the crowd's "
+                        "categories (they are not normalised for you).")
+
+
+def unscored_note(model: ModelInput) -> str | None:
+    """The note on units the model did not score (it has no voice there)."""
+    missing = int(model.scored.shape[0] - model.n_scored)
+    if not missing:
+        return None
+    return (f"The model did not score {missing} of {model.scored.shape[0]} unit(s): there the "
+            "consensus is the crowd's alone.")
+
+
+def top_votes(model: ModelInput) -> tuple[Any, Any]:
+    """The units the model votes on (scored, top probability not shared) and its vote."""
+    probs = model.probs
+    top = probs.max(axis=1, keepdims=True)
+    clear = model.scored & ((probs == top).sum(axis=1) == 1)
+    units = np.flatnonzero(clear).astype(np.int64)
+    return units, probs[units].argmax(axis=1).astype(np.int64)
+
+
+def _few(items: list[Any], n: int = 5) -> str:
+    shown = ", ".join(repr(x) for x in items[:n])
+    return shown + (", ..." if len(items) > n else "")
