@@ -136,12 +136,12 @@ def _fit(crowd: EngineCrowd, method: str, *, tol: float, max_iter: int, threshol
          ) -> EngineResult[Consensus]:
     if method == "majority":
         ids, n, post = ec.unit_table(crowd, ec.votes(crowd))
-        notes = _notes(crowd, n)
+        notes = _notes(crowd, n, method)
         return EngineResult(_result(crowd, method, ids, n, post, threshold, notes), crowd.audit)
     model = MODELS[method](crowd)
     fit = run(model, tol=tol, max_iter=max_iter, method=method)
     ids, n, post = ec.unit_table(crowd, ec.posterior(crowd, *model.terms(fit.e_params)))
-    notes = _notes(crowd, n)
+    notes = _notes(crowd, n, method)
     made = _result(crowd, method, ids, n, post, threshold, notes, parameters=fit.params,
                    n_iter=fit.n_iter, log_likelihood=fit.log_likelihood,
                    converged=fit.converged, last_change=fit.last_change)
@@ -167,11 +167,11 @@ def _method(method: Any) -> None:
     v.choice(method, METHODS, param="method", func=_FUNC)
 
 
-def _notes(crowd: EngineCrowd, per_unit: Any) -> tuple[str, ...]:
+def _notes(crowd: EngineCrowd, per_unit: Any, method: str) -> tuple[str, ...]:
     """The sentences :func:`accord.consensus` notes, from the engine's counts (every
     rater here gave a rating: raters are read from the ratings)."""
     return crowd_notes(per_unit, crowd.per_key.reshape(crowd.n_raters, crowd.k), crowd.raters,
-                       crowd.categories)
+                       crowd.categories, method=method)
 
 
 # --------------------------------------------------------------------- models
