@@ -381,3 +381,18 @@ def test_no_rater_left_says_what_was_left_out(tmp_path: Path) -> None:
         accord.read(path)
     code, _, err = run("compute", str(path))
     assert code == 1 and "--raters A B" in err
+
+
+@pytest.mark.parametrize("unit", ["image", "image_id", "hit_id", "sentence_id", "record_id"])
+def test_a_crowd_export_names_its_unit_column_by_what_it_rates(tmp_path: Path,
+                                                                 unit: str) -> None:
+    # image crowds (examples/crowd.csv), MTurk's HIT ids, sentence and record ids: the
+    # unit column is found by its name and said on the first line, as every guess is
+    path = write(tmp_path, "crowd.csv", f"{unit},worker,label\n1,w1,x\n1,w2,x\n2,w1,y\n"
+                                        "2,w2,x\n")
+    code, out, err = run("consensus", str(path), "--method", "majority")
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("caveat: guessed layout: a long table, columns "
+                                          f"taken from their names: --unit {unit}, ")
+    ann = accord.read(path)
+    assert ann.units == ("1", "2") and ann.raters == ("w1", "w2")

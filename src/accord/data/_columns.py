@@ -56,7 +56,8 @@ __all__ = [
 UNIT_NAMES = (
     "unit", "unit_id", "item", "item_id", "doc_id", "document_id", "doc", "id", "task",
     "task_id", "subject", "subject_id", "example_id", "sample_id", "text_id", "question_id",
-    "target", "targets",
+    "target", "targets", "image", "image_id", "hit_id", "hitid", "sentence_id",
+    "segment_id", "utterance_id", "record_id",
 )
 RATER_NAMES = (
     "rater", "rater_id", "annotator", "annotator_id", "coder", "coder_id", "worker",
