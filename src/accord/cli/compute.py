@@ -110,13 +110,49 @@ def compute(
         intervals = _intervals(results, confidence_level, method, population_size)
     except InvalidParameterError as exc:
         raise click.UsageError(cli_text(str(exc))) from None
+    prevalence = () if _weighted(weights) else _prevalence(ann, results)
     if as_json:
         rows = [_json_row(r, ci, scale) for r, ci in zip(results, intervals)]
         for row in rows:  # each result row says what was guessed or dropped to get it
             row["caveats"] = list(ann.audit.caveats)
+            if prevalence and row["coefficient"] in _PREVALENCE_HIT:
+                row["prevalence_effect"] = list(prevalence)
         emit("compute", rows)
         return
-    _print(ann, results, intervals, scale, data, weights)
+    _print(ann, results, intervals, scale, data, weights, prevalence)
+
+
+#: The coefficients whose chance term the prevalence of one category inflates.
+_PREVALENCE_HIT = frozenset({"cohen_kappa", "scott_pi", "fleiss_kappa", "conger_kappa",
+                             "krippendorff_alpha"})
+
+
+def _prevalence(ann: Any, results: list[Any]) -> tuple[str, ...]:
+    """The prevalence effect on kappa, said when the figures show it on nominal labels:
+    kappa (Cohen's for two raters, Fleiss' for more) at least 0.10 below its
+    balanced-chance form (PABAK, Brennan-Prediger), the rule of the report's
+    explanation (:mod:`accord.report.explain`), whose sentences are then loaded."""
+    if ann.level not in (None, "nominal") or ann.n_raters < 2:
+        return ()
+    got = {r.coefficient: r.estimate for r in results if r.defined}
+    q = len(ann.categories)
+    if "brennan_prediger" not in got and "percent_agreement" in got and q > 1:
+        got["brennan_prediger"] = (got["percent_agreement"] - 1 / q) / (1 - 1 / q)
+    pair = ("cohen_kappa", "pabak") if ann.n_raters == 2 else ("fleiss_kappa",
+                                                                "brennan_prediger")
+    if not set(pair) <= set(got) or got[pair[1]] - got[pair[0]] < 0.10:
+        return ()
+    from accord.report.explain import kappa_context, many_rater_prevalence
+
+    if ann.n_raters == 2:
+        from accord.tables.contingency import ContingencyTable
+
+        ctx = kappa_context(ContingencyTable.from_annotations(ann),
+                            (str(ann.raters[0]), str(ann.raters[1])))
+        return ctx.explanation if "prevalence" in ctx.effects else ()
+    from accord.tables.rater_counts import RaterCounts
+
+    return many_rater_prevalence(RaterCounts.from_annotations(ann).rated())
 
 
 def _pooled(ann: Any) -> Any:
@@ -210,7 +246,7 @@ def _result_notes(r: Any, ci: Any) -> list[str]:
 
 def _print(
     ann: Any, results: list[Any], intervals: list[Any], scale: str | None, source: str,
-    weights: str | None = None,
+    weights: str | None = None, prevalence: tuple[str, ...] = (),
 ) -> None:
     from rich.table import Table
     from rich.text import Text
@@ -250,6 +286,8 @@ def _print(
         )
         notes += _result_notes(r, ci)
     console.print(table)
+    if prevalence:  # the trap beside the figures it bears on, before the fine print
+        console.print(Text("prevalence: " + " ".join(prevalence)), style="yellow")
     for note in notes:
         console.print(Text(note))
     if intervals and any(ci is not None for ci in intervals):

@@ -44,13 +44,14 @@ from accord.errors import DegenerateDataWarning
 from accord.interpret.marginal import MarginalTest, marginal_tests
 from accord.report.model import KappaContext
 from accord.tables.contingency import ContingencyTable
+from accord.tables.rater_counts import RaterCounts
 
 PREVALENCE_COST = 0.10
 KAPPA_GAP = 0.15
 BIAS = 0.10
 RARE_SPECIFIC = 0.5
 
-__all__ = ["kappa_context"]
+__all__ = ["kappa_context", "many_rater_prevalence"]
 
 
 @dataclass(frozen=True)
@@ -229,3 +230,56 @@ def _bias_text(f: _Figures, cats: list[str], raters: tuple[str, str]) -> str:
         "Disagreement of this kind is systematic, and the marginals alone cap kappa at "
         f"kappa max = {_num(f.kappa_max)}."
     )
+
+
+def many_rater_prevalence(counts: RaterCounts) -> tuple[str, ...]:
+    """The prevalence effect on Fleiss' kappa, said when present (empty otherwise).
+
+    The rule of :func:`kappa_context` for many raters: Fleiss' kappa at least 0.10
+    below Brennan-Prediger's coefficient, the value the same observed agreement gives
+    when chance agreement is that of balanced categories (``1/k``), or Fleiss' kappa
+    undefined because its chance agreement is 1.
+
+    Examples
+    --------
+    >>> from accord import RaterCounts
+    >>> rc = RaterCounts([[3, 0]] * 17 + [[2, 1]] * 3)
+    >>> first, second, last = many_rater_prevalence(rc)
+    >>> first.startswith("'0' makes up 95.0% of all labels")
+    True
+    >>> print(second)
+    The raters agree on 90.0% of pairs, less often than that, so Fleiss' kappa is negative (-0.05).
+    >>> last.endswith("Gwet's AC1, which is less affected by prevalence, is 0.89.")
+    True
+    """
+    from accord.coefficients import brennan_prediger, fleiss_kappa, gwet_ac1
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        fk, bp, ac1 = fleiss_kappa(counts), brennan_prediger(counts), gwet_ac1(counts)
+    if not (math.isfinite(bp.estimate) and math.isfinite(fk.expected)):
+        return ()
+    if fk.defined and bp.estimate - fk.estimate < PREVALENCE_COST:
+        return ()
+    if not fk.defined and fk.expected < 1.0 - 1e-12:
+        return ()
+    totals = counts.category_totals
+    d = int(np.argmax(totals))
+    share = float(totals[d] / totals.sum())
+    out = [f"'{counts.categories[d]}' makes up {_pct(share)} of all labels, so raters "
+           f"labelling at random at these rates would already agree on {_pct(fk.expected)} "
+           "of pairs (Fleiss' chance agreement p_e)."]
+    if fk.defined:
+        head = f"The raters agree on {_pct(fk.observed)} of pairs"
+        out.append(
+            f"{head}, less often than that, so Fleiss' kappa is negative ({fk.estimate:.2f})."
+            if fk.estimate < -0.05 else
+            f"{head}, no better than that, so Fleiss' kappa is about 0 ({fk.estimate:.2f})."
+            if fk.estimate <= 0.05 else
+            f"{head}; Fleiss' kappa ({fk.estimate:.2f}) counts only the agreement beyond that "
+            "level, so it is much lower.")
+    out.append(f"This is the prevalence effect (Feinstein & Cicchetti 1990): with balanced "
+               f"categories the same agreement would give Brennan-Prediger = "
+               f"{_num(bp.estimate)}, and Gwet's AC1, which is less affected by prevalence, "
+               f"is {_num(ac1.estimate)}.")
+    return tuple(out)
