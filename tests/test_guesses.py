@@ -396,3 +396,18 @@ def test_a_crowd_export_names_its_unit_column_by_what_it_rates(tmp_path: Path,
                                           f"taken from their names: --unit {unit}, ")
     ann = accord.read(path)
     assert ann.units == ("1", "2") and ann.raters == ("w1", "w2")
+
+
+def test_the_one_column_left_of_a_long_table_names_the_units(tmp_path: Path) -> None:
+    # Zheng et al.'s truth-inference files: question, worker, answer
+    path = write(tmp_path, "answer.csv", "question,worker,answer\nq1,w1,0\nq1,w2,1\n"
+                                         "q2,w1,1\nq2,w2,1\n")
+    ann = accord.read(path)
+    assert ann.units == ("q1", "q2") and ann.raters == ("w1", "w2")
+    assert ann.audit.caveats[0].startswith(
+        "guessed layout: a long table, columns taken from their names and the one column "
+        "left: unit='question' (the one other column), rater='worker', value='answer'")
+    # two columns left: which names the units is not guessed
+    two = write(tmp_path, "two.csv", "question,comment,worker,answer\nq1,c,w1,0\nq1,c,w2,1\n")
+    with pytest.raises(DataError, match=r"no unit column; name it with unit="):
+        accord.read(two)

@@ -239,10 +239,15 @@ def wide_caveat(raters: Sequence[str], unit: str | None, text_columns: Sequence[
             "raters=[...] to make this explicit")
 
 
-def long_caveat(found: dict[str, str | None], given: dict[str, Any]) -> str:
-    """The caveat of a long layout whose columns were found by their names."""
-    guessed = ", ".join(f"{role}={col!r}" for role, col in found.items() if given[role] is None)
-    return (f"{GUESSED_LAYOUT}: a long table, columns taken from their names: {guessed}; "
+def long_caveat(found: dict[str, str | None], given: dict[str, Any],
+                by_elimination: str | None = None) -> str:
+    """The caveat of a long layout whose columns were found by their names (and the role
+    ``by_elimination``, if any, as the one column left)."""
+    guessed = ", ".join(f"{role}={col!r}" + (" (the one other column)"
+                                             if role == by_elimination else "")
+                        for role, col in found.items() if given[role] is None)
+    how = "their names and the one column left" if by_elimination else "their names"
+    return (f"{GUESSED_LAYOUT}: a long table, columns taken from {how}: {guessed}; "
             "name them with unit=..., rater=... and value=... to make this explicit")
 
 

@@ -38,6 +38,7 @@ from accord.readers._layout import (
     refuse_too_wide,
     scores_columns,
     units_without_ratings,
+    user_columns,
     wide_caveat,
 )
 from accord.readers._selection import rated_only_elsewhere
@@ -118,6 +119,10 @@ def _long_columns(
     explicit = given["rater"] is not None or given["value"] is not None
     if not explicit and (found["rater"] is None or found["value"] is None):
         return None
+    rest = [n for n in user_columns(names) if n not in (found["rater"], found["value"])]
+    alone = found["unit"] is None and found["rater"] is not None and len(rest) == 1
+    if alone:  # (question, worker, answer): the one other column names the units
+        found["unit"] = rest[0]
     for role, col in found.items():
         if col is None:
             raise DataError(
@@ -130,7 +135,8 @@ def _long_columns(
     if len(set(found.values())) < 3:
         raise DataError(f"{source}: the unit, rater and value columns must differ; got {found!r}.")
     guessed = any(given[k] is None for k in found)
-    caveat = long_caveat(found, given) if guessed else ""
+    caveat = long_caveat(found, given, by_elimination="unit" if alone else None) \
+        if guessed else ""
     return str(found["unit"]), str(found["rater"]), str(found["value"]), caveat
 
 
