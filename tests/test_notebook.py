@@ -76,8 +76,11 @@ def test_the_notebook_runs_and_each_result_shows_html_with_its_figures(executed:
 
     pairs = accord.pairwise(pilot)
     assert all(f"{x:.4f}" in shown["pairs"]["text/html"] for x in pairs.pair_estimates)
-    assert "ci_low" not in shown["pairs.to_frame()"]["text/html"]  # no interval per pair
-    assert "estimate" in shown["pairs.to_frame()"]["text/html"]
+    frame = shown["pairs.to_frame()"]["text/html"]
+    assert "estimate" in frame and "ci_low" in frame  # each pair's figure with its interval
+    for res in pairs.results.values():
+        ci = res.confidence_interval(0.95)
+        assert f"{ci.low:.6f}" in frame and f"{ci.high:.6f}" in frame
 
     preds = accord.read(EXAMPLES / "preds.csv")
     model = accord.evaluate(preds, reference="gold", systems="model")
