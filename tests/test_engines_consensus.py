@@ -4,7 +4,8 @@ The oracle is accord's in-memory :func:`accord.consensus` (itself checked agains
 crowd-kit 1.4's ``MajorityVote``, ``OneCoinDawidSkene`` and ``DawidSkene`` in
 tests/test_annotators_crowdkit.py) on the same rows, read by ``Annotations.from_long``:
 labels equal, posteriors, prior, confusion matrices (or accuracies) and
-log-likelihood to 1e-9, and the same number of plain-EM iterations. Data:
+log-likelihood to 1e-9, and the same number of iterations (plain EM, or E steps
+under SQUAREM with ``accelerate=True``). Data:
 examples/crowd.csv and a seeded synthetic crowd. Here the frames are polars
 (eager and lazy), pandas and pyarrow; DuckDB, Dask and Spark run the same
 checks in test_engines_distributed.py (the ``engines`` lane).
@@ -37,6 +38,14 @@ CROWD = Path(__file__).resolve().parents[1] / "examples" / "crowd.csv"
 CROWD_COLS = {"unit": "image", "rater": "worker", "value": "label"}
 COLS = {"unit": "unit", "rater": "rater", "value": "value"}
 EM = ("one_coin", "dawid_skene")
+#: Every way the engines fit a consensus: (method, options); the in-memory
+#: accord.consensus with the same options is the oracle.
+FITS = [
+    *(pytest.param(m, {}, id=m) for m in ("majority", *EM)),
+    *(pytest.param(m, {"accelerate": True}, id=f"{m}-accelerated") for m in EM),
+]
+#: The EM fits, plain and accelerated.
+EM_FITS = [f for f in FITS if f.values[0] in EM]
 
 
 def crowd_columns() -> Columns:
@@ -96,21 +105,30 @@ def make(request: pytest.FixtureRequest) -> Callable[[Columns], Any]:
 
 
 class TestSameAsInMemory:
-    @pytest.mark.parametrize("method", ["majority", *EM])
-    def test_crowd_csv(self, make: Callable[[Columns], Any], method: str) -> None:
+    @pytest.mark.parametrize(("method", "options"), FITS)
+    def test_crowd_csv(self, make: Callable[[Columns], Any], method: str,
+                       options: dict[str, Any]) -> None:
         columns = crowd_columns()
-        got, audit = consensus(make(columns), **CROWD_COLS, method=method)
-        assert_same(got, in_memory(columns, CROWD_COLS, method))
+        got, audit = consensus(make(columns), **CROWD_COLS, method=method, **options)
+        assert_same(got, in_memory(columns, CROWD_COLS, method, **options))
         assert (audit.rows_read, audit.ratings_used, dict(audit.dropped)) == (800, 800, {})
 
-    @pytest.mark.parametrize("method", EM)
-    def test_synthetic_crowd(self, method: str) -> None:
+    @pytest.mark.parametrize(("method", "options"), EM_FITS)
+    def test_synthetic_crowd(self, method: str, options: dict[str, Any]) -> None:
         columns = synthetic_crowd()
-        want = in_memory(columns, COLS, method)
+        want = in_memory(columns, COLS, method, **options)
         assert want.n_iter > 5  # a real run, not a start that already meets tol
         for name in ("polars-lazy", "pandas"):
-            got, _ = consensus(BACKENDS[name](columns), **COLS, method=method)
+            got, _ = consensus(BACKENDS[name](columns), **COLS, method=method, **options)
             assert_same(got, want)
+
+    @pytest.mark.parametrize("method", EM)
+    def test_acceleration_takes_fewer_passes_to_the_same_labels(self, method: str) -> None:
+        columns = synthetic_crowd()
+        frame = BACKENDS["polars-lazy"](columns)
+        plain, _ = consensus(frame, **COLS, method=method)
+        fast, _ = consensus(frame, **COLS, method=method, accelerate=True)
+        assert fast.n_iter < plain.n_iter and dict(fast.labels) == dict(plain.labels)
 
     def test_integer_ids_and_number_labels(self) -> None:
         """Labels keep the frame's dtype; narrow integer ids still join with the codes."""
@@ -137,13 +155,16 @@ class TestSameAsInMemory:
         assert got.categories == tuple(cats)
         assert_same(got, in_memory(columns, CROWD_COLS, "dawid_skene", categories=cats))
 
-    def test_the_iteration_cap_warns_as_in_memory(self) -> None:
+    @pytest.mark.parametrize("accelerate", [False, True])
+    def test_the_iteration_cap_warns_as_in_memory(self, accelerate: bool) -> None:
         columns = synthetic_crowd(n_units=60)
-        with pytest.warns(ConvergenceWarning, match=r"^dawid_skene did not converge in 3 "):
-            got, _ = consensus(pd.DataFrame(columns), **COLS, tol=0, max_iter=3)
+        with pytest.warns(ConvergenceWarning, match=r"^dawid_skene did not converge in 5 "):
+            got, _ = consensus(pd.DataFrame(columns), **COLS, tol=0, max_iter=5,
+                               accelerate=accelerate)
         with pytest.warns(ConvergenceWarning):
-            want = in_memory(columns, COLS, "dawid_skene", tol=0, max_iter=3)
-        assert (got.n_iter, got.converged) == (3, False)
+            want = in_memory(columns, COLS, "dawid_skene", tol=0, max_iter=5,
+                             accelerate=accelerate)
+        assert (got.n_iter, got.converged) == (5, False)
         assert_same(got, want)
 
 
@@ -193,7 +214,7 @@ class TestRefused:
             consensus(pd.DataFrame(crowd_columns()), **CROWD_COLS, method="em")
 
     @pytest.mark.parametrize(("param", "value"), [("tol", -1.0), ("max_iter", 0),
-                                                  ("threshold", 0.0)])
+                                                  ("threshold", 0.0), ("accelerate", 1)])
     def test_bad_options(self, param: str, value: Any) -> None:
         with pytest.raises(InvalidParameterError, match=rf"^The '{param}' parameter of "):
             consensus(pd.DataFrame(crowd_columns()), **CROWD_COLS, **{param: value})
@@ -225,8 +246,11 @@ def test_returns_an_engine_result_and_degenerate_data_warns() -> None:
     assert result.statistic.notes == want.notes and result.statistic.tied == (1, 2)
 
 
-def test_only_small_tables_are_collected(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Per iteration one (rater, label) x classes table; the units' posteriors once, at the end."""
+@pytest.mark.parametrize("accelerate", [False, True])
+def test_only_small_tables_are_collected(monkeypatch: pytest.MonkeyPatch,
+                                         accelerate: bool) -> None:
+    """Per iteration (per E step, accelerated) one (rater, label) x classes table; the
+    units' posteriors once, at the end."""
     from accord.engines import _frame
 
     heights: list[int] = []
@@ -239,7 +263,7 @@ def test_only_small_tables_are_collected(monkeypatch: pytest.MonkeyPatch) -> Non
 
     monkeypatch.setattr(_frame, "collect", counted)
     columns = synthetic_crowd()
-    got, audit = consensus(pl_lazy(columns), **COLS)
+    got, audit = consensus(pl_lazy(columns), **COLS, accelerate=accelerate)
     n_keys = len({(r, x) for r, x in zip(columns["rater"], columns["value"])})
     assert audit.ratings_used == len(columns["unit"]) > 3 * len(got.units)
     assert heights.count(len(got.units)) == 1  # the posteriors, once

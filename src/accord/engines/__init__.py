@@ -39,9 +39,10 @@ and bootstrap intervals computed from it equal those from the raw rows (the
 bootstrap resamples patterns, so the same seed gives the same interval).
 
 :func:`consensus` runs the majority vote, one-coin and Dawid-Skene EM of
-:func:`accord.consensus` in the engine: each EM iteration is one query whose
-only collected output is a (rater, label) x classes table; the per-unit
-posteriors are collected once, at the end.
+:func:`accord.consensus` in the engine (plain, or accelerated by SQUAREM): each
+EM iteration (each E step) is one query whose only collected output is a
+(rater, label) x classes table; the per-unit posteriors are collected once, at
+the end.
 
 Each function returns an :class:`EngineResult`: the statistic (for
 :func:`consensus`, the :class:`~accord.Consensus`) and an
