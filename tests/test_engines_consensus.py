@@ -41,7 +41,7 @@ EM = ("one_coin", "dawid_skene")
 #: Every way the engines fit a consensus: (method, options); the in-memory
 #: accord.consensus with the same options is the oracle.
 FITS = [
-    *(pytest.param(m, {}, id=m) for m in ("majority", *EM)),
+    *(pytest.param(m, {}, id=m) for m in ("majority", "wawa", *EM)),
     *(pytest.param(m, {"accelerate": True}, id=f"{m}-accelerated") for m in EM),
 ]
 #: The EM fits, plain and accelerated.
@@ -92,7 +92,7 @@ def assert_same(got: Any, want: Any) -> None:
         expected = np.asarray(want.parameters[name])
         expected = expected if name == "prior" else expected[r]
         np.testing.assert_allclose(value, expected, rtol=0, atol=TOL, err_msg=name)
-    if want.method == "majority":
+    if want.method in ("majority", "wawa"):  # no model, no likelihood
         assert np.isnan(got.log_likelihood) and np.isnan(want.log_likelihood)
     else:
         assert got.log_likelihood == pytest.approx(want.log_likelihood, rel=TOL, abs=0)
@@ -168,6 +168,24 @@ class TestSameAsInMemory:
         assert_same(got, want)
 
 
+#: Wawa's corner cases: units 3, 4 and 5 have a tied majority, so raters d and e (who
+#: rated only unit 4) weigh 0, and unit 4 keeps its vote shares (a tie).
+TIED: Columns = {
+    "unit": [1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 5],
+    "rater": ["a", "b", "c", "a", "b", "c", "a", "c", "d", "e", "b", "c"],
+    "value": ["x", "x", "y", "y", "y", "y", "x", "y", "x", "y", "x", "y"],
+}
+
+
+def test_wawa_weighs_raters_without_a_majority_label_zero(make: Callable[[Columns], Any]
+                                                          ) -> None:
+    got, _ = consensus(make(TIED), **COLS, method="wawa")
+    want = in_memory(TIED, COLS, "wawa")
+    assert_same(got, want)
+    assert got.notes[-1].startswith("2 annotator(s) rated only units whose majority is tied")
+    assert got.tied == (4,) and got.parameters["skill"].tolist()[3:] == [0.0, 0.0]
+
+
 MESSY: Columns = {
     "unit": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, None, 6, 6],
     "rater": ["a", "b", "c", "a", "b", "c", "a", "b", "c", "a", "b", "c", "a", "a", "c",
@@ -178,7 +196,7 @@ MESSY: Columns = {
 
 
 class TestMessyRatings:
-    @pytest.mark.parametrize("method", ["majority", *EM])
+    @pytest.mark.parametrize("method", ["majority", "wawa", *EM])
     def test_missing_values_and_repeats_in_the_audit(self, make: Callable[[Columns], Any],
                                                      method: str) -> None:
         got, audit = consensus(make(MESSY), **COLS, method=method)
@@ -204,8 +222,8 @@ class TestMessyRatings:
 class TestRefused:
     def test_a_method_that_runs_in_memory_only(self) -> None:
         with pytest.raises(InvalidParameterError, match=r"must be one of \['majority', "
-                           r"'one_coin', 'dawid_skene'\]\. Got 'glad' instead: it runs in "
-                           r"memory only \(accord\.consensus\)\.$"):
+                           r"'wawa', 'one_coin', 'dawid_skene'\]\. Got 'glad' instead: it runs "
+                           r"in memory only \(accord\.consensus\)\.$"):
             consensus(pd.DataFrame(crowd_columns()), **CROWD_COLS, method="glad")  # type: ignore[arg-type]
 
     def test_an_unknown_method(self) -> None:

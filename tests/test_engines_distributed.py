@@ -51,6 +51,9 @@ from tests.test_engines_consensus import (
 from tests.test_engines_consensus import (
     MESSY as MESSY_CROWD,
 )
+from tests.test_engines_consensus import (
+    TIED as TIED_CROWD,
+)
 
 pytestmark = [
     pytest.mark.engines,
@@ -256,6 +259,11 @@ class TestConsensus:
         got, _ = accord.engines.consensus(make(columns), **CROWD_LONG, method=method,
                                           **options)
         assert_same(got, in_memory(columns, CROWD_LONG, method, **options))
+
+    def test_wawa_with_tied_majorities(self, make: Callable[[Columns], Any]) -> None:
+        got, _ = accord.engines.consensus(make(TIED_CROWD), **CROWD_LONG, method="wawa")
+        assert_same(got, in_memory(TIED_CROWD, CROWD_LONG, "wawa"))
+        assert got.tied == (4,)
 
     def test_missing_values_repeats_and_duplicates(self, make: Callable[[Columns], Any]
                                                    ) -> None:

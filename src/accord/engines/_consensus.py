@@ -1,4 +1,4 @@
-"""Consensus labels (majority, one-coin, Dawid-Skene EM) computed inside a dataframe engine.
+"""Consensus labels (majority, Wawa, one-coin, Dawid-Skene EM) computed inside a dataframe engine.
 
 The models, their deterministic start (the majority-vote posterior) and the
 stopping rule are those of :func:`accord.consensus` (see
@@ -30,20 +30,21 @@ import numpy as np
 from accord.annotators import METHODS as MEMORY_METHODS
 from accord.annotators import Consensus
 from accord.annotators._crowd import EPS, confusion_of, warn_not_converged
-from accord.annotators.consensus import crowd_notes, non_negative, threshold_of
+from accord.annotators.consensus import crowd_notes, non_negative, threshold_of, unweighed_note
 from accord.data import _validation as v
 from accord.engines import _crowd as ec
 from accord.engines import _frame as fr
 from accord.engines._crowd import Counts, EngineCrowd, FloatArray
 from accord.engines._result import EngineResult
+from accord.engines._wawa import wawa
 from accord.errors import InvalidParameterError
 
 __all__ = ["consensus"]
 
 _FUNC = "accord.engines.consensus"
 Params = dict[str, Any]
-EngineMethod = Literal["majority", "one_coin", "dawid_skene"]
-METHODS: tuple[str, ...] = ("majority", "one_coin", "dawid_skene")
+EngineMethod = Literal["majority", "wawa", "one_coin", "dawid_skene"]
+METHODS: tuple[str, ...] = ("majority", "wawa", "one_coin", "dawid_skene")
 
 
 def consensus(
@@ -70,10 +71,12 @@ def consensus(
         DuckDB, Dask, PySpark.
     unit, rater, value : str
         The columns of the unit id, rater id and label.
-    method : {"majority", "one_coin", "dawid_skene"}
-        As in :func:`accord.consensus`: vote shares, or EM on a latent true class
-        with one accuracy per rater (``"one_coin"``) or a full confusion matrix
-        per rater (``"dawid_skene"``). GLAD, MACE and Wawa run in memory only.
+    method : {"majority", "wawa", "one_coin", "dawid_skene"}
+        As in :func:`accord.consensus`: vote shares, votes weighted by each rater's
+        agreement with the majority label (``"wawa"``, :mod:`accord.engines._wawa`),
+        or EM on a latent true class with one accuracy per rater (``"one_coin"``)
+        or a full confusion matrix per rater (``"dawid_skene"``). GLAD and MACE
+        run in memory only.
     categories : sequence, optional
         The category order (columns of the posterior); unused categories kept.
     missing : sequence, optional
@@ -153,6 +156,13 @@ def _fit(crowd: EngineCrowd, method: str, *, tol: float, max_iter: int, threshol
         ids, n, post = ec.unit_table(crowd, ec.votes(crowd))
         notes = _notes(crowd, n)
         return EngineResult(_result(crowd, method, ids, n, post, threshold, notes), crowd.audit)
+    if method == "wawa":
+        units, skill, unweighed = wawa(crowd)
+        ids, n, post = ec.unit_table(crowd, units)
+        notes = (*_notes(crowd, n), *([unweighed_note(unweighed)] if unweighed else []))
+        made = _result(crowd, method, ids, n, post, threshold, notes,
+                       parameters={"skill": skill})
+        return EngineResult(made, crowd.audit)
     model = MODELS[method](crowd)
     fit = (run_squarem if accelerate else run)(model, tol=tol, max_iter=max_iter,
                                                method=method)
