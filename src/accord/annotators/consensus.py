@@ -140,7 +140,8 @@ def consensus(
             made = partial(made, notes=(*notes, unweighed_note(unweighed)))
         return made(posterior=post, parameters={"skill": skill})
     fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate)
-    return made(posterior=fit.posterior, parameters=_public(method, fit.parameters),
+    return made(posterior=fit.posterior,
+                parameters=public_parameters(method, fit.parameters),
                 n_iter=fit.n_iter, log_likelihood=fit.log_likelihood, converged=fit.converged,
                 last_change=fit.last_change)
 
@@ -180,8 +181,8 @@ def unweighed_note(raters: Sequence[Any]) -> str:
             "so their votes count only where every annotator of a unit has weight 0.")
 
 
-def _public(method: str, params: dict[str, Any]) -> dict[str, Any]:
-    """The fitted parameters under the names users read."""
+def public_parameters(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The fitted parameters under the names users read (shared with the engines)."""
     if method == "glad":
         return {"alpha": params["alpha"], "beta": np.exp(params["b"])}
     if method == "mace":
