@@ -160,3 +160,35 @@ def test_undefined_figures_say_why() -> None:
     jsonschema.Draft202012Validator(schema()).validate(doc)
     assert doc["boxes"]["results"][1]["confidence_interval"] is None
     assert any("mean_iou" in n for n in rep.notes)
+
+
+def test_raters_selects_the_annotators_whose_boxes_are_compared() -> None:
+    rep = accord.report(accord.read(BOXES), raters=["ann", "bob"], seed=3)
+    assert rep.boxes is not None and rep.boxes.annotators == ("ann", "bob")
+    table = accord.read(BOXES).meta["boxes"]
+    two = {k: [x for x, r in zip(v, table.rater.tolist()) if table.raters[r] != "cleo"]
+           for k, v in {"image": [table.units[u] for u in table.unit.tolist()],
+                        "annotator": [table.raters[r] for r in table.rater.tolist()],
+                        "label": [table.labels[k] for k in table.label.tolist()],
+                        **{c: table.xywh[:, i].tolist() for i, c in enumerate("xywh")}}.items()}
+    res = accord.box_agreement(two, n_resamples=DEFAULT_RESAMPLES, rng=3)
+    assert rep.boxes.figure("f1").estimate == res.f1.estimate
+    assert rep.boxes.figure("alpha").estimate == res.alpha.estimate
+    assert [p.annotators for p in rep.boxes.pairs] == [("ann", "bob")]
+
+
+def test_a_long_table_with_width_and_height_columns_is_read_as_boxes(tmp_path: Path) -> None:
+    path = tmp_path / "b.csv"
+    path.write_text("photo,coder,class,X,Y,Width,Height\np1,a,cat,0,0,10,10\n"
+                    "p1,b,cat,1,0,10,10\np2,a,dog,5,5,4,4\n")
+    ann = accord.read(path, unit="photo", rater="coder", value="class")
+    table = ann.meta["boxes"]
+    assert (table.units, table.raters, table.labels) == (("p1", "p2"), ("a", "b"),
+                                                         ("cat", "dog"))
+    assert table.xywh.tolist()[0] == [0.0, 0.0, 10.0, 10.0]
+    assert ann.audit.caveats[0].startswith("read as boxes") and "X, Y, Width, Height" \
+        in ann.audit.caveats[0]
+    assert len(ann.audit.caveats) == 1  # the columns were named: nothing else guessed
+    code, _, err = run_cli("compute", str(path), "--unit", "photo", "--rater", "coder",
+                           "--value", "class")
+    assert code == 1 and "accord boxes" in err

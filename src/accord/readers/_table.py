@@ -60,7 +60,7 @@ def read_table(
         unit, rater, value, caveat = long_cols
         caveats += [caveat] if caveat else []
         box = None if opts.get("start") is not None else box_columns(names)
-        if box is not None:  # one box a row: the family of accord.box_agreement
+        if box is not None and not {unit, rater, value} & set(box):  # one box a row
             return read_box_table(frame, (unit, rater, value), box, source, caveats)
         if opts.get("value") is None:
             refuse_text_values(frame, names, value, source)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,7 +26,7 @@ from accord.report.model import DataSummary, Report, Settings, UnitsSection
 
 __all__ = ["BoxFigure", "BoxLabelRow", "BoxPairRow", "BoxSweepRow", "BoxesSection",
            "DisputedImage", "DrawnBox", "box_annotations", "box_report", "boxes_section",
-           "cells", "has_boxes"]
+           "cells", "chosen", "has_boxes"]
 
 DEFAULT_RESAMPLES = 1999
 #: How many of the images with the lowest agreement are drawn.
@@ -270,11 +271,31 @@ def disputed(table: BoxTable, iou_threshold: float,
     return tuple(out)
 
 
+def chosen(table: BoxTable, raters: Sequence[str]) -> BoxTable:
+    """The boxes of ``raters`` only (``raters=`` of the report), every image kept (each
+    annotator saw every image); the labels are those the chosen annotators used."""
+    keep = [k for k, r in enumerate(table.raters) if r in set(raters)]
+    if len(keep) == len(table.raters):
+        return table
+    rows = np.isin(table.rater, keep)
+    used = np.unique(table.label[rows])
+    rater_code = np.full(len(table.raters), -1, dtype=np.int64)
+    rater_code[keep] = np.arange(len(keep))
+    label_code = np.full(len(table.labels), -1, dtype=np.int64)
+    label_code[used] = np.arange(used.size)
+    return replace(table, raters=tuple(table.raters[k] for k in keep),
+                   labels=tuple(table.labels[k] for k in used.tolist()),
+                   unit=table.unit[rows], rater=rater_code[table.rater[rows]],
+                   label=label_code[table.label[rows]], xywh=table.xywh[rows],
+                   score=None if table.score is None else table.score[rows],
+                   audit={**table.audit, "boxes": int(rows.sum())})
+
+
 def box_report(ann: Annotations, settings: Settings, method: Any, title: str | None) -> Report:
     """The report of box-only data: the data summary and the box section."""
     from accord._version import __version__
 
-    table = ann.meta["boxes"]
+    table = chosen(ann.meta["boxes"], ann.raters)
     section = boxes_section(table, settings.confidence_level, method, settings.seed)
     if not isinstance(method, Bootstrap):
         settings = replace(settings, method="bootstrap-percentile",
