@@ -114,8 +114,9 @@ def sweep_chart(rows: Sequence[BoxSweepRow], prefix: str = "box-sweep") -> str |
     for v in (0.0, 0.5, 1.0):
         body.append(_line(left, py(v), right, py(v), GREY, 0.6, "" if v == 0 else "2,3"))
         body.append(_text(left - 4, py(v) + 4, f"{v:g}", anchor="end"))
-    for t in (lo, (lo + hi) / 2, hi):
-        body.append(_text(px(t), bottom + 16, f"{t:.2f}", anchor="middle"))
+    for t in (r.iou_threshold for r in rows if round(r.iou_threshold * 10, 6).is_integer()):
+        body.append(_line(px(t), bottom, px(t), bottom + 4, GREY, 0.8))
+        body.append(_text(px(t), bottom + 17, f"{t:.1f}", anchor="middle"))
     series = (("F1", "f1", "", "circle"), ("mean IoU", "mean_iou", "7,4", "square"),
               ("alpha", "alpha", "2,3", "diamond"))
     y = bottom + 34
