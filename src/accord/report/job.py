@@ -2,7 +2,7 @@
 
 A report opens with the answer to the question its data pose: agreement between raters,
 a model against a reference (a model card), an LLM judge against humans, a pilot decided
-by a study's acceptance rule, spans, or label sets. :func:`job_of` reads that question
+by a study's acceptance rule, spans, boxes, or label sets. :func:`job_of` reads that question
 off the built :class:`~accord.report.model.Report`; every renderer puts the job's title,
 verdict and figure first and the job's own section before the rest.
 """
