@@ -184,7 +184,7 @@ def _with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tupl
         return _voted(crowd, model, method, made)
     fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate,
                   soft=model.probs)
-    params, conf = dict(_public(method, fit.parameters)), None
+    params, conf = dict(public_parameters(method, fit.parameters)), None
     if method == "dawid_skene":
         conf, params["confusion"] = params["confusion"][-1], params["confusion"][:-1]
         accuracy = float(np.diagonal(conf) @ params["prior"])
@@ -217,7 +217,7 @@ def _voted(crowd: Crowd, model: _model.ModelInput, method: str,
     else:
         post, skill, unweighed = _sparse.wawa(voted) if wide else _wawa(voted)
         unweighed = [x for i, x in enumerate(crowd.rater_ids) if x in unweighed and i < r]
-        extra = (_unweighed_note(unweighed),) if unweighed else ()
+        extra = (unweighed_note(unweighed),) if unweighed else ()
         c = made(posterior=post, parameters={"skill": skill[:r]})
         c = replace(c, notes=(*c.notes, *extra))
     clear = ~c._tied_mask[units]
