@@ -107,12 +107,18 @@ def _coincide(
     out: FloatArray, group: NDArray[np.int64], rater: NDArray[np.int64],
     label: NDArray[np.int64], n_r: int,
 ) -> None:  # fmt: skip
-    """Add each group's pairable values: its boxes' labels, "no box" for the others."""
+    """Add each group's pairable values: its boxes' labels, "no box" for the others.
+
+    With ``n`` the groups x categories counts, the sum over groups of
+    ``outer(n_g, n_g) - diag(n_g)`` is ``n.T @ n - diag(n.sum(0))``.
+    """
     if group.size == 0 or n_r < 2:
         return
-    no_box = out.shape[0] - 1
-    for g in np.unique(group):
-        mine = group == g
-        n = np.bincount(label[mine], minlength=no_box + 1).astype(np.float64)
-        n[no_box] += n_r - int(mine.sum())
-        out += (np.outer(n, n) - np.diag(n)) / (n_r - 1)
+    n_cat = out.shape[0]
+    _, g = np.unique(group, return_inverse=True)
+    g = g.ravel()
+    n_g = int(g.max()) + 1
+    n = np.bincount(g * n_cat + label, minlength=n_g * n_cat).reshape(n_g, n_cat)
+    n = n.astype(np.float64)
+    n[:, n_cat - 1] += n_r - np.bincount(g, minlength=n_g)
+    out += (n.T @ n - np.diag(n.sum(axis=0))) / (n_r - 1)
