@@ -735,6 +735,21 @@ def test_box_agreement() -> None:
     assert isinstance(accord.box_agreement(ok, n_resamples=99), accord.BoxAgreement)
 
 
+def test_box_consensus() -> None:
+    """box_consensus (its result, BoxConsensus, is a record): more in tests/images."""
+    row = {"image": ["i", "i"], "annotator": ["a", "b"], "label": ["cat", "dog"],
+           "x": [0, 0], "y": [0, 0], "w": [5, 5], "h": [5, float("nan")]}
+    refused(DataError, "not a finite number", accord.box_consensus, row)
+    refused(InsufficientDataError, "two annotators or more", accord.box_consensus,
+            {k: v[:1] for k, v in row.items()})
+    ok = {**row, "h": [5, 5]}
+    refused(InvalidParameterError, "'quorum' parameter of box_consensus",
+            accord.box_consensus, ok, quorum=0)
+    refused(InvalidParameterError, "'fusion' parameter of box_consensus",
+            accord.box_consensus, ok, fusion="median")
+    assert isinstance(accord.box_consensus(ok), accord.BoxConsensus)
+
+
 def test_evaluate_boxes() -> None:
     """evaluate_boxes (its result, BoxDetection, is a record): more in tests/images."""
     row = {"image": ["i", "i"], "annotator": ["gold", "model"], "label": ["cat", "cat"],

@@ -118,6 +118,7 @@ MAKERS: dict[str, Callable[[], Any]] = {
     "GroupedResult": lambda: accord.groups(_pilot(), by=lambda u: str(u)[-1] in "02468")
     .apply(accord.fleiss_kappa),
     "Report": lambda: accord.report(_pilot()),
+    "BoxConsensus": lambda: accord.box_consensus(EXAMPLES / "boxes.csv"),
     "JudgeConsistency": lambda: accord.judge_consistency(_runs(), threshold=3),
     "JudgeCalibration": lambda: accord.judge_calibration(*_scores(), rng=1),
     "PreferenceResult": lambda: accord.preferences(
@@ -223,6 +224,7 @@ def test_the_report_shows_inline_with_its_css_scoped(made: dict[str, Any]) -> No
     ("BenchmarkResult", {"label", "membership", "cumulative"}),
     ("MultilabelAgreement", {"estimate"}),
     ("Consensus", {"unit", "label", "posterior"}),
+    ("BoxConsensus", {"image", "label", "x", "y", "w", "h", "support", "spread"}),
     ("ScoreConsensus", {"unit", "score", "ci_low", "ci_high"}),
     ("Annotators", {"annotator", "accuracy", "flag"}),
     ("GroupedResult", {"estimate"}),

@@ -1,10 +1,12 @@
-"""accord.engines.consensus: majority, one-coin and Dawid-Skene EM run by a dataframe engine.
+"""accord.engines.consensus: majority, Wawa, one-coin, Dawid-Skene and MACE run by an engine.
 
 The oracle is accord's in-memory :func:`accord.consensus` (itself checked against
-crowd-kit 1.4's ``MajorityVote``, ``OneCoinDawidSkene`` and ``DawidSkene`` in
-tests/test_annotators_crowdkit.py) on the same rows, read by ``Annotations.from_long``:
-labels equal, posteriors, prior, confusion matrices (or accuracies) and
-log-likelihood to 1e-9, and the same number of plain-EM iterations. Data:
+crowd-kit 1.4 in tests/test_annotators_crowdkit.py: the posteriors of ``MajorityVote``,
+``Wawa``, ``OneCoinDawidSkene`` and ``DawidSkene``; ``MACE``, which starts from a random
+draw by design, on accuracy) on the same rows, read by ``Annotations.from_long``: labels
+equal, posteriors, the fitted parameters (prior, confusion matrices, accuracies, skills,
+competences and strategies) and the log-likelihood to 1e-9, and the same number of
+iterations (plain EM, or E steps under SQUAREM with ``accelerate=True``). Data:
 examples/crowd.csv and a seeded synthetic crowd. Here the frames are polars
 (eager and lazy), pandas and pyarrow; DuckDB, Dask and Spark run the same
 checks in test_engines_distributed.py (the ``engines`` lane).
@@ -36,7 +38,16 @@ TOL = 1e-9
 CROWD = Path(__file__).resolve().parents[1] / "examples" / "crowd.csv"
 CROWD_COLS = {"unit": "image", "rater": "worker", "value": "label"}
 COLS = {"unit": "unit", "rater": "rater", "value": "value"}
-EM = ("one_coin", "dawid_skene")
+ACCELERATED = ("one_coin", "dawid_skene")
+EM = (*ACCELERATED, "mace")
+#: Every way the engines fit a consensus: (method, options); the in-memory
+#: accord.consensus with the same options is the oracle.
+FITS = [
+    *(pytest.param(m, {}, id=m) for m in ("majority", "wawa", *EM)),
+    *(pytest.param(m, {"accelerate": True}, id=f"{m}-accelerated") for m in ACCELERATED),
+]
+#: The EM fits, plain and accelerated.
+EM_FITS = [f for f in FITS if f.values[0] in EM]
 
 
 def crowd_columns() -> Columns:
@@ -83,7 +94,7 @@ def assert_same(got: Any, want: Any) -> None:
         expected = np.asarray(want.parameters[name])
         expected = expected if name == "prior" else expected[r]
         np.testing.assert_allclose(value, expected, rtol=0, atol=TOL, err_msg=name)
-    if want.method == "majority":
+    if want.method in ("majority", "wawa"):  # no model, no likelihood
         assert np.isnan(got.log_likelihood) and np.isnan(want.log_likelihood)
     else:
         assert got.log_likelihood == pytest.approx(want.log_likelihood, rel=TOL, abs=0)
@@ -96,21 +107,30 @@ def make(request: pytest.FixtureRequest) -> Callable[[Columns], Any]:
 
 
 class TestSameAsInMemory:
-    @pytest.mark.parametrize("method", ["majority", *EM])
-    def test_crowd_csv(self, make: Callable[[Columns], Any], method: str) -> None:
+    @pytest.mark.parametrize(("method", "options"), FITS)
+    def test_crowd_csv(self, make: Callable[[Columns], Any], method: str,
+                       options: dict[str, Any]) -> None:
         columns = crowd_columns()
-        got, audit = consensus(make(columns), **CROWD_COLS, method=method)
-        assert_same(got, in_memory(columns, CROWD_COLS, method))
+        got, audit = consensus(make(columns), **CROWD_COLS, method=method, **options)
+        assert_same(got, in_memory(columns, CROWD_COLS, method, **options))
         assert (audit.rows_read, audit.ratings_used, dict(audit.dropped)) == (800, 800, {})
 
-    @pytest.mark.parametrize("method", EM)
-    def test_synthetic_crowd(self, method: str) -> None:
+    @pytest.mark.parametrize(("method", "options"), EM_FITS)
+    def test_synthetic_crowd(self, method: str, options: dict[str, Any]) -> None:
         columns = synthetic_crowd()
-        want = in_memory(columns, COLS, method)
+        want = in_memory(columns, COLS, method, **options)
         assert want.n_iter > 5  # a real run, not a start that already meets tol
         for name in ("polars-lazy", "pandas"):
-            got, _ = consensus(BACKENDS[name](columns), **COLS, method=method)
+            got, _ = consensus(BACKENDS[name](columns), **COLS, method=method, **options)
             assert_same(got, want)
+
+    @pytest.mark.parametrize("method", ACCELERATED)
+    def test_acceleration_takes_fewer_passes_to_the_same_labels(self, method: str) -> None:
+        columns = synthetic_crowd()
+        frame = BACKENDS["polars-lazy"](columns)
+        plain, _ = consensus(frame, **COLS, method=method)
+        fast, _ = consensus(frame, **COLS, method=method, accelerate=True)
+        assert fast.n_iter < plain.n_iter and dict(fast.labels) == dict(plain.labels)
 
     def test_integer_ids_and_number_labels(self) -> None:
         """Labels keep the frame's dtype; narrow integer ids still join with the codes."""
@@ -131,20 +151,48 @@ class TestSameAsInMemory:
         assert got.categories == (0.75, 1.25, 1.75) and got.raters[:2] == (0, 1)
         assert got.notes[-1].startswith("The labels are non-integer numbers (0.75, 1.25")
 
-    def test_declared_categories_keep_an_unused_one(self) -> None:
+    @pytest.mark.parametrize("method", ["dawid_skene", "mace"])
+    def test_declared_categories_keep_an_unused_one(self, method: str) -> None:
         columns, cats = crowd_columns(), ["cat", "dog", "other", "zebra"]
-        got, _ = consensus(BACKENDS["polars-lazy"](columns), **CROWD_COLS, categories=cats)
-        assert got.categories == tuple(cats)
-        assert_same(got, in_memory(columns, CROWD_COLS, "dawid_skene", categories=cats))
+        got, _ = consensus(BACKENDS["polars-lazy"](columns), **CROWD_COLS, categories=cats,
+                           method=method)
+        assert got.categories == tuple(cats) and got.posterior[:, 3].max() == 0  # zebra
+        assert_same(got, in_memory(columns, CROWD_COLS, method, categories=cats))
 
-    def test_the_iteration_cap_warns_as_in_memory(self) -> None:
+    def test_mace_runs_plain_em_when_asked_to_accelerate_as_in_memory(self) -> None:
+        columns = crowd_columns()
+        got, _ = consensus(pd.DataFrame(columns), **CROWD_COLS, method="mace", accelerate=True)
+        assert_same(got, in_memory(columns, CROWD_COLS, "mace"))
+
+    @pytest.mark.parametrize(("method", "accelerate"), [("dawid_skene", False),
+                                                        ("dawid_skene", True), ("mace", False)])
+    def test_the_iteration_cap_warns_as_in_memory(self, method: str, accelerate: bool) -> None:
         columns = synthetic_crowd(n_units=60)
-        with pytest.warns(ConvergenceWarning, match=r"^dawid_skene did not converge in 3 "):
-            got, _ = consensus(pd.DataFrame(columns), **COLS, tol=0, max_iter=3)
+        with pytest.warns(ConvergenceWarning, match=rf"^{method} did not converge in 5 "):
+            got, _ = consensus(pd.DataFrame(columns), **COLS, tol=0, max_iter=5, method=method,
+                               accelerate=accelerate)
         with pytest.warns(ConvergenceWarning):
-            want = in_memory(columns, COLS, "dawid_skene", tol=0, max_iter=3)
-        assert (got.n_iter, got.converged) == (3, False)
+            want = in_memory(columns, COLS, method, tol=0, max_iter=5, accelerate=accelerate)
+        assert (got.n_iter, got.converged) == (5, False)
         assert_same(got, want)
+
+
+#: Wawa's corner cases: units 3, 4 and 5 have a tied majority, so raters d and e (who
+#: rated only unit 4) weigh 0, and unit 4 keeps its vote shares (a tie).
+TIED: Columns = {
+    "unit": [1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 5],
+    "rater": ["a", "b", "c", "a", "b", "c", "a", "c", "d", "e", "b", "c"],
+    "value": ["x", "x", "y", "y", "y", "y", "x", "y", "x", "y", "x", "y"],
+}
+
+
+def test_wawa_weighs_raters_without_a_majority_label_zero(make: Callable[[Columns], Any]
+                                                          ) -> None:
+    got, _ = consensus(make(TIED), **COLS, method="wawa")
+    want = in_memory(TIED, COLS, "wawa")
+    assert_same(got, want)
+    assert got.notes[-1].startswith("2 annotator(s) rated only units whose majority is tied")
+    assert got.tied == (4,) and got.parameters["skill"].tolist()[3:] == [0.0, 0.0]
 
 
 MESSY: Columns = {
@@ -157,7 +205,7 @@ MESSY: Columns = {
 
 
 class TestMessyRatings:
-    @pytest.mark.parametrize("method", ["majority", *EM])
+    @pytest.mark.parametrize("method", ["majority", "wawa", *EM])
     def test_missing_values_and_repeats_in_the_audit(self, make: Callable[[Columns], Any],
                                                      method: str) -> None:
         got, audit = consensus(make(MESSY), **COLS, method=method)
@@ -183,8 +231,8 @@ class TestMessyRatings:
 class TestRefused:
     def test_a_method_that_runs_in_memory_only(self) -> None:
         with pytest.raises(InvalidParameterError, match=r"must be one of \['majority', "
-                           r"'one_coin', 'dawid_skene'\]\. Got 'glad' instead: it runs in "
-                           r"memory only \(accord\.consensus\)\.$"):
+                           r"'wawa', 'one_coin', 'dawid_skene', 'mace'\]\. Got 'glad' instead: "
+                           r"it runs in memory only \(accord\.consensus\)\.$"):
             consensus(pd.DataFrame(crowd_columns()), **CROWD_COLS, method="glad")  # type: ignore[arg-type]
 
     def test_an_unknown_method(self) -> None:
@@ -193,7 +241,7 @@ class TestRefused:
             consensus(pd.DataFrame(crowd_columns()), **CROWD_COLS, method="em")
 
     @pytest.mark.parametrize(("param", "value"), [("tol", -1.0), ("max_iter", 0),
-                                                  ("threshold", 0.0)])
+                                                  ("threshold", 0.0), ("accelerate", 1)])
     def test_bad_options(self, param: str, value: Any) -> None:
         with pytest.raises(InvalidParameterError, match=rf"^The '{param}' parameter of "):
             consensus(pd.DataFrame(crowd_columns()), **CROWD_COLS, **{param: value})
@@ -225,8 +273,12 @@ def test_returns_an_engine_result_and_degenerate_data_warns() -> None:
     assert result.statistic.notes == want.notes and result.statistic.tied == (1, 2)
 
 
-def test_only_small_tables_are_collected(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Per iteration one (rater, label) x classes table; the units' posteriors once, at the end."""
+@pytest.mark.parametrize(("method", "accelerate"), [("dawid_skene", False),
+                                                    ("dawid_skene", True), ("mace", False)])
+def test_only_small_tables_are_collected(monkeypatch: pytest.MonkeyPatch, method: str,
+                                         accelerate: bool) -> None:
+    """Per iteration (per E step, accelerated) one (rater, label) x classes table; the
+    units' posteriors once, at the end."""
     from accord.engines import _frame
 
     heights: list[int] = []
@@ -239,7 +291,7 @@ def test_only_small_tables_are_collected(monkeypatch: pytest.MonkeyPatch) -> Non
 
     monkeypatch.setattr(_frame, "collect", counted)
     columns = synthetic_crowd()
-    got, audit = consensus(pl_lazy(columns), **COLS)
+    got, audit = consensus(pl_lazy(columns), **COLS, method=method, accelerate=accelerate)
     n_keys = len({(r, x) for r, x in zip(columns["rater"], columns["value"])})
     assert audit.ratings_used == len(columns["unit"]) > 3 * len(got.units)
     assert heights.count(len(got.units)) == 1  # the posteriors, once

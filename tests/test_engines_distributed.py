@@ -41,6 +41,8 @@ from tests.test_engines_consensus import (
 )
 from tests.test_engines_consensus import (
     CROWD_COLS,
+    EM_FITS,
+    FITS,
     assert_same,
     crowd_columns,
     in_memory,
@@ -48,6 +50,9 @@ from tests.test_engines_consensus import (
 )
 from tests.test_engines_consensus import (
     MESSY as MESSY_CROWD,
+)
+from tests.test_engines_consensus import (
+    TIED as TIED_CROWD,
 )
 
 pytestmark = [
@@ -237,17 +242,28 @@ class TestMessyData:
 class TestConsensus:
     """accord.engines.consensus equals accord.consensus in memory (to 1e-9, same iterations)."""
 
-    @pytest.mark.parametrize("method", ["majority", "one_coin", "dawid_skene"])
-    def test_crowd_csv(self, make: Callable[[Columns], Any], method: str) -> None:
+    @pytest.mark.parametrize(("method", "options"), FITS)
+    def test_crowd_csv(self, make: Callable[[Columns], Any], method: str,
+                       options: dict[str, Any]) -> None:
         columns = crowd_columns()
-        got, audit = accord.engines.consensus(make(columns), **CROWD_COLS, method=method)
-        assert_same(got, in_memory(columns, CROWD_COLS, method))
+        got, audit = accord.engines.consensus(make(columns), **CROWD_COLS, method=method,
+                                              **options)
+        assert_same(got, in_memory(columns, CROWD_COLS, method, **options))
         assert (audit.rows_read, audit.ratings_used) == (800, 800)
 
-    def test_synthetic_crowd(self, make: Callable[[Columns], Any]) -> None:
+    # plain one-coin runs on crowd.csv only: the engines' queries are those of Dawid-Skene
+    @pytest.mark.parametrize(("method", "options"), [f for f in EM_FITS if f.id != "one_coin"])
+    def test_synthetic_crowd(self, make: Callable[[Columns], Any], method: str,
+                             options: dict[str, Any]) -> None:
         columns = synthetic_crowd()
-        got, _ = accord.engines.consensus(make(columns), **CROWD_LONG)
-        assert_same(got, in_memory(columns, CROWD_LONG, "dawid_skene"))
+        got, _ = accord.engines.consensus(make(columns), **CROWD_LONG, method=method,
+                                          **options)
+        assert_same(got, in_memory(columns, CROWD_LONG, method, **options))
+
+    def test_wawa_with_tied_majorities(self, make: Callable[[Columns], Any]) -> None:
+        got, _ = accord.engines.consensus(make(TIED_CROWD), **CROWD_LONG, method="wawa")
+        assert_same(got, in_memory(TIED_CROWD, CROWD_LONG, "wawa"))
+        assert got.tied == (4,)
 
     def test_missing_values_repeats_and_duplicates(self, make: Callable[[Columns], Any]
                                                    ) -> None:

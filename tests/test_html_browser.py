@@ -280,6 +280,47 @@ def test_span_section(browser: Any, tmp_path: Path) -> None:
     view.page.close()
 
 
+def test_box_section(browser: Any, tmp_path: Path) -> None:
+    """Box data (a long CSV with x, y, w, h): the verdict, the tables, the sweep chart and
+    the most disputed images with one legend entry per annotator, on a desktop and on a
+    phone, no overflow and no console error; a hostile label stays text."""
+    path = tmp_path / "boxes.html"
+    rep = accord.report(accord.read(ROOT / "examples" / "boxes.csv"))
+    assert rep.boxes is not None
+    rep.save(path)
+    n_drawn = len(rep.boxes.disputed)
+    for width, height in ((1200, 900), (390, 844)):
+        view = Page(browser, path, width, height)
+        page = view.page
+        assert view.errors == [] and view.blocked == [] and view.dialogs == []
+        assert page.locator("h1").inner_text() == "Agreement on boxes"
+        assert page.locator("#boxes h2").inner_text() == "Agreement on boxes"
+        assert page.locator("#boxes svg.plot[data-plot='box-sweep']").count() == 1
+        pictures = page.locator(".box-pictures svg.plot")
+        assert 1 <= pictures.count() == n_drawn <= 6
+        assert pictures.first.is_visible() and pictures.first.locator("rect").count() > 0
+        entries = page.locator(".box-legend .legend-entry")
+        assert entries.count() == len(rep.boxes.annotators) == 3
+        assert [t.split(") ", 1)[1] for t in entries.all_text_contents()] == ["ann", "bob",
+                                                                          "cleo"]
+        found = page.evaluate(PHONE_CHECKS)
+        assert found["overflow"] <= 0 and found["clipped"] == []
+        assert min(found["sizes"]) >= 11.0  # the labels beside the boxes too
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"boxes-{width}.png"), full_page=True)
+        page.close()
+    evil = "<img src=x onerror=alert(1)>"
+    hostile = tmp_path / "hostile-boxes.csv"
+    hostile.write_text(f"image,annotator,label,x,y,w,h\n{evil},ann,{evil},0,0,10,10\n"
+                       f"{evil},bob,cat,1,0,10,10\ni2,bob,{evil},5,5,4,4\n")
+    accord.report(accord.read(hostile)).save(tmp_path / "hostile-boxes.html")
+    view = Page(browser, tmp_path / "hostile-boxes.html", 1000, 800)
+    assert view.dialogs == [] and view.errors == [] and view.blocked == []
+    assert evil in view.page.locator("#boxes").inner_text()
+    assert view.page.locator("img").count() == 0
+    view.page.close()
+
+
 def test_multilabel_section(browser: Any, tmp_path: Path) -> None:
     """Set-valued ratings: the per-label and set tables on a desktop and on a phone, no
     overflow; a hostile label stays text."""
@@ -392,7 +433,7 @@ def job_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path,
     return out
 
 
-@pytest.mark.parametrize("kind", ["raters", "reference", "judge", "study", "spans",
+@pytest.mark.parametrize("kind", ["raters", "reference", "judge", "study", "spans", "boxes",
                                   "label_sets", "pairwise_judge", "judge_ranking",
                                   "judge_calibration", "judge_consistency", "judge_ppi",
                                   "judge_panel"])

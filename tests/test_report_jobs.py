@@ -1,7 +1,7 @@
 """Each job's report opens with its answer: the job's title, one verdict sentence, one figure.
 
 For every job (raters, a model against a reference, a judge against humans, a pilot with
-a study, spans, label sets, and the judge lab's pairwise judge, ranking, calibration,
+a study, spans, boxes, label sets, and the judge lab's pairwise judge, ranking, calibration,
 consistency, PPI and panel of judges) the first heading and the verdict are checked in HTML,
 Markdown and on the console, and the figures of the verdict against the library result
 they come from or a peer library (scikit-learn for macro F1 and accuracy).
@@ -49,6 +49,10 @@ def _spans() -> accord.Report:
     return accord.report(ann, seed=1, top_units=3)
 
 
+def _boxes() -> accord.Report:
+    return accord.report(accord.read(EXAMPLES / "boxes.csv"), seed=1)
+
+
 def _label_sets() -> accord.Report:
     return accord.report(accord.read(EXAMPLES / "toxicity_multilabel.csv",
                                      label_separator=";"))
@@ -77,7 +81,8 @@ def _judge_lab(which: str) -> Callable[[], accord.Report]:
 
 JOBS: dict[str, Callable[[], accord.Report]] = {
     "raters": _raters, "reference": _reference, "judge": _judge, "study": skewed_report,
-    "spans": _spans, "label_sets": _label_sets, "pairwise_judge": _pairwise_judge,
+    "spans": _spans, "boxes": _boxes, "label_sets": _label_sets,
+    "pairwise_judge": _pairwise_judge,
     "judge_ranking": _judge_lab("ranking"), "judge_calibration": _judge_lab("calibration"),
     "judge_consistency": _judge_lab("consistency"), "judge_ppi": _judge_lab("ppi"),
     "judge_panel": _judge_lab("panel"),
@@ -130,7 +135,8 @@ def test_each_job_opens_with_its_title_verdict_and_figure(
 def test_the_job_s_own_section_comes_first(job_report: tuple[str, accord.Report]) -> None:
     kind, rep = job_report
     first = {"reference": "reference", "judge": "judge", "label_sets": "multilabel",
-             "spans": "summary", "raters": "summary", "study": "summary",
+             "spans": "summary", "boxes": "summary", "raters": "summary",
+             "study": "summary",
              "pairwise_judge": "lab-position", "judge_ranking": "lab-ranking",
              "judge_calibration": "lab-calibration", "judge_consistency": "lab-consistency",
              "judge_ppi": "lab-ppi", "judge_panel": "lab-panel"}[kind]

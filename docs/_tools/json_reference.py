@@ -87,7 +87,9 @@ COMMANDS = (
     Command("plan", "a planned study: units needed for the goal", "row", ("n_units",), (),
             (("the plan's keys at the top", "results[0]"),
              ("expected (the anticipated coefficient)", "expected_estimate"))),
-    Command("boxes", "a figure on matched boxes: F1, mean IoU, alpha", "figure", (),
+    Command("boxes", "a figure on matched boxes: F1, mean IoU, alpha (with --consensus, "
+            "a consensus block beside them: the quorum, each annotator's weight, the "
+            "consensus boxes, the groups below quorum and their audit, the CSV written)", "figure", (),
             ("per_label", "pairs", "sweep", "audit"),
             (("f1, mean_iou, alpha", "results[] with figure"),
              ("audit.'no-box rows'", "audit.no_box_rows"),
@@ -180,6 +182,36 @@ EXTRA: dict[str, dict[str, Any]] = {
                             "sentence": {"type": "string"},
                             "per_category": {"type": "object"}}}]}}},
 }
+
+#: One consensus box (``BoxConsensus.rows()``).
+_CONSENSUS_BOX = {
+    "type": "object",
+    "required": ["image", "label", "x", "y", "w", "h", "support", "n_annotators", "spread",
+                 "label_share", "tied_labels"],
+    "properties": {"image": {"type": "string"}, "label": {"type": "string"},
+                   "support": {"type": "integer", "minimum": 1},
+                   "spread": {"type": "number", "minimum": 0, "maximum": 1},
+                   "label_share": {"type": "number", "minimum": 0, "maximum": 1},
+                   "tied_labels": {"type": "array", "items": {"type": "string"}}}}
+
+EXTRA["boxes"] = {"consensus": {
+    "type": "object",
+    "required": ["iou_threshold", "quorum", "required", "fusion", "n_annotators", "annotators",
+                 "results", "below_quorum", "audit", "output"],
+    "properties": {
+        "iou_threshold": {"type": "number"}, "quorum": {"type": "number"},
+        "required": {"type": "integer", "minimum": 1},
+        "fusion": {"enum": ["weighted", "mean"]},
+        "n_annotators": {"type": "integer", "minimum": 2},
+        "annotators": {"type": "array", "items": {
+            "type": "object", "required": ["annotator", "weight"],
+            "properties": {"annotator": {"type": "string"}, "weight": {
+                "type": ["number", "null"], "minimum": 0, "maximum": 1}}}},
+        "audit": {"type": "object", "required": ["groups", "consensus_boxes", "below_quorum",
+                                                 "below_quorum_by_support"]},
+        "results": {"type": "array", "items": _CONSENSUS_BOX},
+        "below_quorum": {"type": "array", "items": _CONSENSUS_BOX},
+        "output": {"type": ["string", "null"]}}}}
 
 #: Renamed in every document.
 EVERYWHERE = (

@@ -33,6 +33,7 @@ __all__ = [
     "BenchmarkResult",
     "Bootstrap",
     "BoxAgreement",
+    "BoxConsensus",
     "BoxDetection",
     "CoincidenceMatrix",
     "Comparison",
@@ -75,6 +76,7 @@ __all__ = [
     "bhapkar_test",
     "bowker_test",
     "box_agreement",
+    "box_consensus",
     "bradley_terry",
     "brennan_prediger",
     "category_agreement",
@@ -174,7 +176,9 @@ _WHERE: dict[str, str] = {
         ),
         "accord.evaluation": "Evaluation Evaluations evaluate",
         "accord.history": "GroupedResult Groups groups",
-        "accord.images": "BoxAgreement BoxDetection box_agreement evaluate_boxes",
+        "accord.images": (
+            "BoxAgreement BoxConsensus BoxDetection box_agreement box_consensus evaluate_boxes"
+        ),
         "accord.inference": "Bootstrap",
         "accord.inference.compare": "Comparison compare",
         "accord.inference.homogeneity": "HomogeneityTest homogeneity",

@@ -64,7 +64,14 @@ from accord.errors import (
 )
 from accord.evaluation import Evaluation, Evaluations, evaluate
 from accord.history import GroupedResult, Groups, groups
-from accord.images import BoxAgreement, BoxDetection, box_agreement, evaluate_boxes
+from accord.images import (
+    BoxAgreement,
+    BoxConsensus,
+    BoxDetection,
+    box_agreement,
+    box_consensus,
+    evaluate_boxes,
+)
 from accord.inference import Bootstrap
 from accord.inference.compare import Comparison, compare
 from accord.inference.homogeneity import HomogeneityTest, homogeneity

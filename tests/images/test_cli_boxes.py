@@ -57,3 +57,48 @@ def test_bad_data_is_one_line_and_exit_1(tmp_path: Path) -> None:
     assert code == 1 and "positive width and height" in err and err.count("\n") == 1
     code, _, err = run_cli("boxes", str(EX / "boxes.csv"), "--iou", "0")
     assert code == 2 and "--iou" in err
+
+
+def test_consensus_writes_the_library_boxes_under_the_users_column_names(tmp_path: Path) -> None:
+    import polars as pl
+
+    src = tmp_path / "renamed.csv"
+    pl.read_csv(EX / "boxes.csv").rename({"image": "frame", "annotator": "who"}).write_csv(src)
+    out = tmp_path / "consensus.csv"
+    code, shown, err = run_cli("boxes", str(src), "--unit", "frame", "--rater", "who",
+                               "--consensus", "--quorum", "0.6", "--fusion", "mean",
+                               "-o", str(out), "--n-resamples", "50")
+    assert code == 0, err
+    res = accord.box_consensus(EX / "boxes.csv", quorum=0.6, fusion="mean")
+    got = pl.read_csv(out)
+    assert got.columns[:7] == ["frame", "label", "x", "y", "w", "h", "support"]
+    assert got.height == len(res) and res.required == 2
+    want = res.rows()
+    assert got["frame"].to_list() == [r["image"] for r in want]
+    assert got["x"].to_list() == [r["x"] for r in want]  # full precision
+    assert f"Consensus: {len(res)} boxes (at least 2 of 3 annotators" in shown
+    assert f"{res.audit['below_quorum']} groups below quorum" in shown
+
+
+def test_consensus_json_block_and_usage_errors(tmp_path: Path) -> None:
+    out = tmp_path / "c.csv"
+    code, text, err = run_cli("boxes", str(EX / "boxes.csv"), "--consensus", "-o", str(out),
+                              "--n-resamples", "50", "--json")
+    assert code == 0, err
+    block = json.loads(text)["consensus"]
+    res = accord.box_consensus(EX / "boxes.csv")
+    assert {**block, "output": None} == {**res.to_dict(), "output": None}
+    assert block["output"] == str(out)
+    code, _, err = run_cli("boxes", str(EX / "boxes.csv"), "-o", str(out))
+    assert code == 2 and "-o writes the consensus boxes: add --consensus" in err
+    code, _, err = run_cli("boxes", str(EX / "boxes.csv"), "--consensus", "-o",
+                           str(EX / "boxes.csv"))
+    assert code == 2 and "is a file being read" in err
+
+
+def test_consensus_without_a_file_shows_the_first_boxes() -> None:
+    code, shown, err = run_cli("boxes", str(EX / "boxes.csv"), "--consensus",
+                               "--n-resamples", "50")
+    assert code == 0, err
+    assert "Consensus boxes" in shown and "street-001.jpg" in shown
+    assert "the first 20 shown; -o FILE.csv writes them all" in shown

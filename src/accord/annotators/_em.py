@@ -100,10 +100,10 @@ def run_em(crowd: Crowd, e_step: EStep, m_step: MStep, params: Params, *, tol: f
 def run_squarem(crowd: Crowd, e_step: EStep, m_step: MStep, params: Params, *, tol: float,
                 max_iter: int, method: str) -> Fit:
     """EM accelerated by SQUAREM (:mod:`._squarem`), with the same stopping rule."""
+    from ._squarem import kinds_of
     from ._squarem import run_squarem as squarem
 
-    kinds = {name: "unit" if name == "accuracy" else "simplex" for name in params}
-    return Fit(*squarem(crowd.n_ratings, e_step, m_step, params, kinds, tol=tol,
+    return Fit(*squarem(crowd.n_ratings, e_step, m_step, params, kinds_of(params), tol=tol,
                         max_iter=max_iter, method=method))
 
 

@@ -32,7 +32,7 @@ def competence(crowd: Crowd, method: str, parameters: dict[str, Any] | None = No
                tol: float = 1e-7, max_iter: int = 1000, accelerate: bool = False
                ) -> FloatArray:
     """Each rater's competence under ``method`` (fitting the model unless ``parameters``)."""
-    from .consensus import _public, _wawa
+    from .consensus import _wawa, public_parameters
 
     if method in ("majority", "wawa"):
         return _wawa(crowd)[1]
@@ -40,7 +40,7 @@ def competence(crowd: Crowd, method: str, parameters: dict[str, Any] | None = No
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate)
-        parameters = _public(method, fit.parameters)
+        parameters = public_parameters(method, fit.parameters)
     if method == "dawid_skene":
         diag = np.diagonal(parameters["confusion"], axis1=1, axis2=2)
         return np.asarray(diag @ parameters["prior"])
@@ -206,7 +206,7 @@ def _labels(post: FloatArray) -> IntArray:
 def _sub_fit(sub: Crowd, method: str, start: dict[str, Any] | None, drawn: IntArray,
              tol: float, max_iter: int, accelerate: bool
              ) -> tuple[FloatArray, dict[str, Any]] | None:
-    from .consensus import _public, _wawa
+    from .consensus import _wawa, public_parameters
 
     if method == "majority":
         return _em.majority_posterior(sub), {}
@@ -222,4 +222,4 @@ def _sub_fit(sub: Crowd, method: str, start: dict[str, Any] | None, drawn: IntAr
                       accelerate=accelerate)
     if not fit.converged:
         return None
-    return fit.posterior, _public(method, fit.parameters)
+    return fit.posterior, public_parameters(method, fit.parameters)

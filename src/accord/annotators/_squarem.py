@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -45,9 +45,12 @@ from accord.data._validation import user_level
 from ._crowd import EPS, FloatArray, warn_not_converged
 
 Params = dict[str, Any]
-EStep = Callable[[Params], tuple[FloatArray, float]]
-MStep = Callable[[FloatArray, Params], Params]
-Result = tuple[FloatArray, Params, int, float, bool, float]
+#: What an E step leaves for the M step: the posterior in memory, the collected
+#: per-(rater, label) sums on an engine (:mod:`accord.engines._consensus`).
+Post = TypeVar("Post")
+EStep = Callable[[Params], tuple[Post, float]]
+MStep = Callable[[Post, Params], Params]
+Result = tuple[Post, Params, int, float, bool, float]
 
 #: The growth of the step cap each time the step length reaches it (Varadhan & Roland).
 _STEP_GROWTH = 4.0
@@ -56,6 +59,12 @@ _PLAIN_STEP = 1.01
 
 
 Kind = str  # "simplex": rows along the last axis sum to 1; "unit": each in [0, 1]
+
+
+def kinds_of(params: Params) -> dict[str, Kind]:
+    """The kind of each parameter of one-coin and Dawid-Skene: one-coin's accuracies are
+    each in [0, 1]; the class prior and the confusion matrices' rows are simplices."""
+    return {name: "unit" if name == "accuracy" else "simplex" for name in params}
 
 
 @dataclass(frozen=True)
@@ -120,8 +129,9 @@ class _Budget:
         return self.used >= self.cap
 
 
-def run_squarem(n_ratings: int, e_step: EStep, m_step: MStep, params: Params,
-                kinds: dict[str, Kind], *, tol: float, max_iter: int, method: str) -> Result:
+def run_squarem(n_ratings: int, e_step: EStep[Post], m_step: MStep[Post], params: Params,
+                kinds: dict[str, Kind], *, tol: float, max_iter: int, method: str
+                ) -> Result[Post]:
     """EM accelerated by SQUAREM until one EM map moves the log-likelihood by less than
     ``tol`` per rating: the posterior, the parameters fitted to it, the number of E
     steps, the log-likelihood, whether it converged and the last change."""
@@ -176,9 +186,9 @@ def _next_cap(cap: float, wanted: float, tried: float, taken: float) -> float:
     return max(1.0, cap / _STEP_GROWTH)
 
 
-def _extrapolate(layout: Layout, e_step: EStep, y0: FloatArray, r: FloatArray, v: FloatArray,
-                 like: Params, a: float, floor: float, budget: _Budget
-                 ) -> tuple[Params, FloatArray, float, float] | None:
+def _extrapolate(layout: Layout, e_step: EStep[Post], y0: FloatArray, r: FloatArray,
+                 v: FloatArray, like: Params, a: float, floor: float, budget: _Budget
+                 ) -> tuple[Params, Post, float, float] | None:
     """The extrapolated point with the longest step length tried (halving toward 1) whose
     log-likelihood is finite and at least ``floor``, evaluated; ``None`` when the cycle
     should end at ``x2``."""

@@ -164,10 +164,11 @@ def consensus(
     if method == "wawa":
         post, skill, unweighed = _sparse.wawa(crowd) if wide else _wawa(crowd)
         if unweighed:
-            made = partial(made, notes=(*notes, _unweighed_note(unweighed)))
+            made = partial(made, notes=(*notes, unweighed_note(unweighed)))
         return made(posterior=post, parameters={"skill": skill})
     fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate)
-    return made(posterior=fit.posterior, parameters=_public(method, fit.parameters),
+    return made(posterior=fit.posterior,
+                parameters=public_parameters(method, fit.parameters),
                 n_iter=fit.n_iter, log_likelihood=fit.log_likelihood, converged=fit.converged,
                 last_change=fit.last_change)
 
@@ -183,7 +184,7 @@ def _with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tupl
         return _voted(crowd, model, method, made)
     fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate,
                   soft=model.probs)
-    params, conf = dict(_public(method, fit.parameters)), None
+    params, conf = dict(public_parameters(method, fit.parameters)), None
     if method == "dawid_skene":
         conf, params["confusion"] = params["confusion"][-1], params["confusion"][:-1]
         accuracy = float(np.diagonal(conf) @ params["prior"])
@@ -216,7 +217,7 @@ def _voted(crowd: Crowd, model: _model.ModelInput, method: str,
     else:
         post, skill, unweighed = _sparse.wawa(voted) if wide else _wawa(voted)
         unweighed = [x for i, x in enumerate(crowd.rater_ids) if x in unweighed and i < r]
-        extra = (_unweighed_note(unweighed),) if unweighed else ()
+        extra = (unweighed_note(unweighed),) if unweighed else ()
         c = made(posterior=post, parameters={"skill": skill[:r]})
         c = replace(c, notes=(*c.notes, *extra))
     clear = ~c._tied_mask[units]
@@ -254,14 +255,16 @@ def _wawa(crowd: Crowd) -> tuple[FloatArray, FloatArray, list[Any]]:
     return weighted / total, skill, unweighed
 
 
-def _unweighed_note(raters: list[Any]) -> str:
+def unweighed_note(raters: Sequence[Any]) -> str:
+    """The note of a Wawa fit on the annotators whose weight is 0 for want of a majority
+    label (shared with the engines' Wawa)."""
     return (f"{len(raters)} annotator(s) rated only units whose majority is tied "
             f"({_few(raters)}): Wawa gives them weight 0 (no majority label to agree with), "
             "so their votes count only where every annotator of a unit has weight 0.")
 
 
-def _public(method: str, params: dict[str, Any]) -> dict[str, Any]:
-    """The fitted parameters under the names users read."""
+def public_parameters(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The fitted parameters under the names users read (shared with the engines)."""
     if method == "glad":
         return {"alpha": params["alpha"], "beta": np.exp(params["b"])}
     if method == "mace":

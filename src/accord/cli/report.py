@@ -164,6 +164,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
       accord report examples/alpaca_eval_slice.json --family gpt4 -o judge-lab.html
       accord report examples/crowd.csv --unit image --rater worker --value label \\
           --consensus-method mace -o crowd.html
+      accord report examples/boxes.csv --seed 1 -o boxes.html
     """
     import accord
 

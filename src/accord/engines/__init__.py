@@ -16,8 +16,9 @@ function                 statistic                             coefficients comp
                                                                AC1/AC2, Brennan-Prediger,
                                                                percent agreement, nominal
                                                                Krippendorff's alpha
-:func:`consensus`          per EM iteration, (rater, label) x  majority, one-coin and
-                           classes posterior sums              Dawid-Skene consensus labels
+:func:`consensus`          per EM iteration, (rater, label) x  majority, Wawa, one-coin,
+                           classes posterior sums              Dawid-Skene and MACE
+                                                               consensus labels
                                                                (:class:`~accord.Consensus`)
 =======================  ====================================  ==============================
 
@@ -38,10 +39,11 @@ count patterns with their multiplicities; estimates, analytic SEs, jackknife
 and bootstrap intervals computed from it equal those from the raw rows (the
 bootstrap resamples patterns, so the same seed gives the same interval).
 
-:func:`consensus` runs the majority vote, one-coin and Dawid-Skene EM of
-:func:`accord.consensus` in the engine: each EM iteration is one query whose
-only collected output is a (rater, label) x classes table; the per-unit
-posteriors are collected once, at the end.
+:func:`consensus` runs the majority vote, Wawa, and the one-coin, Dawid-Skene
+(plain, or accelerated by SQUAREM) and MACE EM of :func:`accord.consensus` in the
+engine: each EM iteration (each E step) is one query whose only collected output
+is a (rater, label) x classes table; the per-unit posteriors are collected once,
+at the end. GLAD runs in memory only.
 
 Each function returns an :class:`EngineResult`: the statistic (for
 :func:`consensus`, the :class:`~accord.Consensus`) and an

@@ -6,6 +6,8 @@
 * :func:`box_agreement`: pairwise F1, mean IoU and Krippendorff's alpha on matched
   objects, per label and per pair, over COCO's IoU thresholds, with a bootstrap
   over images;
+* :func:`box_consensus`: one box per object the annotators drew, where a quorum of
+  them drew it (CVAT's rule), fused by a mean weighted by each annotator's agreement;
 * :func:`evaluate_boxes`: a model's boxes against a reference: precision, recall
   and F1 at an IoU threshold, and COCO's AP, AP50 and AP75 (as pycocotools), with a
   bootstrap over images;
@@ -14,6 +16,15 @@
 """
 
 from accord.images.agreement import BoxAgreement, BoxFigures, box_agreement
+from accord.images.consensus import BoxConsensus, box_consensus
 from accord.images.detection import BoxDetection, evaluate_boxes
 
-__all__ = ["BoxAgreement", "BoxDetection", "BoxFigures", "box_agreement", "evaluate_boxes"]
+__all__ = [
+    "BoxAgreement",
+    "BoxConsensus",
+    "BoxDetection",
+    "BoxFigures",
+    "box_agreement",
+    "box_consensus",
+    "evaluate_boxes",
+]

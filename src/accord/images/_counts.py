@@ -14,6 +14,7 @@ resamples images through them and never matches again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -24,6 +25,10 @@ from accord.images.matching import canonical_order, groups, iou_matrix, match_pa
 from accord.readers.boxes import BoxTable
 
 FloatArray = NDArray[np.float64]
+
+#: Called with one image's rows (in the canonical order) and their groups at the first
+#: threshold: how :mod:`accord.images.consensus` takes the same groups as alpha.
+Visit = Callable[[NDArray[np.int64], NDArray[np.int64]], None]
 
 
 @dataclass(frozen=True)
@@ -41,8 +46,9 @@ class Counts:
     coincidences: FloatArray  # (T, U, K + 1, K + 1); the last category is "no box"
 
 
-def count(table: BoxTable, thresholds: tuple[float, ...]) -> Counts:
-    """Match every image at every threshold and count (see the module docstring)."""
+def count(table: BoxTable, thresholds: tuple[float, ...], visit: Visit | None = None) -> Counts:
+    """Match every image at every threshold and count (see the module docstring); ``visit``
+    sees each image's groups at ``thresholds[0]``."""
     n_t, n_u, n_r, n_k = len(thresholds), len(table.units), len(table.raters), len(table.labels)
     pairs = tuple(combinations(range(n_r), 2))
     n_p = len(pairs)
@@ -56,11 +62,13 @@ def count(table: BoxTable, thresholds: tuple[float, ...]) -> Counts:
     starts = np.searchsorted(table.unit[order], np.arange(n_u + 1))
     for u in range(n_u):
         rows = order[starts[u] : starts[u + 1]]
-        _image(c, u, table, rows, n_r)
+        _image(c, u, table, rows, n_r, visit)
     return c
 
 
-def _image(c: Counts, u: int, t: BoxTable, rows: NDArray[np.int64], n_r: int) -> None:
+def _image(
+    c: Counts, u: int, t: BoxTable, rows: NDArray[np.int64], n_r: int, visit: Visit | None,
+) -> None:  # fmt: skip
     rows = rows[canonical_order(t.rater[rows], t.xywh[rows], t.label[rows])]
     rater, label, xywh = t.rater[rows], t.label[rows], t.xywh[rows]
     n_k = len(t.labels)
@@ -89,19 +97,28 @@ def _image(c: Counts, u: int, t: BoxTable, rows: NDArray[np.int64], n_r: int) ->
             c.iou_by_label[k, u, p] += np.bincount(lab, weights=hit, minlength=n_k)
             gi, gj = match_pair(iou, threshold)
             edges += zip(iou[gi, gj].tolist(), own[a][gi].tolist(), own[b][gj].tolist())
-        _coincide(c.coincidences[k, u], groups(rows.size, edges, rater), rater, label, n_r)
+        group = groups(rows.size, edges, rater)
+        if visit is not None and k == 0:
+            visit(rows, group)
+        _coincide(c.coincidences[k, u], group, rater, label, n_r)
 
 
 def _coincide(
     out: FloatArray, group: NDArray[np.int64], rater: NDArray[np.int64],
     label: NDArray[np.int64], n_r: int,
 ) -> None:  # fmt: skip
-    """Add each group's pairable values: its boxes' labels, "no box" for the others."""
+    """Add each group's pairable values: its boxes' labels, "no box" for the others.
+
+    With ``n`` the groups x categories counts, the sum over groups of
+    ``outer(n_g, n_g) - diag(n_g)`` is ``n.T @ n - diag(n.sum(0))``.
+    """
     if group.size == 0 or n_r < 2:
         return
-    no_box = out.shape[0] - 1
-    for g in np.unique(group):
-        mine = group == g
-        n = np.bincount(label[mine], minlength=no_box + 1).astype(np.float64)
-        n[no_box] += n_r - int(mine.sum())
-        out += (np.outer(n, n) - np.diag(n)) / (n_r - 1)
+    n_cat = out.shape[0]
+    _, g = np.unique(group, return_inverse=True)
+    g = g.ravel()
+    n_g = int(g.max()) + 1
+    n = np.bincount(g * n_cat + label, minlength=n_g * n_cat).reshape(n_g, n_cat)
+    n = n.astype(np.float64)
+    n[:, n_cat - 1] += n_r - np.bincount(g, minlength=n_g)
+    out += (n.T @ n - np.diag(n.sum(axis=0))) / (n_r - 1)

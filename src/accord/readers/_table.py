@@ -25,6 +25,7 @@ from accord.data._columns import (
 from accord.data.annotations import Annotations, Audit, build
 from accord.errors import DataError, DuplicateRatingError, FormatError
 from accord.readers._base import Collected
+from accord.readers._box_table import box_columns, read_box_table
 from accord.readers._engine_errors import engine_problem
 from accord.readers._ids import id_codes, mixed_ids
 from accord.readers._layout import (
@@ -59,6 +60,9 @@ def read_table(
     if long_cols is not None:
         unit, rater, value, caveat = long_cols
         caveats += [caveat] if caveat else []
+        box = None if opts.get("start") is not None else box_columns(names)
+        if box is not None and not {unit, rater, value} & set(box):  # one box a row
+            return read_box_table(frame, (unit, rater, value), box, source, caveats)
         if opts.get("value") is None:
             refuse_text_values(frame, names, value, source)
         if opts.get("start") is not None or opts.get("end") is not None:

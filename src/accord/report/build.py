@@ -22,9 +22,11 @@ from accord.errors import (
 )
 from accord.inference import Bootstrap
 from accord.inference.results import AgreementResult, ConfidenceInterval
+from accord.readers.boxes import BoxTable
 from accord.readers.spans import SpanTable
 from accord.report._data import _data_summary
 from accord.report.annotators_section import check_options, with_annotators
+from accord.report.boxes_section import box_annotations, has_boxes
 from accord.report.job import raters_headline, with_job
 from accord.report.judge_lab_section import judge_lab_section
 from accord.report.judge_section import declared_judge
@@ -76,8 +78,8 @@ def report(
         judge-lab sections (position, length, self-preference); the preferences of one
         judge alone, or ``None`` with ``judge_lab=``, give the judge-lab report. Data
         that hold spans only (a span export, a span table, a ``SpanTable``) give the
-        span report: pairwise span F1 in the four matching modes
-        (:mod:`accord.report.spans_section`).
+        span report (:mod:`.spans_section`); boxes only (a box export, a table with x,
+        y, w, h columns, a ``BoxTable``) the box report (:mod:`.boxes_section`).
     study : Study or path, optional
         A declared protocol (:func:`accord.load_study`): the report then shows the
         evidence register and the acceptance decision. The study's annotators and
@@ -160,9 +162,11 @@ def report(
                                         scale, None, None)
         return with_job(lab_report(lab, settings, ci_method, title), title, None)
     annotations, judge = unwrap(annotations, judge)
-    if isinstance(annotations, SpanTable):
-        annotations = span_annotations(annotations)
-    ann = as_annotations(annotations, raters=raters, func=FUNC, sets=True)
+    ann = as_annotations(_of_table(annotations), raters=raters, func=FUNC, sets=True)
+    if has_boxes(ann):
+        return _spans(ann, _study_of(study), judge if judge is not None else (lab or None),
+                      confidence_level, method, n_resamples, seed, scale, top_units, title,
+                      "boxes")
     judge = declared_judge(ann, judge, study)
     coefficients, level = set_options(ann, coefficients, level, judge, pairs, FUNC)
     top_units = v.positive_int(top_units, param="top_units", func=FUNC)
@@ -217,6 +221,15 @@ def report(
     return with_job(replace(model, notes=model.notes + notes), title, st)
 
 
+def _of_table(annotations: Any) -> Any:
+    """A span or box table as the annotations a reader gives for it; anything else as is."""
+    if isinstance(annotations, SpanTable):
+        return span_annotations(annotations)
+    if isinstance(annotations, BoxTable):
+        return box_annotations(annotations)
+    return annotations
+
+
 def _study_of(study: Any) -> Study | None:
     st = load_study(study) if isinstance(study, (str, Path)) else study
     if st is not None and not isinstance(st, Study):
@@ -237,25 +250,29 @@ def _check_names(coefficients: Sequence[str] | None, form: str | None) -> list[s
 
 def _spans(ann: Annotations, st: Study | None, judge: Any, confidence_level: float | None,
            method: Any, n_resamples: int, seed: int | None, scale: str | None, top_units: int,
-           title: str | None) -> Report:
-    """The report of span-only data (see :mod:`accord.report.spans_section`)."""
+           title: str | None, kind: str = "spans") -> Report:
+    """The report of span-only (``kind="boxes"``: box-only) data (:mod:`.spans_section`)."""
     from accord.errors import DataError
+    from accord.report.boxes_section import box_report
     from accord.report.spans_section import span_report
 
     if st is not None or judge is not None:
         if isinstance(judge, list):  # judge_lab= results
-            raise DataError(f"{FUNC}: the data hold spans only, and the span report has no "
-                            "judge-lab sections; report them alone with "
+            raise DataError(f"{FUNC}: the data hold {kind} only, and the {kind[:-1]} report "
+                            "has no judge-lab sections; report them alone with "
                             "accord.report(None, judge_lab=...).")
         what = "a study" if st is not None else "a judge"
-        raise DataError(f"{FUNC}: the data hold spans only, and {what} is checked on labels "
-                        "per unit; gate spans with accord check --coefficient span_f1.")
+        gate = ("gate spans with accord check --coefficient span_f1" if kind == "spans"
+                else "compare boxes with accord boxes")
+        raise DataError(f"{FUNC}: the data hold {kind} only, and {what} is checked on labels "
+                        f"per unit; {gate}.")
     settings, ci_method = _settings(None, confidence_level, method, n_resamples, seed, scale,
                                     None, None)
     noted = (DegenerateDataWarning,)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DegenerateDataWarning)
-        rep = span_report(ann, settings, ci_method, top_units, title)
+        rep = (span_report(ann, settings, ci_method, top_units, title) if kind == "spans"
+               else box_report(ann, settings, ci_method, title))
     notes = tuple(dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, noted)))
     for w in caught:
         if not issubclass(w.category, noted):

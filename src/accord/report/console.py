@@ -19,6 +19,7 @@ from accord.report import (
     annotators_section,
     groups_section,
     multilabel_section,
+    render_boxes,
     render_judge_lab,
     render_reference,
     render_spans,
@@ -52,8 +53,9 @@ def _render(report: Report) -> Any:
     if job is not None and job.figure:
         parts.append(Text(f"{job.figure_name}: {job.figure}", style="bold"))
     parts.append(Text(""))
-    if report.spans is not None:
-        parts += render_spans.console_parts(report.spans, report.settings.confidence_level)
+    if report.spans is not None or report.boxes is not None:
+        parts += (render_spans.console_parts(report.spans, report.settings.confidence_level)
+                  if report.boxes is None else render_boxes.console_parts(report.boxes))
         parts += [Text(n, style="dim") for n in report.notes]
         return Group(*parts)
     if report.judge_lab is not None and not report.coefficients:  # the judge lab alone

@@ -19,6 +19,7 @@ from accord.report import (
     groups_section,
     multilabel_section,
     plots,
+    render_boxes,
     render_judge_lab,
     render_reference,
     render_spans,
@@ -52,7 +53,10 @@ def body_html(report: Report) -> str:
     from accord.report.labels import for_display, glossary_html
 
     report, glossary = for_display(report)
-    if report.spans is not None:
+    if report.boxes is not None:
+        sections = [render_boxes.html_summary(report.boxes),
+                    render_boxes.html_section(report.boxes), _method(report)]
+    elif report.spans is not None:
         sections = [render_spans.html_summary(report.spans),
                     render_spans.html_section(report.spans, report.settings.confidence_level),
                     _method(report)]
@@ -139,8 +143,9 @@ def _decision_box(study: StudySection, *, anchor: bool = False) -> str:
 def _nav(report: Report) -> str:
     links = [("summary", "Summary")]
     first = _first(report)
-    if report.spans is not None:
-        links += [("spans", render_spans.TITLE), ("method", "Method")]
+    if report.spans is not None or report.boxes is not None:
+        links += [("spans", render_spans.TITLE) if report.boxes is None
+                  else ("boxes", render_boxes.TITLE), ("method", "Method")]
         items = "".join(f'<li><a href="#{i}">{e(label)}</a></li>' for i, label in links)
         return f'<nav aria-label="Sections"><ul>{items}</ul></nav>'
     if lab_only(report):

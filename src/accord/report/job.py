@@ -2,7 +2,7 @@
 
 A report opens with the answer to the question its data pose: agreement between raters,
 a model against a reference (a model card), an LLM judge against humans, a pilot decided
-by a study's acceptance rule, spans, or label sets. :func:`job_of` reads that question
+by a study's acceptance rule, spans, boxes, or label sets. :func:`job_of` reads that question
 off the built :class:`~accord.report.model.Report`; every renderer puts the job's title,
 verdict and figure first and the job's own section before the rest.
 """
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["TITLES", "Job", "JobKind", "job_of", "raters_headline", "with_job"]
 
-JobKind = Literal["raters", "reference", "judge", "study", "spans", "label_sets",
+JobKind = Literal["raters", "reference", "judge", "study", "spans", "boxes", "label_sets",
                   "pairwise_judge", "judge_ranking", "judge_calibration", "judge_consistency",
                   "judge_ppi", "judge_panel"]
 
@@ -40,6 +40,7 @@ TITLES: dict[str, str] = {
     "judge": "Judge against humans",
     "study": "Pilot decision",
     "spans": "Agreement on spans",
+    "boxes": "Agreement on boxes",
     "label_sets": "Agreement on label sets",
     "pairwise_judge": "Pairwise judge",
     "judge_ranking": "Ranking by a pairwise judge",
@@ -63,7 +64,7 @@ class Job:
 
     Attributes
     ----------
-    kind : {"raters", "reference", "judge", "study", "spans", "label_sets", \
+    kind : {"raters", "reference", "judge", "study", "spans", "boxes", "label_sets", \
             "pairwise_judge", "judge_ranking", "judge_calibration", "judge_consistency", \
             "judge_ppi", "judge_panel"}
     title : str
@@ -98,7 +99,7 @@ def with_job(model: Report, title: str | None, st: Study | None) -> Report:
 
 def job_of(report: Report) -> Job:
     """The job of ``report``: a study first (its rule decides), then a judge, a
-    reference with systems, spans, label sets; otherwise agreement between raters. A
+    reference with systems, spans, boxes, label sets; otherwise agreement between raters. A
     report of judge-lab results alone (no coefficients) answers their question."""
     if report.judge_lab is not None and report.judge_lab.parts and not report.coefficients:
         return _lab(report)
@@ -112,6 +113,11 @@ def job_of(report: Report) -> Job:
         strict = report.spans.modes[0].f1
         return Job("spans", TITLES["spans"], report.spans.sentence,  # 3 places, as its table
                    f"span F1 ({report.spans.modes[0].mode})", _num(strict.estimate, 3))
+    if report.boxes is not None:
+        f1 = report.boxes.figure("f1")
+        return Job("boxes", TITLES["boxes"], report.boxes.sentence,
+                   f"pairwise box F1 (IoU >= {report.boxes.iou_threshold:g})",
+                   _num(f1.estimate, 3))
     if report.multilabel is not None:
         m = report.multilabel.macro
         ci = _ci(m.ci_low, m.ci_high, report.settings.confidence_level)

@@ -49,7 +49,7 @@ def report_dict(report: Report) -> dict[str, Any]:
     body["data"]["n_skipped"] = report.data.n_skipped
     if report.study is not None:
         body["study"]["disposition"] = dict(report.study.disposition)
-    for key in ("judge", "multilabel", "spans", "annotators", "judge_lab", "groups"):
+    for key in ("judge", "multilabel", "spans", "annotators", "judge_lab", "groups", "boxes"):
         if body.get(key) is None:
             body.pop(key, None)
     # the coefficients are the figures of the report: under results, as in every command

@@ -14,6 +14,7 @@ from accord.report import (
     annotators_section,
     groups_section,
     multilabel_section,
+    render_boxes,
     render_judge_lab,
     render_reference,
     render_spans,
@@ -42,6 +43,10 @@ def _render(report: Report) -> str:
     lines = [f"# {escape(report.title)}", ""]
     lines += [f"> caveat: {escape(c)}" for c in report.data.caveats]
     lines += ([""] if report.data.caveats else []) + _verdict(report)
+    if report.boxes is not None:
+        lines += render_boxes.markdown_data(report.boxes) + render_boxes.markdown_lines(
+            report.boxes)
+        return "\n".join(lines + _notes(report)).rstrip() + "\n"
     if report.spans is not None:
         lines += render_spans.markdown_data(report.spans)
         lines += render_spans.markdown_lines(report.spans, report.settings.confidence_level)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from accord.interpret.interpretation import BenchmarkResult, Interpretation
     from accord.interpret.marginal import MarginalTest
     from accord.report.annotators_section import AnnotatorsSection
+    from accord.report.boxes_section import BoxesSection
     from accord.report.groups_section import GroupsSection
     from accord.report.job import Job
     from accord.report.judge_lab_model import JudgeLabSection
@@ -425,21 +426,19 @@ class Report(Notebook):
         The results behind the rows, for further use (not serialised).
     judge : JudgeSection or None
         An LLM judge against the humans (``accord.report(..., judge=...)``).
-    spans : SpansSection or None
-        Agreement on spans, for data that hold spans only (the rating sections are
-        then empty).
+    spans, boxes : SpansSection, BoxesSection or None
+        Agreement on spans (on boxes), for data that hold only those (then no rating section).
     multilabel : MultilabelSection or None
         Per-label and set agreement, when the ratings are sets of labels.
     job : Job or None
         The question the report answers (raters, a model against a reference, a judge,
-        a study's decision, spans, label sets), its verdict in one sentence and its figure:
-        every rendering opens with them.
+        a study's decision, spans, boxes, label sets), its verdict and figure: every
+        rendering opens with them.
     annotators : AnnotatorsSection or None
         Per-annotator quality against the consensus (3+ raters; no reference, judge, study).
     judge_lab : JudgeLabSection or None
-        The judge lab's questions (``accord.report(..., judge_lab=...)`` or pairwise
-        preferences): position, length and self-preference, the ranking, calibration,
-        consistency and PPI, each its own section.
+        The judge lab's questions (``judge_lab=...`` or pairwise preferences): position,
+        length, self-preference, ranking, calibration, consistency, PPI: a section each.
     groups : GroupsSection or None
         Each group's main figure, their chart and homogeneity test (``--by``), first.
     """
@@ -468,6 +467,7 @@ class Report(Notebook):
     annotators: AnnotatorsSection | None = field(default=None, repr=False)
     judge_lab: JudgeLabSection | None = field(default=None, repr=False)
     groups: GroupsSection | None = field(default=None, repr=False)
+    boxes: BoxesSection | None = field(default=None, repr=False)
 
     @property
     def decision(self) -> Decision | None:
