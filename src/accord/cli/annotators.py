@@ -49,17 +49,25 @@ def _fit_options(func: Any) -> Any:
               "the fit learns: a CSV with a unit column (named 'unit' or as --unit, else "
               "the first) and one column per label, each row summing to 1. Not with "
               "glad.")
+@click.option("--relabel", "relabel", default=None, type=click.IntRange(min=1),
+              help="Also list the K units whose next label has the largest expected "
+              "information gain, each with its reason (relabel these first).")
+@click.option("--tie-break", "tie_break", type=click.Choice(["first", "quality"]),
+              default="first", show_default=True,
+              help="majority and wawa: a tied unit takes the first tied label, or the one "
+              "whose annotators agree most with the majority elsewhere (still listed as "
+              "tied).")
 @shared("--json", help="Print JSON instead.")
 def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: bool,
-              threshold: float, output: str | None, model_file: str | None, as_json: bool,
-              **selection: Any) -> None:
+              threshold: float, output: str | None, model_file: str | None,
+              relabel: int | None, tie_break: str, as_json: bool, **selection: Any) -> None:
     """Infer one label per unit of DATA from its annotators' ratings.
 
     \b
     Examples:
       accord consensus examples/crowd.csv --unit image --rater worker --value label
       accord consensus examples/crowd.csv --unit image --rater worker --value label \\
-        --model examples/crowd_model.csv
+        --model examples/crowd_model.csv --relabel 5
       accord consensus examples/crowd.csv --unit image --rater worker --value label \\
         --method mace --json
       accord consensus examples/pilot.csv --raters annotator_a annotator_b annotator_c \\
@@ -75,6 +83,9 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
 
     writable_output(output, data)
     unit_header = selection.get("unit") or "unit"
+    if method in _SCORE_METHODS and (relabel is not None or tie_break != "first"):
+        raise click.UsageError(f"--relabel and --tie-break take labels; --method {method} "
+                               "averages numeric scores.")
     if method in _SCORE_METHODS and model_file is not None:
         raise click.UsageError(f"--model takes class probabilities; --method {method} "
                                "averages numeric scores (use majority, wawa, one_coin or "
@@ -88,17 +99,54 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
         ann = single_labels(load(data, **selection), "consensus")
         c = accord.consensus(ann, method=method,  # type: ignore[arg-type]
                              tol=tol, max_iter=max_iter, threshold=threshold,
-                             accelerate=accelerate, model=model)
+                             accelerate=accelerate, model=model,
+                             tie_break=tie_break)  # type: ignore[arg-type]
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
+    quality = _quality(c)
+    again = None if relabel is None or quality is None else c.relabel(relabel)
     if output is not None:
         _write(output, c, unit_header)
     if as_json:
         doc = c.to_dict()
+        if quality is not None:
+            scores = dict(zip(quality.units, quality.consensus.tolist()))
+            doc["quality_estimate"] = quality.estimate
+            doc["results"] = [{**r, "quality": scores[r["unit"]]} for r in doc["results"]]
+        if again is not None:
+            doc["relabel"] = again.to_dict()
         emit("consensus", {**doc,
                            "caveats": list(ann.audit.caveats), "audit": ann.audit.to_dict()})
         return
-    _print_consensus(ann, c, output)
+    _print_consensus(ann, c, output, quality)
+    if relabel is not None:
+        _print_relabel(again)
+
+
+def _quality(c: Any) -> Any:
+    """``c.quality``, or ``None`` on a crowd whose many categories keep the vote's one-coin
+    fit out (said under the table)."""
+    if c.method in ("majority", "wawa") and hasattr(c.posterior, "tocsr"):
+        return None
+    return c.quality
+
+
+def _print_relabel(again: Any) -> None:
+    out = console()
+    if again is None:
+        out.print("relabel: not ranked (the crowd has too many categories for the vote's "
+                  "one-coin fit; use --method dawid_skene).", markup=False, highlight=False)
+        return
+    from rich.table import Table
+
+    t = Table(title=f"Relabel these first (by {again.score}; next annotator right "
+              f"{again.accuracy:.0%} of the time)")
+    for col in ("unit", "label", "quality", "gain", "reason"):
+        t.add_column(col)
+    for r in again.rows():
+        t.add_row(str(r["unit"]), str(r["label"]), f"{r['quality']:.3f}",
+                  f"{r['gain']:.3f}", r["reason"])
+    out.print(t)
 
 
 def _model_frame(path: str, unit: str) -> Any:
@@ -210,7 +258,7 @@ def _write_rows(path: str, header: list[str], rows: Any) -> None:
     write_atomic(path, buf.getvalue())
 
 
-def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
+def _print_consensus(ann: Any, c: Any, output: str | None, quality: Any = None) -> None:
     from rich.table import Table
 
     out = console()
@@ -232,14 +280,21 @@ def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
             f"model: one more annotator ({c.model.vote} vote) on {c.model.n_units} units; "
             f"estimated accuracy {_num(acc.estimate, '.3f')} (95% Wilson CI "
             f"{_num(ci.low, '.3f')}-{_num(ci.high, '.3f')})."), markup=False, highlight=False)
+    if quality is not None:
+        out.print(one_line(f"quality: the {quality.estimate}, the estimated probability "
+                           "that the label is right."), markup=False, highlight=False)
     rows = c.rows()
+    scores = {} if quality is None else dict(zip(quality.units, quality.consensus.tolist()))
     t = Table(title="Least certain units first" + ("" if len(rows) <= 20 else " (first 20)"))
     marks = [", ".join(k.replace("_", " ") for k in ("tied", "single_rated") if r[k])
              for r in rows[:20]]
-    for col in ("unit", "label", "posterior", "ratings", *(["flag"] if any(marks) else [])):
+    cols = ("unit", "label", "posterior", *(["quality"] if scores else []), "ratings",
+            *(["flag"] if any(marks) else []))
+    for col in cols:
         t.add_column(col)
     for r, mark in zip(rows[:20], marks):
         t.add_row(str(r["unit"]), str(r["label"]), f"{r['posterior']:.3f}",
+                  *([f"{scores[r['unit']]:.3f}"] if scores else []),
                   str(r["n_ratings"]), *([mark] if any(marks) else []))
     out.print(t)
     if output is not None:
