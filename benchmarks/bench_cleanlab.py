@@ -92,9 +92,10 @@ def one_data_set(folder: Path, seeds: int) -> None:
             probs = np.array([[model[u][c] for c in cats] for u in ann.units])
             for name, kw in runs.items():
                 if kw is None:
-                    cpu, wall, (lab, q) = timed(lambda: cleanlab_run(wide, probs))
+                    cpu, wall, (lab, q) = timed(lambda p=probs: cleanlab_run(wide, p))
                 else:
-                    cpu, wall, (lab, q) = timed(lambda kw=kw: accord_run(ann, model, **kw))
+                    cpu, wall, (lab, q) = timed(
+                        lambda kw=kw, m=model: accord_run(ann, m, **kw))
                 right = lab == true_code
                 figures[name].append((float(right.mean()),
                                       expected_calibration_error(q, right), cpu, wall))

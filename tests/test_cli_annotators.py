@@ -157,3 +157,27 @@ def test_consensus_relabel_and_quality_are_the_library_s() -> None:
     assert code == 2 and "tie_break='quality' applies to 'majority' and 'wawa'" in err
     code, _, err = run("consensus", str(CROWD), *LONG, "--relabel", "0")
     assert code == 2
+
+
+def test_annotators_lists_the_model_with_its_estimated_accuracy() -> None:
+    import polars as pl
+
+    code, text, err = run("annotators", str(CROWD), *LONG, "--model", str(MODEL), "--json")
+    assert code == 0, err
+    got = json.loads(text)
+    ann = accord.read(CROWD, unit="image", rater="worker", value="label")
+    lib = accord.annotators(ann, model=pl.read_csv(MODEL))
+    voice = lib.consensus.model
+    assert voice is not None and voice.n_units == 150
+    assert got["model"]["accuracy"]["estimate"] == voice.accuracy.estimate
+    ci = voice.accuracy.confidence_interval()
+    assert got["model"]["accuracy"]["confidence_interval"]["low"] == ci.low
+    # the model is the consensus's: the same as accord.consensus(..., model=)
+    alone = accord.consensus(ann, model=pl.read_csv(MODEL))
+    assert alone.model is not None and alone.model.accuracy.estimate == voice.accuracy.estimate
+    code, text, err = run("annotators", str(CROWD), *LONG, "--model", str(MODEL))
+    assert code == 0, err
+    assert "(model)" in text and "one more annotator of the consensus (soft vote)" in text
+    code, _, err = run("annotators", str(CROWD), *LONG, "--model", str(MODEL),
+                       "--method", "glad")
+    assert code == 2 and "takes no model" in err

@@ -316,10 +316,16 @@ def _print_consensus(ann: Any, c: Any, output: str | None, quality: Any = None) 
 @shared("--n-resamples", help="Bootstrap resamples of each annotator's units with "
         "--interval bootstrap (at most 10^7).")
 @shared("--seed")
+@click.option("--model", "model_file", default=None,
+              type=click.Path(exists=True, dir_okay=False),
+              help="A model's class probabilities (a CSV as for accord consensus --model): "
+              "one more annotator of the consensus, listed with its estimated accuracy "
+              "and interval. Not with glad.")
 @shared("--json", help="Print JSON instead.")
 def annotators(data: str, gold: str | None, consensus_method: str, tol: float, max_iter: int,
                accelerate: bool, confidence_level: float, interval: str, n_resamples: int,
-               seed: int | None, as_json: bool, **selection: Any) -> None:
+               seed: int | None, model_file: str | None, as_json: bool,
+               **selection: Any) -> None:
     """One row per annotator of DATA: accuracy (against --gold, else the consensus) with
     an interval, agreement with the others, competence, label bias; the annotators worth
     checking first.
@@ -331,17 +337,21 @@ def annotators(data: str, gold: str | None, consensus_method: str, tol: float, m
         --gold expert --json
       accord annotators examples/pilot.csv --raters annotator_a annotator_b annotator_c \\
         --consensus-method majority
+      accord annotators examples/crowd.csv --unit image --rater worker --value label \\
+        --model examples/crowd_model.csv
     """
     import accord
     from accord.errors import InvalidParameterError
 
     try:
+        model = None if model_file is None else _model_frame(
+            model_file, selection.get("unit") or "unit")
         ann = single_labels(load(data, select_raters=gold is None, **selection), "annotators")
         q = accord.annotators(ann, reference=gold,
                               method=consensus_method,  # type: ignore[arg-type]
                               tol=tol, max_iter=max_iter, confidence_level=confidence_level,
                               n_resamples=n_resamples if interval == "bootstrap" else None,
-                              rng=seed, accelerate=accelerate)
+                              rng=seed, accelerate=accelerate, model=model)
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
@@ -377,7 +387,18 @@ def _print_annotators(ann: Any, q: Any) -> None:
         t.add_row(str(r.name), str(r.n_units), _pct(r.accuracy.estimate), _ci(r, q),
                   _f(r.agreement.estimate), _f(r.competence), _f(r.spammer_score),
                   _f(r.bias))
+    voice = q.consensus.model
+    if voice is not None:
+        ci = voice.accuracy.confidence_interval(q.confidence_level)
+        t.add_row("(model)", str(voice.n_units), _pct(voice.accuracy.estimate),
+                  f"{_pct(ci.low)} to {_pct(ci.high)}", "", "", "", "")
     out.print(t)
+    if voice is not None:
+        out.print(one_line(
+            f"(model): one more annotator of the consensus ({voice.vote} vote); its accuracy "
+            "is the fit's estimate (the expected probability it puts on the true class), "
+            "its interval Wilson's over the units it scored."), markup=False,
+            highlight=False)
 
 
 def _ci(row: Any, q: Any) -> str:
