@@ -13,6 +13,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import accord
 from accord.annotators.label_quality import expected_calibration_error
@@ -162,3 +164,26 @@ def test_bad_input_is_one_sentence() -> None:
     q = accord.consensus([["x", "y"], ["x", "x"]], method="majority").quality
     with pytest.raises(DataError, match="none of the 2 units"):
         q.calibration_error({"z": "x"})
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["majority", "one_coin", "dawid_skene"]))
+def test_quality_follows_its_unit_when_the_units_are_shuffled(seed: int, method: str) -> None:
+    # invariance to unit order: each unit keeps its score, its flags and its label quality
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, 3, (30, 4)).astype(object)
+    values[rng.random((30, 4)) < 0.3] = None
+    values[:, 0] = np.where(values[:, 0] == None, 0, values[:, 0])  # noqa: E711
+    units = [f"u{i}" for i in range(30)]
+    rows = [(u, f"r{j}", v) for u, row in zip(units, values) for j, v in enumerate(row)
+            if v is not None]
+    order = rng.permutation(len(rows))
+    shuffled = [rows[i] for i in order]
+    a, b = (fit(accord.Annotations.from_long(r, unit=0, rater=1, value=2,
+                                             categories=[0, 1, 2]), method).quality
+            for r in (rows, shuffled))
+    qa, qb = dict(zip(a.units, a.consensus)), dict(zip(b.units, b.consensus))
+    assert all(abs(qa[u] - qb[u]) < 1e-6 for u in units)
+    assert all(0.0 <= x <= 1.0 for x in qa.values())
+    ta = {u for u, t in zip(a.units, a.tied) if t}
+    assert ta == {u for u, t in zip(b.units, b.tied) if t}
