@@ -318,9 +318,9 @@ def _print_consensus(ann: Any, c: Any, output: str | None, quality: Any = None) 
 @shared("--seed")
 @click.option("--model", "model_file", default=None,
               type=click.Path(exists=True, dir_okay=False),
-              help="A model's class probabilities (a CSV as for accord consensus --model): "
-              "one more annotator of the consensus, listed with its estimated accuracy "
-              "and interval. Not with glad.")
+              help="A model's class probabilities, read as by the consensus command's "
+              "--model: one more annotator of the consensus, listed with its estimated "
+              "accuracy and interval. Not with glad.")
 @shared("--json", help="Print JSON instead.")
 def annotators(data: str, gold: str | None, consensus_method: str, tol: float, max_iter: int,
                accelerate: bool, confidence_level: float, interval: str, n_resamples: int,
