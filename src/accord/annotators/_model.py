@@ -245,6 +245,16 @@ def top_votes(model: ModelInput) -> tuple[Any, Any]:
     return units, probs[units].argmax(axis=1).astype(np.int64)
 
 
+def voters(crowd: Crowd, probs: FloatArray) -> Crowd:
+    """The crowd with the model's top labels (``probs``) as one more rater's ratings."""
+    units, votes = top_votes(ModelInput(probs, probs.sum(axis=1) > 0))
+    r = crowd.n_raters
+    return Crowd(np.concatenate([crowd.unit, units]),
+                 np.concatenate([crowd.rater, np.full(units.shape[0], r, dtype=np.int64)]),
+                 np.concatenate([crowd.value, votes]), crowd.unit_ids,
+                 (*crowd.rater_ids, "model"), crowd.categories)
+
+
 def _few(items: list[Any], n: int = 5) -> str:
     shown = ", ".join(repr(x) for x in items[:n])
     return shown + (", ..." if len(items) > n else "")

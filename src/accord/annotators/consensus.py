@@ -29,7 +29,7 @@ from typing import Any, Literal
 import numpy as np
 
 from accord.data import _validation as v
-from accord.errors import DegenerateDataWarning
+from accord.errors import DataError, DegenerateDataWarning, InvalidParameterError
 
 from . import _em, _model, _sparse
 from ._crowd import Crowd, FloatArray, crowd_of, wsum
@@ -52,6 +52,7 @@ def consensus(
     threshold: float = 0.9,
     accelerate: bool = False,
     model: Any = None,
+    tie_break: Literal["first", "quality"] = "first",
 ) -> Consensus:
     """Infer one label per unit from the ratings of a crowd.
 
@@ -99,6 +100,11 @@ def consensus(
         :mod:`accord.annotators._model`). Each row must sum to 1 (within 1e-6); units
         the model did not score are noted and left to the crowd. What the model got is
         :attr:`Consensus.model`.
+    tie_break : {"first", "quality"}
+        Majority and Wawa: the label of a tied unit. ``"first"``: the first tied category;
+        ``"quality"``: the tied label whose voters agree most with the majority on the
+        units whose majority is not tied (CROWDLAB's third tie-break, see
+        :mod:`accord.annotators._quality_fit`). Tied units stay in :attr:`Consensus.tied`.
 
     Returns
     -------
@@ -132,6 +138,14 @@ def consensus(
     >>> accord.consensus([["x", "y"], ["x", "x"]], method="majority").tied
     (0,)
 
+    How likely each label is right (:attr:`Consensus.quality`), and where one more
+    label helps most (:meth:`Consensus.relabel`):
+
+    >>> c.quality.consensus.round(3).tolist()
+    [1.0, 1.0, 1.0, 1.0]
+    >>> accord.consensus(ratings, method="majority").relabel(1).units
+    (0,)
+
     A model's probabilities for the same units, as one more voice:
 
     >>> probs = {0: {"x": 0.9, "y": 0.1}, 1: {"x": 0.2, "y": 0.8}, 3: {"x": 0.3, "y": 0.7}}
@@ -146,31 +160,54 @@ def consensus(
     threshold = threshold_of(threshold, func)
     if not isinstance(accelerate, bool):
         raise v.fail("accelerate", func, "True or False", accelerate)
+    v.choice(tie_break, ("first", "quality"), param="tie_break", func=func)
+    if tie_break != "first" and method not in ("majority", "wawa"):
+        raise InvalidParameterError(
+            f"{func}: tie_break={tie_break!r} applies to 'majority' and 'wawa'; "
+            f"method={method!r} breaks no tie (its posterior rarely has one).")
     if model is not None:
         _model.refuse_method(method, func)
     crowd = crowd_of(annotations, func=func, categories=categories)
     _sparse.refuse_dense(method, crowd, func)
     notes = _notes(crowd, method)
     if model is not None:
-        return _with_model(crowd, _model.model_of(model, crowd, func), method, notes,
-                           threshold=threshold, tol=tol, max_iter=max_iter,
-                           accelerate=accelerate)
+        c = _with_model(crowd, _model.model_of(model, crowd, func), method, notes,
+                        threshold=threshold, tol=tol, max_iter=max_iter,
+                        accelerate=accelerate)
+        voted = method in ("majority", "wawa") and tie_break != "first"
+        return _broken(c, tie_break, _model.voters(crowd, c.soft) if voted else None)
     made = partial(Consensus, method=method, units=crowd.unit_ids, categories=crowd.categories,
                    raters=crowd.rater_ids, n_ratings=crowd.per_unit(), threshold=threshold,
-                   notes=notes)
+                   notes=notes, crowd=crowd)
     wide = _sparse.over_budget(method, crowd)
     if method == "majority":
-        return made(posterior=_sparse.majority(crowd) if wide else _em.majority_posterior(crowd))
+        return _broken(made(posterior=_sparse.majority(crowd) if wide
+                            else _em.majority_posterior(crowd)), tie_break)
     if method == "wawa":
         post, skill, unweighed = _sparse.wawa(crowd) if wide else _wawa(crowd)
         if unweighed:
             made = partial(made, notes=(*notes, unweighed_note(unweighed)))
-        return made(posterior=post, parameters={"skill": skill})
+        return _broken(made(posterior=post, parameters={"skill": skill}), tie_break)
     fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate)
     return made(posterior=fit.posterior,
                 parameters=public_parameters(method, fit.parameters),
                 n_iter=fit.n_iter, log_likelihood=fit.log_likelihood, converged=fit.converged,
                 last_change=fit.last_change)
+
+
+def _broken(c: Consensus, tie_break: str, voters: Crowd | None = None) -> Consensus:
+    """``c`` with its ties broken by ``tie_break`` (``voters``: the crowd that voted, the
+    model's top labels included; else ``c.crowd``)."""
+    if tie_break == "first" or not c._tied_mask.any():
+        return c
+    crowd = voters if voters is not None else c.crowd
+    if hasattr(c.posterior, "tocsr"):
+        raise DataError("consensus: tie_break='quality' holds units x categories; the crowd "
+                        f"has {len(c.categories):,} categories, too many (use 'first').")
+    from ._quality_fit import tie_codes
+
+    codes = tie_codes(crowd, np.asarray(c.posterior), _em.majority_posterior(crowd))
+    return replace(c, tie_break=tie_break, tie_codes=codes)
 
 
 def _with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tuple[str, ...], *,
@@ -179,7 +216,8 @@ def _with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tupl
     note = _model.unscored_note(model)
     made = partial(Consensus, method=method, units=crowd.unit_ids, categories=crowd.categories,
                    raters=crowd.rater_ids, n_ratings=crowd.per_unit(), threshold=threshold,
-                   notes=notes if note is None else (*notes, note))
+                   notes=notes if note is None else (*notes, note), crowd=crowd,
+                   soft=model.probs)
     if method in ("majority", "wawa"):
         return _voted(crowd, model, method, made)
     fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate,
@@ -207,10 +245,7 @@ def _voted(crowd: Crowd, model: _model.ModelInput, method: str,
     """Majority or Wawa with the model's top label as one more rater's vote."""
     units, votes = _model.top_votes(model)
     r = crowd.n_raters
-    voted = Crowd(np.concatenate([crowd.unit, units]),
-                  np.concatenate([crowd.rater, np.full(units.shape[0], r, dtype=np.int64)]),
-                  np.concatenate([crowd.value, votes]), crowd.unit_ids,
-                  (*crowd.rater_ids, "model"), crowd.categories)
+    voted = _model.voters(crowd, model.probs)
     wide = _sparse.over_budget(method, voted)
     if method == "majority":
         c = made(posterior=_sparse.majority(voted) if wide else _em.majority_posterior(voted))

@@ -221,6 +221,8 @@ class Annotators(Tabular):
             "confidence_level": self.confidence_level, "interval_method": self.interval,
             "flagged": [_jsonable(r.name) for r in self.flagged],
             "annotators": [r.to_dict(self.confidence_level) for r in self.rows],
+            **({} if self.consensus.model is None else {"model": self.consensus.model.to_dict(
+                self.confidence_level)}),
         }
 
     def to_frame(self, *, backend: Backend | None = None) -> Any:
@@ -250,6 +252,7 @@ def annotators(
     tol: float = 1e-7,
     max_iter: int = 1000,
     accelerate: bool = False,
+    model: Any = None,
 ) -> Annotators:
     """One row of quality figures per annotator.
 
@@ -276,6 +279,10 @@ def annotators(
     tol, max_iter, accelerate
         Passed to :func:`accord.consensus` (and to the refits of the model figures'
         bootstrap).
+    model : DataFrame or mapping, optional
+        A model's class probabilities, one more annotator of the consensus (see
+        :func:`accord.consensus`); its estimated accuracy with an interval is
+        ``q.consensus.model`` (the annotators' rows are measured against that consensus).
 
     Returns
     -------
@@ -300,7 +307,8 @@ def annotators(
     fit_options: dict[str, Any] = {"tol": tol, "max_iter": max_iter, "accelerate": accelerate}
     crowd = crowd_of(ann, func="consensus")  # what consensus() refuses, in its words
     refuse_confusions(crowd, func)
-    cons = consensus(ann, method=method, tol=tol, max_iter=max_iter, accelerate=accelerate)
+    cons = consensus(ann, method=method, tol=tol, max_iter=max_iter, accelerate=accelerate,
+                     model=model)
     truth = _consensus_truth(cons) if truth_labels is None else _codes(truth_labels, crowd, func)
     rows, pool = _rows(crowd, cons, truth, against="consensus" if truth_labels is None
                        else "reference", fit_options=fit_options)
