@@ -140,15 +140,33 @@ def consensus(
     (['x', 'y', 'x', 'y'], 3)
     """
     func = "consensus"
+    tol, threshold = check_options(method, tol, max_iter, threshold, accelerate, func)
+    if model is not None:
+        _model.refuse_method(method, func)
+    crowd = crowd_of(annotations, func=func, categories=categories)
+    return consensus_of(crowd, method, tol=tol, max_iter=max_iter, threshold=threshold,
+                        accelerate=accelerate, model=model)
+
+
+def check_options(method: Any, tol: Any, max_iter: Any, threshold: Any, accelerate: Any,
+                  func: str) -> tuple[float, float]:
+    """The options of :func:`consensus`, checked (one sentence each): ``tol`` and
+    ``threshold`` as floats."""
     v.choice(method, METHODS, param="method", func=func)
     tol = non_negative(tol, "tol", func)
     v.positive_int(max_iter, param="max_iter", func=func)
     threshold = threshold_of(threshold, func)
     if not isinstance(accelerate, bool):
         raise v.fail("accelerate", func, "True or False", accelerate)
-    if model is not None:
-        _model.refuse_method(method, func)
-    crowd = crowd_of(annotations, func=func, categories=categories)
+    return tol, threshold
+
+
+def consensus_of(crowd: Crowd, method: str, *, tol: float = 1e-7, max_iter: int = 1000,
+                 threshold: float = 0.9, accelerate: bool = False, model: Any = None,
+                 matrix: Any = None) -> Consensus:
+    """:func:`consensus` of a crowd already coded, its options checked; ``matrix`` is
+    ``crowd.rating_matrix()`` when the caller made it (Dawid-Skene then builds none)."""
+    func = "consensus"
     _sparse.refuse_dense(method, crowd, func)
     notes = _notes(crowd, method)
     if model is not None:
@@ -166,7 +184,8 @@ def consensus(
         if unweighed:
             made = partial(made, notes=(*notes, unweighed_note(unweighed)))
         return made(posterior=post, parameters={"skill": skill})
-    fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate)
+    fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate,
+                  matrix=matrix)
     return made(posterior=fit.posterior,
                 parameters=public_parameters(method, fit.parameters),
                 n_iter=fit.n_iter, log_likelihood=fit.log_likelihood, converged=fit.converged,
