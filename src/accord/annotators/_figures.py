@@ -1,4 +1,9 @@
-"""Per-annotator figures for every annotator at once, each a bincount over the ratings.
+"""Per-annotator figures for every annotator at once, from one tally over the ratings.
+
+:func:`tally` reads the ratings once (a sparse product of the units x (rater, label)
+counts with a few columns per unit) and gives every count below; the bincount per
+figure it replaced (``hits_and_counts``, ``recall_per_class``, ``soft_confusion``,
+``kappa_totals``) stays for the resampled crowds and as the reference of its test.
 
 Per rating ``i`` (rater ``r_i``, unit ``u_i``, label ``v_i``), with ``x[u, c]``
 the votes of unit ``u`` for ``c`` and ``n_u`` its ratings:
