@@ -104,7 +104,7 @@ def test_one_units_by_categories_table_is_shared() -> None:
     rc = RaterCounts.from_annotations(ann)
     assert np.array_equal(rc.counts, RaterCounts.from_codes(ann.wide(), ann.categories).counts)
     crowd = crowd_of(ann, func="test")
-    assert crowd.unit_counts is ann.unit_counts()
+    assert crowd.unit_counts is not None and crowd.unit_counts() is ann.unit_counts()
     assert crowd.votes().tobytes() == expected.astype(np.float64).tobytes()
     # the coefficients read the shared table and give the figures they gave from a fresh one
     fresh = _crowd(3, 30, 5, 4, shuffle=True)

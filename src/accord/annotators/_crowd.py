@@ -8,7 +8,7 @@ Every E and M step is a ``np.bincount`` over these codes (one entry per rating):
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,9 +39,10 @@ class Crowd:
     #: Whether every (unit, rater) pair occurs once (single-label Annotations refuse or
     #: resolve repeats): then each rater's units are its ratings, with no sort.
     pairs_distinct: bool = False
-    #: The units x categories counts when already made (the Annotations' shared table,
-    #: :meth:`accord.Annotations.unit_counts`); else :meth:`votes` counts them.
-    unit_counts: IntArray | None = None
+    #: Where the units x categories counts are shared (the Annotations' table,
+    #: :meth:`accord.Annotations.unit_counts`, counted when first asked for: a crowd of
+    #: many labels never makes it dense); else :meth:`votes` counts them.
+    unit_counts: Callable[[], IntArray] | None = None
 
     @property
     def n_units(self) -> int:
@@ -72,8 +73,9 @@ class Crowd:
     def votes(self) -> FloatArray:
         """Units x categories vote counts (one bincount, or the shared table's copy)."""
         n, k = self.n_units, self.k
-        if self.unit_counts is not None and self.unit_counts.shape == (n, k):
-            return self.unit_counts.astype(np.float64)
+        shared = None if self.unit_counts is None else self.unit_counts()
+        if shared is not None and shared.shape == (n, k):
+            return shared.astype(np.float64)
         return np.bincount(self.uv, minlength=n * k).reshape(n, k).astype(np.float64)
 
     def rating_matrix(self) -> Any:
@@ -113,7 +115,7 @@ def crowd_of(data: Any, *, func: str, categories: Sequence[Any] | None = None) -
     _check(ann, func)
     unit, rater, value = ann.codes
     return Crowd(unit, rater, value, ann.units, ann.raters, ann.categories,
-                 pairs_distinct=not ann.set_valued, unit_counts=ann.unit_counts())
+                 pairs_distinct=not ann.set_valued, unit_counts=ann.unit_counts)
 
 
 def rating_matrix(rows: IntArray, cols: IntArray, n_rows: int, n_cols: int) -> Any:

@@ -123,8 +123,9 @@ def share_resampling(hits: float, n: float) -> Callable[[], Resampling]:
     return build
 
 
-#: Units per chunk of :func:`tally` (its units x features table stays a few MB).
-TALLY_CHUNK = 1 << 16
+#: Cells of :func:`tally`'s units x features table per chunk of units (8 MB: 65,536
+#: units of 5 categories; fewer units the more categories).
+TALLY_CELLS = 1 << 20
 
 
 class Tally:
@@ -179,9 +180,10 @@ def tally(crowd: Crowd, matrix: Any, truth: IntArray, labels: IntArray,
     n, r, k = crowd.n_units, crowd.n_raters, crowd.k
     onehot = np.eye(k + 1)[:, :k]  # row -1 (no truth) is zeros
     out = np.zeros((r * k, 3 * k + 1))
-    feats = np.empty((min(TALLY_CHUNK, n), 3 * k + 1))
-    for a in range(0, n, TALLY_CHUNK):
-        b = min(a + TALLY_CHUNK, n)
+    chunk = max(1, TALLY_CELLS // (3 * k + 1))
+    feats = np.empty((min(chunk, n), 3 * k + 1))
+    for a in range(0, n, chunk):
+        b = min(a + chunk, n)
         f = feats[:b - a]
         f[:, :k] = onehot[truth[a:b]]
         f[:, k:2 * k] = onehot[labels[a:b]]
