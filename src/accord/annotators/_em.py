@@ -52,7 +52,6 @@ from ._crowd import (
     EPS,
     Crowd,
     FloatArray,
-    IntArray,
     confusion_of,
     normalise_log,
     symmetric_log_posterior,
@@ -108,35 +107,22 @@ def run_squarem(crowd: Crowd, e_step: EStep, m_step: MStep, params: Params, *, t
 
 
 def fit(method: str, crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
-        accelerate: bool = False, soft: FloatArray | None = None) -> Fit:
+        accelerate: bool = False, soft: FloatArray | None = None, matrix: Any = None) -> Fit:
     """Fit ``method`` (one of the EM models); ``accelerate`` applies to one-coin and
     Dawid-Skene only (GLAD's M step is an optimisation, MACE's a variational update);
     ``soft`` to them and MACE: a model's units x classes probabilities as one more rater
-    (the last), a row of zeros where it did not score the unit (see :mod:`._model`)."""
+    (the last), a row of zeros where it did not score the unit (see :mod:`._model`);
+    ``matrix`` to Dawid-Skene: ``crowd.rating_matrix()`` when the caller has made it."""
     model: Callable[..., Fit] = globals()[method]
-    if method in ("one_coin", "dawid_skene"):
+    if method == "dawid_skene":
+        return dawid_skene(crowd, tol=tol, max_iter=max_iter, start=start,
+                           accelerate=accelerate, soft=soft, matrix=matrix)
+    if method == "one_coin":
         return model(crowd, tol=tol, max_iter=max_iter, start=start, accelerate=accelerate,
                      soft=soft)
     if method == "mace":
         return mace(crowd, tol=tol, max_iter=max_iter, start=start, soft=soft)
     return model(crowd, tol=tol, max_iter=max_iter, start=start)
-
-
-def rating_matrix(rows: IntArray, cols: IntArray, n_rows: int, n_cols: int) -> Any:
-    """The count of ratings per (row code, column code), as a CSR matrix (duplicates summed).
-
-    Ratings already in row order (as read from a file grouped by unit) give the CSR
-    arrays directly, in one pass: the products treat a repeated (row, column) entry as
-    the sum of its copies, so nothing is sorted or merged.
-    """
-    from scipy.sparse import csr_matrix
-
-    ones = np.ones(rows.shape[0], dtype=np.float64)
-    if n_cols < 2**31 and rows.shape[0] < 2**31 and bool((rows[1:] >= rows[:-1]).all()):
-        indptr = np.zeros(n_rows + 1, dtype=np.int32)
-        np.cumsum(np.bincount(rows, minlength=n_rows), out=indptr[1:])
-        return csr_matrix((ones, cols.astype(np.int32), indptr), shape=(n_rows, n_cols))
-    return csr_matrix((ones, (rows, cols)), shape=(n_rows, n_cols))
 
 
 def classes_given(crowd: Crowd) -> NDArray[np.bool_]:
@@ -160,15 +146,17 @@ def majority_posterior(crowd: Crowd) -> FloatArray:
 
 # ------------------------------------------------------------------ Dawid-Skene
 def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
-                accelerate: bool = False, soft: FloatArray | None = None) -> Fit:
+                accelerate: bool = False, soft: FloatArray | None = None,
+                matrix: Any = None) -> Fit:
     """Dawid & Skene (1979): one k x k confusion matrix per rater (and one for the model
-    whose probabilities are ``soft``, as fractional ratings of one more rater)."""
+    whose probabilities are ``soft``, as fractional ratings of one more rater); ``matrix``
+    is ``crowd.rating_matrix()`` when made already (shared with the annotators' figures)."""
     n, r, k = crowd.n_units, crowd.n_raters, crowd.k
     # unit x (rater, given) rating counts, built once (one CSR matrix): each M step is
     # one sparse-dense product of its transpose with the posteriors, each E step one of
     # it with the log confusion matrices; one pass over the ratings for all k classes
     # (in row blocks on threads from a million ratings on: see _blocks)
-    counts = rating_matrix(crowd.unit, crowd.rv, n, r * k)
+    counts = crowd.rating_matrix() if matrix is None else matrix
     if soft is not None:
         from scipy.sparse import csr_matrix, hstack
 

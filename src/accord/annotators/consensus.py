@@ -154,20 +154,43 @@ def consensus(
     (['x', 'y', 'x', 'y'], 3)
     """
     func = "consensus"
+    tol, threshold = check_options(method, tol, max_iter, threshold, accelerate, func)
+    check_tie_break(tie_break, method, func)
+    if model is not None:
+        _model.refuse_method(method, func)
+    crowd = crowd_of(annotations, func=func, categories=categories)
+    return consensus_of(crowd, method, tol=tol, max_iter=max_iter, threshold=threshold,
+                        accelerate=accelerate, model=model, tie_break=tie_break)
+
+
+def check_options(method: Any, tol: Any, max_iter: Any, threshold: Any, accelerate: Any,
+                  func: str) -> tuple[float, float]:
+    """The options of :func:`consensus`, checked (one sentence each): ``tol`` and
+    ``threshold`` as floats."""
     v.choice(method, METHODS, param="method", func=func)
     tol = non_negative(tol, "tol", func)
     v.positive_int(max_iter, param="max_iter", func=func)
     threshold = threshold_of(threshold, func)
     if not isinstance(accelerate, bool):
         raise v.fail("accelerate", func, "True or False", accelerate)
+    return tol, threshold
+
+
+def check_tie_break(tie_break: Any, method: str, func: str) -> None:
+    """``tie_break`` checked: one of its choices, and only where votes can tie."""
     v.choice(tie_break, ("first", "quality"), param="tie_break", func=func)
     if tie_break != "first" and method not in ("majority", "wawa"):
         raise InvalidParameterError(
             f"{func}: tie_break={tie_break!r} applies to 'majority' and 'wawa'; "
             f"method={method!r} breaks no tie (its posterior rarely has one).")
-    if model is not None:
-        _model.refuse_method(method, func)
-    crowd = crowd_of(annotations, func=func, categories=categories)
+
+
+def consensus_of(crowd: Crowd, method: str, *, tol: float = 1e-7, max_iter: int = 1000,
+                 threshold: float = 0.9, accelerate: bool = False, model: Any = None,
+                 matrix: Any = None, tie_break: str = "first") -> Consensus:
+    """:func:`consensus` of a crowd already coded, its options checked; ``matrix`` is
+    ``crowd.rating_matrix()`` when the caller made it (Dawid-Skene then builds none)."""
+    func = "consensus"
     _sparse.refuse_dense(method, crowd, func)
     notes = _notes(crowd, method)
     if model is not None:
@@ -188,7 +211,8 @@ def consensus(
         if unweighed:
             made = partial(made, notes=(*notes, unweighed_note(unweighed)))
         return _broken(made(posterior=post, parameters={"skill": skill}), tie_break)
-    fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate)
+    fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate,
+                  matrix=matrix)
     return made(posterior=fit.posterior,
                 parameters=public_parameters(method, fit.parameters),
                 n_iter=fit.n_iter, log_likelihood=fit.log_likelihood, converged=fit.converged,

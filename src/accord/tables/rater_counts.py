@@ -84,8 +84,9 @@ class RaterCounts:
     def from_annotations(cls, annotations: Any) -> RaterCounts:
         """Count :class:`~accord.Annotations` per unit and category.
 
-        One ``np.bincount`` over the combined codes ``unit * k + value``; every
-        rater's rating counts once, whoever gave it.
+        One ``np.bincount`` over the combined codes ``unit * k + value``, made once per
+        Annotations (:meth:`~accord.Annotations.unit_counts`); every rater's rating
+        counts once, whoever gave it.
 
         Examples
         --------
@@ -94,12 +95,8 @@ class RaterCounts:
         >>> RaterCounts.from_annotations(ann).counts.tolist()
         [[2, 1], [0, 2]]
         """
-        units, _, values = annotations.codes
-        k = len(annotations.categories)
-        n = annotations.n_units
-        flat = np.bincount(units * k + values, minlength=n * k)
-        return cls._trusted(flat.reshape(n, k), annotations.categories, annotations.units,
-                            ordered=annotations.ordered)
+        return cls._trusted(annotations.unit_counts(), annotations.categories,
+                            annotations.units, ordered=annotations.ordered)
 
     @classmethod
     def from_codes(cls, codes: IntArray, categories: Sequence[Any],
