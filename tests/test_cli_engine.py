@@ -141,3 +141,36 @@ class TestAClusterThatDoesNotAnswer:
         text = " ".join(err.split())
         assert f"the {what} at {address} does not answer" in text, text
         assert "is it running, and is the address right?" in text
+
+
+GUIDE = ROOT / "docs" / "guide" / "scaling-out.md"
+
+
+@pytest.mark.engines
+def test_the_scaling_out_guides_python_prints_what_it_says(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import contextlib
+    import io
+    import re
+
+    (block,) = re.findall(r"```python engines\n(.*?)```", GUIDE.read_text(encoding="utf-8"),
+                          re.S)
+    monkeypatch.chdir(ROOT)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(compile(block, str(GUIDE), "exec"), {})  # noqa: S102 - our own guide
+    lines = block.splitlines()
+    expected = [b[2:] for a, b in zip(lines, lines[1:]) if a.startswith("print(")]
+    assert expected and buf.getvalue().splitlines() == expected
+
+
+def test_the_guide_starts_the_cluster_as_the_lane_does() -> None:
+    """The guide's start-up commands use the processes and flags .ci/cluster.py starts."""
+    guide = " ".join(GUIDE.read_text(encoding="utf-8").split())
+    lane = (ROOT / ".ci" / "cluster.py").read_text(encoding="utf-8")
+    for words in (("dask", "scheduler"), ("--nworkers", "2", "--nthreads", "1"),
+                  ("org.apache.spark.deploy.master.Master",),
+                  ("org.apache.spark.deploy.worker.Worker",),
+                  ("--cores", "1", "--memory", "1g")):
+        assert " ".join(words) in guide
+        assert all(f'"{w}"' in lane for w in words), words
