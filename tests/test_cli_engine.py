@@ -174,3 +174,16 @@ def test_the_guide_starts_the_cluster_as_the_lane_does() -> None:
                   ("--cores", "1", "--memory", "1g")):
         assert " ".join(words) in guide
         assert all(f'"{w}"' in lane for w in words), words
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (("--engine", "dask", "--scheduler", "localhost:8786"),
+     "The 'scheduler' parameter of accord.engines.read must be an address tcp://HOST:PORT. "
+     "Got 'localhost:8786' instead."),
+    (("--engine", "spark", "--master", "spark://127.0.0.1"),
+     "The 'master' parameter of accord.engines.read must be an address spark://HOST:PORT. "
+     "Got 'spark://127.0.0.1' instead."),
+])
+def test_a_malformed_address_is_bad_usage(args: tuple[str, ...], said: str) -> None:
+    code, _, err = run_cli("compute", CROWD, *LONG, *args)
+    assert code == 2 and said in " ".join(err.split()), err

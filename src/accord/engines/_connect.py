@@ -80,6 +80,10 @@ def read(path: str | os.PathLike[str], *, engine: Engine, scheduler: str | None 
         raise v.fail("master", _FUNC, "given with engine='spark' only", master)
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
         raise v.fail("timeout", _FUNC, "a positive number of seconds", timeout)
+    if engine == "dask" and scheduler_address(scheduler) is not None:
+        _host_port(str(scheduler_address(scheduler)), ("tcp", "tls"))  # before any import
+    for one in _standalone(master_url(master) if engine == "spark" else None):
+        _host_port(one, ("spark",))
     _require(engine)
     source = Path(path).resolve()  # workers resolve a relative path against their own folder
     parquet = source.is_dir() or source.suffix.lower() in (".parquet", ".pq")
@@ -113,20 +117,33 @@ def _require(engine: str) -> None:
 
 def answers(address: str, *, what: str, schemes: tuple[str, ...], timeout: float) -> None:
     """One sentence unless something accepts a TCP connection at ``address`` in time."""
-    parts = urlsplit(address)
-    try:
-        host, port = parts.hostname, parts.port
-    except ValueError:
-        host, port = None, None
-    if parts.scheme not in schemes or not host or port is None:
-        raise v.fail(what.split()[-1], _FUNC,
-                     f"an address {schemes[0]}://HOST:PORT", address)
+    host, port = _host_port(address, schemes)
     try:
         socket.create_connection((host, port), timeout=timeout).close()
     except OSError as exc:
         raise EngineError(f"the {what} at {address} does not answer ({exc.strerror or exc}, "
                           f"waited up to {timeout:g} s): is it running, and is the address "
                           "right?") from None
+
+
+def _standalone(master: str | None) -> list[str]:
+    """A standalone master URL as one address per master (``spark://a:7077,b:7077`` names
+    a master and its standbys); none for other masters (``local[2]``, ``yarn``, ...)."""
+    if master is None or not master.startswith("spark://"):
+        return []
+    return [f"spark://{one}" for one in master[len("spark://"):].split(",")]
+
+
+def _host_port(address: str, schemes: tuple[str, ...]) -> tuple[str, int]:
+    parts = urlsplit(address)
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host, port = None, None
+    if parts.scheme not in schemes or not host or port is None:
+        param = "scheduler" if schemes != ("spark",) else "master"
+        raise v.fail(param, _FUNC, f"an address {schemes[0]}://HOST:PORT", address)
+    return host, port
 
 
 def _duckdb(source: Path, parquet: bool) -> Any:
@@ -158,10 +175,8 @@ def _spark(source: Path, parquet: bool, master: str | None, timeout: float) -> A
 
     builder = SparkSession.builder.appName("accord")
     if master is not None:
-        if master.startswith("spark://"):
-            for one in master[len("spark://"):].split(","):  # a master and its standbys
-                answers(f"spark://{one}", what="Spark master", schemes=("spark",),
-                        timeout=timeout)
+        for one in _standalone(master):
+            answers(one, what="Spark master", schemes=("spark",), timeout=timeout)
         builder = builder.master(master)
     session = builder.getOrCreate()
     reader = session.read
