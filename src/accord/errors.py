@@ -10,6 +10,8 @@ caller (or the command line) can catch one type and print one sentence::
      │    ├── UnknownCategoryError  a value lies outside the declared categories
      │    └── InsufficientDataError fewer than two raters, no unit rated twice, ...
      ├── FormatError                a file is malformed or of an unknown layout
+     ├── EngineError                an engine's package is missing, or its cluster
+     │                              does not answer
      └── StudyError                 a study protocol file is invalid
 
     DegenerateDataWarning (UserWarning)
@@ -31,6 +33,7 @@ __all__ = [
     "DataError",
     "DegenerateDataWarning",
     "DuplicateRatingError",
+    "EngineError",
     "FormatError",
     "InsufficientDataError",
     "InvalidParameterError",
@@ -62,6 +65,10 @@ class UnknownCategoryError(DataError):
 
 class InsufficientDataError(DataError):
     """Too little data to compute anything: one rater, no unit rated twice, ..."""
+
+
+class EngineError(AccordError):
+    """An engine's package is not installed, or its scheduler or master does not answer."""
 
 
 class FormatError(AccordError):

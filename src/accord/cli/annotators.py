@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 from typing import Any
 
 import click
 
 from accord.cli._app import main
 from accord.cli._common import console, data_options, load, single_labels
+from accord.cli._engine import engine_consensus, engine_frame, engine_options
 from accord.cli._json import emit
 from accord.cli._options import CONSENSUS_METHODS, shared
 from accord.cli._terminal import one_line
@@ -57,10 +59,13 @@ def _fit_options(func: Any) -> Any:
               help="majority and wawa: a tied unit takes the first tied label, or the one "
               "whose annotators agree most with the majority elsewhere (still listed as "
               "tied).")
+@engine_options
 @shared("--json", help="Print JSON instead.")
 def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: bool,
               threshold: float, output: str | None, model_file: str | None,
-              relabel: int | None, tie_break: str, as_json: bool, **selection: Any) -> None:
+              relabel: int | None, tie_break: str, engine: str | None,
+              scheduler: str | None, master: str | None, as_json: bool,
+              **selection: Any) -> None:
     """Infer one label per unit of DATA from its annotators' ratings.
 
     \b
@@ -73,9 +78,12 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
       accord consensus examples/pilot.csv --raters annotator_a annotator_b annotator_c \\
         --method majority
       accord consensus examples/scores.csv --unit item_id --method gaussian
+      accord consensus examples/crowd.csv --unit image --rater worker --value label \\
+        --engine spark --master spark://127.0.0.1:7077
 
     With --method mean, median or gaussian the ratings are numeric scores and -o writes
-    unit,score,se,n_ratings.
+    unit,score,se,n_ratings. With --engine the engine fits majority, wawa, one_coin,
+    dawid_skene or mace where the data live (long data; no --model).
     """
     import accord
     from accord.cli._outputs import writable_output
@@ -90,17 +98,31 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
         raise click.UsageError(f"--model takes class probabilities; --method {method} "
                                "averages numeric scores (use majority, wawa, one_coin or "
                                "dawid_skene).")
+    if method in _SCORE_METHODS and engine is not None:
+        raise click.UsageError(f"--method {method} runs in memory only; with --engine use "
+                               "majority, wawa, one_coin, dawid_skene or mace.")
     if method in _SCORE_METHODS:
         _score_consensus(data, method, tol, max_iter, (output, unit_header), as_json,
                          selection)
         return
+    frame = engine_frame(data, engine, scheduler, master, selection)
+    if frame is not None and model_file is not None:
+        raise click.UsageError("--model runs in memory only: leave out --engine to use it.")
+    if frame is not None and (relabel is not None or tie_break != "first"):
+        raise click.UsageError("--relabel and --tie-break run in memory only: leave out "
+                               "--engine to use them.")
     try:
-        model = None if model_file is None else _model_frame(model_file, unit_header)
-        ann = single_labels(load(data, **selection), "consensus")
-        c = accord.consensus(ann, method=method,  # type: ignore[arg-type]
-                             tol=tol, max_iter=max_iter, threshold=threshold,
-                             accelerate=accelerate, model=model,
-                             tie_break=tie_break)  # type: ignore[arg-type]
+        if frame is not None:
+            c, audit = engine_consensus(frame, method, selection, tol=tol, max_iter=max_iter,
+                                        threshold=threshold, accelerate=accelerate)
+            ann: Any = SimpleNamespace(audit=audit)
+        else:
+            model = None if model_file is None else _model_frame(model_file, unit_header)
+            ann = single_labels(load(data, **selection), "consensus")
+            c = accord.consensus(ann, method=method,  # type: ignore[arg-type]
+                                 tol=tol, max_iter=max_iter, threshold=threshold,
+                                 accelerate=accelerate, model=model,
+                                 tie_break=tie_break)  # type: ignore[arg-type]
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     quality = _quality(c)
