@@ -59,6 +59,9 @@ class TestRefusedBeforeAnyEngineStarts:
         code, _, err = run_cli("consensus", CROWD, *LONG, "--engine", "duckdb",
                                "--method", "median")
         assert code == 2 and "--method median runs in memory only" in err
+        for extra in (("--relabel", "3"), ("--tie-break", "quality")):
+            code, _, err = run_cli("consensus", CROWD, *LONG, "--engine", "duckdb", *extra)
+            assert code == 2 and "run in memory only" in err, (extra, err)
 
     @pytest.mark.parametrize(("engine", "package"), [("duckdb", "duckdb"),
                                                      ("dask", "dask.dataframe"),

@@ -146,9 +146,10 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
 
 
 def _quality(c: Any) -> Any:
-    """``c.quality``, or ``None`` on a crowd whose many categories keep the vote's one-coin
-    fit out (said under the table)."""
-    if c.method in ("majority", "wawa") and hasattr(c.posterior, "tocsr"):
+    """``c.quality``, or ``None`` where a vote's one-coin fit is out of reach: a crowd of
+    many categories (said under the table), or a consensus counted on an engine (which
+    keeps no ratings in memory)."""
+    if c.method in ("majority", "wawa") and (hasattr(c.posterior, "tocsr") or c.crowd is None):
         return None
     return c.quality
 
