@@ -139,3 +139,37 @@ def test_pair_tables_past_their_budget_are_left_out_with_the_reason() -> None:
     assert few.result is None and few.over_budget
     assert few.note.startswith("With 10 raters the rater x rater matrix and the worksheets")
     assert "rater pairs" in few.note and few.note.endswith(".")
+
+
+def _pairwise_spammer(conf: np.ndarray) -> np.ndarray:
+    """Raykar & Yu's (2012) score as written: every pair of rows (the former k^3 way)."""
+    k = conf.shape[1]
+    diff = conf[:, :, None, :] - conf[:, None, :, :]
+    return np.nansum(diff * diff, axis=(1, 2, 3)) / 2.0 / (k * (k - 1))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_spammer_score_in_closed_form_equals_the_pairwise_sum(seed: int) -> None:
+    from accord.annotators._figures import spammer_score
+
+    rng = np.random.default_rng(seed)
+    r, k = int(rng.integers(1, 6)), int(rng.integers(2, 9))
+    conf = rng.dirichlet(np.ones(k), size=(r, k))
+    conf[rng.random((r, k)) < 0.2] = np.nan  # true classes a rater never met
+    np.testing.assert_allclose(spammer_score(conf), _pairwise_spammer(conf), rtol=0,
+                               atol=1e-12)
+    spam = np.tile(rng.dirichlet(np.ones(k)), (1, k, 1))  # same row for every class: 0
+    assert spammer_score(spam)[0] == pytest.approx(0.0, abs=1e-15)
+
+
+def test_annotators_on_three_raters_of_thousands_of_labels_hold_no_k_cubed_array() -> None:
+    # three raters, about 800 labels: under the k x k budget, but the pairwise differences
+    # of the spammer score were 3 x k^3 floats (13.7 GB here; 435 GiB at 2,690 labels)
+    rng = np.random.default_rng(0)
+    unit = np.repeat(np.arange(600), 3)
+    label = np.where(rng.random(1_800) < 0.7, unit, rng.integers(0, 1_200, 1_800))
+    ann = Annotations.from_long({"u": unit, "w": np.tile([0, 1, 2], 600),
+                                 "v": [f"L{x}" for x in label]}, unit="u", rater="w", value="v")
+    assert len(ann.categories) > 700
+    q = accord.annotators(ann, method="majority")
+    assert all(0.0 <= r.spammer_score <= 1.0 for r in q)
