@@ -223,11 +223,23 @@ def soft_confusion(crowd: Crowd, truth_post: FloatArray) -> FloatArray:
 
 
 def spammer_score(conf: FloatArray) -> FloatArray:
-    """Raykar & Yu (2012): mean squared distance between the rows of each confusion matrix."""
+    """Raykar & Yu (2012): mean squared distance between the rows of each confusion matrix.
+
+    Rows of ``nan`` (a true class the rater never met) are left out. Over the ``m``
+    rows left, ``sum_{a<b} |x_a - x_b|^2 = m sum_a |x_a|^2 - |sum_a x_a|^2``: O(k^2)
+    per rater, where the pairwise differences were k^3 (435 GiB for three raters at
+    2,690 labels)."""
     k = conf.shape[1]
-    diff = conf[:, :, None, :] - conf[:, None, :, :]
-    total = np.nansum(diff * diff, axis=(1, 2, 3)) / 2.0
-    return np.asarray(total / (k * (k - 1)))
+    missing = np.isnan(conf)
+    whole_rows = np.asarray(missing.all(axis=2), dtype=bool)
+    if not np.array_equal(missing, np.broadcast_to(whole_rows[:, :, None], missing.shape)):
+        diff = conf[:, :, None, :] - conf[:, None, :, :]  # a row partly nan: element-wise
+        return np.asarray(np.nansum(diff * diff, axis=(1, 2, 3)) / 2.0 / (k * (k - 1)))
+    x = np.where(missing, 0.0, conf)
+    m = (~whole_rows).sum(axis=1).astype(np.float64)
+    total = m * np.einsum("rcv,rcv->r", x, x) - np.einsum("rv,rv->r", x.sum(axis=1),
+                                                          x.sum(axis=1))
+    return np.asarray(np.maximum(total, 0.0) / (k * (k - 1)))
 
 
 def kappa_features(crowd: Crowd, votes: FloatArray, positions: IntArray) -> FloatArray:

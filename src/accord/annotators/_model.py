@@ -57,7 +57,7 @@ from typing import Any
 import numpy as np
 
 from accord.data import _validation as v
-from accord.errors import DataError, InvalidParameterError
+from accord.errors import BudgetError, DataError, InvalidParameterError
 
 from ._crowd import Crowd, FloatArray
 
@@ -115,7 +115,7 @@ def _refuse_wide(crowd: Crowd, func: str) -> None:
     cells = crowd.n_units * crowd.k
     budget = max(CELL_BUDGET, CELLS_PER_RATING * crowd.n_ratings)
     if cells > budget:
-        raise DataError(f"{func}: a model's probabilities over {crowd.k:,} categories for "
+        raise BudgetError(f"{func}: a model's probabilities over {crowd.k:,} categories for "
                         f"{crowd.n_units:,} units are {cells:,} cells, past the budget of "
                         f"{budget:,} for {crowd.n_ratings:,} ratings; merge rare labels into "
                         "fewer categories.")

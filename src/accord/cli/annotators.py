@@ -91,26 +91,13 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
 
     writable_output(output, data)
     unit_header = selection.get("unit") or "unit"
-    if method in _SCORE_METHODS and (relabel is not None or tie_break != "first"):
-        raise click.UsageError(f"--relabel and --tie-break take labels; --method {method} "
-                               "averages numeric scores.")
-    if method in _SCORE_METHODS and model_file is not None:
-        raise click.UsageError(f"--model takes class probabilities; --method {method} "
-                               "averages numeric scores (use majority, wawa, one_coin or "
-                               "dawid_skene).")
-    if method in _SCORE_METHODS and engine is not None:
-        raise click.UsageError(f"--method {method} runs in memory only; with --engine use "
-                               "majority, wawa, one_coin, dawid_skene or mace.")
+    _refuse_combinations(method, engine, model_file, relabel is not None or
+                         tie_break != "first")
     if method in _SCORE_METHODS:
         _score_consensus(data, method, tol, max_iter, (output, unit_header), as_json,
                          selection)
         return
     frame = engine_frame(data, engine, scheduler, master, selection)
-    if frame is not None and model_file is not None:
-        raise click.UsageError("--model runs in memory only: leave out --engine to use it.")
-    if frame is not None and (relabel is not None or tie_break != "first"):
-        raise click.UsageError("--relabel and --tie-break run in memory only: leave out "
-                               "--engine to use them.")
     try:
         if frame is not None:
             c, audit = engine_consensus(frame, method, selection, tol=tol, max_iter=max_iter,
@@ -143,6 +130,27 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
     _print_consensus(ann, c, output, quality)
     if relabel is not None:
         _print_relabel(again)
+
+
+def _refuse_combinations(method: str, engine: str | None, model_file: str | None,
+                         labels_only: bool) -> None:
+    """Options that do not go together, refused as bad usage in one sentence each
+    (``labels_only``: --relabel or --tie-break was given)."""
+    if method in _SCORE_METHODS and labels_only:
+        raise click.UsageError(f"--relabel and --tie-break take labels; --method {method} "
+                               "averages numeric scores.")
+    if method in _SCORE_METHODS and model_file is not None:
+        raise click.UsageError(f"--model takes class probabilities; --method {method} "
+                               "averages numeric scores (use majority, wawa, one_coin or "
+                               "dawid_skene).")
+    if method in _SCORE_METHODS and engine is not None:
+        raise click.UsageError(f"--method {method} runs in memory only; with --engine use "
+                               "majority, wawa, one_coin, dawid_skene or mace.")
+    if engine is not None and model_file is not None:
+        raise click.UsageError("--model runs in memory only: leave out --engine to use it.")
+    if engine is not None and labels_only:
+        raise click.UsageError("--relabel and --tie-break run in memory only: leave out "
+                               "--engine to use them.")
 
 
 def _quality(c: Any) -> Any:

@@ -311,13 +311,13 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
     pw: Any = None
     analyses: tuple[PairAnalysis, ...] = ()
     crowd_note: tuple[str, ...] = ()
+    left_out: tuple[str, ...] = ()
     if not ann.set_valued:  # label sets: the multilabel section instead of the worksheets
         loo_name, rater_rows = sections.rater_rows(ann, primary, settings, form)
-        if ann.n_raters > MAX_RATERS:  # a crowd: the pairs that share most units
-            crowd = sections.crowd_pairs(ann)
-            pw, crowd_note = crowd.result, (crowd.note,)
-        else:
-            pw = sections.pairwise_kappa(ann)
+        # a crowd: the pairs that share most units
+        crowd = (sections.crowd_pairs if ann.n_raters > MAX_RATERS else sections.few_pairs)(ann)
+        pw, crowd_note = crowd.result, (crowd.note,) if crowd.note else ()
+        left_out = crowd_note if crowd.over_budget else ()
         analyses = sections.pair_analyses(ann, pairs, settings.confidence_level, pw,
                                           settings.weights)
     elif ann.n_raters > MAX_RATERS:
@@ -331,7 +331,7 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
         raters=rater_rows, loo_coefficient=loo_name, matrix=sections.rater_matrix(pw),
         units=sections.units_section(ann, top_units),
         bootstrap=sections.bootstrap_summary(results, intervals, primary, ci_method),
-        study=study, notes=crowd_note, results=tuple(results),
+        study=study, notes=crowd_note, results=tuple(results), left_out=left_out,
     )
 
 
