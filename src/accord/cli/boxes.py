@@ -49,6 +49,9 @@ from accord.cli._options import shared
               type=click.Choice(["weighted", "mean"]),
               help="With --consensus: the fused coordinates, weighted by each annotator's "
               "mean pairwise F1, or the plain mean.")
+@click.option("--sweep-intervals", is_flag=True, default=False,
+              help="Also give the figures over the IoU thresholds 0.50 to 0.95 their "
+              "bootstrap intervals in --json (without it: their estimates only).")
 @shared("--confidence-level")
 @shared("--n-resamples")
 @shared("--seed", help="Seed of the bootstrap over images (default 0: the same intervals "
@@ -66,6 +69,7 @@ def boxes(
     output: str | None,
     quorum: float,
     fusion: str,
+    sweep_intervals: bool,
     confidence_level: float,
     n_resamples: int,
     seed: int | None,
@@ -86,6 +90,7 @@ def boxes(
       accord boxes examples/boxes.csv --unit image --rater annotator --label label \\
           --box x y w h --iou 0.5
       accord boxes examples/boxes.csv --iou 0.75 --json
+      accord boxes examples/boxes.csv --json --sweep-intervals
       accord boxes examples/boxes_coco/ann.json examples/boxes_coco/bob.json \\
           examples/boxes_coco/cleo.json
       accord boxes examples/boxes_cvat/job_41.xml examples/boxes_cvat/job_42.xml
@@ -105,7 +110,7 @@ def boxes(
     res = accord.box_agreement(
         data, unit=unit, rater=rater, label=label, box=box, iou_threshold=iou_threshold,
         confidence_level=confidence_level, n_resamples=n_resamples,
-        rng=0 if seed is None else seed,
+        rng=0 if seed is None else seed, sweep_intervals=sweep_intervals,
     )  # fmt: skip
     doc = res.to_dict()
     summary = None

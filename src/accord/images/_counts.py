@@ -10,6 +10,11 @@ labels plus "no box" (Krippendorff 2019, ch. 12: ``o_ck`` sums, over units,
 ``n_uc n_uk / (m_u - 1)`` for ``c != k`` and ``n_uc (n_uc - 1) / (m_u - 1)`` on
 the diagonal). Sums of these over images give every figure, so the bootstrap
 resamples images through them and never matches again.
+
+:func:`count` counts all images at once (:mod:`accord.images._batch`, where the
+matching of most images needs no search); :func:`_image` is the same count for one
+image, the path taken when a ``visit`` asks for each image's groups, and the reference
+the batch is tested against, to the last bit.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from itertools import combinations
 import numpy as np
 from numpy.typing import NDArray
 
+from accord.images import _batch
 from accord.images.matching import canonical_order, groups, iou_matrix, match_pair
 from accord.readers.boxes import BoxTable
 
@@ -58,6 +64,9 @@ def count(table: BoxTable, thresholds: tuple[float, ...], visit: Visit | None = 
         np.zeros((*shape, n_k)), np.zeros((*shape, n_k)), np.zeros((*shape, n_k)),
         np.zeros((n_t, n_u, n_k + 1, n_k + 1)),
     )  # fmt: skip
+    if visit is None and n_r >= 2:
+        _batch.fill(c, table)
+        return c
     order = np.argsort(table.unit, kind="stable")
     starts = np.searchsorted(table.unit[order], np.arange(n_u + 1))
     for u in range(n_u):
