@@ -50,6 +50,7 @@ __all__ = [
     "Groups",
     "HomogeneityTest",
     "Interpretation",
+    "KeypointAgreement",
     "LayoutWarning",
     "MarginalTest",
     "MultilabelAgreement",
@@ -108,6 +109,7 @@ __all__ = [
     "judge_panel",
     "kappa_max",
     "kendall_w",
+    "keypoint_agreement",
     "krippendorff_alpha",
     "label_distribution",
     "leave_one_rater_out",
@@ -177,7 +179,8 @@ _WHERE: dict[str, str] = {
         "accord.evaluation": "Evaluation Evaluations evaluate",
         "accord.history": "GroupedResult Groups groups",
         "accord.images": (
-            "BoxAgreement BoxConsensus BoxDetection box_agreement box_consensus evaluate_boxes"
+            "BoxAgreement BoxConsensus BoxDetection KeypointAgreement box_agreement box_consensus "
+            "evaluate_boxes keypoint_agreement"
         ),
         "accord.inference": "Bootstrap",
         "accord.inference.compare": "Comparison compare",

@@ -68,9 +68,11 @@ from accord.images import (
     BoxAgreement,
     BoxConsensus,
     BoxDetection,
+    KeypointAgreement,
     box_agreement,
     box_consensus,
     evaluate_boxes,
+    keypoint_agreement,
 )
 from accord.inference import Bootstrap
 from accord.inference.compare import Comparison, compare
