@@ -55,6 +55,7 @@ __all__ = [
     "MarginalTest",
     "MultilabelAgreement",
     "MultilabelEvaluation",
+    "PolygonAgreement",
     "PowerPlan",
     "RaterCounts",
     "RatingMatrix",
@@ -127,6 +128,7 @@ __all__ = [
     "plan_lower_limit",
     "plan_power",
     "plan_sample_size",
+    "polygon_agreement",
     "ppi_mean",
     "precision",
     "preferences",
@@ -179,8 +181,8 @@ _WHERE: dict[str, str] = {
         "accord.evaluation": "Evaluation Evaluations evaluate",
         "accord.history": "GroupedResult Groups groups",
         "accord.images": (
-            "BoxAgreement BoxConsensus BoxDetection KeypointAgreement box_agreement box_consensus "
-            "evaluate_boxes keypoint_agreement"
+            "BoxAgreement BoxConsensus BoxDetection KeypointAgreement PolygonAgreement "
+            "box_agreement box_consensus evaluate_boxes keypoint_agreement polygon_agreement"
         ),
         "accord.inference": "Bootstrap",
         "accord.inference.compare": "Comparison compare",

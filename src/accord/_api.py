@@ -69,10 +69,12 @@ from accord.images import (
     BoxConsensus,
     BoxDetection,
     KeypointAgreement,
+    PolygonAgreement,
     box_agreement,
     box_consensus,
     evaluate_boxes,
     keypoint_agreement,
+    polygon_agreement,
 )
 from accord.inference import Bootstrap
 from accord.inference.compare import Comparison, compare
