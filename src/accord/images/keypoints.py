@@ -107,7 +107,9 @@ def keypoint_agreement(
     Parameters
     ----------
     data : KeypointTable, dataframe, mapping of columns, records, a CSV/Parquet path,
-        or COCO keypoint JSON files (one per annotator, the annotator the file's name)
+        or exports: COCO keypoint JSON, CVAT XML (skeletons or points), Label Studio JSON
+        (keypointlabels), one file per annotator for COCO and CVAT
+        (:mod:`accord.readers.shape_formats`)
         One row per object (see :func:`accord.readers.keypoints.keypoint_table`).
     unit, rater, label, keypoints, area : str
         The columns of the image, the annotator, the label, the flat ``[x, y, v, ...]``
@@ -185,9 +187,9 @@ def _table(data: Any, *, names: Sequence[str] | None, **columns: str) -> Keypoin
     paths = [data] if isinstance(data, (str, Path)) else data
     is_paths = isinstance(paths, (list, tuple)) and bool(paths) and all(
         isinstance(p, (str, Path)) for p in paths)  # fmt: skip
-    if is_paths and all(Path(p).suffix.lower() == ".json" for p in paths):
-        from accord.readers.coco_keypoints import read_coco_keypoints
+    tables = {".csv", ".tsv", ".parquet", ".pq"}
+    if is_paths and not any(Path(p).suffix.lower() in tables for p in paths):
+        from accord.readers.shape_formats import read_keypoints
 
-        return read_coco_keypoints(paths, rater_key=columns["rater"] if len(paths) == 1
-                                   else None, func=FUNC)  # fmt: skip
+        return read_keypoints(paths, rater_key=columns["rater"], names=names, func=FUNC)
     return keypoint_table(data, names=names, func=FUNC, **columns)

@@ -93,7 +93,9 @@ def polygon_agreement(
     Parameters
     ----------
     data : PolygonTable, dataframe, mapping of columns, records, a CSV/Parquet path,
-        or COCO JSON files with segmentation polygons (one per annotator)
+        or exports: COCO JSON (segmentation polygons), CVAT XML (``<polygon>``), Label
+        Studio JSON (polygonlabels), one file per annotator for COCO and CVAT
+        (:mod:`accord.readers.shape_formats`)
         One row per object (see :func:`accord.readers.polygons.polygon_table`).
     unit, rater, label, polygon : str
         The columns of the image, the annotator, the label and the outline.
@@ -152,9 +154,9 @@ def _table(data: Any, **columns: str) -> PolygonTable:
     paths = [data] if isinstance(data, (str, Path)) else data
     is_paths = isinstance(paths, (list, tuple)) and bool(paths) and all(
         isinstance(p, (str, Path)) for p in paths)  # fmt: skip
-    if is_paths and all(Path(p).suffix.lower() == ".json" for p in paths):
-        from accord.readers.coco_polygons import read_coco_polygons
+    tables = {".csv", ".tsv", ".parquet", ".pq"}
+    if is_paths and not any(Path(p).suffix.lower() in tables for p in paths):
+        from accord.readers.shape_formats import read_polygons
 
-        return read_coco_polygons(paths, rater_key=columns["rater"] if len(paths) == 1
-                                  else None, func=FUNC)  # fmt: skip
+        return read_polygons(paths, rater_key=columns["rater"], func=FUNC)
     return polygon_table(data, func=FUNC, **columns)
