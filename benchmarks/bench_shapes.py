@@ -7,9 +7,10 @@ image, each labelled with probability 0.8; each annotator jitters every point (n
 sd 3 px), misses an object with probability 0.07 and relabels it with probability 0.05.
 Polygons: a 9-point star of radius 20-70 px, each vertex jittered (sd 3 px) per
 annotator (drawn again when the jitter makes the ring cross itself), with the same
-misses and relabels. Tables are built in memory (reading is not timed); each shape runs in a fresh interpreter (``--child``) that reports wall and
-CPU time for the counts (matching every image at the 11 thresholds) and for the
-intervals (``to_dict()``), and its peak resident memory (``VmHWM``).
+misses and relabels. Tables are built in memory (reading is not timed); each shape
+runs in a fresh interpreter (``--child``) that reports wall and CPU time for the counts
+(matching every image at the 11 thresholds) and for the intervals (``to_dict()``), and
+its peak resident memory (``VmHWM``).
 
 Usage: ``python benchmarks/bench_shapes.py [--images 1000] [--n-resamples 999]``.
 """

@@ -79,7 +79,8 @@ class KeypointTable:
     def as_boxes(self) -> BoxTable:
         """The objects as a :class:`BoxTable` of the box around their labelled points: the
         codes the matching counts by, and an order of each image's objects that does not
-        depend on the input's order."""
+        depend on the input's order (two objects of one annotator and label with the same
+        box keep the input's order)."""
         xy = np.where(self.points[:, :, 2:3] > 0, self.points[:, :, :2], np.nan)
         lo, hi = np.nanmin(xy, axis=1), np.nanmax(xy, axis=1)
         xywh = np.concatenate([lo, hi - lo], axis=1)

@@ -87,7 +87,8 @@ class PolygonTable:
 
     def as_boxes(self) -> BoxTable:
         """The objects as a :class:`BoxTable` of their bounding boxes: the codes the
-        matching counts by, and an order of each image's objects independent of the input."""
+        matching counts by, and an order of each image's objects independent of the input
+        (two objects of one annotator and label with the same box keep the input's order)."""
         lo = np.array([np.min(np.vstack(r), axis=0) for r in self.rings]).reshape(-1, 2)
         hi = np.array([np.max(np.vstack(r), axis=0) for r in self.rings]).reshape(-1, 2)
         return BoxTable(self.units, self.raters, self.labels, self.unit, self.rater,
