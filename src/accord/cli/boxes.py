@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import click
@@ -84,6 +85,8 @@ def boxes(
     by the file; CVAT: the job's assignee) or one file with the annotator in each
     box (--rater names the key or attribute); Label Studio JSON with rectangles
     (the annotator is completed_by); a YOLO folder holding one folder per annotator.
+    Polygons and keypoints are compared in Python, by accord.polygon_agreement and
+    accord.keypoint_agreement (not yet on the command line).
 
     \b
     Examples:
@@ -170,6 +173,11 @@ def _print_consensus(summary: dict[str, Any], names: tuple[str, ...]) -> None:
         f"{audit['groups_tied']} with a tied label."))
 
 
+#: Skipped shapes that accord compares elsewhere, and where.
+_OTHER_SHAPES = re.compile(r"\b(polygon|skeleton|points|polygonlabels|keypointlabels)\b")
+_OTHER_NOTE = ("note: polygons and keypoints are not boxes; compare them in Python with "
+               "accord.polygon_agreement and accord.keypoint_agreement.")
+
 #: Consensus boxes shown on the console without -o.
 _SHOWN = 20
 
@@ -202,6 +210,8 @@ def _print(doc: dict[str, Any], source: str) -> None:
         console.print(Text(f"note: skipped: {row['reason']}: {row['count']}"), style="dim")
     for note in audit.get("notes", []):
         console.print(Text(f"note: {note}"), style="dim")
+    if any(_OTHER_SHAPES.search(row["reason"]) for row in audit.get("dropped", [])):
+        console.print(Text(_OTHER_NOTE), style="dim")
     ci_head = f"{level:.0%} interval (bootstrap over images)"
     main_t = Table(title="Agreement", title_justify="left")
     for head in ("figure", "estimate", ci_head):
