@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_cli_help_examples import EVERY, needs_a_cluster
 from tests.test_engines_cluster import _address
 
 pytestmark = pytest.mark.cluster
@@ -80,3 +81,24 @@ def test_a_guide_command_runs_against_the_lane_cluster(position: int, tmp_path: 
     if "-o" in words:
         written = (tmp_path / words[words.index("-o") + 1]).read_text().splitlines()
         assert written[0] == "image,label,posterior,n_ratings" and len(written) == 151
+
+
+HELP = [line for _, line in EVERY if needs_a_cluster(line)]
+
+
+def test_the_help_names_a_cluster_as_the_guide_does() -> None:
+    assert HELP and all(DASK in line or SPARK in line for line in HELP)
+
+
+@pytest.mark.parametrize("line", HELP, ids=[line.split()[1] for line in HELP])
+def test_a_help_example_runs_against_the_lane_cluster(line: str) -> None:
+    """The --help examples that name a cluster, with the lane's addresses for the guide's."""
+    lane = {DASK: _address("ACCORD_DASK_SCHEDULER"), SPARK: _address("ACCORD_SPARK_MASTER")}
+    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable,
+           "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
+    words = [lane.get(w, w) for w in shlex.split(line)]
+    run = subprocess.run([sys.executable, "-c", "from accord.cli import main; "
+                          "main(prog_name='accord')", *words[1:]], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "150 units" in run.stdout
