@@ -108,12 +108,14 @@ def run_squarem(crowd: Crowd, e_step: EStep, m_step: MStep, params: Params, *, t
 
 
 def fit(method: str, crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
-        accelerate: bool = False, soft: FloatArray | None = None, matrix: Any = None) -> Fit:
+        accelerate: bool = False, soft: FloatArray | None = None, matrix: Any = None,
+        class_prior: str = "fitted") -> Fit:
     """Fit ``method`` (one of the EM models); ``accelerate`` applies to one-coin and
     Dawid-Skene only (GLAD's M step is an optimisation, MACE's a variational update);
     ``soft`` to them and MACE: a model's units x classes probabilities as one more rater
     (the last), a row of zeros where it did not score the unit (see :mod:`._model`);
-    ``matrix`` to Dawid-Skene: ``crowd.rating_matrix()`` when the caller has made it."""
+    ``matrix`` to Dawid-Skene: ``crowd.rating_matrix()`` when the caller has made it;
+    ``class_prior`` to MACE (see :func:`mace`)."""
     model: Callable[..., Fit] = globals()[method]
     if method == "dawid_skene":
         return dawid_skene(crowd, tol=tol, max_iter=max_iter, start=start,
@@ -122,7 +124,8 @@ def fit(method: str, crowd: Crowd, *, tol: float, max_iter: int, start: Params |
         return model(crowd, tol=tol, max_iter=max_iter, start=start, accelerate=accelerate,
                      soft=soft)
     if method == "mace":
-        return mace(crowd, tol=tol, max_iter=max_iter, start=start, soft=soft)
+        return mace(crowd, tol=tol, max_iter=max_iter, start=start, soft=soft,
+                    class_prior=class_prior)
     return model(crowd, tol=tol, max_iter=max_iter, start=start)
 
 
@@ -328,9 +331,14 @@ def _vb_normalise(counts: FloatArray, prior: float) -> FloatArray:
 
 
 def mace(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
-         soft: FloatArray | None = None) -> Fit:
+         soft: FloatArray | None = None, class_prior: str = "fitted") -> Fit:
     """Hovy et al. (2013): competence (knowing vs guessing) and a guessing strategy (the
-    model's, from its probabilities ``soft`` as fractional ratings, last)."""
+    model's, from its probabilities ``soft`` as fractional ratings, last).
+
+    ``class_prior="fitted"`` (the default) updates the prior of the true class in each M
+    step; ``"uniform"`` holds it at ``1/k`` as Hovy et al. and crowd-kit do, which keeps a
+    crowd of spammers with favourite labels from making those labels the answer (at some
+    cost on a skewed crowd: benchmarks/RESULTS.md, "MACE from the vote-share start")."""
     rater, rv, uv, k = crowd.rater, crowd.rv, crowd.uv, crowd.k
     n_r = crowd.n_raters
     seen = classes_given(crowd)
@@ -373,12 +381,17 @@ def mace(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
             g, kn = model_guess_and_know(p)
             model_knows = soft * post * (kn / (g + kn))[None, :]
         return {**counts_to_params(post.ravel()[uv] * know / (guess + know), model_knows),
-                "prior": np.maximum(post.mean(axis=0), EPS)}
+                "prior": prior_of(post)}
+
+    def prior_of(post: FloatArray) -> FloatArray:
+        if class_prior == "uniform":
+            return np.full(k, 1.0 / k)
+        return np.maximum(post.mean(axis=0), EPS)
 
     if start is None:
         mv = majority_posterior(crowd)
         start = {**counts_to_params(mv.ravel()[uv], None if soft is None else soft * mv),
-                 "prior": np.maximum(mv.mean(axis=0), EPS)}
+                 "prior": prior_of(mv)}
     return run_em(crowd, e_step, m_step, start, tol=tol, max_iter=max_iter, method="mace")
 
 

@@ -53,6 +53,7 @@ def consensus(
     accelerate: bool = False,
     model: Any = None,
     tie_break: Literal["first", "quality"] = "first",
+    class_prior: Literal["fitted", "uniform"] = "fitted",
 ) -> Consensus:
     """Infer one label per unit from the ratings of a crowd.
 
@@ -105,6 +106,13 @@ def consensus(
         ``"quality"``: the tied label whose voters agree most with the majority on the
         units whose majority is not tied (CROWDLAB's third tie-break, see
         :mod:`accord.annotators._quality_fit`). Tied units stay in :attr:`Consensus.tied`.
+    class_prior : {"fitted", "uniform"}
+        MACE: the prior of the true class, updated from the posterior in each step
+        (``"fitted"``) or held at ``1/k`` (``"uniform"``, as Hovy et al. 2013 and
+        crowd-kit). Where most workers spam with favourite labels, the fitted prior can
+        make those labels the answer (accuracy below chance on 11 of 60 such simulated
+        crowds, 0 with ``"uniform"``); on a skewed crowd the uniform prior costs accuracy
+        (D_Product 0.851 against 0.930). The choice is noted in :attr:`Consensus.notes`.
 
     Returns
     -------
@@ -156,11 +164,17 @@ def consensus(
     func = "consensus"
     tol, threshold = check_options(method, tol, max_iter, threshold, accelerate, func)
     check_tie_break(tie_break, method, func)
+    v.choice(class_prior, ("fitted", "uniform"), param="class_prior", func=func)
+    if class_prior != "fitted" and method != "mace":
+        raise InvalidParameterError(
+            f"{func}: class_prior={class_prior!r} applies to 'mace'; method={method!r} "
+            "fits its class prior.")
     if model is not None:
         _model.refuse_method(method, func)
     crowd = crowd_of(annotations, func=func, categories=categories)
     return consensus_of(crowd, method, tol=tol, max_iter=max_iter, threshold=threshold,
-                        accelerate=accelerate, model=model, tie_break=tie_break)
+                        accelerate=accelerate, model=model, tie_break=tie_break,
+                        class_prior=class_prior)
 
 
 def check_options(method: Any, tol: Any, max_iter: Any, threshold: Any, accelerate: Any,
@@ -187,16 +201,19 @@ def check_tie_break(tie_break: Any, method: str, func: str) -> None:
 
 def consensus_of(crowd: Crowd, method: str, *, tol: float = 1e-7, max_iter: int = 1000,
                  threshold: float = 0.9, accelerate: bool = False, model: Any = None,
-                 matrix: Any = None, tie_break: str = "first") -> Consensus:
+                 matrix: Any = None, tie_break: str = "first",
+                 class_prior: str = "fitted") -> Consensus:
     """:func:`consensus` of a crowd already coded, its options checked; ``matrix`` is
     ``crowd.rating_matrix()`` when the caller made it (Dawid-Skene then builds none)."""
     func = "consensus"
     _sparse.refuse_dense(method, crowd, func)
     notes = _notes(crowd, method)
+    if class_prior == "uniform":
+        notes = (*notes, "MACE's class prior is held uniform (1/k), as in Hovy et al. (2013).")
     if model is not None:
         c = _with_model(crowd, _model.model_of(model, crowd, func), method, notes,
                         threshold=threshold, tol=tol, max_iter=max_iter,
-                        accelerate=accelerate)
+                        accelerate=accelerate, class_prior=class_prior)
         voted = method in ("majority", "wawa") and tie_break != "first"
         return _broken(c, tie_break, _model.voters(crowd, c.soft) if voted else None)
     made = partial(Consensus, method=method, units=crowd.unit_ids, categories=crowd.categories,
@@ -212,7 +229,7 @@ def consensus_of(crowd: Crowd, method: str, *, tol: float = 1e-7, max_iter: int 
             made = partial(made, notes=(*notes, unweighed_note(unweighed)))
         return _broken(made(posterior=post, parameters={"skill": skill}), tie_break)
     fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate,
-                  matrix=matrix)
+                  matrix=matrix, class_prior=class_prior)
     return made(posterior=fit.posterior,
                 parameters=public_parameters(method, fit.parameters),
                 n_iter=fit.n_iter, log_likelihood=fit.log_likelihood, converged=fit.converged,
@@ -235,7 +252,8 @@ def _broken(c: Consensus, tie_break: str, voters: Crowd | None = None) -> Consen
 
 
 def _with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tuple[str, ...], *,
-                threshold: float, tol: float, max_iter: int, accelerate: bool) -> Consensus:
+                threshold: float, tol: float, max_iter: int, accelerate: bool,
+                class_prior: str = "fitted") -> Consensus:
     """The consensus with the model as one more annotator (see :mod:`._model`)."""
     note = _model.unscored_note(model)
     made = partial(Consensus, method=method, units=crowd.unit_ids, categories=crowd.categories,
@@ -245,7 +263,7 @@ def _with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tupl
     if method in ("majority", "wawa"):
         return _voted(crowd, model, method, made)
     fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate,
-                  soft=model.probs)
+                  soft=model.probs, class_prior=class_prior)
     params, conf = dict(public_parameters(method, fit.parameters)), None
     if method == "dawid_skene":
         conf, params["confusion"] = params["confusion"][-1], params["confusion"][:-1]

@@ -59,11 +59,15 @@ def _fit_options(func: Any) -> Any:
               help="majority and wawa: a tied unit takes the first tied label, or the one "
               "whose annotators agree most with the majority elsewhere (still listed as "
               "tied).")
+@click.option("--class-prior", "class_prior", type=click.Choice(["fitted", "uniform"]),
+              default="fitted", show_default=True,
+              help="mace: the true class's prior fitted to the data, or held uniform (Hovy "
+              "et al. 2013; try it where many workers spam with favourite labels).")
 @engine_options
 @shared("--json", help="Print JSON instead.")
 def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: bool,
               threshold: float, output: str | None, model_file: str | None,
-              relabel: int | None, tie_break: str, engine: str | None,
+              relabel: int | None, tie_break: str, class_prior: str, engine: str | None,
               scheduler: str | None, master: str | None, as_json: bool,
               **selection: Any) -> None:
     """Infer one label per unit of DATA from its annotators' ratings.
@@ -92,7 +96,7 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
     writable_output(output, data)
     unit_header = selection.get("unit") or "unit"
     _refuse_combinations(method, engine, model_file, relabel is not None or
-                         tie_break != "first")
+                         tie_break != "first" or class_prior != "fitted")
     if method in _SCORE_METHODS:
         _score_consensus(data, method, tol, max_iter, (output, unit_header), as_json,
                          selection)
@@ -109,7 +113,8 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
             c = accord.consensus(ann, method=method,  # type: ignore[arg-type]
                                  tol=tol, max_iter=max_iter, threshold=threshold,
                                  accelerate=accelerate, model=model,
-                                 tie_break=tie_break)  # type: ignore[arg-type]
+                                 tie_break=tie_break,  # type: ignore[arg-type]
+                                 class_prior=class_prior)  # type: ignore[arg-type]
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     quality = _quality(c)
@@ -137,8 +142,8 @@ def _refuse_combinations(method: str, engine: str | None, model_file: str | None
     """Options that do not go together, refused as bad usage in one sentence each
     (``labels_only``: --relabel or --tie-break was given)."""
     if method in _SCORE_METHODS and labels_only:
-        raise click.UsageError(f"--relabel and --tie-break take labels; --method {method} "
-                               "averages numeric scores.")
+        raise click.UsageError(f"--relabel, --tie-break and --class-prior take labels; "
+                               f"--method {method} averages numeric scores.")
     if method in _SCORE_METHODS and model_file is not None:
         raise click.UsageError(f"--model takes class probabilities; --method {method} "
                                "averages numeric scores (use majority, wawa, one_coin or "
@@ -149,8 +154,8 @@ def _refuse_combinations(method: str, engine: str | None, model_file: str | None
     if engine is not None and model_file is not None:
         raise click.UsageError("--model runs in memory only: leave out --engine to use it.")
     if engine is not None and labels_only:
-        raise click.UsageError("--relabel and --tie-break run in memory only: leave out "
-                               "--engine to use them.")
+        raise click.UsageError("--relabel, --tie-break and --class-prior run in memory "
+                               "only: leave out --engine to use them.")
 
 
 def _quality(c: Any) -> Any:
