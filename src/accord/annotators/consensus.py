@@ -167,8 +167,9 @@ def consensus(
     v.choice(class_prior, ("fitted", "uniform"), param="class_prior", func=func)
     if class_prior != "fitted" and method != "mace":
         raise InvalidParameterError(
-            f"{func}: class_prior={class_prior!r} applies to 'mace'; method={method!r} "
-            "fits its class prior.")
+            f"{func}: class_prior={class_prior!r} (accord CLI: --class-prior {class_prior}) "
+            f"applies to 'mace'; method={method!r} (accord CLI: --method {method}) fits its "
+            "class prior.")
     if model is not None:
         _model.refuse_method(method, func)
     crowd = crowd_of(annotations, func=func, categories=categories)
@@ -195,8 +196,9 @@ def check_tie_break(tie_break: Any, method: str, func: str) -> None:
     v.choice(tie_break, ("first", "quality"), param="tie_break", func=func)
     if tie_break != "first" and method not in ("majority", "wawa"):
         raise InvalidParameterError(
-            f"{func}: tie_break={tie_break!r} applies to 'majority' and 'wawa'; "
-            f"method={method!r} breaks no tie (its posterior rarely has one).")
+            f"{func}: tie_break={tie_break!r} (accord CLI: --tie-break {tie_break}) applies "
+            f"to 'majority' and 'wawa'; method={method!r} (accord CLI: --method {method}) "
+            "breaks no tie (its posterior rarely has one).")
 
 
 def consensus_of(crowd: Crowd, method: str, *, tol: float = 1e-7, max_iter: int = 1000,
