@@ -163,7 +163,7 @@ def _dask(source: Path, parquet: bool, address: str | None, timeout: float) -> A
         from distributed import Client
 
         try:  # the client becomes Dask's default, so the frame's work runs there
-            Client(address, timeout=timeout, set_as_default=True)  # type: ignore[no-untyped-call]
+            Client(address, timeout=timeout, set_as_default=True)  # type: ignore[no-untyped-call,unused-ignore]
         except OSError as exc:
             raise EngineError(f"the Dask scheduler at {address} did not accept a client "
                               f"within {timeout:g} s ({exc}).") from None
