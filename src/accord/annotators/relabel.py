@@ -164,5 +164,5 @@ def _reason(c: Any, quality: Any, i: int, gain: float, change: float, confirm: f
     flag = " (tied)" if quality.tied[i] else ""
     return (f"label {quality.labels[i]!r}{flag} is right with probability "
             f"{quality.consensus[i]:.2f} on {n} rating{'s' if n != 1 else ''}; one more "
-            f"label changes it with probability {change:.2f}, confirms it with "
-            f"{confirm:.2f} (expected gain {gain:.3f} nats).")
+            f"label moves the posterior's top class off it with probability {change:.2f}, "
+            f"confirms it with {confirm:.2f} (expected gain {gain:.3f} nats).")

@@ -75,12 +75,17 @@ def _columns(selection: dict[str, Any]) -> dict[str, Any]:
             "missing": list(selection.get("missing") or ())}
 
 
-def engine_consensus(frame: Any, method: str, selection: dict[str, Any],
-                     **fit: Any) -> tuple[Any, Any]:
-    """The consensus and the audit, counted by the engine (long data only)."""
+def require_long(selection: dict[str, Any]) -> None:
+    """Consensus on an engine takes long data: refused before any engine is imported."""
     if not all(selection.get(c) for c in ("unit", "rater", "value")):
         raise click.UsageError("--engine takes long data for consensus: name the --unit, "
                                "--rater and --value columns.")
+
+
+def engine_consensus(frame: Any, method: str, selection: dict[str, Any],
+                     **fit: Any) -> tuple[Any, Any]:
+    """The consensus and the audit, counted by the engine (long data only)."""
+    require_long(selection)
     import accord.engines
 
     c, audit = accord.engines.consensus(

@@ -10,7 +10,7 @@ import click
 
 from accord.cli._app import main
 from accord.cli._common import console, data_options, load, single_labels
-from accord.cli._engine import engine_consensus, engine_frame, engine_options
+from accord.cli._engine import engine_consensus, engine_frame, engine_options, require_long
 from accord.cli._json import emit
 from accord.cli._options import CONSENSUS_METHODS, shared
 from accord.cli._terminal import one_line
@@ -101,6 +101,8 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
         _score_consensus(data, method, tol, max_iter, (output, unit_header), as_json,
                          selection)
         return
+    if engine is not None:
+        require_long(selection)
     frame = engine_frame(data, engine, scheduler, master, selection)
     try:
         if frame is not None:
