@@ -10,8 +10,9 @@ probability 0.05 per true box. The table is built from the arrays as a ``BoxTabl
 
 Each size runs in a fresh interpreter (``--child``) that reports its wall and CPU time
 for the counts (``box_agreement``: matching every image at the 11 thresholds), for the
-intervals (``to_dict()``: the bootstrap interval of every figure, 9,999 resamples of the
-images by default) and its peak resident memory (``VmHWM``: the process's own
+intervals (``to_dict()``: the bootstrap interval of every figure at the chosen threshold,
+all from one draw of 9,999 resamples of the images by default; the IoU sweep's on
+request) and its peak resident memory (``VmHWM``: the process's own
 high-water mark).
 
 Peers on the same generator: kalphacv 1.5 (``calculate_iaa`` on COCO-style records, one

@@ -42,7 +42,12 @@ def crowd_csv(folder: Path, units: int, seed: int = 0) -> tuple[Path, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="10^4 units only")
+    parser.add_argument("--report", action="store_true",
+                        help="time `accord report` on 10^3, 10^4 and 10^5 units instead")
     args = parser.parse_args()
+    if args.report:
+        report_rows([10**3, 10**4] if args.quick else [10**3, 10**4, 10**5])
+        return
     sizes = [10**4] if args.quick else [10**4, 10**5]
     print("| units | ratings | labels | file | method | seconds | peak RSS | outcome |")
     print("|---|---|---|---|---|---|---|---|")
@@ -62,6 +67,25 @@ def main() -> None:
                     seconds, rss, outcome = _refused(argv)
                 print(f"| {n:,} | {3 * n:,} | {labels:,} | {size:.1f} MiB | {method} | "
                       f"{seconds:.2f} s | {rss:.0f} MiB | {outcome} |", flush=True)
+
+
+def report_rows(sizes: list[int]) -> None:
+    """`accord report FILE -o OUT.md` on each crowd: wall seconds and peak RSS of the
+    process, and the parts it left out (the "left out:" lines under the title)."""
+    print("| units | ratings | labels | seconds | peak RSS | left out |")
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for n in sizes:
+            path, labels = crowd_csv(folder, n)
+            out = folder / "report.md"
+            argv = [sys.executable, "-m", "accord", "report", str(path), "--unit", "unit",
+                    "--rater", "worker", "--value", "label", "-o", str(out)]
+            seconds, rss, _ = child_run(argv)
+            left = [line.split(":", 2)[1].strip() for line in out.read_text().splitlines()
+                    if line.startswith("> left out:")]
+            print(f"| {n:,} | {3 * n:,} | {labels:,} | {seconds:.2f} s | {rss:.0f} MiB | "
+                  f"{'; '.join(left) or 'none'} |", flush=True)
 
 
 def _refused(argv: list[str]) -> tuple[float, float, str]:

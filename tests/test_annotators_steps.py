@@ -32,7 +32,7 @@ def test_rating_matrix_from_grouped_ratings_equals_the_coo_build() -> None:
     # conversion (sorted, duplicates summed) is the oracle, and the products agree
     from scipy.sparse import csr_matrix
 
-    from accord.annotators._em import rating_matrix
+    from accord.annotators._crowd import rating_matrix
 
     rng = np.random.default_rng(7)
     rows = np.sort(rng.integers(0, 48, 600))  # rows 48 and 49 stay empty
@@ -67,7 +67,7 @@ def test_row_blocks_give_scipy_s_products(monkeypatch: pytest.MonkeyPatch, block
     # stacked block products are the whole product row for row (the same arithmetic);
     # the transposed product is the blocks' sums added in order (to rounding)
     from accord.annotators import _blocks
-    from accord.annotators._em import rating_matrix
+    from accord.annotators._crowd import rating_matrix
 
     monkeypatch.setattr(_blocks, "SPLIT_FROM", 1)
     monkeypatch.setattr(_blocks, "BLOCKS", blocks)
@@ -91,7 +91,7 @@ def test_row_blocks_posterior_is_normalise_log_of_the_product(
     # the E step normalises chunk by chunk (the last one partial) into given arrays:
     # the same numbers, bit for bit, as normalising the whole product at once
     from accord.annotators import _blocks
-    from accord.annotators._em import rating_matrix
+    from accord.annotators._crowd import rating_matrix
 
     monkeypatch.setattr(_blocks, "SPLIT_FROM", 1)
     monkeypatch.setattr(_blocks, "BLOCKS", blocks)

@@ -735,6 +735,29 @@ def test_box_agreement() -> None:
     assert isinstance(accord.box_agreement(ok, n_resamples=99), accord.BoxAgreement)
 
 
+def test_keypoint_and_polygon_agreement() -> None:
+    """keypoint_agreement and polygon_agreement (their results, KeypointAgreement and
+    PolygonAgreement, are records): more in tests/images."""
+    kp = {"image": ["i", "i"], "annotator": ["a", "b"], "label": ["hand", "hand"],
+          "keypoints": [[0, 0, 2, 5, 5, 2], [0, 0, 2]], "area": [100, 100]}
+    refused(DataError, "expected a list of 6 numbers", accord.keypoint_agreement, kp,
+            names=["wrist", "tip"], sigmas={"wrist": 0.1, "tip": 0.1})
+    refused(DataError, "keypoint 'tip' has no sigma", accord.keypoint_agreement,
+            {**kp, "keypoints": [[0, 0, 2, 5, 5, 2]] * 2}, names=["wrist", "tip"],
+            sigmas={"wrist": 0.1})
+    poly = {"image": ["i", "i"], "annotator": ["a", "b"], "label": ["roof", "roof"],
+            "polygon": [[0, 0, 4, 4, 4, 0, 0, 4], [0, 0, 4, 0, 4, 4]]}
+    refused(DataError, "not a simple polygon", accord.polygon_agreement, poly)
+    three = {"image": ["i"] * 3, "annotator": ["a", "b", "a"], "label": ["x", "x", "y"]}
+    ok = {**three, "polygon": [[0, 0, 4, 0, 4, 4]] * 2 + [[9, 9, 12, 9, 12, 12]]}
+    assert isinstance(accord.polygon_agreement(ok, n_resamples=9), accord.PolygonAgreement)
+    ok_kp = {**three, "keypoints": [[0, 0, 2, 5, 5, 2]] * 2 + [[50, 50, 2, 55, 55, 2]],
+             "area": [100] * 3}
+    assert isinstance(accord.keypoint_agreement(ok_kp, names=["wrist", "tip"], n_resamples=9,
+                                                sigmas={"wrist": 0.1, "tip": 0.1}),
+                      accord.KeypointAgreement)
+
+
 def test_box_consensus() -> None:
     """box_consensus (its result, BoxConsensus, is a record): more in tests/images."""
     row = {"image": ["i", "i"], "annotator": ["a", "b"], "label": ["cat", "dog"],

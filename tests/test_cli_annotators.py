@@ -134,3 +134,51 @@ def test_consensus_model_errors_are_one_line() -> None:
     assert "the model's columns 'worker', 'label' are not among the crowd's categories" in err
     code, _, err = run("consensus", str(CROWD), *LONG, "--model", str(MODEL), "--method", "mean")
     assert code == 2 and "--model takes class probabilities" in err
+
+
+def test_consensus_relabel_and_quality_are_the_library_s() -> None:
+    code, text, err = run("consensus", str(CROWD), *LONG, "--method", "majority",
+                          "--tie-break", "quality", "--relabel", "3", "--json")
+    assert code == 0, err
+    got = json.loads(text)
+    ann = accord.read(CROWD, unit="image", rater="worker", value="label")
+    lib = accord.consensus(ann, method="majority", tie_break="quality")
+    scores = dict(zip(lib.quality.units, lib.quality.consensus.tolist()))
+    assert got["quality_estimate"] == "one-coin posterior of the majority label"
+    assert all(r["quality"] == scores[r["unit"]] for r in got["results"])
+    assert [r["label"] for r in got["results"]] == [r["label"] for r in lib.rows()]
+    assert got["relabel"]["score"] == "expected information gain"
+    assert [r["unit"] for r in got["relabel"]["results"]] == list(lib.relabel(3).units)
+    code, text, err = run("consensus", str(CROWD), *LONG, "--relabel", "2")
+    assert code == 0, err
+    assert "Relabel these first (by expected information gain" in text
+    assert "quality: the fitted posterior of the consensus label" in text
+    code, _, err = run("consensus", str(CROWD), *LONG, "--tie-break", "quality")
+    assert code == 2 and ("--tie-break quality applies to 'majority' and 'wawa'; "
+                          "--method dawid_skene breaks no tie") in err
+    code, _, err = run("consensus", str(CROWD), *LONG, "--relabel", "0")
+    assert code == 2
+
+
+def test_annotators_lists_the_model_with_its_estimated_accuracy() -> None:
+    import polars as pl
+
+    code, text, err = run("annotators", str(CROWD), *LONG, "--model", str(MODEL), "--json")
+    assert code == 0, err
+    got = json.loads(text)
+    ann = accord.read(CROWD, unit="image", rater="worker", value="label")
+    lib = accord.annotators(ann, model=pl.read_csv(MODEL))
+    voice = lib.consensus.model
+    assert voice is not None and voice.n_units == 150
+    assert got["model"]["accuracy"]["estimate"] == voice.accuracy.estimate
+    ci = voice.accuracy.confidence_interval()
+    assert got["model"]["accuracy"]["confidence_interval"]["low"] == ci.low
+    # the model is the consensus's: the same as accord.consensus(..., model=)
+    alone = accord.consensus(ann, model=pl.read_csv(MODEL))
+    assert alone.model is not None and alone.model.accuracy.estimate == voice.accuracy.estimate
+    code, text, err = run("annotators", str(CROWD), *LONG, "--model", str(MODEL))
+    assert code == 0, err
+    assert "(model)" in text and "one more annotator of the consensus (soft vote)" in text
+    code, _, err = run("annotators", str(CROWD), *LONG, "--model", str(MODEL),
+                       "--method", "glad")
+    assert code == 2 and "takes no model" in err

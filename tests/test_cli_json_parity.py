@@ -26,7 +26,7 @@ from click.testing import CliRunner
 from accord.cli import main
 from accord.cli._json import FIGURE_KEY, RETIRED
 from tests.conftest import CLI_ENV
-from tests.test_cli_help_examples import _examples, _help
+from tests.test_cli_help_examples import _examples, _help, needs_a_cluster
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,10 +37,10 @@ def _all() -> list[tuple[str, str]]:
         found += [(name, line) for line in _examples(_help([name]))]
         for sub in sorted(getattr(main.commands[name], "commands", {})):  # type: ignore[attr-defined]
             found += [(f"{name} {sub}", line) for line in _examples(_help([name, sub]))]
-    return found
+    return [(where, line) for where, line in found if not needs_a_cluster(line)]
 
 
-EXAMPLES = _all()
+EXAMPLES = _all()  # those naming a running cluster run in the cluster lane
 IDS = [f"{w}:{i}" for i, (w, _) in enumerate(EXAMPLES)]
 
 

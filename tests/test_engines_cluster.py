@@ -100,7 +100,22 @@ def spark_session() -> Iterator[Any]:
 @pytest.fixture(params=["dask-processes", "spark-standalone"])
 def make(request: pytest.FixtureRequest) -> Callable[[Columns], Any]:
     """Columns to a frame whose partitions live on the cluster's workers."""
-    if request.param == "dask-processes":
+    return _maker(request, str(request.param))
+
+
+@pytest.fixture(params=["dask-processes"])
+def make_one(request: pytest.FixtureRequest) -> Callable[[Columns], Any]:
+    """The Dask workers only, for the consensus methods beyond the first three.
+
+    Spark runs those in the engine lane (``local[2]``): their Spark SQL is the same there,
+    while Dask ships each task's Python state to the worker processes, which only
+    separate processes test.
+    """
+    return _maker(request, str(request.param))
+
+
+def _maker(request: pytest.FixtureRequest, name: str) -> Callable[[Columns], Any]:
+    if name == "dask-processes":
         request.getfixturevalue("dask_client")
         dd = _module("dask.dataframe")
         return lambda columns: dd.from_pandas(pd.DataFrame(columns), npartitions=2)

@@ -50,10 +50,12 @@ __all__ = [
     "Groups",
     "HomogeneityTest",
     "Interpretation",
+    "KeypointAgreement",
     "LayoutWarning",
     "MarginalTest",
     "MultilabelAgreement",
     "MultilabelEvaluation",
+    "PolygonAgreement",
     "PowerPlan",
     "RaterCounts",
     "RatingMatrix",
@@ -108,6 +110,7 @@ __all__ = [
     "judge_panel",
     "kappa_max",
     "kendall_w",
+    "keypoint_agreement",
     "krippendorff_alpha",
     "label_distribution",
     "leave_one_rater_out",
@@ -125,6 +128,7 @@ __all__ = [
     "plan_lower_limit",
     "plan_power",
     "plan_sample_size",
+    "polygon_agreement",
     "ppi_mean",
     "precision",
     "preferences",
@@ -177,7 +181,8 @@ _WHERE: dict[str, str] = {
         "accord.evaluation": "Evaluation Evaluations evaluate",
         "accord.history": "GroupedResult Groups groups",
         "accord.images": (
-            "BoxAgreement BoxConsensus BoxDetection box_agreement box_consensus evaluate_boxes"
+            "BoxAgreement BoxConsensus BoxDetection KeypointAgreement PolygonAgreement "
+            "box_agreement box_consensus evaluate_boxes keypoint_agreement polygon_agreement"
         ),
         "accord.inference": "Bootstrap",
         "accord.inference.compare": "Comparison compare",

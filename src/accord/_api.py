@@ -68,9 +68,13 @@ from accord.images import (
     BoxAgreement,
     BoxConsensus,
     BoxDetection,
+    KeypointAgreement,
+    PolygonAgreement,
     box_agreement,
     box_consensus,
     evaluate_boxes,
+    keypoint_agreement,
+    polygon_agreement,
 )
 from accord.inference import Bootstrap
 from accord.inference.compare import Comparison, compare

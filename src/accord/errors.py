@@ -8,8 +8,12 @@ caller (or the command line) can catch one type and print one sentence::
      ├── DataError                  the data cannot be analysed as given
      │    ├── DuplicateRatingError  a rater gave one unit two different values
      │    ├── UnknownCategoryError  a value lies outside the declared categories
-     │    └── InsufficientDataError fewer than two raters, no unit rated twice, ...
+     │    ├── InsufficientDataError fewer than two raters, no unit rated twice, ...
+     │    └── BudgetError           the work needs more memory than its budget (a
+     │                              report leaves that part out and says why)
      ├── FormatError                a file is malformed or of an unknown layout
+     ├── EngineError                an engine's package is missing, or its cluster
+     │                              does not answer
      └── StudyError                 a study protocol file is invalid
 
     DegenerateDataWarning (UserWarning)
@@ -27,10 +31,12 @@ from __future__ import annotations
 
 __all__ = [
     "AccordError",
+    "BudgetError",
     "ConvergenceWarning",
     "DataError",
     "DegenerateDataWarning",
     "DuplicateRatingError",
+    "EngineError",
     "FormatError",
     "InsufficientDataError",
     "InvalidParameterError",
@@ -62,6 +68,15 @@ class UnknownCategoryError(DataError):
 
 class InsufficientDataError(DataError):
     """Too little data to compute anything: one rater, no unit rated twice, ..."""
+
+
+class BudgetError(DataError):
+    """The work asked for needs more memory than its budget (e.g. a k x k table per
+    annotator at thousands of categories); the message names what fits instead."""
+
+
+class EngineError(AccordError):
+    """An engine's package is not installed, or its scheduler or master does not answer."""
 
 
 class FormatError(AccordError):

@@ -102,3 +102,18 @@ def test_consensus_without_a_file_shows_the_first_boxes() -> None:
     assert code == 0, err
     assert "Consensus boxes" in shown and "street-001.jpg" in shown
     assert "the first 20 shown; -o FILE.csv writes them all" in shown
+
+
+def test_sweep_intervals_on_request() -> None:
+    path = str(Path(__file__).resolve().parents[2] / "examples" / "boxes.csv")
+    code, out, err = run_cli("boxes", path, "--json", "--n-resamples", "99")
+    assert code == 0, err
+    sweep = json.loads(out)["sweep"]
+    assert all("confidence_interval" not in row["f1"] for row in sweep)
+    code, out, err = run_cli("boxes", path, "--json", "--n-resamples", "99", "--sweep-intervals")
+    assert code == 0, err
+    doc = json.loads(out)
+    ci = doc["sweep"][0]["f1"]["confidence_interval"]
+    res = accord.box_agreement(path, n_resamples=99)
+    own = res.sweep[0].f1.confidence_interval(0.95, method=res.bootstrap)
+    assert (ci["low"], ci["high"]) == (own.low, own.high)

@@ -192,3 +192,32 @@ def test_a_long_table_with_width_and_height_columns_is_read_as_boxes(tmp_path: P
     code, _, err = run_cli("compute", str(path), "--unit", "photo", "--rater", "coder",
                            "--value", "class")
     assert code == 1 and "accord boxes" in err
+
+
+def test_iou_sets_the_threshold_of_the_box_section() -> None:
+    rep = accord.report(accord.read(BOXES), seed=3, iou_threshold=0.75)
+    s = rep.boxes
+    assert s is not None and s.iou_threshold == 0.75 and "IoU >= 0.75" in s.sentence
+    res = accord.box_agreement(BOXES, iou_threshold=0.75, n_resamples=DEFAULT_RESAMPLES, rng=3)
+    level = rep.settings.confidence_level
+    for name in ("f1", "mean_iou", "alpha"):
+        _same(s.figure(name), getattr(res, name), res.bootstrap, level)
+    at_half = accord.report(accord.read(BOXES), seed=3).boxes
+    assert at_half is not None and at_half.figure("f1").estimate != s.figure("f1").estimate
+    table = accord.read(BOXES).meta["boxes"]
+    assert s.disputed == disputed(table, 0.75)
+    code, out, err = run_cli("report", str(BOXES), "--iou", "0.75", "--seed", "3", "--json")
+    assert code == 0, err
+    doc = json.loads(out)["boxes"]
+    assert doc["iou_threshold"] == 0.75
+    assert doc["results"][0]["estimate"] == res.f1.estimate
+
+
+def test_iou_is_refused_for_data_without_boxes() -> None:
+    from accord.errors import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="'iou_threshold' parameter of report must "
+                       "be None for data without boxes"):
+        accord.report(accord.read(EX / "pilot.csv"), iou_threshold=0.7)
+    code, _, err = run_cli("report", str(EX / "pilot.csv"), "--iou", "0.7")
+    assert code == 2 and "None for data without boxes" in err

@@ -3,7 +3,9 @@
 * :func:`consensus`: one label per unit from a crowd's ratings (majority vote,
   Wawa, one-coin, Dawid-Skene, GLAD, MACE), with posteriors and the units whose
   label is uncertain listed first, and a model's probabilities as one more annotator
-  (``model=``, see :mod:`._model`);
+  (``model=``, see :mod:`._model`); how likely each label is right
+  (:class:`~.label_quality.Quality`) and which units to relabel next
+  (:class:`~.relabel.Relabel`);
 * :func:`annotators`: one row per annotator: accuracy against a reference or the
   consensus with an interval, agreement with the others, the confusion matrix,
   competence and label bias, and a sentence for each annotator worth checking;
@@ -12,10 +14,13 @@
 """
 
 from .consensus import METHODS, consensus
+from .label_quality import Quality
 from .quality import AnnotatorQuality, Annotators, annotators
+from .relabel import Relabel
 from .result import Consensus, ModelVoice
 from .score_result import ScoreConsensus
 from .scores import SCORE_METHODS, score_consensus
 
 __all__ = ["METHODS", "SCORE_METHODS", "AnnotatorQuality", "Annotators", "Consensus",
-           "ModelVoice", "ScoreConsensus", "annotators", "consensus", "score_consensus"]
+           "ModelVoice", "Quality", "Relabel", "ScoreConsensus", "annotators", "consensus",
+           "score_consensus"]

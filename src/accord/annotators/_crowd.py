@@ -8,7 +8,7 @@ Every E and M step is a ``np.bincount`` over these codes (one entry per rating):
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,10 @@ class Crowd:
     #: Whether every (unit, rater) pair occurs once (single-label Annotations refuse or
     #: resolve repeats): then each rater's units are its ratings, with no sort.
     pairs_distinct: bool = False
+    #: Where the units x categories counts are shared (the Annotations' table,
+    #: :meth:`accord.Annotations.unit_counts`, counted when first asked for: a crowd of
+    #: many labels never makes it dense); else :meth:`votes` counts them.
+    unit_counts: Callable[[], IntArray] | None = None
 
     @property
     def n_units(self) -> int:
@@ -67,9 +71,17 @@ class Crowd:
         return self.rater * self.k + self.value
 
     def votes(self) -> FloatArray:
-        """Units x categories vote counts (one bincount)."""
+        """Units x categories vote counts (one bincount, or the shared table's copy)."""
         n, k = self.n_units, self.k
+        shared = None if self.unit_counts is None else self.unit_counts()
+        if shared is not None and shared.shape == (n, k):
+            return shared.astype(np.float64)
         return np.bincount(self.uv, minlength=n * k).reshape(n, k).astype(np.float64)
+
+    def rating_matrix(self) -> Any:
+        """Units x (rater * k + value) rating counts as a CSR matrix (:func:`rating_matrix`):
+        the Dawid-Skene fit's products and the per-annotator tallies read it."""
+        return rating_matrix(self.unit, self.rv, self.n_units, self.n_raters * self.k)
 
     def per_unit(self) -> IntArray:
         """The number of ratings of each unit."""
@@ -103,7 +115,24 @@ def crowd_of(data: Any, *, func: str, categories: Sequence[Any] | None = None) -
     _check(ann, func)
     unit, rater, value = ann.codes
     return Crowd(unit, rater, value, ann.units, ann.raters, ann.categories,
-                 pairs_distinct=not ann.set_valued)
+                 pairs_distinct=not ann.set_valued, unit_counts=ann.unit_counts)
+
+
+def rating_matrix(rows: IntArray, cols: IntArray, n_rows: int, n_cols: int) -> Any:
+    """The count of ratings per (row code, column code), as a CSR matrix (duplicates summed).
+
+    Ratings already in row order (as read from a file grouped by unit) give the CSR
+    arrays directly, in one pass: the products treat a repeated (row, column) entry as
+    the sum of its copies, so nothing is sorted or merged.
+    """
+    from scipy.sparse import csr_matrix
+
+    ones = np.ones(rows.shape[0], dtype=np.float64)
+    if n_cols < 2**31 and rows.shape[0] < 2**31 and bool((rows[1:] >= rows[:-1]).all()):
+        indptr = np.zeros(n_rows + 1, dtype=np.int32)
+        np.cumsum(np.bincount(rows, minlength=n_rows), out=indptr[1:])
+        return csr_matrix((ones, cols.astype(np.int32), indptr), shape=(n_rows, n_cols))
+    return csr_matrix((ones, (rows, cols)), shape=(n_rows, n_cols))
 
 
 def _check(ann: Annotations, func: str) -> None:

@@ -37,6 +37,7 @@ last row of every per-rater parameter (:mod:`._model`).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -52,7 +53,6 @@ from ._crowd import (
     EPS,
     Crowd,
     FloatArray,
-    IntArray,
     confusion_of,
     normalise_log,
     symmetric_log_posterior,
@@ -108,35 +108,25 @@ def run_squarem(crowd: Crowd, e_step: EStep, m_step: MStep, params: Params, *, t
 
 
 def fit(method: str, crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
-        accelerate: bool = False, soft: FloatArray | None = None) -> Fit:
+        accelerate: bool = False, soft: FloatArray | None = None, matrix: Any = None,
+        class_prior: str = "fitted") -> Fit:
     """Fit ``method`` (one of the EM models); ``accelerate`` applies to one-coin and
     Dawid-Skene only (GLAD's M step is an optimisation, MACE's a variational update);
     ``soft`` to them and MACE: a model's units x classes probabilities as one more rater
-    (the last), a row of zeros where it did not score the unit (see :mod:`._model`)."""
+    (the last), a row of zeros where it did not score the unit (see :mod:`._model`);
+    ``matrix`` to Dawid-Skene: ``crowd.rating_matrix()`` when the caller has made it;
+    ``class_prior`` to MACE (see :func:`mace`)."""
     model: Callable[..., Fit] = globals()[method]
-    if method in ("one_coin", "dawid_skene"):
+    if method == "dawid_skene":
+        return dawid_skene(crowd, tol=tol, max_iter=max_iter, start=start,
+                           accelerate=accelerate, soft=soft, matrix=matrix)
+    if method == "one_coin":
         return model(crowd, tol=tol, max_iter=max_iter, start=start, accelerate=accelerate,
                      soft=soft)
     if method == "mace":
-        return mace(crowd, tol=tol, max_iter=max_iter, start=start, soft=soft)
+        return mace(crowd, tol=tol, max_iter=max_iter, start=start, soft=soft,
+                    class_prior=class_prior)
     return model(crowd, tol=tol, max_iter=max_iter, start=start)
-
-
-def rating_matrix(rows: IntArray, cols: IntArray, n_rows: int, n_cols: int) -> Any:
-    """The count of ratings per (row code, column code), as a CSR matrix (duplicates summed).
-
-    Ratings already in row order (as read from a file grouped by unit) give the CSR
-    arrays directly, in one pass: the products treat a repeated (row, column) entry as
-    the sum of its copies, so nothing is sorted or merged.
-    """
-    from scipy.sparse import csr_matrix
-
-    ones = np.ones(rows.shape[0], dtype=np.float64)
-    if n_cols < 2**31 and rows.shape[0] < 2**31 and bool((rows[1:] >= rows[:-1]).all()):
-        indptr = np.zeros(n_rows + 1, dtype=np.int32)
-        np.cumsum(np.bincount(rows, minlength=n_rows), out=indptr[1:])
-        return csr_matrix((ones, cols.astype(np.int32), indptr), shape=(n_rows, n_cols))
-    return csr_matrix((ones, (rows, cols)), shape=(n_rows, n_cols))
 
 
 def classes_given(crowd: Crowd) -> NDArray[np.bool_]:
@@ -160,15 +150,17 @@ def majority_posterior(crowd: Crowd) -> FloatArray:
 
 # ------------------------------------------------------------------ Dawid-Skene
 def dawid_skene(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
-                accelerate: bool = False, soft: FloatArray | None = None) -> Fit:
+                accelerate: bool = False, soft: FloatArray | None = None,
+                matrix: Any = None) -> Fit:
     """Dawid & Skene (1979): one k x k confusion matrix per rater (and one for the model
-    whose probabilities are ``soft``, as fractional ratings of one more rater)."""
+    whose probabilities are ``soft``, as fractional ratings of one more rater); ``matrix``
+    is ``crowd.rating_matrix()`` when made already (shared with the annotators' figures)."""
     n, r, k = crowd.n_units, crowd.n_raters, crowd.k
     # unit x (rater, given) rating counts, built once (one CSR matrix): each M step is
     # one sparse-dense product of its transpose with the posteriors, each E step one of
     # it with the log confusion matrices; one pass over the ratings for all k classes
     # (in row blocks on threads from a million ratings on: see _blocks)
-    counts = rating_matrix(crowd.unit, crowd.rv, n, r * k)
+    counts = crowd.rating_matrix() if matrix is None else matrix
     if soft is not None:
         from scipy.sparse import csr_matrix, hstack
 
@@ -311,7 +303,22 @@ def glad(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
         return {"alpha": res.x[:n_r], "b": res.x[n_r:]}
 
     first = {"alpha": np.ones(n_r), "b": np.ones(n_u)} if start is None else start
-    return run_em(crowd, e_step, m_step, first, tol=tol, max_iter=max_iter, method="glad")
+    # One BLAS thread for the whole fit: the objective's dots and scipy's CG line search
+    # call BLAS on ~n_ratings floats, and a threaded dot sums in another order, which
+    # moved the line search, the iteration count and the posteriors (5.8e-5 at 10^5
+    # ratings) with the machine's thread count; its idle threads also spun on a busy core
+    with _blas_pools().limit(limits=1, user_api="blas"):
+        return run_em(crowd, e_step, m_step, first, tol=tol, max_iter=max_iter, method="glad")
+
+
+@functools.cache
+def _blas_pools() -> Any:
+    """numpy's and scipy's BLAS thread pools, found once: the bootstrap refits GLAD once
+    per replicate, and a lookup takes about 1.4 ms against 15 us to set a limit."""
+    import scipy.optimize  # noqa: F401  (loads scipy's own BLAS before the lookup)
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
 
 
 # ------------------------------------------------------------------ MACE
@@ -324,9 +331,14 @@ def _vb_normalise(counts: FloatArray, prior: float) -> FloatArray:
 
 
 def mace(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None,
-         soft: FloatArray | None = None) -> Fit:
+         soft: FloatArray | None = None, class_prior: str = "fitted") -> Fit:
     """Hovy et al. (2013): competence (knowing vs guessing) and a guessing strategy (the
-    model's, from its probabilities ``soft`` as fractional ratings, last)."""
+    model's, from its probabilities ``soft`` as fractional ratings, last).
+
+    ``class_prior="fitted"`` (the default) updates the prior of the true class in each M
+    step; ``"uniform"`` holds it at ``1/k`` as Hovy et al. and crowd-kit do, which keeps a
+    crowd of spammers with favourite labels from making those labels the answer (at some
+    cost on a skewed crowd: benchmarks/RESULTS.md, "MACE from the vote-share start")."""
     rater, rv, uv, k = crowd.rater, crowd.rv, crowd.uv, crowd.k
     n_r = crowd.n_raters
     seen = classes_given(crowd)
@@ -369,12 +381,17 @@ def mace(crowd: Crowd, *, tol: float, max_iter: int, start: Params | None = None
             g, kn = model_guess_and_know(p)
             model_knows = soft * post * (kn / (g + kn))[None, :]
         return {**counts_to_params(post.ravel()[uv] * know / (guess + know), model_knows),
-                "prior": np.maximum(post.mean(axis=0), EPS)}
+                "prior": prior_of(post)}
+
+    def prior_of(post: FloatArray) -> FloatArray:
+        if class_prior == "uniform":
+            return np.full(k, 1.0 / k)
+        return np.maximum(post.mean(axis=0), EPS)
 
     if start is None:
         mv = majority_posterior(crowd)
         start = {**counts_to_params(mv.ravel()[uv], None if soft is None else soft * mv),
-                 "prior": np.maximum(mv.mean(axis=0), EPS)}
+                 "prior": prior_of(mv)}
     return run_em(crowd, e_step, m_step, start, tol=tol, max_iter=max_iter, method="mace")
 
 

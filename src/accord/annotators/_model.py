@@ -57,7 +57,7 @@ from typing import Any
 import numpy as np
 
 from accord.data import _validation as v
-from accord.errors import DataError, InvalidParameterError
+from accord.errors import BudgetError, DataError, InvalidParameterError
 
 from ._crowd import Crowd, FloatArray
 
@@ -115,7 +115,7 @@ def _refuse_wide(crowd: Crowd, func: str) -> None:
     cells = crowd.n_units * crowd.k
     budget = max(CELL_BUDGET, CELLS_PER_RATING * crowd.n_ratings)
     if cells > budget:
-        raise DataError(f"{func}: a model's probabilities over {crowd.k:,} categories for "
+        raise BudgetError(f"{func}: a model's probabilities over {crowd.k:,} categories for "
                         f"{crowd.n_units:,} units are {cells:,} cells, past the budget of "
                         f"{budget:,} for {crowd.n_ratings:,} ratings; merge rare labels into "
                         "fewer categories.")
@@ -243,6 +243,16 @@ def top_votes(model: ModelInput) -> tuple[Any, Any]:
     clear = model.scored & ((probs == top).sum(axis=1) == 1)
     units = np.flatnonzero(clear).astype(np.int64)
     return units, probs[units].argmax(axis=1).astype(np.int64)
+
+
+def voters(crowd: Crowd, probs: FloatArray) -> Crowd:
+    """The crowd with the model's top labels (``probs``) as one more rater's ratings."""
+    units, votes = top_votes(ModelInput(probs, probs.sum(axis=1) > 0))
+    r = crowd.n_raters
+    return Crowd(np.concatenate([crowd.unit, units]),
+                 np.concatenate([crowd.rater, np.full(units.shape[0], r, dtype=np.int64)]),
+                 np.concatenate([crowd.value, votes]), crowd.unit_ids,
+                 (*crowd.rater_ids, "model"), crowd.categories)
 
 
 def _few(items: list[Any], n: int = 5) -> str:

@@ -124,21 +124,29 @@ def _unused_statistic(sums: FloatArray) -> FloatArray:
 
 
 def model_figures(crowd: Crowd, method: str, parameters: dict[str, Any], posterior: FloatArray,
-                  truth: IntArray, against: str) -> tuple[FloatArray, FloatArray, FloatArray]:
+                  truth: IntArray, against: str,
+                  hard: Callable[[], FloatArray] | None = None,
+                  skill: FloatArray | None = None) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Each rater's competence, spammer score and confusion matrix (raters x true x given).
 
     The confusion matrix is the model's for Dawid-Skene against the consensus; else the
     posterior mass (EM methods against the consensus) or the labels ``truth`` (a
-    reference, or the voting methods) of each (true, given) cell. Units with
-    ``truth < 0`` (tied, or without a reference) do not count.
+    reference, or the voting methods) of each (true, given) cell, the latter from
+    ``hard()`` when given (the same counts, tallied already). Units with
+    ``truth < 0`` (tied, or without a reference) do not count. ``skill``: the
+    competence when counted already (the majority's: Wawa's weights, each annotator's
+    share of agreement with the untied majority label).
     """
     from . import _figures as fig
 
-    comp = competence(crowd, method, parameters)
+    comp = competence(crowd, method, parameters) if skill is None else skill
     if against == "consensus" and method == "dawid_skene":
         conf = np.asarray(parameters["confusion"], dtype=np.float64)
     else:
         soft = against == "consensus" and method not in ("majority", "wawa")
+        if not soft and hard is not None:
+            conf = hard()
+            return comp, fig.spammer_score(conf), conf
         safe = np.where(truth >= 0, truth, 0)
         post = posterior if soft else np.eye(crowd.k)[safe]
         conf = fig.soft_confusion(crowd, np.where((truth >= 0)[:, None], post, 0.0))

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from accord.errors import DataError
+from accord.errors import BudgetError
 
 from ._crowd import Crowd, FloatArray
 
@@ -56,7 +56,7 @@ def refuse_dense(method: str, crowd: Crowd, func: str) -> None:
     what = ("confusion matrices of categories x categories per annotator"
             if method == "dawid_skene" else "a units x categories posterior")
     cells, budget = dense_cells(method, crowd), max(CELL_BUDGET, CELLS_PER_RATING * crowd.n_ratings)
-    raise DataError(
+    raise BudgetError(
         f"{func}: the {NAMES[method]} model on {crowd.n_units:,} units, {crowd.n_raters:,} "
         f"annotators and {crowd.k:,} categories needs {what} ({cells:,} cells, "
         f"{cells * 8 / 2**30:.1f} GiB), past the budget of {budget:,} cells for "
@@ -70,12 +70,13 @@ def refuse_confusions(crowd: Crowd, func: str) -> None:
     cells = crowd.n_raters * crowd.k * crowd.k
     budget = max(CELL_BUDGET, CELLS_PER_RATING * crowd.n_ratings)
     if cells > budget:
-        raise DataError(
+        raise BudgetError(
             f"{func}: a confusion matrix of {crowd.k:,} x {crowd.k:,} categories for each of "
             f"{crowd.n_raters:,} annotators is {cells:,} cells ({cells * 8 / 2**30:.1f} GiB), "
-            f"past the budget of {budget:,} cells for {crowd.n_ratings:,} ratings; "
-            "consensus by majority vote or Wawa ('majority', 'wawa') labels the units at any "
-            "number of categories, or merge rare labels into fewer categories.")
+            f"past the budget of {budget:,} cells for {crowd.n_ratings:,} ratings, whatever "
+            "the consensus method; the consensus alone (accord consensus) by majority vote or "
+            "Wawa ('majority', 'wawa') labels the units at any number of categories, or merge "
+            "rare labels into fewer categories.")
 
 
 NAMES = {"one_coin": "one-coin", "dawid_skene": "Dawid-Skene", "glad": "GLAD",

@@ -30,10 +30,10 @@ from accord.inference.display import Backend, Displayed, Tabular, frame
 from accord.inference.results import AgreementResult, ConfidenceInterval, _jsonable
 
 from . import _figures as fig
-from . import _refit
+from . import _model, _refit
 from ._crowd import Crowd, FloatArray, IntArray, crowd_of
 from ._sparse import refuse_confusions
-from .consensus import METHODS, Method, consensus
+from .consensus import METHODS, Method, check_options, consensus_of
 from .result import Consensus
 
 __all__ = ["AnnotatorQuality", "Annotators", "annotators", "display_order"]
@@ -221,6 +221,8 @@ class Annotators(Tabular):
             "confidence_level": self.confidence_level, "interval_method": self.interval,
             "flagged": [_jsonable(r.name) for r in self.flagged],
             "annotators": [r.to_dict(self.confidence_level) for r in self.rows],
+            **({} if self.consensus.model is None else {"model": self.consensus.model.to_dict(
+                self.confidence_level)}),
         }
 
     def to_frame(self, *, backend: Backend | None = None) -> Any:
@@ -250,6 +252,7 @@ def annotators(
     tol: float = 1e-7,
     max_iter: int = 1000,
     accelerate: bool = False,
+    model: Any = None,
 ) -> Annotators:
     """One row of quality figures per annotator.
 
@@ -276,6 +279,10 @@ def annotators(
     tol, max_iter, accelerate
         Passed to :func:`accord.consensus` (and to the refits of the model figures'
         bootstrap).
+    model : DataFrame or mapping, optional
+        A model's class probabilities, one more annotator of the consensus (see
+        :func:`accord.consensus`); its estimated accuracy with an interval is
+        ``q.consensus.model`` (the annotators' rows are measured against that consensus).
 
     Returns
     -------
@@ -300,10 +307,16 @@ def annotators(
     fit_options: dict[str, Any] = {"tol": tol, "max_iter": max_iter, "accelerate": accelerate}
     crowd = crowd_of(ann, func="consensus")  # what consensus() refuses, in its words
     refuse_confusions(crowd, func)
-    cons = consensus(ann, method=method, tol=tol, max_iter=max_iter, accelerate=accelerate)
+    check_options(method, tol, max_iter, 0.9, accelerate, "consensus")
+    if model is not None:
+        _model.refuse_method(method, "consensus")
+    matrix = crowd.rating_matrix()  # one for the fit (Dawid-Skene) and the figures
+    cons = consensus_of(crowd, method, tol=tol, max_iter=max_iter, accelerate=accelerate,
+                        matrix=matrix, model=model)
     truth = _consensus_truth(cons) if truth_labels is None else _codes(truth_labels, crowd, func)
-    rows, pool = _rows(crowd, cons, truth, against="consensus" if truth_labels is None
+    rows, pool = _rows(crowd, cons, truth, matrix, against="consensus" if truth_labels is None
                        else "reference", fit_options=fit_options)
+    del matrix
     flagged = _flag(rows, crowd, cons, truth, pool, level, boot, truth_labels is None)
     votes_total = np.bincount(crowd.value, minlength=crowd.k).astype(np.float64)
     return Annotators(flagged, "consensus" if truth_labels is None else "reference", cons,
@@ -356,20 +369,25 @@ def _codes(labels: Mapping[Any, Any], crowd: Crowd, func: str) -> IntArray:
     return codes
 
 
-def _rows(crowd: Crowd, cons: Consensus, truth: IntArray, *, against: str,
+def _rows(crowd: Crowd, cons: Consensus, truth: IntArray, matrix: Any, *, against: str,
           fit_options: Mapping[str, Any]) -> tuple[list[AnnotatorQuality], float]:
-    hit, hits, counts = fig.hits_and_counts(crowd, truth)
-    _, c_hits, c_counts = fig.hits_and_counts(crowd, cons.label_codes)
-    rec_h, rec_n = fig.recall_per_class(crowd, truth, hit)
+    votes = crowd.votes()
+    tally = fig.tally(crowd, matrix, truth, cons.label_codes, votes)
+    hits, counts = tally.hits_and_counts(tally.truth)
+    c_hits, c_counts = tally.hits_and_counts(tally.label)
+    rec_h, rec_n = tally.recall()
     params = dict(cons.parameters)
+    # under majority vote, Wawa's weights are the shares of agreement with the untied
+    # majority label: hits / counts against the consensus, counted already
+    skill = (hits / np.maximum(counts, 1)
+             if cons.method == "majority" and against == "consensus" else None)
     comp, spam, conf = _refit.model_figures(crowd, cons.method, params, cons.posterior, truth,
-                                            against)
+                                            against, hard=tally.confusion, skill=skill)
     figures = _ModelFigures(crowd, cons, truth if against == "reference" else None,
                             fit_options, comp, spam, conf)
-    share = _shares(crowd)
+    share = tally.given / np.maximum(tally.given.sum(axis=1, keepdims=True), 1)
     pool_share = np.bincount(crowd.value, minlength=crowd.k) / crowd.n_ratings
-    votes = crowd.votes()
-    totals = fig.kappa_totals(crowd, votes)
+    totals = tally.kappa_totals()
     by = fig.ByRater(crowd)
     n_rated = by.counts
     rows = []
@@ -432,13 +450,6 @@ class _ModelFigures:
                      "model from its converged parameters"},
             resampling=partial(_refit.refit_resampling, self.crowd.n_units, self.refit,
                                self.cache, column))
-
-
-def _shares(crowd: Crowd) -> FloatArray:
-    r, k = crowd.n_raters, crowd.k
-    counts = np.bincount(crowd.rv, minlength=r * k).reshape(r, k).astype(np.float64)
-    total = counts.sum(axis=1, keepdims=True)
-    return np.asarray(counts / np.maximum(total, 1))
 
 
 def _ratio(a: float, b: float) -> float:

@@ -101,6 +101,10 @@ class Consensus(Tabular):
         With ``model=``: the model's vote, its estimated accuracy with an interval and
         (Dawid-Skene) its confusion matrix; its parameters are not in
         :attr:`parameters`, which hold the annotators'.
+    tie_break : {"first", "quality"}
+        How the label of a tied unit was chosen (majority and Wawa): the first tied
+        category, or the one whose voters agree most with the majority elsewhere; the
+        unit stays in :attr:`tied` either way.
     """
 
     method: str
@@ -117,6 +121,12 @@ class Consensus(Tabular):
     threshold: float = 0.9
     notes: tuple[str, ...] = ()
     model: ModelVoice | None = field(default=None, repr=False)
+    tie_break: str = "first"
+    #: Per unit, the label code chosen by ``tie_break`` (-1: the top posterior's first).
+    tie_codes: NDArray[np.int64] | None = field(default=None, repr=False)
+    #: The crowd's codes and the model's probabilities, for :attr:`quality`.
+    crowd: Any = field(default=None, repr=False)
+    soft: Any = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         dense = not hasattr(self.posterior, "tocsr")
@@ -139,8 +149,35 @@ class Consensus(Tabular):
 
     @cached_property
     def label_codes(self) -> NDArray[np.int64]:
-        """The column of the top posterior of each unit (the first, on a tie)."""
-        return self._top[1]
+        """The column of the top posterior of each unit (on a tie, the first, or the one
+        ``tie_break="quality"`` chose)."""
+        if self.tie_codes is None:
+            return self._top[1]
+        return np.where(self.tie_codes >= 0, self.tie_codes, self._top[1])
+
+    @cached_property
+    def _quality_posterior(self) -> Any:
+        """The posterior the quality scores are read from (see :mod:`.label_quality`)."""
+        from ._quality_fit import quality_posterior
+
+        return quality_posterior(self)
+
+    @cached_property
+    def quality(self) -> Any:
+        """:class:`~accord.annotators.label_quality.Quality`: per unit the estimated
+        probability that its label is right (EM methods: its posterior; majority and
+        Wawa: its one-coin posterior), per rating CROWDLAB's label quality; tied and
+        single-rated units flagged."""
+        from .label_quality import quality_of
+
+        return quality_of(self, self._quality_posterior, self.crowd)
+
+    def relabel(self, k: int = 10) -> Any:
+        """:class:`~accord.annotators.relabel.Relabel`: the ``k`` units whose next label
+        has the largest expected information gain, each with its reason."""
+        from .relabel import relabel_of
+
+        return relabel_of(self, self._quality_posterior, self.quality, k)
 
     @cached_property
     def labels(self) -> Mapping[Any, Any]:

@@ -147,6 +147,7 @@ GROUPS = {
     "coefficient": "Coefficients, weights and interpretation",
     "judge": "LLM judges",
     "crowd": "Consensus labels (crowds of annotators)",
+    "engine": "Engines and clusters (DATA read and counted by DuckDB, Dask or Spark)",
     "output": "Output",
 }
 
@@ -233,6 +234,16 @@ OPTIONS: dict[str, SharedOption] = dict([
     _o("--accelerate/--no-accelerate", "accelerate", "crowd", "one_coin and dawid_skene: "
        "extrapolate EM by SQUAREM (the same fixed point and stopping rule; iterations count "
        "passes over the ratings).", is_flag=True),
+    _o("--engine", "engine", "engine", "Read and count DATA (one CSV or Parquet file, or a "
+       "folder of Parquet parts) with this engine, where it runs; long data (--unit, --rater, "
+       "--value) or --raters. Needs the engines extra.", kind="duckdb | dask | spark",
+       type=click.Choice(("duckdb", "dask", "spark"))),
+    _o("--scheduler", "scheduler", "engine", "With --engine dask: a running Dask "
+       "scheduler, tcp://HOST:PORT (default: $DASK_SCHEDULER_ADDRESS, else threads here).",
+       metavar="ADDRESS"),
+    _o("--master", "master", "engine", "With --engine spark: a running Spark master, "
+       "spark://HOST:PORT (default: $SPARK_MASTER, else the spark.master Spark reads from "
+       "spark-submit or spark-defaults.conf, else local[*]).", metavar="URL"),
     _o("--report", "report_path", "output", "Also write this question's report to FILE: "
        ".html (one self-contained file), .md or .json, by the suffix (as accord report -o).",
        metavar="FILE"),

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 from typing import Any
 
 import click
 
 from accord.cli._app import main
 from accord.cli._common import console, data_options, load, single_labels
+from accord.cli._engine import engine_consensus, engine_frame, engine_options, require_long
 from accord.cli._json import emit
 from accord.cli._options import CONSENSUS_METHODS, shared
 from accord.cli._terminal import one_line
@@ -49,9 +51,24 @@ def _fit_options(func: Any) -> Any:
               "the fit learns: a CSV with a unit column (named 'unit' or as --unit, else "
               "the first) and one column per label, each row summing to 1. Not with "
               "glad.")
+@click.option("--relabel", "relabel", default=None, type=click.IntRange(min=1),
+              help="Also list the K units whose next label has the largest expected "
+              "information gain, each with its reason (relabel these first).")
+@click.option("--tie-break", "tie_break", type=click.Choice(["first", "quality"]),
+              default="first", show_default=True,
+              help="majority and wawa: a tied unit takes the first tied label, or the one "
+              "whose annotators agree most with the majority elsewhere (still listed as "
+              "tied).")
+@click.option("--class-prior", "class_prior", type=click.Choice(["fitted", "uniform"]),
+              default="fitted", show_default=True,
+              help="mace: the true class's prior fitted to the data, or held uniform (Hovy "
+              "et al. 2013; try it where many workers spam with favourite labels).")
+@engine_options
 @shared("--json", help="Print JSON instead.")
 def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: bool,
-              threshold: float, output: str | None, model_file: str | None, as_json: bool,
+              threshold: float, output: str | None, model_file: str | None,
+              relabel: int | None, tie_break: str, class_prior: str, engine: str | None,
+              scheduler: str | None, master: str | None, as_json: bool,
               **selection: Any) -> None:
     """Infer one label per unit of DATA from its annotators' ratings.
 
@@ -59,15 +76,18 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
     Examples:
       accord consensus examples/crowd.csv --unit image --rater worker --value label
       accord consensus examples/crowd.csv --unit image --rater worker --value label \\
-        --model examples/crowd_model.csv
+        --model examples/crowd_model.csv --relabel 5
       accord consensus examples/crowd.csv --unit image --rater worker --value label \\
         --method mace --json
       accord consensus examples/pilot.csv --raters annotator_a annotator_b annotator_c \\
         --method majority
       accord consensus examples/scores.csv --unit item_id --method gaussian
+      accord consensus examples/crowd.csv --unit image --rater worker --value label \\
+        --engine spark --master spark://127.0.0.1:7077
 
     With --method mean, median or gaussian the ratings are numeric scores and -o writes
-    unit,score,se,n_ratings.
+    unit,score,se,n_ratings. With --engine the engine fits majority, wawa, one_coin,
+    dawid_skene or mace where the data live (long data; no --model).
     """
     import accord
     from accord.cli._outputs import writable_output
@@ -75,30 +95,96 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
 
     writable_output(output, data)
     unit_header = selection.get("unit") or "unit"
-    if method in _SCORE_METHODS and model_file is not None:
-        raise click.UsageError(f"--model takes class probabilities; --method {method} "
-                               "averages numeric scores (use majority, wawa, one_coin or "
-                               "dawid_skene).")
+    _refuse_combinations(method, engine, model_file, relabel is not None or
+                         tie_break != "first" or class_prior != "fitted")
     if method in _SCORE_METHODS:
         _score_consensus(data, method, tol, max_iter, (output, unit_header), as_json,
                          selection)
         return
+    if engine is not None:
+        require_long(selection)
+    frame = engine_frame(data, engine, scheduler, master, selection)
     try:
-        model = None if model_file is None else _model_frame(model_file, unit_header)
-        ann = single_labels(load(data, **selection), "consensus")
-        c = accord.consensus(ann, method=method,  # type: ignore[arg-type]
-                             tol=tol, max_iter=max_iter, threshold=threshold,
-                             accelerate=accelerate, model=model)
+        if frame is not None:
+            c, audit = engine_consensus(frame, method, selection, tol=tol, max_iter=max_iter,
+                                        threshold=threshold, accelerate=accelerate)
+            ann: Any = SimpleNamespace(audit=audit)
+        else:
+            model = None if model_file is None else _model_frame(model_file, unit_header)
+            ann = single_labels(load(data, **selection), "consensus")
+            c = accord.consensus(ann, method=method,  # type: ignore[arg-type]
+                                 tol=tol, max_iter=max_iter, threshold=threshold,
+                                 accelerate=accelerate, model=model,
+                                 tie_break=tie_break,  # type: ignore[arg-type]
+                                 class_prior=class_prior)  # type: ignore[arg-type]
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
+    quality = _quality(c)
+    again = None if relabel is None or quality is None else c.relabel(relabel)
     if output is not None:
         _write(output, c, unit_header)
     if as_json:
         doc = c.to_dict()
+        if quality is not None:
+            scores = dict(zip(quality.units, quality.consensus.tolist()))
+            doc["quality_estimate"] = quality.estimate
+            doc["results"] = [{**r, "quality": scores[r["unit"]]} for r in doc["results"]]
+        if again is not None:
+            doc["relabel"] = again.to_dict()
         emit("consensus", {**doc,
                            "caveats": list(ann.audit.caveats), "audit": ann.audit.to_dict()})
         return
-    _print_consensus(ann, c, output)
+    _print_consensus(ann, c, output, quality)
+    if relabel is not None:
+        _print_relabel(again)
+
+
+def _refuse_combinations(method: str, engine: str | None, model_file: str | None,
+                         labels_only: bool) -> None:
+    """Options that do not go together, refused as bad usage in one sentence each
+    (``labels_only``: --relabel or --tie-break was given)."""
+    if method in _SCORE_METHODS and labels_only:
+        raise click.UsageError(f"--relabel, --tie-break and --class-prior take labels; "
+                               f"--method {method} averages numeric scores.")
+    if method in _SCORE_METHODS and model_file is not None:
+        raise click.UsageError(f"--model takes class probabilities; --method {method} "
+                               "averages numeric scores (use majority, wawa, one_coin or "
+                               "dawid_skene).")
+    if method in _SCORE_METHODS and engine is not None:
+        raise click.UsageError(f"--method {method} runs in memory only; with --engine use "
+                               "majority, wawa, one_coin, dawid_skene or mace.")
+    if engine is not None and model_file is not None:
+        raise click.UsageError("--model runs in memory only: leave out --engine to use it.")
+    if engine is not None and labels_only:
+        raise click.UsageError("--relabel, --tie-break and --class-prior run in memory "
+                               "only: leave out --engine to use them.")
+
+
+def _quality(c: Any) -> Any:
+    """``c.quality``, or ``None`` where a vote's one-coin fit is out of reach: a crowd of
+    many categories (said under the table), or a consensus counted on an engine (which
+    keeps no ratings in memory)."""
+    if c.method in ("majority", "wawa") and (hasattr(c.posterior, "tocsr") or c.crowd is None):
+        return None
+    return c.quality
+
+
+def _print_relabel(again: Any) -> None:
+    out = console()
+    if again is None:
+        out.print("relabel: not ranked (the crowd has too many categories for the vote's "
+                  "one-coin fit; use --method dawid_skene).", markup=False, highlight=False)
+        return
+    from rich.table import Table
+
+    t = Table(title=f"Relabel these first (by {again.score}; next annotator right "
+              f"{again.accuracy:.0%} of the time)")
+    for col in ("unit", "label", "quality", "gain", "reason"):
+        t.add_column(col)
+    for r in again.rows():
+        t.add_row(str(r["unit"]), str(r["label"]), f"{r['quality']:.3f}",
+                  f"{r['gain']:.3f}", r["reason"])
+    out.print(t)
 
 
 def _model_frame(path: str, unit: str) -> Any:
@@ -210,7 +296,7 @@ def _write_rows(path: str, header: list[str], rows: Any) -> None:
     write_atomic(path, buf.getvalue())
 
 
-def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
+def _print_consensus(ann: Any, c: Any, output: str | None, quality: Any = None) -> None:
     from rich.table import Table
 
     out = console()
@@ -232,14 +318,21 @@ def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
             f"model: one more annotator ({c.model.vote} vote) on {c.model.n_units} units; "
             f"estimated accuracy {_num(acc.estimate, '.3f')} (95% Wilson CI "
             f"{_num(ci.low, '.3f')}-{_num(ci.high, '.3f')})."), markup=False, highlight=False)
+    if quality is not None:
+        out.print(one_line(f"quality: the {quality.estimate}, the estimated probability "
+                           "that the label is right."), markup=False, highlight=False)
     rows = c.rows()
+    scores = {} if quality is None else dict(zip(quality.units, quality.consensus.tolist()))
     t = Table(title="Least certain units first" + ("" if len(rows) <= 20 else " (first 20)"))
     marks = [", ".join(k.replace("_", " ") for k in ("tied", "single_rated") if r[k])
              for r in rows[:20]]
-    for col in ("unit", "label", "posterior", "ratings", *(["flag"] if any(marks) else [])):
+    cols = ("unit", "label", "posterior", *(["quality"] if scores else []), "ratings",
+            *(["flag"] if any(marks) else []))
+    for col in cols:
         t.add_column(col)
     for r, mark in zip(rows[:20], marks):
         t.add_row(str(r["unit"]), str(r["label"]), f"{r['posterior']:.3f}",
+                  *([f"{scores[r['unit']]:.3f}"] if scores else []),
                   str(r["n_ratings"]), *([mark] if any(marks) else []))
     out.print(t)
     if output is not None:
@@ -261,10 +354,16 @@ def _print_consensus(ann: Any, c: Any, output: str | None) -> None:
 @shared("--n-resamples", help="Bootstrap resamples of each annotator's units with "
         "--interval bootstrap (at most 10^7).")
 @shared("--seed")
+@click.option("--model", "model_file", default=None,
+              type=click.Path(exists=True, dir_okay=False),
+              help="A model's class probabilities, read as by the consensus command's "
+              "--model: one more annotator of the consensus, listed with its estimated "
+              "accuracy and interval. Not with glad.")
 @shared("--json", help="Print JSON instead.")
 def annotators(data: str, gold: str | None, consensus_method: str, tol: float, max_iter: int,
                accelerate: bool, confidence_level: float, interval: str, n_resamples: int,
-               seed: int | None, as_json: bool, **selection: Any) -> None:
+               seed: int | None, model_file: str | None, as_json: bool,
+               **selection: Any) -> None:
     """One row per annotator of DATA: accuracy (against --gold, else the consensus) with
     an interval, agreement with the others, competence, label bias; the annotators worth
     checking first.
@@ -276,17 +375,21 @@ def annotators(data: str, gold: str | None, consensus_method: str, tol: float, m
         --gold expert --json
       accord annotators examples/pilot.csv --raters annotator_a annotator_b annotator_c \\
         --consensus-method majority
+      accord annotators examples/crowd.csv --unit image --rater worker --value label \\
+        --model examples/crowd_model.csv
     """
     import accord
     from accord.errors import InvalidParameterError
 
     try:
+        model = None if model_file is None else _model_frame(
+            model_file, selection.get("unit") or "unit")
         ann = single_labels(load(data, select_raters=gold is None, **selection), "annotators")
         q = accord.annotators(ann, reference=gold,
                               method=consensus_method,  # type: ignore[arg-type]
                               tol=tol, max_iter=max_iter, confidence_level=confidence_level,
                               n_resamples=n_resamples if interval == "bootstrap" else None,
-                              rng=seed, accelerate=accelerate)
+                              rng=seed, accelerate=accelerate, model=model)
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
@@ -322,7 +425,18 @@ def _print_annotators(ann: Any, q: Any) -> None:
         t.add_row(str(r.name), str(r.n_units), _pct(r.accuracy.estimate), _ci(r, q),
                   _f(r.agreement.estimate), _f(r.competence), _f(r.spammer_score),
                   _f(r.bias))
+    voice = q.consensus.model
+    if voice is not None:
+        ci = voice.accuracy.confidence_interval(q.confidence_level)
+        t.add_row("(model)", str(voice.n_units), _pct(voice.accuracy.estimate),
+                  f"{_pct(ci.low)} to {_pct(ci.high)}", "", "", "", "")
     out.print(t)
+    if voice is not None:
+        out.print(one_line(
+            f"(model): one more annotator of the consensus ({voice.vote} vote); its accuracy "
+            "is the fit's estimate (the expected probability it puts on the true class), "
+            "its interval Wilson's over the units it scored."), markup=False,
+            highlight=False)
 
 
 def _ci(row: Any, q: Any) -> str:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import click
@@ -49,6 +50,9 @@ from accord.cli._options import shared
               type=click.Choice(["weighted", "mean"]),
               help="With --consensus: the fused coordinates, weighted by each annotator's "
               "mean pairwise F1, or the plain mean.")
+@click.option("--sweep-intervals", is_flag=True, default=False,
+              help="Also give the figures over the IoU thresholds 0.50 to 0.95 their "
+              "bootstrap intervals in --json (without it: their estimates only).")
 @shared("--confidence-level")
 @shared("--n-resamples")
 @shared("--seed", help="Seed of the bootstrap over images (default 0: the same intervals "
@@ -66,6 +70,7 @@ def boxes(
     output: str | None,
     quorum: float,
     fusion: str,
+    sweep_intervals: bool,
     confidence_level: float,
     n_resamples: int,
     seed: int | None,
@@ -80,12 +85,15 @@ def boxes(
     by the file; CVAT: the job's assignee) or one file with the annotator in each
     box (--rater names the key or attribute); Label Studio JSON with rectangles
     (the annotator is completed_by); a YOLO folder holding one folder per annotator.
+    Polygons and keypoints are compared in Python, by accord.polygon_agreement and
+    accord.keypoint_agreement (not yet on the command line).
 
     \b
     Examples:
       accord boxes examples/boxes.csv --unit image --rater annotator --label label \\
           --box x y w h --iou 0.5
       accord boxes examples/boxes.csv --iou 0.75 --json
+      accord boxes examples/boxes.csv --json --sweep-intervals
       accord boxes examples/boxes_coco/ann.json examples/boxes_coco/bob.json \\
           examples/boxes_coco/cleo.json
       accord boxes examples/boxes_cvat/job_41.xml examples/boxes_cvat/job_42.xml
@@ -105,7 +113,7 @@ def boxes(
     res = accord.box_agreement(
         data, unit=unit, rater=rater, label=label, box=box, iou_threshold=iou_threshold,
         confidence_level=confidence_level, n_resamples=n_resamples,
-        rng=0 if seed is None else seed,
+        rng=0 if seed is None else seed, sweep_intervals=sweep_intervals,
     )  # fmt: skip
     doc = res.to_dict()
     summary = None
@@ -165,6 +173,11 @@ def _print_consensus(summary: dict[str, Any], names: tuple[str, ...]) -> None:
         f"{audit['groups_tied']} with a tied label."))
 
 
+#: Skipped shapes that accord compares elsewhere, and where.
+_OTHER_SHAPES = re.compile(r"\b(polygon|skeleton|points|polygonlabels|keypointlabels)\b")
+_OTHER_NOTE = ("note: polygons and keypoints are not boxes; compare them in Python with "
+               "accord.polygon_agreement and accord.keypoint_agreement.")
+
 #: Consensus boxes shown on the console without -o.
 _SHOWN = 20
 
@@ -197,6 +210,8 @@ def _print(doc: dict[str, Any], source: str) -> None:
         console.print(Text(f"note: skipped: {row['reason']}: {row['count']}"), style="dim")
     for note in audit.get("notes", []):
         console.print(Text(f"note: {note}"), style="dim")
+    if any(_OTHER_SHAPES.search(row["reason"]) for row in audit.get("dropped", [])):
+        console.print(Text(_OTHER_NOTE), style="dim")
     ci_head = f"{level:.0%} interval (bootstrap over images)"
     main_t = Table(title="Agreement", title_justify="left")
     for head in ("figure", "estimate", ci_head):

@@ -21,6 +21,13 @@ from accord.cli._common import (
     with_reference,
 )
 from accord.cli._common import console as cli_console
+from accord.cli._engine import (
+    engine_coefficients,
+    engine_counts,
+    engine_frame,
+    engine_options,
+    print_engine_compute,
+)
 from accord.cli._errors import cli_text
 from accord.cli._json import emit
 from accord.cli._lazy import (
@@ -50,6 +57,7 @@ from accord.cli._options import shared
 @reference_options
 @classifier_options
 @by_option
+@engine_options
 @shared("--json")
 def compute(
     data: str,
@@ -68,6 +76,9 @@ def compute(
     scale: str | None,
     population_size: int | None,
     by: str | None,
+    engine: str | None,
+    scheduler: str | None,
+    master: str | None,
     as_json: bool,
     **selection: Any,
 ) -> None:
@@ -84,6 +95,12 @@ def compute(
       accord compute examples/preds.csv --gold gold --predicted model --coefficient f1 mcc
       accord compute examples/batches.csv --raters annotator_a annotator_b --by batch
       accord compute examples/batches --raters annotator_a annotator_b --by file --json
+      accord compute examples/crowd.csv --unit image --rater worker --value label \\
+        --engine dask --scheduler tcp://127.0.0.1:8786
+
+    With --engine the engine reads DATA and counts it where it runs; the coefficients are
+    those computed from rater counts (Fleiss' kappa, AC1, Brennan-Prediger, percent
+    agreement, nominal Krippendorff's alpha).
     """
     from accord.errors import InvalidParameterError
     from accord.interpret.selection import compute as run
@@ -92,6 +109,15 @@ def compute(
     if len(predicted) > 1:
         raise click.UsageError("compute takes one system: give one column to --predicted "
                                "(accord evaluate compares several).")
+    frame = engine_frame(data, engine, scheduler, master, selection)
+    if frame is not None:
+        if by is not None or gold is not None or predicted or weights or form:
+            raise click.UsageError("--engine counts agreement among raters: it does not take "
+                                   "--by, --gold, --predicted, --weights or --form.")
+        method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
+        _engine_compute(str(data), frame, selection, coefficients,
+                        (confidence_level, method, population_size), scale, as_json)
+        return
     selection = with_reference(selection, gold, predicted)
     try:  # a bad option value is bad usage (exit 2), even when found late
         if by is not None:
@@ -120,6 +146,28 @@ def compute(
         emit("compute", rows)
         return
     _print(ann, results, intervals, scale, data, weights, prevalence)
+
+
+def _engine_compute(source: str, frame: Any, selection: dict[str, Any],
+                    coefficients: tuple[str, ...], interval: tuple[float, Any, int | None],
+                    scale: str | None, as_json: bool) -> None:
+    """compute on an engine frame: the rater counts, then the figures from them."""
+    rc, audit = engine_counts(frame, selection)
+    results = engine_coefficients(rc, coefficients)
+    intervals = _intervals(results, *interval)
+    if as_json:
+        rows = [_json_row(r, ci, scale) for r, ci in zip(results, intervals)]
+        for row in rows:
+            row["caveats"] = list(audit.caveats)
+        emit("compute", rows)
+        return
+    shown = []
+    for r, ci in zip(results, intervals):
+        band = _grade(r, ci, scale)
+        shown.append((_title(r), "undefined" if not r.defined else _fmt(r.estimate),
+                      _fmt(r.se), "-" if ci is None or ci.low != ci.low
+                      else f"[{ci.low:.4f}, {ci.high:.4f}]", band.grade if band else ""))
+    print_engine_compute(source, rc, audit, shown, interval[0])
 
 
 #: The coefficients whose chance term the prevalence of one category inflates.

@@ -98,6 +98,9 @@ def _context(data: str, ann: Any, text: str | None, more: tuple[str, ...],
 @_context_options
 @click.option("--study", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Declared study protocol (TOML): evidence register and decision.")
+@click.option("--iou", "iou_threshold", default=None,
+              type=click.FloatRange(0.0, 1.0, min_open=True),
+              help="Box data: two boxes match when their IoU is at least this [default: 0.5].")
 @shared("--coefficient", multiple=True, metavar="NAME...",
         help="Coefficients to report (default: a sensible set).")
 @_options
@@ -142,7 +145,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
            record: Path | None, judge_name: str | None, epsilon: float,
            family: tuple[str, ...], by: str | None, text_col: str | None,
            context_cols: tuple[str, ...], consensus_method: str, accelerate: bool,
-           **selection: Any) -> None:
+           iou_threshold: float | None, **selection: Any) -> None:
     """Write the agreement report of DATA, optionally against a declared study.
 
     A pairwise-preference file (AlpacaEval annotations.json, or the JSONL/CSV read by
@@ -165,6 +168,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
       accord report examples/crowd.csv --unit image --rater worker --value label \\
           --consensus-method mace -o crowd.html
       accord report examples/boxes.csv --seed 1 -o boxes.html
+      accord report examples/boxes.csv --iou 0.75 -o boxes.html
     """
     import accord
 
@@ -224,6 +228,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
             scale=scale, top_units=top_units, title=title, judge=judge_name, epsilon=epsilon,
             context=context, annotators_accelerate=accelerate,
             annotators_method=consensus_method if _given(ctx, "consensus_method") else None,
+            iou_threshold=iou_threshold,
         )
     if by is not None and split is not None:  # the groups first, the pooled figures after
         with _usage_errors():

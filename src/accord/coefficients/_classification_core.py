@@ -48,13 +48,15 @@ import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
+from accord.coefficients import _classification_loo as _loo
 from accord.inference._normal import norm_ppf
-from accord.inference.jackknife import jackknife_se
+from accord.inference.jackknife import jackknife_se, jackknife_se_of
 from accord.inference.resampling import Resampling
 from accord.inference.results import AgreementResult
 from accord.tables.contingency import DENSE_LIMIT, ContingencyTable
@@ -164,12 +166,13 @@ class Cells:
 
     ``sums`` is ``[n, n_cc, n_c+, n_+c]`` for the whole table; ``features`` and
     ``counts`` describe the non-empty cells (``None`` when the table cannot be
-    resampled: proportions, fractional weights, or more than 2,000 classes).
+    resampled: proportions, fractional weights, or more than 2,000 classes). The
+    features (cells x (1 + 3k)) are built when first asked for: the jackknife SEs
+    read each class's four columns, or the averages' closed form, without them.
     """
 
     table: ContingencyTable
     sums: Arr
-    features: Arr | None
     counts: NDArray[np.int64] | None
     flat: NDArray[np.int64] | None
     n_units: int
@@ -179,6 +182,32 @@ class Cells:
     def k(self) -> int:
         return self.table.k
 
+    @property
+    def features(self) -> Arr | None:
+        """Per non-empty cell: ``[1, [i = j] e_i, e_i, e_j]`` (built once, on demand)."""
+        if self.flat is None:
+            return None
+        if "f" not in self._patterns:
+            k, m = self.k, self.flat.shape[0]
+            i, j = self.flat // k, self.flat % k
+            feats = np.zeros((m, 1 + 3 * k))
+            feats[:, 0] = 1.0
+            rows = np.arange(m)
+            diag = i == j
+            feats[rows[diag], 1 + i[diag]] = 1.0
+            feats[rows, 1 + k + i] = 1.0
+            feats[rows, 1 + 2 * k + j] = 1.0
+            self._patterns["f"] = feats
+        out: Arr = self._patterns["f"]
+        return out
+
+    def class_features(self, index: int) -> Arr:
+        """The four columns of :attr:`features` of the class at ``index``, in O(cells)."""
+        assert self.flat is not None  # noqa: S101 (callers check)
+        i, j = self.flat // self.k, self.flat % self.k
+        return np.column_stack([np.ones(i.shape[0]), (i == index) & (j == index),
+                                i == index, j == index]).astype(np.float64)
+
     @classmethod
     def of(cls, table: ContingencyTable) -> Cells:
         """Count the table's cells once (O(k^2))."""
@@ -186,20 +215,11 @@ class Cells:
         sums = np.concatenate([[table.n], table.diagonal, table.row_totals, table.col_totals])
         n_units = int(round(table.n))
         if k > DENSE_LIMIT or table.n <= 0 or not _whole(table):
-            return cls(table, sums, None, None, None, n_units)
+            return cls(table, sums, None, None, n_units)
         flat_counts = table.counts.reshape(-1)
         flat = np.flatnonzero(flat_counts > 0)
-        i, j = flat // k, flat % k
-        m = flat.shape[0]
-        feats = np.zeros((m, 1 + 3 * k))
-        feats[:, 0] = 1.0
-        rows = np.arange(m)
-        diag = i == j
-        feats[rows[diag], 1 + i[diag]] = 1.0
-        feats[rows, 1 + k + i] = 1.0
-        feats[rows, 1 + 2 * k + j] = 1.0
         counts = np.asarray(np.rint(flat_counts[flat]), dtype=np.int64)
-        return cls(table, sums, feats, counts, flat, n_units)
+        return cls(table, sums, counts, flat, n_units)
 
     def unit_patterns(self) -> NDArray[np.int64] | None:
         """Each unit's cell (as an index into the non-empty cells), computed once."""
@@ -271,19 +291,21 @@ def figure_result(
     proportion: tuple[float, float] | None = None,
     bounds: tuple[float, float] = (0.0, 1.0),
     details: dict[str, Any] | None = None,
-    columns: list[int] | None = None,
+    class_index: int | None = None,
     compact: Callable[[Arr], Arr] | None = None,
+    leave_one_out: Callable[[], Arr] | None = None,
 ) -> AgreementResult:
     """One figure as an :class:`~accord.AgreementResult` (no warning is emitted here).
 
     ``proportion`` is ``(x, m)`` for a proportion ``x / m``: Wald SE and Wilson
     interval. Otherwise the SE is the jackknife over units, from the cells; when the
-    figure reads only some ``columns`` of the summed features, ``compact`` computes it
-    from those columns alone and the jackknife leaves the others out.
+    figure is of the class at ``class_index``, ``compact`` computes it from that class's
+    four columns alone and the jackknife leaves the others out; ``leave_one_out``
+    gives the figure without one unit of each non-empty cell in a cheaper closed form.
     """
     est = cells.value(statistic)
     info: dict[str, Any] = dict(details or {})
-    resample = None if cells.features is None else (lambda: cells.resampling(statistic))
+    resample = None if cells.flat is None else (lambda: cells.resampling(statistic))
     if not math.isfinite(est):
         if cells.sums[0] <= 0:
             reason = "the table is empty (no unit has both a reference label and a prediction)"
@@ -295,14 +317,18 @@ def figure_result(
         se = math.sqrt(max(est * (1.0 - est), 0.0) / m)
         info.update(x=x, m=m, se_method="wald", ci_method="wilson")
         interval = _wilson_for(x, m)
-    elif cells.features is not None and cells.counts is not None:
+    elif cells.flat is not None and cells.counts is not None:
         # leave-one-out needs only the cells, not each unit's cell (O(n) to build); a
         # figure of one class only the class's columns (O(cells), not O(cells x k))
-        feats, stat = cells.features, statistic
-        if columns is not None:
-            feats = cells.features[:, columns]
-            stat = compact if compact is not None else statistic
-        se, _ = jackknife_se(Resampling(feats, cells.counts, stat))
+        if leave_one_out is not None:
+            se, _ = jackknife_se_of(leave_one_out(), cells.counts)
+        elif class_index is not None and compact is not None:
+            feats = cells.class_features(class_index)
+            se, _ = jackknife_se(Resampling(feats, cells.counts, compact))
+        else:
+            feats_all, se = cells.features, math.nan
+            if feats_all is not None:  # always, with the cells
+                se, _ = jackknife_se(Resampling(feats_all, cells.counts, statistic))
         info.update(se_method="jackknife")
     else:
         se = math.nan
@@ -343,7 +369,7 @@ def class_figure(figure: str, cells: Cells, index: int) -> AgreementResult:
     reason = _class_reason(figure, label)
     return figure_result(f"{figure}[{label}]", cells, statistic, reason,
                          proportion=proportion, details={"class": label},
-                         columns=[0, 1 + index, 1 + k + index, 1 + 2 * k + index],
+                         class_index=index,
                          compact=compact)
 
 
@@ -374,8 +400,16 @@ def average_figure(figure: str, average: str, cells: Cells) -> AgreementResult:
     if average == "micro" and figure != "specificity":
         proportion = (float(cells.sums[1 : 1 + k].sum()), float(cells.sums[0]))
     reason = f"no class has a defined {figure}" if average != "micro" else None
+    loo = None
+    if cells.flat is not None and (average != "micro" or figure == "specificity"):
+        flat = cells.flat
+
+        def loo() -> Arr:
+            if average == "micro":
+                return _loo.micro_specificity(k, cells.sums, flat)
+            return _loo.averaged(partial(_figure, figure), average, k, cells.sums, flat)
     return figure_result(f"{average}_{figure}", cells, statistic, reason,
-                         proportion=proportion, details=details)
+                         proportion=proportion, details=details, leave_one_out=loo)
 
 
 def accuracy_result(cells: Cells) -> AgreementResult:
@@ -396,4 +430,7 @@ def mcc_result(cells: Cells) -> AgreementResult:
     k = cells.k
     reason = ("the reference or the predictions use a single class throughout, so the "
               "Matthews correlation is 0/0 (scikit-learn reports 0)")
-    return figure_result("mcc", cells, lambda s: mcc_stat(s, k), reason, bounds=(-1.0, 1.0))
+    flat = cells.flat
+    loo = None if flat is None else partial(_loo.mcc, k, cells.sums, flat)
+    return figure_result("mcc", cells, lambda s: mcc_stat(s, k), reason, bounds=(-1.0, 1.0),
+                         leave_one_out=loo)

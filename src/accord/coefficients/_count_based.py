@@ -29,8 +29,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from accord.coefficients._chance import chance_corrected, pooled_p_e
+from accord.errors import BudgetError
 from accord.inference.resampling import Resampling
-from accord.tables.rater_counts import RaterCounts
+from accord.tables.rater_counts import DENSE_BUDGET, RaterCounts
 
 CountChance = Literal["fleiss", "gwet", "bp", "none"]
 Arr = NDArray[np.float64]
@@ -69,8 +70,16 @@ class CountTerms:
         return float(self.pa_i.sum() / self.n2) if self.n2 else math.nan
 
 
-def terms(x: NDArray[np.integer], w: Arr | None) -> CountTerms:
-    """The per-unit terms of a counts matrix whose rows all have at least one rating."""
+def terms(x: Any, w: Arr | None) -> CountTerms:
+    """The per-unit terms of a counts matrix whose rows all have at least one rating.
+
+    ``x`` may be a scipy sparse matrix (:attr:`RaterCounts.matrix` of a crowd with
+    thousands of labels): unweighted, the terms are then computed on its stored cells,
+    in memory linear in the ratings, and ``CountTerms.x`` stays sparse."""
+    if hasattr(x, "tocsr"):
+        if w is not None:  # weights are dense q x q already (at most a few thousand)
+            return terms(x.toarray(), w)
+        return _sparse_terms(x.tocsr())
     xf = np.asarray(x, dtype=np.float64)
     n, q = xf.shape
     r = xf @ np.ones(q)
@@ -80,6 +89,19 @@ def terms(x: NDArray[np.integer], w: Arr | None) -> CountTerms:
         pa_i = np.where(two, (np.einsum("ik,ik->i", xf, xw) - r) / (r * (r - 1.0)), 0.0)
         pi = (xf.T @ (1.0 / r)) / n if n else np.zeros(q)
     return CountTerms(xf, r, two, pa_i, pi, w)
+
+
+def _sparse_terms(x: Any) -> CountTerms:
+    """:func:`terms` of a CSR matrix, unweighted (``x*_ik = x_ik``)."""
+    xf = x.astype(np.float64)
+    n, q = xf.shape
+    r = np.asarray(xf.sum(axis=1), dtype=np.float64).ravel()
+    two = r >= 2
+    same = np.asarray(xf.multiply(xf).sum(axis=1), dtype=np.float64).ravel()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pa_i = np.where(two, (same - r) / (r * (r - 1.0)), 0.0)
+        pi = np.asarray(xf.T @ (1.0 / r), dtype=np.float64) / n if n else np.zeros(q)
+    return CountTerms(xf, r, two, pa_i, pi, None)
 
 
 def p_e(kind: CountChance, pi: Arr, w: Arr | None, q: int) -> Arr:
@@ -128,6 +150,12 @@ def resampling(rc: RaterCounts, w: Arr | None, kind: CountChance) -> Resampling:
     Features of a pattern: ``[1, [r >= 2], p_a,i, x_i / r_i]``; the statistic is the
     coefficient of the summed features (``p_a`` = third / second, ``pi`` = rest / first).
     """
+    if rc.is_sparse and rc.n_units * rc.n_categories > DENSE_BUDGET:
+        raise BudgetError(
+            f"resampling these counts needs a features table of units x categories "
+            f"({rc.n_units:,} x {rc.n_categories:,}), past the budget of {DENSE_BUDGET:,} "
+            "cells; the asymptotic interval (Gwet's SE) needs no resampling, or merge rare "
+            "labels into fewer categories.")
     rows, counts, inverse = rc.patterns()
     t = terms(rows, w)
     feats = np.column_stack([np.ones(t.n), t.two.astype(np.float64), t.pa_i, t.x / t.r[:, None]])

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from accord.errors import DataError
+from accord.errors import BudgetError
 
 if TYPE_CHECKING:
     from accord.data.annotations import Annotations
@@ -179,7 +179,7 @@ def pair_tables(units: IntArray, raters: IntArray, values: IntArray, n_units: in
     n_pairs = pair_a.shape[0]
     cells = 2 * n_pairs * q * q
     if cells > _MAX_CELLS:
-        raise DataError(
+        raise BudgetError(
             f"the contingency tables of {n_pairs:,} rater pairs x {q} x {q} categories would "
             f"take {cells * 8 / 2**30:.1f} GiB; ask for fewer pairs (a larger min_shared)."
         )

@@ -103,7 +103,7 @@ def _count_result(name: str, kind: cb.CountChance, rc: RaterCounts, n_raters: in
                   w: Arr | None, weights: Any, bounds: tuple[float, float] = (-1.0, 1.0),
                   t: cb.CountTerms | None = None) -> AgreementResult:
     """The result of a count-based coefficient, with Gwet's SE and its resampling."""
-    t = cb.terms(rc.counts, w) if t is None else t
+    t = cb.terms(rc.matrix, w) if t is None else t
     est, pa, pe = cb.estimate(kind, t)
     reason = None if math.isfinite(est) else _undefined_reason(kind, t)
     se = math.nan
@@ -218,7 +218,7 @@ def fleiss_kappa(data: Any, *, weights: Any = None,
     func = "fleiss_kappa"
     rc, n_raters = _counts(data, categories, func)
     w = _weights(weights, rc, func)
-    t = cb.terms(rc.counts, w)
+    t = cb.terms(rc.matrix, w)
     res = _count_result(func, "fleiss", rc, n_raters, w, weights, t=t)
     if w is not None:
         return res

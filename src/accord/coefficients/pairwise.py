@@ -30,6 +30,7 @@ from accord.coefficients._registry import REGISTRY
 from accord.data import _validation as v
 from accord.data.annotations import Annotations
 from accord.errors import (
+    BudgetError,
     DataError,
     DegenerateDataWarning,
     InsufficientDataError,
@@ -121,7 +122,7 @@ class PairwiseResult(Tabular):
     def _square(self, fill: float, dtype: Any) -> NDArray[Any]:
         r = len(self.raters)
         if r > MATRIX_RATERS:
-            raise DataError(
+            raise BudgetError(
                 f"a rater x rater matrix of {r:,} raters would take {r * r * 8 / 2**30:.1f} "
                 "GiB; read the pairs from pair_index, pair_n and pair_estimates instead."
             )

@@ -289,3 +289,26 @@ def encode_declared(
             f"declared: {list(categories)!r}."
         )
     return mapped[uniques_codes]
+
+
+def unit_counts(units: NDArray[np.int64], values: NDArray[np.int64], shape: tuple[int, int],
+                made: NDArray[np.int64] | None) -> NDArray[np.int64]:
+    """Units x categories rating counts: ``made`` when it has this ``shape``, else one
+    ``np.bincount`` over ``unit * k + value`` (read-only).
+
+    :meth:`accord.Annotations.unit_counts` keeps the table, so the many-rater
+    coefficients, the consensus and the per-annotator figures of a report count it once.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> unit_counts(np.array([0, 0, 0, 1, 1]), np.array([0, 0, 1, 1, 1]), (2, 2), None).tolist()
+    [[2, 1], [0, 2]]
+    """
+    if made is not None and made.shape == shape:
+        return made
+    n, k = shape
+    counts = np.asarray(np.bincount(units * k + values, minlength=n * k).reshape(n, k),
+                        dtype=np.int64)
+    counts.flags.writeable = False
+    return counts

@@ -61,6 +61,7 @@ class Annotations:
         "meta",
         "_declared_order",
         "_set_valued",
+        "_unit_counts",
     )
 
     def __init__(
@@ -98,6 +99,7 @@ class Annotations:
         # None: detect (a value that is a tuple, list, set or frozenset is a set of labels)
         self._set_valued = (any(map(_sets.is_set_label, self.categories))
                             if set_valued is None else bool(set_valued))
+        self._unit_counts: NDArray[np.int64] | None = None
 
     # ----------------------------------------------------------------- constructors
     @classmethod
@@ -345,6 +347,14 @@ class Annotations:
         for a in out:
             a.flags.writeable = False
         return out
+
+    def unit_counts(self) -> NDArray[np.int64]:
+        """Units x categories: how many ratings put each unit in each category, counted
+        once and shared (read-only; :func:`~accord.data._encoding.unit_counts`)."""
+        self._unit_counts = enc.unit_counts(self._unit_codes, self._value_codes,
+                                            (self.n_units, len(self.categories)),
+                                            self._unit_counts)
+        return self._unit_counts
 
     def wide(self) -> NDArray[np.int64]:
         """The units x raters matrix of value codes, ``-1`` where not rated."""

@@ -45,7 +45,11 @@ engine: each EM iteration (each E step) is one query whose only collected output
 is a (rater, label) x classes table; the per-unit posteriors are collected once,
 at the end. GLAD runs in memory only.
 
-Each function returns an :class:`EngineResult`: the statistic (for
+:func:`read` opens a CSV or Parquet file with DuckDB, Dask or Spark, on a cluster that is
+already running when given its address (``scheduler=`` for Dask, ``master=`` for Spark,
+or the environment variables ``DASK_SCHEDULER_ADDRESS`` and ``SPARK_MASTER``).
+
+Each counting function returns an :class:`EngineResult`: the statistic (for
 :func:`consensus`, the :class:`~accord.Consensus`) and an
 :class:`~accord.Audit` (the result classes have no room for one); it unpacks
 as ``statistic, audit``.
@@ -68,11 +72,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from accord.engines._connect import ENGINES, read
 from accord.engines._result import EngineResult
 from accord.engines.contingency import contingency_table
 from accord.engines.rater_counts import rater_counts
 
-__all__ = ["EngineResult", "consensus", "contingency_table", "rater_counts"]
+__all__ = ["ENGINES", "EngineResult", "consensus", "contingency_table", "rater_counts", "read"]
 
 
 def __getattr__(name: str) -> Any:

@@ -8,6 +8,10 @@
   over images;
 * :func:`box_consensus`: one box per object the annotators drew, where a quorum of
   them drew it (CVAT's rule), fused by a mean weighted by each annotator's agreement;
+* :func:`keypoint_agreement`: the same figures for keypoints, matched by COCO's
+  Object Keypoint Similarity (:mod:`accord.images.keypoints`);
+* :func:`polygon_agreement`: the same figures for polygons, matched by their exact IoU
+  (shapely, the ``images`` extra; :mod:`accord.images.polygons`);
 * :func:`evaluate_boxes`: a model's boxes against a reference: precision, recall
   and F1 at an IoU threshold, and COCO's AP, AP50 and AP75 (as pycocotools), with a
   bootstrap over images;
@@ -18,13 +22,19 @@
 from accord.images.agreement import BoxAgreement, BoxFigures, box_agreement
 from accord.images.consensus import BoxConsensus, box_consensus
 from accord.images.detection import BoxDetection, evaluate_boxes
+from accord.images.keypoints import KeypointAgreement, keypoint_agreement
+from accord.images.polygons import PolygonAgreement, polygon_agreement
 
 __all__ = [
     "BoxAgreement",
     "BoxConsensus",
     "BoxDetection",
     "BoxFigures",
+    "KeypointAgreement",
+    "PolygonAgreement",
     "box_agreement",
     "box_consensus",
     "evaluate_boxes",
+    "keypoint_agreement",
+    "polygon_agreement",
 ]

@@ -10,6 +10,11 @@ labels plus "no box" (Krippendorff 2019, ch. 12: ``o_ck`` sums, over units,
 ``n_uc n_uk / (m_u - 1)`` for ``c != k`` and ``n_uc (n_uc - 1) / (m_u - 1)`` on
 the diagonal). Sums of these over images give every figure, so the bootstrap
 resamples images through them and never matches again.
+
+:func:`count` counts all images at once (:mod:`accord.images._batch`, where the
+matching of most images needs no search); :func:`_image` is the same count for one
+image, the path taken when a ``visit`` asks for each image's groups, and the reference
+the batch is tested against, to the last bit.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from itertools import combinations
 import numpy as np
 from numpy.typing import NDArray
 
+from accord.images import _batch
 from accord.images.matching import canonical_order, groups, iou_matrix, match_pair
 from accord.readers.boxes import BoxTable
 
@@ -29,6 +35,10 @@ FloatArray = NDArray[np.float64]
 #: Called with one image's rows (in the canonical order) and their groups at the first
 #: threshold: how :mod:`accord.images.consensus` takes the same groups as alpha.
 Visit = Callable[[NDArray[np.int64], NDArray[np.int64]], None]
+
+#: Called with two annotators' row indices into the table: the (n, m) similarity of
+#: their shapes, in [0, 1] (IoU for boxes; OKS or polygon IoU for the other shapes).
+Similarity = Callable[[NDArray[np.int64], NDArray[np.int64]], FloatArray]
 
 
 @dataclass(frozen=True)
@@ -46,9 +56,13 @@ class Counts:
     coincidences: FloatArray  # (T, U, K + 1, K + 1); the last category is "no box"
 
 
-def count(table: BoxTable, thresholds: tuple[float, ...], visit: Visit | None = None) -> Counts:
+def count(
+    table: BoxTable, thresholds: tuple[float, ...], visit: Visit | None = None,
+    similarity: Similarity | None = None,
+) -> Counts:  # fmt: skip
     """Match every image at every threshold and count (see the module docstring); ``visit``
-    sees each image's groups at ``thresholds[0]``."""
+    sees each image's groups at ``thresholds[0]``; ``similarity`` replaces the boxes' IoU
+    (``table.xywh`` then only orders each image's shapes)."""
     n_t, n_u, n_r, n_k = len(thresholds), len(table.units), len(table.raters), len(table.labels)
     pairs = tuple(combinations(range(n_r), 2))
     n_p = len(pairs)
@@ -58,16 +72,20 @@ def count(table: BoxTable, thresholds: tuple[float, ...], visit: Visit | None = 
         np.zeros((*shape, n_k)), np.zeros((*shape, n_k)), np.zeros((*shape, n_k)),
         np.zeros((n_t, n_u, n_k + 1, n_k + 1)),
     )  # fmt: skip
+    if visit is None and similarity is None and n_r >= 2:  # the batch path knows boxes only
+        _batch.fill(c, table)
+        return c
     order = np.argsort(table.unit, kind="stable")
     starts = np.searchsorted(table.unit[order], np.arange(n_u + 1))
     for u in range(n_u):
         rows = order[starts[u] : starts[u + 1]]
-        _image(c, u, table, rows, n_r, visit)
+        _image(c, u, table, rows, n_r, visit, similarity)
     return c
 
 
 def _image(
     c: Counts, u: int, t: BoxTable, rows: NDArray[np.int64], n_r: int, visit: Visit | None,
+    similarity: Similarity | None = None,
 ) -> None:  # fmt: skip
     rows = rows[canonical_order(t.rater[rows], t.xywh[rows], t.label[rows])]
     rater, label, xywh = t.rater[rows], t.label[rows], t.xywh[rows]
@@ -78,7 +96,8 @@ def _image(
         c.boxes[:, u, p] = own[a].size + own[b].size
         c.boxes_by_label[:, u, p, :] = per_rater[a] + per_rater[b]
     ious = {
-        (a, b): iou_matrix(xywh[own[a]], xywh[own[b]])
+        (a, b): iou_matrix(xywh[own[a]], xywh[own[b]]) if similarity is None
+        else similarity(rows[own[a]], rows[own[b]])
         for a, b in c.pairs
         if own[a].size and own[b].size
     }

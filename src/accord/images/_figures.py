@@ -62,6 +62,24 @@ def alpha_stat(n_cat: int) -> Stat:
     return stat
 
 
+def alpha_margins(o: FloatArray) -> FloatArray:
+    """Per image coincidences ``(U, C, C)`` -> ``(U, C + 1)``: the margins ``n_c`` and the
+    trace, all that :func:`alpha_margin_stat` needs (``C + 1`` columns, not ``C^2``)."""
+    return np.concatenate([o.sum(axis=2), np.trace(o, axis1=1, axis2=2)[:, None]], axis=1)
+
+
+def alpha_margin_stat(s: FloatArray) -> FloatArray:
+    """Nominal alpha from summed :func:`alpha_margins`: as :func:`alpha_stat`, with
+    ``n = sum_c n_c``, ``D_o ~ n - sum_c o_cc`` and ``D_e ~ n^2 - sum_c n_c^2``."""
+    n_c, trace = s[:, :-1], s[:, -1]
+    n = n_c.sum(axis=1)
+    d_o = n - trace
+    d_e = n**2 - (n_c**2).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(np.where(d_e > 0, 1.0 - (n - 1.0) * d_o / d_e, np.nan),
+                          dtype=np.float64)  # fmt: skip
+
+
 def alpha_terms(summed: FloatArray, n_cat: int) -> tuple[float, float]:
     """D_o and D_e (nominal) of a summed, flattened coincidence matrix; ``nan`` if empty.
 
@@ -87,14 +105,24 @@ def figure(
     details: dict[str, Any],
     bounds: tuple[float, float] = (0.0, 1.0),
     warn: bool = True,
+    by_image: tuple[FloatArray, Stat] | None = None,
 ) -> AgreementResult:
-    """One figure: ``stat`` of the column sums of ``x`` (one row per image)."""
+    """One figure: ``stat`` of the column sums of ``x`` (one row per image).
+
+    ``by_image``: the features and statistic to resample instead (the same figure from
+    fewer columns), each image its own pattern in image order, so that every figure of
+    a result resamples the same images from the same draw (:mod:`accord.images._joint`).
+    """
     est = float(stat(x.sum(axis=0)[None, :])[0]) if x.shape[1] else math.nan
     reason = None if math.isfinite(est) else why_undefined
     if reason is not None and warn:
         v.warn_undefined(what, reason)
 
     def resampling() -> Resampling:
+        if by_image is not None:
+            n = by_image[0].shape[0]
+            return Resampling(by_image[0], np.ones(n, dtype=np.int64), by_image[1],
+                              np.arange(n, dtype=np.int64), images)  # fmt: skip
         patterns, counts, inverse = pattern_index(x)
         return Resampling(np.asarray(patterns, dtype=np.float64), counts, stat, inverse, images)
 

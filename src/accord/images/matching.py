@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["groups", "iou_matrix", "match_pair"]
+__all__ = ["groups", "iou_matrix", "match_pair", "paired_iou"]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -39,6 +39,23 @@ def iou_matrix(a: FloatArray, b: FloatArray) -> FloatArray:
     ih = np.clip(np.minimum(ay1, by1) - np.maximum(ay0, by0), 0.0, None)
     inter = iw * ih
     union = (a[:, 2:3] * a[:, 3:4]) + (b[None, :, 2] * b[None, :, 3]) - inter
+    return np.asarray(inter / union, dtype=np.float64)
+
+
+def paired_iou(a: FloatArray, b: FloatArray) -> FloatArray:
+    """IoU of each box of ``a`` (n x 4) with the box of ``b`` (n x 4) in the same row.
+
+    The same operations as :func:`iou_matrix`, so the same pair gives the same bits.
+
+    >>> paired_iou(np.array([[0.0, 0, 2, 1], [0, 0, 1, 1]]), np.array([[0.0, 0, 1, 1]] * 2))
+    array([0.5, 1. ])
+    """
+    ax0, ay0 = a[:, 0], a[:, 1]
+    bx0, by0 = b[:, 0], b[:, 1]
+    iw = np.clip(np.minimum(ax0 + a[:, 2], bx0 + b[:, 2]) - np.maximum(ax0, bx0), 0.0, None)
+    ih = np.clip(np.minimum(ay0 + a[:, 3], by0 + b[:, 3]) - np.maximum(ay0, by0), 0.0, None)
+    inter = iw * ih
+    union = (a[:, 2] * a[:, 3]) + (b[:, 2] * b[:, 3]) - inter
     return np.asarray(inter / union, dtype=np.float64)
 
 

@@ -8,14 +8,21 @@ ch. 11): ``se = sqrt((n-1)/n * sum_i (theta_(i) - theta_(.))^2)``.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from accord.inference.resampling import Resampling
 
 
 def jackknife_se(resampling: Resampling) -> tuple[float, int]:
     """The jackknife standard error and how many leave-one-out values were undefined."""
-    values = resampling.leave_one_out()
-    counts = resampling.counts.astype(np.float64)
+    return jackknife_se_of(resampling.leave_one_out(), resampling.counts)
+
+
+def jackknife_se_of(values: NDArray[np.float64],
+                    counts: NDArray[np.integer]) -> tuple[float, int]:
+    """:func:`jackknife_se` from the leave-one-out ``values`` of each pattern and how many
+    units show it (for figures whose leave-one-out values have a cheaper closed form)."""
+    counts = counts.astype(np.float64)
     ok = np.isfinite(values)
     excluded = int(counts[~ok].sum())
     n = counts[ok].sum()

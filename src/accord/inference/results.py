@@ -33,7 +33,8 @@ __all__ = ["DISAGREEMENT_COEFFICIENTS", "AgreementResult", "ConfidenceInterval"]
 #: observed and expected disagreement (Krippendorff 2004; Janson & Olsson 2001), not
 #: agreement; ``to_dict`` names the keys accordingly.
 DISAGREEMENT_COEFFICIENTS = frozenset({"krippendorff_alpha", "janson_olsson_iota",
-                                       "unitizing_alpha", "box_alpha", "gamma"})
+                                       "unitizing_alpha", "box_alpha", "gamma",
+                                       "keypoint_alpha", "polygon_alpha"})
 
 
 @dataclass(frozen=True)

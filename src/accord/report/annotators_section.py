@@ -330,7 +330,7 @@ def with_annotators(model: Any, ann: Annotations, method: str | None = None,
         if method is None and not accelerate:
             return model
         return replace(model, notes=(*model.notes, UNUSED))
-    from accord.errors import InsufficientDataError
+    from accord.errors import BudgetError, InsufficientDataError
 
     s = model.settings
     try:
@@ -338,6 +338,9 @@ def with_annotators(model: Any, ann: Annotations, method: str | None = None,
                                      method or "dawid_skene", accelerate, _gold(ann))
     except InsufficientDataError as exc:  # e.g. one category in use: said, not hidden
         return replace(model, notes=(*model.notes, f"No {TITLE} section: {exc}"))
+    except BudgetError as exc:  # a k x k confusion per annotator at thousands of labels
+        said = f"No {TITLE} section: {exc}"
+        return replace(model, notes=(*model.notes, said), left_out=(*model.left_out, said))
     return replace(model, annotators=section)
 
 

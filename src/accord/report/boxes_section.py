@@ -3,7 +3,8 @@
 Built from :func:`accord.box_agreement` (pairwise F1, mean IoU and Krippendorff's alpha on
 the matched objects, per label, per annotator pair and over COCO's IoU thresholds, with
 bootstrap intervals over images) and, for the picture of the most disputed images, from
-the per image counts of the same matching (:mod:`accord.images._counts`). The renderers
+the per image counts of the same matching
+(:meth:`accord.images.BoxAgreement.image_counts`). The renderers
 (:mod:`accord.report.render_boxes`) show the text cells of :func:`cells`, each escaping
 them for its medium.
 """
@@ -11,14 +12,16 @@ them for its medium.
 from __future__ import annotations
 
 import math
+import warnings
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from accord.data.annotations import Annotations
+from accord.errors import DegenerateDataWarning
 from accord.inference import Bootstrap
 from accord.inference.results import AgreementResult
 from accord.readers.boxes import BoxTable
@@ -26,7 +29,7 @@ from accord.report.model import DataSummary, Report, Settings, UnitsSection
 
 __all__ = ["BoxFigure", "BoxLabelRow", "BoxPairRow", "BoxSweepRow", "BoxesSection",
            "DisputedImage", "DrawnBox", "box_annotations", "box_report", "boxes_section",
-           "cells", "chosen", "has_boxes"]
+           "cells", "chosen", "has_boxes", "no_boxes"]
 
 DEFAULT_RESAMPLES = 1999
 #: How many of the images with the lowest agreement are drawn.
@@ -204,6 +207,14 @@ def has_boxes(ann: Annotations) -> bool:
     return ann.n_ratings == 0 and isinstance(meta.get("boxes"), BoxTable)
 
 
+def no_boxes(iou_threshold: Any, func: str) -> None:
+    """Refuse an IoU threshold for data without boxes (it would change nothing)."""
+    if iou_threshold is not None:
+        from accord.data._validation import fail
+
+        raise fail("iou_threshold", func, "None for data without boxes", iou_threshold)
+
+
 def box_annotations(table: BoxTable) -> Annotations:
     """Annotations that hold ``table`` only (what a reader gives for a box export)."""
     from accord.data.annotations import Audit
@@ -215,48 +226,59 @@ def box_annotations(table: BoxTable) -> Annotations:
                        meta={"format": "BoxTable", "boxes": table})  # fmt: skip
 
 
-def boxes_section(table: BoxTable, confidence_level: float, method: Any,
-                  seed: int | None) -> BoxesSection:
+def boxes_section(table: BoxTable, confidence_level: float, method: Any, seed: int | None,
+                  iou_threshold: float = IOU_THRESHOLD) -> BoxesSection:
     """Every figure of the section; intervals by bootstrap over images (``method`` when it
-    is a :class:`~accord.inference.Bootstrap`, else 1999 percentile resamples)."""
+    is a :class:`~accord.inference.Bootstrap`, else 1999 percentile resamples), all from
+    one draw of the images (:meth:`accord.images.BoxAgreement.intervals`)."""
     from accord.images import box_agreement
 
     boot = method if isinstance(method, Bootstrap) else Bootstrap(
         n_resamples=DEFAULT_RESAMPLES, rng=seed)  # fmt: skip
-    res = box_agreement(table, iou_threshold=IOU_THRESHOLD, confidence_level=confidence_level,
+    res = box_agreement(table, iou_threshold=iou_threshold, confidence_level=confidence_level,
                         n_resamples=boot.n_resamples, rng=boot.rng)  # fmt: skip
+    res = replace(res, bootstrap=boot)  # its kind (BCa, basic) and progress too
+    cis = res.intervals()
 
-    def row(name: str, r: AgreementResult) -> BoxFigure:
+    def row(name: str, r: AgreementResult, *where: Any) -> BoxFigure:
         if not r.defined:
             return BoxFigure(name, r.coefficient, r.estimate, math.nan, math.nan, "",
                              r.undefined_reason)
-        ci = r.confidence_interval(confidence_level, method=boot)
+        ci = cis[tuple(where) + (name,)]
         return BoxFigure(name, r.coefficient, r.estimate, ci.low, ci.high, ci.method, None)
 
     figures = tuple(row(k, getattr(res, k)) for k in ("f1", "mean_iou", "alpha"))
     n_label = Counter(table.labels[k] for k in table.label.tolist())
-    labels = tuple(BoxLabelRow(k, n_label[k], row("f1", f.f1), row("mean_iou", f.mean_iou))
-                   for k, f in res.per_label.items())
-    pairs = tuple(BoxPairRow(k, row("f1", f.f1), row("mean_iou", f.mean_iou))
-                  for k, f in res.pairs.items())
+    labels = tuple(BoxLabelRow(k, n_label[k], row("f1", f.f1, "per_label", k),
+                               row("mean_iou", f.mean_iou, "per_label", k))
+                   for k, f in res.per_label.items())  # fmt: skip
+    pairs = tuple(BoxPairRow(k, row("f1", f.f1, "pairs", k),
+                             row("mean_iou", f.mean_iou, "pairs", k))
+                  for k, f in res.pairs.items())  # fmt: skip
     sweep = tuple(BoxSweepRow(f.iou_threshold, f.f1.estimate, f.mean_iou.estimate,
                               math.nan if f.alpha is None else f.alpha.estimate)
                   for f in res.sweep)
     return BoxesSection(
-        IOU_THRESHOLD, len(table.units), len(table), tuple(table.raters), tuple(table.labels),
-        _sentence(figures, len(table.raters), confidence_level), figures, labels, pairs, sweep,
-        disputed(table, IOU_THRESHOLD), (), confidence_level,
+        iou_threshold, len(table.units), len(table), tuple(table.raters), tuple(table.labels),
+        _sentence(figures, len(table.raters), confidence_level, iou_threshold), figures,
+        labels, pairs, sweep, disputed(table, iou_threshold, counts=res.image_counts()), (),
+        confidence_level,
     )  # fmt: skip
 
 
-def disputed(table: BoxTable, iou_threshold: float,
-             top: int = MOST_DISPUTED) -> tuple[DisputedImage, ...]:
+def disputed(table: BoxTable, iou_threshold: float, top: int = MOST_DISPUTED, *,
+             counts: Mapping[str, Any] | None = None) -> tuple[DisputedImage, ...]:
     """The images with the lowest pairwise F1 (all annotator pairs pooled: 2 M / N over the
-    image), ties broken by more boxes, then by name; images without a box are left out."""
-    from accord.images._counts import count
+    image), ties broken by more boxes, then by name; images without a box are left out.
+    ``counts``: :meth:`accord.images.BoxAgreement.image_counts` at ``iou_threshold``, if
+    already counted."""
+    if counts is None:
+        from accord.images import box_agreement
 
-    c = count(table, (iou_threshold,))
-    matched, boxes = c.matched[0].sum(axis=1), c.boxes[0].sum(axis=1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DegenerateDataWarning)  # figures not shown here
+            counts = box_agreement(table, iou_threshold=iou_threshold).image_counts()
+    matched, boxes = counts["matched"], counts["boxes"]
     drawn = [u for u in range(len(table.units)) if boxes[u] > 0]
     f1 = {u: 2.0 * float(matched[u]) / float(boxes[u]) for u in drawn}
     order = sorted(drawn, key=lambda u: (f1[u], -boxes[u], table.units[u]))[:top]
@@ -291,12 +313,15 @@ def chosen(table: BoxTable, raters: Sequence[str]) -> BoxTable:
                    audit={**table.audit, "boxes": int(rows.sum())})
 
 
-def box_report(ann: Annotations, settings: Settings, method: Any, title: str | None) -> Report:
-    """The report of box-only data: the data summary and the box section."""
+def box_report(ann: Annotations, settings: Settings, method: Any, title: str | None,
+               iou_threshold: float | None = None) -> Report:
+    """The report of box-only data: the data summary and the box section (boxes matched
+    at IoU at least ``iou_threshold``, default :data:`IOU_THRESHOLD`)."""
     from accord._version import __version__
 
     table = chosen(ann.meta["boxes"], ann.raters)
-    section = boxes_section(table, settings.confidence_level, method, settings.seed)
+    iou = IOU_THRESHOLD if iou_threshold is None else iou_threshold
+    section = boxes_section(table, settings.confidence_level, method, settings.seed, iou)
     if not isinstance(method, Bootstrap):
         settings = replace(settings, method="bootstrap-percentile",
                            n_resamples=DEFAULT_RESAMPLES)
@@ -325,7 +350,8 @@ def _data(ann: Annotations, table: BoxTable) -> DataSummary:
     )  # fmt: skip
 
 
-def _sentence(figures: tuple[BoxFigure, ...], n_annotators: int, level: float) -> str:
+def _sentence(figures: tuple[BoxFigure, ...], n_annotators: int, level: float,
+              iou_threshold: float = IOU_THRESHOLD) -> str:
     parts = []
     for f in figures:
         if f.undefined_reason:
@@ -334,7 +360,7 @@ def _sentence(figures: tuple[BoxFigure, ...], n_annotators: int, level: float) -
         ci = (f" ({level * 100:g}% CI {_f(f.ci_low)} to {_f(f.ci_high)})"
               if math.isfinite(f.ci_low) else "")
         parts.append(f"{NAMES[f.figure]} {_f(f.estimate)}{ci}")
-    return (f"{n_annotators} annotators' boxes matched at IoU >= {IOU_THRESHOLD:g}: "
+    return (f"{n_annotators} annotators' boxes matched at IoU >= {iou_threshold:g}: "
             f"{parts[0]}; {parts[1]}; {parts[2]}.")
 
 

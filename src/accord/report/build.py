@@ -15,18 +15,14 @@ from typing import Any
 
 from accord.data import _validation as v
 from accord.data.annotations import Annotations
-from accord.errors import (
-    AccordError,
-    DegenerateDataWarning,
-    UndeclaredOrderWarning,
-)
+from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWarning
 from accord.inference import Bootstrap
 from accord.inference.results import AgreementResult, ConfidenceInterval
 from accord.readers.boxes import BoxTable
 from accord.readers.spans import SpanTable
 from accord.report._data import _data_summary
 from accord.report.annotators_section import check_options, with_annotators
-from accord.report.boxes_section import box_annotations, has_boxes
+from accord.report.boxes_section import box_annotations, has_boxes, no_boxes
 from accord.report.job import raters_headline, with_job
 from accord.report.judge_lab_section import judge_lab_section
 from accord.report.judge_section import declared_judge
@@ -67,6 +63,7 @@ def report(
     judge_lab: Any = None,
     annotators_method: str | None = None,
     annotators_accelerate: bool = False,
+    iou_threshold: float | None = None,
 ) -> Report:
     """The agreement report of ``annotations``, optionally against a declared ``study``.
 
@@ -131,6 +128,8 @@ def report(
         fits one-coin and Dawid-Skene with SQUAREM (:func:`accord.annotators`'s
         ``accelerate``). Either given when the report has no such section is said in
         ``notes``.
+    iou_threshold : float, optional
+        Box data: two boxes match when their IoU is at least this (default 0.5).
 
     Returns
     -------
@@ -166,7 +165,8 @@ def report(
     if has_boxes(ann):
         return _spans(ann, _study_of(study), judge if judge is not None else (lab or None),
                       confidence_level, method, n_resamples, seed, scale, top_units, title,
-                      "boxes")
+                      "boxes", iou_threshold)
+    no_boxes(iou_threshold, FUNC)
     judge = declared_judge(ann, judge, study)
     coefficients, level = set_options(ann, coefficients, level, judge, pairs, FUNC)
     top_units = v.positive_int(top_units, param="top_units", func=FUNC)
@@ -250,7 +250,7 @@ def _check_names(coefficients: Sequence[str] | None, form: str | None) -> list[s
 
 def _spans(ann: Annotations, st: Study | None, judge: Any, confidence_level: float | None,
            method: Any, n_resamples: int, seed: int | None, scale: str | None, top_units: int,
-           title: str | None, kind: str = "spans") -> Report:
+           title: str | None, kind: str = "spans", iou: float | None = None) -> Report:
     """The report of span-only (``kind="boxes"``: box-only) data (:mod:`.spans_section`)."""
     from accord.errors import DataError
     from accord.report.boxes_section import box_report
@@ -272,7 +272,7 @@ def _spans(ann: Annotations, st: Study | None, judge: Any, confidence_level: flo
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DegenerateDataWarning)
         rep = (span_report(ann, settings, ci_method, top_units, title) if kind == "spans"
-               else box_report(ann, settings, ci_method, title))
+               else box_report(ann, settings, ci_method, title, iou))
     notes = tuple(dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, noted)))
     for w in caught:
         if not issubclass(w.category, noted):
@@ -311,13 +311,13 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
     pw: Any = None
     analyses: tuple[PairAnalysis, ...] = ()
     crowd_note: tuple[str, ...] = ()
+    left_out: tuple[str, ...] = ()
     if not ann.set_valued:  # label sets: the multilabel section instead of the worksheets
         loo_name, rater_rows = sections.rater_rows(ann, primary, settings, form)
-        if ann.n_raters > MAX_RATERS:  # a crowd: the pairs that share most units
-            crowd = sections.crowd_pairs(ann)
-            pw, crowd_note = crowd.result, (crowd.note,)
-        else:
-            pw = sections.pairwise_kappa(ann)
+        # a crowd: the pairs that share most units
+        crowd = (sections.crowd_pairs if ann.n_raters > MAX_RATERS else sections.few_pairs)(ann)
+        pw, crowd_note = crowd.result, (crowd.note,) if crowd.note else ()
+        left_out = crowd_note if crowd.over_budget else ()
         analyses = sections.pair_analyses(ann, pairs, settings.confidence_level, pw,
                                           settings.weights)
     elif ann.n_raters > MAX_RATERS:
@@ -331,7 +331,7 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
         raters=rater_rows, loo_coefficient=loo_name, matrix=sections.rater_matrix(pw),
         units=sections.units_section(ann, top_units),
         bootstrap=sections.bootstrap_summary(results, intervals, primary, ci_method),
-        study=study, notes=crowd_note, results=tuple(results),
+        study=study, notes=crowd_note, results=tuple(results), left_out=left_out,
     )
 
 

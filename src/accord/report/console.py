@@ -45,6 +45,7 @@ def render_console(report: Report) -> Any:
 def _render(report: Report) -> Any:
     parts: list[Any] = [Text(report.title, style="bold")]
     parts += [Text(f"caveat: {c}", style="bold yellow") for c in report.data.caveats]
+    parts += [Text(f"left out: {x}", style="bold yellow") for x in report.left_out]
     job = report.job
     if report.study is not None:
         parts += _decision(report.study)[:-1]
@@ -89,7 +90,7 @@ def _render(report: Report) -> Any:
     for section in (reference, multilabel, judge):
         parts += section if section is not lead else []
     parts += render_judge_lab.console_parts(report.judge_lab)
-    parts += [Text(n, style="dim") for n in report.notes]
+    parts += [Text(n, style="dim") for n in report.notes if n not in report.left_out]
     parts.append(Text(t.settings_line(report), style="dim"))
     return Group(*parts)
 

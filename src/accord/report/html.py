@@ -109,6 +109,7 @@ def _first(report: Report) -> str:
 def _header(report: Report) -> str:
     out = [f"<header><h1>{e(report.title)}</h1>"]
     out += [f'<p class="caveat">caveat: {e(c)}</p>' for c in report.data.caveats]
+    out += [f'<p class="caveat">left out: {e(x)}</p>' for x in report.left_out]
     job = report.job
     if report.study is not None:
         out.append(_decision_box(report.study, anchor=True))
@@ -377,7 +378,7 @@ def _judge(report: Report) -> str:
 
 
 def _method(report: Report) -> str:
-    items = [t.settings_line(report), *report.notes]
+    items = [t.settings_line(report), *(n for n in report.notes if n not in report.left_out)]
     items += list(dict.fromkeys(f"{r.title}: {r.citation}" for r in report.coefficients))
     lis = "".join(f"<li>{e(x)}</li>" for x in items)
     audit = "".join(f"<li>{e(x)}</li>" for x in report.data.audit)

@@ -44,6 +44,7 @@ def report_dict(report: Report) -> dict[str, Any]:
     out: dict[str, Any] = {"$schema": SCHEMA_ID, "schema_version": SCHEMA_VERSION,
                            "caveats": list(report.data.caveats)}
     body = _plain(report, report.settings.confidence_level)
+    body.pop("left_out", None)  # its sentences are in notes
     body["data"]["dropped"] = reason_counts(dict(report.data.dropped))
     body["data"]["n_missing"] = report.data.n_missing
     body["data"]["n_skipped"] = report.data.n_skipped

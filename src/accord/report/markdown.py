@@ -42,7 +42,8 @@ def render_markdown(report: Report) -> str:
 def _render(report: Report) -> str:
     lines = [f"# {escape(report.title)}", ""]
     lines += [f"> caveat: {escape(c)}" for c in report.data.caveats]
-    lines += ([""] if report.data.caveats else []) + _verdict(report)
+    lines += [f"> left out: {escape(x)}" for x in report.left_out]
+    lines += ([""] if report.data.caveats or report.left_out else []) + _verdict(report)
     if report.boxes is not None:
         lines += render_boxes.markdown_data(report.boxes) + render_boxes.markdown_lines(
             report.boxes)
@@ -252,7 +253,7 @@ def _judge(report: Report) -> list[str]:
 
 def _notes(report: Report) -> list[str]:
     out = ["## Method and notes", "", f"- {escape(t.settings_line(report))}"]
-    out += [f"- {escape(n)}" for n in report.notes]
+    out += [f"- {escape(n)}" for n in report.notes if n not in report.left_out]
     out += [f"- {x}" for x in dict.fromkeys(f"{escape(r.title)}: {escape(r.citation)}"
                                             for r in report.coefficients)]
     return out + [""]

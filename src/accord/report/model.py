@@ -407,21 +407,18 @@ class Report(Notebook):
     coefficients : tuple of CoefficientRow
     primary : str or None
         The coefficient the headline (and the study decision) is about.
-    pairs : tuple of PairAnalysis
-        The worksheets of the rater pairs that matter.
+    pairs : tuple of PairAnalysis  (the worksheets of the rater pairs that matter)
     raters : tuple of RaterRow
     loo_coefficient : str or None
         The coefficient recomputed without each rater (``None`` for two raters).
-    matrix : RaterMatrix or None
-        Pairwise Cohen's kappa (``None`` for two raters).
+    matrix : RaterMatrix or None  (pairwise Cohen's kappa; ``None`` for two raters)
     units : UnitsSection
     bootstrap : BootstrapSummary or None
     study : StudySection or None
     notes : tuple of str
         Warnings met while computing (undefined coefficients, ...), as sentences.
     reference : ReferenceSection or None
-        Model against reference, when the data hold a rater of kind gold and raters
-        of kind model or llm.
+        Model against reference (data with a rater of kind gold and of kind model or llm).
     results : tuple of AgreementResult
         The results behind the rows, for further use (not serialised).
     judge : JudgeSection or None
@@ -437,10 +434,12 @@ class Report(Notebook):
     annotators : AnnotatorsSection or None
         Per-annotator quality against the consensus (3+ raters; no reference, judge, study).
     judge_lab : JudgeLabSection or None
-        The judge lab's questions (``judge_lab=...`` or pairwise preferences): position,
-        length, self-preference, ranking, calibration, consistency, PPI: a section each.
+        The judge lab's questions (``judge_lab=...`` or pairwise preferences): position, length,
+        self-preference, ranking, calibration, consistency, PPI: a section each.
     groups : GroupsSection or None
         Each group's main figure, their chart and homogeneity test (``--by``), first.
+    left_out : tuple of str
+        Parts left out past their budget, one sentence each: shown first, kept in notes.
     """
 
     title: str
@@ -468,6 +467,7 @@ class Report(Notebook):
     judge_lab: JudgeLabSection | None = field(default=None, repr=False)
     groups: GroupsSection | None = field(default=None, repr=False)
     boxes: BoxesSection | None = field(default=None, repr=False)
+    left_out: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def decision(self) -> Decision | None:

@@ -13,7 +13,7 @@ import numpy as np
 
 from accord.data._sets import label_text
 from accord.data.annotations import Annotations
-from accord.errors import DataError, DegenerateDataWarning
+from accord.errors import BudgetError, DataError, DegenerateDataWarning
 from accord.inference.results import AgreementResult, ConfidenceInterval
 from accord.report._text import RATERS_SHOWN
 from accord.report.explain import kappa_context
@@ -50,12 +50,27 @@ def pairwise_kappa(ann: Annotations) -> Any:
     return pairwise(ann, "cohen_kappa")
 
 
+def few_pairs(ann: Annotations) -> CrowdPairs:
+    """:func:`pairwise_kappa`, or None with the sentence why when its tables are past
+    their budget (thousands of categories: a k x k table per pair)."""
+    try:
+        return CrowdPairs(pairwise_kappa(ann), "")
+    except BudgetError as exc:
+        return CrowdPairs(None, _no_matrix(ann.n_raters, exc) + ".", True)
+
+
+def _no_matrix(n_raters: int, exc: BudgetError) -> str:
+    return (f"With {n_raters:,} raters the rater x rater matrix and the worksheets of the "
+            f"least and most agreeing pairs are left out: {str(exc).rstrip('.')}")
+
+
 @dataclass(frozen=True)
 class CrowdPairs:
     """The pairs a crowd's report shows (None: none) and the sentence that says which."""
 
     result: Any
     note: str
+    over_budget: bool = False  # the note says a part was left out past its budget
 
 
 def crowd_pairs(ann: Annotations) -> CrowdPairs:
@@ -101,7 +116,10 @@ def crowd_pairs(ann: Annotations) -> CrowdPairs:
     names = [ann.raters[g] for g in sorted(chosen)]
     with warnings.catch_warnings():  # pairs left out are said below, not one by one
         warnings.simplefilter("ignore", DegenerateDataWarning)
-        res = pairwise(ann.select(names), "cohen_kappa", min_shared=CROWD_MIN_SHARED)
+        try:
+            res = pairwise(ann.select(names), "cohen_kappa", min_shared=CROWD_MIN_SHARED)
+        except BudgetError as exc:  # thousands of labels: k x k tables per pair
+            return CrowdPairs(None, _no_matrix(r, exc) + f"; {loo}.", True)
     undefined = int(np.count_nonzero(np.isnan(res.pair_estimates[res.pair_n >= CROWD_MIN_SHARED])))
     if undefined:
         warnings.warn(f"cohen_kappa is undefined (p_e = 1) for {undefined} of the "
@@ -131,7 +149,7 @@ def choose_pairs(ann: Annotations, pairs: Sequence[tuple[Any, Any]] | None,
         return [(ann.raters[0], ann.raters[1], "the two raters")]
     if ann.n_raters == 3:
         return [(a, b, "every pair of the three raters") for a, b in combinations(ann.raters, 2)]
-    return _extreme_pairs(ann, pw if pw is not None else pairwise_kappa(ann))
+    return _extreme_pairs(ann, pw if pw is not None else few_pairs(ann).result)
 
 
 def _extreme_pairs(ann: Annotations, res: Any) -> list[tuple[Any, Any, str]]:

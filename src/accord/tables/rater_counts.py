@@ -7,6 +7,14 @@ ratings the unit received. It is the sufficient statistic of every
 coefficient that ignores which rater gave which rating: Fleiss' kappa, Gwet's
 AC1/AC2, Brennan-Prediger (Randolph's free-marginal kappa) and percent
 agreement. Published multi-rater tables (Fleiss 1971, Table 1) are in this form.
+
+A crowd with thousands of distinct labels (free-text answers, entity ids) has a
+units x categories table that is almost all zeros: 10^4 units x 11,200 labels is
+0.9 GB dense for 30,000 ratings. Counted from annotations past
+:data:`SPARSE_FROM` cells (and more than eight per rating), the counts are held as
+a CSR matrix (:attr:`RaterCounts.matrix`), in memory linear in the ratings; the
+unweighted count-based coefficients read it as it is, and :attr:`RaterCounts.counts`
+gives the dense array only up to :data:`DENSE_BUDGET` cells.
 """
 
 from __future__ import annotations
@@ -19,12 +27,17 @@ from numpy.typing import NDArray
 
 from accord.data._encoding import label_list
 from accord.data._encoding import one_letter_labels as _letters
-from accord.errors import DataError
+from accord.errors import BudgetError, DataError
 from accord.inference.resampling import pattern_index
 
 __all__ = ["RaterCounts"]
 
 IntArray = NDArray[np.int64]
+#: Counted from annotations, a table of more cells than this (and than eight per rating)
+#: is held sparse.
+SPARSE_FROM = 1 << 22
+#: A sparse table gives its dense ``counts`` up to this many cells (256 MiB of int64).
+DENSE_BUDGET = 1 << 25
 
 
 class RaterCounts:
@@ -57,7 +70,7 @@ class RaterCounts:
     (3, [6, 6, 6], [0, 4, 4, 6, 4])
     """
 
-    __slots__ = ("_counts", "categories", "unit_ids", "ordered")
+    __slots__ = ("_counts", "_sparse", "categories", "unit_ids", "ordered")
 
     def __init__(self, counts: Any, categories: Sequence[Any] | None = None) -> None:
         if categories is None and hasattr(counts, "columns") and hasattr(counts, "to_numpy"):
@@ -73,7 +86,8 @@ class RaterCounts:
         if len(set(cats)) != len(cats):
             raise DataError(f"categories must be distinct; got {list(cats)!r}.")
         arr.flags.writeable = False
-        self._counts: IntArray = arr
+        self._counts: IntArray | None = arr
+        self._sparse: Any = None
         self.categories: tuple[Any, ...] = cats
         self.unit_ids: tuple[Any, ...] | None = None
         # whether the category order is a scale (counts given by column: their order)
@@ -84,8 +98,9 @@ class RaterCounts:
     def from_annotations(cls, annotations: Any) -> RaterCounts:
         """Count :class:`~accord.Annotations` per unit and category.
 
-        One ``np.bincount`` over the combined codes ``unit * k + value``; every
-        rater's rating counts once, whoever gave it.
+        One ``np.bincount`` over the combined codes ``unit * k + value``, made once per
+        Annotations (:meth:`~accord.Annotations.unit_counts`); every rater's rating
+        counts once, whoever gave it.
 
         Examples
         --------
@@ -97,9 +112,16 @@ class RaterCounts:
         units, _, values = annotations.codes
         k = len(annotations.categories)
         n = annotations.n_units
-        flat = np.bincount(units * k + values, minlength=n * k)
-        return cls._trusted(flat.reshape(n, k), annotations.categories, annotations.units,
-                            ordered=annotations.ordered)
+        if n * k > max(SPARSE_FROM, 8 * units.shape[0]):
+            from scipy.sparse import csr_array
+
+            m = csr_array((np.ones(units.shape[0], dtype=np.int64), (units, values)),
+                          shape=(n, k))
+            m.sum_duplicates()
+            return cls._trusted(m, annotations.categories, annotations.units,
+                                ordered=annotations.ordered)
+        return cls._trusted(annotations.unit_counts(), annotations.categories,
+                            annotations.units, ordered=annotations.ordered)
 
     @classmethod
     def from_codes(cls, codes: IntArray, categories: Sequence[Any],
@@ -121,13 +143,18 @@ class RaterCounts:
         return cls._trusted(flat.reshape(n, k), categories, unit_ids, ordered=ordered)
 
     @classmethod
-    def _trusted(cls, counts: NDArray[np.integer], categories: Sequence[Any],
+    def _trusted(cls, counts: Any, categories: Sequence[Any],
                  unit_ids: Sequence[Any] | None, *, ordered: bool = True) -> RaterCounts:
-        """Wrap counts already known to be valid (no re-validation of large arrays)."""
+        """Wrap counts already known to be valid (no re-validation of large arrays); a
+        scipy sparse matrix is kept sparse (CSR, duplicates summed)."""
         obj = cls.__new__(cls)
-        arr = np.asarray(counts, dtype=np.int64)
-        arr.flags.writeable = False
-        obj._counts = arr
+        obj._counts = obj._sparse = None
+        if hasattr(counts, "tocsr"):
+            obj._sparse = counts.tocsr()
+        else:
+            arr = np.asarray(counts, dtype=np.int64)
+            arr.flags.writeable = False
+            obj._counts = arr
         obj.categories = tuple(categories)
         obj.unit_ids = None if unit_ids is None else tuple(unit_ids)
         obj.ordered = ordered
@@ -136,28 +163,53 @@ class RaterCounts:
     # ----------------------------------------------------------------- views
     @property
     def counts(self) -> IntArray:
-        """The (n_units, n_categories) counts (read-only)."""
-        return self._counts
+        """The (n_units, n_categories) counts (read-only), dense.
+
+        Raises :class:`~accord.errors.BudgetError` for a sparse table past
+        :data:`DENSE_BUDGET` cells (read :attr:`matrix` instead)."""
+        if self._counts is not None:
+            return self._counts
+        n, k = self._sparse.shape
+        if n * k > DENSE_BUDGET:
+            raise BudgetError(
+                f"the units x categories counts of {n:,} units and {k:,} categories are "
+                f"{n * k:,} cells ({n * k * 8 / 2**30:.1f} GiB) dense, past the budget of "
+                f"{DENSE_BUDGET:,} cells; the unweighted coefficients (Fleiss' kappa, Gwet's "
+                "AC1, Krippendorff's alpha) work on the sparse counts, or merge rare labels "
+                "into fewer categories.")
+        arr = np.asarray(self._sparse.toarray(), dtype=np.int64)
+        arr.flags.writeable = False
+        return arr
+
+    @property
+    def is_sparse(self) -> bool:
+        """Whether the counts are held as a sparse (CSR) matrix."""
+        return self._sparse is not None
+
+    @property
+    def matrix(self) -> Any:
+        """The counts as held: the dense array, or a scipy CSR matrix (:attr:`is_sparse`)."""
+        return self._counts if self._sparse is None else self._sparse
 
     @property
     def n_units(self) -> int:
         """Number of rows (units), including any with no rating."""
-        return int(self._counts.shape[0])
+        return int(self.matrix.shape[0])
 
     @property
     def n_categories(self) -> int:
         """Number of categories (columns)."""
-        return int(self._counts.shape[1])
+        return int(self.matrix.shape[1])
 
     @property
     def n_ratings(self) -> IntArray:
         """Ratings per unit, ``r_i = sum_k x_ik``."""
-        return np.asarray(self._counts.sum(axis=1), dtype=np.int64)
+        return np.asarray(self.matrix.sum(axis=1), dtype=np.int64).ravel()
 
     @property
     def category_totals(self) -> IntArray:
         """Ratings per category over all units."""
-        return np.asarray(self._counts.sum(axis=0), dtype=np.int64)
+        return np.asarray(self.matrix.sum(axis=0), dtype=np.int64).ravel()
 
     @property
     def n_raters(self) -> int:
@@ -170,7 +222,8 @@ class RaterCounts:
         if keep.all():
             return self
         ids = None if self.unit_ids is None else [u for u, k in zip(self.unit_ids, keep) if k]
-        return RaterCounts._trusted(self._counts[keep], self.categories, ids,
+        rows = self.matrix[np.flatnonzero(keep)] if self.is_sparse else self.matrix[keep]
+        return RaterCounts._trusted(rows, self.categories, ids,
                                     ordered=self.ordered)
 
     def patterns(self) -> tuple[IntArray, IntArray, IntArray]:
@@ -179,7 +232,7 @@ class RaterCounts:
         Rows are encoded as one integer (mixed radix) when that fits in 63 bits,
         so finding the patterns is a 1-D sort rather than a row-wise one.
         """
-        x = self._counts
+        x = self.counts
         if x.shape[0] == 0:
             return x, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         base = int(x.max()) + 1

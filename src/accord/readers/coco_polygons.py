@@ -1,0 +1,108 @@
+"""COCO segmentation polygons: outlined objects of several annotators as a :class:`PolygonTable`.
+
+A COCO annotation's ``segmentation`` is either a list of polygons (flat lists
+``[x1, y1, x2, y2, ...]``, one per visible part of the object) or a run-length
+encoded mask (``{"counts": ..., "size": [h, w]}``, mostly for crowd regions). The
+layouts of several annotators are :mod:`accord.readers.coco`'s (one file per
+annotator, or ``rater_key``).
+
+What is not read is counted in the audit, never dropped silently: crowd regions
+(``iscrowd: 1``), RLE masks (pixels, not outlines: accord compares outlines), and
+annotations with no polygon (a box only).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from accord.errors import DataError
+from accord.readers.coco import _load, _rater
+from accord.readers.polygons import PolygonTable, polygon_table
+
+__all__ = ["read_coco_polygons"]
+
+
+def read_coco_polygons(
+    paths: str | Path | Sequence[str | Path],
+    *,
+    rater_key: str | None = None,
+    func: str = "read_coco_polygons",
+) -> PolygonTable:
+    """The outlined objects of COCO files, one file per annotator or one with ``rater_key``.
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> for name, x in (("ann", 10), ("bob", 11)):
+    ...     _ = (d / f"{name}.json").write_text(json.dumps({
+    ...         "images": [{"id": 1, "file_name": "a.jpg"}],
+    ...         "categories": [{"id": 1, "name": "roof"}],
+    ...         "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "iscrowd": 0,
+    ...                          "segmentation": [[0, 0, x, 0, x, 10, 0, 10]]}]}))
+    >>> t = read_coco_polygons([d / "ann.json", d / "bob.json"])
+    >>> t.raters, t.area.tolist()
+    (('ann', 'bob'), [100.0, 110.0])
+    """
+    files = [Path(paths)] if isinstance(paths, (str, Path)) else [Path(p) for p in paths]
+    if not files:
+        raise DataError(f"{func} needs at least one COCO file.")
+    if rater_key is None and len(files) < 2:
+        raise DataError(
+            f"{func}: one COCO file holds one annotator unless rater_key= names the annotation "
+            f"key (or attribute) that says who outlined each object; got only "
+            f"{str(files[0])!r}."
+        )
+    rows: list[dict[str, Any]] = []
+    skipped: Counter[str] = Counter()
+    for f in files:
+        _rows(f, rater_key, skipped, rows, func)
+    columns = {k: [r[k] for r in rows] for k in ("image", "annotator", "label", "polygon")}
+    table = polygon_table(columns, func=func)
+    audit = {**table.audit, "files": len(files), **{f"skipped: {k}": n for k, n in skipped.items()}}
+    return PolygonTable(table.units, table.raters, table.labels, table.unit, table.rater,
+                        table.label, table.rings, table.geometry, table.area, audit)  # fmt: skip
+
+
+def _rows(path: Path, rater_key: str | None, skipped: Counter[str], rows: list[dict[str, Any]],
+          func: str) -> None:  # fmt: skip
+    data = _load(path)
+    cats = {c.get("id"): str(c.get("name", c.get("id"))) for c in data["categories"]}
+    records = {im.get("id"): im for im in data["images"] if isinstance(im, dict)}
+    images = {k: str(im.get("file_name", k)) for k, im in records.items()}
+    seen: set[tuple[str, str]] = set()
+    for k, a in enumerate(data["annotations"]):
+        where = f"{str(path)!r}, annotation {a.get('id', k + 1)!r}"
+        if a.get("image_id") not in images or a.get("category_id") not in cats:
+            raise DataError(f"{func}: {where} is on image id {a.get('image_id')!r} with "
+                            f"category id {a.get('category_id')!r}; the file's 'images' and "
+                            "'categories' must list both.")  # fmt: skip
+        image = images[a["image_id"]]
+        rater = path.stem if rater_key is None else _rater(
+            a, records[a["image_id"]], rater_key, where, func)  # fmt: skip
+        seen.add((image, rater))
+        reason = _skip(a)
+        if reason:
+            skipped[reason] += 1
+            continue
+        rows.append({"image": image, "annotator": rater, "label": cats[a["category_id"]],
+                     "polygon": a["segmentation"]})  # fmt: skip
+    raters = {r for _, r in seen} or ({path.stem} if rater_key is None else set())
+    for image in images.values():
+        for rater in sorted(raters - {r for i, r in seen if i == image}):
+            rows.append({"image": image, "annotator": rater, "label": None, "polygon": None})
+
+
+def _skip(a: dict[str, Any]) -> str:
+    """Why an annotation is not read (empty when it is)."""
+    seg = a.get("segmentation")
+    if a.get("iscrowd"):
+        return "crowd region (iscrowd)"
+    if isinstance(seg, dict):
+        return "RLE segmentation (a mask, not polygons)"
+    if not seg:
+        return "no segmentation polygon"
+    return ""

@@ -1,0 +1,78 @@
+"""Polygons and keypoints from any export accord reads: COCO, CVAT or Label Studio.
+
+The format is told by the files: ``.xml`` (or a CVAT zip) is CVAT for images 1.1; a
+JSON file that is a list of tasks (or one task with ``annotations``) is Label Studio;
+a JSON object with ``images``, ``annotations`` and ``categories`` is COCO.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from accord.errors import FormatError
+
+__all__ = ["read_keypoints", "read_polygons", "shape_format"]
+
+
+def shape_format(files: Sequence[Path], func: str) -> str:
+    """``"coco"``, ``"cvat"`` or ``"label_studio"``: the one format of ``files``."""
+    kinds = {f: _kind(f) for f in files}
+    if len(set(kinds.values())) > 1:
+        listed = ", ".join(f"{f.name} ({k})" for f, k in kinds.items())
+        raise FormatError(f"{func}: the files given together are of different formats: "
+                          f"{listed}; give one tool's files together.")  # fmt: skip
+    return next(iter(kinds.values()))
+
+
+def _kind(path: Path) -> str:
+    if path.suffix.lower() == ".xml" or (path.is_file() and zipfile.is_zipfile(path)):
+        return "cvat"
+    with open(path, "rb") as fh:
+        head = fh.read(65536).lstrip()
+    if head.startswith(b"[") or (b'"annotations"' in head and b'"images"' not in head):
+        return "label_studio"
+    return "coco"
+
+
+def _files(paths: Any) -> list[Path]:
+    return [Path(paths)] if isinstance(paths, (str, Path)) else [Path(p) for p in paths]
+
+
+def read_keypoints(paths: Any, *, rater_key: str | None, names: Sequence[str] | None,
+                   func: str) -> Any:  # fmt: skip
+    """The :class:`~accord.readers.keypoints.KeypointTable` of keypoint exports."""
+    files = _files(paths)
+    kind = shape_format(files, func)
+    key = rater_key if len(files) == 1 else None
+    if kind == "cvat":
+        from accord.readers.cvat_shapes import read_cvat_keypoints
+
+        return read_cvat_keypoints(files, names=names, rater_key=key, func=func)
+    if kind == "label_studio":
+        from accord.readers.label_studio_shapes import read_label_studio_keypoints
+
+        return read_label_studio_keypoints(files, names=names, func=func)
+    from accord.readers.coco_keypoints import read_coco_keypoints
+
+    return read_coco_keypoints(files, rater_key=key, func=func)
+
+
+def read_polygons(paths: Any, *, rater_key: str | None, func: str) -> Any:
+    """The :class:`~accord.readers.polygons.PolygonTable` of polygon exports."""
+    files = _files(paths)
+    kind = shape_format(files, func)
+    key = rater_key if len(files) == 1 else None
+    if kind == "cvat":
+        from accord.readers.cvat_shapes import read_cvat_polygons
+
+        return read_cvat_polygons(files, rater_key=key, func=func)
+    if kind == "label_studio":
+        from accord.readers.label_studio_shapes import read_label_studio_polygons
+
+        return read_label_studio_polygons(files, func=func)
+    from accord.readers.coco_polygons import read_coco_polygons
+
+    return read_coco_polygons(files, rater_key=key, func=func)
