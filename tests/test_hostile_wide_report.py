@@ -116,7 +116,7 @@ def test_report_on_a_wide_crowd_leaves_parts_out_and_says_so_first() -> None:
         tracemalloc.stop()
     assert peak < 256 * 2**20
     assert rep.annotators is None and len(rep.left_out) == 1
-    assert rep.left_out[0].startswith("No Annotators section: annotators: a confusion matrix")
+    assert rep.left_out[0].startswith("No Annotators section: a confusion matrix")
     assert rep.left_out[0] in rep.notes  # kept for JSON
     md = rep.to_markdown()
     assert md.index("> left out: No Annotators section") < md.index("## Data")

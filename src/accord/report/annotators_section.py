@@ -339,7 +339,7 @@ def with_annotators(model: Any, ann: Annotations, method: str | None = None,
     except InsufficientDataError as exc:  # e.g. one category in use: said, not hidden
         return replace(model, notes=(*model.notes, f"No {TITLE} section: {exc}"))
     except BudgetError as exc:  # a k x k confusion per annotator at thousands of labels
-        said = f"No {TITLE} section: {exc}"
+        said = f"No {TITLE} section: {str(exc).removeprefix('annotators: ')}"
         return replace(model, notes=(*model.notes, said), left_out=(*model.left_out, said))
     return replace(model, annotators=section)
 
