@@ -81,7 +81,8 @@ def test_cli_takes_several_files_or_a_folder(batches: Path) -> None:
 def test_a_folder_of_unknown_files_names_the_formats_looked_for(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("nothing to see\n")
     with pytest.raises(FormatError, match=r"none of its 1 file\(s\) is in a format accord "
-                                          r"knows; looked for label_studio, .*mturk"):
+                                          r"knows; looked for label_studio_boxes, "
+                                          r"label_studio, .*mturk"):
         accord.read(tmp_path)
 
 

@@ -20,6 +20,7 @@ from accord.readers._sniff import SNIFF
 
 #: (name, module, attribute), in the order detection prefers them on a tie.
 _REGISTRY: tuple[tuple[str, str, str], ...] = (
+    ("label_studio_boxes", "label_studio_boxes", "LABEL_STUDIO_BOXES"),
     ("label_studio", "label_studio", "LABEL_STUDIO"),
     ("label_studio_csv", "label_studio", "LABEL_STUDIO_CSV"),
     ("prodigy", "prodigy", "PRODIGY"),

@@ -274,6 +274,7 @@ def jsonl(path: Path, head: bytes) -> float:
 
 #: Reader name to its check.
 SNIFF: dict[str, Callable[[Path, bytes], float]] = {
+    "label_studio_boxes": label_studio_boxes,
     "label_studio": label_studio,
     "label_studio_csv": label_studio_csv,
     "prodigy": prodigy,

@@ -25,6 +25,8 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from accord.errors import DataError, FormatError
+from accord.readers import _sniff
+from accord.readers._base import Reader
 from accord.readers._box_rows import Rows, finish
 from accord.readers.boxes import BoxTable
 
@@ -143,3 +145,16 @@ def _number(raw: Any, name: str, where: str, func: str) -> float:
         raise DataError(f"{func}: {where} has a rectangle with {name}={raw!r}; expected a "
                         "finite number.")  # fmt: skip
     return float(raw)
+
+
+def _read(paths: list[Path], options: dict[str, Any]) -> Any:
+    from accord.readers._box_rows import as_annotations
+
+    table = read_label_studio_boxes(paths, func="accord.read")
+    return as_annotations(table, "label_studio_boxes", paths)
+
+
+LABEL_STUDIO_BOXES = Reader(
+    "label_studio_boxes", "Label Studio JSON export with rectanglelabels (boxes; one "
+    "annotation per annotator, converted from percent to pixels)",
+    _sniff.label_studio_boxes, _read)
