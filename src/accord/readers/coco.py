@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -102,11 +102,34 @@ def _rows(
     path: Path, rater_key: str | None, skipped: Counter[str], func: str
 ) -> list[dict[str, Any]]:
     data = _load(path)
+    rows = []
+    seen: set[tuple[str, str]] = set()
+    for a, where, image, rater, label in each_annotation(data, path, rater_key, seen, func):
+        if a.get("iscrowd"):
+            skipped["crowd region (iscrowd)"] += 1
+            continue
+        if a.get("bbox") is None:
+            skipped["no bbox"] += 1
+            continue
+        x, y, w, h = _bbox(a["bbox"], where, func)
+        rows.append({"image": image, "annotator": rater, "label": label,
+                     "x": x, "y": y, "w": w, "h": h})  # fmt: skip
+    for image, rater in unseen(data, path, rater_key, seen):
+        rows.append({"image": image, "annotator": rater, "label": None,
+                     "x": None, "y": None, "w": None, "h": None})  # fmt: skip
+    return rows
+
+
+def each_annotation(
+    data: dict[str, Any], path: Path, rater_key: str | None, seen: set[tuple[str, str]],
+    func: str,
+) -> Iterator[tuple[dict[str, Any], str, str, str, str]]:  # fmt: skip
+    """Each annotation of a COCO file with where it is (for messages), its image's file
+    name, its annotator and its category's name; every (image, annotator) met is added
+    to ``seen``. The box, keypoint and polygon readers share it."""
     names = {c.get("id"): str(c.get("name", c.get("id"))) for c in data["categories"]}
     records = {im.get("id"): im for im in data["images"] if isinstance(im, dict)}
     images = {k: str(im.get("file_name", k)) for k, im in records.items()}
-    rows = []
-    seen: set[tuple[str, str]] = set()
     for k, a in enumerate(data["annotations"]):
         where = f"{str(path)!r}, annotation {a.get('id', k + 1)!r}"
         if a.get("image_id") not in images:
@@ -120,22 +143,19 @@ def _rows(
         rater = path.stem if rater_key is None else _rater(
             a, records[a["image_id"]], rater_key, where, func)  # fmt: skip
         seen.add((image, rater))
-        if a.get("iscrowd"):
-            skipped["crowd region (iscrowd)"] += 1
-            continue
-        if a.get("bbox") is None:
-            skipped["no bbox"] += 1
-            continue
-        x, y, w, h = _bbox(a["bbox"], where, func)
-        rows.append({"image": image, "annotator": rater, "label": names[a["category_id"]],
-                     "x": x, "y": y, "w": w, "h": h})  # fmt: skip
+        yield a, where, image, rater, names[a["category_id"]]
+
+
+def unseen(data: dict[str, Any], path: Path, rater_key: str | None,
+           seen: set[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    """The (image, annotator) pairs of the file with no annotation: that annotator's "no
+    object" on that image (one file per annotator: the file's stem)."""
     raters = {r for _, r in seen} or ({path.stem} if rater_key is None else set())
-    for image in images.values():
+    records = {im.get("id"): im for im in data["images"] if isinstance(im, dict)}
+    for image in {k: str(im.get("file_name", k)) for k, im in records.items()}.values():
         for rater in sorted(raters):
             if (image, rater) not in seen:
-                rows.append({"image": image, "annotator": rater, "label": None,
-                             "x": None, "y": None, "w": None, "h": None})  # fmt: skip
-    return rows
+                yield image, rater
 
 
 def _rater(a: dict[str, Any], image: dict[str, Any], key: str, where: str, func: str) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from accord.errors import DataError
-from accord.readers.coco import _load, _rater
+from accord.readers.coco import _load, each_annotation, unseen
 from accord.readers.polygons import PolygonTable, polygon_table
 
 __all__ = ["read_coco_polygons"]
@@ -70,31 +70,16 @@ def read_coco_polygons(
 def _rows(path: Path, rater_key: str | None, skipped: Counter[str], rows: list[dict[str, Any]],
           func: str) -> None:  # fmt: skip
     data = _load(path)
-    cats = {c.get("id"): str(c.get("name", c.get("id"))) for c in data["categories"]}
-    records = {im.get("id"): im for im in data["images"] if isinstance(im, dict)}
-    images = {k: str(im.get("file_name", k)) for k, im in records.items()}
     seen: set[tuple[str, str]] = set()
-    for k, a in enumerate(data["annotations"]):
-        where = f"{str(path)!r}, annotation {a.get('id', k + 1)!r}"
-        if a.get("image_id") not in images or a.get("category_id") not in cats:
-            raise DataError(f"{func}: {where} is on image id {a.get('image_id')!r} with "
-                            f"category id {a.get('category_id')!r}; the file's 'images' and "
-                            "'categories' must list both.")  # fmt: skip
-        image = images[a["image_id"]]
-        rater = path.stem if rater_key is None else _rater(
-            a, records[a["image_id"]], rater_key, where, func)  # fmt: skip
-        seen.add((image, rater))
+    for a, _, image, rater, label in each_annotation(data, path, rater_key, seen, func):
         reason = _skip(a)
         if reason:
             skipped[reason] += 1
             continue
-        rows.append({"image": image, "annotator": rater, "label": cats[a["category_id"]],
+        rows.append({"image": image, "annotator": rater, "label": label,
                      "polygon": a["segmentation"]})  # fmt: skip
-    raters = {r for _, r in seen} or ({path.stem} if rater_key is None else set())
-    for image in images.values():
-        for rater in sorted(raters - {r for i, r in seen if i == image}):
-            rows.append({"image": image, "annotator": rater, "label": None, "polygon": None})
-
+    for image, rater in unseen(data, path, rater_key, seen):
+        rows.append({"image": image, "annotator": rater, "label": None, "polygon": None})
 
 def _skip(a: dict[str, Any]) -> str:
     """Why an annotation is not read (empty when it is)."""
