@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import accord
@@ -75,8 +75,21 @@ def _matrix(design: tuple[list[list[int]], list[list[bool]]]) -> np.ndarray:
     return x
 
 
+# every usable score 0 but one, whose rater scored nothing else: the rater effect takes
+# it whole, so targets and residual are both 0 and ICC3 is 0/0; the dense sums once left
+# R(t | r) at -1e-15 and gave 1.0 where the long sums gave the undefined nan
+_ONE_RATER_CONSTANT = ([[0, 0, 0, 0, 5, 0], [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0],
+                        [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]],
+                       [[True, False, False, False, False, False],
+                        [True, False, False, False, True, True],
+                        [True, False, False, False, True, False],
+                        [False, False, False, False, True, False],
+                        [True, True, True, True, False, True]])
+
+
 @settings(max_examples=150, deadline=None)
 @given(designs, st.sampled_from(sorted(FORMS)))
+@example(_ONE_RATER_CONSTANT, "ICC3")
 def test_long_path_equals_the_dense_algebra(design: tuple[list[list[int]], list[list[bool]]],
                                             form: str) -> None:
     x = _matrix(design)
@@ -353,3 +366,15 @@ def test_a_zero_denominator_is_undefined_with_its_reason_on_both_paths() -> None
             res = accord.icc(data, form="ICC2")
         assert math.isnan(res.estimate)
         assert "denominator" in str(res.undefined_reason)
+
+
+def test_a_rater_effect_that_explains_every_difference_is_undefined() -> None:
+    """The design above from the array and from long data: ICC3 is nan with its reason
+    (targets and residual both 0), never the 1.0 that rounding noise once gave."""
+    x = _matrix(_ONE_RATER_CONSTANT)
+    with pytest.warns(DegenerateDataWarning):
+        results = [accord.icc(data, form="ICC3") for data in (x, _from_long(x))]
+    for res in results:
+        assert math.isnan(res.estimate)
+        assert res.details["ms_rows"] == 0.0
+        assert "each rater only adds a constant" in res.undefined_reason

@@ -364,7 +364,9 @@ def anova(head: FloatArray, z_col: FloatArray, n_col: FloatArray | None,
         ss_rows, k_rows, k_cols = ssb, np.full_like(n, float(k)), n.copy()
     else:
         marg = np.einsum("bj,bj->b", z_col, z_col / np.where(n_col > 0, n_col, 1.0))
-        ss_rows = ssb + ssc - (marg - total**2 / big_n)  # R(t | r) = R(t) + R(r | t) - R(r)
+        # R(t | r) = R(t) + R(r | t) - R(r), its rounding noise set to 0 as for ssb
+        ss_rows = _exact_zero(ssb + ssc - (marg - total**2 / big_n),
+                              np.maximum(np.maximum(np.abs(ssb), np.abs(ssc)), np.abs(marg)))
         k_rows = (big_n - k) / (n - 1.0)
         k_cols = (big_n - n) / (k - 1.0)
     sse = np.maximum(_exact_zero(ssw - ssc, ssw), 0.0)
