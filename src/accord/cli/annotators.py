@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from accord.cli._app import main
-from accord.cli._common import console, data_options, load, single_labels
+from accord.cli._common import console, data_options, load, model_frame, single_labels
 from accord.cli._engine import engine_consensus, engine_frame, engine_options, require_long
 from accord.cli._json import emit
 from accord.cli._options import CONSENSUS_METHODS, shared
@@ -110,7 +110,7 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
                                         threshold=threshold, accelerate=accelerate)
             ann: Any = SimpleNamespace(audit=audit)
         else:
-            model = None if model_file is None else _model_frame(model_file, unit_header)
+            model = None if model_file is None else model_frame(model_file, unit_header)
             ann = single_labels(load(data, **selection), "consensus")
             c = accord.consensus(ann, method=method,  # type: ignore[arg-type]
                                  tol=tol, max_iter=max_iter, threshold=threshold,
@@ -185,26 +185,6 @@ def _print_relabel(again: Any) -> None:
         t.add_row(str(r["unit"]), str(r["label"]), f"{r['quality']:.3f}",
                   f"{r['gain']:.3f}", r["reason"])
     out.print(t)
-
-
-def _model_frame(path: str, unit: str) -> Any:
-    """The model's CSV as a frame whose unit column is named ``unit``: the column so named,
-    else the one named as ``--unit``, else the first."""
-    import polars as pl
-
-    from accord.errors import DataError
-
-    try:
-        frame = pl.read_csv(path, infer_schema_length=None)
-    except (OSError, pl.exceptions.PolarsError) as exc:
-        raise DataError(f"--model {path}: cannot read it as a CSV ({one_line(str(exc))}).") \
-            from None
-    if frame.width < 2:
-        raise DataError(f"--model {path}: needs a unit column and one column per label.")
-    if "unit" in frame.columns:
-        return frame
-    source = unit if unit in frame.columns else frame.columns[0]
-    return frame.rename({source: "unit"})
 
 
 def _score_consensus(data: str, method: str, tol: float, max_iter: int,
@@ -382,7 +362,7 @@ def annotators(data: str, gold: str | None, consensus_method: str, tol: float, m
     from accord.errors import InvalidParameterError
 
     try:
-        model = None if model_file is None else _model_frame(
+        model = None if model_file is None else model_frame(
             model_file, selection.get("unit") or "unit")
         ann = single_labels(load(data, select_raters=gold is None, **selection), "annotators")
         q = accord.annotators(ann, reference=gold,
