@@ -183,7 +183,9 @@ class Consensus(Tabular):
 
     def relabel(self, k: int = 10) -> Any:
         """:class:`~accord.annotators.relabel.Relabel`: the ``k`` units whose next label
-        has the largest expected information gain, each with its reason."""
+        has the largest expected information gain (majority vote and Wawa: the tied
+        units first, then by the chance that one more vote takes the majority off the
+        label or ties it), each with its reason."""
         from .relabel import relabel_of
 
         return relabel_of(self, self._quality_posterior, self.quality, k)

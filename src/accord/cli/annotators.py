@@ -53,7 +53,9 @@ def _fit_options(func: Any) -> Any:
               "glad.")
 @click.option("--relabel", "relabel", default=None, type=click.IntRange(min=1),
               help="Also list the K units whose next label has the largest expected "
-              "information gain, each with its reason (relabel these first).")
+              "information gain (majority and wawa: tied units first, then by the chance "
+              "that one more vote changes the majority), each with its reason (relabel "
+              "these first).")
 @click.option("--tie-break", "tie_break", type=click.Choice(["first", "quality"]),
               default="first", show_default=True,
               help="majority and wawa: a tied unit takes the first tied label, or the one "
@@ -295,8 +297,9 @@ def _print_consensus(ann: Any, c: Any, output: str | None, quality: Any = None) 
         acc = c.model.accuracy
         ci = acc.confidence_interval()
         out.print(one_line(
-            f"model: one more annotator ({c.model.vote} vote) on {c.model.n_units} units; "
-            f"estimated accuracy {_num(acc.estimate, '.3f')} (95% Wilson CI "
+            f"model: one more annotator ({c.model.vote} vote) on {c.model.n_units} units, "
+            f"the weight of its vote {_num(c.model.weight, '.3f')} (the median "
+            f"annotator's {_num(c.model.crowd_weight, '.3f')}); estimated accuracy {_num(acc.estimate, '.3f')} (95% Wilson CI "
             f"{_num(ci.low, '.3f')}-{_num(ci.high, '.3f')})."), markup=False, highlight=False)
     if quality is not None:
         out.print(one_line(f"quality: the {quality.estimate}, the estimated probability "
