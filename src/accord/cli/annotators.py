@@ -299,7 +299,8 @@ def _print_consensus(ann: Any, c: Any, output: str | None, quality: Any = None) 
         out.print(one_line(
             f"model: one more annotator ({c.model.vote} vote) on {c.model.n_units} units, "
             f"the weight of its vote {_num(c.model.weight, '.3f')} (the median "
-            f"annotator's {_num(c.model.crowd_weight, '.3f')}); estimated accuracy {_num(acc.estimate, '.3f')} (95% Wilson CI "
+            f"annotator's {_num(c.model.crowd_weight, '.3f')}); estimated accuracy "
+            f"{_num(acc.estimate, '.3f')} (95% Wilson CI "
             f"{_num(ci.low, '.3f')}-{_num(ci.high, '.3f')})."), markup=False, highlight=False)
     if quality is not None:
         out.print(one_line(f"quality: the {quality.estimate}, the estimated probability "
