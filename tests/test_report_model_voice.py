@@ -153,3 +153,19 @@ def test_cli_bad_model_files_are_one_line(tmp_path: Path) -> None:
     code, out, err = run_cli("report", str(EXAMPLES / "alpaca_eval_slice.json"),
                              "--model", str(MODEL))
     assert code == 2 and "DATA is a pairwise-preference file, so --model does not apply" in err
+
+
+def test_a_crowd_report_shows_the_model_and_the_units_to_relabel_on_its_first_screen(
+) -> None:
+    """From LEADS_FROM annotators on, the section (the model's parts with it) comes
+    before the data and the coefficients."""
+    from tests.test_annotators_model import model_probs, simulated
+
+    truth, ann = simulated(3, n_units=300, n_raters=12)
+    rep = accord.report(ann, seed=1, annotators_model=model_probs(truth, 0.8, 3))
+    assert rep.annotators is not None and rep.annotators.leads
+    md = rep.to_markdown()
+    assert (md.index("## Annotators") < md.index(f"### {MODEL_TITLE}")
+            < md.index(f"### {RELABEL_TITLE}") < md.index("## Data"))
+    html = rep.to_html()
+    assert html.index(f">{RELABEL_TITLE}</h3>") < html.index('<section id="summary">')
