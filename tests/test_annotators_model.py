@@ -252,3 +252,40 @@ def test_a_model_past_the_dense_budget_is_refused(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(_sparse, "CELLS_PER_RATING", 0)
     with pytest.raises(DataError, match="8 cells, past the budget of 4 for 12 ratings"):
         accord.consensus(RATINGS, method="majority", model={0: {"x": 1.0}})
+
+
+@pytest.mark.parametrize("method", ["one_coin", "dawid_skene", "mace"])
+def test_the_model_s_weight_is_the_log_odds_of_its_vote(method: str) -> None:
+    truth, ann = simulated(2)
+    k = 3
+    good = quiet(ann, method, model=model_probs(truth, 0.9, 2))
+    weak = quiet(ann, method, model=model_probs(truth, 0.4, 2))
+    for c in (good, weak):
+        assert c.model is not None
+        a = c.model.accuracy.estimate
+        assert c.model.weight == pytest.approx(np.log(a * (k - 1) / (1 - a)))
+        # the median annotator's, their accuracies read the same way
+        if method == "dawid_skene":
+            crowd = np.einsum("rcc,c->r", c.parameters["confusion"], c.parameters["prior"])
+        elif method == "one_coin":
+            crowd = c.parameters["accuracy"]
+        else:
+            continue
+        assert c.model.crowd_weight == pytest.approx(
+            float(np.median(np.log(crowd * (k - 1) / (1 - crowd)))))
+    assert good.model is not None and weak.model is not None
+    assert good.model.weight > weak.model.weight
+    doc = good.to_dict()["model"]
+    assert doc["weight"] == good.model.weight and doc["crowd_weight"] == good.model.crowd_weight
+
+
+def test_a_vote_weighs_the_model_as_an_annotator() -> None:
+    ratings = [["x", "x", "y"], ["x", "y", "y"], ["y", "y", "y"], ["x", "x", "x"]]
+    probs = {0: {"x": 0.8, "y": 0.2}, 1: {"x": 0.1, "y": 0.9}, 2: {"x": 0.9, "y": 0.1},
+             3: {"x": 0.6, "y": 0.4}}
+    c = accord.consensus(ratings, method="majority", model=probs)
+    assert c.model is not None and (c.model.weight, c.model.crowd_weight) == (1.0, 1.0)
+    w = accord.consensus(ratings, method="wawa", model=probs)
+    # Wawa: the model agrees with the majority on 3 of 4 units (not unit 2's 'y'): its weight
+    assert w.model is not None and w.model.weight == pytest.approx(0.75)
+    assert w.model.crowd_weight == pytest.approx(float(np.median(w.parameters["skill"])))

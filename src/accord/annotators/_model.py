@@ -37,11 +37,23 @@ Wawa, the share of the units it voted on whose consensus label is its top label
 as for an annotator's accuracy (:func:`accord.annotators._figures.proportion`): it
 treats the consensus as the truth, so it leaves out the uncertainty of the fit.
 
+The weight the fit gave it (:func:`vote_weights`) is the weight of one vote at its
+estimated accuracy ``a`` among ``k`` classes, ``w = log(a (k - 1) / (1 - a))``: the
+log-odds a vote adds for its label under the one-coin model, the weight of the optimal
+weighted majority (Nitzan & Paroush 1982), 0 at chance (``a = 1 / k``) and negative
+below it; beside it the median annotator's, from their accuracies read the same way
+(Dawid-Skene ``sum_c pi_c theta[r, c, c]``, one-coin their accuracy, MACE
+``a_r + (1 - a_r) sum_c pi_c xi[r, c]``). Majority vote gives every vote weight 1, the
+model's as an annotator's; Wawa weighs each vote by its voter's agreement with the
+majority, the model's as well.
+
 References
 ----------
 Dawid, A. P. & Skene, A. M. (1979). Maximum likelihood estimation of observer
 error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28.
 Hovy, D. et al. (2013). Learning whom to trust with MACE. *NAACL-HLT*, 1120-1130.
+Nitzan, S. & Paroush, J. (1982). Optimal decision rules in uncertain dichotomous
+choice situations. *International Economic Review* 23(2), 289-297.
 Goh, H. W., Tkachenko, U. & Mueller, J. (2022). CROWDLAB: Supervised learning to
 infer consensus labels and quality scores for data with multiple annotators.
 *NeurIPS 2022 Human in the Loop Learning Workshop*; arXiv:2210.06812.
@@ -258,3 +270,25 @@ def voters(crowd: Crowd, probs: FloatArray) -> Crowd:
 def _few(items: list[Any], n: int = 5) -> str:
     shown = ", ".join(repr(x) for x in items[:n])
     return shown + (", ..." if len(items) > n else "")
+
+
+def vote_weight(accuracy: Any, k: int) -> FloatArray:
+    """``log(a (k - 1) / (1 - a))`` of each accuracy ``a`` (clipped to 1e-12 from 0 and 1,
+    so a perfect voter weighs about 27.6 + log(k - 1), not infinity)."""
+    a = np.clip(np.asarray(accuracy, dtype=np.float64), 1e-12, 1.0 - 1e-12)
+    return np.asarray(np.log(a * (k - 1) / (1.0 - a)))
+
+
+def vote_weights(method: str, params: Mapping[str, Any], prior: Any, model_accuracy: float,
+                 k: int) -> tuple[float, float]:
+    """The model's weight and the median annotator's (see the module's docstring);
+    ``params`` are the annotators' public parameters, ``prior`` the class prior."""
+    if method == "dawid_skene":
+        crowd = np.einsum("rcc,c->r", params["confusion"], prior)
+    elif method == "mace":
+        a = np.asarray(params["competence"])
+        crowd = a + (1.0 - a) * (np.asarray(params["strategy"]) @ prior)
+    else:
+        crowd = np.asarray(params["accuracy"])
+    return (float(vote_weight(model_accuracy, k)),
+            float(np.median(vote_weight(crowd, k))) if crowd.size else math.nan)

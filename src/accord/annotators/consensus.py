@@ -277,8 +277,11 @@ def _with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tupl
     else:
         accuracy, params["accuracy"] = float(params["accuracy"][-1]), params["accuracy"][:-1]
     n = model.n_scored
+    weight, crowd_weight = _model.vote_weights(method, params, fit.parameters["prior"],
+                                               accuracy, crowd.k)
     voice = ModelVoice("soft", n, proportion("model_accuracy", accuracy * n, n, details={},
-                                             per_category=None, resampling=None), conf)
+                                             per_category=None, resampling=None), conf,
+                       weight, crowd_weight)
     return made(posterior=fit.posterior, parameters=params, n_iter=fit.n_iter,
                 log_likelihood=fit.log_likelihood, converged=fit.converged,
                 last_change=fit.last_change, model=voice)
@@ -293,18 +296,20 @@ def _voted(crowd: Crowd, model: _model.ModelInput, method: str,
     wide = _sparse.over_budget(method, voted)
     if method == "majority":
         c = made(posterior=_sparse.majority(voted) if wide else _em.majority_posterior(voted))
+        weights = (1.0, 1.0)
     else:
         post, skill, unweighed = _sparse.wawa(voted) if wide else _wawa(voted)
         unweighed = [x for i, x in enumerate(crowd.rater_ids) if x in unweighed and i < r]
         extra = (unweighed_note(unweighed),) if unweighed else ()
         c = made(posterior=post, parameters={"skill": skill[:r]})
         c = replace(c, notes=(*c.notes, *extra))
+        weights = (float(skill[r]), float(np.median(skill[:r])))
     clear = ~c._tied_mask[units]
     hits = float((c.label_codes[units] == votes)[clear].sum())
     n = float(clear.sum())
     accuracy = proportion("model_accuracy", hits, n, details={}, per_category=None,
                           resampling=share_resampling(hits, n))
-    return replace(c, model=ModelVoice("top label", model.n_scored, accuracy))
+    return replace(c, model=ModelVoice("top label", model.n_scored, accuracy, None, *weights))
 
 
 def _wawa(crowd: Crowd) -> tuple[FloatArray, FloatArray, list[Any]]:

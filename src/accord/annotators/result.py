@@ -40,16 +40,25 @@ class ModelVoice:
         label. ``confidence_interval()`` is Wilson's interval over the units it scored.
     confusion : (k, k) array or None
         Dawid-Skene: its fitted confusion matrix (rows = true class); else ``None``.
+    weight, crowd_weight : float
+        The weight of its vote in the fit, and the median annotator's on the same scale:
+        one-coin, Dawid-Skene and MACE, ``log(a (k - 1) / (1 - a))`` at the estimated
+        accuracy ``a`` (the log-odds one vote adds for its label; 0 at chance, negative
+        below); majority vote, 1 for every vote; Wawa, the voter's agreement with the
+        majority (see :mod:`accord.annotators._model`).
     """
 
     vote: str
     n_units: int
     accuracy: AgreementResult
     confusion: NDArray[np.float64] | None = field(default=None, repr=False)
+    weight: float = math.nan
+    crowd_weight: float = math.nan
 
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
         """JSON-ready mapping at full precision, the accuracy with its interval."""
         return {"vote": self.vote, "n_units": self.n_units,
+                "weight": _jsonable(self.weight), "crowd_weight": _jsonable(self.crowd_weight),
                 "accuracy": self.accuracy.to_dict(confidence_level),
                 "confusion": None if self.confusion is None else _jsonable(self.confusion)}
 
@@ -174,7 +183,9 @@ class Consensus(Tabular):
 
     def relabel(self, k: int = 10) -> Any:
         """:class:`~accord.annotators.relabel.Relabel`: the ``k`` units whose next label
-        has the largest expected information gain, each with its reason."""
+        has the largest expected information gain (majority vote and Wawa: the tied
+        units first, then by the chance that one more vote takes the majority off the
+        label or ties it), each with its reason."""
         from .relabel import relabel_of
 
         return relabel_of(self, self._quality_posterior, self.quality, k)
