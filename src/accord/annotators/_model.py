@@ -62,7 +62,7 @@ from accord.errors import BudgetError, DataError, InvalidParameterError
 from ._crowd import Crowd, FloatArray
 
 #: Methods that take ``model=``.
-MODEL_METHODS = ("majority", "wawa", "one_coin", "dawid_skene", "mace")
+MODEL_METHODS = ("majority", "wawa", "one_coin", "dawid_skene", "mace", "crowdlab")
 #: How far a row of probabilities may be from summing to 1.
 SUM_TOL = 1e-6
 
@@ -86,7 +86,7 @@ def refuse_method(method: str, func: str) -> None:
         raise InvalidParameterError(
             f"{func}: method={method!r} (accord CLI: --method {method}) takes no model; a "
             "model's probabilities are taken by 'majority', 'wawa', 'one_coin', "
-            "'dawid_skene' and 'mace'.")
+            "'dawid_skene', 'mace' and 'crowdlab'.")
 
 
 def model_of(data: Any, crowd: Crowd, func: str) -> ModelInput:
