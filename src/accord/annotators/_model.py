@@ -172,13 +172,18 @@ def _number(x: Any) -> float:
 def _match(names: list[Any], known: tuple[Any, ...]) -> list[int | None]:
     """Each name's position in ``known``: equal, else equal as text (a CSV's header or
     ids read as text against the crowd's numbers)."""
+    if len(names) == len(known) and all(a == b and type(a) is type(b)
+                                        for a, b in zip(names, known)):
+        return list(range(len(known)))  # the crowd's own ids, in its order
     exact = {x: i for i, x in enumerate(known)}
-    text = {str(x): i for i, x in enumerate(known)}
+    text: dict[str, int] | None = None  # made at the first name not found as it is
     out: list[int | None] = []
     for name in names:
         try:
             out.append(exact[name])
         except (KeyError, TypeError):
+            if text is None:
+                text = {str(x): i for i, x in enumerate(known)}
             out.append(text.get(str(name)))
     return out
 
