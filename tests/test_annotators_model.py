@@ -157,7 +157,7 @@ def test_rows_are_not_normalised_but_rounding_is_allowed() -> None:
 def test_glad_takes_no_model() -> None:
     with pytest.raises(InvalidParameterError, match="method='glad' .* takes no model; a "
                        "model's probabilities are taken by 'majority', 'wawa', 'one_coin', "
-                       "'dawid_skene' and 'mace'"):
+                       "'dawid_skene', 'mace' and 'crowdlab'"):
         accord.consensus(RATINGS, method="glad", model={0: {"x": 1.0}})
 
 

@@ -74,7 +74,7 @@ from accord.errors import BudgetError, DataError, InvalidParameterError
 from ._crowd import Crowd, FloatArray
 
 #: Methods that take ``model=``.
-MODEL_METHODS = ("majority", "wawa", "one_coin", "dawid_skene", "mace")
+MODEL_METHODS = ("majority", "wawa", "one_coin", "dawid_skene", "mace", "crowdlab")
 #: How far a row of probabilities may be from summing to 1.
 SUM_TOL = 1e-6
 
@@ -98,7 +98,7 @@ def refuse_method(method: str, func: str) -> None:
         raise InvalidParameterError(
             f"{func}: method={method!r} (accord CLI: --method {method}) takes no model; a "
             "model's probabilities are taken by 'majority', 'wawa', 'one_coin', "
-            "'dawid_skene' and 'mace'.")
+            "'dawid_skene', 'mace' and 'crowdlab'.")
 
 
 def model_of(data: Any, crowd: Crowd, func: str) -> ModelInput:
@@ -184,13 +184,18 @@ def _number(x: Any) -> float:
 def _match(names: list[Any], known: tuple[Any, ...]) -> list[int | None]:
     """Each name's position in ``known``: equal, else equal as text (a CSV's header or
     ids read as text against the crowd's numbers)."""
+    if len(names) == len(known) and all(a == b and type(a) is type(b)
+                                        for a, b in zip(names, known)):
+        return list(range(len(known)))  # the crowd's own ids, in its order
     exact = {x: i for i, x in enumerate(known)}
-    text = {str(x): i for i, x in enumerate(known)}
+    text: dict[str, int] | None = None  # made at the first name not found as it is
     out: list[int | None] = []
     for name in names:
         try:
             out.append(exact[name])
         except (KeyError, TypeError):
+            if text is None:
+                text = {str(x): i for i, x in enumerate(known)}
             out.append(text.get(str(name)))
     return out
 

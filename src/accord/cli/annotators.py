@@ -15,7 +15,7 @@ from accord.cli._json import emit
 from accord.cli._options import CONSENSUS_METHODS, shared
 from accord.cli._terminal import one_line
 
-_METHODS = list(CONSENSUS_METHODS)
+_METHODS = [*CONSENSUS_METHODS, "crowdlab"]
 _SCORE_METHODS = ["mean", "median", "gaussian"]
 
 
@@ -23,7 +23,9 @@ def _consensus_method_option(func: Any) -> Any:
     return click.option(
         "--method", type=click.Choice(_METHODS + _SCORE_METHODS), default="dawid_skene",
         show_default=True,
-        help="For labels: majority vote, Wawa, one-coin, Dawid-Skene, GLAD or MACE. For "
+        help="For labels: majority vote, Wawa, one-coin, Dawid-Skene, GLAD, MACE, or "
+        "CROWDLAB (the --model's probabilities mixed with the votes, weighted by their "
+        "agreement; needs --model). For "
         "numeric scores: mean, median, or gaussian (each annotator's bias and noise).")(func)
 
 
@@ -79,6 +81,8 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
       accord consensus examples/crowd.csv --unit image --rater worker --value label
       accord consensus examples/crowd.csv --unit image --rater worker --value label \\
         --model examples/crowd_model.csv --relabel 5
+      accord consensus examples/crowd.csv --unit image --rater worker --value label \\
+        --model examples/crowd_model.csv --method crowdlab
       accord consensus examples/crowd.csv --unit image --rater worker --value label \\
         --method mace --json
       accord consensus examples/pilot.csv --raters annotator_a annotator_b annotator_c \\
@@ -284,7 +288,7 @@ def _print_consensus(ann: Any, c: Any, output: str | None, quality: Any = None) 
     out = console()
     for line in ann.audit.lines():
         out.print(one_line(line), markup=False, highlight=False)
-    fit = "" if c.method in ("majority", "wawa") else (
+    fit = "" if c.method in ("majority", "wawa", "crowdlab") else (
         f" after {c.n_iter} iterations (log-likelihood {c.log_likelihood:.6g}"
         f"{'' if c.converged else ', NOT converged'})")
     out.print()
