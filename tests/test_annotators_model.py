@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import accord
@@ -195,24 +195,34 @@ def small_crowd(seed: int) -> list[tuple]:
     return rows
 
 
-def margin_labels(c: accord.Consensus) -> dict[object, object]:
-    """The labels of the units whose top posterior clears the next by 1e-6 (rounding
-    may break an exact tie either way)."""
+def margin_labels(c: accord.Consensus, margin: float = 1e-6) -> dict[object, object]:
+    """The labels of the units whose top posterior clears the next by ``margin`` (1e-6:
+    rounding may break an exact tie either way)."""
     post = np.sort(c.posterior, axis=1)
-    clear = post[:, -1] - post[:, -2] > 1e-6
+    clear = post[:, -1] - post[:, -2] > margin
     return {u: c.labels[u] for u, ok in zip(c.units, clear) if ok}
 
 
 @pytest.mark.parametrize("method", VOICED)
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 10_000))
+@example(seed=1297)
 def test_a_uniform_model_changes_no_label(method: str, seed: int) -> None:
+    """A model that says nothing (1/3 on each label) leaves every clear label as it is.
+    MACE's fixed point keeps a small competence for it (its guessing strategy fitted to
+    the posterior is not uniform, so a uniform soft rating is not exactly neutral; on
+    seed 1297 its vote weighs 0.073 against the median annotator's 2.23 and moves one
+    posterior by 0.033): there a label must stand where the top clears the next by 0.1,
+    and the model's weight stays below a tenth of the median annotator's."""
     ann = accord.Annotations.from_long(small_crowd(seed), unit=0, rater=1, value=2)
     alone = quiet(ann, method)
     uniform = {u: {c: 1 / 3 for c in ann.categories} for u in ann.units}
     voiced = quiet(ann, method, model=uniform)
-    mine = margin_labels(alone)
+    mine = margin_labels(alone, 0.1 if method == "mace" else 1e-6)
     assert {u: voiced.labels[u] for u in mine} == mine
+    if method == "mace":
+        assert voiced.model is not None
+        assert abs(voiced.model.weight) < 0.1 * abs(voiced.model.crowd_weight)
 
 
 @pytest.mark.parametrize("method", VOICED)

@@ -13,7 +13,10 @@ never fixed:
   weights and its guessing strategy from the expected counts of each label it gave
   ``P_u(v)`` split, as Hovy et al. (2013) split a rating, by the posterior that it
   knew). A model no better than chance gets
-  a confusion matrix whose rows are alike, and so no say. Goh et al. (2022,
+  a confusion matrix whose rows are alike, and so no say (under MACE a small one: the
+  guessing strategy fitted to the posterior is not uniform, so a uniform model's soft
+  rating keeps a little competence at the fixed point, a few percent of an annotator's
+  weight). Goh et al. (2022,
   CROWDLAB) also use the model's probabilities, but mix them into the consensus with a
   weight set by a formula (the model's accuracy against the consensus relative to
   always answering the most common class, times the square root of the mean ratings
