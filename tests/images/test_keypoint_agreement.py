@@ -248,6 +248,8 @@ def test_bad_input_is_one_sentence() -> None:
             accord.keypoint_agreement, ok, oks_threshold=0, **kw)
     refused(InvalidParameterError, "'visible' parameter", accord.keypoint_agreement, ok,
             visible="any", **kw)
+    refused(InvalidParameterError, "'sweep_intervals' parameter", accord.keypoint_agreement,
+            ok, sweep_intervals=1, **kw)
 
 
 def test_coco_names_take_coco_sigmas_and_a_no_object_row_counts() -> None:
