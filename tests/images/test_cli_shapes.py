@@ -120,6 +120,18 @@ def test_keypoint_json_figures_are_the_library_figures() -> None:
     assert doc["audit"]["keypoints"] == ["wrist", "tip"]
 
 
+def test_sweep_intervals_on_request() -> None:
+    args = ("keypoints", str(EX / "keypoints.csv"), *HANDS, "--n-resamples", "100")
+    plain, asked = _json(*args), _json(*args, "--sweep-intervals")
+    assert all("confidence_interval" not in r["f1"] for r in plain["sweep"])
+    res = accord.keypoint_agreement(EX / "keypoints.csv", names=["wrist", "tip"],
+                                    sigmas=SIGMAS, n_resamples=100, sweep_intervals=True)
+    assert asked["sweep"] == res.to_dict()["sweep"]
+    assert asked["sweep"][0]["mean_oks"]["confidence_interval"]["method"] == (
+        "bootstrap-percentile")
+    assert plain["results"] == asked["results"]
+
+
 def test_visible_changes_the_oks() -> None:
     """bob leaves one tip unlabelled and marks one hidden: counting only the points both
     labelled (placement only) raises his mean OKS."""

@@ -63,6 +63,14 @@ def column_options(func: F) -> F:
     return func
 
 
+def sweep_option(measure: str) -> Callable[[F], F]:
+    """``--sweep-intervals``: the sweep's figures with their intervals in ``--json``."""
+    return click.option(
+        "--sweep-intervals", is_flag=True, default=False,
+        help=f"Also give the figures over the {measure} thresholds 0.50 to 0.95 their "
+        "bootstrap intervals in --json (without it: their estimates only).")  # fmt: skip
+
+
 def redirect(held: Sequence[str], source: str) -> str:
     """``run accord polygons FILES`` (or ``accord keypoints FILES``, ...) for the shapes
     held."""

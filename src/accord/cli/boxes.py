@@ -18,6 +18,7 @@ from accord.cli._shapes_view import (
     other_shapes,
     print_agreement,
     redirect,
+    sweep_option,
     the,
 )
 
@@ -51,9 +52,7 @@ from accord.cli._shapes_view import (
               type=click.Choice(["weighted", "mean"]),
               help="With --consensus: the fused coordinates, weighted by each annotator's "
               "mean pairwise F1, or the plain mean.")
-@click.option("--sweep-intervals", is_flag=True, default=False,
-              help="Also give the figures over the IoU thresholds 0.50 to 0.95 their "
-              "bootstrap intervals in --json (without it: their estimates only).")
+@sweep_option("IoU")
 @shared("--confidence-level")
 @shared("--n-resamples")
 @shared("--seed", help="Seed of the bootstrap over images (default 0: the same intervals "

@@ -17,6 +17,7 @@ from accord.cli._shapes_view import (
     emit_json,
     other_shapes,
     print_agreement,
+    sweep_option,
 )
 
 _THRESHOLD = click.FloatRange(0.0, 1.0, min_open=True)
@@ -31,6 +32,7 @@ _THRESHOLD = click.FloatRange(0.0, 1.0, min_open=True)
               "several parts (COCO's segmentation).")
 @click.option("--iou", "iou_threshold", default=0.5, show_default=True, type=_THRESHOLD,
               help="Two outlines can match when their IoU is at least this.")
+@sweep_option("IoU")
 @shared("--confidence-level")
 @shared("--n-resamples")
 @shared("--seed", help="Seed of the bootstrap over images (default 0: the same intervals "
@@ -43,6 +45,7 @@ def polygons(
     label: str,
     polygon: str,
     iou_threshold: float,
+    sweep_intervals: bool,
     confidence_level: float,
     n_resamples: int,
     seed: int | None,
@@ -64,6 +67,7 @@ def polygons(
       accord polygons examples/polygons.csv --unit image --rater annotator \\
           --label label --polygon polygon --iou 0.5
       accord polygons examples/polygons.csv --iou 0.75 --json
+      accord polygons examples/polygons.csv --json --sweep-intervals
       accord polygons examples/polygons_coco/ann.json examples/polygons_coco/bob.json
     """
     import accord
@@ -73,6 +77,7 @@ def polygons(
         _data(files), unit=unit, rater=rater, label=label, polygon=polygon,
         iou_threshold=iou_threshold, confidence_level=confidence_level,
         n_resamples=n_resamples, rng=0 if seed is None else seed,
+        sweep_intervals=sweep_intervals,
     )  # fmt: skip
     _show("polygons", res, files, POLYGONS, as_json)
 
@@ -116,6 +121,7 @@ def _sigmas(ctx: click.Context, param: click.Parameter,
               "only one labelled adds 0), or those both labelled (placement only).")
 @click.option("--oks", "oks_threshold", default=0.5, show_default=True, type=_THRESHOLD,
               help="Two objects can match when their OKS is at least this.")
+@sweep_option("OKS")
 @shared("--confidence-level")
 @shared("--n-resamples")
 @shared("--seed", help="Seed of the bootstrap over images (default 0: the same intervals "
@@ -132,6 +138,7 @@ def keypoints(
     sigmas: dict[str, float] | None,
     visible: str,
     oks_threshold: float,
+    sweep_intervals: bool,
     confidence_level: float,
     n_resamples: int,
     seed: int | None,
@@ -166,6 +173,7 @@ def keypoints(
         visible=visible,  # type: ignore[arg-type]
         oks_threshold=oks_threshold, confidence_level=confidence_level,
         n_resamples=n_resamples, rng=0 if seed is None else seed,
+        sweep_intervals=sweep_intervals,
     )  # fmt: skip
     _show("keypoints", res, files, KEYPOINTS, as_json)
 
