@@ -257,3 +257,28 @@ def test_polygons_and_keypoints_send_other_shapes_to_their_command(
     assert err.startswith(f"accord: error: {source}: {held}, not {command}: "
                           f"run accord {run} {source}")
     assert err.count("\n") == 1
+
+
+def test_hostile_labels_are_printed_as_text(tmp_path: Path) -> None:
+    bad = tmp_path / "h.csv"
+    bad.write_text('image,annotator,label,polygon\ni1,a,[bold red]x[/],"[0, 0, 4, 0, 4, 4, 0, 4]"\n'
+                   'i1,b,[bold red]x[/],"[0, 0, 4, 0, 4, 3, 0, 4]"\n', encoding="utf-8")
+    code, out, err = run_cli("polygons", str(bad), "--n-resamples", "20")
+    assert code == 0 and "polygon_alpha" in err
+    assert "[bold red]x[/]" in out
+
+
+def test_shapes_held_reads_zips_folders_and_skips_tables(tmp_path: Path) -> None:
+    import zipfile
+
+    from accord.readers.shape_formats import shapes_held
+
+    job = tmp_path / "job.zip"
+    with zipfile.ZipFile(job, "w") as zf:
+        zf.write(CVAT[0], "annotations.xml")
+    assert shapes_held([job]) == ("boxes", "polygons", "keypoints")
+    assert shapes_held(EX / "boxes_yolo") == ("boxes",)
+    assert shapes_held([EX / "polygons.csv", EX / "boxes.csv"]) == ()
+    assert shapes_held(KP_COCO[:1]) == ("boxes", "keypoints")
+    (tmp_path / "broken.zip").write_bytes(b"PK\x03\x04 not a zip")
+    assert shapes_held([tmp_path / "broken.zip"]) == ()
