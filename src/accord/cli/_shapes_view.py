@@ -54,8 +54,9 @@ def column_options(func: F) -> F:
         click.option("--unit", default="image", show_default=True, metavar="COL",
                      help="Tables: the image column."),
         click.option("--rater", default="annotator", show_default=True, metavar="COL",
-                     help="Tables: the annotator column; one COCO file: the annotation key "
-                     "(or attribute, or image key) naming the annotator."),
+                     help="Tables: the annotator column; one COCO or CVAT file holding "
+                     "every annotator: the key or attribute naming who drew each shape "
+                     "(COCO: in the annotation, its attributes or its image)."),
         click.option("--label", default="label", show_default=True, metavar="COL",
                      help="Tables: the label column."),
     )):  # fmt: skip
