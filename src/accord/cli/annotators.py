@@ -154,9 +154,9 @@ def _refuse_combinations(method: str, engine: str | None, model_file: str | None
                                f"--method {method} averages numeric scores.")
     if method in _SCORE_METHODS and model_file is not None:
         raise click.UsageError(f"--model takes class probabilities; --method {method} "
-                               "averages numeric scores (use majority, wawa, one_coin or "
-                               "dawid_skene).")
-    if method in _SCORE_METHODS and engine is not None:
+                               "averages numeric scores (use majority, wawa, one_coin, "
+                               "dawid_skene, mace or crowdlab).")
+    if engine is not None and (method in _SCORE_METHODS or method in ("glad", "crowdlab")):
         raise click.UsageError(f"--method {method} runs in memory only; with --engine use "
                                "majority, wawa, one_coin, dawid_skene or mace.")
     if engine is not None and model_file is not None:
