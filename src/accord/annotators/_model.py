@@ -223,12 +223,14 @@ def _rows(units: list[Any], unit_ids: tuple[Any, ...], func: str) -> list[int]:
         raise DataError(f"{func}: the model scored {len(stray)} unit(s) the crowd does not "
                         f"have ({_few(stray, 3)}); give the model's probabilities for the "
                         "crowd's units only.")
-    seen: set[int | None] = set()
-    for u, i in zip(units, at):
-        if i in seen:
-            raise DataError(f"{func}: the model scores the unit {u!r} twice.")
-        seen.add(i)
-    return [int(i) for i in at if i is not None]
+    rows = [int(i) for i in at if i is not None]
+    if len(set(rows)) < len(rows):
+        seen: set[int] = set()
+        for u, i in zip(units, rows):
+            if i in seen:
+                raise DataError(f"{func}: the model scores the unit {u!r} twice.")
+            seen.add(i)
+    return rows
 
 
 def _check_values(table: FloatArray, units: list[Any], labels: list[Any], func: str) -> None:
