@@ -10,8 +10,10 @@ runs, for each of ``--seeds`` seeds:
 
 * cleanlab ``get_label_quality_multiannotator(labels, pred_probs)`` with its defaults
   (CROWDLAB: ``consensus_method="best_quality"``, ``quality_method="crowdlab"``);
-* accord ``consensus(method="dawid_skene", model=P)`` and ``consensus(method="majority",
-  model=P, tie_break="quality")``;
+* accord ``consensus(method="crowdlab", model=P)`` (the same method: its labels should
+  be cleanlab's, the ``same`` column), ``consensus(method="dawid_skene", model=P)`` and
+  ``consensus(method="majority", model=P, tie_break="quality")``, the model given as a
+  pandas frame (units as its index) built before the clock starts;
 
 and reports the accuracy of the consensus labels against gold, the expected calibration
 error of the consensus quality scores (10 equal-width bins; cleanlab's
@@ -83,26 +85,31 @@ def one_data_set(folder: Path, seeds: int) -> None:
     wide = np.full((len(ann.units), len(ann.raters)), np.nan)
     wide[unit, rater] = value
     true_code = np.array([cats.index(gold[u]) for u in ann.units])
-    runs = {"cleanlab CROWDLAB": None, "accord dawid_skene": {"method": "dawid_skene"},
+    runs = {"cleanlab CROWDLAB": None, "accord crowdlab": {"method": "crowdlab"},
+            "accord dawid_skene": {"method": "dawid_skene"},
             "accord majority/quality": {"method": "majority", "tie_break": "quality"}}
     for level in LEVELS:
-        figures: dict[str, list[tuple[float, float, float, float]]] = {n: [] for n in runs}
+        figures: dict[str, list[tuple[float, ...]]] = {n: [] for n in runs}
         for seed in range(seeds):
             model, _ = simulated_model(gold, classes, level, 4.0, seed)
             probs = np.array([[model[u][c] for c in cats] for u in ann.units])
+            frame = pd.DataFrame(probs, index=list(ann.units), columns=cats)
+            reference = None
             for name, kw in runs.items():
                 if kw is None:
                     cpu, wall, (lab, q) = timed(lambda p=probs: cleanlab_run(wide, p))
+                    reference = lab
                 else:
                     cpu, wall, (lab, q) = timed(
-                        lambda kw=kw, m=model: accord_run(ann, m, **kw))
+                        lambda kw=kw, m=frame: accord_run(ann, m, **kw))
                 right = lab == true_code
                 figures[name].append((float(right.mean()),
-                                      expected_calibration_error(q, right), cpu, wall))
+                                      expected_calibration_error(q, right), cpu, wall,
+                                      float(np.mean(lab == reference))))
         for name, rows in figures.items():
-            a, e, cpu, wall = np.mean(rows, axis=0)
+            a, e, cpu, wall, same = np.mean(rows, axis=0)
             print(f"{folder.name:<30} {level:>5.1f} {name:<24} {a:>8.3f} {e:>6.3f} "
-                  f"{cpu:>8.3f} {wall:>8.3f}")
+                  f"{cpu:>8.3f} {wall:>8.3f} {same:>6.3f}")
 
 
 def main() -> None:
@@ -115,7 +122,7 @@ def main() -> None:
     print(f"Python {sys.version.split()[0]}, numpy {np.__version__}, cleanlab "
           f"{cleanlab.__version__}, {platform.machine()}")
     print(f"{'data':<30} {'model':>5} {'method':<24} {'accuracy':>8} {'ECE':>6} "
-          f"{'CPU s':>8} {'wall s':>8}")
+          f"{'CPU s':>8} {'wall s':>8} {'same':>6}")
     for folder in sorted(Path(args.zheng).iterdir()):
         if (folder / "answer.csv").exists():
             one_data_set(folder, args.seeds)

@@ -106,14 +106,18 @@ def test_relabelling_the_suggested_units_beats_random_units(method: str) -> None
 def test_each_suggestion_carries_its_reason() -> None:
     data = [["x", "y", None], ["x", "x", "x"], ["y", None, None], ["y", "y", "x"]]
     r = accord.consensus(data, method="majority").relabel(4)
-    assert len(r) == 4 and r.score == "expected information gain"
+    assert len(r) == 4 and r.score.startswith("vote change probability")
     rows = r.rows()
-    assert rows[0]["gain"] >= rows[1]["gain"]
     assert all("right with probability" in row["reason"] for row in rows)
-    tied = rows[[row["unit"] for row in rows].index(0)]
-    # the tie went to 'x'; the one-coin posterior backs 'y', so 'x' is likely to change
-    assert "(tied)" in tied["reason"] and tied["p_change"] > 0.5 and tied["quality"] < 0.5
+    tied = rows[0]  # the tied unit first
+    # the tie went to 'x'; any vote but one for 'x' flips or keeps the tie
+    assert tied["unit"] == 0 and "(tied)" in tied["reason"]
+    assert tied["p_change"] == pytest.approx(1.0 - tied["p_confirm"])
+    assert tied["p_change"] > 0.5 and tied["quality"] < 0.5
     assert r.to_dict()["results"][0]["unit"] == rows[0]["unit"]
+    d = accord.consensus(data, method="dawid_skene").relabel(4)
+    assert d.score == "expected information gain"
+    assert [x["gain"] for x in d.rows()] == sorted((x["gain"] for x in d.rows()), reverse=True)
     # k past the number of units gives every unit
     assert len(accord.consensus(data, method="dawid_skene").relabel(10)) == 4
 
@@ -122,3 +126,57 @@ def test_k_must_be_a_positive_integer() -> None:
     c = accord.consensus([["x", "y"], ["x", "x"]], method="majority")
     with pytest.raises(InvalidParameterError, match="'k'"):
         c.relabel(0)
+
+
+def _vote_crowd() -> list[list[str | None]]:
+    """Five annotators: unit 0 tied 2-2 between 'a' and 'b' (its label 'a', the first tied
+    category; its four annotators agree alike with the majority elsewhere, so Wawa ties
+    it too), unit 1 unanimous 5-0, unit 2 at 3-2 for 'b', units 3-5 at 3-1 and 4-1."""
+    return [["a", "a", "b", "b", None],
+            ["a", "a", "a", "a", "a"],
+            ["b", "b", "b", "a", "a"],
+            ["a", "a", "b", "a", None],
+            ["b", "a", "a", "a", "a"],
+            ["a", "b", "a", "a", "a"]]
+
+
+@pytest.mark.parametrize("method", ["majority", "wawa"])
+def test_a_vote_ranks_its_tied_unit_first_and_a_unanimous_one_cannot_change(
+        method: str) -> None:
+    c = accord.consensus(_vote_crowd(), method=method)  # type: ignore[arg-type]
+    assert c.tied == (0,)
+    r = c.relabel(6)
+    rows = {row["unit"]: row for row in r.rows()}
+    assert r.units[0] == 0
+    # a tied unit changes (or stays tied) unless the next vote goes to its label
+    assert rows[0]["p_change"] == pytest.approx(1.0 - rows[0]["p_confirm"])
+    assert rows[0]["p_change"] > 0.0
+    # 5-0: one more vote cannot take the majority off 'a'; nor 3-1
+    assert rows[1]["p_change"] == 0.0 and rows[3]["p_change"] == 0.0
+    if method == "majority":  # 3-2: a vote for 'a' ties it
+        assert rows[2]["p_change"] == pytest.approx(1.0 - rows[2]["p_confirm"])
+        assert r.units[1] == 2
+    assert "one more vote takes the majority off it or ties it" in rows[0]["reason"]
+
+
+def test_the_vote_change_is_counted_from_the_votes() -> None:
+    from accord.annotators.relabel import vote_change
+
+    votes = np.array([[2.0, 2.0, 0.0], [5.0, 0.0, 0.0], [3.0, 2.0, 0.0], [3.0, 1.0, 0.0]])
+    p_next = np.full((4, 3), 1.0 / 3)
+    change = vote_change(votes, 1.0, np.zeros(4, dtype=np.int64), p_next)
+    # tied: a vote for b or c leaves 'a' off or tied; 3-2: only a vote for b ties it
+    assert change.tolist() == pytest.approx([2 / 3, 0.0, 1 / 3, 0.0])
+
+
+def test_a_model_vote_counts_in_the_vote_change() -> None:
+    # the model's top label breaks unit 0's 2-2 tie for 'b': its label is then 'b' (3-2)
+    probs = {0: {"a": 0.1, "b": 0.9}, 1: {"a": 0.9, "b": 0.1}, 2: {"a": 0.2, "b": 0.8},
+             3: {"a": 0.8, "b": 0.2}}
+    probs.update({4: {"a": 0.7, "b": 0.3}, 5: {"a": 0.7, "b": 0.3}})
+    c = accord.consensus(_vote_crowd(), method="majority", model=probs)
+    assert c.labels[0] == "b" and c.tied == ()
+    rows = {row["unit"]: row for row in c.relabel(6).rows()}
+    # 3-2 for 'b' with the model's vote: one vote for 'a' ties it
+    assert rows[0]["p_change"] == pytest.approx(1.0 - rows[0]["p_confirm"])
+    assert rows[1]["p_change"] == 0.0  # 6-0 with the model's vote

@@ -114,10 +114,14 @@ def test_consensus_with_a_model_is_the_library_s(tmp_path: Path) -> None:
     lib = accord.consensus(ann, model=pl.read_csv(MODEL))
     assert lib.model is not None
     assert got["model"]["accuracy"]["estimate"] == lib.model.accuracy.estimate
+    assert (got["model"]["weight"], got["model"]["crowd_weight"]) == (
+        lib.model.weight, lib.model.crowd_weight)
     assert [r["label"] for r in got["results"]] == [r["label"] for r in lib.rows()]
     code, text, err = run("consensus", str(CROWD), *LONG, "--model", str(MODEL))
     assert code == 0, err
-    assert "model: one more annotator (soft vote) on 150 units; estimated accuracy" in text
+    assert (f"model: one more annotator (soft vote) on 150 units, the weight of its vote "
+            f"{lib.model.weight:.3f} (the median annotator's {lib.model.crowd_weight:.3f}); "
+            "estimated accuracy") in text
     # the unit column may carry the --unit name or come first under any name
     renamed = tmp_path / "model.csv"
     renamed.write_text(MODEL.read_text(encoding="utf-8").replace("unit,", "image,", 1),
@@ -147,8 +151,10 @@ def test_consensus_relabel_and_quality_are_the_library_s() -> None:
     assert got["quality_estimate"] == "one-coin posterior of the majority label"
     assert all(r["quality"] == scores[r["unit"]] for r in got["results"])
     assert [r["label"] for r in got["results"]] == [r["label"] for r in lib.rows()]
-    assert got["relabel"]["score"] == "expected information gain"
+    assert got["relabel"]["score"] == lib.relabel(3).score == (
+        "vote change probability (tied units first), then expected information gain")
     assert [r["unit"] for r in got["relabel"]["results"]] == list(lib.relabel(3).units)
+    assert [r["p_change"] for r in got["relabel"]["results"]] == list(lib.relabel(3).p_change)
     code, text, err = run("consensus", str(CROWD), *LONG, "--relabel", "2")
     assert code == 0, err
     assert "Relabel these first (by expected information gain" in text

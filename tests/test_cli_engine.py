@@ -59,6 +59,11 @@ class TestRefusedBeforeAnyEngineStarts:
         code, _, err = run_cli("consensus", CROWD, *LONG, "--engine", "duckdb",
                                "--method", "median")
         assert code == 2 and "--method median runs in memory only" in err
+        for method in ("glad", "crowdlab"):  # the CLI's own words, not the library's
+            code, _, err = run_cli("consensus", CROWD, *LONG, "--engine", "duckdb",
+                                   "--method", method)
+            assert code == 2 and f"--method {method} runs in memory only" in err, err
+            assert "--ci" not in err
         for extra in (("--relabel", "3"), ("--tie-break", "quality")):
             code, _, err = run_cli("consensus", CROWD, *LONG, "--engine", "duckdb", *extra)
             assert code == 2 and "run in memory only" in err, (extra, err)

@@ -248,6 +248,8 @@ def test_bad_input_is_one_sentence() -> None:
             accord.keypoint_agreement, ok, oks_threshold=0, **kw)
     refused(InvalidParameterError, "'visible' parameter", accord.keypoint_agreement, ok,
             visible="any", **kw)
+    refused(InvalidParameterError, "'sweep_intervals' parameter", accord.keypoint_agreement,
+            ok, sweep_intervals=1, **kw)
 
 
 def test_coco_names_take_coco_sigmas_and_a_no_object_row_counts() -> None:
@@ -259,3 +261,17 @@ def test_coco_names_take_coco_sigmas_and_a_no_object_row_counts() -> None:
     assert t.names == COCO_KEYPOINTS and t.audit["no-object rows"] == 1
     res = _agree(t, names=None, sigmas=None)
     assert res.f1.estimate == 1.0 and res.audit["images"] == 2
+
+
+def test_an_export_without_keypoints_is_undefined_not_a_crash() -> None:
+    """Label Studio rectangles only: every (image, annotator) is "no object"; the figures
+    are undefined with their reason (before: a reshape of no rows failed)."""
+    from pathlib import Path
+
+    ls = Path(__file__).resolve().parents[2] / "examples" / "boxes_label_studio.json"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = accord.keypoint_agreement(ls, n_resamples=10)
+    assert res.audit["objects"] == 0 and math.isnan(res.f1.estimate)
+    assert res.f1.undefined_reason == "no annotator pair drew a keypoint"
+    assert {type(w.message) for w in caught} == {accord.DegenerateDataWarning}

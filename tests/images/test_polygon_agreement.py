@@ -106,6 +106,11 @@ def test_figures_and_iou_exactly_at_the_threshold() -> None:
     d = res.to_dict()
     assert d["mean_iou"]["coefficient"] == "mean_iou" and d["f1"]["iou_threshold"] == 0.5
     assert d["alpha"]["coefficient"] == "polygon_alpha" and "observed_disagreement" in d["alpha"]
+    # the sweep: estimates only, unless its intervals are asked for
+    assert "confidence_interval" not in d["sweep"][0]["f1"] and "confidence_interval" in d["f1"]
+    asked = _agree(data, sweep_intervals=True).to_dict()["sweep"]
+    assert asked[0]["f1"]["confidence_interval"]["method"] == "bootstrap-percentile"
+    assert [r["f1"]["estimate"] for r in asked] == [r["f1"]["estimate"] for r in d["sweep"]]
 
 
 rings = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 1),
@@ -149,6 +154,8 @@ def test_bad_input_is_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
             {k: v[:1] for k, v in ok.items()})
     refused(InvalidParameterError, "'iou_threshold' parameter of polygon_agreement",
             accord.polygon_agreement, ok, iou_threshold=1.5)
+    refused(InvalidParameterError, "'sweep_intervals' parameter of polygon_agreement",
+            accord.polygon_agreement, ok, sweep_intervals="yes")
     monkeypatch.setitem(sys.modules, "shapely", None)  # not installed
     refused(AccordError, "needs shapely 2; install it with pip install 'accord.images.'",
             accord.polygon_agreement, ok)

@@ -13,7 +13,10 @@ never fixed:
   weights and its guessing strategy from the expected counts of each label it gave
   ``P_u(v)`` split, as Hovy et al. (2013) split a rating, by the posterior that it
   knew). A model no better than chance gets
-  a confusion matrix whose rows are alike, and so no say. Goh et al. (2022,
+  a confusion matrix whose rows are alike, and so no say (under MACE a small one: the
+  guessing strategy fitted to the posterior is not uniform, so a uniform model's soft
+  rating keeps a little competence at the fixed point, a few percent of an annotator's
+  weight). Goh et al. (2022,
   CROWDLAB) also use the model's probabilities, but mix them into the consensus with a
   weight set by a formula (the model's accuracy against the consensus relative to
   always answering the most common class, times the square root of the mean ratings
@@ -37,11 +40,23 @@ Wawa, the share of the units it voted on whose consensus label is its top label
 as for an annotator's accuracy (:func:`accord.annotators._figures.proportion`): it
 treats the consensus as the truth, so it leaves out the uncertainty of the fit.
 
+The weight the fit gave it (:func:`vote_weights`) is the weight of one vote at its
+estimated accuracy ``a`` among ``k`` classes, ``w = log(a (k - 1) / (1 - a))``: the
+log-odds a vote adds for its label under the one-coin model, the weight of the optimal
+weighted majority (Nitzan & Paroush 1982), 0 at chance (``a = 1 / k``) and negative
+below it; beside it the median annotator's, from their accuracies read the same way
+(Dawid-Skene ``sum_c pi_c theta[r, c, c]``, one-coin their accuracy, MACE
+``a_r + (1 - a_r) sum_c pi_c xi[r, c]``). Majority vote gives every vote weight 1, the
+model's as an annotator's; Wawa weighs each vote by its voter's agreement with the
+majority, the model's as well.
+
 References
 ----------
 Dawid, A. P. & Skene, A. M. (1979). Maximum likelihood estimation of observer
 error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28.
 Hovy, D. et al. (2013). Learning whom to trust with MACE. *NAACL-HLT*, 1120-1130.
+Nitzan, S. & Paroush, J. (1982). Optimal decision rules in uncertain dichotomous
+choice situations. *International Economic Review* 23(2), 289-297.
 Goh, H. W., Tkachenko, U. & Mueller, J. (2022). CROWDLAB: Supervised learning to
 infer consensus labels and quality scores for data with multiple annotators.
 *NeurIPS 2022 Human in the Loop Learning Workshop*; arXiv:2210.06812.
@@ -62,7 +77,7 @@ from accord.errors import BudgetError, DataError, InvalidParameterError
 from ._crowd import Crowd, FloatArray
 
 #: Methods that take ``model=``.
-MODEL_METHODS = ("majority", "wawa", "one_coin", "dawid_skene", "mace")
+MODEL_METHODS = ("majority", "wawa", "one_coin", "dawid_skene", "mace", "crowdlab")
 #: How far a row of probabilities may be from summing to 1.
 SUM_TOL = 1e-6
 
@@ -86,7 +101,7 @@ def refuse_method(method: str, func: str) -> None:
         raise InvalidParameterError(
             f"{func}: method={method!r} (accord CLI: --method {method}) takes no model; a "
             "model's probabilities are taken by 'majority', 'wawa', 'one_coin', "
-            "'dawid_skene' and 'mace'.")
+            "'dawid_skene', 'mace' and 'crowdlab'.")
 
 
 def model_of(data: Any, crowd: Crowd, func: str) -> ModelInput:
@@ -172,13 +187,18 @@ def _number(x: Any) -> float:
 def _match(names: list[Any], known: tuple[Any, ...]) -> list[int | None]:
     """Each name's position in ``known``: equal, else equal as text (a CSV's header or
     ids read as text against the crowd's numbers)."""
+    if len(names) == len(known) and all(a == b and type(a) is type(b)
+                                        for a, b in zip(names, known)):
+        return list(range(len(known)))  # the crowd's own ids, in its order
     exact = {x: i for i, x in enumerate(known)}
-    text = {str(x): i for i, x in enumerate(known)}
+    text: dict[str, int] | None = None  # made at the first name not found as it is
     out: list[int | None] = []
     for name in names:
         try:
             out.append(exact[name])
         except (KeyError, TypeError):
+            if text is None:
+                text = {str(x): i for i, x in enumerate(known)}
             out.append(text.get(str(name)))
     return out
 
@@ -203,12 +223,14 @@ def _rows(units: list[Any], unit_ids: tuple[Any, ...], func: str) -> list[int]:
         raise DataError(f"{func}: the model scored {len(stray)} unit(s) the crowd does not "
                         f"have ({_few(stray, 3)}); give the model's probabilities for the "
                         "crowd's units only.")
-    seen: set[int | None] = set()
-    for u, i in zip(units, at):
-        if i in seen:
-            raise DataError(f"{func}: the model scores the unit {u!r} twice.")
-        seen.add(i)
-    return [int(i) for i in at if i is not None]
+    rows = [int(i) for i in at if i is not None]
+    if len(set(rows)) < len(rows):
+        seen: set[int] = set()
+        for u, i in zip(units, rows):
+            if i in seen:
+                raise DataError(f"{func}: the model scores the unit {u!r} twice.")
+            seen.add(i)
+    return rows
 
 
 def _check_values(table: FloatArray, units: list[Any], labels: list[Any], func: str) -> None:
@@ -258,3 +280,25 @@ def voters(crowd: Crowd, probs: FloatArray) -> Crowd:
 def _few(items: list[Any], n: int = 5) -> str:
     shown = ", ".join(repr(x) for x in items[:n])
     return shown + (", ..." if len(items) > n else "")
+
+
+def vote_weight(accuracy: Any, k: int) -> FloatArray:
+    """``log(a (k - 1) / (1 - a))`` of each accuracy ``a`` (clipped to 1e-12 from 0 and 1,
+    so a perfect voter weighs about 27.6 + log(k - 1), not infinity)."""
+    a = np.clip(np.asarray(accuracy, dtype=np.float64), 1e-12, 1.0 - 1e-12)
+    return np.asarray(np.log(a * (k - 1) / (1.0 - a)))
+
+
+def vote_weights(method: str, params: Mapping[str, Any], prior: Any, model_accuracy: float,
+                 k: int) -> tuple[float, float]:
+    """The model's weight and the median annotator's (see the module's docstring);
+    ``params`` are the annotators' public parameters, ``prior`` the class prior."""
+    if method == "dawid_skene":
+        crowd = np.einsum("rcc,c->r", params["confusion"], prior)
+    elif method == "mace":
+        a = np.asarray(params["competence"])
+        crowd = a + (1.0 - a) * (np.asarray(params["strategy"]) @ prior)
+    else:
+        crowd = np.asarray(params["accuracy"])
+    return (float(vote_weight(model_accuracy, k)),
+            float(np.median(vote_weight(crowd, k))) if crowd.size else math.nan)

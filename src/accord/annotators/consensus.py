@@ -36,8 +36,11 @@ from ._crowd import Crowd, FloatArray, crowd_of, wsum
 from ._figures import proportion, share_resampling
 from .result import Consensus, ModelVoice
 
-Method = Literal["majority", "wawa", "one_coin", "dawid_skene", "glad", "mace"]
+Method = Literal["majority", "wawa", "one_coin", "dawid_skene", "glad", "mace", "crowdlab"]
+#: The methods of :func:`consensus` (and of :func:`accord.annotators`) that need no model.
 METHODS: tuple[str, ...] = ("majority", "wawa", "one_coin", "dawid_skene", "glad", "mace")
+#: Methods of :func:`consensus` that mix a model's probabilities with the votes.
+MODEL_ONLY: tuple[str, ...] = ("crowdlab",)
 
 __all__ = ["METHODS", "consensus"]
 
@@ -68,7 +71,11 @@ def consensus(
         majority label (on the units whose majority is not tied). ``"one_coin"``,
         ``"dawid_skene"``, ``"glad"``, ``"mace"``: EM
         on a latent true class (see :mod:`accord.annotators._em` for the models,
-        their priors and the deterministic initialisation).
+        their priors and the deterministic initialisation). ``"crowdlab"`` (needs
+        ``model=``): Goh et al.'s (2022) CROWDLAB, the model's probabilities and the
+        votes mixed with weights estimated from their agreement, as cleanlab's
+        ``get_label_quality_multiannotator`` computes them (see
+        :mod:`accord.annotators._crowdlab`).
     categories : sequence, optional
         The category order (columns of the posterior); unused categories are kept.
     tol : float
@@ -97,7 +104,8 @@ def consensus(
         column per label (a category without a column gets probability 0). For
         ``"dawid_skene"``, ``"one_coin"`` and ``"mace"`` the probabilities enter as a
         soft likelihood (fractional ratings); for ``"majority"`` and ``"wawa"`` the
-        model votes its top label; GLAD takes no model (see
+        model votes its top label; ``"crowdlab"`` mixes them with the votes at a weight
+        set by its agreement with the consensus; GLAD takes no model (see
         :mod:`accord.annotators._model`). Each row must sum to 1 (within 1e-6); units
         the model did not score are noted and left to the crowd. What the model got is
         :attr:`Consensus.model`.
@@ -162,7 +170,8 @@ def consensus(
     (['x', 'y', 'x', 'y'], 3)
     """
     func = "consensus"
-    tol, threshold = check_options(method, tol, max_iter, threshold, accelerate, func)
+    tol, threshold = check_options(method, tol, max_iter, threshold, accelerate, func,
+                                   choices=METHODS + MODEL_ONLY)
     check_tie_break(tie_break, method, func)
     v.choice(class_prior, ("fitted", "uniform"), param="class_prior", func=func)
     if class_prior != "fitted" and method != "mace":
@@ -172,6 +181,11 @@ def consensus(
             "class prior.")
     if model is not None:
         _model.refuse_method(method, func)
+    elif method in MODEL_ONLY:
+        raise InvalidParameterError(
+            f"{func}: method={method!r} (accord CLI: --method {method}) mixes a model's "
+            "probabilities with the votes; pass them as model= (accord CLI: --model FILE), "
+            "or choose a method that needs no model, such as 'dawid_skene'.")
     crowd = crowd_of(annotations, func=func, categories=categories)
     return consensus_of(crowd, method, tol=tol, max_iter=max_iter, threshold=threshold,
                         accelerate=accelerate, model=model, tie_break=tie_break,
@@ -179,10 +193,10 @@ def consensus(
 
 
 def check_options(method: Any, tol: Any, max_iter: Any, threshold: Any, accelerate: Any,
-                  func: str) -> tuple[float, float]:
+                  func: str, choices: tuple[str, ...] = METHODS) -> tuple[float, float]:
     """The options of :func:`consensus`, checked (one sentence each): ``tol`` and
     ``threshold`` as floats."""
-    v.choice(method, METHODS, param="method", func=func)
+    v.choice(method, choices, param="method", func=func)
     tol = non_negative(tol, "tol", func)
     v.positive_int(max_iter, param="max_iter", func=func)
     threshold = threshold_of(threshold, func)
@@ -264,6 +278,8 @@ def _with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tupl
                    soft=model.probs)
     if method in ("majority", "wawa"):
         return _voted(crowd, model, method, made)
+    if method in MODEL_ONLY:
+        return _mixed(crowd, model, made)
     fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate,
                   soft=model.probs, class_prior=class_prior)
     params, conf = dict(public_parameters(method, fit.parameters)), None
@@ -277,8 +293,11 @@ def _with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tupl
     else:
         accuracy, params["accuracy"] = float(params["accuracy"][-1]), params["accuracy"][:-1]
     n = model.n_scored
+    weight, crowd_weight = _model.vote_weights(method, params, fit.parameters["prior"],
+                                               accuracy, crowd.k)
     voice = ModelVoice("soft", n, proportion("model_accuracy", accuracy * n, n, details={},
-                                             per_category=None, resampling=None), conf)
+                                             per_category=None, resampling=None), conf,
+                       weight, crowd_weight)
     return made(posterior=fit.posterior, parameters=params, n_iter=fit.n_iter,
                 log_likelihood=fit.log_likelihood, converged=fit.converged,
                 last_change=fit.last_change, model=voice)
@@ -293,18 +312,41 @@ def _voted(crowd: Crowd, model: _model.ModelInput, method: str,
     wide = _sparse.over_budget(method, voted)
     if method == "majority":
         c = made(posterior=_sparse.majority(voted) if wide else _em.majority_posterior(voted))
+        weights = (1.0, 1.0)
     else:
         post, skill, unweighed = _sparse.wawa(voted) if wide else _wawa(voted)
         unweighed = [x for i, x in enumerate(crowd.rater_ids) if x in unweighed and i < r]
         extra = (unweighed_note(unweighed),) if unweighed else ()
         c = made(posterior=post, parameters={"skill": skill[:r]})
         c = replace(c, notes=(*c.notes, *extra))
+        weights = (float(skill[r]), float(np.median(skill[:r])))
     clear = ~c._tied_mask[units]
     hits = float((c.label_codes[units] == votes)[clear].sum())
     n = float(clear.sum())
     accuracy = proportion("model_accuracy", hits, n, details={}, per_category=None,
                           resampling=share_resampling(hits, n))
-    return replace(c, model=ModelVoice("top label", model.n_scored, accuracy))
+    return replace(c, model=ModelVoice("top label", model.n_scored, accuracy, None, *weights))
+
+
+def _mixed(crowd: Crowd, model: _model.ModelInput,
+           made: Callable[..., Consensus]) -> Consensus:
+    """CROWDLAB's mixture of the model's probabilities and the votes."""
+    from ._crowdlab import crowdlab
+
+    if not (crowd.per_unit() > 1).any():
+        raise DataError("consensus: method='crowdlab' weighs the annotators and the model by "
+                        "their agreement on the units rated more than once, and every unit "
+                        "has one rating; use method='majority' or collect a second label for "
+                        "some units.")
+    mix = crowdlab(crowd, model.probs, np.asarray(model.scored, dtype=bool))
+    accuracy = proportion("model_accuracy", mix.model_hits, mix.model_counted, details={},
+                          per_category=None,
+                          resampling=share_resampling(mix.model_hits, mix.model_counted))
+    voice = ModelVoice("weighted", model.n_scored, accuracy, weight=mix.model_weight,
+                       crowd_weight=float(np.median(mix.annotator_weight)))
+    params = {"weight": mix.annotator_weight, "agreement": mix.annotator_agreement,
+              "consensus_likelihood": mix.consensus_likelihood}
+    return made(posterior=mix.posterior, parameters=params, tie_codes=mix.labels, model=voice)
 
 
 def _wawa(crowd: Crowd) -> tuple[FloatArray, FloatArray, list[Any]]:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -53,7 +54,8 @@ __all__ = ["Quality", "expected_calibration_error"]
 
 #: The estimate behind the consensus quality, per method.
 ESTIMATES = {"majority": "one-coin posterior of the majority label",
-             "wawa": "one-coin posterior of the Wawa label"}
+             "wawa": "one-coin posterior of the Wawa label",
+             "crowdlab": "CROWDLAB posterior of the consensus label (model and votes mixed)"}
 POSTERIOR = "fitted posterior of the consensus label"
 
 
@@ -88,14 +90,34 @@ class Quality(Tabular):
     n_ratings: NDArray[np.int64] = field(repr=False)
     tied: NDArray[np.bool_] = field(repr=False)
     single_rated: NDArray[np.bool_] = field(repr=False)
-    rating_unit: tuple[Any, ...] = field(repr=False, default=())
-    rating_rater: tuple[Any, ...] = field(repr=False, default=())
-    rating_label: tuple[Any, ...] = field(repr=False, default=())
     annotator_labels: FloatArray = field(repr=False, default_factory=lambda: np.empty(0))
+    #: The crowd the ratings come from (their ids are read from it when asked for).
+    _crowd: Any = field(repr=False, default=None)
 
     def __post_init__(self) -> None:
         for a in (self.consensus, self.annotator_labels, self.tied, self.single_rated):
             a.flags.writeable = False
+
+    @cached_property
+    def rating_unit(self) -> tuple[Any, ...]:
+        """Each rating's unit id (in the order of :attr:`annotator_labels`)."""
+        return self._ids("unit_ids", "unit")
+
+    @cached_property
+    def rating_rater(self) -> tuple[Any, ...]:
+        """Each rating's annotator id."""
+        return self._ids("rater_ids", "rater")
+
+    @cached_property
+    def rating_label(self) -> tuple[Any, ...]:
+        """Each rating's label (the label the annotator gave)."""
+        return self._ids("categories", "value")
+
+    def _ids(self, names: str, codes: str) -> tuple[Any, ...]:
+        if self._crowd is None:
+            return ()
+        ids = getattr(self._crowd, names)
+        return tuple(ids[i] for i in getattr(self._crowd, codes).tolist())
 
     def rows(self) -> list[dict[str, Any]]:
         """One mapping per unit (lowest quality first): unit, label, quality, n_ratings,
@@ -173,9 +195,5 @@ def quality_of(c: Any, q_post: FloatArray, crowd: Any) -> Quality:
                 tied=np.array(c._tied_mask), single_rated=np.asarray(c.n_ratings == 1))
     if crowd is None:
         return Quality(**made)
-    units, raters = crowd.unit_ids, crowd.rater_ids
-    return Quality(**made,
-                   rating_unit=tuple(units[i] for i in crowd.unit.tolist()),
-                   rating_rater=tuple(raters[i] for i in crowd.rater.tolist()),
-                   rating_label=tuple(cats[i] for i in crowd.value.tolist()),
-                   annotator_labels=np.ascontiguousarray(q_post[crowd.unit, crowd.value]))
+    return Quality(**made, annotator_labels=np.ascontiguousarray(q_post[crowd.unit, crowd.value]),
+                   _crowd=crowd)

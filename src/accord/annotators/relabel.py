@@ -12,10 +12,21 @@ information gain, in nats; Lindley 1956; MacKay 1992 sec. 2). It is large where 
 posterior is spread and one label can move it; it is 0 where the label is settled.
 Each unit's reason gives its consensus quality, its ratings, and the probability that
 after the next label the posterior's top class is not its consensus label ``l_u``
-(``sum_v P(V = v) [argmax p_u(. | v) != l_u]``: a vote the one-coin posterior of a
-majority or Wawa fit disagrees with shows a low quality and a high chance of change),
-and the probability that the next label confirms it (``P(V = l_u)``). Everything is O(n k): with
+(``sum_v P(V = v) [argmax p_u(. | v) != l_u]``; for majority vote and Wawa, the vote's,
+below), and the probability that the next label confirms it (``P(V = l_u)``). Everything
+is O(n k): with
 ``Z_v = b + (s - b) p(v)``, ``H(p | v)`` follows from ``H(p)`` and ``p(v)`` alone.
+
+Majority vote and Wawa label a unit by its votes, not by a posterior, so there the
+probability of a change is the vote's: with ``W_c`` the unit's (weighted) votes for ``c``
+(Wawa: each weighted by its voter's agreement with the majority, the model's vote
+included) and ``w`` the next vote's weight (1; Wawa: the annotators' mean weight), the
+next vote ``V = v != l_u`` takes the majority off ``l_u`` or ties it when
+``max(max_{c != l_u} W_c, W_v + w) >= W_{l_u}``, so
+``P(change) = sum_v P(V = v) [that holds]``, with ``P(V = v)`` as above. A tied unit
+changes unless the next vote goes to its label; a unanimous unit of five votes cannot
+change with one more. The ranking puts the tied units first (one vote settles or
+flips them), then the rest by that probability, then by the gain.
 
 Scored this way the budget goes where it moves the consensus; the simulation test
 (``tests/test_annotators_relabel.py``) shows relabelling the suggested units raises
@@ -84,14 +95,17 @@ class Relabel(Tabular):
     Attributes
     ----------
     score : str
-        The score's name: ``"expected information gain"`` (nats).
+        The score's name: ``"expected information gain"`` (nats); majority vote and
+        Wawa: ``"vote change probability (tied units first), then expected information
+        gain"``.
     accuracy : float
         The accuracy ``s`` assumed for the next annotator (the crowd's mean label quality).
     units, labels : tuple
         The chosen units and their current consensus labels.
     gain, quality, p_change, p_confirm : arrays
         Per chosen unit: the expected information gain, the consensus quality, and the
-        probability that the next label changes or confirms the consensus label.
+        probability that the next label changes or confirms the consensus label (majority
+        vote and Wawa: that one more vote takes the majority off it or ties it).
     n_ratings : array
     reasons : tuple of str
         One sentence per unit.
@@ -138,31 +152,91 @@ class Relabel(Tabular):
         return self.rows()
 
 
+#: The score of each kind of consensus.
+SCORES = {"posterior": "expected information gain",
+          "vote": "vote change probability (tied units first), then expected information gain"}
+
+
+def next_label(post: FloatArray, s: float) -> FloatArray:
+    """``P(V = v)`` per unit: the next label of a one-coin annotator of accuracy ``s``."""
+    k = post.shape[1]
+    s = float(np.clip(s, 1.0 / k, 1.0 - 1e-12))
+    b = (1.0 - s) / (k - 1)
+    return np.asarray(b + (s - b) * post)
+
+
+def vote_change(votes: FloatArray, w: float, labels: Any, p_next: FloatArray) -> FloatArray:
+    """Per unit: the probability that one more vote of weight ``w`` (drawn from
+    ``p_next``) takes the majority of ``votes`` off the unit's label or ties it."""
+    n = votes.shape[0]
+    rows = np.arange(n)
+    labels = np.asarray(labels)
+    own = votes[rows, labels]
+    others = votes.copy()
+    others[rows, labels] = -np.inf
+    runner = others.max(axis=1)
+    slack = 1e-9 * np.maximum(np.abs(own), 1.0)
+    moves = (np.maximum(runner[:, None], votes + w) >= (own - slack)[:, None])
+    moves[rows, labels] = False
+    return np.asarray((p_next * moves).sum(axis=1))
+
+
+def _votes(c: Any) -> tuple[FloatArray, float]:
+    """The units' (weighted) votes and the next vote's weight, the model's vote included;
+    Wawa's units whose voters all weigh 0 keep their plain votes (weight 1)."""
+    from ._crowd import wsum
+    from ._model import voters
+
+    crowd = c.crowd if c.soft is None else voters(c.crowd, np.asarray(c.soft))
+    n, k = crowd.n_units, crowd.k
+    counts = crowd.votes()
+    if c.method == "majority":
+        return counts, 1.0
+    skill = np.asarray(c.parameters["skill"], dtype=np.float64)
+    if c.model is not None:
+        skill = np.append(skill, c.model.weight)
+    weighted = wsum(crowd.uv, skill[crowd.rater], n * k).reshape(n, k)
+    w = float(np.mean(c.parameters["skill"])) if len(c.parameters["skill"]) else 1.0
+    plain = weighted.sum(axis=1) <= 0
+    if plain.any():  # there the label is the plain vote's: one more vote weighs 1
+        weighted[plain] = counts[plain] * (w if w > 0 else 1.0)
+    return weighted, (w if w > 0 else 1.0)
+
+
 def relabel_of(c: Any, q_post: FloatArray, quality: Any, k: Any) -> Relabel:
     """The ``k`` units of consensus ``c`` with the largest expected information gain
-    (ties: lower quality first, then unit order)."""
+    (ties: lower quality first, then unit order); majority vote and Wawa: the tied units
+    first, then by the vote's probability of a change, then by the gain."""
     v.positive_int(k, param="k", func="Consensus.relabel")
     s = float(quality.annotator_labels.mean()) if quality.annotator_labels.size else (
         float(quality.consensus.mean()))
-    gain, change = information_gain(q_post, s, c.label_codes)
-    order = np.lexsort((np.arange(gain.shape[0]), quality.consensus, -gain))[:k]
     codes = c.label_codes
-    n_cat = q_post.shape[1]
-    s_eff = float(np.clip(s, 1.0 / n_cat, 1.0 - 1e-12))
-    b = (1.0 - s_eff) / (n_cat - 1)
-    confirm = b + (s_eff - b) * q_post[np.arange(codes.shape[0]), codes]
+    gain, change = information_gain(q_post, s, codes)
+    p_next = next_label(q_post, s)
+    index = np.arange(gain.shape[0])
+    vote = c.method in ("majority", "wawa")
+    if vote:
+        votes, w = _votes(c)
+        change = vote_change(votes, w, codes, p_next)
+        order = np.lexsort((index, quality.consensus, -gain, -change, ~quality.tied))[:k]
+    else:
+        order = np.lexsort((index, quality.consensus, -gain))[:k]
+    confirm = p_next[index, codes]
     reasons = tuple(_reason(c, quality, int(i), float(gain[i]), float(change[i]),
-                            float(confirm[i])) for i in order.tolist())
-    return Relabel("expected information gain", s, tuple(c.units[i] for i in order),
+                            float(confirm[i]), vote) for i in order.tolist())
+    return Relabel(SCORES["vote" if vote else "posterior"], s, tuple(c.units[i] for i in order),
                    tuple(quality.labels[i] for i in order), gain[order],
                    quality.consensus[order], change[order], confirm[order],
                    c.n_ratings[order], reasons)
 
 
-def _reason(c: Any, quality: Any, i: int, gain: float, change: float, confirm: float) -> str:
+def _reason(c: Any, quality: Any, i: int, gain: float, change: float, confirm: float,
+            vote: bool = False) -> str:
     n = int(c.n_ratings[i])
     flag = " (tied)" if quality.tied[i] else ""
+    moves = ("vote takes the majority off it or ties it" if vote else
+             "label moves the posterior's top class off it")
     return (f"label {quality.labels[i]!r}{flag} is right with probability "
             f"{quality.consensus[i]:.2f} on {n} rating{'s' if n != 1 else ''}; one more "
-            f"label moves the posterior's top class off it with probability {change:.2f}, "
-            f"confirms it with {confirm:.2f} (expected gain {gain:.3f} nats).")
+            f"{moves} with probability {change:.2f}, confirms it with {confirm:.2f} "
+            f"(expected gain {gain:.3f} nats).")

@@ -24,9 +24,10 @@ class ModelVoice:
 
     Attributes
     ----------
-    vote : {"soft", "top label"}
+    vote : {"soft", "top label", "weighted"}
         How it voted: its probabilities as a soft likelihood (one-coin, Dawid-Skene,
-        MACE), or its top label as one more rater (majority, Wawa).
+        MACE), its top label as one more rater (majority, Wawa), or its probabilities
+        mixed with the votes at the weight :attr:`weight` (CROWDLAB).
     n_units : int
         The units it scored (it has no voice on the others).
     accuracy : AgreementResult
@@ -37,19 +38,32 @@ class ModelVoice:
         probabilities, this is the expected probability it puts on the true class (its
         top-1 accuracy when they are 0 or 1, lower when they are spread). Majority and
         Wawa: the share of the units it voted on whose consensus label is its top
-        label. ``confidence_interval()`` is Wilson's interval over the units it scored.
+        label; CROWDLAB: the same share over the units it scored that were rated more
+        than once (``1 - e_m``). ``confidence_interval()`` is Wilson's interval over
+        those units.
     confusion : (k, k) array or None
         Dawid-Skene: its fitted confusion matrix (rows = true class); else ``None``.
+    weight, crowd_weight : float
+        The weight of its vote in the fit, and the median annotator's on the same scale:
+        one-coin, Dawid-Skene and MACE, ``log(a (k - 1) / (1 - a))`` at the estimated
+        accuracy ``a`` (the log-odds one vote adds for its label; 0 at chance, negative
+        below); majority vote, 1 for every vote; Wawa, the voter's agreement with the
+        majority (see :mod:`accord.annotators._model`); CROWDLAB, its weight in the
+        mixture ``w_m`` and the median annotator's ``w_j`` (at most 1; see
+        :mod:`accord.annotators._crowdlab`).
     """
 
     vote: str
     n_units: int
     accuracy: AgreementResult
     confusion: NDArray[np.float64] | None = field(default=None, repr=False)
+    weight: float = math.nan
+    crowd_weight: float = math.nan
 
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
         """JSON-ready mapping at full precision, the accuracy with its interval."""
         return {"vote": self.vote, "n_units": self.n_units,
+                "weight": _jsonable(self.weight), "crowd_weight": _jsonable(self.crowd_weight),
                 "accuracy": self.accuracy.to_dict(confidence_level),
                 "confusion": None if self.confusion is None else _jsonable(self.confusion)}
 
@@ -61,7 +75,8 @@ class Consensus(Tabular):
     Attributes
     ----------
     method : str
-        ``"majority"``, ``"wawa"``, ``"one_coin"``, ``"dawid_skene"``, ``"glad"`` or ``"mace"``.
+        ``"majority"``, ``"wawa"``, ``"one_coin"``, ``"dawid_skene"``, ``"glad"``,
+        ``"mace"`` or ``"crowdlab"``.
     units : tuple
         Unit ids in the row order of :attr:`posterior` (as read).
     categories : tuple
@@ -81,7 +96,9 @@ class Consensus(Tabular):
         The fitted model: ``prior`` (class prior) and ``confusion`` (raters x true x
         given) for Dawid-Skene; ``prior`` and ``accuracy`` for one-coin; ``alpha``
         (expertise) and ``beta`` (unit ease, ``exp(b)``) for GLAD; ``competence`` and
-        ``strategy`` for MACE; ``skill`` for Wawa.
+        ``strategy`` for MACE; ``skill`` for Wawa; for CROWDLAB each annotator's
+        ``weight``, its ``agreement`` with the other annotators and the
+        ``consensus_likelihood``.
     n_iter : int
         EM iterations run (0 for the voting methods); with ``accelerate=True``, the
         E steps (passes over the ratings), extrapolated points tried included.
@@ -104,7 +121,8 @@ class Consensus(Tabular):
     tie_break : {"first", "quality"}
         How the label of a tied unit was chosen (majority and Wawa): the first tied
         category, or the one whose voters agree most with the majority elsewhere; the
-        unit stays in :attr:`tied` either way.
+        unit stays in :attr:`tied` either way. (CROWDLAB chooses its labels by its own
+        rule, see :mod:`accord.annotators._crowdlab`.)
     """
 
     method: str
@@ -122,7 +140,8 @@ class Consensus(Tabular):
     notes: tuple[str, ...] = ()
     model: ModelVoice | None = field(default=None, repr=False)
     tie_break: str = "first"
-    #: Per unit, the label code chosen by ``tie_break`` (-1: the top posterior's first).
+    #: Per unit, the label code chosen by ``tie_break`` or by CROWDLAB's rule (-1: the
+    #: top posterior's first).
     tie_codes: NDArray[np.int64] | None = field(default=None, repr=False)
     #: The crowd's codes and the model's probabilities, for :attr:`quality`.
     crowd: Any = field(default=None, repr=False)
@@ -174,7 +193,9 @@ class Consensus(Tabular):
 
     def relabel(self, k: int = 10) -> Any:
         """:class:`~accord.annotators.relabel.Relabel`: the ``k`` units whose next label
-        has the largest expected information gain, each with its reason."""
+        has the largest expected information gain (majority vote and Wawa: the tied
+        units first, then by the chance that one more vote takes the majority off the
+        label or ties it), each with its reason."""
         from .relabel import relabel_of
 
         return relabel_of(self, self._quality_posterior, self.quality, k)
@@ -187,8 +208,12 @@ class Consensus(Tabular):
 
     @property
     def confidence(self) -> NDArray[np.float64]:
-        """The top posterior of each unit, in unit order."""
-        return self._top[0]
+        """The posterior of each unit's label, in unit order (the top posterior, except
+        where CROWDLAB's label is not the final posterior's top)."""
+        if self.tie_codes is None:
+            return self._top[0]
+        codes = self.label_codes
+        return np.asarray(self.posterior[np.arange(codes.shape[0]), codes])
 
     @property
     def _tied_mask(self) -> NDArray[np.bool_]:

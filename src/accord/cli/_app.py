@@ -28,6 +28,7 @@ ERROR_STATUS = "accord.error_status"
 MULTI_VALUE = (
     "--raters", "--categories", "--coefficient", "--missing", "--kinds", "--predicted",
     "--humans", "--prevalence", "--rater-rates", "--labels", "--judges", "--family",
+    "--names", "--sigmas",
 )
 
 
@@ -360,6 +361,8 @@ def main() -> None:
       plan           how many units to rate (interval width, lower limit, power)
       spans          agreement on spans (pairwise F1), or spans against a --gold rater
       boxes          agreement on boxes: pairwise F1, mean IoU, alpha on matched objects
+      polygons       agreement on polygons: the same figures on the outlines' exact IoU
+      keypoints      agreement on keypoints: the same figures on COCO's OKS
 
     \b
     Wide data, one column per rater:

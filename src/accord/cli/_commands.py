@@ -38,12 +38,22 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         "Show what accord reads from DATA: format, fields, raters and their kinds, units, "
         "categories with counts, missing and skipped answers, and the audit.")),
     "judge": (("judge", "judge_lab"), "Questions about an LLM judge."),
+    "keypoints": (("shapes",), (
+        "Agreement between annotators on keypoints in FILE...: pairwise F1, mean OKS of the "
+        "matched objects and Krippendorff's alpha on the matched objects, per label, per "
+        "pair and over the OKS thresholds 0.50 to 0.95, with bootstrap intervals over "
+        "images.")),
     "multilabel": (("multilabel",), (
         "Agreement on multi-label (set-valued) ratings in DATA: per label, with intervals, "
         "and on the sets (MASI and Jaccard alpha, mean Jaccard and Dice, maximum-percentage "
         "agreement).")),
     "plan": (("plan",), "How many units to rate, for one of three goals (two raters, Cohen's "
              "kappa)."),
+    "polygons": (("shapes",), (
+        "Agreement between annotators on polygons in FILE...: pairwise F1, mean IoU of the "
+        "matched outlines and Krippendorff's alpha on the matched objects, per label, per "
+        "pair and over the IoU thresholds 0.50 to 0.95, with bootstrap intervals over "
+        "images.")),
     "report": (("report",), "Write the agreement report of DATA, optionally against a "
                "declared study."),
     "spans": (("spans",), (

@@ -318,3 +318,24 @@ def fits_raters(ann: Annotations, coefficients: tuple[str, ...]) -> None:
             "fleiss_kappa or krippendorff_alpha."
         )
 
+
+def model_frame(path: str, unit: str) -> Any:
+    """The model's CSV (``--model`` of consensus, annotators and report) as a frame whose
+    unit column is named ``unit``: the column so named, else the one named as ``--unit``,
+    else the first."""
+    import polars as pl
+
+    from accord.cli._terminal import one_line
+    from accord.errors import DataError
+
+    try:
+        frame = pl.read_csv(path, infer_schema_length=None)
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise DataError(f"--model {path}: cannot read it as a CSV ({one_line(str(exc))}).") \
+            from None
+    if frame.width < 2:
+        raise DataError(f"--model {path}: needs a unit column and one column per label.")
+    if "unit" in frame.columns:
+        return frame
+    source = unit if unit in frame.columns else frame.columns[0]
+    return frame.rename({source: "unit"})

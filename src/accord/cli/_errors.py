@@ -52,6 +52,8 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "test": ("--test", "NAME"),
     "judges": ("--judges", "COL..."),
     "humans": ("--humans", "COL..."),
+    "names": ("--names", "NAME..."),
+    "sigmas": ("--sigmas", "NAME=S..."),
     "empty_label": ("--empty-label", "TEXT"),
 }
 
@@ -62,7 +64,8 @@ _ROUTE = re.compile(r"(?<![^\s(])[^\s(]+ \(accord CLI: ([^()]*)\)")
 _BOOTSTRAP = re.compile(r"\bmethod=accord\.Bootstrap\(\.\.\.\)")
 _PARAMETER = re.compile(rf"\b[Tt]he '({_NAMES})' parameter of \S+(?: [a-z-]+)?(?= must\b)")
 _ASSIGN = re.compile(
-    rf"(?<![\w.-])({_NAMES})=(\.\.\.|\[\.\.\.\]|\[[^\[\]]*\]|'[^']*'|\"[^\"]*\"|\w(?:[\w.-]*\w)?)?"
+    rf"(?<![\w.-])({_NAMES})=(\.\.\.|\[\.\.\.\]|\[[^\[\]]*\]|\{{[^{{}}]*\}}|'[^']*'|\"[^\"]*\""
+    r"|\w(?:[\w.-]*\w)?)?"
 )
 
 
@@ -77,6 +80,8 @@ def cli_text(message: str) -> str:
     "--format must be one of {'csv'}. Got 'x' instead."
     >>> cli_text("pass duplicates='last' (accord CLI: --duplicates last) to keep it")
     'pass --duplicates last to keep it'
+    >>> cli_text("keypoint 'tip' has no sigma; give sigmas={'tip': ...}")
+    "keypoint 'tip' has no sigma; give --sigmas tip=..."
     >>> cli_text("empty_label='': 2 empty cell(s) scored as the empty set")
     "--empty-label '': 2 empty cell(s) scored as the empty set"
     """
@@ -91,6 +96,11 @@ def _option(m: re.Match[str]) -> str:
     given = m.group(2)
     if given is None or given in ("...", "[...]"):
         return f"{option} {metavar}".rstrip()
+    if given.startswith("{"):  # a mapping: NAME=VALUE pairs
+        pairs = [x.partition(":") for x in given[1:-1].split(",") if x.strip()]
+        items = [f"{k.strip().strip(chr(39) + chr(34))}={v.strip().strip(chr(39) + chr(34))}"
+                 for k, _, v in pairs]
+        return " ".join([option, *items]) if items else f"{option} {metavar}"
     if given.startswith("["):
         items = [x.strip().strip("'\"") for x in given[1:-1].split(",") if x.strip()]
         return " ".join([option, *items]) if items else f"{option} {metavar}"

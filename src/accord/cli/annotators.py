@@ -9,13 +9,13 @@ from typing import Any
 import click
 
 from accord.cli._app import main
-from accord.cli._common import console, data_options, load, single_labels
+from accord.cli._common import console, data_options, load, model_frame, single_labels
 from accord.cli._engine import engine_consensus, engine_frame, engine_options, require_long
 from accord.cli._json import emit
 from accord.cli._options import CONSENSUS_METHODS, shared
 from accord.cli._terminal import one_line
 
-_METHODS = list(CONSENSUS_METHODS)
+_METHODS = [*CONSENSUS_METHODS, "crowdlab"]
 _SCORE_METHODS = ["mean", "median", "gaussian"]
 
 
@@ -23,7 +23,9 @@ def _consensus_method_option(func: Any) -> Any:
     return click.option(
         "--method", type=click.Choice(_METHODS + _SCORE_METHODS), default="dawid_skene",
         show_default=True,
-        help="For labels: majority vote, Wawa, one-coin, Dawid-Skene, GLAD or MACE. For "
+        help="For labels: majority vote, Wawa, one-coin, Dawid-Skene, GLAD, MACE, or "
+        "CROWDLAB (the --model's probabilities mixed with the votes, weighted by their "
+        "agreement; needs --model). For "
         "numeric scores: mean, median, or gaussian (each annotator's bias and noise).")(func)
 
 
@@ -53,7 +55,9 @@ def _fit_options(func: Any) -> Any:
               "glad.")
 @click.option("--relabel", "relabel", default=None, type=click.IntRange(min=1),
               help="Also list the K units whose next label has the largest expected "
-              "information gain, each with its reason (relabel these first).")
+              "information gain (majority and wawa: tied units first, then by the chance "
+              "that one more vote changes the majority), each with its reason (relabel "
+              "these first).")
 @click.option("--tie-break", "tie_break", type=click.Choice(["first", "quality"]),
               default="first", show_default=True,
               help="majority and wawa: a tied unit takes the first tied label, or the one "
@@ -77,6 +81,8 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
       accord consensus examples/crowd.csv --unit image --rater worker --value label
       accord consensus examples/crowd.csv --unit image --rater worker --value label \\
         --model examples/crowd_model.csv --relabel 5
+      accord consensus examples/crowd.csv --unit image --rater worker --value label \\
+        --model examples/crowd_model.csv --method crowdlab
       accord consensus examples/crowd.csv --unit image --rater worker --value label \\
         --method mace --json
       accord consensus examples/pilot.csv --raters annotator_a annotator_b annotator_c \\
@@ -110,7 +116,7 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
                                         threshold=threshold, accelerate=accelerate)
             ann: Any = SimpleNamespace(audit=audit)
         else:
-            model = None if model_file is None else _model_frame(model_file, unit_header)
+            model = None if model_file is None else model_frame(model_file, unit_header)
             ann = single_labels(load(data, **selection), "consensus")
             c = accord.consensus(ann, method=method,  # type: ignore[arg-type]
                                  tol=tol, max_iter=max_iter, threshold=threshold,
@@ -148,9 +154,9 @@ def _refuse_combinations(method: str, engine: str | None, model_file: str | None
                                f"--method {method} averages numeric scores.")
     if method in _SCORE_METHODS and model_file is not None:
         raise click.UsageError(f"--model takes class probabilities; --method {method} "
-                               "averages numeric scores (use majority, wawa, one_coin or "
-                               "dawid_skene).")
-    if method in _SCORE_METHODS and engine is not None:
+                               "averages numeric scores (use majority, wawa, one_coin, "
+                               "dawid_skene, mace or crowdlab).")
+    if engine is not None and (method in _SCORE_METHODS or method in ("glad", "crowdlab")):
         raise click.UsageError(f"--method {method} runs in memory only; with --engine use "
                                "majority, wawa, one_coin, dawid_skene or mace.")
     if engine is not None and model_file is not None:
@@ -185,26 +191,6 @@ def _print_relabel(again: Any) -> None:
         t.add_row(str(r["unit"]), str(r["label"]), f"{r['quality']:.3f}",
                   f"{r['gain']:.3f}", r["reason"])
     out.print(t)
-
-
-def _model_frame(path: str, unit: str) -> Any:
-    """The model's CSV as a frame whose unit column is named ``unit``: the column so named,
-    else the one named as ``--unit``, else the first."""
-    import polars as pl
-
-    from accord.errors import DataError
-
-    try:
-        frame = pl.read_csv(path, infer_schema_length=None)
-    except (OSError, pl.exceptions.PolarsError) as exc:
-        raise DataError(f"--model {path}: cannot read it as a CSV ({one_line(str(exc))}).") \
-            from None
-    if frame.width < 2:
-        raise DataError(f"--model {path}: needs a unit column and one column per label.")
-    if "unit" in frame.columns:
-        return frame
-    source = unit if unit in frame.columns else frame.columns[0]
-    return frame.rename({source: "unit"})
 
 
 def _score_consensus(data: str, method: str, tol: float, max_iter: int,
@@ -302,7 +288,7 @@ def _print_consensus(ann: Any, c: Any, output: str | None, quality: Any = None) 
     out = console()
     for line in ann.audit.lines():
         out.print(one_line(line), markup=False, highlight=False)
-    fit = "" if c.method in ("majority", "wawa") else (
+    fit = "" if c.method in ("majority", "wawa", "crowdlab") else (
         f" after {c.n_iter} iterations (log-likelihood {c.log_likelihood:.6g}"
         f"{'' if c.converged else ', NOT converged'})")
     out.print()
@@ -315,8 +301,10 @@ def _print_consensus(ann: Any, c: Any, output: str | None, quality: Any = None) 
         acc = c.model.accuracy
         ci = acc.confidence_interval()
         out.print(one_line(
-            f"model: one more annotator ({c.model.vote} vote) on {c.model.n_units} units; "
-            f"estimated accuracy {_num(acc.estimate, '.3f')} (95% Wilson CI "
+            f"model: one more annotator ({c.model.vote} vote) on {c.model.n_units} units, "
+            f"the weight of its vote {_num(c.model.weight, '.3f')} (the median "
+            f"annotator's {_num(c.model.crowd_weight, '.3f')}); estimated accuracy "
+            f"{_num(acc.estimate, '.3f')} (95% Wilson CI "
             f"{_num(ci.low, '.3f')}-{_num(ci.high, '.3f')})."), markup=False, highlight=False)
     if quality is not None:
         out.print(one_line(f"quality: the {quality.estimate}, the estimated probability "
@@ -382,7 +370,7 @@ def annotators(data: str, gold: str | None, consensus_method: str, tol: float, m
     from accord.errors import InvalidParameterError
 
     try:
-        model = None if model_file is None else _model_frame(
+        model = None if model_file is None else model_frame(
             model_file, selection.get("unit") or "unit")
         ann = single_labels(load(data, select_raters=gold is None, **selection), "annotators")
         q = accord.annotators(ann, reference=gold,

@@ -3,27 +3,29 @@
 
 from __future__ import annotations
 
-import math
-import re
 from typing import Any
 
 import click
 
 from accord.cli._app import main
 from accord.cli._common import console as cli_console
-from accord.cli._json import emit
 from accord.cli._options import shared
+from accord.cli._shapes_view import (
+    BOXES,
+    _num,
+    column_options,
+    emit_json,
+    other_shapes,
+    print_agreement,
+    redirect,
+    sweep_option,
+    the,
+)
 
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
-@click.option("--unit", default="image", show_default=True, metavar="COL",
-              help="Tables: the image column.")
-@click.option("--rater", default="annotator", show_default=True, metavar="COL",
-              help="Tables: the annotator column; one COCO file: the annotation key (or "
-              "attribute, or image key) naming the annotator.")
-@click.option("--label", default="label", show_default=True, metavar="COL",
-              help="Tables: the label column.")
+@column_options
 @click.option("--box", nargs=4, default=("x", "y", "w", "h"), show_default=True,
               metavar="X Y W H", help="Tables: the columns of x, y, width and height (COCO's "
               "bbox order).")
@@ -50,9 +52,7 @@ from accord.cli._options import shared
               type=click.Choice(["weighted", "mean"]),
               help="With --consensus: the fused coordinates, weighted by each annotator's "
               "mean pairwise F1, or the plain mean.")
-@click.option("--sweep-intervals", is_flag=True, default=False,
-              help="Also give the figures over the IoU thresholds 0.50 to 0.95 their "
-              "bootstrap intervals in --json (without it: their estimates only).")
+@sweep_option("IoU")
 @shared("--confidence-level")
 @shared("--n-resamples")
 @shared("--seed", help="Seed of the bootstrap over images (default 0: the same intervals "
@@ -85,8 +85,7 @@ def boxes(
     by the file; CVAT: the job's assignee) or one file with the annotator in each
     box (--rater names the key or attribute); Label Studio JSON with rectangles
     (the annotator is completed_by); a YOLO folder holding one folder per annotator.
-    Polygons and keypoints are compared in Python, by accord.polygon_agreement and
-    accord.keypoint_agreement (not yet on the command line).
+    For polygons and keypoints, run the polygons and keypoints commands.
 
     \b
     Examples:
@@ -107,6 +106,7 @@ def boxes(
     if output is not None and not consensus:
         raise click.UsageError("-o writes the consensus boxes: add --consensus.")
     writable_output(output, *files)
+    held = other_shapes("boxes", files)
     data: Any = files[0] if len(files) == 1 else list(files)
     if sizes is not None:
         data = accord.read(data, format="yolo", sizes=sizes)
@@ -125,11 +125,13 @@ def boxes(
             _write_consensus(output, cons, (unit, label, *box))
         summary = {**cons.to_dict(), "output": output}
     if as_json:
-        rest = {k: v for k, v in doc.items() if k not in _FIGURES}
-        extra = {} if summary is None else {"consensus": summary}
-        emit("boxes", {"results": [{"figure": k, **doc[k]} for k in _FIGURES], **rest, **extra})
+        emit_json("boxes", doc, BOXES, **({} if summary is None else {"consensus": summary}))
         return
-    _print(doc, " ".join(files))
+    source = " ".join(files)
+    also = [] if not held else [
+        f"{the(files)} {' and '.join(held)} as well: to compare them, "
+        f"{redirect(held, source)}."]  # fmt: skip
+    print_agreement(doc, source, BOXES, also)
     if summary is not None:
         _print_consensus(summary, (unit, label, *box))
 
@@ -173,67 +175,5 @@ def _print_consensus(summary: dict[str, Any], names: tuple[str, ...]) -> None:
         f"{audit['groups_tied']} with a tied label."))
 
 
-#: Skipped shapes that accord compares elsewhere, and where.
-_OTHER_SHAPES = re.compile(r"\b(polygon|skeleton|points|polygonlabels|keypointlabels)\b")
-_OTHER_NOTE = ("note: polygons and keypoints are not boxes; compare them in Python with "
-               "accord.polygon_agreement and accord.keypoint_agreement.")
-
 #: Consensus boxes shown on the console without -o.
 _SHOWN = 20
-
-
-#: The figures of the whole data set, in the order the console shows them.
-_FIGURES = ("f1", "mean_iou", "alpha")
-
-
-def _num(x: Any) -> str:
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.3f}"
-
-
-def _cells(fig: dict[str, Any]) -> list[str]:
-    ci = fig["confidence_interval"]
-    return [_num(fig["estimate"]), f"{_num(ci['low'])} to {_num(ci['high'])}"]
-
-
-def _print(doc: dict[str, Any], source: str) -> None:
-    from rich.markup import escape
-    from rich.table import Table
-    from rich.text import Text
-
-    console = cli_console()
-    audit = doc["audit"]
-    thr = doc["f1"]["iou_threshold"]
-    level = doc["f1"]["confidence_interval"]["confidence_level"]
-    console.print(Text(f"{source}: {audit['images']} images, {len(audit['annotators'])} "
-                       f"annotators, {audit['boxes']} boxes; IoU >= {thr:g}"), style="bold")
-    for row in audit.get("dropped", []):
-        console.print(Text(f"note: skipped: {row['reason']}: {row['count']}"), style="dim")
-    for note in audit.get("notes", []):
-        console.print(Text(f"note: {note}"), style="dim")
-    if any(_OTHER_SHAPES.search(row["reason"]) for row in audit.get("dropped", [])):
-        console.print(Text(_OTHER_NOTE), style="dim")
-    ci_head = f"{level:.0%} interval (bootstrap over images)"
-    main_t = Table(title="Agreement", title_justify="left")
-    for head in ("figure", "estimate", ci_head):
-        main_t.add_column(head, justify="left" if head == "figure" else "right")
-    for name, title in (("f1", "F1 (mean over pairs)"), ("mean_iou", "mean IoU, matched"),
-                        ("alpha", "alpha on matched objects")):
-        main_t.add_row(title, *_cells(doc[name]))
-    console.print(main_t)
-    for title, rows, key in (("Per label", doc["per_label"], "label"),
-                             ("Per pair", doc["pairs"], "annotators")):
-        t = Table(title=title, title_justify="left")
-        for head in (key, "F1", "interval", "mean IoU"):
-            t.add_column(head, justify="left" if head == key else "right")
-        for row in rows:
-            who = row["f1"][key]
-            name = who if isinstance(who, str) else " / ".join(who)
-            t.add_row(Text(name), *_cells(row["f1"]), _num(row["mean_iou"]["estimate"]))
-        console.print(t)
-    sweep = Table(title="Over IoU thresholds", title_justify="left")
-    for head in ("IoU >=", "F1", "mean IoU", "alpha"):
-        sweep.add_column(escape(head), justify="right")
-    for row in doc["sweep"]:
-        sweep.add_row(f"{row['f1']['iou_threshold']:.2f}", _num(row["f1"]["estimate"]),
-                      _num(row["mean_iou"]["estimate"]), _num(row["alpha"]["estimate"]))
-    console.print(sweep)

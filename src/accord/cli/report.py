@@ -26,6 +26,7 @@ from accord.cli._common import (
     fits_raters,
     interval_method,
     load,
+    model_frame,
     reference_options,
 )
 from accord.cli._common import console as cli_console
@@ -134,6 +135,12 @@ def _context(data: str, ann: Any, text: str | None, more: tuple[str, ...],
 @shared("--consensus-method", help="The consensus of the Annotators section (three or more "
         "raters): majority vote, Wawa, one-coin, Dawid-Skene, GLAD or MACE.")
 @shared("--accelerate")
+@click.option("--model", "model_file", default=None,
+              type=click.Path(exists=True, dir_okay=False),
+              help="A model's class probabilities, read as by the consensus command's "
+              "--model: one more annotator of the Annotators section's consensus; the "
+              "section adds the model as an annotator and the units to relabel first. "
+              "Not with --consensus-method glad.")
 @by_option
 @click.pass_context
 def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
@@ -145,7 +152,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
            record: Path | None, judge_name: str | None, epsilon: float,
            family: tuple[str, ...], by: str | None, text_col: str | None,
            context_cols: tuple[str, ...], consensus_method: str, accelerate: bool,
-           iou_threshold: float | None, **selection: Any) -> None:
+           model_file: str | None, iou_threshold: float | None, **selection: Any) -> None:
     """Write the agreement report of DATA, optionally against a declared study.
 
     A pairwise-preference file (AlpacaEval annotations.json, or the JSONL/CSV read by
@@ -167,6 +174,8 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
       accord report examples/alpaca_eval_slice.json --family gpt4 -o judge-lab.html
       accord report examples/crowd.csv --unit image --rater worker --value label \\
           --consensus-method mace -o crowd.html
+      accord report examples/crowd.csv --unit image --rater worker --value label \\
+          --model examples/crowd_model.csv -o crowd.html
       accord report examples/boxes.csv --seed 1 -o boxes.html
       accord report examples/boxes.csv --iou 0.75 -o boxes.html
     """
@@ -186,7 +195,8 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
         read_pairwise(one)  # says which file is not pairwise annotations
     if isinstance(one, str) and is_pairwise(one):
         crowd = "--consensus-method" if _given(ctx, "consensus_method") else (
-            "--accelerate" if accelerate else None)  # the Annotators section's options
+            "--accelerate" if accelerate else None) or (
+            "--model" if model_file else None)  # the Annotators section's options
         _refuse_for_pairs(study, gold, by, record, coefficients, {**selection, "crowd": crowd})
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
         rep = pairwise_report(one, judge_name, family, confidence_level, method, seed, title)
@@ -217,6 +227,8 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     ann = mark_reference(with_pooled_caveat(ann, by), gold, predicted)
     ann, context = _context(data, ann, text_col, context_cols, selection)
     fits_raters(ann, coefficients)
+    probabilities = None if model_file is None else model_frame(
+        model_file, selection.get("unit") or "unit")
     method = None
     if st is None or _given(ctx, "ci_method"):
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
@@ -227,6 +239,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
             pairs=list(pairs) or None, confidence_level=level, method=method, seed=seed,
             scale=scale, top_units=top_units, title=title, judge=judge_name, epsilon=epsilon,
             context=context, annotators_accelerate=accelerate,
+            annotators_model=probabilities,
             annotators_method=consensus_method if _given(ctx, "consensus_method") else None,
             iou_threshold=iou_threshold,
         )

@@ -80,6 +80,10 @@ class ShapeAgreement(Tabular):
         As :class:`~accord.images.agreement.BoxAgreement`'s.
     bootstrap, confidence_level, audit
         The interval method of :meth:`to_dict`, its level, and what was read.
+    sweep_intervals : bool
+        Whether :meth:`to_dict` gives the sweep's figures their intervals too (else the
+        sweep has its estimates only; each figure's ``confidence_interval()`` still gives
+        its interval on request).
     """
 
     measure: str
@@ -93,29 +97,33 @@ class ShapeAgreement(Tabular):
     bootstrap: Bootstrap
     confidence_level: float = 0.95
     audit: Mapping[str, Any] = field(default_factory=dict)
+    sweep_intervals: bool = False
 
     def figure_dict(self, res: AgreementResult, **fields: Any) -> dict[str, Any]:
         """One figure as JSON: the result, its bootstrap interval and ``fields``."""
         ci = res.confidence_interval(self.confidence_level, method=self.bootstrap)
         return {**res.to_dict(self.confidence_level, interval=ci), **fields}
 
-    def _figures(self, f: ShapeFigures, **fields: Any) -> dict[str, Any]:
-        key = f"{self.measure}_threshold"
-        return {k: self.figure_dict(r, **{key: f.threshold}, **fields)
-                for k, r in f.results().items()}  # fmt: skip
+    def _figures(self, f: ShapeFigures, interval: bool = True, **fields: Any) -> dict[str, Any]:
+        key = {f"{self.measure}_threshold": f.threshold}
+        if not interval:
+            return {k: {**r.to_dict(self.confidence_level), **key, **fields}
+                    for k, r in f.results().items()}  # fmt: skip
+        return {k: self.figure_dict(r, **key, **fields) for k, r in f.results().items()}
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per label: its F1 and mean similarity with their intervals."""
         return [flatten_row({"label": k, **self._figures(f)}) for k, f in self.per_label.items()]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready figures with their bootstrap intervals, at full precision."""
+        """JSON-ready figures with their bootstrap intervals, at full precision (the
+        sweep's figures with theirs only when :attr:`sweep_intervals`)."""
         main = ShapeFigures(self.threshold, self.measure, self.f1, self.mean, self.alpha)
         return {
             **self._figures(main),
             "per_label": [self._figures(f, label=k) for k, f in self.per_label.items()],
             "pairs": [self._figures(f, annotators=list(k)) for k, f in self.pairs.items()],
-            "sweep": [self._figures(f) for f in self.sweep],
+            "sweep": [self._figures(f, self.sweep_intervals) for f in self.sweep],
             "audit": audit_json(self.audit),
         }
 

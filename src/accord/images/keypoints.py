@@ -101,6 +101,7 @@ def keypoint_agreement(
     confidence_level: float = 0.95,
     n_resamples: int = 9999,
     rng: int | np.random.Generator | None = 0,
+    sweep_intervals: bool = False,
 ) -> KeypointAgreement:
     """Agreement between annotators on keypoints: pairwise F1, mean OKS and alpha.
 
@@ -125,6 +126,9 @@ def keypoint_agreement(
         Two objects can match when their OKS is at least this (equal counts).
     confidence_level, n_resamples, rng
         The bootstrap over images behind every interval of ``to_dict()``.
+    sweep_intervals : bool
+        Whether ``to_dict()`` gives the 30 figures of the sweep their intervals too
+        (default: the sweep's estimates only, which cost no resampling).
 
     Returns
     -------
@@ -161,6 +165,8 @@ def keypoint_agreement(
     ok = isinstance(oks_threshold, (int, float)) and not isinstance(oks_threshold, bool)
     if not ok or not 0.0 < float(oks_threshold) <= 1.0:
         raise v.fail("oks_threshold", FUNC, "a number in (0, 1]", oks_threshold)
+    if not isinstance(sweep_intervals, bool):
+        raise v.fail("sweep_intervals", FUNC, "True or False", sweep_intervals)
     if visible not in ("either", "both"):
         raise v.fail("visible", FUNC, "one of {'either', 'both'}", visible)
     table = _table(data, unit=unit, rater=rater, label=label, keypoints=keypoints, area=area,
@@ -180,7 +186,8 @@ def keypoint_agreement(
     boot = Bootstrap(n_resamples=n_resamples, rng=rng)
     fields = agreement(table.as_boxes(), similarity, Kind("keypoint", "oks"),
                        float(oks_threshold), boot, level, audit)  # fmt: skip
-    return KeypointAgreement("oks", float(oks_threshold), **fields)
+    return KeypointAgreement("oks", float(oks_threshold), **fields,
+                            sweep_intervals=sweep_intervals)
 
 
 def _table(data: Any, *, names: Sequence[str] | None, **columns: str) -> KeypointTable:

@@ -87,6 +87,7 @@ def polygon_agreement(
     confidence_level: float = 0.95,
     n_resamples: int = 9999,
     rng: int | np.random.Generator | None = 0,
+    sweep_intervals: bool = False,
 ) -> PolygonAgreement:
     """Agreement between annotators on polygons: pairwise F1, mean IoU and alpha.
 
@@ -103,6 +104,9 @@ def polygon_agreement(
         Two outlines can match when their IoU is at least this (equal counts).
     confidence_level, n_resamples, rng
         The bootstrap over images behind every interval of ``to_dict()``.
+    sweep_intervals : bool
+        Whether ``to_dict()`` gives the 30 figures of the sweep their intervals too
+        (default: the sweep's estimates only, which cost no resampling).
 
     Returns
     -------
@@ -133,6 +137,8 @@ def polygon_agreement(
     ok = isinstance(iou_threshold, (int, float)) and not isinstance(iou_threshold, bool)
     if not ok or not 0.0 < float(iou_threshold) <= 1.0:
         raise v.fail("iou_threshold", FUNC, "a number in (0, 1]", iou_threshold)
+    if not isinstance(sweep_intervals, bool):
+        raise v.fail("sweep_intervals", FUNC, "True or False", sweep_intervals)
     table = _table(data, unit=unit, rater=rater, label=label, polygon=polygon)
     if len(table.raters) < 2:
         raise InsufficientDataError(
@@ -147,7 +153,8 @@ def polygon_agreement(
     boot = Bootstrap(n_resamples=n_resamples, rng=rng)
     fields = agreement(table.as_boxes(), similarity, Kind("polygon", "iou"),
                        float(iou_threshold), boot, level, audit)  # fmt: skip
-    return PolygonAgreement("iou", float(iou_threshold), **fields)
+    return PolygonAgreement("iou", float(iou_threshold), **fields,
+                            sweep_intervals=sweep_intervals)
 
 
 def _table(data: Any, **columns: str) -> PolygonTable:

@@ -191,7 +191,8 @@ def _points(cell: Any, names: tuple[str, ...], i: int, keys: tuple[str, ...],
     ):  # fmt: skip
         got = f"{len(cell)} values" if isinstance(cell, (list, tuple)) else repr(cell)[:60]
         raise DataError(f"{where} are {got}; expected a list of {3 * k} numbers, x, y and "
-                        f"visibility for each of the {k} keypoints {list(names)!r}.")  # fmt: skip
+                        f"visibility for each of the {k} keypoints {list(names)!r} (other "
+                        "keypoints: name them with names=...).")  # fmt: skip
     p = np.array(cell, dtype=np.float64).reshape(k, 3)
     if not np.isin(p[:, 2], (0.0, 1.0, 2.0)).all():
         raise DataError(f"{where} have visibility {p[:, 2].tolist()!r}; expected 0 (not "
@@ -217,6 +218,8 @@ def _area(x: Any, i: int, column: str, func: str) -> float:
 
 
 def _refuse_twins(t: KeypointTable, keep: list[int], func: str) -> None:
+    if len(t) < 2:  # no object twice (and no row to reshape)
+        return
     flat = np.nan_to_num(t.points.reshape(len(t), -1), nan=-1.0)
     key = np.column_stack([t.unit, t.rater, t.label, flat])
     if key.shape[0] < 2:
@@ -241,7 +244,7 @@ def sigmas_of(names: Sequence[str], sigmas: Mapping[str, float] | None, func: st
         s = given.get(name, COCO_SIGMAS.get(name))
         if s is None:
             raise DataError(f"{func}: keypoint {name!r} has no sigma; give sigmas={{{name!r}: "
-                            "...}} (COCO's defaults cover only its 17 person keypoints).")
+                            "...} (COCO's defaults cover only its 17 person keypoints).")
         ok = isinstance(s, (int, float)) and not isinstance(s, bool) and math.isfinite(s) and s > 0
         if not ok:
             raise DataError(f"{func}: the sigma of keypoint {name!r} is {s!r}; expected a "

@@ -8,13 +8,14 @@ a JSON object with ``images``, ``annotations`` and ``categories`` is COCO.
 from __future__ import annotations
 
 import zipfile
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from accord.errors import FormatError
 
-__all__ = ["read_keypoints", "read_polygons", "shape_format"]
+__all__ = ["read_keypoints", "read_polygons", "shape_format", "shapes_held"]
 
 
 def shape_format(files: Sequence[Path], func: str) -> str:
@@ -76,3 +77,53 @@ def read_polygons(paths: Any, *, rater_key: str | None, func: str) -> Any:
     from accord.readers.coco_polygons import read_coco_polygons
 
     return read_coco_polygons(files, rater_key=key, func=func)
+
+
+#: What marks each shape in an export's text: COCO's bbox, segmentation outlines and
+#: labelled keypoints, CVAT's tags, Label Studio's region types.
+_HELD = {
+    "boxes": rb'"bbox"\s*:\s*\[\s*-?[\d.]|<box\b|"rectanglelabels"',
+    "polygons": rb'"segmentation"\s*:\s*\[\s*\[\s*-?[\d.]|<polygon\b|"polygonlabels"',
+    "keypoints": rb'"num_keypoints"\s*:\s*[1-9]|<skeleton\b|<points\b|"keypointlabels"',
+}
+
+#: How much of each file :func:`shapes_held` looks at.
+_HELD_BYTES = 64 * 2**20
+
+
+def shapes_held(paths: Any) -> tuple[str, ...]:
+    """Which of ``"boxes"``, ``"polygons"`` and ``"keypoints"`` the exports ``paths`` hold
+    (COCO, CVAT, Label Studio; a folder is YOLO's boxes), from their text: a hint for a
+    command given another shape, found without parsing (tables hold none).
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "job.xml"
+    >>> _ = f.write_text('<annotations><image name="a.jpg"><polygon label="roof" '
+    ...                  'points="0,0;4,0;4,2"/></image></annotations>')
+    >>> shapes_held([f])
+    ('polygons',)
+    """
+    import re
+
+    found: set[str] = set()
+    for f in _files(paths):
+        if f.is_dir():
+            found.add("boxes")
+        elif f.is_file() and f.suffix.lower() not in {".csv", ".tsv", ".parquet", ".pq"}:
+            text = _text(f)
+            found.update(k for k, pattern in _HELD.items() if re.search(pattern, text))
+    return tuple(k for k in _HELD if k in found)
+
+
+def _text(path: Path) -> bytes:
+    """The first bytes of a file, or of the XML in a (CVAT) zip; empty when unreadable."""
+    try:
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as zf:
+                xml = [n for n in zf.namelist() if n.lower().endswith(".xml")]
+                return zf.open(xml[0]).read(_HELD_BYTES) if xml else b""
+        with open(path, "rb") as fh:
+            return fh.read(_HELD_BYTES)
+    except (OSError, zipfile.BadZipFile, zlib.error, RuntimeError, NotImplementedError,
+            EOFError):
+        return b""

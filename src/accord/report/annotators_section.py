@@ -11,8 +11,11 @@ library's flags and ``accord annotators``, so the flag sentences and the table g
 one figure. The consensus method is the report's choice (``annotators_method``,
 ``accord report --consensus-method``; Dawid-Skene by default) and the section says it;
 the latent-class models (one-coin, Dawid-Skene, GLAD, MACE) add each annotator's
-competence, majority vote and Wawa fit no model and say so. The renderers show the
-same text cells (:func:`cells`), each escaping them for its medium.
+competence, majority vote and Wawa fit no model and say so. Given a model's class
+probabilities (``annotators_model``, ``accord report --model``), the consensus takes the
+model as one more annotator and the section gains "The model as an annotator" and
+"Relabel these first" (:mod:`.model_voice_section`). The renderers show the same text
+cells (:func:`cells`), each escaping them for its medium.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from accord.data.annotations import Annotations
+from accord.report import model_voice_section as voice
 
 __all__ = ["AnnotatorRow", "AnnotatorsSection", "annotators_section", "cells",
            "check_options"]
@@ -52,6 +56,10 @@ COMPETENCE = {
 UNUSED = ("The consensus method chosen for the Annotators section was not used: the "
           "section needs three or more raters of single categorical labels with no "
           "reference, judge or study.")
+#: Said when a model is given for a report with no Annotators section.
+UNUSED_MODEL = ("The model's probabilities were not used: they enter the consensus of the "
+                "Annotators section, which needs three or more raters of single categorical "
+                "labels with no reference, judge or study.")
 #: The methods that ``accelerate`` speeds up (SQUAREM on the EM iterates).
 ACCELERATED = ("one_coin", "dawid_skene")
 #: The report's budget for an EM consensus, in passes over the ratings (iterations x
@@ -113,6 +121,9 @@ class AnnotatorsSection:
     notes : tuple of str
         The consensus's notes, and for majority vote and Wawa why there is no
         competence (each row's ``competence`` is then ``nan``).
+    model : ModelVoiceSection or None
+        With a model's probabilities: what the model got in the consensus and the units
+        to relabel first (:mod:`.model_voice_section`).
     """
 
     method: str
@@ -124,6 +135,7 @@ class AnnotatorsSection:
     notes: tuple[str, ...] = ()
     accelerate: bool = False
     reference: str | None = None
+    model: voice.ModelVoiceSection | None = None
 
     @property
     def leads(self) -> bool:
@@ -143,12 +155,14 @@ class AnnotatorsSection:
                 "model_figures": self.has_model, "n_annotators": self.n_annotators,
                 "n_flagged": self.n_flagged, "rows": [r.to_dict() for r in self.rows],
                 "pool": self.pool if math.isfinite(self.pool) else None,
-                "confidence_level": self.confidence_level, "notes": list(self.notes)}
+                "confidence_level": self.confidence_level, "notes": list(self.notes),
+                **({} if self.model is None else {"model": self.model.to_dict()})}
 
 
-def check_options(method: Any, accelerate: Any, func: str) -> None:
+def check_options(method: Any, accelerate: Any, func: str, model: Any = None) -> None:
     """The section's options, checked before any work (one sentence each); ``None`` is
-    the default method."""
+    the default method. A model (its probabilities are read with the data) is refused
+    for a method that takes none."""
     from accord.data import _validation as v
 
     if method is not None:
@@ -157,13 +171,23 @@ def check_options(method: Any, accelerate: Any, func: str) -> None:
         v.choice(method, METHODS, param="annotators_method", func=func)
     if not isinstance(accelerate, bool):
         raise v.fail("annotators_accelerate", func, "True or False", accelerate)
+    if model is not None:
+        from accord.annotators._model import MODEL_METHODS
+        from accord.errors import InvalidParameterError
+
+        if (method or "dawid_skene") not in MODEL_METHODS:
+            raise InvalidParameterError(
+                f"{func}: annotators_method={method!r} (accord CLI: --consensus-method "
+                f"{method}) takes no model; a model's probabilities are taken by "
+                "'majority', 'wawa', 'one_coin', 'dawid_skene' and 'mace'.")
 
 
 def annotators_section(ann: Annotations, confidence_level: float,
                        method: str = "dawid_skene", accelerate: bool = False,
-                       reference: Any = None) -> AnnotatorsSection:
+                       reference: Any = None, model: Any = None) -> AnnotatorsSection:
     """Run :func:`accord.annotators` on ``ann`` (against the rater ``reference`` when
-    given) and keep what the report shows."""
+    given; with ``model``, a model's class probabilities, as one more annotator of the
+    consensus) and keep what the report shows."""
     import warnings
 
     from accord.annotators.quality import annotators, display_order
@@ -175,7 +199,7 @@ def annotators_section(ann: Annotations, confidence_level: float,
             warnings.simplefilter("ignore", ConvergenceWarning)
         q = annotators(ann, method=method,  # type: ignore[arg-type]
                        confidence_level=confidence_level, accelerate=accelerate,
-                       reference=reference, max_iter=cap)
+                       reference=reference, max_iter=cap, model=model)
     flagged = list(q.flagged)  # the library's order
     rest = display_order(q)[len(flagged):]
     if len(q) > MAX_SHOWN:
@@ -192,9 +216,11 @@ def annotators_section(ann: Annotations, confidence_level: float,
     notes = tuple(q.consensus.notes) + (() if model else (_no_model(method),))
     if cap < MAX_ITER and not q.consensus.converged:
         notes += (_over_budget(q.consensus, ann.n_ratings),)
+    part = (None if q.consensus.model is None
+            else voice.model_voice_section(q.consensus, confidence_level))
     return AnnotatorsSection(method, len(q), len(q.flagged), tuple(rows), q.pool_accuracy,
                              confidence_level, notes, accelerate and method in ACCELERATED,
-                             None if reference is None else str(reference))
+                             None if reference is None else str(reference), part)
 
 
 def _no_model(method: str) -> str:
@@ -270,6 +296,7 @@ def html_section(section: AnnotatorsSection | None) -> str:
         f'<section id="annotators"><h2>{TITLE}</h2><p>{e(c["lead"])}</p>',
         *(f'<p class="flag">{e(f)}</p>' for f in c["flags"]),
         _table(c["head"], c["rows"], [False, *[True] * (len(c["head"]) - 2), False]),
+        voice.html_parts(section.model, _name(section)),
         *(f'<p class="note">{e(n)}</p>' for n in c["notes"]), "</section>"])
 
 
@@ -285,6 +312,7 @@ def markdown_lines(section: AnnotatorsSection | None) -> list[str]:
     out += _table([escape(h) for h in c["head"]],
                   [[escape(x) for x in row] for row in c["rows"]],
                   "l" + "r" * (len(c["head"]) - 2) + "l")
+    out += voice.markdown_lines(section.model, _name(section))
     return out + [f"- {escape(n)}" for n in c["notes"]] + ([""] if c["notes"] else [])
 
 
@@ -301,7 +329,12 @@ def console_parts(section: AnnotatorsSection | None) -> list[Any]:
     out += [Text(f"flagged: {f}", style="bold yellow") for f in c["flags"]]
     against = "the consensus" if section.reference is None else "the reference"
     out.append(text_table(f"{TITLE} against {against}", c["head"], c["rows"]))
+    out += voice.console_parts(section.model, _name(section))
     return out + [Text(n, style="dim") for n in c["notes"]]
+
+
+def _name(section: AnnotatorsSection) -> str:
+    return METHOD_NAMES.get(section.method, section.method)
 
 
 def _over_budget(cons: Any, n_ratings: int) -> str:
@@ -314,28 +347,31 @@ def _over_budget(cons: Any, n_ratings: int) -> str:
 
 
 def with_annotators(model: Any, ann: Annotations, method: str | None = None,
-                    accelerate: bool = False) -> Any:
+                    accelerate: bool = False, probabilities: Any = None) -> Any:
     """``model`` with the section (consensus by ``method``, default Dawid-Skene) when its
     job is the raters' and three or more annotators gave categorical labels with no
     reference, judge or study; data with no consensus to infer (one category in use) get
-    a note saying why instead, and so does a method or ``accelerate`` given for a report
-    with no such section. One rater of kind gold (``accord report --gold`` without
-    ``--predicted``) is the reference the other annotators are measured against."""
+    a note saying why instead, and so does a method, ``accelerate`` or a model's
+    ``probabilities`` given for a report with no such section. One rater of kind gold
+    (``accord report --gold`` without ``--predicted``) is the reference the other
+    annotators are measured against."""
     from dataclasses import replace
 
     ref = model.reference
     if (ann.n_raters < 3 or ann.set_valued or ann.level in ("interval", "ratio")
             or model.study is not None or model.judge is not None
             or (ref is not None and ref.systems)):
-        if method is None and not accelerate:
+        if method is None and not accelerate and probabilities is None:
             return model
-        return replace(model, notes=(*model.notes, UNUSED))
+        unused = (() if method is None and not accelerate else (UNUSED,)) + (
+            () if probabilities is None else (UNUSED_MODEL,))
+        return replace(model, notes=(*model.notes, *unused))
     from accord.errors import BudgetError, InsufficientDataError
 
     s = model.settings
     try:
-        section = annotators_section(ann, s.confidence_level,
-                                     method or "dawid_skene", accelerate, _gold(ann))
+        section = annotators_section(ann, s.confidence_level, method or "dawid_skene",
+                                     accelerate, _gold(ann), probabilities)
     except InsufficientDataError as exc:  # e.g. one category in use: said, not hidden
         return replace(model, notes=(*model.notes, f"No {TITLE} section: {exc}"))
     except BudgetError as exc:  # a k x k confusion per annotator at thousands of labels

@@ -6,7 +6,6 @@ One function computes everything a reviewer needs and returns a plain
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -15,9 +14,9 @@ from typing import Any
 
 from accord.data import _validation as v
 from accord.data.annotations import Annotations
-from accord.errors import AccordError, DegenerateDataWarning, UndeclaredOrderWarning
+from accord.errors import DegenerateDataWarning, UndeclaredOrderWarning
 from accord.inference import Bootstrap
-from accord.inference.results import AgreementResult, ConfidenceInterval
+from accord.inference.results import AgreementResult
 from accord.readers.boxes import BoxTable
 from accord.readers.spans import SpanTable
 from accord.report._data import _data_summary
@@ -27,9 +26,11 @@ from accord.report.job import raters_headline, with_job
 from accord.report.judge_lab_section import judge_lab_section
 from accord.report.judge_section import declared_judge
 from accord.report.lab_report import lab_only, lab_report, lab_results, unwrap
-from accord.report.model import CoefficientRow, PairAnalysis, Report, Settings
+from accord.report.model import PairAnalysis, Report, Settings
 from accord.report.multilabel_section import set_options
 from accord.report.reference import reference_section
+from accord.report.rows import primary as primary_of
+from accord.report.rows import row, scale_of
 from accord.report.sections import MAX_RATERS
 from accord.report.spans_section import has_spans, span_annotations
 from accord.study.protocol import Study, load_study
@@ -63,6 +64,7 @@ def report(
     judge_lab: Any = None,
     annotators_method: str | None = None,
     annotators_accelerate: bool = False,
+    annotators_model: Any = None,
     iou_threshold: float | None = None,
 ) -> Report:
     """The agreement report of ``annotations``, optionally against a declared ``study``.
@@ -128,6 +130,15 @@ def report(
         fits one-coin and Dawid-Skene with SQUAREM (:func:`accord.annotators`'s
         ``accelerate``). Either given when the report has no such section is said in
         ``notes``.
+    annotators_model : DataFrame or mapping, optional
+        A model's class probabilities (rows units, columns labels, as
+        :func:`accord.consensus`'s ``model=``): one more annotator of the section's
+        consensus, whose reliability the fit learns. The section then gains "The model
+        as an annotator" (the weight of its vote, its estimated accuracy with its
+        interval, its agreement with the consensus) and "Relabel these first"
+        (:meth:`Consensus.relabel <accord.annotators.result.Consensus.relabel>`, each
+        unit with its reason). Not with ``annotators_method="glad"``; given when the
+        report has no such section, it is said in ``notes``.
     iou_threshold : float, optional
         Box data: two boxes match when their IoU is at least this (default 0.5).
 
@@ -154,7 +165,7 @@ def report(
 
     seed = DEFAULT_SEED if seed is None else seed  # every resampling seeded, and said
     coefficients = _check_names(coefficients, form)
-    check_options(annotators_method, annotators_accelerate, FUNC)
+    check_options(annotators_method, annotators_accelerate, FUNC, annotators_model)
     lab = lab_results(annotations, judge_lab, FUNC)
     if lab_only(annotations):
         settings, ci_method = _settings(None, confidence_level, method, n_resamples, seed,
@@ -198,7 +209,7 @@ def report(
             model = replace(model, units=units_section(ann, top_units, context))
         model = _add_sections(model, full, ann, settings, ci_method)
         model = with_annotators(replace(model, judge=section), ann, annotators_method,
-                                annotators_accelerate)
+                                annotators_accelerate, annotators_model)
         model = replace(model, judge_lab=judge_lab_section(lab, settings.confidence_level,
                                                            ci_method) if lab else None)
     notes = tuple(dict.fromkeys(str(w.message) for w in caught
@@ -297,10 +308,10 @@ def _build(ann: Annotations, raw: Annotations, st: Study | None, study_notes: tu
     from accord.report import sections
     from accord.report.register import study_section
     results = _results(ann, st, coefficients, settings, form)
-    pairs_of = [_row(r, settings, ci_method, ann.level) for r in results]
-    primary = _primary(tuple(r for r, _ in pairs_of), st)
+    pairs_of = [row(r, settings, ci_method, ann.level) for r in results]
+    primary = primary_of(tuple(r for r, _ in pairs_of), st)
     if settings.scale is None and primary is not None:  # one scale per family in the table
-        pairs_of = [_row(r, replace(settings, scale=_scale_of(primary, r.coefficient)),
+        pairs_of = [row(r, replace(settings, scale=scale_of(primary, r.coefficient)),
                          ci_method, ann.level) for r in results]
     rows = tuple(r for r, _ in pairs_of)
     intervals = tuple(ci for _, ci in pairs_of)
@@ -416,84 +427,3 @@ def _results(ann: Annotations, st: Study | None, coefficients: Sequence[str] | N
     if st is not None and st.metric.coefficient not in [r.coefficient for r in results]:
         results = compute(ann, [st.metric.coefficient], **options) + results
     return results
-
-
-def _primary(rows: Sequence[CoefficientRow], st: Study | None) -> str | None:
-    """The study's coefficient, else the first chance-corrected one that treats the scale
-    as declared (on ordered data an unweighted kappa is not the headline)."""
-    if st is not None:
-        return st.metric.coefficient
-    corrected = [r for r in rows if r.chance_corrected]
-    for r in corrected:
-        if r.variant != "unweighted":
-            return r.coefficient
-    if corrected:
-        return corrected[0].coefficient
-    return rows[0].coefficient if rows else None
-
-
-def _scale_of(primary: str, coefficient: str) -> str:
-    """The scale of a row: the scale of the coefficient the report is about, so that one
-    table never grades kappa and alpha on two scales (alpha "Unreliable" beside kappa
-    "Substantial"); but an ICC is always graded on Koo & Li's scale, on its interval, and
-    an ICC report reads the other rows on their own scales (the header names each)."""
-    from accord.interpret.interpretation import default_scale
-
-    own = default_scale(coefficient)
-    if own == "koo_li":
-        return own
-    table = default_scale(primary)
-    return own if table == "koo_li" else table
-
-
-def _interval(result: AgreementResult, level: float,
-              method: Any) -> tuple[ConfidenceInterval | None, str | None]:
-    if not result.defined:
-        return None, None
-    try:
-        return result.confidence_interval(level, method=method), None
-    except AccordError as exc:
-        return None, str(exc)
-
-
-def benchmark_probability(confidence_level: float) -> float:
-    """The cumulative probability Gwet's benchmark must reach in the report: the one-sided
-    level of the lower limit of the two-sided interval, ``1 - (1 - level) / 2``.
-
-    The band retained then lies at or below the lower confidence limit (for an
-    asymptotic interval), so the benchmark never grades higher than a decision taken on
-    that limit.
-
-    >>> benchmark_probability(0.95)
-    0.975
-    """
-    return 1.0 - (1.0 - confidence_level) / 2.0
-
-
-def _row(result: AgreementResult, settings: Settings, method: Any,
-         data_level: str | None = None) -> tuple[CoefficientRow, ConfidenceInterval | None]:
-    from accord.interpret.interpretation import benchmark, default_scale, graded, interpret
-    from accord.study import REGISTRY
-
-    info = REGISTRY[result.coefficient]
-    ci, note = _interval(result, settings.confidence_level, method)
-    interp = bench = None
-    if graded(result.coefficient):
-        scale = settings.scale or default_scale(result.coefficient)
-        interp = interpret(result, scale, confidence_level=settings.confidence_level,
-                           interval=ci)
-        if result.defined and math.isfinite(result.se):
-            bench = benchmark(result, scale, benchmark_probability(settings.confidence_level))
-    nan = math.nan
-    row = CoefficientRow(
-        coefficient=result.coefficient, title=info.title, citation=info.citation,
-        chance_corrected=info.chance_corrected, estimate=result.estimate, se=result.se,
-        observed=result.observed, expected=result.expected, n_units=result.n_units,
-        n_raters=result.n_raters, ci_low=ci.low if ci else nan, ci_high=ci.high if ci else nan,
-        confidence_level=settings.confidence_level, method=ci.method if ci else "",
-        n_excluded=ci.n_excluded if ci else 0, ci_note=note,
-        undefined_reason=result.undefined_reason, interpretation=interp, benchmark=bench,
-        details=dict(result.details),
-        variant=result.variant(data_level, settings.weights),
-    )
-    return row, ci

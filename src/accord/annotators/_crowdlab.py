@@ -1,0 +1,147 @@
+"""CROWDLAB (Goh et al. 2022): the model's probabilities and the annotators' votes mixed
+with weights estimated from their agreement (``method="crowdlab"``, ``model=`` required).
+
+The steps, as ``cleanlab.multiannotator.get_label_quality_multiannotator`` takes them
+with its defaults (``consensus_method="best_quality"``, ``quality_method="crowdlab"``),
+with ``u`` a unit, ``n_u`` its ratings and ``M`` the units rated more than once:
+
+1. **Majority vote**, its ties broken in turn by the model's probability of the tied
+   labels, the label used least over the whole crowd, and the mean agreement of the tied
+   labels' voters with the majority of the units that are not tied (an annotator with
+   no such unit gets the mean of the others). A tie that survives all three takes the
+   first tied category; cleanlab draws one at random (``np.random.choice``).
+2. **Weights**, given consensus labels ``y``: ``a_u`` the share of ``u``'s ratings that
+   are ``y_u``; ``L = mean_M a_u`` (the likelihood of agreeing with the consensus) and
+   ``(1 - L) / (k - 1)`` of each other label; ``e_mc``, the error of always answering the
+   most common consensus label on ``M`` (at least ``1e-6``); each annotator's agreement
+   with the others ``s_j = sum_u (v_uj - 1) / sum_u (n_u - 1)`` over the units it rated,
+   ``v_uj`` the ratings of ``u`` equal to its label (``nan`` without a unit rated twice:
+   the mean of the others), weighted ``w_j = max(1 - (1 - s_j) / e_mc, 1e-6)``; the
+   model's weight ``w_m = max(1 - e_m / e_mc, 1e-6) sqrt(mean_u n_u)`` with ``e_m`` the
+   share of ``M`` where its top label is not ``y_u``.
+3. **Posterior** ``P(c | u) = (w_m p_uc + sum_j w_j [L if label_uj = c else
+   (1 - L) / (k - 1)]) / (w_m + sum_j w_j)``, the sums over the annotators of ``u``.
+4. **Best quality**: the labels become the posterior's argmax (the majority vote where
+   its top is shared), and steps 2 and 3 run again with them; the consensus quality is
+   the final posterior of these labels, each rating's quality the posterior of the label
+   given.
+
+On a unit the model did not score, its term and weight are left out of step 3 and out of
+``e_m`` (cleanlab needs every unit scored).
+
+Reference
+---------
+Goh, H. W., Tkachenko, U. & Mueller, J. (2022). CROWDLAB: Supervised learning to infer
+consensus labels and quality scores for data with multiple annotators.
+*NeurIPS 2022 Human in the Loop Learning Workshop*; arXiv:2210.06812.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._crowd import Crowd, FloatArray, IntArray, wsum
+
+#: cleanlab's lower clip of the weights and of the most-common-class error.
+FLOOR = 1e-6
+
+
+@dataclass(frozen=True)
+class Mixture:
+    """CROWDLAB's posterior and what made it (see the module)."""
+
+    posterior: FloatArray
+    labels: IntArray  # the best-quality consensus labels (codes)
+    annotator_weight: FloatArray
+    annotator_agreement: FloatArray
+    model_weight: float
+    consensus_likelihood: float
+    model_hits: float  # scored units rated more than once whose top label is the consensus
+    model_counted: float
+
+
+def majority_labels(crowd: Crowd, votes: FloatArray, probs: FloatArray) -> IntArray:
+    """Step 1: majority vote with CROWDLAB's three tie-breaks (then the first label)."""
+    top = votes.max(axis=1, keepdims=True)
+    tied_top = votes == top
+    labels = tied_top.argmax(axis=1)
+    tied = tied_top.sum(axis=1) > 1
+    if not tied.any():
+        return labels
+    clear = ~tied
+    left = tied_top & tied[:, None]
+    # (a) the model's probability of the tied labels
+    p = np.where(left, probs, -np.inf)
+    left &= p == p.max(axis=1, keepdims=True)
+    # (b) the label used least over the crowd
+    freq = np.where(left, votes.sum(axis=0)[None, :], np.inf)
+    left &= freq == freq.min(axis=1, keepdims=True)
+    # (c) the mean agreement of the tied labels' voters with the clear majorities
+    still = left.sum(axis=1) > 1
+    if still.any():
+        majority = np.where(clear, labels, -1)[crowd.unit]
+        hits = wsum(crowd.rater, crowd.value == majority, crowd.n_raters)
+        counted = wsum(crowd.rater, majority >= 0, crowd.n_raters)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            skill = np.where(counted > 0, hits / counted, np.nan)
+        known = ~np.isnan(skill)
+        skill = np.where(known, skill, skill[known].mean() if known.any() else np.nan)
+        n, k = votes.shape
+        mine = still[crowd.unit]
+        cell = crowd.uv[mine]
+        total = wsum(cell, skill[crowd.rater[mine]], n * k).reshape(n, k)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = np.where(left, total / np.maximum(votes, 1), -np.inf)
+        rows = np.flatnonzero(still)
+        best = mean[rows] == mean[rows].max(axis=1, keepdims=True)
+        left[rows] &= best
+    return np.where(tied, left.argmax(axis=1), labels)
+
+
+def _weights(crowd: Crowd, votes: FloatArray, n_u: FloatArray, labels: IntArray,
+             probs: FloatArray, scored: np.ndarray) -> Mixture:
+    """Steps 2 and 3 given consensus ``labels``."""
+    n, k = votes.shape
+    rows = np.arange(n)
+    agree_u = votes[rows, labels] / n_u
+    many = n_u != 1
+    likelihood = float(agree_u[many].mean())
+    other = (1.0 - likelihood) / (k - 1)
+    common = np.bincount(labels[many], minlength=k).argmax()
+    mc_error = max(float((labels[many] != common).mean()), FLOOR)
+    # each annotator's agreement with the others on the units it rated
+    same = votes[crowd.unit, crowd.value] - 1.0
+    num = wsum(crowd.rater, same, crowd.n_raters)
+    den = wsum(crowd.rater, n_u[crowd.unit] - 1.0, crowd.n_raters)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        agreement = np.where(den > 0, num / den, np.nan)
+    known = ~np.isnan(agreement)
+    agreement = np.where(known, agreement, agreement[known].mean() if known.any() else np.nan)
+    weight = np.maximum(1.0 - (1.0 - agreement) / mc_error, FLOOR)
+    counted_units = many & scored
+    hits = float((probs[counted_units].argmax(axis=1) == labels[counted_units]).sum())
+    counted = float(counted_units.sum())
+    model_error = 1.0 - hits / counted if counted else 1.0
+    model_weight = max(1.0 - model_error / mc_error, FLOOR) * float(np.sqrt(n_u.mean()))
+    w = weight[crowd.rater]
+    by_label = wsum(crowd.uv, w, n * k).reshape(n, k)
+    annotation = by_label.sum(axis=1)
+    mw = np.where(scored, model_weight, 0.0)
+    post = probs * mw[:, None] + other * annotation[:, None] + (likelihood - other) * by_label
+    post /= (annotation + mw)[:, None]
+    return Mixture(post, labels, weight, agreement, model_weight, likelihood, hits, counted)
+
+
+def crowdlab(crowd: Crowd, probs: FloatArray, scored: np.ndarray) -> Mixture:
+    """CROWDLAB's best-quality consensus of ``crowd`` with the model's ``probs`` (units x
+    categories, a row of zeros where ``scored`` is false)."""
+    votes = crowd.votes().astype(np.float64)
+    n_u = votes.sum(axis=1)
+    majority = majority_labels(crowd, votes, np.where(scored[:, None], probs, 0.0))
+    first = _weights(crowd, votes, n_u, majority, probs, scored)
+    post = first.posterior
+    top = post == post.max(axis=1, keepdims=True)
+    best = np.where(top.sum(axis=1) == 1, post.argmax(axis=1), majority)
+    return _weights(crowd, votes, n_u, best, probs, scored)
