@@ -286,9 +286,9 @@ def test_box_section(browser: Any, tmp_path: Path) -> None:
     phone, no overflow and no console error; a hostile label stays text."""
     path = tmp_path / "boxes.html"
     rep = accord.report(accord.read(ROOT / "examples" / "boxes.csv"))
-    assert rep.boxes is not None
+    assert rep.shapes is not None
     rep.save(path)
-    n_drawn = len(rep.boxes.disputed)
+    n_drawn = len(rep.shapes.disputed)
     for width, height in ((1200, 900), (390, 844)):
         view = Page(browser, path, width, height)
         page = view.page
@@ -300,7 +300,7 @@ def test_box_section(browser: Any, tmp_path: Path) -> None:
         assert 1 <= pictures.count() == n_drawn <= 6
         assert pictures.first.is_visible() and pictures.first.locator("rect").count() > 0
         entries = page.locator(".box-legend .legend-entry")
-        assert entries.count() == len(rep.boxes.annotators) == 3
+        assert entries.count() == len(rep.shapes.annotators) == 3
         assert [t.split(") ", 1)[1] for t in entries.all_text_contents()] == ["ann", "bob",
                                                                           "cleo"]
         found = page.evaluate(PHONE_CHECKS)
