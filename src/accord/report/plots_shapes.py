@@ -13,7 +13,7 @@ annotator's number, so the picture reads in grey too.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
@@ -55,11 +55,12 @@ def _path(rings: tuple[tuple[tuple[float, float], ...], ...], at: Any, k: int) -
             f' stroke-linejoin="round"{d}/>')
 
 
-def _points(b: DrawnShape, at: Any, k: int) -> str:
+def _points(b: DrawnShape, at: Callable[[float, float], tuple[float, float]], k: int) -> str:
     colour = style(k)[0]
     kind = MARKERS[k % len(MARKERS)]
-    return "".join(_marker(kind, *at(x, y), colour, size=4.5) for x, y, v in b.points
-                   if v > 0 and math.isfinite(x) and math.isfinite(y))
+    placed = [at(x, y) for x, y, v in b.points
+              if v > 0 and math.isfinite(x) and math.isfinite(y)]
+    return "".join(_marker(kind, px, py, colour, size=4.5) for px, py in placed)
 
 
 def _shape(b: DrawnShape, kind: ShapeKind, at: Any, scale: float, k: int) -> str:

@@ -62,16 +62,18 @@ def no_threshold(threshold: Any, param: str, func: str, what: str) -> None:
         raise fail(param, func, f"None for data without {what}", threshold)
 
 
-def shape_annotations(table: Any, caveats: Sequence[str] = ()) -> Annotations:
-    """Annotations that hold ``table`` (a box, polygon or keypoint table) only, with
-    ``caveats`` (what was guessed in reading it)."""
+def shape_annotations(table: Any, caveats: Sequence[str] = (), source: str | None = None,
+                      ) -> Annotations:  # fmt: skip
+    """Annotations that hold ``table`` (a box, polygon or keypoint table) only, read from
+    ``source`` (default: the table's class name), with ``caveats`` (what was guessed in
+    reading it)."""
     from accord.data.annotations import Audit
 
     name = type(table).__name__
     empty = np.zeros(0, dtype=np.int64)
     rows = int(table.audit.get("rows", len(table)))
     return Annotations(empty, empty, empty, units=table.units, raters=table.raters,
-                       categories=(), audit=Audit(name, rows, 0, caveats=tuple(caveats)),
+                       categories=(), audit=Audit(source or name, rows, 0, caveats=tuple(caveats)),
                        meta={"format": name, _TABLES[name]: table})  # fmt: skip
 
 
@@ -115,7 +117,9 @@ def _agreement(table: Any, kind: str, threshold: float, level: float, boot: Boot
     """The shape's agreement with the report's bootstrap (its kind and progress too)."""
     import accord
 
-    common = {"confidence_level": level, "n_resamples": boot.n_resamples, "rng": boot.rng}
+    common: dict[str, Any] = {"confidence_level": level, "n_resamples": boot.n_resamples,
+                              "rng": boot.rng}
+    res: Any
     if kind == "boxes":
         res = accord.box_agreement(table, iou_threshold=threshold, **common)
     elif kind == "polygons":
