@@ -115,17 +115,17 @@ def _take(x: Any, index: Any) -> Any:
 def _agreement(table: Any, kind: str, threshold: float, level: float, boot: Bootstrap,
                options: Mapping[str, Any]) -> Any:  # fmt: skip
     """The shape's agreement with the report's bootstrap (its kind and progress too)."""
-    import accord
+    from accord.images import box_agreement, keypoint_agreement, polygon_agreement
 
     common: dict[str, Any] = {"confidence_level": level, "n_resamples": boot.n_resamples,
                               "rng": boot.rng}
     res: Any
     if kind == "boxes":
-        res = accord.box_agreement(table, iou_threshold=threshold, **common)
+        res = box_agreement(table, iou_threshold=threshold, **common)
     elif kind == "polygons":
-        res = accord.polygon_agreement(table, iou_threshold=threshold, **common)
+        res = polygon_agreement(table, iou_threshold=threshold, **common)
     else:
-        res = accord.keypoint_agreement(table, oks_threshold=threshold, **common,
+        res = keypoint_agreement(table, oks_threshold=threshold, **common,
                                         sigmas=options.get("sigmas"),
                                         visible=options.get("visible") or "either")
     return replace(res, bootstrap=boot)
