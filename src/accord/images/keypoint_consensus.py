@@ -56,7 +56,7 @@ _EVEN = 1e-12
 @dataclass(frozen=True, eq=False, kw_only=True)
 class KeypointConsensus(ShapeConsensus):
     """Consensus keypoints (see :func:`keypoint_consensus`): one entry per group of every
-    image, by image (in sorted order), then the box of the fused points and label.
+    image, by image (in sorted order), then the box of the fused points, the points and label.
 
     Attributes
     ----------
@@ -212,8 +212,9 @@ def _spread(
 
 
 def _position(pts: FloatArray) -> FloatArray:
-    """The box of each fused set's labelled points, (G, 4): x, y, w, h (``nan`` when no
-    point is labelled)."""
+    """Each fused set's order key: the box of its labelled points (x, y, w, h; ``nan``
+    when none is), then every point's x, y, v (two sets in one box are told apart)."""
     lo = np.fmin.reduce(pts[:, :, :2], axis=1)
     hi = np.fmax.reduce(pts[:, :, :2], axis=1)
-    return np.asarray(np.concatenate([lo, hi - lo], axis=1), dtype=np.float64).reshape(-1, 4)
+    every = np.nan_to_num(pts, nan=-1.0).reshape(len(pts), -1)
+    return np.asarray(np.concatenate([lo, hi - lo, every], axis=1), dtype=np.float64)

@@ -50,7 +50,8 @@ _EVEN = 1e-12
 @dataclass(frozen=True, eq=False, kw_only=True)
 class PolygonConsensus(ShapeConsensus):
     """Consensus polygons (see :func:`polygon_consensus`): one entry per group of every
-    image, by image (in sorted order), then the fused region's bounding box and label.
+    image, by image (in sorted order), then the fused region's bounding box, area, centroid
+    and label.
 
     Attributes
     ----------
@@ -78,7 +79,7 @@ class PolygonConsensus(ShapeConsensus):
         (the form :func:`accord.polygon_agreement` reads); ``wkt``: the region exactly,
         holes included; ``area``."""
         shapely = shapely_module(FUNC)
-        parts = shapely.get_parts(self.geometry[g])
+        parts = [p for p in shapely.get_parts(self.geometry[g]) if not shapely.is_empty(p)]
         rings = [np.asarray(shapely.get_coordinates(shapely.get_exterior_ring(p)))[:-1]
                  for p in parts]  # fmt: skip
         return {"polygon": [r.ravel().tolist() for r in rings],
@@ -153,12 +154,23 @@ def polygon_consensus(
         shapely.area(fused), dtype=float)[m.group] - inter  # fmt: skip
     spread = np.bincount(m.group, weights=inter / union, minlength=m.n) / m.support
     bounds = np.asarray(shapely.bounds(fused), dtype=float).reshape(-1, 4)
-    position = np.concatenate([bounds[:, :2], bounds[:, 2:] - bounds[:, :2]], axis=1)
+    position = np.concatenate([bounds[:, :2], bounds[:, 2:] - bounds[:, :2],
+                               np.asarray(shapely.area(fused), dtype=float).reshape(-1, 1),
+                               _centres(shapely, fused)], axis=1)  # fmt: skip
     fields, o = common(boxes, m, g, position, ("iou", thr, q, fusion), spread, "polygons")
     area = np.asarray(shapely.area(fused), dtype=float).reshape(-1)
     empty = int((area[m.support >= g.required] == 0).sum())
     fields["audit"] = {**fields["audit"], "empty_fusions": empty}
     return PolygonConsensus(**fields, geometry=fused[o], area=area[o])
+
+
+def _centres(shapely: Any, geoms: NDArray[Any]) -> FloatArray:
+    """Each region's centroid, (G, 2) (``nan`` for an empty one)."""
+    out = np.full((len(geoms), 2), np.nan)
+    full = ~np.asarray(shapely.is_empty(geoms), dtype=bool).reshape(-1)
+    if full.any():
+        out[full] = shapely.get_coordinates(shapely.centroid(geoms[full]))
+    return out
 
 
 def _fuse(shapely: Any, geoms: NDArray[Any], m: Members) -> NDArray[Any]:
