@@ -7,7 +7,11 @@ between live here once:
 
 * :func:`grouped`: the groups of ``box_agreement``'s alpha (the counting code's own
   ``visit``), the quorum ``ceil(quorum * n_annotators)`` and each annotator's weight
-  (the mean over their pairs of the pairwise F1 at the same threshold);
+  (the mean over their pairs of the pairwise F1 at the same threshold). Groups do not
+  depend on the order of the rows; they depend on the annotators' names only where two
+  matched pairs have exactly the same similarity (the tie is taken in the annotators'
+  sorted order), or where one annotator drew two shapes of one label with the same
+  bounding box (taken in the input's order), as for the agreement;
 * :func:`members`: each group's members in a fixed order (group, annotator), its
   image, support, fusion weights (the plain mean where they sum to 0) and label vote;
 * :func:`arrange` and :func:`audit`: the order of the groups (by image, then

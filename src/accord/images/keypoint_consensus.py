@@ -4,12 +4,13 @@
   (:mod:`accord.images.consensus`) with COCO's OKS in place of IoU: the groups of
   ``keypoint_agreement``'s alpha (each annotator pair matched one-to-one, label-blind, at
   OKS at least ``oks_threshold``; groups joined by decreasing OKS, at most one object
-  per annotator, not depending on the order of the annotators or of the rows); a group
-  becomes a consensus object when its support reaches ``ceil(quorum * n_annotators)``
-  (CVAT's rule); its label is the majority label; an annotator's weight is the mean over
-  their pairs of the pairwise keypoint F1 at the same threshold.
+  per annotator, not depending on the order of the rows nor, but for exact ties, on the
+  annotators' names: :mod:`accord.images._consensus`); a group becomes a consensus
+  object when its support reaches ``ceil(quorum * n_annotators)`` (CVAT's rule); its
+  label is the majority label; an annotator's weight is the mean over their pairs of
+  the pairwise keypoint F1 at the same threshold.
 * **Fusion, per named keypoint.** With ``w_i`` the members' weights (1 each under
-  ``fusion="mean"``; the plain mean in a group whose weights sum to 0, counted in
+  ``fusion="mean"``, and in a group whose weights sum to 0, counted in
   ``audit["unweighted_groups"]``) and ``W`` their sum, keypoint ``k`` is labelled in the
   fused set when the members who labelled it (``v > 0``) hold at least half the weight
   (``sum_{i: v_ik > 0} w_i >= W / 2``, within a relative 1e-12 for rounding; an even

@@ -4,14 +4,14 @@
   (:mod:`accord.images.consensus`) with the outlines' exact IoU in place of the boxes':
   the groups of ``polygon_agreement``'s alpha (each annotator pair matched one-to-one,
   label-blind, at IoU at least ``iou_threshold``; groups joined by decreasing IoU, at
-  most one outline per annotator, not depending on the order of the annotators or of
-  the rows); a group becomes a consensus polygon when its support reaches
-  ``ceil(quorum * n_annotators)`` (CVAT's rule); its label is the majority label; an
-  annotator's weight is the mean over their pairs of the pairwise polygon F1 at the same
-  threshold.
+  most one outline per annotator, not depending on the order of the rows nor, but for
+  exact ties, on the annotators' names: :mod:`accord.images._consensus`); a group
+  becomes a consensus polygon when its support reaches ``ceil(quorum * n_annotators)``
+  (CVAT's rule); its label is the majority label; an annotator's weight is the mean
+  over their pairs of the pairwise polygon F1 at the same threshold.
 * **Fusion: the weighted majority of area.** With ``w_i`` the members' weights (1 each
-  under ``fusion="mean"``; the plain mean's in a group whose weights sum to 0, counted
-  in ``audit["unweighted_groups"]``) and ``W`` their sum, the fused region is the set of
+  under ``fusion="mean"``, and in a group whose weights sum to 0, counted in
+  ``audit["unweighted_groups"]``) and ``W`` their sum, the fused region is the set of
   points covered by members holding at least half the weight:
   ``{p : sum_{i: p in P_i} w_i >= W / 2}`` (within a relative 1e-12 for rounding; an
   even split keeps the point, so two members give their union). It equals the union,
