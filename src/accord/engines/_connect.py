@@ -194,9 +194,13 @@ def _dask_handshake(address: str, timeout: float) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     from distributed.comm.core import connect
+    from distributed.security import Security
+
+    # the client's TLS settings from Dask's configuration, as Client itself takes them
+    options = Security().get_connection_args("client")  # type: ignore[no-untyped-call,unused-ignore]
 
     async def probe() -> None:
-        comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)  # type: ignore[no-untyped-call,unused-ignore]
+        comm = await asyncio.wait_for(connect(address, timeout=timeout, **options), timeout)  # type: ignore[no-untyped-call,unused-ignore]
         await comm.close()
 
     with ThreadPoolExecutor(1, thread_name_prefix="accord-dask-probe") as pool:
