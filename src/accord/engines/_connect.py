@@ -209,7 +209,8 @@ def _dask_handshake(address: str, timeout: float) -> None:
         except (asyncio.TimeoutError, TimeoutError):
             reason = "it accepts a connection but sends no Dask handshake"
         except Exception as exc:  # a reply that is not Dask's: closed, or not msgpack
-            reason = f"it accepts a connection but its reply is not a Dask handshake: {exc}"
+            said = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            reason = f"it accepts a connection but its reply is not a Dask handshake: {said}"
         else:
             return
     raise EngineError(f"the Dask scheduler at {address} does not answer ({reason}, waited up "
