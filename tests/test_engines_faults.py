@@ -171,3 +171,24 @@ def test_a_dask_scheduler_that_accepts_but_never_answers_is_named_in_time(
     assert str(info.value) == (
         f"the Dask scheduler at {address} does not answer (it accepts a connection but sends "
         "no Dask handshake, waited up to 2 s): is it running, and is the address right?")
+
+
+# --------------------------------------------- a task whose every worker died (cluster lane)
+def test_dasks_killed_worker_becomes_one_sentence_naming_the_worker() -> None:
+    """The sentence :func:`accord.engines._frame.collect` raises for Dask's KilledWorker;
+    the cluster lane kills real workers (tests/test_engines_cluster_faults.py)."""
+    from types import SimpleNamespace
+
+    from accord.engines._frame import lost_worker
+
+    scheduler = _module("distributed.scheduler")
+    worker = SimpleNamespace(address="tcp://127.0.0.1:40123")
+    exc = scheduler.KilledWorker(("read_parquet-abc", 0), worker, 3)
+    assert str(lost_worker(exc)) == (
+        "the Dask worker tcp://127.0.0.1:40123 died while running the task "
+        "('read_parquet-abc', 0) of this count, as did every worker that retried it (4 tries), "
+        "so the dask engine stopped: the workers' logs say why (a worker out of memory is "
+        "stopped by its nanny).")
+    once = scheduler.KilledWorker("x", worker, 0)
+    assert ("task 'x' of this count, so the dask engine stopped" in str(lost_worker(once)))
+    assert lost_worker(RuntimeError("KilledWorker")) is None
