@@ -119,6 +119,9 @@ MAKERS: dict[str, Callable[[], Any]] = {
     .apply(accord.fleiss_kappa),
     "Report": lambda: accord.report(_pilot()),
     "BoxConsensus": lambda: accord.box_consensus(EXAMPLES / "boxes.csv"),
+    "PolygonConsensus": lambda: accord.polygon_consensus(EXAMPLES / "polygons.csv"),
+    "KeypointConsensus": lambda: accord.keypoint_consensus(
+        EXAMPLES / "keypoints.csv", names=["wrist", "tip"], sigmas={"wrist": 0.1, "tip": 0.1}),
     "JudgeConsistency": lambda: accord.judge_consistency(_runs(), threshold=3),
     "JudgeCalibration": lambda: accord.judge_calibration(*_scores(), rng=1),
     "PreferenceResult": lambda: accord.preferences(
@@ -225,6 +228,8 @@ def test_the_report_shows_inline_with_its_css_scoped(made: dict[str, Any]) -> No
     ("MultilabelAgreement", {"estimate"}),
     ("Consensus", {"unit", "label", "posterior"}),
     ("BoxConsensus", {"image", "label", "x", "y", "w", "h", "support", "spread"}),
+    ("PolygonConsensus", {"image", "label", "polygon", "wkt", "area", "support", "spread"}),
+    ("KeypointConsensus", {"image", "label", "keypoints", "area", "support", "spread"}),
     ("ScoreConsensus", {"unit", "score", "ci_low", "ci_high"}),
     ("Annotators", {"annotator", "accuracy", "flag"}),
     ("GroupedResult", {"estimate"}),

@@ -286,9 +286,9 @@ def test_box_section(browser: Any, tmp_path: Path) -> None:
     phone, no overflow and no console error; a hostile label stays text."""
     path = tmp_path / "boxes.html"
     rep = accord.report(accord.read(ROOT / "examples" / "boxes.csv"))
-    assert rep.boxes is not None
+    assert rep.shapes is not None
     rep.save(path)
-    n_drawn = len(rep.boxes.disputed)
+    n_drawn = len(rep.shapes.disputed)
     for width, height in ((1200, 900), (390, 844)):
         view = Page(browser, path, width, height)
         page = view.page
@@ -300,7 +300,7 @@ def test_box_section(browser: Any, tmp_path: Path) -> None:
         assert 1 <= pictures.count() == n_drawn <= 6
         assert pictures.first.is_visible() and pictures.first.locator("rect").count() > 0
         entries = page.locator(".box-legend .legend-entry")
-        assert entries.count() == len(rep.boxes.annotators) == 3
+        assert entries.count() == len(rep.shapes.annotators) == 3
         assert [t.split(") ", 1)[1] for t in entries.all_text_contents()] == ["ann", "bob",
                                                                           "cleo"]
         found = page.evaluate(PHONE_CHECKS)
@@ -319,6 +319,42 @@ def test_box_section(browser: Any, tmp_path: Path) -> None:
     assert evil in view.page.locator("#boxes").inner_text()
     assert view.page.locator("img").count() == 0
     view.page.close()
+
+
+@pytest.mark.parametrize("kind", ["polygons", "keypoints"])
+def test_polygon_and_keypoint_sections(browser: Any, tmp_path: Path, kind: str) -> None:
+    """Polygon and keypoint data: the job, the sweep chart and the most disputed images
+    (outlines as paths, keypoints as markers) with one legend entry per annotator, on a
+    phone, no overflow, no text under 11 px and no console error."""
+    from accord.readers.keypoints import keypoint_table
+    from accord.readers.polygons import polygon_table
+
+    pytest.importorskip("shapely")
+    path = tmp_path / f"{kind}.html"
+    rep = (accord.report(polygon_table(ROOT / "examples" / "polygons.csv"))
+           if kind == "polygons" else accord.report(
+               keypoint_table(ROOT / "examples" / "keypoints.csv", names=["wrist", "tip"]),
+               sigmas={"wrist": 0.062, "tip": 0.05}))
+    assert rep.shapes is not None
+    rep.save(path)
+    view = Page(browser, path, 390, 844)
+    page = view.page
+    assert view.errors == [] and view.blocked == [] and view.dialogs == []
+    title = f"Agreement on {kind}"
+    assert page.locator("h1").inner_text() == title
+    assert page.locator(f"#{kind} h2").inner_text() == title
+    assert page.locator(f"#{kind} svg.plot[data-plot='box-sweep']").count() == 1
+    pictures = page.locator(".box-pictures svg.plot")
+    assert 1 <= pictures.count() == len(rep.shapes.disputed) <= 6
+    drawn = pictures.first.locator("path" if kind == "polygons" else "circle")
+    assert pictures.first.is_visible() and drawn.count() > 0
+    assert page.locator(".box-legend .legend-entry").count() == 3
+    found = page.evaluate(PHONE_CHECKS)
+    assert found["overflow"] <= 0 and found["clipped"] == []
+    assert min(found["sizes"]) >= 11.0
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{kind}-390.png"), full_page=True)
+    page.close()
 
 
 def test_multilabel_section(browser: Any, tmp_path: Path) -> None:

@@ -95,10 +95,13 @@ COMMANDS = (
              ("audit.'no-box rows'", "audit.no_box_rows"),
              ("audit.'skipped: REASON'", "audit.dropped [{reason, count}]"),
              ("audit.'note: TEXT'", "audit.notes ['TEXT: n']"))),
-    Command("polygons", "a figure on matched polygons: F1, mean IoU, alpha", "figure", (),
+    Command("polygons", "a figure on matched polygons: F1, mean IoU, alpha (with "
+            "--consensus, a consensus block beside them, as for boxes, with the consensus "
+            "polygons)", "figure", (), ("per_label", "pairs", "sweep", "audit")),
+    Command("keypoints", "a figure on matched keypoint objects: F1, mean OKS, alpha (with "
+            "--consensus, a consensus block beside them, as for boxes, with the consensus "
+            "objects and the keypoints' names)", "figure", (),
             ("per_label", "pairs", "sweep", "audit")),
-    Command("keypoints", "a figure on matched keypoint objects: F1, mean OKS, alpha",
-            "figure", (), ("per_label", "pairs", "sweep", "audit")),
     Command("history", "a recorded run, its figures with their intervals", "row",
             ("figures",), ("store", "charts"),
             (("runs[]", "results[]"),
@@ -187,35 +190,61 @@ EXTRA: dict[str, dict[str, Any]] = {
                             "per_category": {"type": "object"}}}]}}},
 }
 
+_ROW_TAIL = ["support", "n_annotators", "spread", "label_share", "tied_labels"]
+_ROW_PROPS = {"image": {"type": "string"}, "label": {"type": "string"},
+              "support": {"type": "integer", "minimum": 1},
+              "spread": {"type": "number", "minimum": 0, "maximum": 1},
+              "label_share": {"type": "number", "minimum": 0, "maximum": 1},
+              "tied_labels": {"type": "array", "items": {"type": "string"}}}
+
 #: One consensus box (``BoxConsensus.rows()``).
 _CONSENSUS_BOX = {
     "type": "object",
-    "required": ["image", "label", "x", "y", "w", "h", "support", "n_annotators", "spread",
-                 "label_share", "tied_labels"],
-    "properties": {"image": {"type": "string"}, "label": {"type": "string"},
-                   "support": {"type": "integer", "minimum": 1},
-                   "spread": {"type": "number", "minimum": 0, "maximum": 1},
-                   "label_share": {"type": "number", "minimum": 0, "maximum": 1},
-                   "tied_labels": {"type": "array", "items": {"type": "string"}}}}
-
-EXTRA["boxes"] = {"consensus": {
+    "required": ["image", "label", "x", "y", "w", "h", *_ROW_TAIL],
+    "properties": _ROW_PROPS}
+#: One consensus polygon (``PolygonConsensus.rows()``).
+_CONSENSUS_POLYGON = {
     "type": "object",
-    "required": ["iou_threshold", "quorum", "required", "fusion", "n_annotators", "annotators",
-                 "results", "below_quorum", "audit", "output"],
-    "properties": {
-        "iou_threshold": {"type": "number"}, "quorum": {"type": "number"},
-        "required": {"type": "integer", "minimum": 1},
-        "fusion": {"enum": ["weighted", "mean"]},
-        "n_annotators": {"type": "integer", "minimum": 2},
-        "annotators": {"type": "array", "items": {
-            "type": "object", "required": ["annotator", "weight"],
-            "properties": {"annotator": {"type": "string"}, "weight": {
-                "type": ["number", "null"], "minimum": 0, "maximum": 1}}}},
-        "audit": {"type": "object", "required": ["groups", "consensus_boxes", "below_quorum",
-                                                 "below_quorum_by_support"]},
-        "results": {"type": "array", "items": _CONSENSUS_BOX},
-        "below_quorum": {"type": "array", "items": _CONSENSUS_BOX},
-        "output": {"type": ["string", "null"]}}}}
+    "required": ["image", "label", "polygon", "wkt", "area", *_ROW_TAIL],
+    "properties": {**_ROW_PROPS, "polygon": {"type": "array", "items": {
+        "type": "array", "items": {"type": "number"}}}, "wkt": {"type": "string"},
+        "area": {"type": "number", "minimum": 0}}}
+#: One consensus keypoint object (``KeypointConsensus.rows()``).
+_CONSENSUS_KEYPOINTS = {
+    "type": "object",
+    "required": ["image", "label", "keypoints", "area", *_ROW_TAIL],
+    "properties": {**_ROW_PROPS, "keypoints": {"type": "array", "items": {"type": "number"}},
+                   "area": {"type": "number", "minimum": 0}}}
+
+
+def _consensus(threshold: str, shapes: str, row: dict[str, Any],
+               more: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The consensus block of ``accord boxes|polygons|keypoints --consensus --json``."""
+    return {"consensus": {
+        "type": "object",
+        "required": [threshold, "quorum", "required", "fusion", "n_annotators", "annotators",
+                     "results", "below_quorum", "audit", "output", *(more or {})],
+        "properties": {
+            threshold: {"type": "number"}, "quorum": {"type": "number"},
+            "required": {"type": "integer", "minimum": 1},
+            "fusion": {"enum": ["weighted", "mean"]},
+            "n_annotators": {"type": "integer", "minimum": 2},
+            "annotators": {"type": "array", "items": {
+                "type": "object", "required": ["annotator", "weight"],
+                "properties": {"annotator": {"type": "string"}, "weight": {
+                    "type": ["number", "null"], "minimum": 0, "maximum": 1}}}},
+            "audit": {"type": "object", "required": ["groups", f"consensus_{shapes}",
+                                                     "below_quorum", "below_quorum_by_support"]},
+            "results": {"type": "array", "items": row},
+            "below_quorum": {"type": "array", "items": row},
+            "output": {"type": ["string", "null"]}, **(more or {})}}}
+
+
+EXTRA["boxes"] = _consensus("iou_threshold", "boxes", _CONSENSUS_BOX)
+EXTRA["polygons"] = _consensus("iou_threshold", "polygons", _CONSENSUS_POLYGON)
+EXTRA["keypoints"] = _consensus("oks_threshold", "objects", _CONSENSUS_KEYPOINTS,
+                                {"keypoint_names": {"type": "array",
+                                                    "items": {"type": "string"}}})
 
 #: Renamed in every document.
 EVERYWHERE = (

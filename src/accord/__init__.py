@@ -51,11 +51,13 @@ __all__ = [
     "HomogeneityTest",
     "Interpretation",
     "KeypointAgreement",
+    "KeypointConsensus",
     "LayoutWarning",
     "MarginalTest",
     "MultilabelAgreement",
     "MultilabelEvaluation",
     "PolygonAgreement",
+    "PolygonConsensus",
     "PowerPlan",
     "RaterCounts",
     "RatingMatrix",
@@ -111,6 +113,7 @@ __all__ = [
     "kappa_max",
     "kendall_w",
     "keypoint_agreement",
+    "keypoint_consensus",
     "krippendorff_alpha",
     "label_distribution",
     "leave_one_rater_out",
@@ -129,6 +132,7 @@ __all__ = [
     "plan_power",
     "plan_sample_size",
     "polygon_agreement",
+    "polygon_consensus",
     "ppi_mean",
     "precision",
     "preferences",
@@ -181,8 +185,9 @@ _WHERE: dict[str, str] = {
         "accord.evaluation": "Evaluation Evaluations evaluate",
         "accord.history": "GroupedResult Groups groups",
         "accord.images": (
-            "BoxAgreement BoxConsensus BoxDetection KeypointAgreement PolygonAgreement "
-            "box_agreement box_consensus evaluate_boxes keypoint_agreement polygon_agreement"
+            "BoxAgreement BoxConsensus BoxDetection KeypointAgreement KeypointConsensus "
+            "PolygonAgreement PolygonConsensus box_agreement box_consensus evaluate_boxes "
+            "keypoint_agreement keypoint_consensus polygon_agreement polygon_consensus"
         ),
         "accord.inference": "Bootstrap",
         "accord.inference.compare": "Comparison compare",

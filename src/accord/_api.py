@@ -69,12 +69,16 @@ from accord.images import (
     BoxConsensus,
     BoxDetection,
     KeypointAgreement,
+    KeypointConsensus,
     PolygonAgreement,
+    PolygonConsensus,
     box_agreement,
     box_consensus,
     evaluate_boxes,
     keypoint_agreement,
+    keypoint_consensus,
     polygon_agreement,
+    polygon_consensus,
 )
 from accord.inference import Bootstrap
 from accord.inference.compare import Comparison, compare

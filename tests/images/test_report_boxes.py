@@ -16,8 +16,9 @@ from rich.console import Console
 import accord
 from accord.errors import DataError
 from accord.readers.boxes import box_table
-from accord.report.boxes_section import DEFAULT_RESAMPLES, MOST_DISPUTED, disputed
 from accord.report.json import schema
+from accord.report.shapes_report import DEFAULT_RESAMPLES, MOST_DISPUTED, disputed, quiet_counts
+from accord.report.shapes_section import BOXES as BOX_KIND
 from tests.conftest import run_cli
 
 EX = Path(__file__).resolve().parents[2] / "examples"
@@ -44,7 +45,7 @@ def _same(fig: object, res: accord.AgreementResult, boot: object, level: float) 
 
 
 def test_the_section_s_figures_are_box_agreement_s(report: accord.Report) -> None:
-    s = report.boxes
+    s = report.shapes
     assert s is not None and report.job is not None and report.job.kind == "boxes"
     res = accord.box_agreement(BOXES, n_resamples=DEFAULT_RESAMPLES, rng=3)
     level = report.settings.confidence_level
@@ -53,15 +54,15 @@ def test_the_section_s_figures_are_box_agreement_s(report: accord.Report) -> Non
     assert [r.label for r in s.per_label] == list(res.per_label)
     for row in s.per_label:
         _same(row.f1, res.per_label[row.label].f1, res.bootstrap, level)
-        _same(row.mean_iou, res.per_label[row.label].mean_iou, res.bootstrap, level)
+        _same(row.mean, res.per_label[row.label].mean_iou, res.bootstrap, level)
     assert [p.annotators for p in s.pairs] == list(res.pairs)
     for p in s.pairs:
         _same(p.f1, res.pairs[p.annotators].f1, res.bootstrap, level)
-    assert [(r.iou_threshold, r.f1, r.mean_iou, r.alpha) for r in s.sweep] == [
+    assert [(r.threshold, r.f1, r.mean, r.alpha) for r in s.sweep] == [
         (f.iou_threshold, f.f1.estimate, f.mean_iou.estimate, f.alpha.estimate)
         for f in res.sweep if f.alpha is not None]
     assert s.annotators == tuple(res.audit["annotators"]) and s.n_images == res.audit["images"]
-    assert s.n_boxes == res.audit["boxes"]
+    assert s.n_shapes == res.audit["boxes"]
     f1 = s.figure("f1")
     assert report.job.figure == f"{f1.estimate:.3f}"
     assert f"pairwise F1 {f1.estimate:.3f} (95% CI {f1.ci_low:.3f} to {f1.ci_high:.3f})" \
@@ -72,12 +73,12 @@ def test_the_section_s_figures_are_box_agreement_s(report: accord.Report) -> Non
 def test_a_coco_export_and_a_box_table_give_the_same_section() -> None:
     rep = accord.report(accord.read(COCO))
     res = accord.box_agreement([str(p) for p in COCO], n_resamples=DEFAULT_RESAMPLES)
-    assert rep.boxes is not None and rep.boxes.figure("alpha").estimate == res.alpha.estimate
+    assert rep.shapes is not None and rep.shapes.figure("alpha").estimate == res.alpha.estimate
     assert rep.data.caveats == ()  # nothing guessed: the export says it holds boxes
     table = accord.read(BOXES).meta["boxes"]
     again = accord.report(table, seed=3)
-    assert again.boxes is not None and again.job is not None and again.job.kind == "boxes"
-    assert again.boxes.figures == accord.report(accord.read(BOXES), seed=3).boxes.figures
+    assert again.shapes is not None and again.job is not None and again.job.kind == "boxes"
+    assert again.shapes.figures == accord.report(accord.read(BOXES), seed=3).shapes.figures
 
 
 def test_the_guess_is_said_first_in_every_medium(report: accord.Report) -> None:
@@ -97,7 +98,7 @@ def test_the_json_validates_and_uses_the_shared_vocabulary(report: accord.Report
     part = doc["boxes"]
     assert [r["figure"] for r in part["results"]] == ["f1", "mean_iou", "alpha"]
     f1 = part["results"][0]
-    assert f1["estimate"] == report.boxes.figure("f1").estimate  # type: ignore[union-attr]
+    assert f1["estimate"] == report.shapes.figure("f1").estimate  # type: ignore[union-attr]
     assert set(f1["confidence_interval"]) == {"low", "high", "confidence_level", "method"}
     assert f1["confidence_interval"]["method"] == "bootstrap-percentile"
     assert len(part["sweep"]) == 10 and 1 <= len(part["disputed_images"]) <= MOST_DISPUTED
@@ -116,13 +117,14 @@ def test_the_most_disputed_image_is_the_one_with_the_lowest_f1() -> None:
             "x": [0, 0, 0, 50, 1, 90, 50], "y": [0, 0, 0, 50, 0, 90, 50],
             "w": [10, 10, 10, 8, 10, 5, 8], "h": [10, 10, 10, 8, 10, 5, 8]}
     rep = accord.report(box_table(data))
-    assert rep.boxes is not None
-    first, second = rep.boxes.disputed
-    assert (first.image, first.f1, first.n_boxes, first.n_matched) == ("i2", 0.4, 5, 1)
+    assert rep.shapes is not None
+    first, second = rep.shapes.disputed
+    assert (first.image, first.f1, first.n_shapes, first.n_matched) == ("i2", 0.4, 5, 1)
     assert (second.image, second.f1) == ("i1", 1.0)
-    assert {(b.annotator, b.label) for b in first.boxes} == {
+    assert {(b.annotator, b.label) for b in first.shapes} == {
         ("ann", "cat"), ("ann", "bird"), ("bob", "cat"), ("bob", "dog")}
-    assert disputed(accord.read(BOXES).meta["boxes"], 0.5, top=2)[0].f1 <= 1.0
+    table = accord.read(BOXES).meta["boxes"]
+    assert disputed(table, BOX_KIND, quiet_counts(table, "boxes", 0.5), top=2)[0].f1 <= 1.0
 
 
 def test_hostile_labels_stay_text_in_every_medium(tmp_path: Path) -> None:
@@ -136,7 +138,7 @@ def test_hostile_labels_stay_text_in_every_medium(tmp_path: Path) -> None:
     assert EVIL not in rep.to_markdown()
     text = _console(rep)
     assert EVIL in text and "[bold]x[/bold]" in text
-    assert any(r.label == EVIL for r in rep.boxes.per_label)  # type: ignore[union-attr]
+    assert any(r.label == EVIL for r in rep.shapes.per_label)  # type: ignore[union-attr]
 
 
 def test_a_study_or_a_judge_is_refused_in_one_sentence() -> None:
@@ -152,10 +154,10 @@ def test_undefined_figures_say_why() -> None:
     data = {"image": ["i1", "i1"], "annotator": ["a", "b"], "label": ["cat", "cat"],
             "x": [0, 50], "y": [0, 50], "w": [10, 10], "h": [10, 10]}
     rep = accord.report(box_table(data))
-    assert rep.boxes is not None
-    iou = rep.boxes.figure("mean_iou")
+    assert rep.shapes is not None
+    iou = rep.shapes.figure("mean_iou")
     assert math.isnan(iou.estimate) and iou.undefined_reason
-    assert f"mean IoU undefined ({iou.undefined_reason})" in rep.boxes.sentence
+    assert f"mean IoU undefined ({iou.undefined_reason})" in rep.shapes.sentence
     doc = json.loads(rep.to_json())
     jsonschema.Draft202012Validator(schema()).validate(doc)
     assert doc["boxes"]["results"][1]["confidence_interval"] is None
@@ -164,7 +166,7 @@ def test_undefined_figures_say_why() -> None:
 
 def test_raters_selects_the_annotators_whose_boxes_are_compared() -> None:
     rep = accord.report(accord.read(BOXES), raters=["ann", "bob"], seed=3)
-    assert rep.boxes is not None and rep.boxes.annotators == ("ann", "bob")
+    assert rep.shapes is not None and rep.shapes.annotators == ("ann", "bob")
     table = accord.read(BOXES).meta["boxes"]
     two = {k: [x for x, r in zip(v, table.rater.tolist()) if table.raters[r] != "cleo"]
            for k, v in {"image": [table.units[u] for u in table.unit.tolist()],
@@ -172,9 +174,9 @@ def test_raters_selects_the_annotators_whose_boxes_are_compared() -> None:
                         "label": [table.labels[k] for k in table.label.tolist()],
                         **{c: table.xywh[:, i].tolist() for i, c in enumerate("xywh")}}.items()}
     res = accord.box_agreement(two, n_resamples=DEFAULT_RESAMPLES, rng=3)
-    assert rep.boxes.figure("f1").estimate == res.f1.estimate
-    assert rep.boxes.figure("alpha").estimate == res.alpha.estimate
-    assert [p.annotators for p in rep.boxes.pairs] == [("ann", "bob")]
+    assert rep.shapes.figure("f1").estimate == res.f1.estimate
+    assert rep.shapes.figure("alpha").estimate == res.alpha.estimate
+    assert [p.annotators for p in rep.shapes.pairs] == [("ann", "bob")]
 
 
 def test_a_long_table_with_width_and_height_columns_is_read_as_boxes(tmp_path: Path) -> None:
@@ -196,16 +198,16 @@ def test_a_long_table_with_width_and_height_columns_is_read_as_boxes(tmp_path: P
 
 def test_iou_sets_the_threshold_of_the_box_section() -> None:
     rep = accord.report(accord.read(BOXES), seed=3, iou_threshold=0.75)
-    s = rep.boxes
+    s = rep.shapes
     assert s is not None and s.iou_threshold == 0.75 and "IoU >= 0.75" in s.sentence
     res = accord.box_agreement(BOXES, iou_threshold=0.75, n_resamples=DEFAULT_RESAMPLES, rng=3)
     level = rep.settings.confidence_level
     for name in ("f1", "mean_iou", "alpha"):
         _same(s.figure(name), getattr(res, name), res.bootstrap, level)
-    at_half = accord.report(accord.read(BOXES), seed=3).boxes
+    at_half = accord.report(accord.read(BOXES), seed=3).shapes
     assert at_half is not None and at_half.figure("f1").estimate != s.figure("f1").estimate
     table = accord.read(BOXES).meta["boxes"]
-    assert s.disputed == disputed(table, 0.75)
+    assert s.disputed == disputed(table, BOX_KIND, quiet_counts(table, "boxes", 0.75))
     code, out, err = run_cli("report", str(BOXES), "--iou", "0.75", "--seed", "3", "--json")
     assert code == 0, err
     doc = json.loads(out)["boxes"]
@@ -217,7 +219,7 @@ def test_iou_is_refused_for_data_without_boxes() -> None:
     from accord.errors import InvalidParameterError
 
     with pytest.raises(InvalidParameterError, match="'iou_threshold' parameter of report must "
-                       "be None for data without boxes"):
+                       "be None for data without boxes or polygons"):
         accord.report(accord.read(EX / "pilot.csv"), iou_threshold=0.7)
     code, _, err = run_cli("report", str(EX / "pilot.csv"), "--iou", "0.7")
     assert code == 2 and "None for data without boxes" in err

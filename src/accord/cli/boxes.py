@@ -8,11 +8,12 @@ from typing import Any
 import click
 
 from accord.cli._app import main
-from accord.cli._common import console as cli_console
+from accord.cli._consensus_view import BOX_VIEW, check_output, consensus_options
+from accord.cli._consensus_view import show as show_consensus
+from accord.cli._consensus_view import summary as consensus_summary
 from accord.cli._options import shared
 from accord.cli._shapes_view import (
     BOXES,
-    _num,
     column_options,
     emit_json,
     other_shapes,
@@ -37,21 +38,8 @@ from accord.cli._shapes_view import (
 @click.option("--iou", "iou_threshold", default=0.5, show_default=True,
               type=click.FloatRange(0.0, 1.0, min_open=True),
               help="Two boxes can match when their IoU is at least this.")
-@click.option("--consensus", is_flag=True, default=False,
-              help="Also write the consensus boxes to -o FILE.csv: the groups of matched "
-              "boxes (as for alpha) that a quorum of the annotators drew, each with its "
-              "majority label and fused coordinates.")
-@click.option("-o", "--output", default=None, metavar="FILE.csv", type=click.Path(dir_okay=False),
-              help="With --consensus: the CSV of consensus boxes (written atomically; the "
-              "image, label and box columns keep their --unit, --label and --box names).")
-@click.option("--quorum", default=0.5, show_default=True,
-              type=click.FloatRange(0.0, 1.0, min_open=True),
-              help="With --consensus: the share of the annotators a group needs, rounded up "
-              "to a count of boxes (CVAT's rule).")
-@click.option("--fusion", default="weighted", show_default=True,
-              type=click.Choice(["weighted", "mean"]),
-              help="With --consensus: the fused coordinates, weighted by each annotator's "
-              "mean pairwise F1, or the plain mean.")
+@consensus_options(BOX_VIEW, "the image, label and box columns keep their --unit, "
+                   "--label and --box names")
 @sweep_option("IoU")
 @shared("--confidence-level")
 @shared("--n-resamples")
@@ -103,8 +91,7 @@ def boxes(
     import accord
     from accord.cli._outputs import writable_output
 
-    if output is not None and not consensus:
-        raise click.UsageError("-o writes the consensus boxes: add --consensus.")
+    check_output(output, consensus, "boxes")
     writable_output(output, *files)
     held = other_shapes("boxes", files)
     data: Any = files[0] if len(files) == 1 else list(files)
@@ -121,9 +108,7 @@ def boxes(
         cons = accord.box_consensus(data, unit=unit, rater=rater, label=label, box=box,
                                     iou_threshold=iou_threshold, quorum=quorum,
                                     fusion=fusion)  # type: ignore[arg-type]
-        if output is not None:
-            _write_consensus(output, cons, (unit, label, *box))
-        summary = {**cons.to_dict(), "output": output}
+        summary = consensus_summary(cons, output, (unit, label, *box), BOX_VIEW)
     if as_json:
         emit_json("boxes", doc, BOXES, **({} if summary is None else {"consensus": summary}))
         return
@@ -133,47 +118,4 @@ def boxes(
         f"{redirect(held, source)}."]  # fmt: skip
     print_agreement(doc, source, BOXES, also)
     if summary is not None:
-        _print_consensus(summary, (unit, label, *box))
-
-
-def _write_consensus(path: str, cons: Any, names: tuple[str, ...]) -> None:
-    """The consensus boxes as a CSV, the tied labels joined by ``|``."""
-    from accord.cli.annotators import _write_rows
-
-    keys = ("image", "label", "x", "y", "w", "h")
-    more = ("support", "n_annotators", "spread", "label_share", "tied_labels")
-    rows = ([*(r[k] if isinstance(r[k], (str, int)) else repr(r[k]) for k in keys),
-             r["support"], r["n_annotators"], repr(r["spread"]), repr(r["label_share"]),
-             "|".join(r["tied_labels"])] for r in cons.rows())  # fmt: skip
-    _write_rows(path, [*names, *more], rows)
-
-
-def _print_consensus(summary: dict[str, Any], names: tuple[str, ...]) -> None:
-    from rich.table import Table
-    from rich.text import Text
-
-    console = cli_console()
-    audit, rows = summary["audit"], summary["results"]
-    if summary["output"] is None:
-        t = Table(title="Consensus boxes", title_justify="left")
-        for head in (*names, "support", "spread", "label share"):
-            t.add_column(head, justify="left" if head in names[:2] else "right")
-        for r in rows[:_SHOWN]:
-            t.add_row(Text(r["image"]), Text(r["label"]),
-                      *(f"{r[k]:.1f}" for k in ("x", "y", "w", "h")),
-                      f"{r['support']}/{r['n_annotators']}", _num(r["spread"]),
-                      _num(r["label_share"]))  # fmt: skip
-        console.print(t)
-    below = ", ".join(f"support {r['support']}: {r['count']}"
-                      for r in audit["below_quorum_by_support"])  # fmt: skip
-    where = (f"written to {summary['output']}" if summary["output"] is not None else
-             f"the first {min(len(rows), _SHOWN)} shown; -o FILE.csv writes them all")
-    console.print(Text(
-        f"Consensus: {audit['consensus_boxes']} boxes (at least {summary['required']} of "
-        f"{summary['n_annotators']} annotators, fusion {summary['fusion']}), {where}; "
-        f"{audit['below_quorum']} groups below quorum{f' ({below})' if below else ''}; "
-        f"{audit['groups_tied']} with a tied label."))
-
-
-#: Consensus boxes shown on the console without -o.
-_SHOWN = 20
+        show_consensus(summary, (unit, label, *box), BOX_VIEW)

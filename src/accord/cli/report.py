@@ -34,6 +34,7 @@ from accord.cli._errors import cli_text
 from accord.cli._json import emit
 from accord.cli._options import shared
 from accord.cli._outputs import writable_output
+from accord.cli._report_shapes import read_shapes, shape_options
 from accord.cli._roles import all_kinds, mark_reference, roles_found, roles_named
 from accord.cli._span_options import span_columns, span_options
 from accord.cli._terminal import echo
@@ -101,7 +102,9 @@ def _context(data: str, ann: Any, text: str | None, more: tuple[str, ...],
               default=None, help="Declared study protocol (TOML): evidence register and decision.")
 @click.option("--iou", "iou_threshold", default=None,
               type=click.FloatRange(0.0, 1.0, min_open=True),
-              help="Box data: two boxes match when their IoU is at least this [default: 0.5].")
+              help="Box or polygon data: two shapes match when their IoU is at least this "
+              "[default: 0.5].")
+@shape_options
 @shared("--coefficient", multiple=True, metavar="NAME...",
         help="Coefficients to report (default: a sensible set).")
 @_options
@@ -178,6 +181,9 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
           --model examples/crowd_model.csv -o crowd.html
       accord report examples/boxes.csv --seed 1 -o boxes.html
       accord report examples/boxes.csv --iou 0.75 -o boxes.html
+      accord report examples/polygons.csv --polygon polygon --seed 1 -o polygons.html
+      accord report examples/keypoints.csv --keypoints keypoints --names wrist tip \\
+          --sigmas wrist=0.062 tip=0.05 -o keypoints.html
     """
     import accord
 
@@ -207,6 +213,9 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
                                "pairwise-preference file; DATA is not one.")
     with _usage_errors():
         st = accord.load_study(study) if study is not None else None
+    shape_opts = {k: selection.pop(k) for k in ("polygon_col", "keypoints_col", "area_col",
+                                                 "keypoint_names", "sigmas", "oks_threshold")}
+    shaped = None if by is not None else read_shapes(data, selection, shape_opts)
     spans = span_columns(selection)
 
     def reader(path: Any) -> Any:
@@ -217,7 +226,9 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
 
     split = None
     with roles_found(gold, predicted, judge_name):
-        if by is None:
+        if shaped is not None:
+            ann = shaped
+        elif by is None:
             ann = reader(data)
         else:  # the group column is a role: the pooled data are read without it
             _refuse_by((record, gold, judge_name, spans))
@@ -241,7 +252,8 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
             context=context, annotators_accelerate=accelerate,
             annotators_model=probabilities,
             annotators_method=consensus_method if _given(ctx, "consensus_method") else None,
-            iou_threshold=iou_threshold,
+            iou_threshold=iou_threshold, oks_threshold=shape_opts["oks_threshold"],
+            sigmas=shape_opts["sigmas"],
         )
     if by is not None and split is not None:  # the groups first, the pooled figures after
         with _usage_errors():

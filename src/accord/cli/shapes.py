@@ -8,6 +8,15 @@ from typing import Any
 import click
 
 from accord.cli._app import main
+from accord.cli._consensus_view import (
+    KEYPOINT_VIEW,
+    POLYGON_VIEW,
+    View,
+    check_output,
+    consensus_options,
+)
+from accord.cli._consensus_view import show as show_consensus
+from accord.cli._consensus_view import summary as consensus_summary
 from accord.cli._options import shared
 from accord.cli._shapes_view import (
     KEYPOINTS,
@@ -32,6 +41,9 @@ _THRESHOLD = click.FloatRange(0.0, 1.0, min_open=True)
               "several parts (COCO's segmentation).")
 @click.option("--iou", "iou_threshold", default=0.5, show_default=True, type=_THRESHOLD,
               help="Two outlines can match when their IoU is at least this.")
+@consensus_options(POLYGON_VIEW, "the image, label and polygon columns keep their --unit, "
+                   "--label and --polygon names; wkt holds the region exactly, holes "
+                   "included")
 @sweep_option("IoU")
 @shared("--confidence-level")
 @shared("--n-resamples")
@@ -45,6 +57,10 @@ def polygons(
     label: str,
     polygon: str,
     iou_threshold: float,
+    consensus: bool,
+    output: str | None,
+    quorum: float,
+    fusion: str,
     sweep_intervals: bool,
     confidence_level: float,
     n_resamples: int,
@@ -69,17 +85,24 @@ def polygons(
       accord polygons examples/polygons.csv --iou 0.75 --json
       accord polygons examples/polygons.csv --json --sweep-intervals
       accord polygons examples/polygons_coco/ann.json examples/polygons_coco/bob.json
+      accord polygons examples/polygons.csv --consensus --quorum 0.5 -o consensus.csv
     """
     import accord
 
-    other_shapes("polygons", files)
+    _check(output, consensus, files, "polygons", "polygons")
     res = accord.polygon_agreement(
         _data(files), unit=unit, rater=rater, label=label, polygon=polygon,
         iou_threshold=iou_threshold, confidence_level=confidence_level,
         n_resamples=n_resamples, rng=0 if seed is None else seed,
         sweep_intervals=sweep_intervals,
     )  # fmt: skip
-    _show("polygons", res, files, POLYGONS, as_json)
+    cons = None if not consensus else accord.polygon_consensus(
+        _data(files), unit=unit, rater=rater, label=label, polygon=polygon,
+        iou_threshold=iou_threshold, quorum=quorum,
+        fusion=fusion,  # type: ignore[arg-type]
+    )  # fmt: skip
+    _show("polygons", res, files, POLYGONS, as_json,
+          (cons, output, (unit, label, polygon, "wkt", "area"), POLYGON_VIEW))
 
 
 def _sigmas(ctx: click.Context, param: click.Parameter,
@@ -121,6 +144,8 @@ def _sigmas(ctx: click.Context, param: click.Parameter,
               "only one labelled adds 0), or those both labelled (placement only).")
 @click.option("--oks", "oks_threshold", default=0.5, show_default=True, type=_THRESHOLD,
               help="Two objects can match when their OKS is at least this.")
+@consensus_options(KEYPOINT_VIEW, "the image, label, keypoints and area columns keep their "
+                   "--unit, --label, --keypoints and --area names")
 @sweep_option("OKS")
 @shared("--confidence-level")
 @shared("--n-resamples")
@@ -138,6 +163,10 @@ def keypoints(
     sigmas: dict[str, float] | None,
     visible: str,
     oks_threshold: float,
+    consensus: bool,
+    output: str | None,
+    quorum: float,
+    fusion: str,
     sweep_intervals: bool,
     confidence_level: float,
     n_resamples: int,
@@ -163,28 +192,52 @@ def keypoints(
       accord keypoints examples/keypoints.csv --names wrist tip \\
           --sigmas wrist=0.062 tip=0.05 --visible both --json
       accord keypoints examples/keypoints_coco/ann.json examples/keypoints_coco/bob.json
+      accord keypoints examples/keypoints.csv --names wrist tip \\
+          --sigmas wrist=0.062 tip=0.05 --consensus -o consensus.csv
     """
     import accord
 
-    other_shapes("keypoints", files)
+    _check(output, consensus, files, "keypoints", "objects")
+    common: dict[str, Any] = {
+        "unit": unit, "rater": rater, "label": label, "keypoints": keypoints_column,
+        "area": area, "names": list(names) or None, "sigmas": sigmas, "visible": visible,
+        "oks_threshold": oks_threshold}  # fmt: skip
     res = accord.keypoint_agreement(
-        _data(files), unit=unit, rater=rater, label=label, keypoints=keypoints_column,
-        area=area, names=list(names) or None, sigmas=sigmas,
-        visible=visible,  # type: ignore[arg-type]
-        oks_threshold=oks_threshold, confidence_level=confidence_level,
+        _data(files), **common, confidence_level=confidence_level,
         n_resamples=n_resamples, rng=0 if seed is None else seed,
         sweep_intervals=sweep_intervals,
     )  # fmt: skip
-    _show("keypoints", res, files, KEYPOINTS, as_json)
+    cons = None if not consensus else accord.keypoint_consensus(
+        _data(files), **common, quorum=quorum, fusion=fusion)  # type: ignore[arg-type]
+    _show("keypoints", res, files, KEYPOINTS, as_json,
+          (cons, output, (unit, label, keypoints_column, area), KEYPOINT_VIEW))
 
 
 def _data(files: tuple[str, ...]) -> Any:
     return files[0] if len(files) == 1 else list(files)
 
 
-def _show(command: str, res: Any, files: tuple[str, ...], shape: Shape, as_json: bool) -> None:
+def _check(output: str | None, consensus: bool, files: tuple[str, ...], command: str,
+           noun: str) -> None:  # fmt: skip
+    """-o only with --consensus and not over an input; files of another shape named."""
+    from accord.cli._outputs import writable_output
+
+    check_output(output, consensus, noun)
+    writable_output(output, *files)
+    other_shapes(command, files)
+
+
+def _show(
+    command: str, res: Any, files: tuple[str, ...], shape: Shape, as_json: bool,
+    consensus: tuple[Any, str | None, tuple[str, ...], View],
+) -> None:  # fmt: skip
+    """The figures, and the consensus when it was asked for (written to -o when given)."""
+    cons, output, names, view = consensus
     doc = res.to_dict()
+    summary = None if cons is None else consensus_summary(cons, output, names, view)
     if as_json:
-        emit_json(command, doc, shape)
+        emit_json(command, doc, shape, **({} if summary is None else {"consensus": summary}))
         return
     print_agreement(doc, " ".join(files), shape)
+    if summary is not None:
+        show_consensus(summary, names, view)

@@ -201,7 +201,8 @@ def _score_counts(column: NDArray[Any]) -> tuple[int, int, int] | None:
 
 def _refuse_ids(name: Any, column: NDArray[Any], where: str) -> None:
     """Raise when a column taken as a rater holds ids (:func:`cols.looks_like_ids`)."""
-    if column.dtype.kind in "iu" and (column.shape[0] < 2 or column[1] - column[0] != 1):
+    if column.dtype.kind in "iu" and (column.shape[0] < 2
+                                      or int(column[1]) - int(column[0]) != 1):
         return  # integers not counting up by one from the first row: no row number
     head = column[:PROBE_ROWS]  # judged on the first rows, as a file's columns are
     kept = head[~missing_mask(head)]

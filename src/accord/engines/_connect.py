@@ -13,10 +13,14 @@ Where the cluster is, in order:
   own for a client's master), else the ``spark.master`` that Spark reads itself (from
   ``spark-submit --master`` or ``conf/spark-defaults.conf``), else ``local[*]``.
 
-A scheduler or master that does not answer within ``timeout`` seconds stops with one
-sentence naming it (a TCP connection is tried first, so a closed port never waits on
-Spark's registration retries); a package that is not installed is named with the extra
-that brings it.
+A folder of Parquet parts is checked first: a column written with different types in
+different parts (a rater id as an integer in one and as text in another) stops with one
+sentence naming the column, its types and the parts. A scheduler or master that does
+not answer stops with one sentence naming it: a closed port at once (a TCP connection
+is tried first, so it never waits on Spark's registration retries), a port that accepts
+connections but sends no Dask handshake within ``timeout`` seconds, and a Spark master
+that does not register the application once Spark's own retries (about a minute) are
+spent. A package that is not installed is named with the extra that brings it.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from accord.data import _validation as v
+from accord.engines._parts import check_parts
 from accord.errors import EngineError
 
 Engine = Literal["duckdb", "dask", "spark"]
@@ -60,6 +65,9 @@ def read(path: str | os.PathLike[str], *, engine: Engine, scheduler: str | None 
         An unknown engine, an address given to the other engine, a malformed address.
     EngineError
         The engine's package is not installed, or its scheduler or master does not answer.
+    DataError
+        A column has different types in different parts of a Parquet folder (the message
+        names the column, its types and the parts).
 
     Examples
     --------
@@ -87,6 +95,8 @@ def read(path: str | os.PathLike[str], *, engine: Engine, scheduler: str | None 
     _require(engine)
     source = Path(path).resolve()  # workers resolve a relative path against their own folder
     parquet = source.is_dir() or source.suffix.lower() in (".parquet", ".pq")
+    if source.is_dir():
+        check_parts(source, engine=engine, func=_FUNC)
     if engine == "duckdb":
         return _duckdb(source, parquet)
     if engine == "dask":
@@ -160,6 +170,7 @@ def _dask(source: Path, parquet: bool, address: str | None, timeout: float) -> A
 
     if address is not None:
         answers(address, what="Dask scheduler", schemes=("tcp", "tls"), timeout=timeout)
+        _dask_handshake(address, timeout)
         from distributed import Client
 
         try:  # the client becomes Dask's default, so the frame's work runs there
@@ -170,6 +181,42 @@ def _dask(source: Path, parquet: bool, address: str | None, timeout: float) -> A
     return dd.read_parquet(str(source)) if parquet else dd.read_csv(str(source))
 
 
+def _dask_handshake(address: str, timeout: float) -> None:
+    """One sentence unless a Dask handshake comes back from ``address`` within ``timeout``.
+
+    ``distributed.Client`` bounds the TCP connection by its ``timeout`` but then waits
+    for the scheduler's handshake without a bound, so a port that accepts connections
+    and never speaks Dask (a stalled process, another service) would hang it. The probe
+    runs on an event loop of its own, in a thread, so it works where a loop is already
+    running (a notebook).
+    """
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from distributed.comm.core import connect
+    from distributed.security import Security
+
+    # the client's TLS settings from Dask's configuration, as Client itself takes them
+    options = Security().get_connection_args("client")  # type: ignore[no-untyped-call,unused-ignore]
+
+    async def probe() -> None:
+        comm = await asyncio.wait_for(connect(address, timeout=timeout, **options), timeout)  # type: ignore[no-untyped-call,unused-ignore]
+        await comm.close()
+
+    with ThreadPoolExecutor(1, thread_name_prefix="accord-dask-probe") as pool:
+        try:
+            pool.submit(asyncio.run, probe()).result()
+        except (asyncio.TimeoutError, TimeoutError):
+            reason = "it accepts a connection but sends no Dask handshake"
+        except Exception as exc:  # a reply that is not Dask's: closed, or not msgpack
+            said = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            reason = f"it accepts a connection but its reply is not a Dask handshake: {said}"
+        else:
+            return
+    raise EngineError(f"the Dask scheduler at {address} does not answer ({reason}, waited up "
+                      f"to {timeout:g} s): is it running, and is the address right?")
+
+
 def _spark(source: Path, parquet: bool, master: str | None, timeout: float) -> Any:
     from pyspark.sql import SparkSession
 
@@ -178,7 +225,18 @@ def _spark(source: Path, parquet: bool, master: str | None, timeout: float) -> A
         for one in _standalone(master):
             answers(one, what="Spark master", schemes=("spark",), timeout=timeout)
         builder = builder.master(master)
-    session = builder.getOrCreate()
+    try:
+        session = builder.getOrCreate()
+    except Exception as exc:
+        if not _standalone(master):
+            raise
+        # Spark gives up on a standalone master that accepts connections but never
+        # registers the application after its own retries (3 x 20 s), then stops the
+        # context; its error says only that a stopped context was called
+        raise EngineError(f"the Spark master at {master} does not answer (it accepts a "
+                          "connection but did not register this application within Spark's "
+                          "own retries, about a minute): is it running, and is the address "
+                          "right?") from exc
     reader = session.read
     if parquet:
         return reader.parquet(str(source))

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from accord.data import _encoding as enc
 from accord.data import _validation as v
-from accord.errors import DataError, DuplicateRatingError
+from accord.errors import DataError, DuplicateRatingError, EngineError
 from accord.readers._base import MISSING_FOLDED
 
 IntArray = NDArray[np.int64]
@@ -174,12 +174,39 @@ def _number(marker: Any) -> float | None:
 
 
 def collect(lf: Any) -> Any:
-    """Run the query; polars lazy frames run on the streaming engine."""
+    """Run the query; polars lazy frames run on the streaming engine.
+
+    A query that a cluster gave up on, because the workers that ran one of its tasks
+    died each time, stops with one sentence naming the engine and the worker
+    (:func:`lost_worker`); a worker that dies once is the engine's to retry.
+    """
     import narwhals as nw
 
     if lf.implementation is nw.Implementation.POLARS:
         return lf.collect(engine="streaming")
-    return lf.collect()
+    try:
+        return lf.collect()
+    except Exception as exc:
+        lost = lost_worker(exc)
+        if lost is None:
+            raise
+        raise lost from exc
+
+
+def lost_worker(exc: BaseException) -> EngineError | None:
+    """Dask's ``KilledWorker`` (a task whose every try ended with its worker's death) as
+    one sentence; None for any other error."""
+    if type(exc).__name__ != "KilledWorker" or not type(exc).__module__.startswith(
+            "distributed"):
+        return None
+    task, last, allowed = (tuple(exc.args) + (None, None, None))[:3]
+    worker = getattr(last, "address", last)
+    retried = ("" if allowed == 0 else ", as did every worker that retried it" +
+               (f" ({allowed + 1} tries)" if isinstance(allowed, int) else ""))
+    return EngineError(
+        f"the Dask worker {worker} died while running the task {task!r} of this count"
+        f"{retried}, so the dask engine stopped: the workers' logs say why (a worker out of "
+        "memory is stopped by its nanny).")
 
 
 def column(df: Any, name: str) -> IntArray:

@@ -12,6 +12,9 @@
   Object Keypoint Similarity (:mod:`accord.images.keypoints`);
 * :func:`polygon_agreement`: the same figures for polygons, matched by their exact IoU
   (shapely, the ``images`` extra; :mod:`accord.images.polygons`);
+* :func:`keypoint_consensus` and :func:`polygon_consensus`: the boxes' consensus rules
+  with OKS and polygon IoU, keypoints fused point by point and outlines by the weighted
+  majority of area;
 * :func:`evaluate_boxes`: a model's boxes against a reference: precision, recall
   and F1 at an IoU threshold, and COCO's AP, AP50 and AP75 (as pycocotools), with a
   bootstrap over images;
@@ -22,7 +25,9 @@
 from accord.images.agreement import BoxAgreement, BoxFigures, box_agreement
 from accord.images.consensus import BoxConsensus, box_consensus
 from accord.images.detection import BoxDetection, evaluate_boxes
+from accord.images.keypoint_consensus import KeypointConsensus, keypoint_consensus
 from accord.images.keypoints import KeypointAgreement, keypoint_agreement
+from accord.images.polygon_consensus import PolygonConsensus, polygon_consensus
 from accord.images.polygons import PolygonAgreement, polygon_agreement
 
 __all__ = [
@@ -31,10 +36,14 @@ __all__ = [
     "BoxDetection",
     "BoxFigures",
     "KeypointAgreement",
+    "KeypointConsensus",
     "PolygonAgreement",
+    "PolygonConsensus",
     "box_agreement",
     "box_consensus",
     "evaluate_boxes",
     "keypoint_agreement",
+    "keypoint_consensus",
     "polygon_agreement",
+    "polygon_consensus",
 ]

@@ -20,7 +20,7 @@ from accord.images._counts import Counts, Similarity, count
 from accord.images._figures import alpha_stat, alpha_terms, f1_stat, figure, ratio_stat
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.display import Tabular, flatten_row
-from accord.inference.results import AgreementResult
+from accord.inference.results import AgreementResult, ConfidenceInterval
 from accord.readers.boxes import BoxTable, audit_json
 
 #: COCO's thresholds 0.50:0.05:0.95 (for IoU and for OKS alike).
@@ -84,6 +84,9 @@ class ShapeAgreement(Tabular):
         Whether :meth:`to_dict` gives the sweep's figures their intervals too (else the
         sweep has its estimates only; each figure's ``confidence_interval()`` still gives
         its interval on request).
+    counts, images
+        The per image counts every figure is a statistic of, and the images in their
+        order (as :class:`~accord.images.agreement.BoxAgreement`'s).
     """
 
     measure: str
@@ -98,6 +101,39 @@ class ShapeAgreement(Tabular):
     confidence_level: float = 0.95
     audit: Mapping[str, Any] = field(default_factory=dict)
     sweep_intervals: bool = False
+    counts: Counts | None = field(default=None, compare=False, repr=False)
+    images: tuple[Any, ...] = field(default=(), compare=False, repr=False)
+
+    def intervals(self) -> dict[tuple[Any, ...], ConfidenceInterval]:
+        """The bootstrap interval of every figure but the sweep's, all from one draw of
+        the images: keys ``("f1",)``, ``("mean_oks",)`` or ``("mean_iou",)``,
+        ``("alpha",)``, ``("per_label", label, figure)``, ``("pairs", (a, b), figure)``;
+        each as the figure's own ``confidence_interval(confidence_level,
+        method=bootstrap)`` gives it from an int seed."""
+        from accord.images._joint import intervals
+
+        main = ShapeFigures(self.threshold, self.measure, self.f1, self.mean, self.alpha)
+        named: dict[tuple[Any, ...], AgreementResult] = {
+            (k,): r for k, r in main.results().items()}
+        for section, rows in (("per_label", self.per_label), ("pairs", self.pairs)):
+            for key, f in rows.items():
+                named.update({(section, key, k): r for k, r in f.results().items()})
+        cis = intervals(list(named.values()), self.confidence_level, self.bootstrap)
+        return dict(zip(named, cis, strict=True))
+
+    def image_counts(self) -> dict[str, Any]:
+        """Each image's shapes and matched pairs at the threshold, summed over the
+        annotator pairs: ``images``, ``boxes`` (each pair's ``n_A + n_B``), ``matched``
+        and ``f1`` (``2 matched / boxes``, ``nan`` without a shape), in image order."""
+        c = self.counts
+        if c is None:
+            from accord.errors import InvalidParameterError
+
+            raise InvalidParameterError("this result was built without its counts.")
+        matched, boxes = c.matched[0].sum(axis=1), c.boxes[0].sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            f1 = np.where(boxes > 0, 2.0 * matched / boxes, np.nan)
+        return {"images": self.images, "boxes": boxes, "matched": matched, "f1": f1}
 
     def figure_dict(self, res: AgreementResult, **fields: Any) -> dict[str, Any]:
         """One figure as JSON: the result, its bootstrap interval and ``fields``."""
@@ -140,7 +176,7 @@ def agreement(
     return {"f1": main.f1, "mean": main.mean, "alpha": main.alpha,
             "per_label": _per_label(c, table, kind), "pairs": _pairs(c, table, kind),
             "sweep": sweep, "bootstrap": boot, "confidence_level": level,
-            "audit": audit}  # fmt: skip
+            "audit": audit, "counts": c, "images": tuple(table.units)}  # fmt: skip
 
 
 def _pair_figures(

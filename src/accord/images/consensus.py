@@ -33,22 +33,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from accord.data import _validation as v
-from accord.errors import InsufficientDataError
-from accord.images._counts import Counts, count
+from accord.images._consensus import (
+    Fusion,
+    Grouping,
+    Members,
+    arrange,
+    audit,
+    check,
+    grouped,
+    members,
+)
 from accord.inference.display import Tabular
 from accord.readers.boxes import BoxTable, audit_json
 
 __all__ = ["BoxConsensus", "box_consensus"]
 
 FUNC = "box_consensus"
-Fusion = Literal["mean", "weighted"]
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 
@@ -202,121 +208,30 @@ def box_consensus(
     >>> res.audit["below_quorum"]
     2
     """
-    thr, q = _check(iou_threshold, quorum, fusion)
+    thr, q = check(iou_threshold, quorum, fusion, func=FUNC)
     from accord.images.agreement import _table
 
     table = _table(data, unit=unit, rater=rater, label=label, box=box)
-    n_r = len(table.raters)
-    if n_r < 2:
-        raise InsufficientDataError(
-            f"{FUNC}: a consensus needs two annotators or more; found {list(table.raters)!r}."
-        )
-    required = max(1, math.ceil(round(q * n_r, 9)))
-    gid = np.full(len(table), -1, dtype=np.int64)
-    seen = [0]
-
-    def visit(rows: IntArray, group: IntArray) -> None:
-        gid[rows] = seen[0] + group
-        seen[0] += rows.size
-
-    weights = _weights(count(table, (thr,), visit), n_r)
-    return _fuse(table, gid, weights, (thr, q, fusion, required))
+    g = grouped(table, thr, q, FUNC)
+    return _fuse(table, members(table, g.gid, g.weights, fusion), g, (thr, q, fusion))
 
 
-def _check(iou_threshold: Any, quorum: Any, fusion: Any) -> tuple[float, float]:
-    for name, x in (("iou_threshold", iou_threshold), ("quorum", quorum)):
-        ok = isinstance(x, (int, float)) and not isinstance(x, bool)
-        if not ok or not 0.0 < float(x) <= 1.0:
-            raise v.fail(name, FUNC, "a number in (0, 1]", x)
-    v.choice(fusion, ("weighted", "mean"), param="fusion", func=FUNC)
-    return float(iou_threshold), float(quorum)
-
-
-def _weights(c: Counts, n_r: int) -> FloatArray:
-    """Each annotator's mean pairwise F1 (``2 M / (n_A + n_B)`` over all images)."""
-    m, n = c.matched[0].sum(axis=0), c.boxes[0].sum(axis=0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f1 = np.where(n > 0, 2.0 * m / n, np.nan)
-    out = np.full(n_r, np.nan)
-    for r in range(n_r):
-        mine = f1[[p for p, pair in enumerate(c.pairs) if r in pair]]
-        mine = mine[np.isfinite(mine)]
-        out[r] = mine.mean() if mine.size else np.nan
-    return out
-
-
-def _fuse(
-    t: BoxTable, gid: IntArray, weights: FloatArray, settings: tuple[Any, ...],
-) -> BoxConsensus:  # fmt: skip
-    thr, q, fusion, required = settings
+def _fuse(t: BoxTable, m: Members, g: Grouping, settings: tuple[Any, ...]) -> BoxConsensus:
+    thr, q, fusion = settings
     # members summed in a fixed order (group, annotator), not in the order of the rows
-    perm = np.lexsort((t.rater, gid))
-    t = replace(t, unit=t.unit[perm], rater=t.rater[perm], label=t.label[perm],
-                xywh=t.xywh[perm], score=None)
-    _, inv = np.unique(gid[perm], return_inverse=True)
-    inv = inv.astype(np.int64).ravel()
-    n_g = int(inv.max()) + 1 if inv.size else 0
-    support = np.bincount(inv, minlength=n_g).astype(np.int64)
-    image = np.zeros(n_g, dtype=np.int64)
-    image[inv] = t.unit
-    w = np.ones(len(t)) if fusion == "mean" else np.nan_to_num(weights, nan=0.0)[t.rater]
-    w_sum = np.bincount(inv, weights=w, minlength=n_g)
-    plain = w_sum <= 0
-    w = np.where(plain[inv], 1.0, w)
-    w_sum = np.where(plain, support, w_sum)
-    xywh = np.column_stack([np.bincount(inv, weights=w * t.xywh[:, k], minlength=n_g)
-                            for k in range(4)]).reshape(n_g, 4) / w_sum[:, None]
-    alone = support[inv] == 1
-    xywh[inv[alone]] = t.xywh[alone]  # a box alone is itself, not w x / w
-    spread = np.bincount(inv, weights=_iou_rows(t.xywh, xywh[inv]), minlength=n_g) / support
-    label, share, tied = _vote(inv, t, w, support)
-    # by image, then position: an order that does not depend on the annotators' names
-    o = np.lexsort((label, xywh[:, 3], xywh[:, 2], xywh[:, 1], xywh[:, 0], image))
-    new_index = np.empty_like(o)
-    new_index[o] = np.arange(o.size)
-    tied = {int(new_index[g]): names for g, names in tied.items()}
-    image, label, support, xywh, spread, share = (
-        image[o], label[o], support[o], xywh[o], spread[o], share[o])
-    accepted = support >= required
-    audit = {**t.audit, "images": len(t.units), "annotators": list(t.raters),
-             "groups": n_g, "consensus_boxes": int(accepted.sum()),
-             "below_quorum": int((~accepted).sum()),
-             "below_quorum_by_support": [
-                 {"support": int(s), "count": int((support[~accepted] == s).sum())}
-                 for s in np.unique(support[~accepted]).tolist()],
-             "groups_tied": len(tied),
-             "unweighted_groups": int(plain.sum()) if fusion == "weighted" else 0}  # fmt: skip
+    inv, w, xy = m.group, m.weight, t.xywh[m.rows]
+    xywh = np.column_stack([np.bincount(inv, weights=w * xy[:, k], minlength=m.n)
+                            for k in range(4)]).reshape(m.n, 4) / m.total[:, None]
+    xywh[inv[m.alone]] = xy[m.alone]  # a box alone is itself, not w x / w
+    spread = np.bincount(inv, weights=_iou_rows(xy, xywh[inv]), minlength=m.n) / m.support
+    accepted = m.support >= g.required
+    audit_ = audit(t, m, accepted, fusion, "boxes")
+    o, tied = arrange(m, xywh)
     return BoxConsensus(
-        thr, q, fusion, required, t.raters, tuple(weights.tolist()), t.units, t.labels,
-        image, label, support, xywh, spread, share, accepted, tied, audit,
+        thr, q, fusion, g.required, t.raters, tuple(g.weights.tolist()), t.units, t.labels,
+        m.image[o], m.label[o], m.support[o], xywh[o], spread[o], m.share[o], accepted[o],
+        tied, audit_,
     )  # fmt: skip
-
-
-def _vote(
-    inv: IntArray, t: BoxTable, w: FloatArray, support: IntArray,
-) -> tuple[IntArray, FloatArray, dict[int, tuple[str, ...]]]:  # fmt: skip
-    """Each group's top label, its share and the ties (see the module docstring)."""
-    if inv.size == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0), {}
-    n_k = max(len(t.labels), 1)
-    key, where = np.unique(inv * n_k + t.label, return_inverse=True)
-    where = where.ravel()
-    votes = np.bincount(where, minlength=key.size)
-    mass = np.bincount(where, weights=w, minlength=key.size)
-    group, lab = key // n_k, key % n_k
-    order = np.lexsort((lab, -mass, -votes, group))  # the winner first within each group
-    first = order[np.r_[True, group[order][1:] != group[order][:-1]]]
-    label = lab[first].astype(np.int64)
-    share = votes[first] / support
-    top = np.zeros(support.size, dtype=np.int64)
-    top[group[first]] = votes[first]
-    at_top = votes == top[group]
-    multi = at_top & (np.bincount(group[at_top], minlength=support.size)[group] > 1)
-    tied: dict[int, list[str]] = {}
-    for g, k in zip(group[multi].tolist(), lab[multi].tolist()):  # sorted by group, label
-        tied.setdefault(g, []).append(t.labels[k])
-    return label, share, {g: tuple(names) for g, names in tied.items()}
-    return label, share, tied
 
 
 def _iou_rows(a: FloatArray, b: FloatArray) -> FloatArray:

@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 
 from accord.data import _validation as v
 from accord.errors import InsufficientDataError
+from accord.images._counts import Similarity
 from accord.images._shapes import Kind, ShapeAgreement, agreement
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.results import AgreementResult
@@ -175,12 +176,7 @@ def keypoint_agreement(
         raise InsufficientDataError(
             f"{FUNC}: agreement needs two annotators or more; found {list(table.raters)!r}."
         )
-    sig = sigmas_of(table.names, sigmas, FUNC)
-
-    def similarity(i: NDArray[np.int64], j: NDArray[np.int64]) -> FloatArray:
-        p, s = table.points, table.area
-        return oks_matrix(p[i], s[i], p[j], s[j], sig, visible=visible)
-
+    similarity = oks_similarity(table, sigmas_of(table.names, sigmas, FUNC), visible)
     audit = {**table.audit, "images": len(table.units), "annotators": list(table.raters),
              "labels": list(table.labels), "keypoints": list(table.names)}  # fmt: skip
     boot = Bootstrap(n_resamples=n_resamples, rng=rng)
@@ -188,6 +184,18 @@ def keypoint_agreement(
                        float(oks_threshold), boot, level, audit)  # fmt: skip
     return KeypointAgreement("oks", float(oks_threshold), **fields,
                             sweep_intervals=sweep_intervals)
+
+
+def oks_similarity(
+    table: KeypointTable, sigmas: FloatArray, visible: Literal["either", "both"],
+) -> Similarity:  # fmt: skip
+    """The OKS of two sets of the table's objects (rows ``i`` with rows ``j``)."""
+
+    def similarity(i: NDArray[np.int64], j: NDArray[np.int64]) -> FloatArray:
+        p, s = table.points, table.area
+        return oks_matrix(p[i], s[i], p[j], s[j], sigmas, visible=visible)
+
+    return similarity
 
 
 def _table(data: Any, *, names: Sequence[str] | None, **columns: str) -> KeypointTable:

@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 
 from accord.data import _validation as v
 from accord.errors import InsufficientDataError
+from accord.images._counts import Similarity
 from accord.images._shapes import Kind, ShapeAgreement, agreement
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.results import AgreementResult
@@ -144,10 +145,7 @@ def polygon_agreement(
         raise InsufficientDataError(
             f"{FUNC}: agreement needs two annotators or more; found {list(table.raters)!r}."
         )
-
-    def similarity(i: NDArray[np.int64], j: NDArray[np.int64]) -> FloatArray:
-        return polygon_iou_matrix(table.geometry[i], table.geometry[j])
-
+    similarity = iou_similarity(table)
     audit = {**table.audit, "images": len(table.units), "annotators": list(table.raters),
              "labels": list(table.labels)}  # fmt: skip
     boot = Bootstrap(n_resamples=n_resamples, rng=rng)
@@ -155,6 +153,15 @@ def polygon_agreement(
                        float(iou_threshold), boot, level, audit)  # fmt: skip
     return PolygonAgreement("iou", float(iou_threshold), **fields,
                             sweep_intervals=sweep_intervals)
+
+
+def iou_similarity(table: PolygonTable) -> Similarity:
+    """The IoU of two sets of the table's outlines (rows ``i`` with rows ``j``)."""
+
+    def similarity(i: NDArray[np.int64], j: NDArray[np.int64]) -> FloatArray:
+        return polygon_iou_matrix(table.geometry[i], table.geometry[j])
+
+    return similarity
 
 
 def _table(data: Any, **columns: str) -> PolygonTable:

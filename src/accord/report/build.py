@@ -17,11 +17,9 @@ from accord.data.annotations import Annotations
 from accord.errors import DegenerateDataWarning, UndeclaredOrderWarning
 from accord.inference import Bootstrap
 from accord.inference.results import AgreementResult
-from accord.readers.boxes import BoxTable
 from accord.readers.spans import SpanTable
 from accord.report._data import _data_summary
 from accord.report.annotators_section import check_options, with_annotators
-from accord.report.boxes_section import box_annotations, has_boxes, no_boxes
 from accord.report.job import raters_headline, with_job
 from accord.report.judge_lab_section import judge_lab_section
 from accord.report.judge_section import declared_judge
@@ -32,6 +30,7 @@ from accord.report.reference import reference_section
 from accord.report.rows import primary as primary_of
 from accord.report.rows import row, scale_of
 from accord.report.sections import MAX_RATERS
+from accord.report.shapes_report import no_threshold, shape_annotations, shape_kind
 from accord.report.spans_section import has_spans, span_annotations
 from accord.study.protocol import Study, load_study
 
@@ -66,6 +65,8 @@ def report(
     annotators_accelerate: bool = False,
     annotators_model: Any = None,
     iou_threshold: float | None = None,
+    oks_threshold: float | None = None,
+    sigmas: Mapping[str, float] | None = None,
 ) -> Report:
     """The agreement report of ``annotations``, optionally against a declared ``study``.
 
@@ -77,8 +78,9 @@ def report(
         judge-lab sections (position, length, self-preference); the preferences of one
         judge alone, or ``None`` with ``judge_lab=``, give the judge-lab report. Data
         that hold spans only (a span export, a span table, a ``SpanTable``) give the
-        span report (:mod:`.spans_section`); boxes only (a box export, a table with x,
-        y, w, h columns, a ``BoxTable``) the box report (:mod:`.boxes_section`).
+        span report (:mod:`.spans_section`); boxes, polygons or keypoints only (an export,
+        a table with x, y, w, h columns, a ``BoxTable``, ``PolygonTable`` or
+        ``KeypointTable``) the shape report (:mod:`.shapes_report`).
     study : Study or path, optional
         A declared protocol (:func:`accord.load_study`): the report then shows the
         evidence register and the acceptance decision. The study's annotators and
@@ -140,7 +142,11 @@ def report(
         unit with its reason). Not with ``annotators_method="glad"``; given when the
         report has no such section, it is said in ``notes``.
     iou_threshold : float, optional
-        Box data: two boxes match when their IoU is at least this (default 0.5).
+        Box or polygon data: two shapes match when their IoU is at least this (default 0.5).
+    oks_threshold : float, optional
+        Keypoint data: two objects match when their OKS is at least this (default 0.5).
+    sigmas : mapping of keypoint name to float, optional
+        Keypoint data: each keypoint's sigma in the OKS (default COCO's).
 
     Returns
     -------
@@ -173,11 +179,13 @@ def report(
         return with_job(lab_report(lab, settings, ci_method, title), title, None)
     annotations, judge = unwrap(annotations, judge)
     ann = as_annotations(_of_table(annotations), raters=raters, func=FUNC, sets=True)
-    if has_boxes(ann):
+    kind = shape_kind(ann)
+    if kind is not None:
+        _thresholds(kind, iou_threshold, oks_threshold, sigmas)
         return _spans(ann, _study_of(study), judge if judge is not None else (lab or None),
                       confidence_level, method, n_resamples, seed, scale, top_units, title,
-                      "boxes", iou_threshold)
-    no_boxes(iou_threshold, FUNC)
+                      kind, oks_threshold if kind == "keypoints" else iou_threshold, sigmas)
+    _thresholds(None, iou_threshold, oks_threshold, sigmas)
     judge = declared_judge(ann, judge, study)
     coefficients, level = set_options(ann, coefficients, level, judge, pairs, FUNC)
     top_units = v.positive_int(top_units, param="top_units", func=FUNC)
@@ -233,12 +241,21 @@ def report(
 
 
 def _of_table(annotations: Any) -> Any:
-    """A span or box table as the annotations a reader gives for it; anything else as is."""
+    """A span or shape table as the annotations a reader gives for it; anything else as is."""
     if isinstance(annotations, SpanTable):
         return span_annotations(annotations)
-    if isinstance(annotations, BoxTable):
-        return box_annotations(annotations)
+    if type(annotations).__name__ in ("BoxTable", "PolygonTable", "KeypointTable"):
+        return shape_annotations(annotations)
     return annotations
+
+
+def _thresholds(kind: str | None, iou: Any, oks: Any, sigmas: Any) -> None:
+    """Refuse the options of a shape the data do not hold (they would change nothing)."""
+    if kind not in ("boxes", "polygons"):
+        no_threshold(iou, "iou_threshold", FUNC, "boxes or polygons")
+    if kind != "keypoints":
+        no_threshold(oks, "oks_threshold", FUNC, "keypoints")
+        no_threshold(sigmas, "sigmas", FUNC, "keypoints")
 
 
 def _study_of(study: Any) -> Study | None:
@@ -261,20 +278,22 @@ def _check_names(coefficients: Sequence[str] | None, form: str | None) -> list[s
 
 def _spans(ann: Annotations, st: Study | None, judge: Any, confidence_level: float | None,
            method: Any, n_resamples: int, seed: int | None, scale: str | None, top_units: int,
-           title: str | None, kind: str = "spans", iou: float | None = None) -> Report:
-    """The report of span-only (``kind="boxes"``: box-only) data (:mod:`.spans_section`)."""
+           title: str | None, kind: str = "spans", threshold: float | None = None,
+           sigmas: Mapping[str, float] | None = None) -> Report:
+    """The report of span-only (or box-, polygon-, keypoint-only) data."""
     from accord.errors import DataError
-    from accord.report.boxes_section import box_report
+    from accord.report.shapes_report import shape_report
     from accord.report.spans_section import span_report
 
     if st is not None or judge is not None:
         if isinstance(judge, list):  # judge_lab= results
-            raise DataError(f"{FUNC}: the data hold {kind} only, and the {kind[:-1]} report "
-                            "has no judge-lab sections; report them alone with "
+            one = "box" if kind == "boxes" else kind[:-1]
+            raise DataError(f"{FUNC}: the data hold {kind} only, and the {one} report has "
+                            "no judge-lab sections; report them alone with "
                             "accord.report(None, judge_lab=...).")
         what = "a study" if st is not None else "a judge"
         gate = ("gate spans with accord check --coefficient span_f1" if kind == "spans"
-                else "compare boxes with accord boxes")
+                else f"compare {kind} with accord {kind}")
         raise DataError(f"{FUNC}: the data hold {kind} only, and {what} is checked on labels "
                         f"per unit; {gate}.")
     settings, ci_method = _settings(None, confidence_level, method, n_resamples, seed, scale,
@@ -283,7 +302,8 @@ def _spans(ann: Annotations, st: Study | None, judge: Any, confidence_level: flo
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DegenerateDataWarning)
         rep = (span_report(ann, settings, ci_method, top_units, title) if kind == "spans"
-               else box_report(ann, settings, ci_method, title, iou))
+               else shape_report(ann, settings, ci_method, title, threshold,
+                                 {"sigmas": sigmas}))
     notes = tuple(dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, noted)))
     for w in caught:
         if not issubclass(w.category, noted):

@@ -19,9 +19,9 @@ from accord.report import (
     annotators_section,
     groups_section,
     multilabel_section,
-    render_boxes,
     render_judge_lab,
     render_reference,
+    render_shapes,
     render_spans,
 )
 from accord.report._rich_table import text_table
@@ -54,9 +54,9 @@ def _render(report: Report) -> Any:
     if job is not None and job.figure:
         parts.append(Text(f"{job.figure_name}: {job.figure}", style="bold"))
     parts.append(Text(""))
-    if report.spans is not None or report.boxes is not None:
+    if report.spans is not None or report.shapes is not None:
         parts += (render_spans.console_parts(report.spans, report.settings.confidence_level)
-                  if report.boxes is None else render_boxes.console_parts(report.boxes))
+                  if report.shapes is None else render_shapes.console_parts(report.shapes))
         parts += [Text(n, style="dim") for n in report.notes]
         return Group(*parts)
     if report.judge_lab is not None and not report.coefficients:  # the judge lab alone

@@ -19,9 +19,9 @@ from accord.report import (
     groups_section,
     multilabel_section,
     plots,
-    render_boxes,
     render_judge_lab,
     render_reference,
+    render_shapes,
     render_spans,
 )
 from accord.report._html import CSP, WIDE, _css, _cue, _figure, _table, e
@@ -53,9 +53,9 @@ def body_html(report: Report) -> str:
     from accord.report.labels import for_display, glossary_html
 
     report, glossary = for_display(report)
-    if report.boxes is not None:
-        sections = [render_boxes.html_summary(report.boxes),
-                    render_boxes.html_section(report.boxes), _method(report)]
+    if report.shapes is not None:
+        sections = [render_shapes.html_summary(report.shapes),
+                    render_shapes.html_section(report.shapes), _method(report)]
     elif report.spans is not None:
         sections = [render_spans.html_summary(report.spans),
                     render_spans.html_section(report.spans, report.settings.confidence_level),
@@ -144,9 +144,10 @@ def _decision_box(study: StudySection, *, anchor: bool = False) -> str:
 def _nav(report: Report) -> str:
     links = [("summary", "Summary")]
     first = _first(report)
-    if report.spans is not None or report.boxes is not None:
-        links += [("spans", render_spans.TITLE) if report.boxes is None
-                  else ("boxes", render_boxes.TITLE), ("method", "Method")]
+    if report.spans is not None or report.shapes is not None:
+        links += [("spans", render_spans.TITLE) if report.shapes is None
+                  else (report.shapes.kind.name, render_shapes.title(report.shapes)),
+                  ("method", "Method")]
         items = "".join(f'<li><a href="#{i}">{e(label)}</a></li>' for i, label in links)
         return f'<nav aria-label="Sections"><ul>{items}</ul></nav>'
     if lab_only(report):

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 __all__ = ["TITLES", "Job", "JobKind", "job_of", "raters_headline", "with_job"]
 
-JobKind = Literal["raters", "reference", "judge", "study", "spans", "boxes", "label_sets",
+JobKind = Literal["raters", "reference", "judge", "study", "spans", "boxes", "polygons",
+                  "keypoints", "label_sets",
                   "pairwise_judge", "judge_ranking", "judge_calibration", "judge_consistency",
                   "judge_ppi", "judge_panel"]
 
@@ -41,6 +42,8 @@ TITLES: dict[str, str] = {
     "study": "Pilot decision",
     "spans": "Agreement on spans",
     "boxes": "Agreement on boxes",
+    "polygons": "Agreement on polygons",
+    "keypoints": "Agreement on keypoints",
     "label_sets": "Agreement on label sets",
     "pairwise_judge": "Pairwise judge",
     "judge_ranking": "Ranking by a pairwise judge",
@@ -64,9 +67,9 @@ class Job:
 
     Attributes
     ----------
-    kind : {"raters", "reference", "judge", "study", "spans", "boxes", "label_sets", \
-            "pairwise_judge", "judge_ranking", "judge_calibration", "judge_consistency", \
-            "judge_ppi", "judge_panel"}
+    kind : {"raters", "reference", "judge", "study", "spans", "boxes", "polygons", \
+            "keypoints", "label_sets", "pairwise_judge", "judge_ranking", \
+            "judge_calibration", "judge_consistency", "judge_ppi", "judge_panel"}
     title : str
         The job's heading, e.g. ``"Model against reference"``.
     verdict : str
@@ -113,11 +116,12 @@ def job_of(report: Report) -> Job:
         strict = report.spans.modes[0].f1
         return Job("spans", TITLES["spans"], report.spans.sentence,  # 3 places, as its table
                    f"span F1 ({report.spans.modes[0].mode})", _num(strict.estimate, 3))
-    if report.boxes is not None:
-        f1 = report.boxes.figure("f1")
-        return Job("boxes", TITLES["boxes"], report.boxes.sentence,
-                   f"pairwise box F1 (IoU >= {report.boxes.iou_threshold:g})",
-                   _num(f1.estimate, 3))
+    if report.shapes is not None:
+        s = report.shapes
+        kind = s.kind.name
+        return Job(kind, TITLES[kind], s.sentence,  # type: ignore[arg-type]
+                   f"pairwise {s.kind.noun} F1 ({s.kind.upper} >= {s.threshold:g})",
+                   _num(s.figure("f1").estimate, 3))
     if report.multilabel is not None:
         m = report.multilabel.macro
         ci = _ci(m.ci_low, m.ci_high, report.settings.confidence_level)

@@ -50,7 +50,10 @@ def report_dict(report: Report) -> dict[str, Any]:
     body["data"]["n_skipped"] = report.data.n_skipped
     if report.study is not None:
         body["study"]["disposition"] = dict(report.study.disposition)
-    for key in ("judge", "multilabel", "spans", "annotators", "judge_lab", "groups", "boxes"):
+    shapes = body.pop("shapes", None)
+    if report.shapes is not None:  # under the shape's name: boxes, polygons or keypoints
+        body[report.shapes.kind.name] = shapes
+    for key in ("judge", "multilabel", "spans", "annotators", "judge_lab", "groups"):
         if body.get(key) is None:
             body.pop(key, None)
     # the coefficients are the figures of the report: under results, as in every command

@@ -14,9 +14,9 @@ from accord.report import (
     annotators_section,
     groups_section,
     multilabel_section,
-    render_boxes,
     render_judge_lab,
     render_reference,
+    render_shapes,
     render_spans,
 )
 from accord.report._markdown import _table, escape
@@ -44,9 +44,9 @@ def _render(report: Report) -> str:
     lines += [f"> caveat: {escape(c)}" for c in report.data.caveats]
     lines += [f"> left out: {escape(x)}" for x in report.left_out]
     lines += ([""] if report.data.caveats or report.left_out else []) + _verdict(report)
-    if report.boxes is not None:
-        lines += render_boxes.markdown_data(report.boxes) + render_boxes.markdown_lines(
-            report.boxes)
+    if report.shapes is not None:
+        lines += render_shapes.markdown_data(report.shapes) + render_shapes.markdown_lines(
+            report.shapes)
         return "\n".join(lines + _notes(report)).rstrip() + "\n"
     if report.spans is not None:
         lines += render_spans.markdown_data(report.spans)

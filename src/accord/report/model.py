@@ -22,12 +22,12 @@ if TYPE_CHECKING:
     from accord.interpret.interpretation import BenchmarkResult, Interpretation
     from accord.interpret.marginal import MarginalTest
     from accord.report.annotators_section import AnnotatorsSection
-    from accord.report.boxes_section import BoxesSection
     from accord.report.groups_section import GroupsSection
     from accord.report.job import Job
     from accord.report.judge_lab_model import JudgeLabSection
     from accord.report.judge_section import JudgeSection
     from accord.report.multilabel_section import MultilabelSection
+    from accord.report.shapes_section import ShapesSection
     from accord.report.spans_section import SpansSection
     from accord.study.protocol import Decision
 
@@ -423,13 +423,13 @@ class Report(Notebook):
         The results behind the rows, for further use (not serialised).
     judge : JudgeSection or None
         An LLM judge against the humans (``accord.report(..., judge=...)``).
-    spans, boxes : SpansSection, BoxesSection or None
-        Agreement on spans (on boxes), for data that hold only those (then no rating section).
+    spans, shapes : SpansSection, ShapesSection or None
+        Agreement on spans (on boxes, polygons or keypoints), for data holding only those.
     multilabel : MultilabelSection or None
         Per-label and set agreement, when the ratings are sets of labels.
     job : Job or None
         The question the report answers (raters, a model against a reference, a judge,
-        a study's decision, spans, boxes, label sets), its verdict and figure: every
+        a study's decision, spans, shapes, label sets), its verdict and figure: every
         rendering opens with them.
     annotators : AnnotatorsSection or None
         Per-annotator quality against the consensus (3+ raters; no reference, judge, study).
@@ -466,7 +466,7 @@ class Report(Notebook):
     annotators: AnnotatorsSection | None = field(default=None, repr=False)
     judge_lab: JudgeLabSection | None = field(default=None, repr=False)
     groups: GroupsSection | None = field(default=None, repr=False)
-    boxes: BoxesSection | None = field(default=None, repr=False)
+    shapes: ShapesSection | None = field(default=None, repr=False)
     left_out: tuple[str, ...] = field(default=(), repr=False)
 
     @property

@@ -1,0 +1,194 @@
+"""Faults an engine meets before it counts, each ending in one sentence (the engines lane).
+
+A folder of Parquet parts whose parts give one column different types (a rater id as an
+integer in one part and as text in another, a label as a float and as text, integers of
+two widths) is named by :func:`accord.engines.read` for DuckDB, Dask and Spark alike:
+the column, each type and the parts that hold it, before any engine reads a row. Left to
+themselves, DuckDB and Spark stop in their own many-line words and Dask counts the rater
+``1`` and the rater ``"a"`` under one integer schema. A Dask scheduler address whose
+port accepts connections but never answers ends in one sentence within the timeout
+(``distributed.Client`` would wait for its handshake for ever).
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import accord.engines
+from accord.errors import DataError, EngineError, FormatError
+from tests.conftest import run_cli
+from tests.test_engines_distributed import _module
+
+pytestmark = [
+    pytest.mark.engines,
+    pytest.mark.filterwarnings("ignore:Dask support is moving out of Narwhals:FutureWarning"),
+]
+
+ENGINES = ["duckdb", "dask", "spark"]
+LONG = ("--unit", "unit", "--rater", "rater", "--value", "label")
+FIRST = {"unit": [1, 1, 2, 2], "rater": [1, 2, 1, 2], "label": ["x", "y", "x", "x"]}
+
+
+@pytest.fixture(autouse=True)
+def _no_cluster_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for variable in ("DASK_SCHEDULER_ADDRESS", "SPARK_MASTER"):
+        monkeypatch.delenv(variable, raising=False)
+
+
+def write_parts(folder: Path, *parts: dict[str, Any]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, columns in enumerate(parts):
+        pd.DataFrame(columns).to_parquet(folder / f"part-{i}.parquet", index=False)
+    return folder
+
+
+def sentence(folder: Path, column: str, held: str) -> str:
+    return (f"accord.engines.read: the column {column!r} has different types in the Parquet "
+            f"parts of {folder}: {held}; an engine reads every part with one type, so write "
+            "the column with the same type in every part (cast it before writing).")
+
+
+MIXED = {
+    "rater int and text": (
+        {"unit": [3, 3], "rater": ["a", "b"], "label": ["x", "y"]},
+        "rater", "Int64 in part-0.parquet and String in part-1.parquet"),
+    "label text and float": (
+        {"unit": [3, 3], "rater": [1, 2], "label": [1.0, 2.5]},
+        "label", "String in part-0.parquet and Float64 in part-1.parquet"),
+    "rater int64 and int32": (
+        {"unit": [3, 3], "rater": np.array([1, 2], dtype=np.int32), "label": ["x", "y"]},
+        "rater", "Int64 in part-0.parquet and Int32 in part-1.parquet"),
+}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("case", list(MIXED))
+def test_a_column_typed_differently_in_two_parts_is_named(
+        tmp_path: Path, engine: str, case: str) -> None:
+    second, column, held = MIXED[case]
+    _module({"duckdb": "duckdb", "dask": "dask.dataframe", "spark": "pyspark.sql"}[engine])
+    folder = write_parts(tmp_path / "ratings", FIRST, second)
+    started = time.monotonic()
+    with pytest.raises(DataError) as info:
+        accord.engines.read(folder, engine=engine)  # type: ignore[arg-type]
+    assert str(info.value) == sentence(folder.resolve(), column, held)
+    assert time.monotonic() - started < 10  # named from the footers: no engine started
+
+
+def test_many_parts_are_counted_and_the_first_three_named(tmp_path: Path) -> None:
+    text = {"unit": [9], "rater": ["a"], "label": ["x"]}
+    folder = write_parts(tmp_path / "ratings", FIRST, FIRST, text, FIRST, FIRST, text)
+    with pytest.raises(DataError) as info:
+        accord.engines.read(folder, engine="duckdb")
+    held = ("Int64 in 4 parts (part-0.parquet, part-1.parquet, part-3.parquet, ...) and "
+            "String in 2 parts (part-2.parquet, part-5.parquet)")
+    assert str(info.value) == sentence(folder.resolve(), "rater", held)
+
+
+def test_nested_parts_are_named_by_their_path_and_hidden_ones_skipped(tmp_path: Path) -> None:
+    folder = tmp_path / "ratings"
+    write_parts(folder / "batch=1", FIRST)
+    write_parts(folder / "batch=2", {"unit": [3], "rater": [1], "label": [True]})
+    write_parts(folder / "_temporary", {"unit": [3], "rater": [1.5], "label": ["y"]})
+    with pytest.raises(DataError) as info:
+        accord.engines.read(folder, engine="duckdb")
+    held = "String in batch=1/part-0.parquet and Boolean in batch=2/part-0.parquet"
+    assert str(info.value) == sentence(folder.resolve(), "label", held)
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "dask"])
+# Dask's Parquet reader calls pandas' reset_index(inplace=True), which pandas 3.1 deprecates
+@pytest.mark.filterwarnings("ignore:The inplace keyword in DataFrame.reset_index")
+def test_a_part_of_nulls_only_takes_the_others_type(tmp_path: Path, engine: str) -> None:
+    _module({"duckdb": "duckdb", "dask": "dask.dataframe"}[engine])
+    blank = {"unit": [3, 3], "rater": [1, 2], "label": [None, None]}
+    folder = write_parts(tmp_path / "ratings", FIRST, blank)
+    frame = accord.engines.read(folder, engine=engine)  # type: ignore[arg-type]
+    rc, audit = accord.engines.rater_counts(frame, unit="unit", rater="rater", value="label")
+    assert rc.counts.tolist() == [[1, 1], [2, 0]]
+    assert audit.dropped == {"missing value": 2}
+
+
+def test_spark_reads_no_part_of_nulls_as_text_so_it_is_named(tmp_path: Path) -> None:
+    _module("pyspark.sql")
+    blank = {"unit": [3, 3], "rater": [1, 2], "label": [None, None]}
+    folder = write_parts(tmp_path / "ratings", FIRST, blank)
+    with pytest.raises(DataError) as info:
+        accord.engines.read(folder, engine="spark")
+    held = "String in part-0.parquet and Null (every value missing) in part-1.parquet"
+    assert str(info.value) == sentence(folder.resolve(), "label", held)
+
+
+def test_a_part_that_is_not_parquet_is_named(tmp_path: Path) -> None:
+    folder = write_parts(tmp_path / "ratings", FIRST)
+    (folder / "part-1.parquet").write_text("unit,rater,label\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"^accord\.engines\.read: the part part-1\.parquet "
+                                          r"of the Parquet folder .* cannot be read as "
+                                          r"Parquet \("):
+        accord.engines.read(folder, engine="duckdb")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_command_line_says_it_in_one_line_and_writes_nothing(
+        tmp_path: Path, engine: str) -> None:
+    second, column, held = MIXED["rater int and text"]
+    folder = write_parts(tmp_path / "ratings", FIRST, second)
+    out = tmp_path / "labels.csv"
+    code, stdout, err = run_cli("consensus", str(folder), *LONG, "--engine", engine,
+                                "-o", str(out))
+    assert code == 1 and stdout == ""
+    assert err.strip() == f"accord: error: {sentence(folder.resolve(), column, held)}"
+    assert not out.exists()
+
+
+# ------------------------------------------------ a scheduler that accepts but never answers
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that accepts connections and never writes a byte."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(8)
+        yield int(s.getsockname()[1])
+
+
+def test_a_dask_scheduler_that_accepts_but_never_answers_is_named_in_time(
+        tmp_path: Path, silent_port: int) -> None:
+    _module("distributed")
+    folder = write_parts(tmp_path / "ratings", FIRST)
+    address = f"tcp://127.0.0.1:{silent_port}"
+    started = time.monotonic()
+    with pytest.raises(EngineError) as info:
+        accord.engines.read(folder, engine="dask", scheduler=address, timeout=2)
+    assert time.monotonic() - started < 12
+    assert str(info.value) == (
+        f"the Dask scheduler at {address} does not answer (it accepts a connection but sends "
+        "no Dask handshake, waited up to 2 s): is it running, and is the address right?")
+
+
+# --------------------------------------------- a task whose every worker died (cluster lane)
+def test_dasks_killed_worker_becomes_one_sentence_naming_the_worker() -> None:
+    """The sentence :func:`accord.engines._frame.collect` raises for Dask's KilledWorker;
+    the cluster lane kills real workers (tests/test_engines_cluster_faults.py)."""
+    from types import SimpleNamespace
+
+    from accord.engines._frame import lost_worker
+
+    scheduler = _module("distributed.scheduler")
+    worker = SimpleNamespace(address="tcp://127.0.0.1:40123")
+    exc = scheduler.KilledWorker(("read_parquet-abc", 0), worker, 3)
+    assert str(lost_worker(exc)) == (
+        "the Dask worker tcp://127.0.0.1:40123 died while running the task "
+        "('read_parquet-abc', 0) of this count, as did every worker that retried it (4 tries), "
+        "so the dask engine stopped: the workers' logs say why (a worker out of memory is "
+        "stopped by its nanny).")
+    once = scheduler.KilledWorker("x", worker, 0)
+    assert ("task 'x' of this count, so the dask engine stopped" in str(lost_worker(once)))
+    assert lost_worker(RuntimeError("KilledWorker")) is None
