@@ -2,7 +2,7 @@
 
 Run by hand::
 
-    .venv/bin/python benchmarks/bench_wide_consensus.py [--quick]
+    .venv/bin/python benchmarks/bench_wide_consensus.py [--quick] [--report | --quality]
 
 A long CSV (unit, worker, label) whose labels are free-text-like ids: ``units``
 units, each rated by 3 of 200 workers, each worker right with probability 0.7 and
@@ -44,7 +44,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="10^4 units only")
     parser.add_argument("--report", action="store_true",
                         help="time `accord report` on 10^3, 10^4 and 10^5 units instead")
+    parser.add_argument("--quality", action="store_true",
+                        help="time the vote's quality and relabelling on 10^3, 10^4 and "
+                        "10^5 units instead")
     args = parser.parse_args()
+    if args.quality:
+        quality_rows([10**3, 10**4] if args.quick else [10**3, 10**4, 10**5])
+        return
     if args.report:
         report_rows([10**3, 10**4] if args.quick else [10**3, 10**4, 10**5])
         return
@@ -86,6 +92,25 @@ def report_rows(sizes: list[int]) -> None:
                     if line.startswith("> left out:")]
             print(f"| {n:,} | {3 * n:,} | {labels:,} | {seconds:.2f} s | {rss:.0f} MiB | "
                   f"{'; '.join(left) or 'none'} |", flush=True)
+
+
+def quality_rows(sizes: list[int]) -> None:
+    """`accord consensus FILE --method M` for the labels alone, then with `--relabel 10
+    --json` (the one-coin quality of every unit, and the ten units to relabel): wall
+    seconds and peak RSS of each process."""
+    print("| units | ratings | labels | method | labels only | + quality and --relabel 10 |")
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for n in sizes:
+            path, labels = crowd_csv(folder, n)
+            for method in ("majority", "wawa"):
+                argv = [sys.executable, "-m", "accord", "consensus", str(path), "--unit",
+                        "unit", "--rater", "worker", "--value", "label", "--method", method]
+                plain = child_run([*argv, "-o", str(folder / "out.csv")])
+                full = child_run([*argv, "--relabel", "10", "--json"])
+                print(f"| {n:,} | {3 * n:,} | {labels:,} | {method} | {plain[0]:.2f} s, "
+                      f"{plain[1]:.0f} MiB | {full[0]:.2f} s, {full[1]:.0f} MiB |", flush=True)
 
 
 def _refused(argv: list[str]) -> tuple[float, float, str]:

@@ -15,6 +15,15 @@ does not do it silently: above :data:`CELL_BUDGET` cells of dense state, and mor
 than :data:`CELLS_PER_RATING` cells per rating, the EM methods are refused with
 one sentence that names the methods that work (crowd-kit, which is dense, runs
 out of memory instead).
+
+The one-coin model is the exception that a vote's quality uses: errors spread evenly
+give every label a unit did not receive the same likelihood, so its posterior is the
+voted cells plus one factor per unit times the class prior, and the fit behind
+``Consensus.quality`` and ``Consensus.relabel`` of a majority or Wawa consensus runs on
+the voted cells alone (:mod:`._coin_sparse`, :mod:`._relabel_sparse`), with the dense
+fit's figures. ``method="one_coin"`` itself is still refused past the budget here: its
+result's ``posterior`` is a units x categories array or a CSR matrix of the labels
+received, and the one-coin posterior is neither.
 """
 
 from __future__ import annotations

@@ -10,7 +10,12 @@
   often than 60% of the time), it is the posterior of the chosen label under the
   one-coin model (Dawid & Skene's homogeneous model: one accuracy per annotator, errors
   spread evenly) fitted to the same ratings (and the model's top labels as one more
-  rater, as it voted, when given), as an estimate of how often that vote is right.
+  rater, as it voted, when given), as an estimate of how often that vote is right. On
+  a crowd of many categories (free-text answers, entity ids), where the vote's
+  posterior is held sparse, the same fit runs on the voted cells alone: every label a
+  unit did not receive has the same one-coin likelihood, so those labels share one
+  factor per unit (:mod:`accord.annotators._coin_sparse`); the scores are the dense
+  fit's, in memory proportional to the ratings.
 * **annotator label quality** of rating ``i`` (annotator ``r_i`` gave unit ``u_i`` the
   label ``v_i``): ``Q[u_i, v_i]``, the same posterior read at the label given. This is
   CROWDLAB's label-quality score (Goh et al. 2022, sec. 3: the "self-confidence" of the
@@ -183,11 +188,20 @@ def expected_calibration_error(confidence: Any, correct: Any, *, n_bins: int = 1
     return round(float(gap.sum() / max(int(n_b.sum()), 1)), 15)
 
 
-def quality_of(c: Any, q_post: FloatArray, crowd: Any) -> Quality:
+def posterior_at(q_post: Any, rows: Any, cols: Any) -> FloatArray:
+    """``q_post[rows, cols]`` of a dense posterior or of one held at the voted cells
+    (:class:`accord.annotators._coin_sparse.SparsePosterior`)."""
+    if hasattr(q_post, "at"):
+        return np.asarray(q_post.at(rows, cols))
+    return np.asarray(q_post[rows, cols])
+
+
+def quality_of(c: Any, q_post: Any, crowd: Any) -> Quality:
     """The :class:`Quality` of consensus ``c`` from the units x categories posterior
-    ``q_post`` it is read from and the crowd's codes (``None``: no per-rating scores)."""
+    ``q_post`` it is read from (dense, or held at the voted cells) and the crowd's codes
+    (``None``: no per-rating scores)."""
     codes = c.label_codes
-    cons = q_post[np.arange(codes.shape[0]), codes]
+    cons = posterior_at(q_post, np.arange(codes.shape[0]), codes)
     cats = c.categories
     estimate = ESTIMATES.get(c.method, POSTERIOR)
     made = dict(estimate=estimate, units=c.units, labels=tuple(cats[i] for i in codes),
@@ -195,5 +209,5 @@ def quality_of(c: Any, q_post: FloatArray, crowd: Any) -> Quality:
                 tied=np.array(c._tied_mask), single_rated=np.asarray(c.n_ratings == 1))
     if crowd is None:
         return Quality(**made)
-    return Quality(**made, annotator_labels=np.ascontiguousarray(q_post[crowd.unit, crowd.value]),
-                   _crowd=crowd)
+    scores = posterior_at(q_post, crowd.unit, crowd.value)
+    return Quality(**made, annotator_labels=np.ascontiguousarray(scores), _crowd=crowd)

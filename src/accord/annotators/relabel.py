@@ -28,6 +28,12 @@ changes unless the next vote goes to its label; a unanimous unit of five votes c
 change with one more. The ranking puts the tied units first (one vote settles or
 flips them), then the rest by that probability, then by the gain.
 
+On a crowd of many categories, where the vote's one-coin posterior is held at the
+voted cells (:mod:`._coin_sparse`), the same figures come from the voted cells: the
+classes a unit did not receive share its one factor ``rest_u`` times their prior, so
+the sums over them are closed forms or one function of ``rest_u``
+(:mod:`._relabel_sparse`); no units x categories array is made.
+
 Scored this way the budget goes where it moves the consensus; the simulation test
 (``tests/test_annotators_relabel.py``) shows relabelling the suggested units raises
 accuracy faster than relabelling units drawn at random.
@@ -203,7 +209,7 @@ def _votes(c: Any) -> tuple[FloatArray, float]:
     return weighted, (w if w > 0 else 1.0)
 
 
-def relabel_of(c: Any, q_post: FloatArray, quality: Any, k: Any) -> Relabel:
+def relabel_of(c: Any, q_post: Any, quality: Any, k: Any) -> Relabel:
     """The ``k`` units of consensus ``c`` with the largest expected information gain
     (ties: lower quality first, then unit order); majority vote and Wawa: the tied units
     first, then by the vote's probability of a change, then by the gain."""
@@ -211,17 +217,26 @@ def relabel_of(c: Any, q_post: FloatArray, quality: Any, k: Any) -> Relabel:
     s = float(quality.annotator_labels.mean()) if quality.annotator_labels.size else (
         float(quality.consensus.mean()))
     codes = c.label_codes
-    gain, change = information_gain(q_post, s, codes)
-    p_next = next_label(q_post, s)
-    index = np.arange(gain.shape[0])
+    index = np.arange(codes.shape[0])
     vote = c.method in ("majority", "wawa")
+    if hasattr(q_post, "at"):  # a vote's posterior held at the voted cells
+        from . import _relabel_sparse as held
+
+        gain = held.information_gain(q_post, s)
+        votes, w = held.votes_of(c)
+        change = held.vote_change(votes, w, codes, q_post, s)
+        confirm = held.next_label(q_post, s, index, codes)
+    else:
+        gain, change = information_gain(q_post, s, codes)
+        p_next = next_label(q_post, s)
+        if vote:
+            votes, w = _votes(c)
+            change = vote_change(votes, w, codes, p_next)
+        confirm = p_next[index, codes]
     if vote:
-        votes, w = _votes(c)
-        change = vote_change(votes, w, codes, p_next)
         order = np.lexsort((index, quality.consensus, -gain, -change, ~quality.tied))[:k]
     else:
         order = np.lexsort((index, quality.consensus, -gain))[:k]
-    confirm = p_next[index, codes]
     reasons = tuple(_reason(c, quality, int(i), float(gain[i]), float(change[i]),
                             float(confirm[i]), vote) for i in order.tolist())
     return Relabel(SCORES["vote" if vote else "posterior"], s, tuple(c.units[i] for i in order),

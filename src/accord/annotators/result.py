@@ -185,8 +185,9 @@ class Consensus(Tabular):
     def quality(self) -> Any:
         """:class:`~accord.annotators.label_quality.Quality`: per unit the estimated
         probability that its label is right (EM methods: its posterior; majority and
-        Wawa: its one-coin posterior), per rating CROWDLAB's label quality; tied and
-        single-rated units flagged."""
+        Wawa: its one-coin posterior, fitted at the voted cells alone on a crowd of many
+        categories), per rating CROWDLAB's label quality; tied and single-rated units
+        flagged."""
         from .label_quality import quality_of
 
         return quality_of(self, self._quality_posterior, self.crowd)

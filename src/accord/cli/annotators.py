@@ -167,10 +167,9 @@ def _refuse_combinations(method: str, engine: str | None, model_file: str | None
 
 
 def _quality(c: Any) -> Any:
-    """``c.quality``, or ``None`` where a vote's one-coin fit is out of reach: a crowd of
-    many categories (said under the table), or a consensus counted on an engine (which
-    keeps no ratings in memory)."""
-    if c.method in ("majority", "wawa") and (hasattr(c.posterior, "tocsr") or c.crowd is None):
+    """``c.quality``, or ``None`` where a vote's one-coin fit is out of reach: a consensus
+    counted on an engine (which keeps no ratings in memory)."""
+    if c.method in ("majority", "wawa") and c.crowd is None:
         return None
     return c.quality
 
@@ -178,8 +177,8 @@ def _quality(c: Any) -> Any:
 def _print_relabel(again: Any) -> None:
     out = console()
     if again is None:
-        out.print("relabel: not ranked (the crowd has too many categories for the vote's "
-                  "one-coin fit; use --method dawid_skene).", markup=False, highlight=False)
+        out.print("relabel: not ranked (a consensus counted on an engine keeps no ratings "
+                  "to fit; leave out --engine).", markup=False, highlight=False)
         return
     from rich.table import Table
 

@@ -162,11 +162,10 @@ def _agreement(c: Any, confidence_level: float) -> Share:
 
 
 def _relabel(c: Any) -> tuple[str | None, float, tuple[RelabelRow, ...], str | None]:
-    """The ranked units, or why there are none (a vote on too many categories)."""
-    if hasattr(c.posterior, "tocsr"):
+    """The ranked units, or why there are none (a vote counted without its ratings)."""
+    if c.crowd is None and c.method in ("majority", "wawa"):
         return None, math.nan, (), (
-            f"The units are not ranked for relabelling: the crowd has {len(c.categories):,} "
-            "categories, too many for the vote's one-coin fit (use Dawid-Skene).")
+            "The units are not ranked for relabelling: the consensus keeps no ratings to fit.")
     again = c.relabel(SHOWN)
     rows = tuple(RelabelRow(str(r["unit"]), str(r["label"]), r["quality"], r["p_change"],
                             r["p_confirm"], r["gain"], r["n_ratings"], r["reason"])
