@@ -135,3 +135,27 @@ def test_the_command_line_runs_crowdlab() -> None:
     code, out, err = run_cli(*args, "--method", "crowdlab")
     assert code != 0 and "--model FILE" in out + err
     assert "Traceback" not in out + err
+
+
+def test_a_tie_that_no_break_decides_takes_the_first_tied_label() -> None:
+    """Every unit tied, so no annotator has an agreement with a clear majority (the third
+    tie-break has nothing to compare; cleanlab 2.9.0 then fails drawing from an empty
+    choice): the first tied label, never a declared category nobody gave."""
+    rows = [("u0", "a", "y"), ("u0", "b", "z"), ("u1", "a", "z"), ("u1", "b", "y")]
+    ann = accord.Annotations.from_long(rows, unit=0, rater=1, value=2,
+                                       categories=["x", "y", "z"])
+    flat = {u: {"x": 1 / 3, "y": 1 / 3, "z": 1 / 3} for u in ("u0", "u1")}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        c = accord.consensus(ann, method="crowdlab", model=flat)
+    assert dict(c.labels) == {"u0": "y", "u1": "y"}
+
+
+def test_a_model_only_on_units_rated_once_gets_the_floor_weight_and_a_note() -> None:
+    rows = [("u0", "a", "y"), ("u0", "b", "y"), ("u1", "a", "z"), ("u1", "b", "z"),
+            ("u2", "a", "y")]
+    ann = accord.Annotations.from_long(rows, unit=0, rater=1, value=2)
+    c = accord.consensus(ann, method="crowdlab", model={"u2": {"y": 0.1, "z": 0.9}})
+    assert c.model is not None and c.model.weight == pytest.approx(1e-6 * np.sqrt(5 / 3))
+    assert any("scored no unit rated more than once" in n for n in c.notes)
+    assert c.labels["u2"] == "y"  # the one vote decides, not the model

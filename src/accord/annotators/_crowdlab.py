@@ -27,7 +27,8 @@ with ``u`` a unit, ``n_u`` its ratings and ``M`` the units rated more than once:
    given.
 
 On a unit the model did not score, its term and weight are left out of step 3 and out of
-``e_m`` (cleanlab needs every unit scored).
+``e_m`` (cleanlab needs every unit scored); where it scored no unit rated more than once,
+``e_m = 1`` (the floor weight, said in the consensus's notes).
 
 Reference
 ---------
@@ -96,6 +97,8 @@ def majority_labels(crowd: Crowd, votes: FloatArray, probs: FloatArray) -> IntAr
             mean = np.where(left, total / np.maximum(votes, 1), -np.inf)
         rows = np.flatnonzero(still)
         best = mean[rows] == mean[rows].max(axis=1, keepdims=True)
+        # no annotator agreement to compare (no unit has a clear majority): keep the tie
+        best |= ~best.any(axis=1, keepdims=True)
         left[rows] &= best
     return np.where(tied, left.argmax(axis=1), labels)
 

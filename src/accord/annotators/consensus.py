@@ -346,7 +346,13 @@ def _mixed(crowd: Crowd, model: _model.ModelInput,
                        crowd_weight=float(np.median(mix.annotator_weight)))
     params = {"weight": mix.annotator_weight, "agreement": mix.annotator_agreement,
               "consensus_likelihood": mix.consensus_likelihood}
-    return made(posterior=mix.posterior, parameters=params, tie_codes=mix.labels, model=voice)
+    c = made(posterior=mix.posterior, parameters=params, tie_codes=mix.labels, model=voice)
+    if not mix.model_counted:
+        c = replace(c, notes=(*c.notes, "The model scored no unit rated more than once, where "
+                              "CROWDLAB measures its accuracy against the consensus: it gets "
+                              "the floor weight (1e-6 times the root of the mean ratings per "
+                              "unit), so the votes decide."))
+    return c
 
 
 def _wawa(crowd: Crowd) -> tuple[FloatArray, FloatArray, list[Any]]:
