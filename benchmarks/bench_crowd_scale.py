@@ -22,9 +22,17 @@ ratings (a quadratic join, a per-annotator array of every rating) shows as an ex
 well above 1; the guard in ``tests/test_crowd_scale.py`` (slow lane) runs the two
 smallest sizes and fails above :data:`MAX_EXPONENT`.
 
+The Dawid-Skene fit, the report's cost under its default, is guarded apart
+(``--fit-iterations N``, :func:`fit_scale`): in a fresh process per size,
+``accord.consensus(..., method="dawid_skene", max_iter=N)`` less the same with
+``max_iter=1`` (the read, the crowd's codes and the count matrix taken out), its CPU
+time per iteration fitted the same way. An
+iteration whose work grows faster than the ratings (a units x units step, a copy of the
+count matrix per product) shows there whatever the number of iterations the data need.
+
 Usage: ``python benchmarks/bench_crowd_scale.py [--units 1900000] [--fractions 16 8 4 2]
-[--consensus-method dawid_skene] [--json]`` (``--fractions 1`` runs the full size). The
-files are generated once under ``benchmarks/_data/`` (git-ignored) by a child process.
+[--consensus-method dawid_skene] [--fit-iterations 20] [--json]`` (``--fractions 1`` runs the
+full size). The files are generated once under ``benchmarks/_data/`` (git-ignored) by a child process.
 """
 
 from __future__ import annotations
@@ -76,6 +84,29 @@ print(json.dumps({"seconds": time.perf_counter() - start,
                   "peak_mb": peak_kib() / 1024}))
 """
 
+FIT_CHILD = r"""
+import json, os, resource, sys, time, warnings
+limit = int(os.environ["ACCORD_BENCH_AS_LIMIT"])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+import accord
+from accord.errors import ConvergenceWarning
+ann = accord.read(sys.argv[1], unit="comment_id", rater="worker_id", value="toxicity",
+                  level="ordinal")
+def cpu():
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    return use.ru_utime + use.ru_stime
+def timed(n):
+    start, cpu0 = time.perf_counter(), cpu()
+    c = accord.consensus(ann, method="dawid_skene", max_iter=n)
+    return time.perf_counter() - start, cpu() - cpu0, c.n_iter
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", ConvergenceWarning)
+    one = timed(1)  # the crowd, the count matrix and one iteration
+    many = timed(int(sys.argv[2]))
+print(json.dumps({"seconds": many[0] - one[0], "cpu_seconds": many[1] - one[1],
+                  "n_iter": many[2] - one[2], "ratings": ann.n_ratings}))
+"""
+
 GENERATE = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -96,10 +127,10 @@ def data_file(units: int) -> str:
 AS_LIMIT_GIB = 12
 
 
-def _child(args: list[str]) -> dict[str, float]:
+def _child(args: list[str], code: str = CHILD) -> dict[str, float]:
     env = {**os.environ, "PYTHONWARNINGS": "ignore",
            "ACCORD_BENCH_AS_LIMIT": str(AS_LIMIT_GIB * 2**30)}
-    out = subprocess.run([sys.executable, "-c", CHILD, *args], check=True,
+    out = subprocess.run([sys.executable, "-c", code, *args], check=True,
                          capture_output=True, text=True, env=env)
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
@@ -150,15 +181,60 @@ def scale(units: int, fractions: list[int], method: str = "dawid_skene") -> dict
     return fits
 
 
+def fit_scale(units: int, fractions: list[int], iterations: int = 20) -> dict[str, Any]:
+    """Dawid-Skene at ``units / f`` comments for each ``f``: the CPU time of ``iterations``
+    EM iterations less that of one (a fit that converges sooner counts its own), each
+    size in a fresh process, and the growth exponent of the CPU time per iteration."""
+    rows = []
+    for f in sorted(fractions, reverse=True):
+        got = _child([data_file(units // f), str(iterations)], FIT_CHILD)
+        n_iter = int(got["n_iter"])
+        rows.append({"fraction": f"1/{f}", "units": units // f, "ratings": int(got["ratings"]),
+                     "n_iter": n_iter, "seconds": got["seconds"],
+                     "cpu_seconds": got["cpu_seconds"],
+                     "cpu_per_iteration": got["cpu_seconds"] / max(n_iter, 1)})
+    x = [float(r["ratings"]) for r in rows]
+    y = [float(r["cpu_per_iteration"]) for r in rows]
+    return {"rows": rows,
+            "cpu_per_iteration_exponent": slope(x, y) if len(rows) > 1 else math.nan,
+            "cpu_per_iteration_steps": [math.log(y[i + 1] / y[i]) / math.log(x[i + 1] / x[i])
+                                        for i in range(len(rows) - 1)]}
+
+
+def _print_fit(fits: dict[str, Any]) -> None:
+    print("Dawid-Skene iterations alone (a fit of N iterations less a fit of one)")
+    print("| size | units | ratings | iterations | wall | CPU | CPU per iteration |")
+    print("|---|---|---|---|---|---|---|")
+    for r in fits["rows"]:
+        print(f"| {r['fraction']} | {r['units']:,} | {r['ratings']:,} | {r['n_iter']} | "
+              f"{r['seconds']:.2f} s | {r['cpu_seconds']:.2f} s | "
+              f"{r['cpu_per_iteration'] * 1000:.1f} ms |")
+    steps = ", ".join(f"{s:.2f}" for s in fits["cpu_per_iteration_steps"])
+    print(f"growth exponent of CPU per iteration: {fits['cpu_per_iteration_exponent']:.2f} "
+          f"(steps: {steps})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--units", type=int, default=1_900_000)
     parser.add_argument("--fractions", type=int, nargs="+", default=[16, 8, 4, 2])
     parser.add_argument("--consensus-method", default="dawid_skene")
+    parser.add_argument("--fit-iterations", type=int, default=None, metavar="N",
+                        help="time N iterations of the Dawid-Skene fit alone instead of "
+                        "the report")
     parser.add_argument("--json", action="store_true")
     a = parser.parse_args()
-    fits = scale(a.units, a.fractions, a.consensus_method)
     load = os.getloadavg()
+    if a.fit_iterations is not None:
+        fit = fit_scale(a.units, a.fractions, a.fit_iterations)
+        if a.json:
+            print(json.dumps({**fit, "load": load}, indent=1))
+        else:
+            print(f"python {platform.python_version()}, load average {load[0]:.2f} "
+                  f"{load[1]:.2f} {load[2]:.2f}")
+            _print_fit(fit)
+        return
+    fits = scale(a.units, a.fractions, a.consensus_method)
     if a.json:
         print(json.dumps({**fits, "load": load}, indent=1))
         return

@@ -11,6 +11,10 @@ re-sorting every distinct pair per chunk, an array of every rating per annotator
 shows as 2, and a child that would pass the benchmark's address-space limit fails
 with an error instead of a figure. The fixed costs (imports, the report's plots) make
 the small sizes' exponent lower than the full size's, never higher.
+
+The Dawid-Skene fit, the report's time under its default, needs as many iterations as
+the data ask (94 at 1/16, 552 at 1/8), so its guard is on the CPU time per iteration:
+20 iterations less one, at the same two sizes, with the same bound.
 """
 
 from __future__ import annotations
@@ -48,6 +52,20 @@ def test_the_crowd_report_grows_no_faster_than_its_ratings(monkeypatch: pytest.M
     assert fits["added_mb_exponent"] <= bench.MAX_EXPONENT, fits
     # the memory measured is the report's own (not clipped at the baseline's floor)
     assert all(r["added_mb"] > 20 for r in rows), fits
+
+
+@pytest.mark.slow
+def test_a_dawid_skene_iteration_grows_no_faster_than_its_ratings(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]))
+    bench = _bench()
+    fits = bench.fit_scale(1_900_000, [16, 8], iterations=21)
+    rows = fits["rows"]
+    assert [r["units"] for r in rows] == [118_750, 237_500]
+    # neither fit converged within 21 iterations (94 and 552 to converge): 20 timed each
+    assert [r["n_iter"] for r in rows] == [20, 20], fits
+    assert fits["cpu_per_iteration_exponent"] <= bench.MAX_EXPONENT, fits
 
 
 def test_the_growth_exponent_is_the_log_log_slope() -> None:
