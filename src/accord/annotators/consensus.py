@@ -66,7 +66,8 @@ def consensus(
         Categorical ratings; units rated once are kept (and flagged).
     method : {"majority", "wawa", "one_coin", "dawid_skene", "glad", "mace"}
         ``"majority"``: vote shares; a tie is kept as a tie (listed in
-        :attr:`Consensus.tied`; its label is the first tied category).
+        :attr:`Consensus.tied`; its label is the first tied category, or with
+        ``model=`` the tied label the model puts most probability on).
         ``"wawa"``: votes weighted by each annotator's share of agreement with the
         majority label (on the units whose majority is not tied). ``"one_coin"``,
         ``"dawid_skene"``, ``"glad"``, ``"mace"``: EM
@@ -101,16 +102,24 @@ def consensus(
         A model's class probabilities as one more annotator whose reliability the fit
         learns: a mapping ``{unit: {label: probability}}``, or a pandas or polars frame
         with one row per unit (ids in a ``unit`` column, else the pandas index) and one
-        column per label (a category without a column gets probability 0). For
-        ``"dawid_skene"``, ``"one_coin"`` and ``"mace"`` the probabilities enter as a
-        soft likelihood (fractional ratings); for ``"majority"`` and ``"wawa"`` the
-        model votes its top label; ``"crowdlab"`` mixes them with the votes at a weight
-        set by its agreement with the consensus; GLAD takes no model (see
-        :mod:`accord.annotators._model`). Each row must sum to 1 (within 1e-6); units
-        the model did not score are noted and left to the crowd. What the model got is
-        :attr:`Consensus.model`.
+        column per label (a category without a column gets probability 0); each row
+        must sum to 1 (within 1e-6). Or a top label and its confidence per unit: a frame
+        whose columns besides ``unit`` are exactly ``label`` and ``confidence``, or a
+        mapping ``{unit: (label, confidence)}``; confidence ``c`` on the label becomes
+        the probabilities ``c`` on it and ``(1 - c) / (k - 1)`` on each other category,
+        an assumption said in :attr:`Consensus.notes` (the row is then a soft rating
+        like any other). For ``"dawid_skene"``, ``"one_coin"`` and ``"mace"`` the
+        probabilities enter as a soft likelihood (fractional ratings); for ``"wawa"``
+        the model votes its top label, weighed by its agreement with the majority; for
+        ``"majority"``, which learns no reliability, the model breaks the crowd's ties
+        only (a tied unit takes the tied label it puts most probability on and stays in
+        :attr:`Consensus.tied`; it never outvotes the crowd); ``"crowdlab"`` mixes them
+        with the votes at a weight set by its agreement with the consensus; GLAD takes
+        no model (see :mod:`accord.annotators._model`). Units the model did not score
+        are noted and left to the crowd. What the model got is :attr:`Consensus.model`.
     tie_break : {"first", "quality"}
-        Majority and Wawa: the label of a tied unit. ``"first"``: the first tied category;
+        Majority and Wawa: the label of a tied unit (majority with ``model=``: of a
+        tie the model leaves). ``"first"``: the first tied category;
         ``"quality"``: the tied label whose voters agree most with the majority on the
         units whose majority is not tied (CROWDLAB's third tie-break, see
         :mod:`accord.annotators._quality_fit`). Tied units stay in :attr:`Consensus.tied`.
@@ -227,10 +236,14 @@ def consensus_of(crowd: Crowd, method: str, *, tol: float = 1e-7, max_iter: int 
     if class_prior == "uniform":
         notes = (*notes, "MACE's class prior is held uniform (1/k), as in Hovy et al. (2013).")
     if model is not None:
-        c = _with_model(crowd, _model.model_of(model, crowd, func), method, notes,
+        given = _model.model_of(model, crowd, func)
+        said = _model.form_note(given, crowd.k)
+        c = _with_model(crowd, given, method, notes if said is None else (*notes, said),
                         threshold=threshold, tol=tol, max_iter=max_iter,
-                        accelerate=accelerate, class_prior=class_prior)
-        voted = method in ("majority", "wawa") and tie_break != "first"
+                        accelerate=accelerate, class_prior=class_prior, tie_break=tie_break)
+        if method != "wawa":  # majority's ties are broken by the model, then tie_break
+            return c
+        voted = tie_break != "first"
         return _broken(c, tie_break, _model.voters(crowd, c.soft) if voted else None)
     made = partial(Consensus, method=method, units=crowd.unit_ids, categories=crowd.categories,
                    raters=crowd.rater_ids, n_ratings=crowd.per_unit(), threshold=threshold,
@@ -269,14 +282,16 @@ def _broken(c: Consensus, tie_break: str, voters: Crowd | None = None) -> Consen
 
 def _with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tuple[str, ...], *,
                 threshold: float, tol: float, max_iter: int, accelerate: bool,
-                class_prior: str = "fitted") -> Consensus:
+                class_prior: str = "fitted", tie_break: str = "first") -> Consensus:
     """The consensus with the model as one more annotator (see :mod:`._model`)."""
     note = _model.unscored_note(model)
     made = partial(Consensus, method=method, units=crowd.unit_ids, categories=crowd.categories,
                    raters=crowd.rater_ids, n_ratings=crowd.per_unit(), threshold=threshold,
                    notes=notes if note is None else (*notes, note), crowd=crowd,
                    soft=model.probs)
-    if method in ("majority", "wawa"):
+    if method == "majority":
+        return _tie_broken(crowd, model, made, tie_break)
+    if method == "wawa":
         return _voted(crowd, model, method, made)
     if method in MODEL_ONLY:
         return _mixed(crowd, model, made)
@@ -303,23 +318,58 @@ def _with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tupl
                 last_change=fit.last_change, model=voice)
 
 
+def _tie_broken(crowd: Crowd, model: _model.ModelInput, made: Callable[..., Consensus],
+                tie_break: str) -> Consensus:
+    """Majority vote with the model breaking the crowd's ties only: a tied unit takes the
+    tied label the model puts most probability on; a tie it leaves, ``tie_break``'s."""
+    wide = _sparse.over_budget("majority", crowd)
+    c = made(posterior=_sparse.majority(crowd) if wide else _em.majority_posterior(crowd))
+    tied = c._tied_mask
+    codes = _model.tie_codes(model, c.posterior, tied)
+    left = tied & (codes < 0)
+    rule = "model"
+    if tie_break != "first" and left.any():
+        rest = _broken(c, tie_break)
+        codes = np.where(left, np.asarray(rest.tie_codes), codes)
+        rule = f"model, then {tie_break}"
+    n_tied, n_broken = int(tied.sum()), int((tied & ~left).sum())
+    note = ("Majority vote takes the model as a tie-break only (it learns no reliability, so "
+            "the model does not outvote the crowd): ")
+    if not n_tied:
+        note += "the crowd tied on no unit, so the model changed no label"
+    else:
+        note += (f"{n_broken} of {n_tied} tied unit(s) took the tied label the model puts "
+                 "most probability on (still listed as tied)")
+    if n_tied > n_broken:
+        rest = ("the first tied label" if tie_break == "first" else
+                f"the label tie_break={tie_break!r} chose")
+        note += (f"; the {n_tied - n_broken} it left (not scored, or equal probabilities on "
+                 f"the tied labels) took {rest}")
+    c = replace(c, notes=(*c.notes, note + "."), tie_break=rule, tie_codes=codes)
+    units, votes = _model.top_votes(model)
+    clear = ~tied[units]
+    hits = float((c.label_codes[units] == votes)[clear].sum())
+    n = float(clear.sum())
+    accuracy = proportion("model_accuracy", hits, n, details={}, per_category=None,
+                          resampling=share_resampling(hits, n))
+    return replace(c, model=ModelVoice("tie-break", model.n_scored, accuracy, None,
+                                       math.nan, 1.0))
+
+
 def _voted(crowd: Crowd, model: _model.ModelInput, method: str,
            made: Callable[..., Consensus]) -> Consensus:
-    """Majority or Wawa with the model's top label as one more rater's vote."""
+    """Wawa with the model's top label as one more rater's vote, weighed as an
+    annotator's by its agreement with the majority."""
     units, votes = _model.top_votes(model)
     r = crowd.n_raters
     voted = _model.voters(crowd, model.probs)
     wide = _sparse.over_budget(method, voted)
-    if method == "majority":
-        c = made(posterior=_sparse.majority(voted) if wide else _em.majority_posterior(voted))
-        weights = (1.0, 1.0)
-    else:
-        post, skill, unweighed = _sparse.wawa(voted) if wide else _wawa(voted)
-        unweighed = [x for i, x in enumerate(crowd.rater_ids) if x in unweighed and i < r]
-        extra = (unweighed_note(unweighed),) if unweighed else ()
-        c = made(posterior=post, parameters={"skill": skill[:r]})
-        c = replace(c, notes=(*c.notes, *extra))
-        weights = (float(skill[r]), float(np.median(skill[:r])))
+    post, skill, unweighed = _sparse.wawa(voted) if wide else _wawa(voted)
+    unweighed = [x for i, x in enumerate(crowd.rater_ids) if x in unweighed and i < r]
+    extra = (unweighed_note(unweighed),) if unweighed else ()
+    c = made(posterior=post, parameters={"skill": skill[:r]})
+    c = replace(c, notes=(*c.notes, *extra))
+    weights = (float(skill[r]), float(np.median(skill[:r])))
     clear = ~c._tied_mask[units]
     hits = float((c.label_codes[units] == votes)[clear].sum())
     n = float(clear.sum())
