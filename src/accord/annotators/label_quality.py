@@ -12,8 +12,8 @@
   spread evenly) fitted to the same ratings (and the model's top labels as one more
   rater whose accuracy the fit learns, when given; under majority vote, where the model
   only breaks ties, this is how a label it chose gets its score), as an estimate of
-  how often that vote is right. On a crowd of many categories (free-text answers, entity ids), where the vote's
-  posterior is held sparse, the same fit runs on the voted cells alone: every label a
+  how often that vote is right. On a crowd of many categories (free-text answers,
+  entity ids), where the vote's posterior is held sparse, the same fit runs on the voted cells alone: every label a
   unit did not receive has the same one-coin likelihood, so those labels share one
   factor per unit (:mod:`accord.annotators._coin_sparse`); the scores are the dense
   fit's, in memory proportional to the ratings.
