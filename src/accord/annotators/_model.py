@@ -62,7 +62,8 @@ top-1 accuracy only when its probabilities are 0 or 1; for majority and
 Wawa, the share of the units it voted on (scored, top probability not shared) whose
 consensus label is its top label, tied units left out. The interval is Wilson's
 score interval on the units it scored, as for an annotator's accuracy
-(:func:`accord.annotators._figures.proportion`): it treats the consensus as the truth, so it leaves out the uncertainty of the fit.
+(:func:`accord.annotators._figures.proportion`): it treats the consensus as the truth,
+so it leaves out the uncertainty of the fit.
 
 The weight the fit gave it (:func:`vote_weights`) is the weight of one vote at its
 estimated accuracy ``a`` among ``k`` classes, ``w = log(a (k - 1) / (1 - a))``: the
