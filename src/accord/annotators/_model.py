@@ -405,7 +405,7 @@ def voting_crowd(c: Any) -> Crowd:
     labels as one more rater where the model voted (Wawa), the crowd alone where it
     breaks ties only (majority) or was not given."""
     if c.soft is None or c.model is None or c.model.vote != "top label":
-        return c.crowd  # type: ignore[no-any-return]
+        return c.crowd
     return voters(c.crowd, np.asarray(c.soft))
 
 

@@ -177,6 +177,21 @@ def consensus(
     >>> m = accord.consensus(ratings, method="dawid_skene", model=probs)
     >>> [m.labels[u] for u in m.units], m.model.n_units
     (['x', 'y', 'x', 'y'], 3)
+
+    The same model as a top label and its confidence per unit (the rest spread evenly
+    over the other labels, so here the same probabilities and the same fit):
+
+    >>> pairs = {0: ("x", 0.9), 1: ("y", 0.8), 3: ("y", 0.7)}
+    >>> t = accord.consensus(ratings, method="dawid_skene", model=pairs)
+    >>> bool((t.posterior == m.posterior).all())
+    True
+
+    Under majority vote the model breaks the crowd's ties only (the unit stays tied):
+
+    >>> tie = accord.consensus([["x", "y"], ["x", "x"]], method="majority",
+    ...                        model={0: {"x": 0.3, "y": 0.7}})
+    >>> tie.labels[0], tie.tied, tie.tie_break
+    ('y', (0,), 'model')
     """
     func = "consensus"
     tol, threshold = check_options(method, tol, max_iter, threshold, accelerate, func,
@@ -341,10 +356,10 @@ def _tie_broken(crowd: Crowd, model: _model.ModelInput, made: Callable[..., Cons
         note += (f"{n_broken} of {n_tied} tied unit(s) took the tied label the model puts "
                  "most probability on (still listed as tied)")
     if n_tied > n_broken:
-        rest = ("the first tied label" if tie_break == "first" else
+        then = ("the first tied label" if tie_break == "first" else
                 f"the label tie_break={tie_break!r} chose")
         note += (f"; the {n_tied - n_broken} it left (not scored, or equal probabilities on "
-                 f"the tied labels) took {rest}")
+                 f"the tied labels) took {then}")
     c = replace(c, notes=(*c.notes, note + "."), tie_break=rule, tie_codes=codes)
     units, votes = _model.top_votes(model)
     clear = ~tied[units]
