@@ -6,6 +6,8 @@ Where the method is the same, the figures agree within 1e-6 on shared inputs:
   the units without a tie, the consensus quality (the share of annotators agreeing with
   the label) and each annotator's label quality (the share agreeing with that label) are
   accord's vote shares (the last where cleanlab 2.9.0 counts right: see the test);
+* majority vote with ``model=`` is cleanlab's majority vote with ``pred_probs``: a tie
+  goes to the tied label the model puts most probability on (its first tie-break);
 * ``tie_break="quality"`` is cleanlab's third majority-vote tie-break (the mean agreement
   with the majority of each tied label's annotators) on a crowd where its first two
   (the model's probabilities, the rarer class) cannot decide;
@@ -111,6 +113,24 @@ def test_tie_break_quality_is_cleanlab_s_third_tie_break(seed: int) -> None:
     np.testing.assert_array_equal(mv[decided], c.label_codes[decided])
     clear = np.setdiff1d(np.arange(len(c.units)), tied)
     np.testing.assert_array_equal(mv[clear], c.label_codes[clear])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_majority_with_a_model_is_cleanlab_s_first_tie_break(seed: int) -> None:
+    """cleanlab's majority vote breaks a tie first by the model's probabilities among the
+    tied labels (``get_majority_vote_label``, tiebreak 1); accord's majority with
+    ``model=`` does the same and nothing else with the model."""
+    ann = mirrored_crowd(seed)
+    labels = wide(ann)
+    rng = np.random.default_rng(seed)
+    probs = rng.dirichlet(np.ones(2), labels.shape[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mv = cleanlab_ma.get_majority_vote_label(labels, probs, verbose=False)
+    model = {u: dict(zip(ann.categories, p.tolist())) for u, p in zip(ann.units, probs)}
+    c = accord.consensus(ann, method="majority", model=model)
+    assert len(c.tied) > 20 and c.tie_break == "model"
+    np.testing.assert_array_equal(mv, c.label_codes)
 
 
 @pytest.mark.parametrize("method", ["dawid_skene", "majority"])

@@ -96,16 +96,145 @@ def test_the_model_s_accuracy_is_estimated_with_an_interval() -> None:
     assert 0.4 < one.model.accuracy.estimate < 0.95
 
 
-@pytest.mark.parametrize("method", ["majority", "wawa"])
-def test_majority_and_wawa_count_the_model_s_top_label(method: str) -> None:
+def test_wawa_counts_the_model_s_top_label() -> None:
     ratings = [["x", "y"], ["x", "y"], ["y", "y"]]
     probs = {0: {"x": 0.8, "y": 0.2}, 1: {"x": 0.3, "y": 0.7}, 2: {"x": 0.5, "y": 0.5}}
-    c = accord.consensus(ratings, method=method, model=probs)
+    c = accord.consensus(ratings, method="wawa", model=probs)
     assert [c.labels[u] for u in c.units] == ["x", "y", "y"]
     assert c.tied == ()
     assert c.model is not None and c.model.vote == "top label"
     # unit 2's top is shared (no vote); units 0 and 1 agree with the consensus
     assert c.model.accuracy.n_units == 2 and c.model.accuracy.estimate == 1.0
+
+
+def test_majority_takes_the_model_as_a_tie_break_only() -> None:
+    # units 0 and 1 tied 1-1; unit 2 at 2-1 for 'y' with the model sure of 'x'
+    ratings = [["x", "y", None], ["x", "y", None], ["y", "y", "x"], ["x", "x", "x"]]
+    probs = {0: {"x": 0.8, "y": 0.2}, 1: {"x": 0.3, "y": 0.7}, 2: {"x": 0.99, "y": 0.01},
+             3: {"x": 0.9, "y": 0.1}}
+    c = accord.consensus(ratings, method="majority", model=probs)
+    assert [c.labels[u] for u in c.units] == ["x", "y", "y", "x"]  # 2: the crowd's 'y'
+    assert c.tied == (0, 1) and c.tie_break == "model"  # still reported as ties
+    alone = accord.consensus(ratings, method="majority")
+    np.testing.assert_array_equal(c.posterior, alone.posterior)  # the crowd's vote shares
+    assert "2 of 2 tied unit(s) took the tied label the model puts most" in " ".join(c.notes)
+    assert c.model is not None and c.model.vote == "tie-break"
+    assert np.isnan(c.model.weight) and c.model.crowd_weight == 1.0
+    # its accuracy: the untied units it voted on (2 and 3), one of which it agrees with
+    assert c.model.accuracy.n_units == 2 and c.model.accuracy.estimate == 0.5
+    doc = c.to_dict()
+    assert doc["model"]["vote"] == "tie-break" and doc["model"]["weight"] is None
+    assert doc["n_tied"] == 2
+
+
+def test_a_tie_the_model_leaves_falls_to_tie_break() -> None:
+    # unit 0: the model puts 0.5 on each tied label; unit 1: not scored
+    ratings = [["a", "b", None, None], ["b", "a", None, None], ["a", "a", "a", "b"],
+               ["a", "a", "b", "a"], ["b", "b", "b", "b"]]
+    probs = {0: {"a": 0.5, "b": 0.5}, 2: {"a": 0.9, "b": 0.1}}
+    first = accord.consensus(ratings, method="majority", model=probs)
+    assert first.tie_break == "model" and first.tied == (0, 1)
+    assert (first.labels[0], first.labels[1]) == ("a", "a")  # the first tied category
+    assert "the 2 it left" in " ".join(first.notes)
+    quality = accord.consensus(ratings, method="majority", model=probs, tie_break="quality")
+    plain = accord.consensus(ratings, method="majority", tie_break="quality")
+    assert quality.tie_break == "model, then quality"
+    assert quality.labels == plain.labels  # the quality rule's labels, the crowd's alone
+
+
+def _tie_crowd(seed: int) -> tuple[list[tuple[int, int, int]], dict[int, dict[int, float]]]:
+    """Two to four ratings a unit over three labels (many ties), a random model."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for u in range(30):
+        for r in rng.choice(6, int(rng.integers(2, 5)), replace=False):
+            rows.append((u, int(r), int(rng.integers(0, 3))))
+    probs = {}
+    for u in range(0, 30, 1 + seed % 2):  # every unit, or every other one
+        p = rng.dirichlet(np.ones(3))
+        if rng.random() < 0.2:
+            p = np.round(p, 1)
+            p = p / p.sum()
+        probs[u] = dict(enumerate(p.tolist()))
+    return rows, probs
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 100_000))
+def test_majority_with_a_model_moves_no_untied_label(seed: int) -> None:
+    """Against a direct count: an untied unit keeps the crowd's majority label whatever the
+    model says; a tied unit takes the tied label the model puts most probability on, and
+    where the model puts it equally on two tied labels (or did not score the unit), the
+    first tied category."""
+    rows, probs = _tie_crowd(seed)
+    ann = accord.Annotations.from_long(rows, unit=0, rater=1, value=2, categories=[0, 1, 2])
+    c = accord.consensus(ann, method="majority", model=probs)
+    counts: dict[int, list[int]] = {u: [0, 0, 0] for u in range(30)}
+    for u, _, v_ in rows:
+        counts[u][v_] += 1
+    tied = []
+    for u, votes in counts.items():
+        top = [x for x in range(3) if votes[x] == max(votes)]
+        if len(top) == 1:
+            assert c.labels[u] == top[0]
+            continue
+        tied.append(u)
+        p = probs.get(u)
+        best = [x for x in top if p is not None and p[x] == max(p[y] for y in top)]
+        assert c.labels[u] == (best[0] if len(best) == 1 else top[0])
+    assert list(c.tied) == tied
+
+
+def test_the_two_forms_of_a_model_give_the_same_consensus() -> None:
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    truth, ann = simulated(4, n_units=200)
+    rng = np.random.default_rng(4)
+    label = np.where(rng.random(200) < 0.8, truth, (truth + 1) % 3)
+    conf = rng.uniform(0.34, 1.0, 200)
+    spread = {u: {c: float(conf[u]) if c == label[u] else (1 - float(conf[u])) / 2
+                  for c in range(3)} for u in range(200)}
+    pairs = {u: (int(label[u]), float(conf[u])) for u in range(200)}
+    frame = pd.DataFrame({"unit": range(200), "label": label, "confidence": conf})
+    for method in [*VOICED, "crowdlab"]:
+        want = quiet(ann, method, model=spread)
+        for form in (pairs, frame, frame.set_index("unit"), pl.from_pandas(frame)):
+            got = quiet(ann, method, model=form)
+            np.testing.assert_array_equal(got.posterior, want.posterior)
+            assert got.labels == want.labels
+            assert got.model is not None and want.model is not None
+            assert got.model.accuracy.estimate == want.model.accuracy.estimate
+            said = [n for n in got.notes if n not in want.notes]
+            assert said == ["The model gave a top label and its confidence c per unit, read "
+                            "as the probabilities c on that label and (1 - c) / 2 on each of "
+                            "the 2 other categories (an assumption: its other labels' "
+                            "probabilities were not given)."]
+
+
+@pytest.mark.parametrize(("model", "message"), [
+    ({0: ("x", 1.5)}, "the model's confidence of unit 0 is 1.5; a confidence is the "
+     "probability of its label, a number from 0 to 1."),
+    ({0: ("x", -0.1)}, "the model's confidence of unit 0 is -0.1"),
+    ({0: ("x", float("nan"))}, "the model's confidence of unit 0 is nan"),
+    ({0: ("x", "high")}, "the model's confidence of unit 0 is 'high'"),
+    ({0: ("z", 0.9)}, "the model's label 'z' of unit 0 is not among the crowd's categories "
+     "('x', 'y')."),
+    ({0: ("x", 0.9), 1: {"x": 1.0}}, "must be a mapping {unit: (label, confidence)} when its "
+     "first row is a pair"),
+    ({0: ("x", 0.9, 0.1)}, "must be a mapping {unit: (label, confidence)}"),
+])
+def test_bad_top_labels_are_refused_in_one_sentence(model: object, message: str) -> None:
+    with pytest.raises((DataError, InvalidParameterError)) as err:
+        accord.consensus(RATINGS, model=model)
+    assert message in str(err.value)
+
+
+def test_a_top_label_frame_that_scores_a_unit_twice_is_refused() -> None:
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"unit": [0, 1, 1], "label": ["x", "y", "x"],
+                          "confidence": [0.9, 0.8, 0.6]})
+    with pytest.raises(DataError, match="the model scores the unit 1 twice"):
+        accord.consensus(RATINGS, model=frame)
 
 
 def test_frames_and_text_headers_are_read() -> None:
@@ -289,12 +418,13 @@ def test_the_model_s_weight_is_the_log_odds_of_its_vote(method: str) -> None:
     assert doc["weight"] == good.model.weight and doc["crowd_weight"] == good.model.crowd_weight
 
 
-def test_a_vote_weighs_the_model_as_an_annotator() -> None:
+def test_wawa_weighs_the_model_as_an_annotator() -> None:
     ratings = [["x", "x", "y"], ["x", "y", "y"], ["y", "y", "y"], ["x", "x", "x"]]
     probs = {0: {"x": 0.8, "y": 0.2}, 1: {"x": 0.1, "y": 0.9}, 2: {"x": 0.9, "y": 0.1},
              3: {"x": 0.6, "y": 0.4}}
     c = accord.consensus(ratings, method="majority", model=probs)
-    assert c.model is not None and (c.model.weight, c.model.crowd_weight) == (1.0, 1.0)
+    # majority: every annotator's vote weighs 1; the model's none (it breaks ties only)
+    assert c.model is not None and np.isnan(c.model.weight) and c.model.crowd_weight == 1.0
     w = accord.consensus(ratings, method="wawa", model=probs)
     # Wawa: the model agrees with the majority on 3 of 4 units (not unit 2's 'y'): its weight
     assert w.model is not None and w.model.weight == pytest.approx(0.75)

@@ -169,14 +169,22 @@ def test_the_vote_change_is_counted_from_the_votes() -> None:
     assert change.tolist() == pytest.approx([2 / 3, 0.0, 1 / 3, 0.0])
 
 
-def test_a_model_vote_counts_in_the_vote_change() -> None:
-    # the model's top label breaks unit 0's 2-2 tie for 'b': its label is then 'b' (3-2)
+def test_a_model_vote_counts_in_the_vote_change_under_wawa_only() -> None:
+    # unit 0 is tied 2-2 between 'a' and 'b'; the model prefers 'b' there
     probs = {0: {"a": 0.1, "b": 0.9}, 1: {"a": 0.9, "b": 0.1}, 2: {"a": 0.2, "b": 0.8},
              3: {"a": 0.8, "b": 0.2}}
     probs.update({4: {"a": 0.7, "b": 0.3}, 5: {"a": 0.7, "b": 0.3}})
+    # Wawa: the model's top label is one more (weighed) vote: 'b' wins unit 0, untied
+    w = accord.consensus(_vote_crowd(), method="wawa", model=probs)
+    assert w.labels[0] == "b" and 0 not in w.tied
+    assert w.model is not None and w.model.vote == "top label"
+    # majority: the model breaks the tie only; the vote change is the crowd's votes'
     c = accord.consensus(_vote_crowd(), method="majority", model=probs)
-    assert c.labels[0] == "b" and c.tied == ()
-    rows = {row["unit"]: row for row in c.relabel(6).rows()}
-    # 3-2 for 'b' with the model's vote: one vote for 'a' ties it
-    assert rows[0]["p_change"] == pytest.approx(1.0 - rows[0]["p_confirm"])
-    assert rows[1]["p_change"] == 0.0  # 6-0 with the model's vote
+    assert c.labels[0] == "b" and c.tied == (0,)
+    alone = accord.consensus(_vote_crowd(), method="majority")
+    with_model = {row["unit"]: row for row in c.relabel(6).rows()}
+    crowd_only = {row["unit"]: row for row in alone.relabel(6).rows()}
+    assert c.relabel(6).units[0] == 0  # the tied unit first, as without the model
+    for u in (1, 2, 3, 4, 5):  # the vote change is counted on the crowd's votes alone
+        assert with_model[u]["p_change"] == pytest.approx(crowd_only[u]["p_change"], rel=1e-6)
+    assert with_model[1]["p_change"] == 0.0  # 5-0

@@ -169,3 +169,17 @@ def test_a_crowd_report_shows_the_model_and_the_units_to_relabel_on_its_first_sc
             < md.index(f"### {RELABEL_TITLE}") < md.index("## Data"))
     html = rep.to_html()
     assert html.index(f">{RELABEL_TITLE}</h3>") < html.index('<section id="summary">')
+
+
+def test_majority_s_model_is_said_to_break_ties_only() -> None:
+    from accord.report.model_voice_section import cells
+
+    rep = accord.report(_crowd(), seed=1, annotators_method="majority",
+                        annotators_model=_model())
+    assert rep.annotators is not None and rep.annotators.model is not None
+    part = rep.annotators.model
+    assert part.vote == "tie-break" and np.isnan(part.weight)
+    lead = cells(part, "majority vote")["model_lead"]
+    assert lead.startswith("The model's probabilities entered the majority vote consensus "
+                           "as a tie-break on 150 of 150 units; majority vote learns no "
+                           "reliability, so the model breaks the crowd's ties only")

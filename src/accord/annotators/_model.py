@@ -2,7 +2,22 @@
 
 The model's probabilities ``P_u(v)`` (rows units, columns labels) enter the fit as
 the ratings of one more annotator, whose reliability is fitted with the crowd's,
-never fixed:
+never fixed.
+
+The model is given in one of two forms:
+
+* **probabilities**: a mapping ``{unit: {label: probability}}``, or a pandas or polars
+  frame with one row per unit (ids in a ``unit`` column, else the pandas index) and one
+  column per label; each row sums to 1.
+* **a top label and its confidence**: a frame whose columns besides ``unit`` are exactly
+  ``label`` and ``confidence``, or a mapping ``{unit: (label, confidence)}``. A top
+  label ``l`` with confidence ``c`` becomes the probabilities ``c`` on ``l`` and
+  ``(1 - c) / (k - 1)`` on each of the crowd's ``k - 1`` other categories. The even
+  spread is an assumption (the model's runner-up labels are not known); the row is
+  then a soft rating like any other, so the two forms give the same consensus when
+  their probabilities agree. A confidence below ``1 / k`` puts more on each other label
+  than on ``l``. Refused, one sentence each: a confidence outside [0, 1] or not a
+  number, a label not among the crowd's categories, and a unit given twice.
 
 * Dawid-Skene, one-coin and MACE: a **soft likelihood**. The model's term in unit ``u``'s
   log-posterior for class ``c`` is ``sum_v P_u(v) log theta_model[c, v]``: its
@@ -24,8 +39,17 @@ never fixed:
   matrix learned by EM like the others'. A spread prediction counts for less than a
   confident one (a model whose probabilities are 0 or 1 is an annotator over its top
   label); the measured effect is in ``benchmarks/RESULTS.md``.
-* Majority vote and Wawa: the model votes its top label as one more rater (a unit
-  whose top probability is shared by several labels gets no vote from it).
+* Majority vote: the model **breaks the crowd's ties only**. Majority vote learns no
+  reliability, so the model has no fitted weight to vote with, and a fixed one (one
+  vote, as an annotator's) would let a model no better than chance outvote the crowd
+  where it splits narrowly. The vote shares are the crowd's; a unit the crowd ties on
+  takes the tied label the model puts most probability on, and stays listed in
+  ``Consensus.tied`` (``Consensus.tie_break`` is ``"model"``). A tie the model leaves
+  (a unit it did not score, or equal probabilities on the tied labels) is broken by
+  ``tie_break`` (``"first"`` or ``"quality"``, then ``"model, then quality"``).
+* Wawa: the model votes its top label as one more rater, weighed like an annotator by
+  its agreement with the majority (fitted, not fixed; a unit whose top probability is
+  shared by several labels gets no vote from it).
 * GLAD takes no model (its unit difficulty multiplies each annotator's expertise,
   which a soft rating does not carry cleanly).
 
@@ -35,10 +59,11 @@ confusion weighted by the class prior; one-coin: its accuracy; MACE, whose
 guessing strategy: ``a + (1 - a) sum_c pi_c xi_c``): fitted from
 probabilities, the expected probability it puts on the true class, which is its
 top-1 accuracy only when its probabilities are 0 or 1; for majority and
-Wawa, the share of the units it voted on whose consensus label is its top label
-(ties left out). The interval is Wilson's score interval on the units it scored,
-as for an annotator's accuracy (:func:`accord.annotators._figures.proportion`): it
-treats the consensus as the truth, so it leaves out the uncertainty of the fit.
+Wawa, the share of the units it voted on (scored, top probability not shared) whose
+consensus label is its top label, tied units left out. The interval is Wilson's
+score interval on the units it scored, as for an annotator's accuracy
+(:func:`accord.annotators._figures.proportion`): it treats the consensus as the truth,
+so it leaves out the uncertainty of the fit.
 
 The weight the fit gave it (:func:`vote_weights`) is the weight of one vote at its
 estimated accuracy ``a`` among ``k`` classes, ``w = log(a (k - 1) / (1 - a))``: the
@@ -46,9 +71,9 @@ log-odds a vote adds for its label under the one-coin model, the weight of the o
 weighted majority (Nitzan & Paroush 1982), 0 at chance (``a = 1 / k``) and negative
 below it; beside it the median annotator's, from their accuracies read the same way
 (Dawid-Skene ``sum_c pi_c theta[r, c, c]``, one-coin their accuracy, MACE
-``a_r + (1 - a_r) sum_c pi_c xi[r, c]``). Majority vote gives every vote weight 1, the
-model's as an annotator's; Wawa weighs each vote by its voter's agreement with the
-majority, the model's as well.
+``a_r + (1 - a_r) sum_c pi_c xi[r, c]``). Majority vote gives every annotator's vote
+weight 1 and the model none (``weight`` is ``nan``: it only orders tied labels); Wawa
+weighs each vote by its voter's agreement with the majority, the model's as well.
 
 References
 ----------
@@ -78,6 +103,8 @@ from ._crowd import Crowd, FloatArray
 
 #: Methods that take ``model=``.
 MODEL_METHODS = ("majority", "wawa", "one_coin", "dawid_skene", "mace", "crowdlab")
+#: The methods that need a model: they mix its probabilities with the votes.
+MODEL_ONLY: tuple[str, ...] = ("crowdlab",)
 #: How far a row of probabilities may be from summing to 1.
 SUM_TOL = 1e-6
 
@@ -89,6 +116,8 @@ class ModelInput:
 
     probs: FloatArray
     scored: Any
+    #: ``"probabilities"``, or ``"top label"`` (a label and its confidence per unit).
+    form: str = "probabilities"
 
     @property
     def n_scored(self) -> int:
@@ -108,6 +137,9 @@ def model_of(data: Any, crowd: Crowd, func: str) -> ModelInput:
     """The model's probabilities as a units x categories array in the crowd's order,
     validated once (see the bad-input sentences below)."""
     _refuse_wide(crowd, func)
+    top = _top_labels(data, func)
+    if top is not None:
+        return _spread(*top, crowd, func)
     units, labels, raw = _table(data, func)
     if not units:
         raise DataError(f"{func}: the model scores no unit (pass model=None to leave it out).")
@@ -120,6 +152,106 @@ def model_of(data: Any, crowd: Crowd, func: str) -> ModelInput:
     scored = np.zeros(crowd.n_units, dtype=bool)
     scored[rows] = True
     return ModelInput(probs, scored)
+
+
+#: The columns (besides the unit's) of a model given as a top label and its confidence.
+TOP_LABEL_COLUMNS = ("label", "confidence")
+
+
+def is_top_label_frame(columns: Any) -> bool:
+    """Whether a frame's columns are a top label and its confidence (``label`` and
+    ``confidence``, besides ``unit``)."""
+    return sorted(str(c) for c in columns if c != "unit") == sorted(TOP_LABEL_COLUMNS)
+
+
+def _top_labels(data: Any, func: str) -> tuple[list[Any], list[Any], list[Any]] | None:
+    """Units, top labels and confidences of a model given in that form, else ``None``."""
+    if isinstance(data, Mapping):
+        rows = list(data.values())
+        if not rows or isinstance(rows[0], Mapping) or not isinstance(rows[0], (tuple, list)):
+            return None
+        for unit, row in data.items():
+            if not isinstance(row, (tuple, list)) or len(row) != 2:
+                raise v.fail("model", func, "a mapping {unit: (label, confidence)} when its "
+                             "first row is a pair", f"{{{unit!r}: {row!r}, ...}}")
+        return list(data), [r[0] for r in rows], [r[1] for r in rows]
+    columns = getattr(data, "columns", None)
+    if columns is None or not is_top_label_frame(columns):
+        return None
+    names = list(columns)
+
+    def col(name: str) -> list[Any]:
+        x = data[name]
+        return list(x.to_list() if hasattr(x, "to_list") else x)
+
+    if "unit" in names:
+        units = col("unit")
+    elif hasattr(data, "index"):
+        units = list(data.index)
+    else:
+        raise DataError(f"{func}: the model's frame has no 'unit' column: name the column "
+                        "that holds the unit ids 'unit' (beside 'label' and 'confidence').")
+    return units, col("label"), col("confidence")
+
+
+def _spread(units: list[Any], labels: list[Any], confidence: list[Any], crowd: Crowd,
+            func: str) -> ModelInput:
+    """A top label ``l`` with confidence ``c`` per unit as probabilities: ``c`` on ``l``,
+    ``(1 - c) / (k - 1)`` on each other category (see the module's docstring)."""
+    if not units:
+        raise DataError(f"{func}: the model scores no unit (pass model=None to leave it out).")
+    k = crowd.k
+    at = _match(labels, crowd.categories)
+    for unit, label, i in zip(units, labels, at):
+        if i is None:
+            raise DataError(f"{func}: the model's label {label!r} of unit {unit!r} is not "
+                            f"among the crowd's categories ({_few(list(crowd.categories))}).")
+    conf = np.array([_number(x) if not isinstance(x, bool) else math.nan
+                     for x in confidence], dtype=np.float64)
+    bad = ~((conf >= 0) & (conf <= 1))  # NaN included
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise DataError(f"{func}: the model's confidence of unit {units[i]!r} is "
+                        f"{confidence[i]!r}; a confidence is the probability of its label, "
+                        "a number from 0 to 1.")
+    rows = _rows(units, crowd.unit_ids, func)
+    cols = np.array([int(i) for i in at if i is not None], dtype=np.int64)
+    probs = np.zeros((crowd.n_units, k))
+    probs[rows] = ((1.0 - conf) / (k - 1))[:, None]  # a consensus has k >= 2 in use
+    probs[rows, cols] = conf
+    scored = np.zeros(crowd.n_units, dtype=bool)
+    scored[rows] = True
+    return ModelInput(probs, scored, "top label")
+
+
+def form_note(model: ModelInput, k: int) -> str | None:
+    """The note of a model given as a top label and its confidence (the assumption)."""
+    if model.form != "top label":
+        return None
+    rest = ("1 - c on the other category" if k == 2 else
+            f"(1 - c) / {k - 1} on each of the {k - 1} other categories")
+    return (f"The model gave a top label and its confidence c per unit, read as the "
+            f"probabilities c on that label and {rest} (an assumption: its other labels' "
+            "probabilities were not given).")
+
+
+def tie_codes(model: ModelInput, posterior: Any, tied: Any) -> Any:
+    """Per unit, the tied top label of ``posterior`` the model puts most probability on
+    (``-1`` where the unit is not tied, the model did not score it, or it puts its most
+    on two or more of the tied labels)."""
+    n = model.probs.shape[0]
+    out = np.full(n, -1, dtype=np.int64)
+    rows = np.flatnonzero(np.asarray(tied) & np.asarray(model.scored))
+    if not rows.size:
+        return out
+    post = posterior[rows]
+    post = np.asarray(post.toarray() if hasattr(post, "toarray") else post)
+    is_top = post == post.max(axis=1, keepdims=True)
+    p = np.where(is_top, model.probs[rows], -np.inf)
+    best = p.max(axis=1, keepdims=True)
+    alone = (p == best).sum(axis=1) == 1
+    out[rows[alone]] = p[alone].argmax(axis=1)
+    return out
 
 
 def _refuse_wide(crowd: Crowd, func: str) -> None:
@@ -143,14 +275,17 @@ def _table(data: Any, func: str) -> tuple[list[Any], list[Any], list[Any]]:
         units = list(data)
         for unit, row in data.items():
             if not isinstance(row, Mapping):
-                raise v.fail("model", func, "a mapping {unit: {label: probability}} or a "
-                             "data frame", f"{{{unit!r}: {row!r}, ...}}")
+                raise v.fail("model", func, "a mapping {unit: {label: probability}} or "
+                             "{unit: (label, confidence)}, or a data frame",
+                             f"{{{unit!r}: {row!r}, ...}}")
         labels = list(dict.fromkeys(x for row in data.values() for x in row))
         return units, labels, [[_number(data[u].get(c, 0.0)) for u in units] for c in labels]
     columns = getattr(data, "columns", None)
     if columns is None:
-        raise v.fail("model", func, "a mapping {unit: {label: probability}} or a pandas or "
-                     "polars data frame (rows units, columns labels)", type(data).__name__)
+        raise v.fail("model", func, "a mapping {unit: {label: probability}} or "
+                     "{unit: (label, confidence)}, or a pandas or polars data frame (rows "
+                     "units, columns labels, or columns label and confidence)",
+                     type(data).__name__)
     names = list(columns)
     if "unit" in names:
         units = list(data["unit"].to_list() if hasattr(data["unit"], "to_list")
@@ -265,6 +400,15 @@ def top_votes(model: ModelInput) -> tuple[Any, Any]:
     clear = model.scored & ((probs == top).sum(axis=1) == 1)
     units = np.flatnonzero(clear).astype(np.int64)
     return units, probs[units].argmax(axis=1).astype(np.int64)
+
+
+def voting_crowd(c: Any) -> Crowd:
+    """The crowd whose votes made the vote-based consensus ``c``: with the model's top
+    labels as one more rater where the model voted (Wawa), the crowd alone where it
+    breaks ties only (majority) or was not given."""
+    if c.soft is None or c.model is None or c.model.vote != "top label":
+        return c.crowd
+    return voters(c.crowd, np.asarray(c.soft))
 
 
 def voters(crowd: Crowd, probs: FloatArray) -> Crowd:

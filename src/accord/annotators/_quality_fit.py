@@ -2,7 +2,9 @@
 
 * :func:`quality_posterior`: the EM methods' fitted posterior; for majority vote and
   Wawa, the one-coin model's posterior fitted to the same ratings (and the model's top
-  labels as one more rater, when given), see :mod:`.label_quality`. On a crowd of many
+  labels as one more rater whose accuracy the fit learns, when given: under majority
+  vote too, where the model only breaks the crowd's ties, so that the score of a label
+  the model chose reflects it), see :mod:`.label_quality`. On a crowd of many
   categories (a vote's posterior held sparse, :mod:`._sparse`, or units x categories
   past 16 cells per rating) the same fit runs on the voted cells alone
   (:mod:`._coin_sparse`): the same figures, in O(ratings) time and memory a step.
@@ -44,7 +46,7 @@ def quality_posterior(c: Any) -> Any:
                         "accord.consensus on the ratings).")
     from . import _coin_sparse, _em, _model, _sparse
 
-    if c.soft is not None:  # the model voted its top label: it is scored as it voted
+    if c.soft is not None:  # the model's top label as one more rater, its accuracy fitted
         crowd = _model.voters(crowd, c.soft)
     # at the voted cells: the same figures, O(ratings) a step rather than units x categories
     held = (hasattr(c.posterior, "tocsr")

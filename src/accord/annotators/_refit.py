@@ -32,7 +32,8 @@ def competence(crowd: Crowd, method: str, parameters: dict[str, Any] | None = No
                tol: float = 1e-7, max_iter: int = 1000, accelerate: bool = False
                ) -> FloatArray:
     """Each rater's competence under ``method`` (fitting the model unless ``parameters``)."""
-    from .consensus import _wawa, public_parameters
+    from ._voting import public_parameters
+    from ._voting import wawa as _wawa
 
     if method in ("majority", "wawa"):
         return _wawa(crowd)[1]
@@ -214,7 +215,8 @@ def _labels(post: FloatArray) -> IntArray:
 def _sub_fit(sub: Crowd, method: str, start: dict[str, Any] | None, drawn: IntArray,
              tol: float, max_iter: int, accelerate: bool
              ) -> tuple[FloatArray, dict[str, Any]] | None:
-    from .consensus import _wawa, public_parameters
+    from ._voting import public_parameters
+    from ._voting import wawa as _wawa
 
     if method == "majority":
         return _em.majority_posterior(sub), {}

@@ -161,10 +161,10 @@ def vote_change(votes: Any, w: float, labels: Any, q: SparsePosterior, s: float
 def votes_of(c: Any) -> tuple[Any, float]:
     """:func:`.relabel._votes` as a CSR matrix: the units' (weighted) votes, the model's
     included, and the next vote's weight."""
-    from ._model import voters
+    from ._model import voting_crowd
     from ._sparse import row_sums, vote_counts
 
-    crowd = c.crowd if c.soft is None else voters(c.crowd, np.asarray(c.soft))
+    crowd = voting_crowd(c)
     counts = vote_counts(crowd)
     if c.method == "majority":
         return counts, 1.0

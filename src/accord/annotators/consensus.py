@@ -21,28 +21,29 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 from functools import partial
 from typing import Any, Literal
 
 import numpy as np
 
 from accord.data import _validation as v
-from accord.errors import DataError, DegenerateDataWarning, InvalidParameterError
+from accord.errors import DegenerateDataWarning, InvalidParameterError
 
 from . import _em, _model, _sparse
-from ._crowd import Crowd, FloatArray, crowd_of, wsum
-from ._figures import proportion, share_resampling
-from .result import Consensus, ModelVoice
+from ._crowd import Crowd, crowd_of
+from ._voting import broken, public_parameters, unweighed_note, wawa
+from ._voting import few as _few
+from ._with_model import with_model
+from .result import Consensus
 
 Method = Literal["majority", "wawa", "one_coin", "dawid_skene", "glad", "mace", "crowdlab"]
 #: The methods of :func:`consensus` (and of :func:`accord.annotators`) that need no model.
 METHODS: tuple[str, ...] = ("majority", "wawa", "one_coin", "dawid_skene", "glad", "mace")
 #: Methods of :func:`consensus` that mix a model's probabilities with the votes.
-MODEL_ONLY: tuple[str, ...] = ("crowdlab",)
+MODEL_ONLY: tuple[str, ...] = _model.MODEL_ONLY
 
-__all__ = ["METHODS", "consensus"]
+__all__ = ["METHODS", "consensus", "public_parameters", "unweighed_note"]
 
 
 def consensus(
@@ -66,7 +67,8 @@ def consensus(
         Categorical ratings; units rated once are kept (and flagged).
     method : {"majority", "wawa", "one_coin", "dawid_skene", "glad", "mace"}
         ``"majority"``: vote shares; a tie is kept as a tie (listed in
-        :attr:`Consensus.tied`; its label is the first tied category).
+        :attr:`Consensus.tied`; its label is the first tied category, or with
+        ``model=`` the tied label the model puts most probability on).
         ``"wawa"``: votes weighted by each annotator's share of agreement with the
         majority label (on the units whose majority is not tied). ``"one_coin"``,
         ``"dawid_skene"``, ``"glad"``, ``"mace"``: EM
@@ -101,16 +103,24 @@ def consensus(
         A model's class probabilities as one more annotator whose reliability the fit
         learns: a mapping ``{unit: {label: probability}}``, or a pandas or polars frame
         with one row per unit (ids in a ``unit`` column, else the pandas index) and one
-        column per label (a category without a column gets probability 0). For
-        ``"dawid_skene"``, ``"one_coin"`` and ``"mace"`` the probabilities enter as a
-        soft likelihood (fractional ratings); for ``"majority"`` and ``"wawa"`` the
-        model votes its top label; ``"crowdlab"`` mixes them with the votes at a weight
-        set by its agreement with the consensus; GLAD takes no model (see
-        :mod:`accord.annotators._model`). Each row must sum to 1 (within 1e-6); units
-        the model did not score are noted and left to the crowd. What the model got is
-        :attr:`Consensus.model`.
+        column per label (a category without a column gets probability 0); each row
+        must sum to 1 (within 1e-6). Or a top label and its confidence per unit: a frame
+        whose columns besides ``unit`` are exactly ``label`` and ``confidence``, or a
+        mapping ``{unit: (label, confidence)}``; confidence ``c`` on the label becomes
+        the probabilities ``c`` on it and ``(1 - c) / (k - 1)`` on each other category,
+        an assumption said in :attr:`Consensus.notes` (the row is then a soft rating
+        like any other). For ``"dawid_skene"``, ``"one_coin"`` and ``"mace"`` the
+        probabilities enter as a soft likelihood (fractional ratings); for ``"wawa"``
+        the model votes its top label, weighed by its agreement with the majority; for
+        ``"majority"``, which learns no reliability, the model breaks the crowd's ties
+        only (a tied unit takes the tied label it puts most probability on and stays in
+        :attr:`Consensus.tied`; it never outvotes the crowd); ``"crowdlab"`` mixes them
+        with the votes at a weight set by its agreement with the consensus; GLAD takes
+        no model (see :mod:`accord.annotators._model`). Units the model did not score
+        are noted and left to the crowd. What the model got is :attr:`Consensus.model`.
     tie_break : {"first", "quality"}
-        Majority and Wawa: the label of a tied unit. ``"first"``: the first tied category;
+        Majority and Wawa: the label of a tied unit (majority with ``model=``: of a
+        tie the model leaves). ``"first"``: the first tied category;
         ``"quality"``: the tied label whose voters agree most with the majority on the
         units whose majority is not tied (CROWDLAB's third tie-break, see
         :mod:`accord.annotators._quality_fit`). Tied units stay in :attr:`Consensus.tied`.
@@ -168,6 +178,21 @@ def consensus(
     >>> m = accord.consensus(ratings, method="dawid_skene", model=probs)
     >>> [m.labels[u] for u in m.units], m.model.n_units
     (['x', 'y', 'x', 'y'], 3)
+
+    The same model as a top label and its confidence per unit (the rest spread evenly
+    over the other labels, so here the same probabilities and the same fit):
+
+    >>> pairs = {0: ("x", 0.9), 1: ("y", 0.8), 3: ("y", 0.7)}
+    >>> t = accord.consensus(ratings, method="dawid_skene", model=pairs)
+    >>> bool((t.posterior == m.posterior).all())
+    True
+
+    Under majority vote the model breaks the crowd's ties only (the unit stays tied):
+
+    >>> tie = accord.consensus([["x", "y"], ["x", "x"]], method="majority",
+    ...                        model={0: {"x": 0.3, "y": 0.7}})
+    >>> tie.labels[0], tie.tied, tie.tie_break
+    ('y', (0,), 'model')
     """
     func = "consensus"
     tol, threshold = check_options(method, tol, max_iter, threshold, accelerate, func,
@@ -227,177 +252,33 @@ def consensus_of(crowd: Crowd, method: str, *, tol: float = 1e-7, max_iter: int 
     if class_prior == "uniform":
         notes = (*notes, "MACE's class prior is held uniform (1/k), as in Hovy et al. (2013).")
     if model is not None:
-        c = _with_model(crowd, _model.model_of(model, crowd, func), method, notes,
+        given = _model.model_of(model, crowd, func)
+        said = _model.form_note(given, crowd.k)
+        c = with_model(crowd, given, method, notes if said is None else (*notes, said),
                         threshold=threshold, tol=tol, max_iter=max_iter,
-                        accelerate=accelerate, class_prior=class_prior)
-        voted = method in ("majority", "wawa") and tie_break != "first"
-        return _broken(c, tie_break, _model.voters(crowd, c.soft) if voted else None)
+                        accelerate=accelerate, class_prior=class_prior, tie_break=tie_break)
+        if method != "wawa":  # majority's ties are broken by the model, then tie_break
+            return c
+        voted = tie_break != "first"
+        return broken(c, tie_break, _model.voters(crowd, c.soft) if voted else None)
     made = partial(Consensus, method=method, units=crowd.unit_ids, categories=crowd.categories,
                    raters=crowd.rater_ids, n_ratings=crowd.per_unit(), threshold=threshold,
                    notes=notes, crowd=crowd)
     wide = _sparse.over_budget(method, crowd)
     if method == "majority":
-        return _broken(made(posterior=_sparse.majority(crowd) if wide
+        return broken(made(posterior=_sparse.majority(crowd) if wide
                             else _em.majority_posterior(crowd)), tie_break)
     if method == "wawa":
-        post, skill, unweighed = _sparse.wawa(crowd) if wide else _wawa(crowd)
+        post, skill, unweighed = _sparse.wawa(crowd) if wide else wawa(crowd)
         if unweighed:
             made = partial(made, notes=(*notes, unweighed_note(unweighed)))
-        return _broken(made(posterior=post, parameters={"skill": skill}), tie_break)
+        return broken(made(posterior=post, parameters={"skill": skill}), tie_break)
     fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate,
                   matrix=matrix, class_prior=class_prior)
     return made(posterior=fit.posterior,
                 parameters=public_parameters(method, fit.parameters),
                 n_iter=fit.n_iter, log_likelihood=fit.log_likelihood, converged=fit.converged,
                 last_change=fit.last_change)
-
-
-def _broken(c: Consensus, tie_break: str, voters: Crowd | None = None) -> Consensus:
-    """``c`` with its ties broken by ``tie_break`` (``voters``: the crowd that voted, the
-    model's top labels included; else ``c.crowd``)."""
-    if tie_break == "first" or not c._tied_mask.any():
-        return c
-    crowd = voters if voters is not None else c.crowd
-    if hasattr(c.posterior, "tocsr"):
-        raise DataError("consensus: tie_break='quality' holds units x categories; the crowd "
-                        f"has {len(c.categories):,} categories, too many (use 'first').")
-    from ._quality_fit import tie_codes
-
-    codes = tie_codes(crowd, np.asarray(c.posterior), _em.majority_posterior(crowd))
-    return replace(c, tie_break=tie_break, tie_codes=codes)
-
-
-def _with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tuple[str, ...], *,
-                threshold: float, tol: float, max_iter: int, accelerate: bool,
-                class_prior: str = "fitted") -> Consensus:
-    """The consensus with the model as one more annotator (see :mod:`._model`)."""
-    note = _model.unscored_note(model)
-    made = partial(Consensus, method=method, units=crowd.unit_ids, categories=crowd.categories,
-                   raters=crowd.rater_ids, n_ratings=crowd.per_unit(), threshold=threshold,
-                   notes=notes if note is None else (*notes, note), crowd=crowd,
-                   soft=model.probs)
-    if method in ("majority", "wawa"):
-        return _voted(crowd, model, method, made)
-    if method in MODEL_ONLY:
-        return _mixed(crowd, model, made)
-    fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate,
-                  soft=model.probs, class_prior=class_prior)
-    params, conf = dict(public_parameters(method, fit.parameters)), None
-    if method == "dawid_skene":
-        conf, params["confusion"] = params["confusion"][-1], params["confusion"][:-1]
-        accuracy = float(np.diagonal(conf) @ params["prior"])
-    elif method == "mace":
-        a, xi = float(params["competence"][-1]), params["strategy"][-1]
-        accuracy = a + (1.0 - a) * float(xi @ fit.parameters["prior"])
-        params = {name: x[:-1] for name, x in params.items()}
-    else:
-        accuracy, params["accuracy"] = float(params["accuracy"][-1]), params["accuracy"][:-1]
-    n = model.n_scored
-    weight, crowd_weight = _model.vote_weights(method, params, fit.parameters["prior"],
-                                               accuracy, crowd.k)
-    voice = ModelVoice("soft", n, proportion("model_accuracy", accuracy * n, n, details={},
-                                             per_category=None, resampling=None), conf,
-                       weight, crowd_weight)
-    return made(posterior=fit.posterior, parameters=params, n_iter=fit.n_iter,
-                log_likelihood=fit.log_likelihood, converged=fit.converged,
-                last_change=fit.last_change, model=voice)
-
-
-def _voted(crowd: Crowd, model: _model.ModelInput, method: str,
-           made: Callable[..., Consensus]) -> Consensus:
-    """Majority or Wawa with the model's top label as one more rater's vote."""
-    units, votes = _model.top_votes(model)
-    r = crowd.n_raters
-    voted = _model.voters(crowd, model.probs)
-    wide = _sparse.over_budget(method, voted)
-    if method == "majority":
-        c = made(posterior=_sparse.majority(voted) if wide else _em.majority_posterior(voted))
-        weights = (1.0, 1.0)
-    else:
-        post, skill, unweighed = _sparse.wawa(voted) if wide else _wawa(voted)
-        unweighed = [x for i, x in enumerate(crowd.rater_ids) if x in unweighed and i < r]
-        extra = (unweighed_note(unweighed),) if unweighed else ()
-        c = made(posterior=post, parameters={"skill": skill[:r]})
-        c = replace(c, notes=(*c.notes, *extra))
-        weights = (float(skill[r]), float(np.median(skill[:r])))
-    clear = ~c._tied_mask[units]
-    hits = float((c.label_codes[units] == votes)[clear].sum())
-    n = float(clear.sum())
-    accuracy = proportion("model_accuracy", hits, n, details={}, per_category=None,
-                          resampling=share_resampling(hits, n))
-    return replace(c, model=ModelVoice("top label", model.n_scored, accuracy, None, *weights))
-
-
-def _mixed(crowd: Crowd, model: _model.ModelInput,
-           made: Callable[..., Consensus]) -> Consensus:
-    """CROWDLAB's mixture of the model's probabilities and the votes."""
-    from ._crowdlab import crowdlab
-
-    if not (crowd.per_unit() > 1).any():
-        raise DataError("consensus: method='crowdlab' weighs the annotators and the model by "
-                        "their agreement on the units rated more than once, and every unit "
-                        "has one rating; use method='majority' or collect a second label for "
-                        "some units.")
-    mix = crowdlab(crowd, model.probs, np.asarray(model.scored, dtype=bool))
-    accuracy = proportion("model_accuracy", mix.model_hits, mix.model_counted, details={},
-                          per_category=None,
-                          resampling=share_resampling(mix.model_hits, mix.model_counted))
-    voice = ModelVoice("weighted", model.n_scored, accuracy, weight=mix.model_weight,
-                       crowd_weight=float(np.median(mix.annotator_weight)))
-    params = {"weight": mix.annotator_weight, "agreement": mix.annotator_agreement,
-              "consensus_likelihood": mix.consensus_likelihood}
-    c = made(posterior=mix.posterior, parameters=params, tie_codes=mix.labels, model=voice)
-    if not mix.model_counted:
-        c = replace(c, notes=(*c.notes, "The model scored no unit rated more than once, where "
-                              "CROWDLAB measures its accuracy against the consensus: it gets "
-                              "the floor weight (1e-6 times the root of the mean ratings per "
-                              "unit), so the votes decide."))
-    return c
-
-
-def _wawa(crowd: Crowd) -> tuple[FloatArray, FloatArray, list[Any]]:
-    """Votes weighted by each annotator's agreement with the majority label, and the
-    annotators who rated only units with a tied majority (their weight is 0 for want of
-    a majority label, not for disagreeing).
-
-    Units whose majority is tied have no majority label and do not count in the
-    weights (so the weights do not depend on the order of the categories). A unit
-    whose annotators all have weight 0 keeps its plain vote shares.
-    """
-    shares = _em.majority_posterior(crowd)
-    clear = (shares == shares.max(axis=1, keepdims=True)).sum(axis=1) == 1
-    majority = np.where(clear, shares.argmax(axis=1), -1)[crowd.unit]
-    hits = (crowd.value == majority).astype(np.float64)
-    skill = wsum(crowd.rater, hits, crowd.n_raters)
-    counted = wsum(crowd.rater, majority >= 0, crowd.n_raters)
-    skill /= np.maximum(counted, 1)
-    rated = np.bincount(crowd.rater, minlength=crowd.n_raters) > 0
-    unweighed = [crowd.rater_ids[int(i)] for i in np.flatnonzero(rated & (counted == 0))]
-    n, k = crowd.n_units, crowd.k
-    weighted = wsum(crowd.uv, skill[crowd.rater], n * k).reshape(n, k)
-    total = weighted.sum(axis=1, keepdims=True)
-    votes = crowd.votes()
-    zero = total[:, 0] == 0
-    weighted[zero], total[zero] = votes[zero], votes[zero].sum(axis=1, keepdims=True)
-    return weighted / total, skill, unweighed
-
-
-def unweighed_note(raters: Sequence[Any]) -> str:
-    """The note of a Wawa fit on the annotators whose weight is 0 for want of a majority
-    label (shared with the engines' Wawa)."""
-    return (f"{len(raters)} annotator(s) rated only units whose majority is tied "
-            f"({_few(raters)}): Wawa gives them weight 0 (no majority label to agree with), "
-            "so their votes count only where every annotator of a unit has weight 0.")
-
-
-def public_parameters(method: str, params: dict[str, Any]) -> dict[str, Any]:
-    """The fitted parameters under the names users read (shared with the engines)."""
-    if method == "glad":
-        return {"alpha": params["alpha"], "beta": np.exp(params["b"])}
-    if method == "mace":
-        return {"competence": _em.competence(params["knowing"]),
-                "strategy": params["strategy"] / params["strategy"].sum(axis=1, keepdims=True)}
-    return params
 
 
 def _notes(crowd: Crowd, method: str) -> tuple[str, ...]:
@@ -463,11 +344,6 @@ def crowd_notes(per_unit: Any, per_rater_label: Any, raters: Sequence[Any],
         warnings.warn(f"consensus: {why}", DegenerateDataWarning, stacklevel=v.user_level())
         notes.append(why[0].upper() + why[1:])
     return tuple(notes)
-
-
-def _few(items: Sequence[Any]) -> str:
-    shown = ", ".join(repr(x) for x in items[:5])
-    return shown + (", ..." if len(items) > 5 else "")
 
 
 def non_negative(value: Any, param: str, func: str) -> float:

@@ -10,12 +10,14 @@
   often than 60% of the time), it is the posterior of the chosen label under the
   one-coin model (Dawid & Skene's homogeneous model: one accuracy per annotator, errors
   spread evenly) fitted to the same ratings (and the model's top labels as one more
-  rater, as it voted, when given), as an estimate of how often that vote is right. On
-  a crowd of many categories (free-text answers, entity ids), where the vote's
-  posterior is held sparse, the same fit runs on the voted cells alone: every label a
-  unit did not receive has the same one-coin likelihood, so those labels share one
-  factor per unit (:mod:`accord.annotators._coin_sparse`); the scores are the dense
-  fit's, in memory proportional to the ratings.
+  rater whose accuracy the fit learns, when given; under majority vote, where the model
+  only breaks ties, this is how a label it chose gets its score), as an estimate of
+  how often that vote is right. On a crowd of many categories (free-text answers,
+  entity ids), where the vote's posterior is held sparse, the same fit runs on the
+  voted cells alone: every label a unit did not receive has the same one-coin
+  likelihood, so those labels share one factor per unit
+  (:mod:`accord.annotators._coin_sparse`); the scores are the dense fit's, in memory
+  proportional to the ratings.
 * **annotator label quality** of rating ``i`` (annotator ``r_i`` gave unit ``u_i`` the
   label ``v_i``): ``Q[u_i, v_i]``, the same posterior read at the label given. This is
   CROWDLAB's label-quality score (Goh et al. 2022, sec. 3: the "self-confidence" of the

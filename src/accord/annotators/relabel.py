@@ -191,9 +191,9 @@ def _votes(c: Any) -> tuple[FloatArray, float]:
     """The units' (weighted) votes and the next vote's weight, the model's vote included;
     Wawa's units whose voters all weigh 0 keep their plain votes (weight 1)."""
     from ._crowd import wsum
-    from ._model import voters
+    from ._model import voting_crowd
 
-    crowd = c.crowd if c.soft is None else voters(c.crowd, np.asarray(c.soft))
+    crowd = voting_crowd(c)
     n, k = crowd.n_units, crowd.k
     counts = crowd.votes()
     if c.method == "majority":

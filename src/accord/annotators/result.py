@@ -24,10 +24,11 @@ class ModelVoice:
 
     Attributes
     ----------
-    vote : {"soft", "top label", "weighted"}
+    vote : {"soft", "top label", "tie-break", "weighted"}
         How it voted: its probabilities as a soft likelihood (one-coin, Dawid-Skene,
-        MACE), its top label as one more rater (majority, Wawa), or its probabilities
-        mixed with the votes at the weight :attr:`weight` (CROWDLAB).
+        MACE), its top label as one more rater (Wawa), the crowd's ties only (majority:
+        a tied unit takes the tied label it puts most probability on), or its
+        probabilities mixed with the votes at the weight :attr:`weight` (CROWDLAB).
     n_units : int
         The units it scored (it has no voice on the others).
     accuracy : AgreementResult
@@ -47,7 +48,8 @@ class ModelVoice:
         The weight of its vote in the fit, and the median annotator's on the same scale:
         one-coin, Dawid-Skene and MACE, ``log(a (k - 1) / (1 - a))`` at the estimated
         accuracy ``a`` (the log-odds one vote adds for its label; 0 at chance, negative
-        below); majority vote, 1 for every vote; Wawa, the voter's agreement with the
+        below); majority vote, 1 for every annotator's vote and ``nan`` for the model's
+        (it breaks ties only, with no weight); Wawa, the voter's agreement with the
         majority (see :mod:`accord.annotators._model`); CROWDLAB, its weight in the
         mixture ``w_m`` and the median annotator's ``w_j`` (at most 1; see
         :mod:`accord.annotators._crowdlab`).
@@ -118,11 +120,14 @@ class Consensus(Tabular):
         With ``model=``: the model's vote, its estimated accuracy with an interval and
         (Dawid-Skene) its confusion matrix; its parameters are not in
         :attr:`parameters`, which hold the annotators'.
-    tie_break : {"first", "quality"}
+    tie_break : {"first", "quality", "model", "model, then quality"}
         How the label of a tied unit was chosen (majority and Wawa): the first tied
-        category, or the one whose voters agree most with the majority elsewhere; the
-        unit stays in :attr:`tied` either way. (CROWDLAB chooses its labels by its own
-        rule, see :mod:`accord.annotators._crowdlab`.)
+        category, or the one whose voters agree most with the majority elsewhere;
+        majority vote with ``model=``: the tied label the model puts most probability
+        on, a tie it leaves taking the first tied category (``"model"``) or the quality
+        rule's (``"model, then quality"``). The unit stays in :attr:`tied` either way.
+        (CROWDLAB chooses its labels by its own rule, see
+        :mod:`accord.annotators._crowdlab`.)
     """
 
     method: str

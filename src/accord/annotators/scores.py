@@ -32,7 +32,8 @@ from accord.inference.results import AgreementResult
 from . import _gaussian as g
 from ._crowd import FloatArray, wsum
 from ._refit import refit_resampling
-from .consensus import _few, non_negative
+from ._voting import few as _few
+from .consensus import non_negative
 from .score_result import ScoreConsensus
 
 ScoreMethod = Literal["mean", "median", "gaussian"]

@@ -322,7 +322,9 @@ def fits_raters(ann: Annotations, coefficients: tuple[str, ...]) -> None:
 def model_frame(path: str, unit: str) -> Any:
     """The model's CSV (``--model`` of consensus, annotators and report) as a frame whose
     unit column is named ``unit``: the column so named, else the one named as ``--unit``,
-    else the first."""
+    else the first. Its other columns are one per label (probabilities), or exactly
+    ``label`` and ``confidence`` (a top label and its confidence per unit; see
+    :mod:`accord.annotators._model`)."""
     import polars as pl
 
     from accord.cli._terminal import one_line
@@ -334,8 +336,82 @@ def model_frame(path: str, unit: str) -> Any:
         raise DataError(f"--model {path}: cannot read it as a CSV ({one_line(str(exc))}).") \
             from None
     if frame.width < 2:
-        raise DataError(f"--model {path}: needs a unit column and one column per label.")
+        raise DataError(f"--model {path}: needs a unit column and one column per label (or "
+                        "the columns label and confidence).")
     if "unit" in frame.columns:
         return frame
     source = unit if unit in frame.columns else frame.columns[0]
     return frame.rename({source: "unit"})
+
+
+#: What ``--model`` reads, said on the first line of the output.
+_TOP_LABEL_SAID = ("a top label and its confidence c per unit, read as c on the label and "
+                   "(1 - c) / (k - 1) on each of the k - 1 other categories (an assumption)")
+
+
+def read_model(value: str, data: str, unit: str | None) -> tuple[Any, str]:
+    """``--model FILE_OR_COLUMNS``: a CSV of probabilities or of unit, label and confidence
+    (:func:`model_frame`), or two columns of DATA, ``LABEL,CONFIDENCE``, holding each
+    unit's top label and confidence on its rows; and the sentence saying which was read."""
+    from pathlib import Path
+
+    from accord.annotators._model import is_top_label_frame
+    from accord.errors import DataError
+
+    if Path(value).is_file():
+        frame = model_frame(value, unit or "unit")
+        form = (_TOP_LABEL_SAID if is_top_label_frame(frame.columns) else
+                f"class probabilities, one column per label ({frame.width - 1} columns)")
+        return frame, f"model: {value} holds {form}."
+    names = [x.strip() for x in value.split(",")]
+    if len(names) != 2 or not all(names):
+        raise DataError(f"--model {value}: no such file; to take the model from DATA's own "
+                        "columns give two, its label column and its confidence column, as "
+                        "--model LABEL,CONFIDENCE.")
+    return _model_columns(data, unit, names[0], names[1]), (
+        f"model: DATA's columns {names[0]!r} and {names[1]!r} hold {_TOP_LABEL_SAID}.")
+
+
+def _model_columns(data: str, unit: str | None, label: str, confidence: str) -> Any:
+    """Each unit's top label and confidence from columns of DATA (one CSV, TSV or Parquet
+    file): rows whose two cells are both empty carry no model output; every other row
+    of a unit must give the same label and confidence."""
+    import polars as pl
+
+    from accord.cli._terminal import one_line
+    from accord.errors import DataError
+
+    path = paths_of(data)
+    if not isinstance(path, str) or not path.lower().endswith((".csv", ".tsv", ".parquet")):
+        raise DataError(f"--model {label},{confidence} names columns of DATA, which must then "
+                        "be one CSV, TSV or Parquet file; give the model as a file instead "
+                        "(--model FILE with unit,label,confidence).")
+    if unit is None:
+        raise DataError(f"--model {label},{confidence} names columns of DATA: name its unit "
+                        "column as --unit too.")
+    try:
+        frame = (pl.read_parquet(path) if path.lower().endswith(".parquet") else
+                 pl.read_csv(path, infer_schema_length=None,
+                             separator="\t" if path.lower().endswith(".tsv") else ","))
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise DataError(f"--model {label},{confidence}: cannot read DATA ({one_line(str(exc))})."
+                        ) from None
+    missing = [c for c in (unit, label, confidence) if c not in frame.columns]
+    if missing:
+        raise DataError(f"--model {label},{confidence}: DATA has no column "
+                        f"{', '.join(repr(c) for c in missing)} (its columns: "
+                        f"{', '.join(frame.columns[:8])}{', ...' if frame.width > 8 else ''}).")
+    rows = frame.select(pl.col(unit).alias("unit"), pl.col(label).alias("label"),
+                        pl.col(confidence).alias("confidence"))
+    rows = rows.filter(pl.col("label").is_not_null() | pl.col("confidence").is_not_null())
+    if rows.height == 0:
+        raise DataError(f"--model {label},{confidence}: every row of DATA has both columns "
+                        "empty, so the model scores no unit.")
+    per_unit = rows.unique(maintain_order=True)
+    twice = per_unit.filter(pl.col("unit").is_duplicated())
+    if twice.height:
+        u = twice["unit"][0]
+        raise DataError(f"--model {label},{confidence}: the rows of unit {u!r} give different "
+                        "model outputs; give each unit one label and one confidence (the same "
+                        "on every row of the unit).")
+    return per_unit

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from accord.cli._app import main
-from accord.cli._common import console, data_options, load, model_frame, single_labels
+from accord.cli._common import console, data_options, load, read_model, single_labels
 from accord.cli._engine import engine_consensus, engine_frame, engine_options, require_long
 from accord.cli._json import emit
 from accord.cli._options import CONSENSUS_METHODS, shared
@@ -47,12 +47,13 @@ def _fit_options(func: Any) -> Any:
 @click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
               help="Write unit,label,posterior,n_ratings to this CSV (written atomically; the unit "
               "column keeps its --unit name).")
-@click.option("--model", "model_file", default=None,
-              type=click.Path(exists=True, dir_okay=False),
-              help="A model's class probabilities as one more annotator whose reliability "
-              "the fit learns: a CSV with a unit column (named 'unit' or as --unit, else "
-              "the first) and one column per label, each row summing to 1. Not with "
-              "glad.")
+@click.option("--model", "model_file", default=None, metavar="FILE_OR_COLUMNS",
+              help="A model's class probabilities as one more annotator: a CSV with a unit "
+              "column (named 'unit' or as --unit, else the first) and one column per label, "
+              "each row summing to 1; or a CSV whose other columns are label and confidence "
+              "(c on the label, (1 - c)/(k - 1) on each other); or two columns of DATA, "
+              "LABEL,CONFIDENCE. What was read is said first. The EM methods learn its "
+              "reliability; majority lets it break ties only. Not with glad.")
 @click.option("--relabel", "relabel", default=None, type=click.IntRange(min=1),
               help="Also list the K units whose next label has the largest expected "
               "information gain (majority and wawa: tied units first, then by the chance "
@@ -110,13 +111,15 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
     if engine is not None:
         require_long(selection)
     frame = engine_frame(data, engine, scheduler, master, selection)
+    said: str | None = None
     try:
         if frame is not None:
             c, audit = engine_consensus(frame, method, selection, tol=tol, max_iter=max_iter,
                                         threshold=threshold, accelerate=accelerate)
             ann: Any = SimpleNamespace(audit=audit)
         else:
-            model = None if model_file is None else model_frame(model_file, unit_header)
+            model, said = (None, None) if model_file is None else read_model(
+                model_file, data, selection.get("unit"))
             ann = single_labels(load(data, **selection), "consensus")
             c = accord.consensus(ann, method=method,  # type: ignore[arg-type]
                                  tol=tol, max_iter=max_iter, threshold=threshold,
@@ -140,7 +143,7 @@ def consensus(data: str, method: str, tol: float, max_iter: int, accelerate: boo
         emit("consensus", {**doc,
                            "caveats": list(ann.audit.caveats), "audit": ann.audit.to_dict()})
         return
-    _print_consensus(ann, c, output, quality)
+    _print_consensus(ann, c, output, quality, None if frame is not None else said)
     if relabel is not None:
         _print_relabel(again)
 
@@ -281,10 +284,13 @@ def _write_rows(path: str, header: list[str], rows: Any) -> None:
     write_atomic(path, buf.getvalue())
 
 
-def _print_consensus(ann: Any, c: Any, output: str | None, quality: Any = None) -> None:
+def _print_consensus(ann: Any, c: Any, output: str | None, quality: Any = None,
+                     said: str | None = None) -> None:
     from rich.table import Table
 
     out = console()
+    if said is not None:
+        out.print(one_line(said), markup=False, highlight=False)
     for line in ann.audit.lines():
         out.print(one_line(line), markup=False, highlight=False)
     fit = "" if c.method in ("majority", "wawa", "crowdlab") else (
@@ -299,11 +305,15 @@ def _print_consensus(ann: Any, c: Any, output: str | None, quality: Any = None) 
     if c.model is not None:
         acc = c.model.accuracy
         ci = acc.confidence_interval()
+        voice = (f"model: one more annotator ({c.model.vote} vote) on {c.model.n_units} "
+                 f"units, the weight of its vote {_num(c.model.weight, '.3f')} (the median "
+                 f"annotator's {_num(c.model.crowd_weight, '.3f')})")
+        if c.model.vote == "tie-break":
+            voice = (f"model: breaks the crowd's ties only on the {c.model.n_units} units it "
+                     "scored (majority vote learns no reliability, so it does not outvote "
+                     "the crowd)")
         out.print(one_line(
-            f"model: one more annotator ({c.model.vote} vote) on {c.model.n_units} units, "
-            f"the weight of its vote {_num(c.model.weight, '.3f')} (the median "
-            f"annotator's {_num(c.model.crowd_weight, '.3f')}); estimated accuracy "
-            f"{_num(acc.estimate, '.3f')} (95% Wilson CI "
+            f"{voice}; estimated accuracy {_num(acc.estimate, '.3f')} (95% Wilson CI "
             f"{_num(ci.low, '.3f')}-{_num(ci.high, '.3f')})."), markup=False, highlight=False)
     if quality is not None:
         out.print(one_line(f"quality: the {quality.estimate}, the estimated probability "
@@ -341,11 +351,10 @@ def _print_consensus(ann: Any, c: Any, output: str | None, quality: Any = None) 
 @shared("--n-resamples", help="Bootstrap resamples of each annotator's units with "
         "--interval bootstrap (at most 10^7).")
 @shared("--seed")
-@click.option("--model", "model_file", default=None,
-              type=click.Path(exists=True, dir_okay=False),
-              help="A model's class probabilities, read as by the consensus command's "
-              "--model: one more annotator of the consensus, listed with its estimated "
-              "accuracy and interval. Not with glad.")
+@click.option("--model", "model_file", default=None, metavar="FILE_OR_COLUMNS",
+              help="A model's class probabilities (or top label and confidence), read as by "
+              "the consensus command's --model: one more annotator of the consensus, listed "
+              "with its estimated accuracy and interval. Not with glad.")
 @shared("--json", help="Print JSON instead.")
 def annotators(data: str, gold: str | None, consensus_method: str, tol: float, max_iter: int,
                accelerate: bool, confidence_level: float, interval: str, n_resamples: int,
@@ -369,8 +378,8 @@ def annotators(data: str, gold: str | None, consensus_method: str, tol: float, m
     from accord.errors import InvalidParameterError
 
     try:
-        model = None if model_file is None else model_frame(
-            model_file, selection.get("unit") or "unit")
+        model, said = (None, None) if model_file is None else read_model(
+            model_file, data, selection.get("unit"))
         ann = single_labels(load(data, select_raters=gold is None, **selection), "annotators")
         q = accord.annotators(ann, reference=gold,
                               method=consensus_method,  # type: ignore[arg-type]
@@ -384,13 +393,15 @@ def annotators(data: str, gold: str | None, consensus_method: str, tol: float, m
         emit("annotators", {"results": doc.pop("annotators"), **doc,
                             "caveats": list(ann.audit.caveats), "audit": ann.audit.to_dict()})
         return
-    _print_annotators(ann, q)
+    _print_annotators(ann, q, said)
 
 
-def _print_annotators(ann: Any, q: Any) -> None:
+def _print_annotators(ann: Any, q: Any, said: str | None = None) -> None:
     from rich.table import Table
 
     out = console()
+    if said is not None:
+        out.print(one_line(said), markup=False, highlight=False)
     for line in ann.audit.lines():
         out.print(one_line(line), markup=False, highlight=False)
     against = "the reference" if q.against == "reference" else (
@@ -419,11 +430,16 @@ def _print_annotators(ann: Any, q: Any) -> None:
                   f"{_pct(ci.low)} to {_pct(ci.high)}", "", "", "", "")
     out.print(t)
     if voice is not None:
-        out.print(one_line(
-            f"(model): one more annotator of the consensus ({voice.vote} vote); its accuracy "
-            "is the fit's estimate (the expected probability it puts on the true class), "
-            "its interval Wilson's over the units it scored."), markup=False,
-            highlight=False)
+        how = {"soft": "its accuracy is the fit's estimate (the expected probability it "
+                       "puts on the true class)",
+               "weighted": "its accuracy is its agreement with the consensus on the units "
+                           "it scored that were rated more than once"}.get(
+            voice.vote, "its accuracy is its agreement with the consensus on the untied "
+                        "units it voted on")
+        role = ("it breaks the majority's ties only" if voice.vote == "tie-break" else
+                f"one more annotator of the consensus ({voice.vote} vote)")
+        out.print(one_line(f"(model): {role}; {how}, its interval Wilson's."),
+                  markup=False, highlight=False)
 
 
 def _ci(row: Any, q: Any) -> str:

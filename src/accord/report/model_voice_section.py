@@ -36,7 +36,9 @@ RELABEL_TITLE = "Relabel these first"
 SHOWN = 10
 #: What the weight of the model's vote is, by method.
 WEIGHT_MEANING = {
-    "majority": "majority vote counts its top label as one vote, as each annotator's",
+    "majority": "majority vote learns no reliability, so the model breaks the crowd's ties "
+                "only (a tied unit takes the tied label it puts most probability on, still "
+                "listed as tied) and its vote has no weight",
     "wawa": "Wawa weighs its top label by its agreement with the majority, as each "
             "annotator's",
 }
@@ -92,7 +94,8 @@ class ModelVoiceSection:
     Attributes
     ----------
     method, vote : str
-        The consensus method, and how the model voted (``"soft"`` or ``"top label"``).
+        The consensus method, and how the model voted (``"soft"``, ``"top label"``,
+        ``"tie-break"`` or ``"weighted"``).
     n_units, n_units_crowd : int
         The units the model scored, of the crowd's.
     weight, crowd_weight : float
@@ -186,9 +189,10 @@ def cells(section: ModelVoiceSection, method_name: str) -> dict[str, Any]:
                 "annotator")
     else:
         said = weight
-    model_lead = (f"The model's probabilities entered the {method_name} consensus as one more "
-                  f"annotator ({s.vote} vote) on {s.n_units:,} of {s.n_units_crowd:,} units; "
-                  f"{said}.")
+    role = ("as a tie-break" if s.vote == "tie-break" else
+            f"as one more annotator ({s.vote} vote)")
+    model_lead = (f"The model's probabilities entered the {method_name} consensus {role} on "
+                  f"{s.n_units:,} of {s.n_units_crowd:,} units; {said}.")
     model_head = ["figure", "estimate", f"{level} CI (Wilson)", "units"]
     model_rows = [
         ["estimated accuracy", _pct(s.accuracy.estimate), _ci(s.accuracy),
