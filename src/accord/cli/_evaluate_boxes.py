@@ -66,38 +66,21 @@ def evaluate_boxes_cli(paths: tuple[str, ...], *, gold: str | None,
                        ci: tuple[float, str, bool, int, int], as_json: bool) -> None:
     """Read the box table once, evaluate each system, print or emit."""
     import accord
+    from accord.errors import DataError
     from accord.images.detection_ceiling import default_humans
     from accord.readers.boxes import box_table
 
     level, ci_method, ci_explicit, n_resamples, seed = ci
-    refused = [flag for name, flag in LABEL_ONLY.items() if given.get(name)]
-    if ci_explicit and ci_method != "bootstrap":
-        refused.append(f"--ci {ci_method}")
-    if refused:
-        raise click.UsageError(f"{', '.join(refused)} do(es) not apply to a box table: its "
-                               "figures have bootstrap intervals over images; drop them.")
-    if len(paths) != 1 or Path(paths[0]).suffix.lower() not in TABLES:
-        raise click.UsageError("a box evaluation reads one table (CSV, TSV or Parquet) with "
-                               "one row per box; got " + ", ".join(paths) + ".")
-    if gold is None or not predicted:
-        raise click.UsageError("a box table needs the reference annotator named with --gold "
-                               "and the system(s) with --predicted.")
+    gold = _refuse(paths, gold, predicted, given, ci_method if ci_explicit else None)
     unit, rater, label = (given.get("unit") or "image", given.get("rater") or "annotator",
                           given.get("value") or "label")
-    t = box_table(paths[0], unit=unit, rater=rater, label=label, box=box or DEFAULT_BOX,
-                  score=score, func="accord evaluate")
-    for role, names in (("--gold", (gold,)), ("--predicted", predicted), ("--humans", humans)):
-        missing = [n for n in names if n not in t.raters]
-        if missing:
-            raise click.UsageError(f"{role}: {missing!r} not in the {rater!r} column; the "
-                                   f"annotators are {list(t.raters)!r}.")
-    if gold in predicted:
-        raise click.UsageError(f"{gold!r} is the reference (--gold); it cannot also be a "
-                               "system (--predicted).")
-    both = [h for h in humans if h == gold or h in predicted]
-    if both:
-        raise click.UsageError(f"--humans {both!r} also named by --gold or --predicted: a "
-                               "human of the ceiling is neither the reference nor a system.")
+    try:
+        t = box_table(paths[0], unit=unit, rater=rater, label=label, box=box or DEFAULT_BOX,
+                      score=score, func="accord evaluate")
+    except DataError as exc:
+        raise click.UsageError(f"read as a box table (one row per box; --box, --score and "
+                               f"--iou are for boxes): {exc}") from None
+    _roles(t.raters, rater, gold, predicted, humans)
     chosen, models = (humans, ()) if humans else default_humans(t, (gold, *predicted))
     if ceiling_figure is not None and not chosen:
         raise click.UsageError(f"--ceiling-figure {ceiling_figure} asks for a human ceiling, "
@@ -117,6 +100,42 @@ def evaluate_boxes_cli(paths: tuple[str, ...], *, gold: str | None,
                           "notes": [note] if note else []})
         return
     _print(cli_console(), results, note)
+
+
+def _refuse(paths: tuple[str, ...], gold: str | None, predicted: tuple[str, ...],
+            given: dict[str, Any], ci_method: str | None) -> str:
+    """The options and inputs a box evaluation cannot take, each said in a sentence; the
+    reference annotator."""
+    refused = [flag for name, flag in LABEL_ONLY.items() if given.get(name)]
+    if ci_method is not None and ci_method != "bootstrap":
+        refused.append(f"--ci {ci_method}")
+    if refused:
+        raise click.UsageError(f"{', '.join(refused)} do(es) not apply to a box table: its "
+                               "figures have bootstrap intervals over images; drop them.")
+    if len(paths) != 1 or Path(paths[0]).suffix.lower() not in TABLES:
+        raise click.UsageError("a box evaluation reads one table (CSV, TSV or Parquet) with "
+                               "one row per box; got " + ", ".join(paths) + ".")
+    if gold is None or not predicted:
+        raise click.UsageError("a box table needs the reference annotator named with --gold "
+                               "and the system(s) with --predicted.")
+    return gold
+
+
+def _roles(raters: tuple[str, ...], rater: str, gold: str, predicted: tuple[str, ...],
+           humans: tuple[str, ...]) -> None:
+    """--gold, --predicted and --humans name annotators of the table, each in one role."""
+    for role, names in (("--gold", (gold,)), ("--predicted", predicted), ("--humans", humans)):
+        missing = [n for n in names if n not in raters]
+        if missing:
+            raise click.UsageError(f"{role}: {missing!r} not in the {rater!r} column; the "
+                                   f"annotators are {list(raters)!r}.")
+    if gold in predicted:
+        raise click.UsageError(f"{gold!r} is the reference (--gold); it cannot also be a "
+                               "system (--predicted).")
+    both = [h for h in humans if h == gold or h in predicted]
+    if both:
+        raise click.UsageError(f"--humans {both!r} also named by --gold or --predicted: a "
+                               "human of the ceiling is neither the reference nor a system.")
 
 
 def _no_ceiling(humans: tuple[str, ...], models: tuple[str, ...]) -> str | None:

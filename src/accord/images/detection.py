@@ -167,7 +167,8 @@ def evaluate_boxes(
                             f"are {list(t.raters)!r}.")  # fmt: skip
     ref, sys_ = t.raters.index(reference), t.raters.index(system)
     if t.score is not None and not np.isfinite(t.score[t.rater == sys_]).all():
-        raise DataError(f"{FUNC}: a box of {system!r} has no score (column {score!r}); AP "
+        where = "" if score is None else f" (column {score!r})"
+        raise DataError(f"{FUNC}: a box of {system!r} has no score{where}; AP "
                         "ranks every detection by its score.")  # fmt: skip
     if ceiling_figure is not None:
         v.choice(ceiling_figure, FIGURES, param="ceiling_figure", func=FUNC)

@@ -36,7 +36,7 @@ from accord.inference.ceiling import HumanCeiling, ceiling_for
 from accord.inference.results import AgreementResult
 from accord.readers.boxes import BoxTable
 
-__all__ = ["FIGURES", "box_ceiling", "default_humans", "resolve_humans"]
+__all__ = ["FIGURES", "box_ceiling", "default_humans", "resolve_humans", "scored"]
 
 #: The figures a human ceiling of boxes compares (AP needs scores, which humans lack).
 FIGURES = ("f1", "precision", "recall")
