@@ -63,7 +63,7 @@ def evaluate_boxes_cli(paths: tuple[str, ...], *, gold: str | None,
                        predicted: tuple[str, ...], humans: tuple[str, ...],
                        ceiling_figure: str | None, box: tuple[str, ...] | None,
                        score: str | None, iou: float | None, given: dict[str, Any],
-                       ci: tuple[float, str, bool, int, int], as_json: bool) -> None:
+                       ci: tuple[float, str, bool, int, int | None], as_json: bool) -> None:
     """Read the box table once, evaluate each system, print or emit."""
     import accord
     from accord.errors import DataError

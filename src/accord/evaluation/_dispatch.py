@@ -11,7 +11,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -24,7 +24,6 @@ from accord.evaluation._inputs import Counted, count_pairs
 from accord.evaluation._result import Evaluation, evaluation_from_table
 from accord.evaluation._spans import evaluate_span_data, is_span_data
 from accord.evaluation.ceiling import Evaluations
-from accord.images.detection import BoxDetection
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.ceiling import HumanCeiling, ceiling_for
 from accord.inference.results import AgreementResult
@@ -34,15 +33,19 @@ from accord.readers.spans import SpanTable
 from accord.spans.evaluate import SpanEvaluation
 from accord.tables.contingency import ContingencyTable
 
+if TYPE_CHECKING:  # the box branch imports the images family when boxes come in
+    from accord.images.detection import BoxDetection
+
 __all__ = ["evaluate"]
 
 ORDERED_LEVELS = ("ordinal", "interval", "ratio")
 CEILING_BOOTSTRAP = Bootstrap(n_resamples=9999, rng=0)
 #: What ``evaluate`` returns on set-valued Annotations.
 SetEvaluations = MultilabelEvaluation | dict[Any, MultilabelEvaluation]
-#: What evaluate returns, by input: labels, systems, spans, label sets, boxes.
-Evaluated = (Evaluation | Evaluations | SpanEvaluation | dict[str, SpanEvaluation]
-             | SetEvaluations | BoxDetection | dict[str, BoxDetection])
+if TYPE_CHECKING:
+    #: What evaluate returns, by input: labels, systems, spans, label sets, boxes.
+    Evaluated = (Evaluation | Evaluations | SpanEvaluation | dict[str, SpanEvaluation]
+                 | SetEvaluations | BoxDetection | dict[str, BoxDetection])
 
 
 @dataclass(frozen=True)
