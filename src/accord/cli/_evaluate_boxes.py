@@ -67,19 +67,23 @@ def evaluate_boxes_cli(paths: tuple[str, ...], *, gold: str | None,
     """Read the box table once, evaluate each system, print or emit."""
     import accord
     from accord.errors import DataError
-    from accord.images.detection_ceiling import default_humans
+    from accord.images.detection_ceiling import FIGURES, default_humans
     from accord.readers.boxes import box_table
 
     level, ci_method, ci_explicit, n_resamples, seed = ci
     gold = _refuse(paths, gold, predicted, given, ci_method if ci_explicit else None)
+    if ceiling_figure is not None and ceiling_figure not in FIGURES:
+        raise click.UsageError(f"--ceiling-figure for boxes is one of {', '.join(FIGURES)} "
+                               "(AP has no human ceiling: a human's boxes carry no scores); "
+                               f"got {ceiling_figure!r}.")
     unit, rater, label = (given.get("unit") or "image", given.get("rater") or "annotator",
                           given.get("value") or "label")
     try:
         t = box_table(paths[0], unit=unit, rater=rater, label=label, box=box or DEFAULT_BOX,
                       score=score, func="accord evaluate")
     except DataError as exc:
-        raise click.UsageError(f"read as a box table (one row per box; --box, --score and "
-                               f"--iou are for boxes): {exc}") from None
+        raise DataError(f"{paths[0]}, read as a box table (one row per box; --box, --score "
+                        f"and --iou are for boxes): {exc}") from None
     _roles(t.raters, rater, gold, predicted, humans)
     chosen, models = (humans, ()) if humans else default_humans(t, (gold, *predicted))
     if ceiling_figure is not None and not chosen:
@@ -124,11 +128,13 @@ def _refuse(paths: tuple[str, ...], gold: str | None, predicted: tuple[str, ...]
 def _roles(raters: tuple[str, ...], rater: str, gold: str, predicted: tuple[str, ...],
            humans: tuple[str, ...]) -> None:
     """--gold, --predicted and --humans name annotators of the table, each in one role."""
+    from accord.errors import DataError
+
     for role, names in (("--gold", (gold,)), ("--predicted", predicted), ("--humans", humans)):
         missing = [n for n in names if n not in raters]
         if missing:
-            raise click.UsageError(f"{role}: {missing!r} not in the {rater!r} column; the "
-                                   f"annotators are {list(raters)!r}.")
+            raise DataError(f"{role}: {missing!r} not in the {rater!r} column; the "
+                            f"annotators are {list(raters)!r}.")
     if gold in predicted:
         raise click.UsageError(f"{gold!r} is the reference (--gold); it cannot also be a "
                                "system (--predicted).")

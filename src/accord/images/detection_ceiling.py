@@ -48,7 +48,15 @@ def scored(t: BoxTable, rater: int) -> bool:
 
 
 def default_humans(t: BoxTable, exclude: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The annotators besides ``exclude`` with no scored box, and those left out as models."""
+    """The annotators besides ``exclude`` with no scored box, and those left out as models.
+
+    >>> from accord.readers.boxes import box_table
+    >>> t = box_table({"image": ["i"] * 4, "annotator": ["gold", "m1", "m2", "ann"],
+    ...     "label": ["cat"] * 4, "x": [0] * 4, "y": [0] * 4, "w": [5] * 4, "h": [5] * 4,
+    ...     "score": [None, 0.9, 0.8, None]}, score="score")
+    >>> default_humans(t, ("gold", "m1"))
+    (('ann',), ('m2',))
+    """
     others = [r for r in t.raters if r not in exclude]
     models = tuple(r for r in others if scored(t, t.raters.index(r)))
     return tuple(r for r in others if r not in models), models
