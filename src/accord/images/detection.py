@@ -196,7 +196,7 @@ def evaluate_boxes(
     ceiling = None
     if chosen:
         fig = ceiling_figure or "f1"
-        ceiling = box_ceiling(t, _counts, _prf, ref, chosen, system, prf[fig], fig,
+        ceiling = box_ceiling(t, _prf, reference, chosen, system, prf[fig], fig,
                               float(iou_threshold), boot)  # fmt: skip
     return BoxDetection(float(iou_threshold), prf["precision"], prf["recall"], prf["f1"],
                         per_label, aps[0], aps[1], aps[2], boot, level, audit,

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from itertools import combinations
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from accord.errors import DataError, DegenerateDataWarning
+from accord.images._counts import Counts, count
 from accord.images._figures import f1_stat, figure
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.ceiling import HumanCeiling, ceiling_for
@@ -82,36 +83,50 @@ def resolve_humans(t: BoxTable, humans: Any, reference: str, system: str, func: 
     return names, ()
 
 
-def box_ceiling(t: BoxTable, counts_of: Any, prf: Any, ref: int, humans: Sequence[str],
-                system: str, system_result: AgreementResult, figure_name: str,
-                threshold: float, method: Bootstrap) -> HumanCeiling:
+def box_ceiling(t: BoxTable, prf: Any, reference: str, humans: Sequence[str], system: str,
+                system_result: AgreementResult, figure_name: str, threshold: float,
+                method: Bootstrap) -> HumanCeiling:
     """Each human's ``figure_name`` against the reference beside the system's, with the
-    paired bootstrap of each difference (``counts_of`` and ``prf`` are the detection
-    module's per image counts and figures, so a human is scored exactly as a system)."""
+    paired bootstrap of each difference (``prf`` is the detection module's counts ->
+    figures, so a human is scored exactly as a system is)."""
+    members = sorted({reference, *humans})
+    c = _pair_counts(t, members, threshold)
+    index = {(members[a], members[b]): p for p, (a, b) in enumerate(c.pairs)}
+    n_ref = np.bincount(t.unit[t.rater == t.raters.index(reference)],
+                        minlength=len(t.units)).astype(np.float64)  # fmt: skip
     common: dict[str, Any] = {"images": t.units, "n_raters": 2, "warn": False}
     scores: dict[str, AgreementResult] = {}
     for h in humans:
-        c = counts_of(t, ref, t.raters.index(h), threshold).sum(axis=2)
-        scores[h] = prf(c, common, threshold, "")[figure_name]
-    return ceiling_for(system, system_result, scores, human_agreement(t, counts_of, humans,
+        p = index[(reference, h) if reference < h else (h, reference)]
+        tp, both = c.matched[0][:, p], c.boxes[0][:, p]
+        scores[h] = prf(np.column_stack([tp, n_ref, both - n_ref]), common, threshold,
+                        "")[figure_name]  # fmt: skip
+    pairs = [p for (a, b), p in index.items() if reference not in (a, b)]
+    return ceiling_for(system, system_result, scores, _agreement(t, c, pairs, len(humans),
                        threshold), figure_name, method)  # fmt: skip
 
 
-def human_agreement(t: BoxTable, counts_of: Any, humans: Sequence[str], threshold: float
-                    ) -> AgreementResult | None:
+def _pair_counts(t: BoxTable, members: list[str], threshold: float) -> Counts:
+    """The per image counts of every pair of ``members`` (sorted), from their rows alone."""
+    codes = np.array([t.raters.index(m) for m in members])
+    keep = np.isin(t.rater, codes)
+    recode = np.full(len(t.raters), -1, dtype=np.int64)
+    recode[codes] = np.arange(len(codes))
+    sub = replace(t, raters=tuple(members), unit=t.unit[keep], rater=recode[t.rater[keep]],
+                  label=t.label[keep], xywh=t.xywh[keep],
+                  score=None if t.score is None else t.score[keep])  # fmt: skip
+    return count(sub, (threshold,))
+
+
+def _agreement(t: BoxTable, c: Counts, pairs: list[int], n_humans: int, threshold: float
+               ) -> AgreementResult | None:
     """Mean pairwise box F1 among the humans (``2 M / (n_A + n_B)`` per pair, summed over
     images, then the mean over pairs where defined); ``None`` for fewer than two."""
-    if len(humans) < 2:
+    if n_humans < 2:
         return None
-    pairs = list(combinations([t.raters.index(h) for h in humans], 2))
-    m, n = [], []
-    for a, b in pairs:
-        c = counts_of(t, a, b, threshold).sum(axis=2)
-        m.append(c[:, 0])
-        n.append(c[:, 1] + c[:, 2])
-    x = np.column_stack([*m, *n]).astype(np.float64)
+    x = np.concatenate([c.matched[0][:, pairs], c.boxes[0][:, pairs]], axis=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateDataWarning)
-        return figure("box_f1", x, f1_stat(len(pairs)), images=t.units, n_raters=len(humans),
+        return figure("box_f1", x, f1_stat(len(pairs)), images=t.units, n_raters=n_humans,
                       what="box_f1", why_undefined="no pair of human annotators drew a box",
                       details={"iou_threshold": threshold}, warn=False)  # fmt: skip
