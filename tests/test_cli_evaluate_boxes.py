@@ -150,3 +150,16 @@ def test_label_tables_are_untouched() -> None:
                          "--predicted", "model", "--json")
     assert code == 0, err
     assert "confusion_matrix" in json.loads(out)["results"][0]
+
+
+def test_what_was_read_is_said(tmp_path: Path) -> None:
+    path = tmp_path / "seen.csv"
+    path.write_text("image,annotator,label,x,y,w,h\n"
+                    "a,gold,cat,0,0,10,10\na,model,cat,1,0,10,10\nb,gold,,,,,\n"
+                    "b,model,dog,5,5,4,4\n", encoding="utf-8")
+    code, out, err = run("evaluate", str(path), "--gold", "gold", "--predicted", "model",
+                         *FAST)
+    assert code == 0, err
+    assert ("read 4 rows: 3 boxes on 2 images, 1 rows saying an image was seen with no box"
+            in out)
+    assert "model against gold: 2 images" in out and "no human ceiling" in out

@@ -167,7 +167,13 @@ def _cell(fig: dict[str, Any] | None) -> tuple[str, str]:
 def _print(console: Console, results: list[dict[str, Any]], note: str | None) -> None:
     audit = results[0]["audit"]
     console.print(f"read {audit.get('rows', 0)} rows: {audit.get('boxes', 0)} boxes on "
-                  f"{audit.get('images', 0)} images", markup=False, highlight=False)
+                  f"{audit.get('images', 0)} images"
+                  + (f", {audit['no_box_rows']} rows saying an image was seen with no box"
+                     if audit.get("no_box_rows") else ""), markup=False, highlight=False)
+    for d in audit.get("dropped", []):
+        console.print(f"skipped {d['count']}: {d['reason']}", markup=False, highlight=False)
+    for n in audit.get("notes", []):
+        console.print(f"note: {n}", markup=False, highlight=False)
     for res in results:
         thr = res["f1"]["iou_threshold"]
         console.print()
