@@ -64,7 +64,9 @@ COMMANDS = (
     Command("disagreements", "a unit the raters disagree on", "row", ("unit", "ratings"),
             ("caveats", "n_compared", "n_disagreements"), (("units[]", "results[]"),)),
     Command("evaluate", "a system's evaluation against the reference: accuracy, kappa, "
-            "MCC, per class and averaged figures (--by: one per group)", "row", (), (),
+            "MCC, per class and averaged figures (--by: one per group); on a box table, a "
+            "system's precision, recall, F1 and AP with its human ceiling, and beside them "
+            "`reference`, `humans` and `notes`", "row", (), (),
             (("accuracy, balanced_accuracy, mcc, kappa, macro, micro, weighted ...",
               "results[] with figure and system"),
              ("ceiling.comparisons.*.interval_a / interval_b",

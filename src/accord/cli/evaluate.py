@@ -40,7 +40,17 @@ if TYPE_CHECKING:
               help="Human annotators set against the same reference (the human ceiling); "
               "with exports, raters of kind human are used by default.")
 @click.option("--ceiling-figure", default="accuracy", show_default=True, metavar="NAME",
-              help="The figure of the human ceiling, e.g. accuracy, macro.f1, kappa.")
+              help="The figure of the human ceiling, e.g. accuracy, macro.f1, kappa; for box "
+              "tables f1 (default there), precision or recall.")
+@click.option("--box", nargs=4, default=None, metavar="X Y W H",
+              help="Box tables: the columns of x, y, width and height (COCO's bbox order); "
+              "a table with columns x, y, w, h is read as boxes without it.")
+@click.option("--score", default=None, metavar="COL",
+              help="Box tables: the column of the system's confidence scores, for COCO's "
+              "AP, AP50 and AP75.")
+@click.option("--iou", "iou_threshold", default=None, type=click.FloatRange(0.0, 1.0,
+              min_open=True), help="Box tables: two boxes match when their IoU is at least "
+              "this (default 0.5).")
 @shared("--positive", help="The positive class of a binary task (shown first in the "
         "summary).")
 @ci_options
@@ -48,7 +58,8 @@ if TYPE_CHECKING:
 @shared("--json", help="Print the evaluation as JSON instead.")
 @click.pass_context
 def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tuple[str, ...],
-             humans: tuple[str, ...], ceiling_figure: str, positive: str | None,
+             humans: tuple[str, ...], ceiling_figure: str, box: tuple[str, ...] | None,
+             score: str | None, iou_threshold: float | None, positive: str | None,
              confidence_level: float, ci_method: str, n_resamples: int, bootstrap_kind: str,
              seed: int | None, by: str | None, as_json: bool, **selection: Any) -> None:
     """Evaluate system labels in DATA against reference labels.
@@ -61,6 +72,13 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
     when human annotators are present, the human ceiling. Units without a
     reference label are not evaluated and are counted.
 
+    A box table (one row per box: image, annotator, label, x, y, w, h; see
+    --box) evaluates each --predicted annotator's boxes against --gold's:
+    precision, recall and F1 at --iou, per label, COCO's AP with --score, each
+    with a bootstrap interval over images; the other annotators whose boxes carry
+    no score (or --humans) give the human ceiling, with a paired bootstrap over
+    images of each difference.
+
     \b
     Examples:
       accord evaluate examples/preds.csv --gold gold --predicted model
@@ -68,11 +86,25 @@ def evaluate(ctx: click.Context, /, data: str, gold: str | None, predicted: tupl
       accord evaluate examples/preds.csv --gold gold --predicted model --humans ann_a ann_b
       accord evaluate examples/preds.csv --gold gold --predicted llm --ci bootstrap --seed 1
       accord evaluate examples/batches --gold annotator_a --predicted annotator_b --by file
+      accord evaluate examples/boxes_model.csv --gold gold --predicted detector --score score
+      accord evaluate examples/boxes_model.csv --gold gold --predicted detector --json
     """
     import accord
     from accord.errors import InvalidParameterError
 
     check_options(confidence_level, None, None, func="accord evaluate")
+    from accord.cli._evaluate_boxes import evaluate_boxes_cli, is_box_table
+
+    paths = tuple(getattr(data, "paths", (data,)))
+    if is_box_table(paths, box, score is not None or iou_threshold is not None):
+        options = {**selection, "positive": positive, "by": by, "bootstrap_kind": bootstrap_kind}
+        given = {k: x for k, x in options.items() if _given(ctx, k)}
+        evaluate_boxes_cli(paths, gold=gold, predicted=predicted, humans=humans,
+                           ceiling_figure=ceiling_figure if _given(ctx, "ceiling_figure")
+                           else None, box=box, score=score, iou=iou_threshold, given=given,
+                           ci=(confidence_level, ci_method, _given(ctx, "ci_method"),
+                               n_resamples, seed), as_json=as_json)
+        return
     selection = with_reference(selection, gold, predicted, humans)
     # every rater is read (reference, systems and people) unless raters or --kinds are named
     named = bool(selection.get("raters")) or _given(ctx, "kinds")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -28,9 +28,13 @@ from accord.inference.bootstrap import Bootstrap
 from accord.inference.ceiling import HumanCeiling, ceiling_for
 from accord.inference.results import AgreementResult
 from accord.multilabel.metrics import MultilabelEvaluation
+from accord.readers.boxes import BoxTable
 from accord.readers.spans import SpanTable
 from accord.spans.evaluate import SpanEvaluation
 from accord.tables.contingency import ContingencyTable
+
+if TYPE_CHECKING:  # the box branch imports the images family when boxes come in
+    from accord.images.detection import BoxDetection
 
 __all__ = ["evaluate"]
 
@@ -38,8 +42,10 @@ ORDERED_LEVELS = ("ordinal", "interval", "ratio")
 CEILING_BOOTSTRAP = Bootstrap(n_resamples=9999, rng=0)
 #: What ``evaluate`` returns on set-valued Annotations.
 SetEvaluations = MultilabelEvaluation | dict[Any, MultilabelEvaluation]
-#: What evaluate returns, by input: labels, systems, spans, label sets.
-Evaluated = Evaluation | Evaluations | SpanEvaluation | dict[str, SpanEvaluation] | SetEvaluations
+if TYPE_CHECKING:
+    #: What evaluate returns, by input: labels, systems, spans, label sets, boxes.
+    Evaluated = (Evaluation | Evaluations | SpanEvaluation | dict[str, SpanEvaluation]
+                 | SetEvaluations | BoxDetection | dict[str, BoxDetection])
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,14 @@ class _Options:
     label_options: tuple[str, ...] = ()  # the label options given (refused for spans)
 
 
+@overload
+def evaluate(data: BoxTable, predicted: None = None, /, *, reference: str, systems: str,
+             ceiling_figure: str | None = ..., method: Bootstrap | None = ...
+             ) -> BoxDetection: ...
+@overload
+def evaluate(data: BoxTable, predicted: None = None, /, *, reference: str,
+             systems: list[str] | tuple[str, ...], ceiling_figure: str | None = ...,
+             method: Bootstrap | None = ...) -> dict[str, BoxDetection]: ...
 @overload
 def evaluate(data: SpanTable, predicted: None = None, /, *, reference: str, systems: str,
              mode: str | None = ...) -> SpanEvaluation: ...
@@ -143,11 +157,14 @@ def evaluate(
         are scored against the reference's by :func:`accord.evaluate_multilabel`:
         a ``MultilabelEvaluation`` for one name, else a dict of them (``categories``
         are the labels; the single-label options are refused). Span data go to
-        :func:`accord.evaluate_spans`. Both get the human ceiling too.
+        :func:`accord.evaluate_spans`. Both get the human ceiling too. A box table
+        (:func:`accord.readers.boxes.box_table`) goes to :func:`accord.evaluate_boxes`,
+        once per system (reference and systems named), a ``BoxDetection`` for one name,
+        else a dict of them; the other annotators with no scored box give the ceiling.
     ceiling_figure : str, optional
         The figure of the human ceiling: for labels a key of ``Evaluation.results()``
         (default ``"accuracy"``; e.g. ``"macro.f1"``, ``"kappa"``); for spans
-        ``"f1"`` (default), ``"precision"`` or ``"recall"``; for label sets
+        and boxes ``"f1"`` (default), ``"precision"`` or ``"recall"``; for label sets
         ``"micro.f1"`` (default), ``"micro.precision"``, ``"micro.recall"`` or
         ``"subset_accuracy"``.
     method : Bootstrap, optional
@@ -241,6 +258,12 @@ def route(data: Any, predicted: Any, opts: _Options, *, reference: Any, systems:
     single-label branches need not change.
     """
     func = "evaluate"
+    if isinstance(data, BoxTable):  # boxes: detection P/R/F1 (and AP) over images
+        from accord.evaluation._boxes import evaluate_box_data
+
+        return evaluate_box_data(data, predicted, opts.label_options, reference=reference,
+                                 systems=systems, method=opts.method,
+                                 ceiling_figure=opts.ceiling_figure)
     if is_span_data(data):  # spans: precision, recall and F1 in a matching mode
         return evaluate_span_data(data, predicted, opts.mode, opts.label_options,
                                   reference=reference, systems=systems, method=opts.method,

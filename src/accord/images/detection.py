@@ -16,6 +16,11 @@
 Each figure has a bootstrap over images: P/R/F1 through per image counts; AP
 through each detection's image (a resample weights every detection and every
 reference box by the number of times its image is drawn), never matching again.
+
+When the table holds human annotators besides the reference and the system, the
+result carries the human ceiling (:mod:`accord.images.detection_ceiling`): each
+human's precision, recall or F1 against the same reference on the same images,
+beside the system's, with a paired bootstrap over images.
 """
 
 from __future__ import annotations
@@ -30,8 +35,10 @@ from numpy.typing import NDArray
 from accord.data import _validation as v
 from accord.errors import DataError
 from accord.images._figures import figure, ratio_stat
+from accord.images.detection_ceiling import FIGURES, box_ceiling, resolve_humans
 from accord.images.matching import iou_matrix, match_pair
 from accord.inference.bootstrap import Bootstrap
+from accord.inference.ceiling import HumanCeiling
 from accord.inference.display import Tabular
 from accord.inference.results import AgreementResult
 from accord.readers.boxes import BoxTable, audit_json, box_table
@@ -49,7 +56,11 @@ FloatArray = NDArray[np.float64]
 
 @dataclass(frozen=True)
 class BoxDetection(Tabular):
-    """A system's boxes against a reference (see :func:`evaluate_boxes`)."""
+    """A system's boxes against a reference (see :func:`evaluate_boxes`).
+
+    ``ceiling`` is the human ceiling (:class:`accord.HumanCeiling`) when human
+    annotators besides the reference and the system are in the table, else ``None``.
+    """
 
     iou_threshold: float
     precision: AgreementResult
@@ -62,6 +73,7 @@ class BoxDetection(Tabular):
     bootstrap: Bootstrap
     confidence_level: float = 0.95
     audit: Mapping[str, Any] = field(default_factory=dict)
+    ceiling: HumanCeiling | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures with their bootstrap intervals."""
@@ -70,7 +82,9 @@ class BoxDetection(Tabular):
             ci = res.confidence_interval(self.confidence_level, method=self.bootstrap)
             return {**res.to_dict(), "confidence_interval": ci.to_dict(), **extra}
 
-        out: dict[str, Any] = {
+        out: dict[str, Any] = {"reference": self.audit.get("reference"),
+                               "system": self.audit.get("system")}
+        out |= {
             k: one(getattr(self, k), iou_threshold=self.iou_threshold)
             for k in ("precision", "recall", "f1")
         }
@@ -79,6 +93,7 @@ class BoxDetection(Tabular):
             out[k] = None if res is None else one(res)
         out["per_label"] = [{k: one(r, label=lab, iou_threshold=self.iou_threshold)
                              for k, r in figs.items()} for lab, figs in self.per_label.items()]
+        out["ceiling"] = None if self.ceiling is None else self.ceiling.to_dict()
         out["audit"] = audit_json(self.audit)
         return out
 
@@ -97,12 +112,25 @@ def evaluate_boxes(
     confidence_level: float = 0.95,
     n_resamples: int = 9999,
     rng: int | np.random.Generator | None = 0,
+    humans: str | Sequence[str] | None = None,
+    ceiling_figure: str | None = None,
 ) -> BoxDetection:
     """Precision, recall and F1 of ``system``'s boxes against ``reference``'s, and COCO AP.
 
     ``data`` is one table of boxes in which ``rater`` tells the reference and the
     system apart; ``score`` names the column of the system's confidence scores
     (without it, AP is ``None``). See the module docstring for the definitions.
+
+    The human ceiling (``BoxDetection.ceiling``, as :func:`accord.evaluate` gives
+    for labels and spans): ``humans`` names the human annotators to set against the
+    same reference (by default every annotator besides the reference and the
+    system whose boxes carry no score; ``[]`` for none); ``ceiling_figure`` is the
+    figure compared, ``"f1"`` (default), ``"precision"`` or ``"recall"`` at
+    ``iou_threshold``. Each human's figure is computed on the same images exactly
+    as the system's, the difference system minus each human gets a paired
+    bootstrap over images (the same ``n_resamples`` and ``rng``), and
+    ``human_agreement`` is the humans' mean pairwise box F1. With no human there is
+    no ceiling (``None``); naming ``ceiling_figure`` then is an error.
 
     Examples
     --------
@@ -114,6 +142,18 @@ def evaluate_boxes(
     ...     reference="gold", system="model", score="score")
     >>> res.precision.estimate, res.recall.estimate, round(res.ap50.estimate, 6)
     (0.5, 1.0, 1.0)
+
+    A human annotator besides, on two images: on ``i`` the model adds a spurious box,
+    on ``j`` the annotator misses the cat. The model's F1 is 2*2/(2+3) = 0.8, hers
+    2*1/(2+1) = 0.67 against the same reference:
+
+    >>> res = evaluate_boxes({"image": ["i", "i", "i", "i", "j", "j"],
+    ...     "annotator": ["gold", "model", "model", "ann", "gold", "model"],
+    ...     "label": ["cat"] * 6, "x": [0, 1, 40, 0, 5, 5], "y": [0, 0, 40, 1, 5, 6],
+    ...     "w": [10, 10, 5, 10, 20, 20], "h": [10, 10, 5, 10, 20, 20]},
+    ...     reference="gold", system="model", n_resamples=99)
+    >>> res.f1.estimate, round(res.ceiling.humans["ann"].estimate, 4), res.ceiling.outcome
+    (0.8, 0.6667, 'above')
     """
     level = v.confidence_level(confidence_level, func=FUNC)
     ok = isinstance(iou_threshold, (int, float)) and not isinstance(iou_threshold, bool)
@@ -127,8 +167,16 @@ def evaluate_boxes(
                             f"are {list(t.raters)!r}.")  # fmt: skip
     ref, sys_ = t.raters.index(reference), t.raters.index(system)
     if t.score is not None and not np.isfinite(t.score[t.rater == sys_]).all():
-        raise DataError(f"{FUNC}: a box of {system!r} has no score (column {score!r}); AP "
+        where = "" if score is None else f" (column {score!r})"
+        raise DataError(f"{FUNC}: a box of {system!r} has no score{where}; AP "
                         "ranks every detection by its score.")  # fmt: skip
+    if ceiling_figure is not None:
+        v.choice(ceiling_figure, FIGURES, param="ceiling_figure", func=FUNC)
+    chosen, models = resolve_humans(t, humans, reference, system, FUNC)
+    if ceiling_figure is not None and not chosen:
+        raise DataError(f"{FUNC}: ceiling_figure={ceiling_figure!r} asks for a human ceiling, "
+                        "and no human annotator besides the reference and the system is here; "
+                        "name them with humans=[...].")  # fmt: skip
     counts = _counts(t, ref, sys_, float(iou_threshold))
     common: dict[str, Any] = {"images": t.units, "n_raters": 2, "warn": True}
     prf = _prf(counts.sum(axis=2), common, float(iou_threshold), "")
@@ -141,9 +189,18 @@ def evaluate_boxes(
         from accord.images._coco_ap import ap_table
 
         aps = ap_table(t, t.score, ref, sys_, IOU_THRESHOLDS, RECALL_POINTS, MAX_DETECTIONS)
-    audit = {**t.audit, "images": len(t.units), "reference": reference, "system": system}
+    audit: dict[str, Any] = {**t.audit, "images": len(t.units), "reference": reference,
+                             "system": system, "humans": list(chosen)}
+    if models:
+        audit["scored annotators left out of the human ceiling"] = list(models)
+    ceiling = None
+    if chosen:
+        fig = ceiling_figure or "f1"
+        ceiling = box_ceiling(t, _prf, reference, chosen, system, prf[fig], fig,
+                              float(iou_threshold), boot)  # fmt: skip
     return BoxDetection(float(iou_threshold), prf["precision"], prf["recall"], prf["f1"],
-                        per_label, aps[0], aps[1], aps[2], boot, level, audit)  # fmt: skip
+                        per_label, aps[0], aps[1], aps[2], boot, level, audit,
+                        ceiling)  # fmt: skip
 
 
 def _counts(t: BoxTable, ref: int, sys_: int, threshold: float) -> FloatArray:

@@ -3,7 +3,8 @@
 Each human annotator's figure against the same reference, on the units the system
 shares with it, and the paired difference system minus each human
 (:func:`accord.compare`, a bootstrap over units); the outcome is worded in one
-sentence. The evaluation families (classes, spans, label sets) all attach it.
+sentence. The evaluation families (classes, spans, label sets, a model's boxes) all
+attach it.
 """
 
 from __future__ import annotations
