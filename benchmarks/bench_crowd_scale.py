@@ -32,7 +32,8 @@ count matrix per product) shows there whatever the number of iterations the data
 
 Usage: ``python benchmarks/bench_crowd_scale.py [--units 1900000] [--fractions 16 8 4 2]
 [--consensus-method dawid_skene] [--fit-iterations 20] [--json]`` (``--fractions 1`` runs the
-full size). The files are generated once under ``benchmarks/_data/`` (git-ignored) by a child process.
+full size). The files are generated once under ``benchmarks/_data/`` (git-ignored) by a
+child process.
 """
 
 from __future__ import annotations
