@@ -199,6 +199,9 @@ def oks_similarity(
 
 
 def _table(data: Any, *, names: Sequence[str] | None, **columns: str) -> KeypointTable:
+    meta = getattr(data, "meta", None)
+    if isinstance(meta, dict) and isinstance(meta.get("keypoints"), KeypointTable):
+        return meta["keypoints"]  # accord.read of a keypoint export
     paths = [data] if isinstance(data, (str, Path)) else data
     is_paths = isinstance(paths, (list, tuple)) and bool(paths) and all(
         isinstance(p, (str, Path)) for p in paths)  # fmt: skip

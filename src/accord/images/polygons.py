@@ -165,6 +165,9 @@ def iou_similarity(table: PolygonTable) -> Similarity:
 
 
 def _table(data: Any, **columns: str) -> PolygonTable:
+    meta = getattr(data, "meta", None)
+    if isinstance(meta, dict) and isinstance(meta.get("polygons"), PolygonTable):
+        return meta["polygons"]  # accord.read of a polygon export
     paths = [data] if isinstance(data, (str, Path)) else data
     is_paths = isinstance(paths, (list, tuple)) and bool(paths) and all(
         isinstance(p, (str, Path)) for p in paths)  # fmt: skip

@@ -67,9 +67,11 @@ def finish(rows: Rows, files: int, func: str) -> BoxTable:
                     table.label, table.xywh, audit)  # fmt: skip
 
 
-def as_annotations(table: BoxTable, name: str, paths: list[Path]) -> Any:
-    """What :func:`accord.read` gives for a box export: no labels per image, the boxes in
-    ``meta["boxes"]`` (compare them with ``accord.box_agreement``)."""
+def as_annotations(table: Any, name: str, paths: list[Path], shape: str = "boxes") -> Any:
+    """What :func:`accord.read` gives for an image export: no labels per image, the table
+    of its shapes in ``meta[shape]`` (``meta["boxes"]``: compare them with
+    ``accord.box_agreement``; ``"polygons"``, ``"keypoints"``: with
+    ``accord.polygon_agreement``, ``accord.keypoint_agreement``)."""
     import numpy as np
 
     from accord.data.annotations import Annotations
@@ -84,4 +86,4 @@ def as_annotations(table: BoxTable, name: str, paths: list[Path]) -> Any:
     empty = np.empty(0, dtype=np.int64)
     return Annotations(empty, empty, empty, units=table.units, raters=table.raters,
                        categories=(), audit=audit,
-                       meta={"format": name, "boxes": table})  # fmt: skip
+                       meta={"format": name, shape: table})  # fmt: skip

@@ -186,11 +186,20 @@ def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
 
 def _read(paths: list[Path], options: dict[str, Any]) -> Any:
     from accord.readers._box_rows import as_annotations
+    from accord.readers._shape_read import pick_shape, read_shape
 
-    key = options.get("rater")
-    table = read_coco(paths, rater_key=key if len(paths) == 1 else None, func="accord.read")
-    return as_annotations(table, "coco", paths)
+    shape, caveat = pick_shape(paths, "coco", options)
+    if shape != "boxes":
+        ann = read_shape(paths, "coco", shape, options)
+    else:
+        key = options.get("rater")
+        table = read_coco(paths, rater_key=key if len(paths) == 1 else None, func="accord.read")
+        ann = as_annotations(table, "coco", paths)
+    if caveat:
+        ann.audit = ann.audit.with_caveats(caveat)
+    return ann
 
 
-COCO = Reader("coco", "COCO object-detection JSON (boxes; one file per annotator, or "
-              "rater= naming the annotation key)", _sniff.coco, _read)
+COCO = Reader("coco", "COCO JSON (boxes, polygons or keypoints; one file per annotator, "
+              "or rater= naming the annotation key)", _sniff.coco, _read,
+              ("shapes", "names"))

@@ -169,10 +169,18 @@ def _coordinate(box: ET.Element, name: str, where: str, func: str) -> float:
 
 def _read(paths: list[Path], options: dict[str, Any]) -> Any:
     from accord.readers._box_rows import as_annotations
+    from accord.readers._shape_read import pick_shape, read_shape
 
-    key = options.get("rater") if len(paths) == 1 else None
-    return as_annotations(read_cvat(paths, rater_key=key, func="accord.read"), "cvat", paths)
+    shape, caveat = pick_shape(paths, "cvat", options)
+    if shape != "boxes":
+        ann = read_shape(paths, "cvat", shape, options)
+    else:
+        key = options.get("rater") if len(paths) == 1 else None
+        ann = as_annotations(read_cvat(paths, rater_key=key, func="accord.read"), "cvat", paths)
+    if caveat:
+        ann.audit = ann.audit.with_caveats(caveat)
+    return ann
 
 
-CVAT = Reader("cvat", "CVAT for images 1.1 XML with boxes (one job export per annotator)",
-              _sniff.cvat, _read)
+CVAT = Reader("cvat", "CVAT for images 1.1 XML with boxes, polygons or points (one job "
+              "export per annotator)", _sniff.cvat, _read, ("shapes", "names"))

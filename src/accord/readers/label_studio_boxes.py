@@ -149,12 +149,20 @@ def _number(raw: Any, name: str, where: str, func: str) -> float:
 
 def _read(paths: list[Path], options: dict[str, Any]) -> Any:
     from accord.readers._box_rows import as_annotations
+    from accord.readers._shape_read import pick_shape, read_shape
 
-    table = read_label_studio_boxes(paths, func="accord.read")
-    return as_annotations(table, "label_studio_boxes", paths)
+    shape, caveat = pick_shape(paths, "label_studio_boxes", options)
+    if shape != "boxes":
+        ann = read_shape(paths, "label_studio_boxes", shape, options)
+    else:
+        table = read_label_studio_boxes(paths, func="accord.read")
+        ann = as_annotations(table, "label_studio_boxes", paths)
+    if caveat:
+        ann.audit = ann.audit.with_caveats(caveat)
+    return ann
 
 
 LABEL_STUDIO_BOXES = Reader(
-    "label_studio_boxes", "Label Studio JSON export with rectanglelabels (boxes; one "
-    "annotation per annotator, converted from percent to pixels)",
-    _sniff.label_studio_boxes, _read)
+    "label_studio_boxes", "Label Studio JSON export with rectanglelabels, polygonlabels or "
+    "keypointlabels (one annotation per annotator, converted from percent to pixels)",
+    _sniff.label_studio_boxes, _read, ("shapes", "names"))
