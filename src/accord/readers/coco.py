@@ -30,6 +30,7 @@ from typing import Any
 from accord.errors import DataError, FormatError
 from accord.readers import _sniff
 from accord.readers._base import Reader
+from accord.readers._clip import clip_boxes, size_of
 from accord.readers.boxes import BoxTable, box_table
 
 sniff = _sniff.coco
@@ -75,13 +76,23 @@ def read_coco(
         )
     rows: list[dict[str, Any]] = []
     skipped: Counter[str] = Counter()
+    sizes: dict[str, tuple[float, float]] = {}
     for f in files:
-        rows += _rows(f, rater_key, skipped, func)
+        rows += _rows(f, rater_key, skipped, func, sizes)
     table = box_table(_columns(rows), unit="image", rater="annotator", label="label",
                       box=("x", "y", "w", "h"), func=func)  # fmt: skip
     audit = {**table.audit, "files": len(files), **{f"skipped: {k}": n for k, n in skipped.items()}}
-    return BoxTable(table.units, table.raters, table.labels, table.unit, table.rater,
-                    table.label, table.xywh, audit)  # fmt: skip
+    return clip_boxes(BoxTable(table.units, table.raters, table.labels, table.unit,
+                               table.rater, table.label, table.xywh, audit), sizes)  # fmt: skip
+
+
+def image_sizes(data: dict[str, Any], sizes: dict[str, tuple[float, float]]) -> None:
+    """Add each image's ``(width, height)`` by file name, where the file gives both."""
+    for k, im in enumerate(data["images"]):
+        if isinstance(im, dict):
+            size = size_of(im.get("width"), im.get("height"))
+            if size is not None:
+                sizes.setdefault(str(im.get("file_name", im.get("id", k))), size)
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -99,9 +110,11 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def _rows(
-    path: Path, rater_key: str | None, skipped: Counter[str], func: str
-) -> list[dict[str, Any]]:
+    path: Path, rater_key: str | None, skipped: Counter[str], func: str,
+    sizes: dict[str, tuple[float, float]],
+) -> list[dict[str, Any]]:  # fmt: skip
     data = _load(path)
+    image_sizes(data, sizes)
     rows = []
     seen: set[tuple[str, str]] = set()
     for a, where, image, rater, label in each_annotation(data, path, rater_key, seen, func):

@@ -28,6 +28,7 @@ from accord.errors import DataError, FormatError
 from accord.readers import _sniff
 from accord.readers._base import Reader
 from accord.readers._box_rows import Rows, finish
+from accord.readers._clip import size_of
 from accord.readers.boxes import BoxTable
 
 __all__ = ["CVAT", "read_cvat"]
@@ -118,6 +119,9 @@ def _read_root(root: ET.Element, path: Path, who: str | None, key: str | None, r
             raise DataError(f"{func}: {str(path)!r}, image {k + 1} (id {image.get('id')!r}) has "
                             "no name; CVAT matches images across files by name.")  # fmt: skip
         rows.images[name] = None
+        size = size_of(_float(image.get("width")), _float(image.get("height")))
+        if size is not None:
+            rows.sizes.setdefault(name, size)
         if who is not None:
             rows.saw(name, who)
         for shape in image:
@@ -127,6 +131,14 @@ def _read_root(root: ET.Element, path: Path, who: str | None, key: str | None, r
                 rows.skipped[f"{shape.tag} (only boxes are compared)"] += 1
             else:
                 rows.skipped[f"<{shape.tag}>"] += 1
+
+
+def _float(raw: str | None) -> float | None:
+    """A number of the XML, or None (an image's size is optional)."""
+    try:
+        return float(raw) if raw is not None else None
+    except ValueError:
+        return None
 
 
 def _box(box: ET.Element, image: str, path: Path, who: str | None, key: str | None,

@@ -134,8 +134,10 @@ def _result(r: Any, image: str, rater: str, where: str, rows: Rows, func: str) -
     if all(isinstance(s, (int, float)) and not isinstance(s, bool) and s > 0 for s in size):
         sx, sy = float(size[0]), float(size[1])  # multiply first: 15.625 * 640 / 100 is 100
         x, y, w, h = x * sx / 100, y * sy / 100, w * sx / 100, h * sy / 100
+        rows.sizes.setdefault(image, (sx, sy))
     else:
         rows.notes[_PERCENT] += 1
+        rows.sizes.setdefault(image, (100.0, 100.0))
     rows.box(image, rater, str(labels[0]), (x, y, w, h))
 
 
