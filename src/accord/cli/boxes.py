@@ -19,6 +19,7 @@ from accord.cli._shapes_view import (
     other_shapes,
     print_agreement,
     redirect,
+    refuse_unused,
     sweep_option,
     the,
 )
@@ -94,6 +95,8 @@ def boxes(
     check_output(output, consensus, "boxes")
     writable_output(output, *files)
     held = other_shapes("boxes", files)
+    refuse_unused(files, (("unit", "--unit"), ("label", "--label"), ("box", "--box")),
+                  consensus=consensus, as_json=as_json)
     data: Any = files[0] if len(files) == 1 else list(files)
     if sizes is not None:
         data = accord.read(data, format="yolo", sizes=sizes)
