@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 from accord.data import _validation as v
 from accord.errors import InsufficientDataError
 from accord.images._counts import Similarity
+from accord.images._figures import few_images
 from accord.images._shapes import Kind, ShapeAgreement, agreement
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.results import AgreementResult
@@ -177,8 +178,9 @@ def keypoint_agreement(
             f"{FUNC}: agreement needs two annotators or more; found {list(table.raters)!r}."
         )
     similarity = oks_similarity(table, sigmas_of(table.names, sigmas, FUNC), visible)
-    audit = {**table.audit, "images": len(table.units), "annotators": list(table.raters),
-             "labels": list(table.labels), "keypoints": list(table.names)}  # fmt: skip
+    audit = few_images({**table.audit, "images": len(table.units),
+                        "annotators": list(table.raters), "labels": list(table.labels),
+                        "keypoints": list(table.names)})
     boot = Bootstrap(n_resamples=n_resamples, rng=rng)
     fields = agreement(table.as_boxes(), similarity, Kind("keypoint", "oks"),
                        float(oks_threshold), boot, level, audit)  # fmt: skip

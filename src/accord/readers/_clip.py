@@ -128,7 +128,10 @@ def clip_polygons(table: Any, sizes: Sizes) -> Any:
         if not parts:
             outside[i] = True
             continue
-        rings[i] = tuple(np.asarray(p.exterior.coords, dtype=np.float64)[:-1] for p in parts)
+        top = np.array([w_img[i], h_img[i]])  # GEOS may leave a vertex a hair outside
+        rings[i] = tuple(np.clip(np.asarray(p.exterior.coords, dtype=np.float64)[:-1], 0, top)
+                         for p in parts)  # fmt: skip
+        parts = [shapely.Polygon(r) for r in rings[i]]
         geometry[i] = parts[0] if len(parts) == 1 else shapely.MultiPolygon(parts)
     keep = ~outside
     area = np.asarray(shapely.area(geometry), dtype=np.float64).reshape(len(table))
