@@ -61,6 +61,11 @@ def _refused(args: list[str], sentence: str) -> None:
     (["report", str(EX / "pilot.csv"), "--oks", "0.6"],
      f"--oks applies to keypoint data, and {EX / 'pilot.csv'} holds no keypoints: leave "
      "--oks out."),
+    (["report", str(EX / "batches.csv"), "--by", "batch", "--oks", "0.6"],
+     "--oks applies to keypoint data, and --by reports on labels, which are not keypoints: "
+     "leave --oks out."),
+    (["report", str(EX / "batches.csv"), "--by", "batch", "--polygon", "p"],
+     "--polygon reads shapes, and --by reports on labels: leave --polygon or --by out."),
 ])
 def test_an_option_that_would_be_ignored_is_refused(args: list[str], sentence: str) -> None:
     _refused(args, sentence)

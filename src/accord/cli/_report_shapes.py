@@ -121,10 +121,16 @@ def refuse_shape_options_by() -> None:
                                f"{flag} or --by out.")
 
 
-def read_shapes(data: Any, selection: dict[str, Any], options: dict[str, Any]) -> Any:
+def read_shapes(data: Any, selection: dict[str, Any], options: dict[str, Any],
+                by: str | None = None) -> Any:
     """The annotations holding the polygons or keypoints of ``data``, or ``None`` when it
     holds neither (read it as before). ``selection``: the data options (``unit``,
-    ``rater``, ``span_label``, ``raters``); ``options``: those of :func:`shape_options`."""
+    ``rater``, ``span_label``, ``raters``); ``options``: those of :func:`shape_options`;
+    with ``by`` (the report by group, on labels) a shape option is refused, and None
+    returned."""
+    if by is not None:  # the report is on labels by group: a shape option is refused
+        refuse_shape_options_by()
+        return None
     files = _files(data)
     kind, how = _kind(files, options["polygon_col"], options["keypoints_col"])
     if kind != "keypoints":

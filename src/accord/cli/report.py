@@ -34,7 +34,7 @@ from accord.cli._errors import cli_text
 from accord.cli._json import emit
 from accord.cli._options import shared
 from accord.cli._outputs import writable_output
-from accord.cli._report_shapes import read_shapes, refuse_shape_options_by, shape_options
+from accord.cli._report_shapes import read_shapes, shape_options
 from accord.cli._roles import all_kinds, mark_reference, roles_found, roles_named
 from accord.cli._span_options import span_columns, span_options
 from accord.cli._terminal import echo
@@ -215,8 +215,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
         st = accord.load_study(study) if study is not None else None
     shape_opts = {k: selection.pop(k) for k in ("polygon_col", "keypoints_col", "area_col",
                                                  "keypoint_names", "sigmas", "oks_threshold")}
-    shaped = refuse_shape_options_by() if by is not None else read_shapes(
-        data, selection, shape_opts)
+    shaped = read_shapes(data, selection, shape_opts, by=by)
     spans = span_columns(selection)
 
     def reader(path: Any) -> Any:
