@@ -175,3 +175,41 @@ def test_clipping_points_is_idempotent(points: list[tuple[float, float]]) -> Non
     assert len(c) == (1 if any(inside) else 0)
     if len(c):
         assert np.array_equal(c.points[0, inside, :2], t.points[0, inside, :2])
+
+
+def test_yolo_cvat_and_label_studio_boxes_are_clipped(tmp_path: Path) -> None:
+    # YOLO: centre 0.95, width 0.2 spans 0.85 to 1.05 of the image: clipped to 0.85..1,
+    # a width of 0.15 (96 px of a 640 px image); in fractions without sizes.
+    root = tmp_path / "yolo"
+    for who in ("ann", "bob"):
+        (root / who).mkdir(parents=True)
+        (root / who / "a.txt").write_text("0 0.95 0.5 0.2 0.1\n")
+    (root / "classes.txt").write_text("car\n")
+    frac = accord.read(root).meta["boxes"]
+    assert frac.xywh[:, 2] == pytest.approx([0.15, 0.15], abs=1e-12)
+    assert frac.audit[f"note: {CLIPPED}"] == 2
+    px = accord.read(root, sizes={"a.jpg": (640, 480)}).meta["boxes"]
+    assert px.xywh[:, 0] + px.xywh[:, 2] == pytest.approx([640.0, 640.0])
+    assert px.xywh[:, 2] == pytest.approx([96.0, 96.0])
+    # CVAT: xbr 130 on a 100 px wide image: x 80..100
+    files = []
+    for who in ("ann", "bob"):
+        f = tmp_path / f"{who}.xml"
+        f.write_text("<annotations><meta><job><assignee><username>"
+                     f"{who}</username></assignee></job></meta>"
+                     '<image id="0" name="a.jpg" width="100" height="80">'
+                     '<box label="car" xtl="80" ytl="10" xbr="130" ybr="30"/></image>'
+                     "</annotations>")
+        files.append(f)
+    cvat = accord.read(files).meta["boxes"]
+    assert cvat.xywh.tolist() == [[80.0, 10.0, 20.0, 20.0]] * 2
+    # Label Studio: x 90 %, width 20 % of a 200 px image: 180..200 px
+    result = {"type": "rectanglelabels", "original_width": 200, "original_height": 100,
+              "value": {"x": 90, "y": 10, "width": 20, "height": 20,
+                        "rectanglelabels": ["car"]}}
+    task = {"id": 1, "data": {"image": "/data/a.jpg"},
+            "annotations": [{"completed_by": k, "result": [result]} for k in (1, 2)]}
+    (tmp_path / "ls.json").write_text(json.dumps([task]))
+    ls = accord.read(tmp_path / "ls.json").meta["boxes"]
+    assert ls.xywh.tolist() == [[180.0, 10.0, 20.0, 20.0]] * 2
+    assert ls.audit[f"note: {CLIPPED}"] == 2
