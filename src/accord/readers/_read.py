@@ -20,7 +20,7 @@ from accord.readers._sniff import SNIFF
 
 #: (name, module, attribute), in the order detection prefers them on a tie.
 _REGISTRY: tuple[tuple[str, str, str], ...] = (
-    ("label_studio_boxes", "label_studio_boxes", "LABEL_STUDIO_BOXES"),
+    ("label_studio_boxes", "_shape_read", "LABEL_STUDIO_BOXES"),
     ("label_studio", "label_studio", "LABEL_STUDIO"),
     ("label_studio_csv", "label_studio", "LABEL_STUDIO_CSV"),
     ("prodigy", "prodigy", "PRODIGY"),
@@ -30,8 +30,8 @@ _REGISTRY: tuple[tuple[str, str, str], ...] = (
     ("mturk", "mturk", "MTURK"),
     ("sagemaker", "sagemaker", "SAGEMAKER"),
     ("argilla", "argilla", "ARGILLA"),
-    ("coco", "coco", "COCO"),
-    ("cvat", "cvat", "CVAT"),
+    ("coco", "_shape_read", "COCO"),
+    ("cvat", "_shape_read", "CVAT"),
     ("yolo", "yolo", "YOLO"),
     ("conll", "conll", "CONLL"),
     ("csv", "csv", "CSV"),

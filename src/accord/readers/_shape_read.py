@@ -16,6 +16,10 @@ polygons, else its boxes, and a caveat names the others and the ``shapes=`` that
 them. A CVAT or
 Label Studio export whose regions are of several shapes (a ``<box>`` here, a
 ``<polygon>`` there) is refused in one sentence naming them and ``shapes=``.
+
+The readers of :func:`accord.read` for these exports (``COCO``, ``CVAT``,
+``LABEL_STUDIO_BOXES``) are here, above the modules of each format and shape, which
+they call.
 """
 
 from __future__ import annotations
@@ -24,8 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from accord.errors import FormatError
+from accord.readers import _sniff
+from accord.readers._base import Reader
 
-__all__ = ["SHAPES", "pick_shape", "read_shape"]
+__all__ = ["COCO", "CVAT", "LABEL_STUDIO_BOXES", "SHAPES", "pick_shape", "read_shape"]
 
 #: The shapes, from the least to the most specific.
 SHAPES = ("boxes", "polygons", "keypoints")
@@ -78,3 +84,56 @@ def read_shape(paths: list[Path], name: str, shape: str, options: dict[str, Any]
                               "category's 'keypoints' list, so leave names= out.")
         table = read_keypoints(paths, rater_key=key, names=names, func="accord.read")
     return as_annotations(table, name, paths, shape)
+
+
+def _with(ann: Any, caveat: str) -> Any:
+    if caveat:
+        ann.audit = ann.audit.with_caveats(caveat)
+    return ann
+
+
+def _coco(paths: list[Path], options: dict[str, Any]) -> Any:
+    from accord.readers._box_rows import as_annotations
+    from accord.readers.coco import read_coco
+
+    shape, caveat = pick_shape(paths, "coco", options)
+    if shape != "boxes":
+        return _with(read_shape(paths, "coco", shape, options), caveat)
+    key = options.get("rater") if len(paths) == 1 else None
+    table = read_coco(paths, rater_key=key, func="accord.read")
+    return _with(as_annotations(table, "coco", paths), caveat)
+
+
+def _cvat(paths: list[Path], options: dict[str, Any]) -> Any:
+    from accord.readers._box_rows import as_annotations
+    from accord.readers.cvat import read_cvat
+
+    shape, caveat = pick_shape(paths, "cvat", options)
+    if shape != "boxes":
+        return _with(read_shape(paths, "cvat", shape, options), caveat)
+    key = options.get("rater") if len(paths) == 1 else None
+    table = read_cvat(paths, rater_key=key, func="accord.read")
+    return _with(as_annotations(table, "cvat", paths), caveat)
+
+
+def _label_studio(paths: list[Path], options: dict[str, Any]) -> Any:
+    from accord.readers._box_rows import as_annotations
+    from accord.readers.label_studio_boxes import read_label_studio_boxes
+
+    name = "label_studio_boxes"
+    shape, caveat = pick_shape(paths, name, options)
+    if shape != "boxes":
+        return _with(read_shape(paths, name, shape, options), caveat)
+    table = read_label_studio_boxes(paths, func="accord.read")
+    return _with(as_annotations(table, name, paths), caveat)
+
+
+COCO = Reader("coco", "COCO JSON (boxes, polygons or keypoints; one file per annotator, "
+              "or rater= naming the annotation key)", _sniff.coco, _coco,
+              ("shapes", "names"))
+CVAT = Reader("cvat", "CVAT for images 1.1 XML with boxes, polygons or points (one job "
+              "export per annotator)", _sniff.cvat, _cvat, ("shapes", "names"))
+LABEL_STUDIO_BOXES = Reader(
+    "label_studio_boxes", "Label Studio JSON export with rectanglelabels, polygonlabels or "
+    "keypointlabels (one annotation per annotator, converted from percent to pixels)",
+    _sniff.label_studio_boxes, _label_studio, ("shapes", "names"))

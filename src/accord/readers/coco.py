@@ -29,13 +29,12 @@ from typing import Any
 
 from accord.errors import DataError, FormatError
 from accord.readers import _sniff
-from accord.readers._base import Reader
 from accord.readers._clip import clip_boxes, size_of
 from accord.readers.boxes import BoxTable, box_table
 
 sniff = _sniff.coco
 
-__all__ = ["COCO", "read_coco", "sniff"]
+__all__ = ["read_coco", "sniff"]
 
 
 def read_coco(
@@ -196,23 +195,3 @@ def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
     keys = ("image", "annotator", "label", "x", "y", "w", "h")
     return {k: [r[k] for r in rows] for k in keys}
 
-
-def _read(paths: list[Path], options: dict[str, Any]) -> Any:
-    from accord.readers._box_rows import as_annotations
-    from accord.readers._shape_read import pick_shape, read_shape
-
-    shape, caveat = pick_shape(paths, "coco", options)
-    if shape != "boxes":
-        ann = read_shape(paths, "coco", shape, options)
-    else:
-        key = options.get("rater")
-        table = read_coco(paths, rater_key=key if len(paths) == 1 else None, func="accord.read")
-        ann = as_annotations(table, "coco", paths)
-    if caveat:
-        ann.audit = ann.audit.with_caveats(caveat)
-    return ann
-
-
-COCO = Reader("coco", "COCO JSON (boxes, polygons or keypoints; one file per annotator, "
-              "or rater= naming the annotation key)", _sniff.coco, _read,
-              ("shapes", "names"))

@@ -25,13 +25,11 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from accord.errors import DataError, FormatError
-from accord.readers import _sniff
-from accord.readers._base import Reader
 from accord.readers._box_rows import Rows, finish
 from accord.readers._clip import size_of
 from accord.readers.boxes import BoxTable
 
-__all__ = ["CVAT", "read_cvat"]
+__all__ = ["read_cvat"]
 
 _SHAPES = ("polygon", "polyline", "points", "mask", "ellipse", "cuboid", "skeleton", "tag")
 
@@ -178,21 +176,3 @@ def _coordinate(box: ET.Element, name: str, where: str, func: str) -> float:
         raise DataError(f"{func}: {where} has a box with {name}={raw!r}; expected a number.")
     return value
 
-
-def _read(paths: list[Path], options: dict[str, Any]) -> Any:
-    from accord.readers._box_rows import as_annotations
-    from accord.readers._shape_read import pick_shape, read_shape
-
-    shape, caveat = pick_shape(paths, "cvat", options)
-    if shape != "boxes":
-        ann = read_shape(paths, "cvat", shape, options)
-    else:
-        key = options.get("rater") if len(paths) == 1 else None
-        ann = as_annotations(read_cvat(paths, rater_key=key, func="accord.read"), "cvat", paths)
-    if caveat:
-        ann.audit = ann.audit.with_caveats(caveat)
-    return ann
-
-
-CVAT = Reader("cvat", "CVAT for images 1.1 XML with boxes, polygons or points (one job "
-              "export per annotator)", _sniff.cvat, _read, ("shapes", "names"))

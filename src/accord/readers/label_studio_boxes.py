@@ -25,8 +25,6 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from accord.errors import DataError, FormatError
-from accord.readers import _sniff
-from accord.readers._base import Reader
 from accord.readers._box_rows import Rows, finish
 from accord.readers.boxes import BoxTable
 
@@ -148,23 +146,3 @@ def _number(raw: Any, name: str, where: str, func: str) -> float:
                         "finite number.")  # fmt: skip
     return float(raw)
 
-
-def _read(paths: list[Path], options: dict[str, Any]) -> Any:
-    from accord.readers._box_rows import as_annotations
-    from accord.readers._shape_read import pick_shape, read_shape
-
-    shape, caveat = pick_shape(paths, "label_studio_boxes", options)
-    if shape != "boxes":
-        ann = read_shape(paths, "label_studio_boxes", shape, options)
-    else:
-        table = read_label_studio_boxes(paths, func="accord.read")
-        ann = as_annotations(table, "label_studio_boxes", paths)
-    if caveat:
-        ann.audit = ann.audit.with_caveats(caveat)
-    return ann
-
-
-LABEL_STUDIO_BOXES = Reader(
-    "label_studio_boxes", "Label Studio JSON export with rectanglelabels, polygonlabels or "
-    "keypointlabels (one annotation per annotator, converted from percent to pixels)",
-    _sniff.label_studio_boxes, _read, ("shapes", "names"))
