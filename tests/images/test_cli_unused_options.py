@@ -34,6 +34,9 @@ def _refused(args: list[str], sentence: str) -> None:
      "--rater names the key or attribute of the annotator in one export file holding every "
      "annotator; with one file per annotator each file's annotator is its own (COCO: the "
      "file's name; CVAT: the job's assignee): leave --rater out."),
+    (["boxes", str(EX / "boxes.csv"), "--sizes", str(EX / "boxes_yolo" / "sizes.csv")],
+     f"--sizes gives the image sizes of YOLO label folders, and {EX / 'boxes.csv'} is not a "
+     "folder: leave --sizes out."),
     (["boxes", str(EX / "boxes.csv"), "--fusion", "mean"],
      "--fusion applies to the consensus: add --consensus."),
     (["polygons", str(EX / "polygons.csv"), "--quorum", "0.5"],

@@ -99,6 +99,12 @@ def boxes(
                   consensus=consensus, as_json=as_json)
     data: Any = files[0] if len(files) == 1 else list(files)
     if sizes is not None:
+        from pathlib import Path
+
+        if not all(Path(f).is_dir() for f in files):
+            what = "is not a folder" if len(files) == 1 else "are not all folders"
+            raise click.UsageError(f"--sizes gives the image sizes of YOLO label folders, and "
+                                   f"{' '.join(files)} {what}: leave --sizes out.")
         data = accord.read(data, format="yolo", sizes=sizes)
     res = accord.box_agreement(
         data, unit=unit, rater=rater, label=label, box=box, iou_threshold=iou_threshold,
