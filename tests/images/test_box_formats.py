@@ -93,7 +93,8 @@ def test_accord_read_detects_box_exports_and_points_to_box_agreement() -> None:
                                    "with shapes='polygons')",)
     # the CVAT jobs hold a box here and a polygon there: which to read is asked
     refused(FormatError, r"^2 files hold boxes and polygons; read one of them with "
-            r"shapes='boxes' \(or 'polygons'\)\.$", accord.read, EXPORTS["cvat"])
+            r"shapes='boxes' \(or 'polygons'; accord CLI: accord boxes or accord polygons\)\.$",
+            accord.read, EXPORTS["cvat"])
 
 
 def test_what_is_not_a_box_is_counted_by_name() -> None:

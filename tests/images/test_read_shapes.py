@@ -89,7 +89,8 @@ def test_an_export_of_several_shapes_asks_which() -> None:
     for paths, source in ((CVAT, "2 files hold"), (LS, f"{LS} holds")):
         refused(FormatError, "^" + re.escape(
             f"{source} boxes, polygons and keypoints; read one of them with shapes='boxes' "
-            "(or 'polygons' or 'keypoints')."), accord.read, paths)
+            "(or 'polygons' or 'keypoints'; accord CLI: accord boxes or accord polygons or "
+            "accord keypoints)."), accord.read, paths)
         for shape, kind in KINDS.items():
             ann = accord.read(paths, shapes=shape)
             assert isinstance(ann.meta[shape], kind)

@@ -51,8 +51,10 @@ def pick_shape(paths: list[Path], name: str, options: dict[str, Any]) -> tuple[s
     objects = objects or ("boxes",)
     if chosen is None and len(objects) > 1 and name != "coco":
         source = f"{paths[0]} holds" if len(paths) == 1 else f"{len(paths)} files hold"
+        commands = " or ".join(f"accord {k}" for k in objects)
         raise FormatError(f"{source} {_listed(objects)}; read one of them with "
-                          f"shapes={objects[0]!r} (or {_listed(objects[1:], 'or')}).")
+                          f"shapes={objects[0]!r} (or {_listed(objects[1:], 'or')}; accord "
+                          f"CLI: {commands}).")
     shape = chosen if chosen is not None else objects[-1]
     others = tuple(k for k in held if k != shape)
     if not others:
