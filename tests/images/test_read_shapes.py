@@ -114,3 +114,11 @@ def test_bad_shape_options_are_refused() -> None:
             accord.read, EX / "boxes_yolo", shapes="boxes")
     refused(accord.errors.DataError, r"expected a list of 51 numbers.*name them with "
             r"names=\.\.\.", accord.read, EX / "keypoints.csv")
+
+
+def test_a_field_of_a_region_export_names_the_labels_reader() -> None:
+    sentence = ("accord.read: field='sentiment' selects a question whose labels are read, and "
+                "this Label Studio export is read for its regions; read its labels with "
+                "format='label_studio' and this field=.")
+    refused(FormatError, "^" + re.escape(sentence), accord.read,
+            EX / "boxes_label_studio.json", field="sentiment")

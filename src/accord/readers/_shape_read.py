@@ -123,6 +123,10 @@ def _label_studio(paths: list[Path], options: dict[str, Any]) -> Any:
     from accord.readers.label_studio_boxes import read_label_studio_boxes
 
     name = "label_studio_boxes"
+    if options.get("field") is not None:
+        raise FormatError(f"accord.read: field={options['field']!r} selects a question whose "
+                          "labels are read, and this Label Studio export is read for its "
+                          "regions; read its labels with format='label_studio' and this field=.")
     shape, caveat = pick_shape(paths, name, options)
     if shape != "boxes":
         return _with(read_shape(paths, name, shape, options), caveat)
