@@ -7,6 +7,7 @@ gives the same figures as the agreement function given the files themselves.
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 from pathlib import Path
@@ -122,3 +123,16 @@ def test_a_field_of_a_region_export_names_the_labels_reader() -> None:
                 "format='label_studio' and this field=.")
     refused(FormatError, "^" + re.escape(sentence), accord.read,
             EX / "boxes_label_studio.json", field="sentiment")
+
+
+def test_a_folder_of_exports_is_read_as_its_files() -> None:
+    from tests.conftest import run_cli
+
+    for command, folder in (("polygons", "polygons_coco"), ("keypoints", "keypoints_coco"),
+                            ("boxes", "boxes_coco")):
+        files = sorted(str(f) for f in (EX / folder).iterdir())
+        code, whole, err = run_cli(command, str(EX / folder), "--n-resamples", "20", "--json")
+        assert code == 0, err
+        code, each, err = run_cli(command, *files, "--n-resamples", "20", "--json")
+        assert code == 0, err
+        assert json.loads(whole)["results"] == json.loads(each)["results"], command
