@@ -80,13 +80,21 @@ def test_the_example_exports_agree_with_the_coco_example() -> None:
 
 
 def test_accord_read_detects_box_exports_and_points_to_box_agreement() -> None:
-    for name, paths in (("coco", EXPORTS["coco"]), ("cvat", EXPORTS["cvat"]),
-                        ("yolo", EXPORTS["yolo"])):
-        ann = accord.read(paths)
+    for name, paths, shapes in (("coco", EXPORTS["coco"], None),
+                                ("cvat", EXPORTS["cvat"], "boxes"),
+                                ("yolo", EXPORTS["yolo"], None)):
+        ann = accord.read(paths, **({} if shapes is None else {"shapes": shapes}))
         assert ann.meta["format"] == name and ann.raters == ("ann", "bob")
         assert len(ann.meta["boxes"]) == 4
         refused(InsufficientDataError, "boxes only.*accord.box_agreement", ann.require_pairable)
-    assert accord.read(EXPORTS["cvat"]).audit.dropped == {"polygon (only boxes are compared)": 1}
+    boxes = accord.read(EXPORTS["cvat"], shapes="boxes")
+    assert boxes.audit.dropped == {"polygon (only boxes are compared)": 1}
+    assert boxes.audit.caveats == ("read as boxes: the export also holds polygons (read them "
+                                   "with shapes='polygons')",)
+    # the CVAT jobs hold a box here and a polygon there: which to read is asked
+    refused(FormatError, r"^2 files hold boxes and polygons; read one of them with "
+            r"shapes='boxes' \(or 'polygons'; accord CLI: accord boxes or accord polygons\)\.$",
+            accord.read, EXPORTS["cvat"])
 
 
 def test_what_is_not_a_box_is_counted_by_name() -> None:

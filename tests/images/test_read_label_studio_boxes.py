@@ -32,7 +32,8 @@ def test_read_gives_the_box_readers_table() -> None:
 
 
 def test_what_was_not_read_is_counted() -> None:
-    dropped = {d["reason"]: d["count"] for d in accord.read(SHAPES).audit.to_dict()["dropped"]}
+    dropped = {d["reason"]: d["count"]
+               for d in accord.read(SHAPES, shapes="boxes").audit.to_dict()["dropped"]}
     assert dropped == {"cancelled annotation (Skip)": 1,
                        "choices region (only rectanglelabels are compared)": 1,
                        "keypointlabels region (only rectanglelabels are compared)": 7,

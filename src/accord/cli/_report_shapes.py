@@ -21,7 +21,8 @@ import click
 
 from accord.cli.shapes import _sigmas
 
-__all__ = ["read_shapes", "shape_options"]
+__all__ = ["KEYPOINT_OPTIONS", "read_shapes", "refuse_keypoint_options",
+           "refuse_shape_options_by", "shape_options"]
 
 _TABLES = {".csv", ".tsv", ".parquet", ".pq"}
 _THRESHOLD = click.FloatRange(0.0, 1.0, min_open=True)
@@ -93,12 +94,47 @@ def _kind(files: Sequence[str], polygon: str | None, keypoints: str | None
     return next((k for k in ("keypoints", "polygons") if k in held), None), "export"
 
 
-def read_shapes(data: Any, selection: dict[str, Any], options: dict[str, Any]) -> Any:
+#: The options that apply to keypoint data only, by parameter name.
+KEYPOINT_OPTIONS = (("area_col", "--area"), ("keypoint_names", "--names"),
+                    ("sigmas", "--sigmas"), ("oks_threshold", "--oks"))
+
+
+def refuse_keypoint_options(why: str) -> None:
+    """Refuse a keypoint option given where it would be ignored, saying ``why``."""
+    from accord.cli._shapes_view import given
+
+    flag = next((f for p, f in KEYPOINT_OPTIONS if given(p)), None)
+    if flag is not None:
+        raise click.UsageError(f"{flag} applies to keypoint data, and {why}: leave {flag} "
+                               "out.")
+
+
+def refuse_shape_options_by() -> None:
+    """With ``--by`` the report is on labels: a shape option would be ignored."""
+    from accord.cli._shapes_view import given
+
+    refuse_keypoint_options("--by reports on labels, which are not keypoints")
+    flag = next((f for p, f in (("polygon_col", "--polygon"), ("keypoints_col", "--keypoints"))
+                 if given(p)), None)
+    if flag is not None:
+        raise click.UsageError(f"{flag} reads shapes, and --by reports on labels: leave "
+                               f"{flag} or --by out.")
+
+
+def read_shapes(data: Any, selection: dict[str, Any], options: dict[str, Any],
+                by: str | None = None) -> Any:
     """The annotations holding the polygons or keypoints of ``data``, or ``None`` when it
     holds neither (read it as before). ``selection``: the data options (``unit``,
-    ``rater``, ``span_label``, ``raters``); ``options``: those of :func:`shape_options`."""
+    ``rater``, ``span_label``, ``raters``); ``options``: those of :func:`shape_options`;
+    with ``by`` (the report by group, on labels) a shape option is refused, and None
+    returned."""
+    if by is not None:  # the report is on labels by group: a shape option is refused
+        refuse_shape_options_by()
+        return None
     files = _files(data)
     kind, how = _kind(files, options["polygon_col"], options["keypoints_col"])
+    if kind != "keypoints":
+        refuse_keypoint_options(f"{' '.join(files)} holds no keypoints")
     if kind is None:
         return None
     from accord.report.shapes_report import shape_annotations

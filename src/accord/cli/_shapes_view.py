@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -102,6 +103,44 @@ def other_shapes(shape: str, files: Sequence[str]) -> tuple[str, ...]:
         raise DataError(f"{source}: {the(files)} {' and '.join(others)}, not {shape}: "
                         f"{redirect(others, source)}.")  # fmt: skip
     return others
+
+
+_TABLES = {".csv", ".tsv", ".parquet", ".pq"}
+
+
+def given(name: str) -> bool:
+    """Whether the option ``name`` (its parameter name) was given, not defaulted."""
+    from click.core import ParameterSource
+
+    source = click.get_current_context().get_parameter_source(name)
+    return source not in (None, ParameterSource.DEFAULT)
+
+
+def refuse_unused(files: Sequence[str], columns: Sequence[tuple[str, str]], *,
+                  consensus: bool, as_json: bool) -> None:
+    """Refuse, in one sentence, an option that would be ignored: a table's ``columns``
+    (``(parameter, flag)``) with a tool's export, ``--rater`` with one export file per
+    annotator, ``--quorum``/``--fusion`` without ``--consensus``, and
+    ``--sweep-intervals`` without ``--json``."""
+    exports = not any(Path(f).suffix.lower() in _TABLES for f in files)
+    source = " ".join(files)
+    for param, flag in columns:
+        if exports and given(param):
+            what = "is a tool export" if len(files) == 1 else "are tool exports"
+            raise click.UsageError(
+                f"{flag} names a column of a table, but {source} {what} (an export names its "
+                f"own images, annotators, labels and shapes): leave {flag} out.")
+    if exports and len(files) > 1 and given("rater"):
+        raise click.UsageError(
+            "--rater names the key or attribute of the annotator in one export file holding "
+            "every annotator; with one file per annotator each file's annotator is its own "
+            "(COCO: the file's name; CVAT: the job's assignee): leave --rater out.")
+    for param, flag in (("quorum", "--quorum"), ("fusion", "--fusion")):
+        if not consensus and given(param):
+            raise click.UsageError(f"{flag} applies to the consensus: add --consensus.")
+    if not as_json and given("sweep_intervals"):
+        raise click.UsageError("--sweep-intervals gives the sweep's intervals in --json (the "
+                               "console shows the sweep's estimates only): add --json.")
 
 
 def emit_json(command: str, doc: dict[str, Any], shape: Shape, **extra: Any) -> None:

@@ -19,6 +19,7 @@ from accord.cli._shapes_view import (
     other_shapes,
     print_agreement,
     redirect,
+    refuse_unused,
     sweep_option,
     the,
 )
@@ -94,8 +95,16 @@ def boxes(
     check_output(output, consensus, "boxes")
     writable_output(output, *files)
     held = other_shapes("boxes", files)
+    refuse_unused(files, (("unit", "--unit"), ("label", "--label"), ("box", "--box")),
+                  consensus=consensus, as_json=as_json)
     data: Any = files[0] if len(files) == 1 else list(files)
     if sizes is not None:
+        from pathlib import Path
+
+        if not all(Path(f).is_dir() for f in files):
+            what = "is not a folder" if len(files) == 1 else "are not all folders"
+            raise click.UsageError(f"--sizes gives the image sizes of YOLO label folders, and "
+                                   f"{' '.join(files)} {what}: leave --sizes out.")
         data = accord.read(data, format="yolo", sizes=sizes)
     res = accord.box_agreement(
         data, unit=unit, rater=rater, label=label, box=box, iou_threshold=iou_threshold,

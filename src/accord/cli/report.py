@@ -215,7 +215,7 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
         st = accord.load_study(study) if study is not None else None
     shape_opts = {k: selection.pop(k) for k in ("polygon_col", "keypoints_col", "area_col",
                                                  "keypoint_names", "sigmas", "oks_threshold")}
-    shaped = None if by is not None else read_shapes(data, selection, shape_opts)
+    shaped = read_shapes(data, selection, shape_opts, by=by)
     spans = span_columns(selection)
 
     def reader(path: Any) -> Any:

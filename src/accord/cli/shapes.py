@@ -26,6 +26,7 @@ from accord.cli._shapes_view import (
     emit_json,
     other_shapes,
     print_agreement,
+    refuse_unused,
     sweep_option,
 )
 
@@ -90,6 +91,8 @@ def polygons(
     import accord
 
     _check(output, consensus, files, "polygons", "polygons")
+    refuse_unused(files, (("unit", "--unit"), ("label", "--label"), ("polygon", "--polygon")),
+                  consensus=consensus, as_json=as_json)
     res = accord.polygon_agreement(
         _data(files), unit=unit, rater=rater, label=label, polygon=polygon,
         iou_threshold=iou_threshold, confidence_level=confidence_level,
@@ -198,6 +201,13 @@ def keypoints(
     import accord
 
     _check(output, consensus, files, "keypoints", "objects")
+    refuse_unused(files, (("unit", "--unit"), ("label", "--label"),
+                          ("keypoints_column", "--keypoints"), ("area", "--area")),
+                  consensus=consensus, as_json=as_json)
+    if names and _coco(files):
+        raise click.UsageError("--names names the keypoints of a table, CVAT points or Label "
+                               "Studio; a COCO file names them in its category's keypoints "
+                               "list: leave --names out.")
     common: dict[str, Any] = {
         "unit": unit, "rater": rater, "label": label, "keypoints": keypoints_column,
         "area": area, "names": list(names) or None, "sigmas": sigmas, "visible": visible,
@@ -211,6 +221,21 @@ def keypoints(
         _data(files), **common, quorum=quorum, fusion=fusion)  # type: ignore[arg-type]
     _show("keypoints", res, files, KEYPOINTS, as_json,
           (cons, output, (unit, label, keypoints_column, area), KEYPOINT_VIEW))
+
+
+def _coco(files: tuple[str, ...]) -> bool:
+    """Whether ``files`` are COCO exports (tables and other tools are not)."""
+    from pathlib import Path
+
+    from accord.readers.shape_formats import shape_format
+
+    if any(Path(f).suffix.lower() in {".csv", ".tsv", ".parquet", ".pq"} or Path(f).is_dir()
+           for f in files):
+        return False
+    try:
+        return shape_format([Path(f) for f in files], "accord keypoints") == "coco"
+    except (OSError, ValueError):
+        return False  # the reader says what is wrong with the files
 
 
 def _data(files: tuple[str, ...]) -> Any:

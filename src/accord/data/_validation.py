@@ -103,3 +103,15 @@ def check_kinds(kinds: Any, raters: Sequence[Any] | None, *, func: str) -> None:
                 f"{func} was given kinds for {unknown!r}, which are not among the raters "
                 f"{list(raters)!r}."
             )
+
+
+def shapes_only(meta: Mapping[str, Any], source: str) -> str | None:
+    """Why data holding image shapes only (``meta["boxes"]``, ``"polygons"`` or
+    ``"keypoints"``, as :func:`accord.read` gives them) have nothing to compare as labels,
+    naming the function and the command that compare them; None for other data."""
+    for shape, noun in (("boxes", "box"), ("polygons", "polygon"), ("keypoints", "keypoint")):
+        if meta.get(shape) is not None:
+            return (f"{source}: the data hold {shape} only, no label per unit and rater; "
+                    f"compare {shape} with accord.{noun}_agreement (accord CLI: accord "
+                    f"{shape}).")
+    return None

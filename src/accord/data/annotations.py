@@ -471,9 +471,8 @@ class Annotations:
             return (f"{source}: the data hold spans only ({n_spans} span(s) in field "
                     f"{self.spans.field!r}), no label per unit and rater; compare spans "
                     "with accord.span_agreement (accord CLI: accord spans).")
-        if self.meta.get("boxes") is not None:
-            return (f"{source}: the data hold boxes only, no label per unit and rater; compare "
-                    "boxes with accord.box_agreement (accord CLI: accord boxes).")
+        if (said := v.shapes_only(self.meta, source)) is not None:
+            return said
         dropped = sum(self.audit.dropped.values())
         why = f" ({dropped} missing or skipped)" if dropped else ""
         return f"{source}: the data hold no ratings{why}, so there is nothing to compare."

@@ -19,6 +19,27 @@ from accord.inference.results import AgreementResult
 
 Stat = Callable[[FloatArray], FloatArray]
 
+#: Below this many images the bootstrap's intervals are noted as not to be trusted. The
+#: percentile interval is too narrow in small samples (by about ``sqrt((n - 1) / n)``
+#: and more for skewed statistics; Hesterberg 2015, "What teachers should know about
+#: the bootstrap", *The American Statistician* 69(4), sec. 3-4), and 30 is the size
+#: below which accord already leaves large-sample approximations (``MIN_UNITS_T`` of
+#: the judge's alt-test, after Calderon et al. 2025).
+MIN_BOOTSTRAP_IMAGES = 30
+
+
+def few_images(audit: dict[str, Any]) -> dict[str, Any]:
+    """``audit`` (with ``images``) and, below :data:`MIN_BOOTSTRAP_IMAGES` images, the note
+    that the bootstrap's intervals are too rough to trust."""
+    n = int(audit["images"])
+    if n >= MIN_BOOTSTRAP_IMAGES:
+        return audit
+    note = (f"note: the intervals come from a bootstrap over {n} image{'s' * (n != 1)}, "
+            f"fewer than {MIN_BOOTSTRAP_IMAGES}: too few for them to be trusted (a "
+            "bootstrap interval over so few comes out too narrow); read them as rough, or "
+            "annotate more images")
+    return {**audit, note: None}
+
 
 def _finite_mean(x: FloatArray) -> FloatArray:
     ok = np.isfinite(x)

@@ -37,6 +37,7 @@ from accord.images._figures import (
     alpha_stat,
     alpha_terms,
     f1_stat,
+    few_images,
     figure,
     ratio_stat,
 )
@@ -307,8 +308,8 @@ def box_agreement(
     thresholds = tuple(dict.fromkeys((float(iou_threshold), *COCO_THRESHOLDS)))
     c = count(table, thresholds)
     main = _at(c, table, 0, warn=True)
-    audit = {**table.audit, "images": len(table.units), "annotators": list(table.raters),
-             "labels": list(table.labels)}  # fmt: skip
+    audit = few_images({**table.audit, "images": len(table.units),
+                        "annotators": list(table.raters), "labels": list(table.labels)})
     return BoxAgreement(
         float(iou_threshold), main.f1, main.mean_iou, cast(AgreementResult, main.alpha),
         _per_label(c, table), _pairs(c, table),

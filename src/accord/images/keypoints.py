@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 from accord.data import _validation as v
 from accord.errors import InsufficientDataError
 from accord.images._counts import Similarity
+from accord.images._figures import few_images
 from accord.images._shapes import Kind, ShapeAgreement, agreement
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.results import AgreementResult
@@ -177,8 +178,9 @@ def keypoint_agreement(
             f"{FUNC}: agreement needs two annotators or more; found {list(table.raters)!r}."
         )
     similarity = oks_similarity(table, sigmas_of(table.names, sigmas, FUNC), visible)
-    audit = {**table.audit, "images": len(table.units), "annotators": list(table.raters),
-             "labels": list(table.labels), "keypoints": list(table.names)}  # fmt: skip
+    audit = few_images({**table.audit, "images": len(table.units),
+                        "annotators": list(table.raters), "labels": list(table.labels),
+                        "keypoints": list(table.names)})
     boot = Bootstrap(n_resamples=n_resamples, rng=rng)
     fields = agreement(table.as_boxes(), similarity, Kind("keypoint", "oks"),
                        float(oks_threshold), boot, level, audit)  # fmt: skip
@@ -199,6 +201,9 @@ def oks_similarity(
 
 
 def _table(data: Any, *, names: Sequence[str] | None, **columns: str) -> KeypointTable:
+    meta = getattr(data, "meta", None)
+    if isinstance(meta, dict) and isinstance(meta.get("keypoints"), KeypointTable):
+        return meta["keypoints"]  # accord.read of a keypoint export
     paths = [data] if isinstance(data, (str, Path)) else data
     is_paths = isinstance(paths, (list, tuple)) and bool(paths) and all(
         isinstance(p, (str, Path)) for p in paths)  # fmt: skip

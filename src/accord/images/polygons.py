@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 from accord.data import _validation as v
 from accord.errors import InsufficientDataError
 from accord.images._counts import Similarity
+from accord.images._figures import few_images
 from accord.images._shapes import Kind, ShapeAgreement, agreement
 from accord.inference.bootstrap import Bootstrap
 from accord.inference.results import AgreementResult
@@ -146,8 +147,8 @@ def polygon_agreement(
             f"{FUNC}: agreement needs two annotators or more; found {list(table.raters)!r}."
         )
     similarity = iou_similarity(table)
-    audit = {**table.audit, "images": len(table.units), "annotators": list(table.raters),
-             "labels": list(table.labels)}  # fmt: skip
+    audit = few_images({**table.audit, "images": len(table.units),
+                        "annotators": list(table.raters), "labels": list(table.labels)})
     boot = Bootstrap(n_resamples=n_resamples, rng=rng)
     fields = agreement(table.as_boxes(), similarity, Kind("polygon", "iou"),
                        float(iou_threshold), boot, level, audit)  # fmt: skip
@@ -165,6 +166,9 @@ def iou_similarity(table: PolygonTable) -> Similarity:
 
 
 def _table(data: Any, **columns: str) -> PolygonTable:
+    meta = getattr(data, "meta", None)
+    if isinstance(meta, dict) and isinstance(meta.get("polygons"), PolygonTable):
+        return meta["polygons"]  # accord.read of a polygon export
     paths = [data] if isinstance(data, (str, Path)) else data
     is_paths = isinstance(paths, (list, tuple)) and bool(paths) and all(
         isinstance(p, (str, Path)) for p in paths)  # fmt: skip

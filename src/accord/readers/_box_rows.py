@@ -31,6 +31,8 @@ class Rows:
         self.notes: Counter[str] = Counter()
         self.seen: dict[tuple[str, str], None] = {}
         self.images: dict[str, None] = {}
+        #: Each image's width and height in the boxes' units, where the export gives them.
+        self.sizes: dict[str, tuple[float, float]] = {}
 
     def box(self, image: str, rater: str, label: str, xywh: tuple[float, ...]) -> None:
         self.seen[(image, rater)] = None
@@ -57,19 +59,25 @@ class Rows:
 
 
 def finish(rows: Rows, files: int, func: str) -> BoxTable:
-    """The checked table, its audit counting files, skipped shapes and notes."""
+    """The checked table, its audit counting files, skipped shapes and notes, its boxes
+    clipped to their images (:mod:`accord.readers._clip`)."""
     table = box_table(rows.columns(), unit="image", rater="annotator", label="label",
                       box=("x", "y", "w", "h"), func=func)  # fmt: skip
     audit = {**table.audit, "files": files,
              **{f"skipped: {k}": n for k, n in sorted(rows.skipped.items())},
              **{f"note: {k}": n for k, n in sorted(rows.notes.items())}}  # fmt: skip
-    return BoxTable(table.units, table.raters, table.labels, table.unit, table.rater,
-                    table.label, table.xywh, audit)  # fmt: skip
+    from accord.readers._clip import clip_boxes
+
+    return clip_boxes(BoxTable(table.units, table.raters, table.labels, table.unit,
+                               table.rater, table.label, table.xywh, audit),
+                      rows.sizes)  # fmt: skip
 
 
-def as_annotations(table: BoxTable, name: str, paths: list[Path]) -> Any:
-    """What :func:`accord.read` gives for a box export: no labels per image, the boxes in
-    ``meta["boxes"]`` (compare them with ``accord.box_agreement``)."""
+def as_annotations(table: Any, name: str, paths: list[Path], shape: str = "boxes") -> Any:
+    """What :func:`accord.read` gives for an image export: no labels per image, the table
+    of its shapes in ``meta[shape]`` (``meta["boxes"]``: compare them with
+    ``accord.box_agreement``; ``"polygons"``, ``"keypoints"``: with
+    ``accord.polygon_agreement``, ``accord.keypoint_agreement``)."""
     import numpy as np
 
     from accord.data.annotations import Annotations
@@ -84,4 +92,4 @@ def as_annotations(table: BoxTable, name: str, paths: list[Path]) -> Any:
     empty = np.empty(0, dtype=np.int64)
     return Annotations(empty, empty, empty, units=table.units, raters=table.raters,
                        categories=(), audit=audit,
-                       meta={"format": name, "boxes": table})  # fmt: skip
+                       meta={"format": name, shape: table})  # fmt: skip

@@ -20,7 +20,7 @@ from accord.readers._sniff import SNIFF
 
 #: (name, module, attribute), in the order detection prefers them on a tie.
 _REGISTRY: tuple[tuple[str, str, str], ...] = (
-    ("label_studio_boxes", "label_studio_boxes", "LABEL_STUDIO_BOXES"),
+    ("label_studio_boxes", "_shape_read", "LABEL_STUDIO_BOXES"),
     ("label_studio", "label_studio", "LABEL_STUDIO"),
     ("label_studio_csv", "label_studio", "LABEL_STUDIO_CSV"),
     ("prodigy", "prodigy", "PRODIGY"),
@@ -30,8 +30,8 @@ _REGISTRY: tuple[tuple[str, str, str], ...] = (
     ("mturk", "mturk", "MTURK"),
     ("sagemaker", "sagemaker", "SAGEMAKER"),
     ("argilla", "argilla", "ARGILLA"),
-    ("coco", "coco", "COCO"),
-    ("cvat", "cvat", "CVAT"),
+    ("coco", "_shape_read", "COCO"),
+    ("cvat", "_shape_read", "CVAT"),
     ("yolo", "yolo", "YOLO"),
     ("conll", "conll", "CONLL"),
     ("csv", "csv", "CSV"),
@@ -223,18 +223,28 @@ def read(
         ``start=``/``end=`` (span tables, where a row with both empty means
         "annotated, no span"); ``fields=`` (Label Studio JSON_MIN/CSV),
         ``empty=``/``offsets=`` (doccano), ``annotators=`` (brat), ``sizes=`` (YOLO: each
-        image's width and height, for boxes in pixels); see each
-        reader's module.
+        image's width and height, for boxes in pixels), ``shapes=`` (COCO, CVAT,
+        Label Studio: ``"boxes"``, ``"polygons"`` or ``"keypoints"``, the shape to read
+        from an export that holds several), ``names=`` (keypoints of a table, CVAT or
+        Label Studio: their names in order); see each reader's module.
 
     Returns
     -------
     Annotations
         Possibly with a single rater (so it can be inspected); call
         ``require_pairable()`` before computing agreement. Span exports also
-        fill ``Annotations.spans`` (a :class:`~accord.readers.spans.SpanTable`); box
-        exports (COCO, CVAT, YOLO) hold no labels and put their boxes in
-        ``Annotations.meta["boxes"]`` (a :class:`~accord.readers.boxes.BoxTable`, what
-        ``accord.box_agreement`` takes), what they skipped in ``audit.dropped``.
+        fill ``Annotations.spans`` (a :class:`~accord.readers.spans.SpanTable`); image
+        exports (COCO, CVAT, Label Studio, YOLO) and tables of shapes hold no labels and
+        put their shapes in ``Annotations.meta["boxes"]`` (a
+        :class:`~accord.readers.boxes.BoxTable`, what ``accord.box_agreement`` takes),
+        ``meta["polygons"]`` (what ``accord.polygon_agreement`` takes) or
+        ``meta["keypoints"]`` (what ``accord.keypoint_agreement`` takes), what they
+        skipped in ``audit.dropped``, shapes clipped to the image in ``audit.notes``. An
+        export holding several shapes is read as the one ``shapes=`` names; without it a
+        COCO file is read as its keypoints, else its polygons, else its boxes (its
+        ``bbox`` is the box of the same object), and a caveat names the others; a CVAT
+        or Label Studio export whose regions are of several shapes is refused with a
+        sentence naming them (see :mod:`accord.readers._shape_read`).
 
     Raises
     ------

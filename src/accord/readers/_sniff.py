@@ -198,7 +198,8 @@ def coco(path: Path, head: bytes) -> float:
 
 
 def cvat(path: Path, head: bytes) -> float:
-    """CVAT for images XML (or its zip) with ``<box`` shapes; one of tags only is refused."""
+    """CVAT for images XML (or its zip) with ``<box``, ``<polygon``, ``<points`` or
+    ``<skeleton`` shapes; one of tags only is refused."""
     if path.is_dir():
         return 0.0
     if head[:4] == _ZIP_MAGIC:
@@ -217,7 +218,8 @@ def cvat(path: Path, head: bytes) -> float:
     text = head.lstrip(_BOM_BLANKS)
     if not text.startswith(b"<") or b"<annotations" not in text[:8192]:
         return 0.0
-    return 0.9 if b"<image " in text and b"<box " in text else 0.0
+    shapes = (b"<box ", b"<polygon ", b"<points ", b"<skeleton ")
+    return 0.9 if b"<image " in text and any(t in text for t in shapes) else 0.0
 
 
 _YOLO_LINE = re.compile(rb"^\s*\d+(\s+[-+0-9.eE]+){2,}\s*$")
@@ -243,8 +245,10 @@ def _first_line(path: Path) -> bytes:
 
 
 def label_studio_boxes(path: Path, head: bytes) -> float:
-    """Label Studio JSON tasks whose results are ``rectanglelabels``."""
-    return 0.95 if label_studio(path, head) and b'"rectanglelabels"' in head else 0.0
+    """Label Studio JSON tasks whose results are ``rectanglelabels``, ``polygonlabels`` or
+    ``keypointlabels``."""
+    regions = (b'"rectanglelabels"', b'"polygonlabels"', b'"keypointlabels"')
+    return 0.95 if label_studio(path, head) and any(r in head for r in regions) else 0.0
 
 
 def csv(path: Path, head: bytes) -> float:

@@ -25,7 +25,12 @@ from accord.data._columns import (
 from accord.data.annotations import Annotations, Audit, build
 from accord.errors import DataError, DuplicateRatingError, FormatError
 from accord.readers._base import Collected
-from accord.readers._box_table import box_columns, read_box_table
+from accord.readers._box_table import (
+    box_columns,
+    read_box_table,
+    read_shape_table,
+    shape_columns,
+)
 from accord.readers._engine_errors import engine_problem
 from accord.readers._ids import id_codes, mixed_ids
 from accord.readers._layout import (
@@ -63,6 +68,9 @@ def read_table(
         box = None if opts.get("start") is not None else box_columns(names)
         if box is not None and not {unit, rater, value} & set(box):  # one box a row
             return read_box_table(frame, (unit, rater, value), box, source, caveats)
+        shape = None if opts.get("start") is not None else shape_columns(names)
+        if shape is not None and not {unit, rater, value} & set(shape[1]):  # one object a row
+            return read_shape_table(frame, (unit, rater, value), shape, source, opts, caveats)
         if opts.get("value") is None:
             refuse_text_values(frame, names, value, source)
         if opts.get("start") is not None or opts.get("end") is not None:

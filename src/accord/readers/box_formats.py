@@ -40,7 +40,8 @@ def read_boxes(
     ----------
     paths : path or paths
         COCO or Label Studio JSON, CVAT XML, a YOLO root folder (one folder per
-        annotator), or several files of one format (one per annotator).
+        annotator), several files of one format (one per annotator), or a folder of
+        them.
     format : str, optional
         One of :data:`BOX_FORMATS`; default: detected from the content.
     rater_key : str, optional
@@ -55,6 +56,9 @@ def read_boxes(
     missing = next((f for f in files if not f.exists()), None)
     if missing is not None:
         raise DataError(f"{func}: no file or folder at {str(missing)!r}.")
+    from accord.readers.shape_formats import export_files
+
+    files = export_files(files)  # a folder of export files: its files, as accord.read
     name = format if format is not None else _detect(files, func)
     if name == "coco":
         from accord.readers.coco import read_coco

@@ -69,15 +69,16 @@ class BoxTable:
 def audit_json(audit: Mapping[str, Any]) -> dict[str, Any]:
     """A box audit as JSON, under names like every other audit's: counts under snake_case
     keys (``no_box_rows``), the skipped shapes as ``dropped`` ``[{"reason", "count"}]``
-    and the notes as ``notes`` (``"text: n"``), as in :meth:`accord.Audit.to_dict`."""
+    and the notes as ``notes`` (``"text: n"``, or the text alone where ``n`` is None), as
+    in :meth:`accord.Audit.to_dict`."""
     from accord.data.audit import reason_counts
 
     out = {k.replace("-", "_").replace(" ", "_"): n for k, n in audit.items()
            if not k.startswith(("skipped: ", "note: "))}
     skipped = {k.removeprefix("skipped: "): n for k, n in audit.items()
                if k.startswith("skipped: ")}  # fmt: skip
-    notes = [f"{k.removeprefix('note: ')}: {n}" for k, n in audit.items()
-             if k.startswith("note: ")]  # fmt: skip
+    notes = [k.removeprefix("note: ") + ("" if n is None else f": {n}")
+             for k, n in audit.items() if k.startswith("note: ")]  # fmt: skip
     return {**out, "dropped": reason_counts(skipped), "notes": notes}
 
 

@@ -29,12 +29,12 @@ from typing import Any
 
 from accord.errors import DataError, FormatError
 from accord.readers import _sniff
-from accord.readers._base import Reader
+from accord.readers._clip import clip_boxes, size_of
 from accord.readers.boxes import BoxTable, box_table
 
 sniff = _sniff.coco
 
-__all__ = ["COCO", "read_coco", "sniff"]
+__all__ = ["read_coco", "sniff"]
 
 
 def read_coco(
@@ -75,13 +75,23 @@ def read_coco(
         )
     rows: list[dict[str, Any]] = []
     skipped: Counter[str] = Counter()
+    sizes: dict[str, tuple[float, float]] = {}
     for f in files:
-        rows += _rows(f, rater_key, skipped, func)
+        rows += _rows(f, rater_key, skipped, func, sizes)
     table = box_table(_columns(rows), unit="image", rater="annotator", label="label",
                       box=("x", "y", "w", "h"), func=func)  # fmt: skip
     audit = {**table.audit, "files": len(files), **{f"skipped: {k}": n for k, n in skipped.items()}}
-    return BoxTable(table.units, table.raters, table.labels, table.unit, table.rater,
-                    table.label, table.xywh, audit)  # fmt: skip
+    return clip_boxes(BoxTable(table.units, table.raters, table.labels, table.unit,
+                               table.rater, table.label, table.xywh, audit), sizes)  # fmt: skip
+
+
+def image_sizes(data: dict[str, Any], sizes: dict[str, tuple[float, float]]) -> None:
+    """Add each image's ``(width, height)`` by file name, where the file gives both."""
+    for k, im in enumerate(data["images"]):
+        if isinstance(im, dict):
+            size = size_of(im.get("width"), im.get("height"))
+            if size is not None:
+                sizes.setdefault(str(im.get("file_name", im.get("id", k))), size)
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -99,9 +109,11 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def _rows(
-    path: Path, rater_key: str | None, skipped: Counter[str], func: str
-) -> list[dict[str, Any]]:
+    path: Path, rater_key: str | None, skipped: Counter[str], func: str,
+    sizes: dict[str, tuple[float, float]],
+) -> list[dict[str, Any]]:  # fmt: skip
     data = _load(path)
+    image_sizes(data, sizes)
     rows = []
     seen: set[tuple[str, str]] = set()
     for a, where, image, rater, label in each_annotation(data, path, rater_key, seen, func):
@@ -183,14 +195,3 @@ def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
     keys = ("image", "annotator", "label", "x", "y", "w", "h")
     return {k: [r[k] for r in rows] for k in keys}
 
-
-def _read(paths: list[Path], options: dict[str, Any]) -> Any:
-    from accord.readers._box_rows import as_annotations
-
-    key = options.get("rater")
-    table = read_coco(paths, rater_key=key if len(paths) == 1 else None, func="accord.read")
-    return as_annotations(table, "coco", paths)
-
-
-COCO = Reader("coco", "COCO object-detection JSON (boxes; one file per annotator, or "
-              "rater= naming the annotation key)", _sniff.coco, _read)

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from accord.errors import DataError
-from accord.readers.coco import _load, each_annotation, unseen
+from accord.readers._clip import clip_keypoints
+from accord.readers.coco import _load, each_annotation, image_sizes, unseen
 from accord.readers.keypoints import KeypointTable, keypoint_table
 
 __all__ = ["read_coco_keypoints"]
@@ -59,14 +60,16 @@ def read_coco_keypoints(
     rows: list[dict[str, Any]] = []
     skipped: Counter[str] = Counter()
     names: tuple[str, ...] | None = None
+    sizes: dict[str, tuple[float, float]] = {}
     for f in files:
-        names = _rows(f, rater_key, skipped, rows, names, func)
+        names = _rows(f, rater_key, skipped, rows, (names, sizes), func)
     columns = {k: [r[k] for r in rows] for k in ("image", "annotator", "label", "keypoints",
                                                  "area")}  # fmt: skip
     table = keypoint_table(columns, names=names, func=func)
     audit = {**table.audit, "files": len(files), **{f"skipped: {k}": n for k, n in skipped.items()}}
-    return KeypointTable(table.units, table.raters, table.labels, table.unit, table.rater,
-                         table.label, table.names, table.points, table.area, audit)  # fmt: skip
+    return clip_keypoints(KeypointTable(
+        table.units, table.raters, table.labels, table.unit, table.rater, table.label,
+        table.names, table.points, table.area, audit), sizes)  # fmt: skip
 
 
 def _names(data: dict[str, Any], path: Path, known: tuple[str, ...] | None,
@@ -84,9 +87,11 @@ def _names(data: dict[str, Any], path: Path, known: tuple[str, ...] | None,
 
 def _rows(
     path: Path, rater_key: str | None, skipped: Counter[str], rows: list[dict[str, Any]],
-    known: tuple[str, ...] | None, func: str,
+    known_sizes: tuple[tuple[str, ...] | None, dict[str, tuple[float, float]]], func: str,
 ) -> tuple[str, ...]:  # fmt: skip
+    known, sizes = known_sizes
     data = _load(path)
+    image_sizes(data, sizes)
     names = _names(data, path, known, func)
     seen: set[tuple[str, str]] = set()
     for a, _, image, rater, label in each_annotation(data, path, rater_key, seen, func):

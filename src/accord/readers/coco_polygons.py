@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from accord.errors import DataError
-from accord.readers.coco import _load, each_annotation, unseen
+from accord.readers._clip import clip_polygons
+from accord.readers.coco import _load, each_annotation, image_sizes, unseen
 from accord.readers.polygons import PolygonTable, polygon_table
 
 __all__ = ["read_coco_polygons"]
@@ -58,18 +59,21 @@ def read_coco_polygons(
         )
     rows: list[dict[str, Any]] = []
     skipped: Counter[str] = Counter()
+    sizes: dict[str, tuple[float, float]] = {}
     for f in files:
-        _rows(f, rater_key, skipped, rows, func)
+        _rows(f, rater_key, skipped, rows, func, sizes)
     columns = {k: [r[k] for r in rows] for k in ("image", "annotator", "label", "polygon")}
     table = polygon_table(columns, func=func)
     audit = {**table.audit, "files": len(files), **{f"skipped: {k}": n for k, n in skipped.items()}}
-    return PolygonTable(table.units, table.raters, table.labels, table.unit, table.rater,
-                        table.label, table.rings, table.geometry, table.area, audit)  # fmt: skip
+    return clip_polygons(PolygonTable(
+        table.units, table.raters, table.labels, table.unit, table.rater, table.label,
+        table.rings, table.geometry, table.area, audit), sizes)  # fmt: skip
 
 
 def _rows(path: Path, rater_key: str | None, skipped: Counter[str], rows: list[dict[str, Any]],
-          func: str) -> None:  # fmt: skip
+          func: str, sizes: dict[str, tuple[float, float]]) -> None:  # fmt: skip
     data = _load(path)
+    image_sizes(data, sizes)
     seen: set[tuple[str, str]] = set()
     for a, _, image, rater, label in each_annotation(data, path, rater_key, seen, func):
         reason = _skip(a)

@@ -121,5 +121,5 @@ CSV = Reader(
     "CSV/TSV table, long (unit, rater, value columns) or wide (one column per rater)",
     _sniff.csv,
     read,
-    ("separator", "timestamp", "start", "end"),
+    ("separator", "timestamp", "start", "end", "names"),
 )

@@ -25,12 +25,11 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from accord.errors import DataError, FormatError
-from accord.readers import _sniff
-from accord.readers._base import Reader
 from accord.readers._box_rows import Rows, finish
+from accord.readers._clip import size_of
 from accord.readers.boxes import BoxTable
 
-__all__ = ["CVAT", "read_cvat"]
+__all__ = ["read_cvat"]
 
 _SHAPES = ("polygon", "polyline", "points", "mask", "ellipse", "cuboid", "skeleton", "tag")
 
@@ -118,6 +117,9 @@ def _read_root(root: ET.Element, path: Path, who: str | None, key: str | None, r
             raise DataError(f"{func}: {str(path)!r}, image {k + 1} (id {image.get('id')!r}) has "
                             "no name; CVAT matches images across files by name.")  # fmt: skip
         rows.images[name] = None
+        size = size_of(_float(image.get("width")), _float(image.get("height")))
+        if size is not None:
+            rows.sizes.setdefault(name, size)
         if who is not None:
             rows.saw(name, who)
         for shape in image:
@@ -127,6 +129,14 @@ def _read_root(root: ET.Element, path: Path, who: str | None, key: str | None, r
                 rows.skipped[f"{shape.tag} (only boxes are compared)"] += 1
             else:
                 rows.skipped[f"<{shape.tag}>"] += 1
+
+
+def _float(raw: str | None) -> float | None:
+    """A number of the XML, or None (an image's size is optional)."""
+    try:
+        return float(raw) if raw is not None else None
+    except ValueError:
+        return None
 
 
 def _box(box: ET.Element, image: str, path: Path, who: str | None, key: str | None,
@@ -166,13 +176,3 @@ def _coordinate(box: ET.Element, name: str, where: str, func: str) -> float:
         raise DataError(f"{func}: {where} has a box with {name}={raw!r}; expected a number.")
     return value
 
-
-def _read(paths: list[Path], options: dict[str, Any]) -> Any:
-    from accord.readers._box_rows import as_annotations
-
-    key = options.get("rater") if len(paths) == 1 else None
-    return as_annotations(read_cvat(paths, rater_key=key, func="accord.read"), "cvat", paths)
-
-
-CVAT = Reader("cvat", "CVAT for images 1.1 XML with boxes (one job export per annotator)",
-              _sniff.cvat, _read)

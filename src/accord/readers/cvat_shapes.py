@@ -25,7 +25,8 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from accord.errors import DataError
-from accord.readers.cvat import _annotator, _attribute, _load
+from accord.readers._clip import clip_keypoints, clip_polygons, size_of
+from accord.readers.cvat import _annotator, _attribute, _float, _load
 from accord.readers.keypoints import KeypointTable, keypoint_table
 from accord.readers.polygons import PolygonTable, polygon_table
 
@@ -34,9 +35,11 @@ __all__ = ["read_cvat_keypoints", "read_cvat_polygons"]
 BOX_AREA = "area taken as the box around the labelled points (the export has none)"
 
 
-def _shapes(paths: Any, rater_key: str | None, func: str) -> tuple[
+def _shapes(paths: Any, rater_key: str | None, func: str,
+            sizes: dict[str, tuple[float, float]]) -> tuple[
         list[tuple[str, str, ET.Element]], dict[tuple[str, str], None], Counter[str]]:  # fmt: skip
-    """Every (image, annotator, shape) of the exports, who saw which image, and the tags."""
+    """Every (image, annotator, shape) of the exports, who saw which image, and the tags;
+    each image's width and height are added to ``sizes``."""
     files = [Path(paths)] if isinstance(paths, (str, Path)) else [Path(p) for p in paths]
     if not files or (rater_key is None and len(files) < 2):
         raise DataError(f"{func}: give one CVAT job export per annotator (two or more), or one "
@@ -57,6 +60,9 @@ def _shapes(paths: Any, rater_key: str | None, func: str) -> tuple[
             if not name:
                 raise DataError(f"{func}: {str(f)!r} has an image with no name; CVAT matches "
                                 "images across files by name.")  # fmt: skip
+            size = size_of(_float(image.get("width")), _float(image.get("height")))
+            if size is not None:
+                sizes.setdefault(name, size)
             if who is not None:
                 seen[(name, who)] = None
             for shape in image:
@@ -115,7 +121,8 @@ def read_cvat_polygons(paths: str | Path | Sequence[str | Path], *, rater_key: s
     >>> read_cvat_polygons([d / "ann.xml", d / "bob.xml"]).area.tolist()
     [6.0, 6.0]
     """
-    shapes, seen, tags = _shapes(paths, rater_key, func)
+    sizes: dict[str, tuple[float, float]] = {}
+    shapes, seen, tags = _shapes(paths, rater_key, func, sizes)
     rows = []
     for image, rater, s in shapes:
         if s.tag != "polygon":
@@ -127,9 +134,10 @@ def read_cvat_polygons(paths: str | Path | Sequence[str | Path], *, rater_key: s
     cols = _columns(rows, seen, ("image", "annotator", "label", "polygon"))
     table = polygon_table(cols, func=func)
     n = 1 if isinstance(paths, (str, Path)) else len(paths)
-    return PolygonTable(table.units, table.raters, table.labels, table.unit, table.rater,
-                        table.label, table.rings, table.geometry, table.area,
-                        _audit(table, n, skipped, Counter()))  # fmt: skip
+    return clip_polygons(PolygonTable(
+        table.units, table.raters, table.labels, table.unit, table.rater, table.label,
+        table.rings, table.geometry, table.area, _audit(table, n, skipped, Counter())),
+        sizes)  # fmt: skip
 
 
 def read_cvat_keypoints(
@@ -137,7 +145,8 @@ def read_cvat_keypoints(
     rater_key: str | None = None, func: str = "read_cvat_keypoints",
 ) -> KeypointTable:  # fmt: skip
     """The skeletons (and ``<points>`` shapes) of CVAT XML exports as keypointed objects."""
-    shapes, seen, tags = _shapes(paths, rater_key, func)
+    sizes: dict[str, tuple[float, float]] = {}
+    shapes, seen, tags = _shapes(paths, rater_key, func, sizes)
     objects: list[tuple[str, str, str, dict[str, tuple[float, float, int]]]] = []
     order: dict[str, None] = dict.fromkeys(names or ())
     for image, rater, s in shapes:
@@ -164,9 +173,10 @@ def read_cvat_keypoints(
     cols = _columns(rows, seen, ("image", "annotator", "label", "keypoints", "area"))
     table = keypoint_table(cols, names=keys or None, func=func)
     n = 1 if isinstance(paths, (str, Path)) else len(paths)
-    return KeypointTable(table.units, table.raters, table.labels, table.unit, table.rater,
-                         table.label, table.names, table.points, table.area,
-                         _audit(table, n, skipped, Counter({BOX_AREA: len(rows)})))  # fmt: skip
+    return clip_keypoints(KeypointTable(
+        table.units, table.raters, table.labels, table.unit, table.rater, table.label,
+        table.names, table.points, table.area,
+        _audit(table, n, skipped, Counter({BOX_AREA: len(rows)}))), sizes)  # fmt: skip
 
 
 def _keypoint_row(image: str, rater: str, label: str, pts: dict[str, tuple[float, float, int]],

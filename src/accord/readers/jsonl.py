@@ -72,5 +72,5 @@ JSONL = Reader(
     "JSON Lines table: one flat object per line, long or wide",
     _sniff.jsonl,
     read,
-    ("timestamp", "start", "end"),
+    ("timestamp", "start", "end", "names"),
 )

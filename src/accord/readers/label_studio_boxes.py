@@ -25,8 +25,6 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from accord.errors import DataError, FormatError
-from accord.readers import _sniff
-from accord.readers._base import Reader
 from accord.readers._box_rows import Rows, finish
 from accord.readers.boxes import BoxTable
 
@@ -134,8 +132,10 @@ def _result(r: Any, image: str, rater: str, where: str, rows: Rows, func: str) -
     if all(isinstance(s, (int, float)) and not isinstance(s, bool) and s > 0 for s in size):
         sx, sy = float(size[0]), float(size[1])  # multiply first: 15.625 * 640 / 100 is 100
         x, y, w, h = x * sx / 100, y * sy / 100, w * sx / 100, h * sy / 100
+        rows.sizes.setdefault(image, (sx, sy))
     else:
         rows.notes[_PERCENT] += 1
+        rows.sizes.setdefault(image, (100.0, 100.0))
     rows.box(image, rater, str(labels[0]), (x, y, w, h))
 
 
@@ -146,15 +146,3 @@ def _number(raw: Any, name: str, where: str, func: str) -> float:
                         "finite number.")  # fmt: skip
     return float(raw)
 
-
-def _read(paths: list[Path], options: dict[str, Any]) -> Any:
-    from accord.readers._box_rows import as_annotations
-
-    table = read_label_studio_boxes(paths, func="accord.read")
-    return as_annotations(table, "label_studio_boxes", paths)
-
-
-LABEL_STUDIO_BOXES = Reader(
-    "label_studio_boxes", "Label Studio JSON export with rectanglelabels (boxes; one "
-    "annotation per annotator, converted from percent to pixels)",
-    _sniff.label_studio_boxes, _read)

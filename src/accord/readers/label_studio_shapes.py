@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from accord.errors import DataError
+from accord.readers._clip import clip_keypoints, clip_polygons
 from accord.readers.cvat_shapes import BOX_AREA, _audit, _columns, box_area
 from accord.readers.keypoints import KeypointTable, keypoint_table
 from accord.readers.label_studio_boxes import _image, _rater, _tasks
@@ -82,12 +83,14 @@ def read_label_studio_polygons(
     """The ``polygonlabels`` regions of Label Studio JSON exports, in pixels."""
     results, seen, skipped = _results(paths, func)
     rows = []
+    sizes: dict[str, tuple[float, float]] = {}
     for image, rater, r, where in results:
         value = r.get("value") if isinstance(r.get("value"), dict) else {}
         if r.get("type") != "polygonlabels":
             skipped[f"{r.get('type') or 'untyped'} region (not a polygon)"] += 1
             continue
         sx, sy = _scale(r, where, func)
+        sizes.setdefault(image, (sx * 100.0, sy * 100.0))
         labels = (value or {}).get("polygonlabels") or []
         pts = (value or {}).get("points")
         if len(labels) != 1 or not isinstance(pts, list):
@@ -100,9 +103,10 @@ def read_label_studio_polygons(
     table = polygon_table(_columns(rows, seen, ("image", "annotator", "label", "polygon")),
                           func=func)  # fmt: skip
     n = 1 if isinstance(paths, (str, Path)) else len(paths)
-    return PolygonTable(table.units, table.raters, table.labels, table.unit, table.rater,
-                        table.label, table.rings, table.geometry, table.area,
-                        _audit(table, n, skipped, Counter()))  # fmt: skip
+    return clip_polygons(PolygonTable(
+        table.units, table.raters, table.labels, table.unit, table.rater, table.label,
+        table.rings, table.geometry, table.area, _audit(table, n, skipped, Counter())),
+        sizes)  # fmt: skip
 
 
 def read_label_studio_keypoints(
@@ -117,6 +121,7 @@ def read_label_studio_keypoints(
     objects: dict[tuple[str, str, Any], dict[str, tuple[float, float, float]]] = {}
     controls: dict[tuple[str, str, Any], str] = {}
     order: dict[str, None] = dict.fromkeys(names or ())
+    sizes: dict[str, tuple[float, float]] = {}
     for image, rater, r, where in results:
         if r.get("type") != "keypointlabels":
             if (image, rater, r.get("id")) not in parents or r.get("type") != "rectanglelabels":
@@ -124,6 +129,7 @@ def read_label_studio_keypoints(
             continue
         value = r.get("value") if isinstance(r.get("value"), dict) else {}
         sx, sy = _scale(r, where, func)
+        sizes.setdefault(image, (sx * 100.0, sy * 100.0))
         name = str(((value or {}).get("keypointlabels") or [""])[0])
         parent = r.get("parentID") if (image, rater, r.get("parentID")) in rects else None
         pts = objects.setdefault((image, rater, parent), {})
@@ -152,6 +158,7 @@ def read_label_studio_keypoints(
     table = keypoint_table(cols, names=keys or None, func=func)
     n = 1 if isinstance(paths, (str, Path)) else len(paths)
     notes = Counter({BOX_AREA: noted}) if noted else Counter[str]()
-    return KeypointTable(table.units, table.raters, table.labels, table.unit, table.rater,
-                         table.label, table.names, table.points, table.area,
-                         _audit(table, n, skipped, notes))  # fmt: skip
+    return clip_keypoints(KeypointTable(
+        table.units, table.raters, table.labels, table.unit, table.rater, table.label,
+        table.names, table.points, table.area, _audit(table, n, skipped, notes)),
+        sizes)  # fmt: skip

@@ -24,5 +24,5 @@ def read(paths: list[Path], opts: dict[str, Any]) -> Any:
 
 PARQUET = Reader(
     "parquet", "Parquet table, long or wide (as CSV)", _sniff.parquet, read,
-    ("timestamp", "start", "end"),
+    ("timestamp", "start", "end", "names"),
 )

@@ -15,7 +15,7 @@ from typing import Any
 
 from accord.errors import FormatError
 
-__all__ = ["read_keypoints", "read_polygons", "shape_format", "shapes_held"]
+__all__ = ["export_files", "read_keypoints", "read_polygons", "shape_format", "shapes_held"]
 
 
 def shape_format(files: Sequence[Path], func: str) -> str:
@@ -38,14 +38,23 @@ def _kind(path: Path) -> str:
     return "coco"
 
 
-def _files(paths: Any) -> list[Path]:
-    return [Path(paths)] if isinstance(paths, (str, Path)) else [Path(p) for p in paths]
+def export_files(paths: Any) -> list[Path]:
+    """The files of ``paths``; a folder of export files (no subfolder: not YOLO's) is its
+    ``.json``, ``.xml`` and ``.zip`` files, as :func:`accord.read` reads a folder."""
+    given = [Path(paths)] if isinstance(paths, (str, Path)) else [Path(p) for p in paths]
+    out: list[Path] = []
+    for p in given:
+        inner = sorted(p.iterdir()) if p.is_dir() else []
+        exports = [f for f in inner if f.is_file() and not f.name.startswith(".")
+                   and f.suffix.lower() in {".json", ".xml", ".zip"}]  # fmt: skip
+        out += exports if exports and not any(f.is_dir() for f in inner) else [p]
+    return out
 
 
 def read_keypoints(paths: Any, *, rater_key: str | None, names: Sequence[str] | None,
                    func: str) -> Any:  # fmt: skip
     """The :class:`~accord.readers.keypoints.KeypointTable` of keypoint exports."""
-    files = _files(paths)
+    files = export_files(paths)
     kind = shape_format(files, func)
     key = rater_key if len(files) == 1 else None
     if kind == "cvat":
@@ -63,7 +72,7 @@ def read_keypoints(paths: Any, *, rater_key: str | None, names: Sequence[str] | 
 
 def read_polygons(paths: Any, *, rater_key: str | None, func: str) -> Any:
     """The :class:`~accord.readers.polygons.PolygonTable` of polygon exports."""
-    files = _files(paths)
+    files = export_files(paths)
     kind = shape_format(files, func)
     key = rater_key if len(files) == 1 else None
     if kind == "cvat":
@@ -106,7 +115,7 @@ def shapes_held(paths: Any) -> tuple[str, ...]:
     import re
 
     found: set[str] = set()
-    for f in _files(paths):
+    for f in export_files(paths):
         if f.is_dir():
             found.add("boxes")
         elif f.is_file() and f.suffix.lower() not in {".csv", ".tsv", ".parquet", ".pq"}:

@@ -171,6 +171,7 @@ def _file(txt: Path, image: str, rater: str, names: dict[int, str] | None,
         sx, sy = size if size is not None else (1.0, 1.0)
         if size is None:
             rows.notes[_FRACTIONS] += 1
+        rows.sizes.setdefault(image, (sx, sy))
         rows.box(image, rater, label, ((cx - w / 2) * sx, (cy - h / 2) * sy, w * sx, h * sy))
 
 

@@ -176,6 +176,14 @@ def _drawn(table: Any, kind: ShapeKind, i: int, box: Any) -> DrawnShape:
     return DrawnShape(who, label, x, y, w, h)
 
 
+def _few_images(n: int) -> tuple[str, ...]:
+    """The note that the bootstrap is over too few images to trust, when it is."""
+    from accord.images._figures import few_images
+
+    return tuple(k.removeprefix("note: ") for k in few_images({"images": n})
+                 if k.startswith("note: "))
+
+
 def shape_report(ann: Annotations, settings: Settings, method: Any, title: str | None,
                  threshold: float | None = None,
                  options: Mapping[str, Any] | None = None) -> Report:
@@ -198,7 +206,8 @@ def shape_report(ann: Annotations, settings: Settings, method: Any, title: str |
         title=title or "Agreement report", headline=section.sentence,
         accord_version=__version__, data=_data(ann, table), settings=settings,
         coefficients=(), primary=None, pairs=(), raters=(), loo_coefficient=None, matrix=None,
-        units=units, bootstrap=None, study=None, notes=(), shapes=section,
+        units=units, bootstrap=None, study=None, notes=_few_images(len(table.units)),
+        shapes=section,
     )
 
 
