@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import accord
@@ -67,6 +67,7 @@ def _spread(crowd: Crowd, dense: _em.Fit) -> float:
 
 @settings(max_examples=150, deadline=None)
 @given(crowds)
+@example((3466, 3, 2, 2, 0.5))
 def test_the_fit_at_the_voted_cells_is_the_dense_fit(args: tuple) -> None:
     try:
         crowd = crowd_of(Annotations.from_wide(_crowd_rows(*args), require_pairs=False),
@@ -76,8 +77,12 @@ def test_the_fit_at_the_voted_cells_is_the_dense_fit(args: tuple) -> None:
     dense = _em.fit("one_coin", crowd, tol=1e-7, max_iter=1000)
     spread = _spread(crowd, dense)
     assume(spread < 1e-9)
-    # 1e-12, or the dense fit's own spread under another order of summation if wider
-    tol = max(1e-12, 4 * spread)
+    # 1e-12, or the dense fit's own spread under another order of summation if wider; an
+    # annotator fitted at chance (accuracy 1/k) is the unstable point where EM multiplies
+    # its rounding each iteration, which the reorderings above can leave exact (the
+    # pinned case: two annotators who always disagree, 6.7e-12 apart after 17 iterations)
+    chance = float(np.abs(dense.parameters["accuracy"] - 1.0 / crowd.k).min())
+    tol = max(1e-12, 4 * spread, 1e-10 if chance < 1e-3 else 0.0)
     held = _coin_sparse.one_coin(crowd, tol=1e-7, max_iter=1000)
     post = held.posterior
     np.testing.assert_allclose(post.voted, dense.posterior.ravel()[post.cells], rtol=0,
