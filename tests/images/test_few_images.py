@@ -56,6 +56,10 @@ def test_polygons_keypoints_and_the_cli_say_it() -> None:
 
 
 def test_the_report_says_it(tmp_path: Path) -> None:
-    code, _, err = run_cli("report", str(EX / "polygons.csv"), "-o", str(tmp_path / "r.md"))
+    code, out, err = run_cli("report", str(EX / "polygons.csv"), "-o", str(tmp_path / "r.md"))
     assert code == 0, err
-    assert f"- {_note(3)}" in (tmp_path / "r.md").read_text()
+    assert f"- {_note(3)}" in (tmp_path / "r.md").read_text()  # in the notes
+    # and in the headline, beside the intervals it quotes (the first screen)
+    said = _note(3)
+    headline = next(x for x in out.splitlines() if "pairwise F1" in x)
+    assert headline.endswith(f"{said[0].upper()}{said[1:]}."), headline

@@ -119,7 +119,8 @@ def job_of(report: Report) -> Job:
     if report.shapes is not None:
         s = report.shapes
         kind = s.kind.name
-        return Job(kind, TITLES[kind], s.sentence,  # type: ignore[arg-type]
+        # the headline: the section's sentence, and what its intervals rest on if too few
+        return Job(kind, TITLES[kind], report.headline,  # type: ignore[arg-type]
                    f"pairwise {s.kind.noun} F1 ({s.kind.upper} >= {s.threshold:g})",
                    _num(s.figure("f1").estimate, 3))
     if report.multilabel is not None:

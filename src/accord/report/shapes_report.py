@@ -202,11 +202,14 @@ def shape_report(ann: Annotations, settings: Settings, method: Any, title: str |
         settings = replace(settings, method="bootstrap-percentile",
                            n_resamples=DEFAULT_RESAMPLES)
     units = UnitsSection(section.annotators, (), 0, 0)  # no label per image: see the section
+    few = _few_images(len(table.units))
+    # the headline quotes the intervals: what they rest on is said beside them
+    headline = " ".join([section.sentence, *(f"{n[0].upper()}{n[1:]}." for n in few)])
     return Report(
-        title=title or "Agreement report", headline=section.sentence,
+        title=title or "Agreement report", headline=headline,
         accord_version=__version__, data=_data(ann, table), settings=settings,
         coefficients=(), primary=None, pairs=(), raters=(), loo_coefficient=None, matrix=None,
-        units=units, bootstrap=None, study=None, notes=_few_images(len(table.units)),
+        units=units, bootstrap=None, study=None, notes=few,
         shapes=section,
     )
 
