@@ -18,9 +18,11 @@ different parts (a rater id as an integer in one and as text in another) stops w
 sentence naming the column, its types and the parts. A scheduler or master that does
 not answer stops with one sentence naming it: a closed port at once (a TCP connection
 is tried first, so it never waits on Spark's registration retries), a port that accepts
-connections but sends no Dask handshake within ``timeout`` seconds, and a Spark master
-that does not register the application once Spark's own retries (about a minute) are
-spent. A package that is not installed is named with the extra that brings it.
+connections but sends no Dask handshake within ``timeout`` seconds, a Spark standalone
+master that does not register the application within ``timeout`` seconds of the
+driver's connection (Spark itself retries for a minute), and one that registers it but
+gives it no executor within ``timeout`` seconds (Spark's first job would wait for ever).
+Spark without Java, and a package that is not installed, are named with what to install.
 """
 
 from __future__ import annotations
@@ -57,14 +59,17 @@ def read(path: str | os.PathLike[str], *, engine: Engine, scheduler: str | None 
     master : str, optional
         A Spark master URL, ``spark://HOST:PORT`` (Spark only).
     timeout : float
-        Seconds to wait for the scheduler or master to answer.
+        Seconds to wait for the scheduler or master to answer; on a Spark standalone
+        master also for the application's registration (counted from the driver's
+        connection, after its local start-up) and for its first executor.
 
     Raises
     ------
     InvalidParameterError
         An unknown engine, an address given to the other engine, a malformed address.
     EngineError
-        The engine's package is not installed, or its scheduler or master does not answer.
+        The engine's package is not installed, Spark finds no Java, or the scheduler or
+        master does not answer, register the application or give it an executor in time.
     DataError
         A column has different types in different parts of a Parquet folder (the message
         names the column, its types and the parts).
@@ -308,11 +313,15 @@ def _spark_session(builder: Any, master: str | None, timeout: float) -> Any:
 
 
 def _wait_for_registration(creating: Any, master: str, timeout: float) -> None:
-    """Wait for the session's creation: its local start-up (which a loaded machine can make
-    take half a minute) as long as it takes, then ``timeout`` seconds from the moment the
-    driver's Java process connects to the master to register the application.
+    """Wait for the session's creation, bounding only the master's part of it.
 
-    The connection is seen in the process's sockets (psutil, which Dask's ``distributed``
+    The driver's local start-up (which a loaded machine can make take half a minute)
+    takes as long as it takes; from the moment the driver's Java process connects to the
+    master, the master has ``timeout`` seconds to register the application; the rest of
+    the start-up is local again. The master answers on the driver's own connection, so
+    the registration is seen by what the driver does next: the context starts its block
+    manager, which listens on a port of its own, once the scheduler has its application
+    id. Both are seen in the process's sockets (psutil, which Dask's ``distributed``
     brings); where they cannot be read, Spark's own registration retries bound the wait.
     """
     import time
@@ -321,13 +330,37 @@ def _wait_for_registration(creating: Any, master: str, timeout: float) -> None:
 
     proc = getattr(SparkContext._gateway, "proc", None)
     targets = _master_endpoints(master)
-    deadline = None
+    deadline, before = None, set()
     while creating.is_alive():
-        if deadline is None and proc is not None and _connected(proc.pid, targets):
-            deadline = time.monotonic() + timeout
-        elif deadline is not None and time.monotonic() >= deadline:
+        if proc is None:
+            creating.join()
+        elif deadline is None:
+            sockets = _sockets(proc.pid)
+            if any(c.raddr and _peer(c.raddr) in targets for c in sockets):
+                deadline, before = time.monotonic() + timeout, _listening(sockets)
+        elif _listening(_sockets(proc.pid)) - before:
+            creating.join()
+        elif time.monotonic() >= deadline:
             return
         creating.join(0.1)
+
+
+def _listening(sockets: list[Any]) -> set[int]:
+    return {c.laddr[1] for c in sockets if c.status == "LISTEN"}
+
+
+def _peer(address: Any) -> tuple[str, int]:
+    # a Java socket on an IPv6 stack names an IPv4 peer as ::ffff:a.b.c.d
+    return str(address[0]).removeprefix("::ffff:"), int(address[1])
+
+
+def _sockets(pid: int | None = None) -> list[Any]:
+    try:
+        import psutil
+
+        return list(psutil.Process(pid).net_connections(kind="tcp"))
+    except Exception:  # no psutil, the process gone, or its sockets not ours to read
+        return []
 
 
 def _master_endpoints(master: str) -> set[tuple[str, int]]:
@@ -341,19 +374,6 @@ def _master_endpoints(master: str) -> set[tuple[str, int]]:
             continue
         found |= {(str(info[4][0]), port) for info in infos}
     return found
-
-
-def _connected(pid: int, targets: set[tuple[str, int]]) -> bool:
-    """True once process ``pid`` holds a TCP connection to one of ``targets``."""
-    try:
-        import psutil
-
-        connections = psutil.Process(pid).net_connections(kind="tcp")
-    except Exception:  # no psutil, the process gone, or its sockets not ours to read
-        return False
-    # a Java socket on an IPv6 stack names an IPv4 peer as ::ffff:a.b.c.d
-    return any(c.raddr and (c.raddr[0].removeprefix("::ffff:"), c.raddr[1]) in targets
-               for c in connections)
 
 
 def _conf(builder: Any) -> Any:
