@@ -226,6 +226,27 @@ def test_sparks_lost_executor_becomes_one_sentence_naming_the_executor() -> None
     assert spark_failure(protocol.Py4JError("AnalysisException: column x not found")) is None
 
 
+def test_a_stage_whose_shuffle_output_was_lost_on_every_try_is_one_sentence() -> None:
+    """Spark's words when the executors that held a stage's shuffle output are killed on
+    each of its tries (the cluster lane, an executor killed after a repartition)."""
+    protocol = _module("py4j.protocol")
+    from accord.engines._frame import spark_failure
+
+    exc = protocol.Py4JError(
+        "An error occurred while calling o8594.getResult.\n: org.apache.spark.SparkException: "
+        "Exception thrown in awaitResult: \nCaused by: org.apache.spark.SparkException: Job "
+        "aborted due to stage failure: ShuffleMapStage 146 (toArrow at /venv/lib/python3.11/"
+        "site-packages/narwhals/_spark_like/dataframe.py:189) has failed the maximum "
+        "allowable number of times: 4. Most recent failure reason: org.apache.spark.shuffle."
+        "MetadataFetchFailedException: Missing an output location for shuffle 38 partition 0\n"
+        "\tat org.apache.spark.MapOutputTracker$.validateStatus(MapOutputTracker.scala:1983)\n")
+    assert str(spark_failure(exc)) == (
+        "the Spark executors that held a shuffle's output for this count were lost, on each "
+        "of the stage's 4 tries (Missing an output location for shuffle 38 partition 0), so "
+        "the spark engine stopped: the workers' logs say why (an executor that runs out of "
+        "memory is killed).")
+
+
 def test_a_stopped_session_and_a_gone_driver_are_one_sentence_each() -> None:
     protocol = _module("py4j.protocol")
     from accord.engines._frame import spark_failure

@@ -216,6 +216,9 @@ _EXECUTOR_LOST = re.compile(
     r"Task \S+ in stage \S+ failed (?P<tries>\d+) times?, most recent failure: Lost task \S+ "
     r"in stage \S+ \(TID \d+\) \((?P<host>[^\s()]+) executor (?P<executor>[^\s()]+)\): "
     r"ExecutorLostFailure \((?P<why>[^)\n]*)\)(?: Reason: (?P<reason>[^\n]*))?")
+_SHUFFLE_LOST = re.compile(
+    r"Stage \S+ \(.*?\) has failed the maximum allowable number of times: (?P<tries>\d+)\. "
+    r"Most recent failure reason: \S*(?:FetchFailed\S*)(?:: |\()?(?P<why>[^\n]*)")
 _STOPPED = ("SparkContext was shut down", "Cannot call methods on a stopped SparkContext",
             "SparkContext has been shutdown")
 
@@ -226,6 +229,8 @@ def spark_failure(exc: BaseException) -> EngineError | None:
 
     - a task whose every try ended with its executor lost (``ExecutorLostFailure``, after
       ``spark.task.maxFailures`` tries): the executor, its host and Spark's reason;
+    - a stage whose every try lost the shuffle output that lost executors held (a
+      ``FetchFailed``, after ``spark.stage.maxConsecutiveAttempts`` tries);
     - the session stopped while the query ran (its application removed by the master,
       or stopped from elsewhere);
     - the driver's Java process gone (py4j cannot reach it).
@@ -252,6 +257,14 @@ def spark_failure(exc: BaseException) -> EngineError | None:
             f"the Spark executor {lost['executor']} on {lost['host']} was lost while running "
             f"a task of this count ({why}){retried}, so the spark engine stopped: the "
             "workers' logs say why (an executor that runs out of memory is killed).")
+    shuffle = _SHUFFLE_LOST.search(text)
+    if shuffle is not None:
+        why = shuffle["why"].strip().rstrip(")") or "a shuffle's output could not be fetched"
+        return EngineError(
+            "the Spark executors that held a shuffle's output for this count were lost, on "
+            f"each of the stage's {shuffle['tries']} tries ({why}), so the spark engine "
+            "stopped: the workers' logs say why (an executor that runs out of memory is "
+            "killed).")
     if any(marker in text for marker in _STOPPED):
         return EngineError(
             "the Spark session stopped while it ran this count (its master removed the "
