@@ -36,7 +36,7 @@ def engine_options(func: F) -> F:
     command: Any = wrapper
     for flag in ("--timeout", "--master", "--scheduler", "--engine"):
         command = shared(flag)(command)
-    return command  # type: ignore[no-any-return]
+    return command
 
 
 def engine_frame(data: Any, engine: str | None, scheduler: str | None, master: str | None,

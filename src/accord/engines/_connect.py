@@ -356,7 +356,7 @@ def _peer(address: Any) -> tuple[str, int]:
 
 def _sockets(pid: int | None = None) -> list[Any]:
     try:
-        import psutil
+        import psutil  # type: ignore[import-untyped,unused-ignore]
 
         return list(psutil.Process(pid).net_connections(kind="tcp"))
     except Exception:  # no psutil, the process gone, or its sockets not ours to read
