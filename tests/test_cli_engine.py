@@ -47,6 +47,13 @@ class TestRefusedBeforeAnyEngineStarts:
         (("--engine", "duckdb", "--format", "csv"),
          "--engine takes the data options --unit, --rater, --value, --raters, --categories, "
          "--missing only; not --format."),
+        (("--timeout", "5"), "--timeout bounds the wait on a Dask or Spark cluster: give it "
+                             "with --engine dask or --engine spark."),
+        (("--engine", "duckdb", "--timeout", "5"),
+         "--timeout bounds the wait on a Dask or Spark cluster: give it with --engine dask or "
+         "--engine spark, not duckdb."),
+        (("--engine", "dask", "--timeout", "0"),
+         "Invalid value for '--timeout': 0.0 is not in the range x>0."),
     ])
     def test_options_that_do_not_go_together(self, args: tuple[str, ...], said: str) -> None:
         for command in ("compute", "consensus"):
@@ -139,6 +146,22 @@ class TestAClusterThatDoesNotAnswer:
         address = f"{scheme}://127.0.0.1:{closed_port()}"
         monkeypatch.setenv(variable, address)
         self._refused(address, what, "--engine", engine)
+
+    def test_timeout_bounds_a_scheduler_that_accepts_but_never_answers(self) -> None:
+        """--timeout reaches accord.engines.read: the sentence and the time are its."""
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            s.listen(8)
+            address = f"tcp://127.0.0.1:{s.getsockname()[1]}"
+            started = time.monotonic()
+            code, _, err = run_cli("consensus", CROWD, *LONG, "--engine", "dask",
+                                   "--scheduler", address, "--timeout", "1.5")
+            took = time.monotonic() - started
+        assert code == 1 and took < 10, took
+        assert " ".join(err.split()) == (
+            f"accord: error: the Dask scheduler at {address} does not answer (it accepts a "
+            "connection but sends no Dask handshake, waited up to 1.5 s): is it running, and "
+            "is the address right?")
 
     @staticmethod
     def _refused(address: str, what: str, *args: str) -> None:

@@ -192,3 +192,139 @@ def test_dasks_killed_worker_becomes_one_sentence_naming_the_worker() -> None:
     once = scheduler.KilledWorker("x", worker, 0)
     assert ("task 'x' of this count, so the dask engine stopped" in str(lost_worker(once)))
     assert lost_worker(RuntimeError("KilledWorker")) is None
+
+
+# ------------------------------------------------------------------------ Spark's faults
+# Spark's words for the faults :func:`accord.engines._frame.spark_failure` names, as a run
+# of the cluster lane gave them (an executor JVM killed with SIGKILL on each of 4 tries);
+# the cluster lane kills real executors (tests/test_engines_cluster_spark_faults.py)
+EXECUTOR_LOST = (
+    "An error occurred while calling o191.getResult.\n"
+    ": org.apache.spark.SparkException: Exception thrown in awaitResult: \n"
+    "\tat org.apache.spark.util.SparkThreadUtils$.awaitResult(SparkThreadUtils.scala:70)\n"
+    "Caused by: org.apache.spark.SparkException: Job aborted due to stage failure: Task 0 in "
+    "stage 2.0 failed {tries} times, most recent failure: Lost task 0.3 in stage 2.0 (TID 5) "
+    "(127.0.0.1 executor 3): ExecutorLostFailure (executor 3 exited caused by one of the "
+    "running tasks) Reason: Command exited with code 137\nDriver stacktrace:\n")
+
+
+def test_sparks_lost_executor_becomes_one_sentence_naming_the_executor() -> None:
+    protocol = _module("py4j.protocol")
+    from accord.engines._frame import spark_failure
+
+    exc = protocol.Py4JError(EXECUTOR_LOST.format(tries=4))
+    assert str(spark_failure(exc)) == (
+        "the Spark executor 3 on 127.0.0.1 was lost while running a task of this count "
+        "(executor 3 exited caused by one of the running tasks; Command exited with code "
+        "137), as was every executor that retried it (4 tries), so the spark engine stopped: "
+        "the workers' logs say why (an executor that runs out of memory is killed).")
+    once = spark_failure(protocol.Py4JError(EXECUTOR_LOST.format(tries=1)))
+    assert "with code 137), so the spark engine stopped" in str(once)
+    # the same words from something that is not Spark, and a query's own error, stay as
+    # they are
+    assert spark_failure(RuntimeError(EXECUTOR_LOST.format(tries=4))) is None
+    assert spark_failure(protocol.Py4JError("AnalysisException: column x not found")) is None
+
+
+def test_a_stage_whose_shuffle_output_was_lost_on_every_try_is_one_sentence() -> None:
+    """Spark's words when the executors that held a stage's shuffle output are killed on
+    each of its tries (the cluster lane, an executor killed after a repartition)."""
+    protocol = _module("py4j.protocol")
+    from accord.engines._frame import spark_failure
+
+    exc = protocol.Py4JError(
+        "An error occurred while calling o8594.getResult.\n: org.apache.spark.SparkException: "
+        "Exception thrown in awaitResult: \nCaused by: org.apache.spark.SparkException: Job "
+        "aborted due to stage failure: ShuffleMapStage 146 (toArrow at /venv/lib/python3.11/"
+        "site-packages/narwhals/_spark_like/dataframe.py:189) has failed the maximum "
+        "allowable number of times: 4. Most recent failure reason: org.apache.spark.shuffle."
+        "MetadataFetchFailedException: Missing an output location for shuffle 38 partition 0\n"
+        "\tat org.apache.spark.MapOutputTracker$.validateStatus(MapOutputTracker.scala:1983)\n")
+    assert str(spark_failure(exc)) == (
+        "the Spark executors that held a shuffle's output for this count were lost, on each "
+        "of the stage's 4 tries (Missing an output location for shuffle 38 partition 0), so "
+        "the spark engine stopped: the workers' logs say why (an executor that runs out of "
+        "memory is killed).")
+
+
+def test_a_stopped_session_and_a_gone_driver_are_one_sentence_each() -> None:
+    protocol = _module("py4j.protocol")
+    from accord.engines._frame import spark_failure
+
+    stopped = spark_failure(protocol.Py4JError(
+        "An error occurred while calling o80.collectToPython.\n: java.lang.IllegalStateException"
+        ": Cannot call methods on a stopped SparkContext.\nThis stopped SparkContext was "
+        "created at: ..."))
+    assert str(stopped).startswith("the Spark session stopped while it ran this count (its "
+                                   "master removed the application, or the session was "
+                                   "stopped), so the spark engine stopped: ")
+    try:
+        raise protocol.Py4JError("An error occurred while calling o80.collectToPython") \
+            from protocol.Py4JNetworkError("Answer from Java side is empty")
+    except protocol.Py4JError as exc:
+        gone = spark_failure(exc)
+    assert str(gone).startswith("the Spark driver (the Java process that pyspark started on "
+                                "this machine) ended or stopped answering while it ran this "
+                                "count, so the spark engine stopped: ")
+
+
+def _accord(*args: str, env: dict[str, str], timeout: float = 300) -> tuple[int, str, float]:
+    """``accord ARGS`` in a process of its own (a Spark driver of its own, since a session
+    running in this process would be reused), its exit status, stderr and seconds."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable,
+           **env, "PYTHONPATH": os.pathsep.join([str(root / "src"),
+                                                 os.environ.get("PYTHONPATH", "")])}
+    for name in ("DASK_SCHEDULER_ADDRESS", "SPARK_MASTER"):
+        env.pop(name, None)
+    started = time.monotonic()
+    run = subprocess.run([sys.executable, "-m", "accord", *args], capture_output=True,
+                         text=True, env=env, timeout=timeout)
+    return run.returncode, run.stderr, time.monotonic() - started
+
+
+def _error_line(stderr: str) -> str:
+    lines = [x for x in stderr.splitlines() if x.startswith("accord: ")
+             and not x.startswith("accord: warning: ")]
+    assert len(lines) == 1, stderr[-3000:]
+    return lines[0]
+
+
+def test_spark_without_java_says_so_in_one_line(tmp_path: Path) -> None:
+    _module("pyspark.sql")
+    folder = write_parts(tmp_path / "ratings", FIRST)
+    out = tmp_path / "labels.csv"
+    code, err, _ = _accord("consensus", str(folder), *LONG, "--engine", "spark", "-o", str(out),
+                           env={"JAVA_HOME": str(tmp_path / "no-java")})
+    assert code == 1
+    assert _error_line(err) == (
+        "accord: error: the spark engine could not start Java (pyspark's Java process exited "
+        "before it answered): Spark needs a Java runtime, 17 or newer, on the PATH or in "
+        f"JAVA_HOME ({tmp_path / 'no-java'}); `java -version` shows whether one is there.")
+    assert "Traceback" not in err
+    assert not out.exists()
+
+
+def test_a_spark_master_that_accepts_but_never_registers_is_named_in_time(
+        tmp_path: Path, silent_port: int) -> None:
+    """Spark itself retries the registration 3 x 20 s after its connection, then stops in
+    its own words; accord stops 10 s (``timeout``) after the driver connects. The driver's
+    start-up before it connects is not bounded (on a loaded machine it takes tens of
+    seconds), so the time checked is below Spark's own 60 s of retries, not 10 s."""
+    _module("pyspark.sql")
+    folder = write_parts(tmp_path / "ratings", FIRST)
+    out = tmp_path / "labels.csv"
+    master = f"spark://127.0.0.1:{silent_port}"
+    code, err, took = _accord("consensus", str(folder), *LONG, "--engine", "spark",
+                              "--master", master, "-o", str(out), env={})
+    assert code == 1
+    assert _error_line(err) == (
+        f"accord: error: the Spark master at {master} does not answer (it accepts a "
+        "connection but did not register this application, waited up to 10 s): is it "
+        "running, and is the address right?")
+    assert not out.exists() and not list(tmp_path.glob("*.tmp*"))
+    assert took < 60 + 10, took

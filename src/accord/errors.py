@@ -76,7 +76,8 @@ class BudgetError(DataError):
 
 
 class EngineError(AccordError):
-    """An engine's package is not installed, or its scheduler or master does not answer."""
+    """An engine's package (or Spark's Java) is not installed, its scheduler or master does
+    not answer, or its cluster lost the workers that ran a count."""
 
 
 class FormatError(AccordError):

@@ -7,6 +7,7 @@ patterns, or the consensus's per-iteration tables and final posteriors) comes ba
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -16,6 +17,7 @@ from accord.cli._options import shared
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+_TIMEOUT = "accord.engine_timeout"
 #: The data options an engine takes (the others need accord's own readers).
 _TAKEN = ("unit", "rater", "value", "raters", "categories", "missing")
 #: The coefficients counted from the rater-count patterns an engine returns.
@@ -24,15 +26,26 @@ ENGINE_COEFFICIENTS = ("fleiss_kappa", "gwet_ac1", "brennan_prediger", "percent_
 
 
 def engine_options(func: F) -> F:
-    for flag in ("--master", "--scheduler", "--engine"):
-        func = shared(flag)(func)
-    return func
+    """``--engine``, ``--scheduler``, ``--master`` and ``--timeout``; ``--timeout`` reaches
+    :func:`engine_frame` through the click context, not the command's parameters."""
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        click.get_current_context().meta[_TIMEOUT] = kwargs.pop("engine_timeout", None)
+        return func(*args, **kwargs)
+
+    command: Any = wrapper
+    for flag in ("--timeout", "--master", "--scheduler", "--engine"):
+        command = shared(flag)(command)
+    return command
 
 
 def engine_frame(data: Any, engine: str | None, scheduler: str | None, master: str | None,
                  selection: dict[str, Any]) -> Any:
     """DATA as the engine's frame, or None without ``--engine``."""
     if engine is None:
+        if click.get_current_context().meta.get(_TIMEOUT) is not None:
+            raise click.UsageError("--timeout bounds the wait on a Dask or Spark cluster: "
+                                   "give it with --engine dask or --engine spark.")
         if scheduler is not None or master is not None:
             flag = "--scheduler" if scheduler is not None else "--master"
             raise click.UsageError(f"{flag} is the address of a running cluster: give it "
@@ -55,12 +68,17 @@ def engine_frame(data: Any, engine: str | None, scheduler: str | None, master: s
     if given:
         raise click.UsageError(f"--engine takes the data options {', '.join(_flags())} only; "
                                f"not {', '.join(given)}.")
+    timeout = click.get_current_context().meta.get(_TIMEOUT)
+    if timeout is not None and engine == "duckdb":
+        raise click.UsageError("--timeout bounds the wait on a Dask or Spark cluster: give "
+                               "it with --engine dask or --engine spark, not duckdb.")
     from accord.engines import read
     from accord.errors import InvalidParameterError
 
     try:
         return read(paths[0], engine=engine,  # type: ignore[arg-type]
-                    scheduler=scheduler, master=master)
+                    scheduler=scheduler, master=master,
+                    **({} if timeout is None else {"timeout": timeout}))
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
 

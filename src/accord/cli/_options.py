@@ -244,6 +244,10 @@ OPTIONS: dict[str, SharedOption] = dict([
     _o("--master", "master", "engine", "With --engine spark: a running Spark master, "
        "spark://HOST:PORT (default: $SPARK_MASTER, else the spark.master Spark reads from "
        "spark-submit or spark-defaults.conf, else local[*]).", metavar="URL"),
+    _o("--timeout", "engine_timeout", "engine", "With --engine dask or spark: seconds to wait "
+       "for the scheduler or master to answer, for a Spark master to register the "
+       "application once the driver has connected, and for its first executor (default: 10).",
+       kind="seconds > 0", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS"),
     _o("--report", "report_path", "output", "Also write this question's report to FILE: "
        ".html (one self-contained file), .md or .json, by the suffix (as accord report -o).",
        metavar="FILE"),

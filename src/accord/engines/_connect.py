@@ -18,9 +18,11 @@ different parts (a rater id as an integer in one and as text in another) stops w
 sentence naming the column, its types and the parts. A scheduler or master that does
 not answer stops with one sentence naming it: a closed port at once (a TCP connection
 is tried first, so it never waits on Spark's registration retries), a port that accepts
-connections but sends no Dask handshake within ``timeout`` seconds, and a Spark master
-that does not register the application once Spark's own retries (about a minute) are
-spent. A package that is not installed is named with the extra that brings it.
+connections but sends no Dask handshake within ``timeout`` seconds, a Spark standalone
+master that does not register the application within ``timeout`` seconds of the
+driver's connection (Spark itself retries for a minute), and one that registers it but
+gives it no executor within ``timeout`` seconds (Spark's first job would wait for ever).
+Spark without Java, and a package that is not installed, are named with what to install.
 """
 
 from __future__ import annotations
@@ -57,14 +59,17 @@ def read(path: str | os.PathLike[str], *, engine: Engine, scheduler: str | None 
     master : str, optional
         A Spark master URL, ``spark://HOST:PORT`` (Spark only).
     timeout : float
-        Seconds to wait for the scheduler or master to answer.
+        Seconds to wait for the scheduler or master to answer; on a Spark standalone
+        master also for the application's registration (counted from the driver's
+        connection, after its local start-up) and for its first executor.
 
     Raises
     ------
     InvalidParameterError
         An unknown engine, an address given to the other engine, a malformed address.
     EngineError
-        The engine's package is not installed, or its scheduler or master does not answer.
+        The engine's package is not installed, Spark finds no Java, or the scheduler or
+        master does not answer, register the application or give it an executor in time.
     DataError
         A column has different types in different parts of a Parquet folder (the message
         names the column, its types and the parts).
@@ -220,24 +225,212 @@ def _dask_handshake(address: str, timeout: float) -> None:
 def _spark(source: Path, parquet: bool, master: str | None, timeout: float) -> Any:
     from pyspark.sql import SparkSession
 
+    from accord.engines._frame import spark_failure
+
     builder = SparkSession.builder.appName("accord")
     if master is not None:
         for one in _standalone(master):
             answers(one, what="Spark master", schemes=("spark",), timeout=timeout)
         builder = builder.master(master)
-    try:
-        session = builder.getOrCreate()
+    session = _spark_session(builder, master, timeout)
+    reader = session.read
+    try:  # a CSV's schema is inferred by a job, which meets the cluster's faults
+        if parquet:
+            return reader.parquet(str(source))
+        return reader.csv(str(source), header=True, inferSchema=True)
     except Exception as exc:
-        if not _standalone(master):
+        failure = spark_failure(exc)
+        if failure is None:
             raise
-        # Spark gives up on a standalone master that accepts connections but never
-        # registers the application after its own retries (3 x 20 s), then stops the
-        # context; its error says only that a stopped context was called
+        raise failure from exc
+
+
+def _spark_session(builder: Any, master: str | None, timeout: float) -> Any:
+    """The session ``builder`` gets or creates; one sentence where Spark would hang or
+    stop in its own words.
+
+    - No Java: pyspark's ``JAVA_GATEWAY_EXITED`` names no cause.
+    - A standalone master that accepts connections but does not register the application
+      (another service on the port, a stalled master): Spark retries for about a minute
+      and a half; here the session is given ``timeout`` seconds, then the driver's Java
+      process, started for this session, is stopped.
+    - A standalone master that registers the application but gives it no executor (no
+      worker, or every core taken by other applications): Spark's first job would wait
+      for ever; here the first executor is given ``timeout`` seconds (not with
+      ``spark.dynamicAllocation.enabled``, where executors come with the first job).
+
+    A session that is already running is returned as it is: it waits on nothing.
+    """
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+
+    if SparkSession.getActiveSession() is not None or SparkContext._active_spark_context:
+        return builder.getOrCreate()
+    launched = SparkContext._gateway is None
+    try:
+        # the driver's Java process, if none runs, started with the builder's options (its
+        # memory, jars) as getOrCreate would start it
+        SparkContext._ensure_initialized(conf=_conf(builder))
+    except Exception as exc:
+        if "JAVA_GATEWAY_EXITED" not in _condition(exc):
+            raise
+        raise EngineError(
+            "the spark engine could not start Java (pyspark's Java process exited before it "
+            "answered): Spark needs a Java runtime, 17 or newer, on the PATH or in "
+            f"JAVA_HOME ({os.environ.get('JAVA_HOME') or 'not set'}); `java -version` shows "
+            "whether one is there.") from None
+    if not _standalone(master):
+        return builder.getOrCreate()
+    import threading
+
+    got: dict[str, Any] = {}
+
+    def create() -> None:
+        try:
+            got["session"] = builder.getOrCreate()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            got["error"] = exc
+
+    worker = threading.Thread(target=create, name="accord-spark-session", daemon=True)
+    worker.start()
+    _wait_for_registration(worker, str(master), timeout)
+    if worker.is_alive():
+        if launched:
+            _stop_driver(worker)
+        raise EngineError(f"the Spark master at {master} does not answer (it accepts a "
+                          "connection but did not register this application, waited up to "
+                          f"{timeout:g} s): is it running, and is the address right?")
+    if "error" in got:
+        # Spark gave up on the master itself (3 x 20 s of registration retries), then
+        # stopped the context; its error says only that a stopped context was called
         raise EngineError(f"the Spark master at {master} does not answer (it accepts a "
                           "connection but did not register this application within Spark's "
-                          "own retries, about a minute): is it running, and is the address "
-                          "right?") from exc
-    reader = session.read
-    if parquet:
-        return reader.parquet(str(source))
-    return reader.csv(str(source), header=True, inferSchema=True)
+                          "own retries): is it running, and is the address right?"
+                          ) from got["error"]
+    session = got["session"]
+    _first_executor(session, master, timeout)
+    return session
+
+
+def _wait_for_registration(creating: Any, master: str, timeout: float) -> None:
+    """Wait for the session's creation, bounding only the master's part of it.
+
+    The driver's local start-up (which a loaded machine can make take half a minute)
+    takes as long as it takes; from the moment the driver's Java process connects to the
+    master, the master has ``timeout`` seconds to register the application; the rest of
+    the start-up is local again. The master answers on the driver's own connection, so
+    the registration is seen by what the driver does next: the context starts its block
+    manager, which listens on a port of its own, once the scheduler has its application
+    id. Both are seen in the process's sockets (psutil, which Dask's ``distributed``
+    brings); where they cannot be read, Spark's own registration retries bound the wait.
+    """
+    import time
+
+    from pyspark import SparkContext
+
+    proc = getattr(SparkContext._gateway, "proc", None)
+    targets = _master_endpoints(master)
+    deadline, before = None, set()
+    while creating.is_alive():
+        if proc is None:
+            creating.join()
+        elif deadline is None:
+            sockets = _sockets(proc.pid)
+            if any(c.raddr and _peer(c.raddr) in targets for c in sockets):
+                deadline, before = time.monotonic() + timeout, _listening(sockets)
+        elif _listening(_sockets(proc.pid)) - before:
+            creating.join()
+        elif time.monotonic() >= deadline:
+            return
+        creating.join(0.1)
+
+
+def _listening(sockets: list[Any]) -> set[int]:
+    return {c.laddr[1] for c in sockets if c.status == "LISTEN"}
+
+
+def _peer(address: Any) -> tuple[str, int]:
+    # a Java socket on an IPv6 stack names an IPv4 peer as ::ffff:a.b.c.d
+    return str(address[0]).removeprefix("::ffff:"), int(address[1])
+
+
+def _sockets(pid: int | None = None) -> list[Any]:
+    try:
+        import psutil  # type: ignore[import-untyped,unused-ignore]
+
+        return list(psutil.Process(pid).net_connections(kind="tcp"))
+    except Exception:  # no psutil, the process gone, or its sockets not ours to read
+        return []
+
+
+def _master_endpoints(master: str) -> set[tuple[str, int]]:
+    """Every (IP, port) a standalone master URL names (hosts resolved)."""
+    found = set()
+    for one in _standalone(master):
+        host, port = _host_port(one, ("spark",))
+        try:
+            infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
+        except OSError:
+            continue
+        found |= {(str(info[4][0]), port) for info in infos}
+    return found
+
+
+def _conf(builder: Any) -> Any:
+    from pyspark import SparkConf
+
+    conf = SparkConf()
+    for key, value in getattr(builder, "_options", {}).items():
+        conf.set(key, value)
+    return conf
+
+
+def _condition(exc: BaseException) -> str:
+    getter = getattr(exc, "getCondition", None) or getattr(exc, "getErrorClass", None)
+    try:
+        return str(getter() if getter is not None else "")
+    except Exception:
+        return ""
+
+
+def _first_executor(session: Any, master: str | None, timeout: float) -> None:
+    """One sentence (and the session stopped) unless an executor registers in time."""
+    import time
+
+    sc = session.sparkContext
+    if sc.getConf().get("spark.dynamicAllocation.enabled", "false").lower() == "true":
+        return
+    deadline = time.monotonic() + timeout
+    while sc._jsc.sc().getExecutorMemoryStatus().size() < 2:  # the driver is one of them
+        if time.monotonic() > deadline:
+            session.stop()
+            raise EngineError(
+                f"the Spark master at {master} registered this application but gave it no "
+                f"executor within {timeout:g} s, so its first job would wait for ever: has it "
+                "a worker with a free core and enough memory (spark.executor.memory), or do "
+                "other applications hold them all?")
+        time.sleep(0.2)
+
+
+def _stop_driver(creating: Any) -> None:
+    """Stop the driver's Java process that a session creation hangs in, and forget it, so
+    that the next session starts a new one (pyspark would keep waiting on this one)."""
+    import contextlib
+
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+
+    gateway = SparkContext._gateway
+    proc = getattr(gateway, "proc", None)
+    if proc is not None:
+        with contextlib.suppress(OSError):
+            proc.kill()
+            proc.wait(10)
+    creating.join(10)  # its py4j call fails once the process is gone
+    with contextlib.suppress(Exception):
+        gateway.shutdown()  # type: ignore[union-attr]
+    SparkContext._gateway = None
+    SparkContext._jvm = None
+    SparkContext._active_spark_context = None
+    SparkSession._instantiatedSession = None
+    SparkSession._activeSession = None

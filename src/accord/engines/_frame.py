@@ -8,6 +8,7 @@ engine's own sorts, ranks and look-ups, so no per-row Python loop runs here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -178,7 +179,9 @@ def collect(lf: Any) -> Any:
 
     A query that a cluster gave up on, because the workers that ran one of its tasks
     died each time, stops with one sentence naming the engine and the worker
-    (:func:`lost_worker`); a worker that dies once is the engine's to retry.
+    (:func:`lost_worker`, and :func:`spark_failure` for Spark's executors, its session
+    stopped under the query, or its driver gone); a worker that dies once is the
+    engine's to retry.
     """
     import narwhals as nw
 
@@ -187,7 +190,7 @@ def collect(lf: Any) -> Any:
     try:
         return lf.collect()
     except Exception as exc:
-        lost = lost_worker(exc)
+        lost = lost_worker(exc) or spark_failure(exc)
         if lost is None:
             raise
         raise lost from exc
@@ -207,6 +210,77 @@ def lost_worker(exc: BaseException) -> EngineError | None:
         f"the Dask worker {worker} died while running the task {task!r} of this count"
         f"{retried}, so the dask engine stopped: the workers' logs say why (a worker out of "
         "memory is stopped by its nanny).")
+
+
+_EXECUTOR_LOST = re.compile(
+    r"Task \S+ in stage \S+ failed (?P<tries>\d+) times?, most recent failure: Lost task \S+ "
+    r"in stage \S+ \(TID \d+\) \((?P<host>[^\s()]+) executor (?P<executor>[^\s()]+)\): "
+    r"ExecutorLostFailure \((?P<why>[^)\n]*)\)(?: Reason: (?P<reason>[^\n]*))?")
+_SHUFFLE_LOST = re.compile(
+    r"Stage \S+ \(.*?\) has failed the maximum allowable number of times: (?P<tries>\d+)\. "
+    r"Most recent failure reason: \S*(?:FetchFailed\S*)(?:: |\()?(?P<why>[^\n]*)")
+_STOPPED = ("SparkContext was shut down", "Cannot call methods on a stopped SparkContext",
+            "SparkContext has been shutdown")
+
+
+def spark_failure(exc: BaseException) -> EngineError | None:
+    """Spark's faults that are the cluster's, not the query's, as one sentence; None for
+    any other error (a query's own error keeps Spark's words).
+
+    - a task whose every try ended with its executor lost (``ExecutorLostFailure``, after
+      ``spark.task.maxFailures`` tries): the executor, its host and Spark's reason;
+    - a stage whose every try lost the shuffle output that lost executors held (a
+      ``FetchFailed``, after ``spark.stage.maxConsecutiveAttempts`` tries);
+    - the session stopped while the query ran (its application removed by the master,
+      or stopped from elsewhere);
+    - the driver's Java process gone (py4j cannot reach it).
+    """
+    module = type(exc).__module__
+    if not (module.startswith("py4j") or module.startswith("pyspark")):
+        return None
+    if _driver_gone(exc):
+        return EngineError(
+            "the Spark driver (the Java process that pyspark started on this machine) "
+            "ended or stopped answering while it ran this count, so the spark engine "
+            "stopped: its output above says why (a driver out of memory needs a larger "
+            "spark.driver.memory).")
+    try:
+        text = str(exc)
+    except Exception:  # a Java error whose text the dead driver can no longer give
+        text = ""
+    lost = _EXECUTOR_LOST.search(text)
+    if lost is not None:
+        tries = int(lost["tries"])
+        why = lost["why"].strip() + (f"; {lost['reason'].strip()}" if lost["reason"] else "")
+        retried = "" if tries < 2 else f", as was every executor that retried it ({tries} tries)"
+        return EngineError(
+            f"the Spark executor {lost['executor']} on {lost['host']} was lost while running "
+            f"a task of this count ({why}){retried}, so the spark engine stopped: the "
+            "workers' logs say why (an executor that runs out of memory is killed).")
+    shuffle = _SHUFFLE_LOST.search(text)
+    if shuffle is not None:
+        why = shuffle["why"].strip().rstrip(")") or "a shuffle's output could not be fetched"
+        return EngineError(
+            "the Spark executors that held a shuffle's output for this count were lost, on "
+            f"each of the stage's {shuffle['tries']} tries ({why}), so the spark engine "
+            "stopped: the workers' logs say why (an executor that runs out of memory is "
+            "killed).")
+    if any(marker in text for marker in _STOPPED):
+        return EngineError(
+            "the Spark session stopped while it ran this count (its master removed the "
+            "application, or the session was stopped), so the spark engine stopped: the "
+            "driver's output above and the master's log say why; start the count again.")
+    return None
+
+
+def _driver_gone(exc: BaseException | None) -> bool:
+    """True if py4j lost its connection to the driver's Java process (here or as a cause)."""
+    seen = 0
+    while exc is not None and seen < 5:
+        if type(exc).__name__ == "Py4JNetworkError" and type(exc).__module__.startswith("py4j"):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
 
 
 def column(df: Any, name: str) -> IntArray:
