@@ -321,8 +321,8 @@ def _wait_for_registration(creating: Any, master: str, timeout: float) -> None:
     the start-up is local again. The master answers on the driver's own connection, so
     the registration is seen by what the driver does next: the context starts its block
     manager, which listens on a port of its own, once the scheduler has its application
-    id. Both are seen in the process's sockets (psutil, which Dask's ``distributed``
-    brings); where they cannot be read, Spark's own registration retries bound the wait.
+    id. Both are seen in the process's sockets (psutil, in the engines extra); where they
+    cannot be read, Spark's own registration retries bound the wait.
     """
     import time
 
