@@ -70,6 +70,33 @@ def test_a_folder_of_batches_reads_as_its_files(batches: Path) -> None:
     assert accord.read(batches, field="sentiment").n_ratings == 4
 
 
+def test_a_folder_of_parquet_parts_reads_beside_spark_and_pyarrow_bookkeeping(
+        tmp_path: Path) -> None:
+    # Spark writes _SUCCESS (empty) beside its parts, pyarrow _metadata / _common_metadata:
+    # like pyarrow.dataset (ignore_prefixes=[".", "_"]) the folder reads as its parts
+    import polars as pl
+
+    rows = [(1, "a", "x"), (1, "b", "x"), (2, "a", "y"), (2, "b", "x")]
+    for i, part in enumerate((rows[:2], rows[2:])):
+        pl.DataFrame(part, schema=["item", "coder", "label"], orient="row").write_parquet(
+            tmp_path / f"part-{i:05d}.parquet")
+    (tmp_path / "_SUCCESS").write_bytes(b"")
+    (tmp_path / "_common_metadata").write_bytes(b"PAR1 not a table")
+    got = accord.read(tmp_path, unit="item", rater="coder", value="label")
+    assert got.n_ratings == 4 and len(got.audit.parts) == 2
+    assert sorted(Path(p.source).name for p in got.audit.parts) == [
+        "part-00000.parquet", "part-00001.parquet"]
+    (tmp_path / "notes.txt").write_text("a file of no known format is still refused\n")
+    with pytest.raises(FormatError, match=r"of no known format: notes.txt\)"):
+        accord.read(tmp_path, unit="item", rater="coder", value="label")
+
+
+def test_a_folder_of_bookkeeping_only_holds_nothing_to_read(tmp_path: Path) -> None:
+    (tmp_path / "_SUCCESS").write_bytes(b"")
+    with pytest.raises(FormatError, match="holds no files to read"):
+        accord.read(tmp_path)
+
+
 def test_cli_takes_several_files_or_a_folder(batches: Path) -> None:
     files = [str(p) for p in sorted(batches.iterdir())]
     for args in (files, [str(batches)]):

@@ -2,7 +2,9 @@
 
 A folder that a reader takes as a whole (a brat project, an INCEpTION export, a
 doccano folder of per-user files) goes to that reader. Any other folder is read
-as its files (hidden files left out), which must all be of one format: two
+as its files, which must all be of one format (names starting with "." or "_" are
+bookkeeping, not data, and are left out as ``pyarrow.dataset`` leaves them out: Spark's
+``_SUCCESS``, pyarrow's ``_metadata``, hidden files): two
 MTurk batch results files become one set of annotations, with an audit per file.
 Several files given together must be of one format too. CVAT exports are
 recognised and refused with a sentence saying so, rather than a list of formats.
@@ -18,6 +20,9 @@ from accord.errors import FormatError
 from accord.readers._base import format_error
 
 __all__ = ["refuse_cvat", "resolve"]
+
+#: Prefixes of the names in a folder that are not read (pyarrow.dataset's ignore_prefixes).
+HIDDEN = (".", "_")
 
 CVAT = ("CVAT exports (annotations.xml, 'CVAT for images/video') are not supported yet; "
         "write the labels as a table with one row per (image or object, annotator, label) "
@@ -50,7 +55,9 @@ def _folder(folder: Path, detect: Callable[[Path], str],
         return [folder], detect(folder)
     except FormatError:
         pass  # no reader takes the folder as a whole: read its files
-    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    # names starting with "." or "_" are bookkeeping, not data (Spark's _SUCCESS, pyarrow's
+    # _metadata): skipped as pyarrow.dataset skips them (its ignore_prefixes)
+    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(HIDDEN))
     if not files:
         raise format_error(folder, None, "the folder holds no files to read")
     names: dict[Path, str | None] = {}

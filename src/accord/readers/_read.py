@@ -167,7 +167,8 @@ def read(
         export), or several files read together (e.g. the per-user JSONL files
         of a doccano export, or MTurk batch results files). A folder that no
         reader takes as a whole is read as its files, which, like several files
-        given together, must be of one format. Each file gets its own entry in
+        given together, must be of one format (names starting with ``.`` or ``_``,
+        such as Spark's ``_SUCCESS``, are not read). Each file gets its own entry in
         ``audit.parts``.
     format : str, optional
         A reader name from :func:`formats`; default: detected from content and name.
