@@ -428,7 +428,7 @@ def _stop_driver(creating: Any) -> None:
             proc.wait(10)
     creating.join(10)  # its py4j call fails once the process is gone
     with contextlib.suppress(Exception):
-        gateway.shutdown()  # type: ignore[union-attr]
+        gateway.shutdown()  # type: ignore[union-attr,unused-ignore]
     SparkContext._gateway = None
     SparkContext._jvm = None
     SparkContext._active_spark_context = None
