@@ -94,28 +94,29 @@ def _with(ann: Any, caveat: str) -> Any:
     return ann
 
 
-def _coco(paths: list[Path], options: dict[str, Any]) -> Any:
+def _keyed(name: str, paths: list[Path], options: dict[str, Any]) -> Any:
+    """A COCO or CVAT export (``name``) as its shapes, or as its boxes with the annotator
+    in ``rater=`` when one file holds every annotator's."""
     from accord.readers._box_rows import as_annotations
-    from accord.readers.coco import read_coco
 
-    shape, caveat = pick_shape(paths, "coco", options)
+    shape, caveat = pick_shape(paths, name, options)
     if shape != "boxes":
-        return _with(read_shape(paths, "coco", shape, options), caveat)
+        return _with(read_shape(paths, name, shape, options), caveat)
+    if name == "coco":
+        from accord.readers.coco import read_coco as read
+    else:
+        from accord.readers.cvat import read_cvat as read
     key = options.get("rater") if len(paths) == 1 else None
-    table = read_coco(paths, rater_key=key, func="accord.read")
-    return _with(as_annotations(table, "coco", paths), caveat)
+    table = read(paths, rater_key=key, func="accord.read")
+    return _with(as_annotations(table, name, paths), caveat)
+
+
+def _coco(paths: list[Path], options: dict[str, Any]) -> Any:
+    return _keyed("coco", paths, options)
 
 
 def _cvat(paths: list[Path], options: dict[str, Any]) -> Any:
-    from accord.readers._box_rows import as_annotations
-    from accord.readers.cvat import read_cvat
-
-    shape, caveat = pick_shape(paths, "cvat", options)
-    if shape != "boxes":
-        return _with(read_shape(paths, "cvat", shape, options), caveat)
-    key = options.get("rater") if len(paths) == 1 else None
-    table = read_cvat(paths, rater_key=key, func="accord.read")
-    return _with(as_annotations(table, "cvat", paths), caveat)
+    return _keyed("cvat", paths, options)
 
 
 def _label_studio(paths: list[Path], options: dict[str, Any]) -> Any:
