@@ -35,6 +35,21 @@ COLS = {"unit": "item_id", "rater": "worker", "value": "label"}
 METHODS = ("majority", "one_coin", "dawid_skene")
 
 
+def ratings(rng: np.random.Generator, truth: np.ndarray, skill: np.ndarray, k: int
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Four ratings of each item of ``truth`` (item codes, worker codes, labels): four
+    distinct workers per item (a random start and three random strides), each right with
+    its ``skill``, else another of the ``k`` labels at random."""
+    n_items, n_workers = truth.shape[0], skill.shape[0]
+    item = np.repeat(np.arange(n_items), 4)
+    start = rng.integers(0, n_workers, size=n_items)
+    offsets = np.cumsum(rng.integers(1, 50, size=(n_items, 4)), axis=1) - 1
+    worker = ((start[:, None] + offsets) % n_workers).ravel()
+    right = rng.random(item.shape[0]) < skill[worker]
+    wrong = (truth[item] + rng.integers(1, k, size=item.shape[0])) % k
+    return item, worker, np.where(right, truth[item], wrong)
+
+
 def generate(n_ratings: int) -> Path:
     import polars as pl
 
@@ -46,14 +61,7 @@ def generate(n_ratings: int) -> Path:
     n_items, k, n_workers = n_ratings // 4, 4, 200
     truth = rng.choice(k, size=n_items, p=[0.4, 0.3, 0.2, 0.1])
     skill = rng.uniform(0.55, 0.95, size=n_workers)
-    item = np.repeat(np.arange(n_items), 4)
-    # four distinct workers per item: a random start and three random strides
-    start = rng.integers(0, n_workers, size=n_items)
-    offsets = np.cumsum(rng.integers(1, 50, size=(n_items, 4)), axis=1) - 1
-    worker = ((start[:, None] + offsets) % n_workers).ravel()
-    right = rng.random(item.shape[0]) < skill[worker]
-    wrong = (truth[item] + rng.integers(1, k, size=item.shape[0])) % k
-    label = np.where(right, truth[item], wrong)
+    item, worker, label = ratings(rng, truth, skill, k)
     names = np.array(["cat", "dog", "fox", "owl"])
     pl.DataFrame({"item_id": item, "worker": [f"w{w:03d}" for w in worker],
                   "label": names[label]}).write_parquet(path)

@@ -10,9 +10,9 @@ the per-iteration overhead of an engine; both must give the same labels and iter
 count (the script stops otherwise).
 
 The crowd (``generate``): ``ratings / 4`` items, 4 ratings each from 200 workers of
-accuracy 0.55-0.95, 4 labels with a skewed prior (the shape of
-``bench_engines_em.py``), written in parts of 5 x 10^6 ratings, one part at a time, so
-that generating 10^8 ratings holds one part in memory. The reference point is
+accuracy 0.55-0.95, 4 labels with a skewed prior (``bench_engines_em.ratings``),
+written in parts of 5 x 10^6 ratings, one part at a time, so that generating 10^8
+ratings holds one part in memory. The reference point is
 spark-crowd (Rodrigo et al. 2019): Dawid-Skene on 10^8 ratings in 703 s on a cluster.
 
 Run it inside the local cluster of the cluster lane, which starts a Dask scheduler with
@@ -86,6 +86,7 @@ def generate(n_ratings: int) -> Path:
     """The crowd of ``n_ratings`` ratings as a folder of Parquet parts (made once)."""
     import numpy as np
     import polars as pl
+    from bench_engines_em import ratings
 
     folder = DATA / f"scale_{n_ratings}"
     if (folder / "_done").exists():
@@ -98,13 +99,7 @@ def generate(n_ratings: int) -> Path:
         n_items = min(PART, n_ratings - first) // 4
         item0 = first // 4
         truth = rng.choice(k, size=n_items, p=[0.4, 0.3, 0.2, 0.1])
-        item = np.repeat(np.arange(n_items), 4)
-        start = rng.integers(0, n_workers, size=n_items)
-        offsets = np.cumsum(rng.integers(1, 50, size=(n_items, 4)), axis=1) - 1
-        worker = ((start[:, None] + offsets) % n_workers).ravel()
-        right = rng.random(item.shape[0]) < skill[worker]
-        wrong = (truth[item] + rng.integers(1, k, size=item.shape[0])) % k
-        label = np.where(right, truth[item], wrong)
+        item, worker, label = ratings(rng, truth, skill, k)
         pl.DataFrame({"item_id": item + item0, "worker": worker.astype(np.int32),
                       "label": label.astype(np.int8)}).write_parquet(
             folder / f"part-{i:04d}.parquet")
