@@ -206,7 +206,8 @@ def quality_of(c: Any, q_post: Any, crowd: Any) -> Quality:
     cons = posterior_at(q_post, np.arange(codes.shape[0]), codes)
     cats = c.categories
     estimate = ESTIMATES.get(c.method, POSTERIOR)
-    made = dict(estimate=estimate, units=c.units, labels=tuple(cats[i] for i in codes),
+    labels = tuple(map(cats.__getitem__, codes.tolist()))
+    made = dict(estimate=estimate, units=c.units, labels=labels,
                 consensus=np.ascontiguousarray(cons), n_ratings=c.n_ratings,
                 tied=np.array(c._tied_mask), single_rated=np.asarray(c.n_ratings == 1))
     if crowd is None:
