@@ -72,10 +72,10 @@ def majority_labels(crowd: Crowd, votes: FloatArray, probs: FloatArray,
     tied = row_total(tied_top) > 1
     if not tied.any():
         return labels
-    clear = ~tied
-    left = tied_top & tied[:, None]
+    rows = np.flatnonzero(tied)  # the tie-breaks read the tied units' rows only
+    left = tied_top[rows]
     # (a) the model's probability of the tied labels
-    p = np.where(left, probs, -np.inf)
+    p = np.where(left, probs[rows], -np.inf)
     left &= p == row_max(p)[:, None]
     # (b) the label used least over the crowd
     freq = np.where(left, votes.sum(axis=0)[None, :], np.inf)
@@ -84,15 +84,18 @@ def majority_labels(crowd: Crowd, votes: FloatArray, probs: FloatArray,
     still = row_total(left) > 1
     if still.any():
         uv = crowd.uv if uv is None else uv
-        left[still] &= _skill_ties(crowd, uv, votes, labels, clear, left, still)
-    return np.where(tied, left.argmax(axis=1), labels)
+        left[still] &= _skill_ties(crowd, uv, votes, np.where(tied, -1, labels),
+                                   rows[still], left[still])
+    labels[rows] = left.argmax(axis=1)
+    return labels
 
 
-def _skill_ties(crowd: Crowd, uv: IntArray, votes: FloatArray, labels: IntArray,
-                clear: np.ndarray, left: np.ndarray, still: np.ndarray) -> np.ndarray:
-    """Tie-break (c) on the units ``still`` tied: which of their ``left`` labels have
-    voters of the highest mean agreement with the majorities of the ``clear`` units."""
-    majority = np.where(clear, labels, -1)[crowd.unit]
+def _skill_ties(crowd: Crowd, uv: IntArray, votes: FloatArray, clear: IntArray,
+                units: IntArray, left: np.ndarray) -> np.ndarray:
+    """Tie-break (c) on the ``units`` still tied: which of their ``left`` labels have
+    voters of the highest mean agreement with the majorities of the units whose majority
+    is clear (``clear``: their label, -1 on a tied unit)."""
+    majority = clear[crowd.unit]
     hits = wsum(crowd.rater, crowd.value == majority, crowd.n_raters)
     counted = wsum(crowd.rater, majority >= 0, crowd.n_raters)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -100,11 +103,12 @@ def _skill_ties(crowd: Crowd, uv: IntArray, votes: FloatArray, labels: IntArray,
     known = ~np.isnan(skill)
     skill = np.where(known, skill, skill[known].mean() if known.any() else np.nan)
     n, k = votes.shape
-    mine = still[crowd.unit]
+    mine = np.zeros(n, dtype=bool)
+    mine[units] = True
+    mine = mine[crowd.unit]
     total = wsum(uv[mine], skill[crowd.rater[mine]], n * k).reshape(n, k)
-    rows = np.flatnonzero(still)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(left[rows], total[rows] / np.maximum(votes[rows], 1), -np.inf)
+        mean = np.where(left, total[units] / np.maximum(votes[units], 1), -np.inf)
     best = mean == row_max(mean)[:, None]
     # no annotator agreement to compare (no unit has a clear majority): keep the tie
     best |= ~best.any(axis=1, keepdims=True)
@@ -157,10 +161,10 @@ def _weights(g: _Given, labels: IntArray, cached: dict[float, tuple[FloatArray, 
     n, k = g.votes.shape
     agree_u = g.votes[np.arange(n), labels] / g.n_u
     many = g.many
-    likelihood = float(agree_u[many].mean())
+    likelihood = _mean(agree_u[many])
     other = (1.0 - likelihood) / (k - 1)
     common = np.bincount(labels[many], minlength=k).argmax()
-    mc_error = max(float((labels[many] != common).mean()), FLOOR)
+    mc_error = max(_mean(labels[many] != common), FLOOR)
     if mc_error not in cached:
         cached[mc_error] = _annotator_votes(g, mc_error)
     weight, by_label, annotation = cached[mc_error]
@@ -172,6 +176,12 @@ def _weights(g: _Given, labels: IntArray, cached: dict[float, tuple[FloatArray, 
     post = g.probs * mw[:, None] + other * annotation[:, None] + (likelihood - other) * by_label
     post /= (annotation + mw)[:, None]
     return Mixture(post, labels, weight, g.agreement, model_weight, likelihood, hits, counted)
+
+
+def _mean(x: np.ndarray) -> float:
+    """``x.mean()`` of a 1-d array (float or bool) without ``np.mean``'s overhead: the
+    same sum divided by the same count, so the same float."""
+    return float(np.add.reduce(x, dtype=np.float64)) / x.shape[0]
 
 
 def crowdlab(crowd: Crowd, probs: FloatArray, scored: np.ndarray) -> Mixture:
