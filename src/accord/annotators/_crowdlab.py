@@ -39,6 +39,7 @@ consensus labels and quality scores for data with multiple annotators.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -123,10 +124,9 @@ def annotator_agreement(crowd: Crowd, uv: IntArray, votes: FloatArray, n_u: Floa
     same = votes.ravel()[uv] - 1.0
     num = wsum(crowd.rater, same, crowd.n_raters)
     den = wsum(crowd.rater, n_u[crowd.unit] - 1.0, crowd.n_raters)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        agreement = np.where(den > 0, num / den, np.nan)
+    agreement = np.divide(num, den, out=np.full_like(num, np.nan), where=den > 0)
     known = ~np.isnan(agreement)
-    return np.where(known, agreement, agreement[known].mean() if known.any() else np.nan)
+    return np.where(known, agreement, _mean(agreement[known]) if known.any() else np.nan)
 
 
 @dataclass(frozen=True)
@@ -143,6 +143,7 @@ class _Given:
     scored: np.ndarray
     model_top: IntArray  # the model's top label (first of a shared top)
     counted: np.ndarray  # scored units rated more than once
+    n_counted: float  # how many
     root_n: float  # sqrt(mean_u n_u)
 
 
@@ -169,7 +170,7 @@ def _weights(g: _Given, labels: IntArray, cached: dict[float, tuple[FloatArray, 
         cached[mc_error] = _annotator_votes(g, mc_error)
     weight, by_label, annotation = cached[mc_error]
     hits = float((g.model_top == labels)[g.counted].sum())
-    counted = float(g.counted.sum())
+    counted = g.n_counted
     model_error = 1.0 - hits / counted if counted else 1.0
     model_weight = max(1.0 - model_error / mc_error, FLOOR) * g.root_n
     mw = np.where(g.scored, model_weight, 0.0)
@@ -184,14 +185,27 @@ def _mean(x: np.ndarray) -> float:
     return float(np.add.reduce(x, dtype=np.float64)) / x.shape[0]
 
 
+def median(x: np.ndarray) -> float:
+    """``np.median`` of a 1-d float array without its overhead: the middle of the sorted
+    values, or the mean of the middle two (``nan`` if one is ``nan``), so the same float."""
+    s = np.sort(x)  # nan sorts last
+    n = s.shape[0]
+    if not n or np.isnan(s[-1]):
+        return math.nan
+    m = n // 2
+    return float(s[m]) if n % 2 else float((s[m - 1] + s[m]) / 2.0)
+
+
 def crowdlab(crowd: Crowd, probs: FloatArray, scored: np.ndarray) -> Mixture:
     """CROWDLAB's best-quality consensus of ``crowd`` with the model's ``probs`` (units x
     categories, a row of zeros where ``scored`` is false)."""
     votes, uv = crowd.votes(), crowd.uv
     n_u = row_total(votes)
     many = n_u != 1
+    counted = many & scored
     g = _Given(crowd, uv, votes, n_u, many, annotator_agreement(crowd, uv, votes, n_u),
-               probs, scored, probs.argmax(axis=1), many & scored, float(np.sqrt(n_u.mean())))
+               probs, scored, probs.argmax(axis=1), counted, float(np.count_nonzero(counted)),
+               float(np.sqrt(n_u.mean())))
     majority = majority_labels(crowd, votes, np.where(scored[:, None], probs, 0.0), uv)
     cached: dict[float, tuple[FloatArray, ...]] = {}
     post = _weights(g, majority, cached).posterior
