@@ -102,6 +102,65 @@ def test_invalid_study_is_bad_usage(cohen_csv: Path, tmp_path: Path) -> None:
         assert code == 2 and "[acceptance].rule" in err
 
 
+def _crowd_with_model_columns(tmp_path: Path) -> tuple[Path, Path]:
+    """The example crowd with the example model's top label and confidence per unit: as a
+    unit,label,confidence file, and as two more columns of the crowd's own rows."""
+    probs = (EXAMPLES / "crowd_model.csv").read_text(encoding="utf-8").splitlines()
+    top = {}
+    for row in csv.DictReader(probs):
+        label = max(("cat", "dog", "other"), key=lambda c: float(row[c]))
+        top[row["unit"]] = (label, row[label])
+    model = tmp_path / "top.csv"
+    model.write_text("unit,label,confidence\n" + "".join(
+        f"{u},{lab},{c}\n" for u, (lab, c) in top.items()), encoding="utf-8")
+    rows = list(csv.reader((EXAMPLES / "crowd.csv").read_text(encoding="utf-8").splitlines()))
+    data = tmp_path / "crowd_with_model.csv"
+    with data.open("w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f)
+        w.writerow([*rows[0], "model_label", "model_conf"])
+        w.writerows([*r, *top[r[0]]] for r in rows[1:])
+    return model, data
+
+
+CROWD_COLUMNS = ("--unit", "image", "--rater", "worker", "--value", "label")
+
+
+def test_report_model_from_a_file_or_from_columns_of_data(tmp_path: Path) -> None:
+    """``report --model`` takes what ``consensus --model`` takes: a file, or DATA's label
+    and confidence columns, the same model either way."""
+    import accord
+
+    model, data = _crowd_with_model_columns(tmp_path)
+    code, from_file, err = run("report", str(data), *CROWD_COLUMNS, "--model", str(model),
+                               "--seed", "1", "--json")
+    assert code == 0, err
+    code, from_columns, err = run("report", str(data), *CROWD_COLUMNS, "--model",
+                                  "model_label,model_conf", "--seed", "1", "--json")
+    assert code == 0, err
+    got = json.loads(from_columns)["annotators"]
+    assert got == json.loads(from_file)["annotators"]
+    pairs = {r["unit"]: (r["label"], float(r["confidence"]))
+             for r in csv.DictReader(model.read_text(encoding="utf-8").splitlines())}
+    ann = accord.read(EXAMPLES / "crowd.csv", unit="image", rater="worker", value="label")
+    lib = accord.report(ann, seed=1, annotators_model=pairs).to_dict()["annotators"]
+    assert got["model"] == lib["model"] and got["model"]["n_units"] == len(pairs)
+
+
+def test_report_model_bad_input_says_what_consensus_says(tmp_path: Path) -> None:
+    _, data = _crowd_with_model_columns(tmp_path)
+    for value, words in [("no_such_file.csv", "no such file; to take the model from DATA's "
+                          "own columns give two, its label column and its confidence column"),
+                         ("model_label,nope", "DATA has no column 'nope'"),
+                         ("a,b,c", "no such file")]:
+        said = []
+        for command in ("consensus", "report"):
+            code, out, err = run(command, str(data), *CROWD_COLUMNS, "--model", value)
+            assert code == 1 and out == "" and "Traceback" not in err, err
+            said.append(err.strip().splitlines()[-1])
+        assert said[0] == said[1] and said[0].startswith(f"accord: error: --model {value}: ")
+        assert words in said[1]
+
+
 # --------------------------------------------------------------------------- check
 @pytest.mark.parametrize(("args", "code", "line"), [
     (["--min", "0.45"], 0, "ACCEPTED: cohen_kappa estimate 0.4915 >= 0.45 (n = 200 units)"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,54 @@ def test_sweep_intervals_on_request() -> None:
     res = accord.box_agreement(path, n_resamples=99)
     own = res.sweep[0].f1.confidence_interval(0.95, method=res.bootstrap)
     assert (ci["low"], ci["high"]) == (own.low, own.high)
+
+
+def _renamed(tmp_path: Path, suffix: str) -> list[str]:
+    """The COCO example files under a name that does not say COCO (``.txt``)."""
+    out = []
+    for f in COCO:
+        to = tmp_path / (Path(f).stem + suffix)
+        to.write_bytes(Path(f).read_bytes())
+        out.append(str(to))
+    return out
+
+
+@pytest.mark.parametrize("command", ["boxes", "polygons", "keypoints"])
+def test_an_unknown_export_names_only_options_the_command_has(tmp_path: Path,
+                                                              command: str) -> None:
+    """The sentence on an export whose format is not recognised points to options of the
+    command that printed it (``accord boxes``: its --format)."""
+    odd = tmp_path / "export.json"
+    odd.write_text('{"tasks": [{"regions": []}]}', encoding="utf-8")
+    code, help_text, _ = run_cli(command, "--help")
+    assert code == 0
+    for files in ([str(odd)], _renamed(tmp_path, ".txt")):
+        code, out, err = run_cli(command, *files)
+        assert code == 1 and out == "" and "Traceback" not in err, err
+        named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", err))
+        assert named <= set(re.findall(r"--[a-z][a-z-]*", help_text)), (named, err)
+        if command == "boxes":
+            assert "(choose one with --format NAME)" in err, err
+
+
+def test_format_reads_an_export_its_content_does_not_tell(tmp_path: Path) -> None:
+    """COCO files named .txt are not detected; ``--format coco`` reads them as the same
+    files named .json are read."""
+    code, want, err = run_cli("boxes", *COCO, "--n-resamples", "100", "--json")
+    assert code == 0, err
+    code, got, err = run_cli("boxes", *_renamed(tmp_path, ".txt"), "--format", "coco",
+                             "--n-resamples", "100", "--json")
+    assert code == 0, err
+    assert json.loads(got) == json.loads(want)
+    code, _, err = run_cli("boxes", str(EX / "boxes.csv"), "--format", "coco")
+    assert code == 2 and err.strip().splitlines()[-1] == (
+        f"Error: --format names the tool of an export, and {EX / 'boxes.csv'} holds a table "
+        "(read by its columns): leave --format out.")
+    code, _, err = run_cli("boxes", *COCO, "--format", "coco", "--sizes",
+                           str(EX / "boxes_yolo" / "sizes.csv"))
+    assert code == 2 and err.strip().splitlines()[-1] == (
+        "Error: --sizes gives the image sizes of YOLO label folders, not of --format coco: "
+        "leave --sizes out.")
+    code, _, err = run_cli("boxes", *COCO, "--format", "pascal")
+    assert code == 2 and "'pascal' is not one of 'coco', 'cvat', 'label_studio_boxes', " \
+        "'yolo'" in err

@@ -39,11 +39,12 @@ consensus labels and quality scores for data with multiple annotators.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from ._crowd import Crowd, FloatArray, IntArray, wsum
+from ._crowd import Crowd, FloatArray, IntArray, row_max, row_min, row_total, wsum
 
 #: cleanlab's lower clip of the weights and of the most-common-class error.
 FLOOR = 1e-6
@@ -63,88 +64,151 @@ class Mixture:
     model_counted: float
 
 
-def majority_labels(crowd: Crowd, votes: FloatArray, probs: FloatArray) -> IntArray:
-    """Step 1: majority vote with CROWDLAB's three tie-breaks (then the first label)."""
-    top = votes.max(axis=1, keepdims=True)
-    tied_top = votes == top
+def majority_labels(crowd: Crowd, votes: FloatArray, probs: FloatArray,
+                    uv: IntArray | None = None) -> IntArray:
+    """Step 1: majority vote with CROWDLAB's three tie-breaks (then the first label);
+    ``uv`` is ``crowd.uv`` where the caller has it."""
+    tied_top = votes == row_max(votes)[:, None]
     labels = tied_top.argmax(axis=1)
-    tied = tied_top.sum(axis=1) > 1
+    tied = row_total(tied_top) > 1
     if not tied.any():
         return labels
-    clear = ~tied
-    left = tied_top & tied[:, None]
+    rows = np.flatnonzero(tied)  # the tie-breaks read the tied units' rows only
+    left = tied_top[rows]
     # (a) the model's probability of the tied labels
-    p = np.where(left, probs, -np.inf)
-    left &= p == p.max(axis=1, keepdims=True)
+    p = np.where(left, probs[rows], -np.inf)
+    left &= p == row_max(p)[:, None]
     # (b) the label used least over the crowd
     freq = np.where(left, votes.sum(axis=0)[None, :], np.inf)
-    left &= freq == freq.min(axis=1, keepdims=True)
+    left &= freq == row_min(freq)[:, None]
     # (c) the mean agreement of the tied labels' voters with the clear majorities
-    still = left.sum(axis=1) > 1
+    still = row_total(left) > 1
     if still.any():
-        majority = np.where(clear, labels, -1)[crowd.unit]
-        hits = wsum(crowd.rater, crowd.value == majority, crowd.n_raters)
-        counted = wsum(crowd.rater, majority >= 0, crowd.n_raters)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            skill = np.where(counted > 0, hits / counted, np.nan)
-        known = ~np.isnan(skill)
-        skill = np.where(known, skill, skill[known].mean() if known.any() else np.nan)
-        n, k = votes.shape
-        mine = still[crowd.unit]
-        cell = crowd.uv[mine]
-        total = wsum(cell, skill[crowd.rater[mine]], n * k).reshape(n, k)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = np.where(left, total / np.maximum(votes, 1), -np.inf)
-        rows = np.flatnonzero(still)
-        best = mean[rows] == mean[rows].max(axis=1, keepdims=True)
-        # no annotator agreement to compare (no unit has a clear majority): keep the tie
-        best |= ~best.any(axis=1, keepdims=True)
-        left[rows] &= best
-    return np.where(tied, left.argmax(axis=1), labels)
+        uv = crowd.uv if uv is None else uv
+        left[still] &= _skill_ties(crowd, uv, votes, np.where(tied, -1, labels),
+                                   rows[still], left[still])
+    labels[rows] = left.argmax(axis=1)
+    return labels
 
 
-def _weights(crowd: Crowd, votes: FloatArray, n_u: FloatArray, labels: IntArray,
-             probs: FloatArray, scored: np.ndarray) -> Mixture:
-    """Steps 2 and 3 given consensus ``labels``."""
+def _skill_ties(crowd: Crowd, uv: IntArray, votes: FloatArray, clear: IntArray,
+                units: IntArray, left: np.ndarray) -> np.ndarray:
+    """Tie-break (c) on the ``units`` still tied: which of their ``left`` labels have
+    voters of the highest mean agreement with the majorities of the units whose majority
+    is clear (``clear``: their label, -1 on a tied unit)."""
+    majority = clear[crowd.unit]
+    hits = wsum(crowd.rater, crowd.value == majority, crowd.n_raters)
+    counted = wsum(crowd.rater, majority >= 0, crowd.n_raters)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        skill = np.where(counted > 0, hits / counted, np.nan)
+    known = ~np.isnan(skill)
+    skill = np.where(known, skill, skill[known].mean() if known.any() else np.nan)
     n, k = votes.shape
-    rows = np.arange(n)
-    agree_u = votes[rows, labels] / n_u
-    many = n_u != 1
-    likelihood = float(agree_u[many].mean())
-    other = (1.0 - likelihood) / (k - 1)
-    common = np.bincount(labels[many], minlength=k).argmax()
-    mc_error = max(float((labels[many] != common).mean()), FLOOR)
-    # each annotator's agreement with the others on the units it rated
-    same = votes[crowd.unit, crowd.value] - 1.0
+    mine = np.zeros(n, dtype=bool)
+    mine[units] = True
+    mine = mine[crowd.unit]
+    total = wsum(uv[mine], skill[crowd.rater[mine]], n * k).reshape(n, k)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(left, total[units] / np.maximum(votes[units], 1), -np.inf)
+    best = mean == row_max(mean)[:, None]
+    # no annotator agreement to compare (no unit has a clear majority): keep the tie
+    best |= ~best.any(axis=1, keepdims=True)
+    return best
+
+
+def annotator_agreement(crowd: Crowd, uv: IntArray, votes: FloatArray, n_u: FloatArray
+                        ) -> FloatArray:
+    """Each annotator's agreement with the others on the units it rated (step 2's
+    ``s_j``; the mean of the others' where it rated no unit rated twice); ``uv`` is
+    ``crowd.uv``."""
+    same = votes.ravel()[uv] - 1.0
     num = wsum(crowd.rater, same, crowd.n_raters)
     den = wsum(crowd.rater, n_u[crowd.unit] - 1.0, crowd.n_raters)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        agreement = np.where(den > 0, num / den, np.nan)
+    agreement = np.divide(num, den, out=np.full_like(num, np.nan), where=den > 0)
     known = ~np.isnan(agreement)
-    agreement = np.where(known, agreement, agreement[known].mean() if known.any() else np.nan)
-    weight = np.maximum(1.0 - (1.0 - agreement) / mc_error, FLOOR)
-    counted_units = many & scored
-    hits = float((probs[counted_units].argmax(axis=1) == labels[counted_units]).sum())
-    counted = float(counted_units.sum())
+    return np.where(known, agreement, _mean(agreement[known]) if known.any() else np.nan)
+
+
+@dataclass(frozen=True)
+class _Given:
+    """What steps 2 and 3 read that does not depend on the consensus labels."""
+
+    crowd: Crowd
+    uv: IntArray  # crowd.uv
+    votes: FloatArray
+    n_u: FloatArray
+    many: np.ndarray  # units rated more than once
+    agreement: FloatArray
+    probs: FloatArray
+    scored: np.ndarray
+    model_top: IntArray  # the model's top label (first of a shared top)
+    counted: np.ndarray  # scored units rated more than once
+    n_counted: float  # how many
+    root_n: float  # sqrt(mean_u n_u)
+
+
+def _annotator_votes(g: _Given, mc_error: float) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The annotators' weights, their weight per (unit, label) and per unit."""
+    n, k = g.votes.shape
+    weight = np.maximum(1.0 - (1.0 - g.agreement) / mc_error, FLOOR)
+    by_label = wsum(g.uv, weight[g.crowd.rater], n * k).reshape(n, k)
+    return weight, by_label, by_label.sum(axis=1)
+
+
+def _weights(g: _Given, labels: IntArray, cached: dict[float, tuple[FloatArray, ...]]
+             ) -> Mixture:
+    """Steps 2 and 3 given consensus ``labels`` (``cached``: the annotators' votes by the
+    most-common-class error they were weighed with)."""
+    n, k = g.votes.shape
+    agree_u = g.votes[np.arange(n), labels] / g.n_u
+    many = g.many
+    likelihood = _mean(agree_u[many])
+    other = (1.0 - likelihood) / (k - 1)
+    common = np.bincount(labels[many], minlength=k).argmax()
+    mc_error = max(_mean(labels[many] != common), FLOOR)
+    if mc_error not in cached:
+        cached[mc_error] = _annotator_votes(g, mc_error)
+    weight, by_label, annotation = cached[mc_error]
+    hits = float((g.model_top == labels)[g.counted].sum())
+    counted = g.n_counted
     model_error = 1.0 - hits / counted if counted else 1.0
-    model_weight = max(1.0 - model_error / mc_error, FLOOR) * float(np.sqrt(n_u.mean()))
-    w = weight[crowd.rater]
-    by_label = wsum(crowd.uv, w, n * k).reshape(n, k)
-    annotation = by_label.sum(axis=1)
-    mw = np.where(scored, model_weight, 0.0)
-    post = probs * mw[:, None] + other * annotation[:, None] + (likelihood - other) * by_label
+    model_weight = max(1.0 - model_error / mc_error, FLOOR) * g.root_n
+    mw = np.where(g.scored, model_weight, 0.0)
+    post = g.probs * mw[:, None] + other * annotation[:, None] + (likelihood - other) * by_label
     post /= (annotation + mw)[:, None]
-    return Mixture(post, labels, weight, agreement, model_weight, likelihood, hits, counted)
+    return Mixture(post, labels, weight, g.agreement, model_weight, likelihood, hits, counted)
+
+
+def _mean(x: np.ndarray) -> float:
+    """``x.mean()`` of a 1-d array (float or bool) without ``np.mean``'s overhead: the
+    same sum divided by the same count, so the same float."""
+    return float(np.add.reduce(x, dtype=np.float64)) / x.shape[0]
+
+
+def median(x: np.ndarray) -> float:
+    """``np.median`` of a 1-d float array without its overhead: the middle of the sorted
+    values, or the mean of the middle two (``nan`` if one is ``nan``), so the same float."""
+    s = np.sort(x)  # nan sorts last
+    n = s.shape[0]
+    if not n or np.isnan(s[-1]):
+        return math.nan
+    m = n // 2
+    return float(s[m]) if n % 2 else float((s[m - 1] + s[m]) / 2.0)
 
 
 def crowdlab(crowd: Crowd, probs: FloatArray, scored: np.ndarray) -> Mixture:
     """CROWDLAB's best-quality consensus of ``crowd`` with the model's ``probs`` (units x
     categories, a row of zeros where ``scored`` is false)."""
-    votes = crowd.votes().astype(np.float64)
-    n_u = votes.sum(axis=1)
-    majority = majority_labels(crowd, votes, np.where(scored[:, None], probs, 0.0))
-    first = _weights(crowd, votes, n_u, majority, probs, scored)
-    post = first.posterior
-    top = post == post.max(axis=1, keepdims=True)
-    best = np.where(top.sum(axis=1) == 1, post.argmax(axis=1), majority)
-    return _weights(crowd, votes, n_u, best, probs, scored)
+    votes, uv = crowd.votes(), crowd.uv
+    n_u = row_total(votes)
+    many = n_u != 1
+    counted = many & scored
+    g = _Given(crowd, uv, votes, n_u, many, annotator_agreement(crowd, uv, votes, n_u),
+               probs, scored, probs.argmax(axis=1), counted, float(np.count_nonzero(counted)),
+               float(np.sqrt(n_u.mean())))
+    majority = majority_labels(crowd, votes, np.where(scored[:, None], probs, 0.0), uv)
+    cached: dict[float, tuple[FloatArray, ...]] = {}
+    post = _weights(g, majority, cached).posterior
+    top = post == row_max(post)[:, None]
+    best = np.where(row_total(top) == 1, post.argmax(axis=1), majority)
+    return _weights(g, best, cached)

@@ -90,7 +90,7 @@ infer consensus labels and quality scores for data with multiple annotators.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,6 +147,9 @@ def model_of(data: Any, crowd: Crowd, func: str) -> ModelInput:
     rows = _rows(units, crowd.unit_ids, func)
     table = _floats(raw, labels, len(units), func)
     _check_values(table, units, labels, func)
+    if isinstance(rows, range) and cols == list(range(crowd.k)):
+        # the crowd's units and categories, in its order: the table is the array
+        return ModelInput(table, np.ones(crowd.n_units, dtype=bool))
     probs = np.zeros((crowd.n_units, crowd.k))
     probs[np.ix_(rows, cols)] = table
     scored = np.zeros(crowd.n_units, dtype=bool)
@@ -268,9 +271,10 @@ def _refuse_wide(crowd: Crowd, func: str) -> None:
                         "fewer categories.")
 
 
-def _table(data: Any, func: str) -> tuple[list[Any], list[Any], list[Any]]:
+def _table(data: Any, func: str) -> tuple[list[Any], list[Any], Any]:
     """Units, labels and probabilities of a mapping, or a pandas/polars frame (units in a
-    column named ``unit``, else, for pandas, the index)."""
+    column named ``unit``, else, for pandas, the index): the probabilities as one column
+    per label, or as a units x labels float array where the frame holds numbers only."""
     if isinstance(data, Mapping):
         units = list(data)
         for unit, row in data.items():
@@ -292,16 +296,24 @@ def _table(data: Any, func: str) -> tuple[list[Any], list[Any], list[Any]]:
                      else data["unit"])
         labels = [c for c in names if c != "unit"]
     elif hasattr(data, "index"):
-        units, labels = list(data.index), names
+        index = data.index
+        # a numpy-backed index gives the same Python scalars by tolist(), at C speed
+        units = index.tolist() if isinstance(index.dtype, np.dtype) else list(index)
+        values = data.to_numpy()
+        if values.dtype.kind in "fiu":  # one numeric block: the columns as one array
+            return units, names, np.array(values, dtype=np.float64, order="C")
+        labels = names
     else:
         raise DataError(f"{func}: the model's frame has no 'unit' column: name the column "
                         "that holds the unit ids 'unit' (the other columns are the labels).")
     return units, labels, [data[c] for c in labels]
 
 
-def _floats(columns: list[Any], labels: list[Any], n: int, func: str) -> FloatArray:
+def _floats(columns: Any, labels: list[Any], n: int, func: str) -> FloatArray:
     """The columns as a units x labels float array, or one sentence naming a column that
     holds something else."""
+    if isinstance(columns, np.ndarray):
+        return columns
     table = np.empty((n, len(labels)))
     for j, (label, col) in enumerate(zip(labels, columns)):
         try:
@@ -319,12 +331,13 @@ def _number(x: Any) -> float:
         return math.nan
 
 
-def _match(names: list[Any], known: tuple[Any, ...]) -> list[int | None]:
+def _match(names: list[Any], known: tuple[Any, ...]) -> Sequence[int | None]:
     """Each name's position in ``known``: equal, else equal as text (a CSV's header or
-    ids read as text against the crowd's numbers)."""
-    if len(names) == len(known) and all(a == b and type(a) is type(b)
-                                        for a, b in zip(names, known)):
-        return list(range(len(known)))  # the crowd's own ids, in its order
+    ids read as text against the crowd's numbers); a ``range`` when ``names`` are
+    ``known`` itself, in its order."""
+    if (len(names) == len(known) and tuple(names) == known
+            and list(map(type, names)) == list(map(type, known))):
+        return range(len(known))  # the crowd's own ids, in its order
     exact = {x: i for i, x in enumerate(known)}
     text: dict[str, int] | None = None  # made at the first name not found as it is
     out: list[int | None] = []
@@ -351,8 +364,12 @@ def _columns(labels: list[Any], categories: tuple[Any, ...], func: str) -> list[
     return [int(i) for i in at if i is not None]
 
 
-def _rows(units: list[Any], unit_ids: tuple[Any, ...], func: str) -> list[int]:
+def _rows(units: list[Any], unit_ids: tuple[Any, ...], func: str) -> Sequence[int]:
+    """Each unit's row in the crowd (a ``range``: the crowd's units in its order), or one
+    sentence: a unit the crowd does not have, or one given twice."""
     at = _match(units, unit_ids)
+    if isinstance(at, range):
+        return at
     stray = [u for u, i in zip(units, at) if i is None]
     if stray:
         raise DataError(f"{func}: the model scored {len(stray)} unit(s) the crowd does not "

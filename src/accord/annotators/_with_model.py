@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -29,11 +30,14 @@ __all__ = ["with_model"]
 
 def with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tuple[str, ...], *,
                 threshold: float, tol: float, max_iter: int, accelerate: bool,
-                class_prior: str = "fitted", tie_break: str = "first") -> Consensus:
-    """The consensus with the model as one more annotator (see :mod:`._model`)."""
+                class_prior: str = "fitted", tie_break: str = "first",
+                n_ratings: Any = None) -> Consensus:
+    """The consensus with the model as one more annotator (see :mod:`._model`);
+    ``n_ratings`` is ``crowd.per_unit()`` where the caller has it."""
     note = _model.unscored_note(model)
+    n_ratings = crowd.per_unit() if n_ratings is None else n_ratings
     made = partial(Consensus, method=method, units=crowd.unit_ids, categories=crowd.categories,
-                   raters=crowd.rater_ids, n_ratings=crowd.per_unit(), threshold=threshold,
+                   raters=crowd.rater_ids, n_ratings=n_ratings, threshold=threshold,
                    notes=notes if note is None else (*notes, note), crowd=crowd,
                    soft=model.probs)
     if method == "majority":
@@ -41,7 +45,7 @@ def with_model(crowd: Crowd, model: _model.ModelInput, method: str, notes: tuple
     if method == "wawa":
         return _voted(crowd, model, method, made)
     if method in _model.MODEL_ONLY:
-        return _mixed(crowd, model, made)
+        return _mixed(crowd, model, made, n_ratings)
     fit = _em.fit(method, crowd, tol=tol, max_iter=max_iter, accelerate=accelerate,
                   soft=model.probs, class_prior=class_prior)
     params, conf = dict(public_parameters(method, fit.parameters)), None
@@ -125,12 +129,12 @@ def _voted(crowd: Crowd, model: _model.ModelInput, method: str,
     return replace(c, model=ModelVoice("top label", model.n_scored, accuracy, None, *weights))
 
 
-def _mixed(crowd: Crowd, model: _model.ModelInput,
-           made: Callable[..., Consensus]) -> Consensus:
+def _mixed(crowd: Crowd, model: _model.ModelInput, made: Callable[..., Consensus],
+           n_ratings: Any) -> Consensus:
     """CROWDLAB's mixture of the model's probabilities and the votes."""
-    from ._crowdlab import crowdlab
+    from ._crowdlab import crowdlab, median
 
-    if not (crowd.per_unit() > 1).any():
+    if not (n_ratings > 1).any():
         raise DataError("consensus: method='crowdlab' weighs the annotators and the model by "
                         "their agreement on the units rated more than once, and every unit "
                         "has one rating; use method='majority' or collect a second label for "
@@ -140,7 +144,7 @@ def _mixed(crowd: Crowd, model: _model.ModelInput,
                           per_category=None,
                           resampling=share_resampling(mix.model_hits, mix.model_counted))
     voice = ModelVoice("weighted", model.n_scored, accuracy, weight=mix.model_weight,
-                       crowd_weight=float(np.median(mix.annotator_weight)))
+                       crowd_weight=median(mix.annotator_weight))
     params = {"weight": mix.annotator_weight, "agreement": mix.annotator_agreement,
               "consensus_likelihood": mix.consensus_likelihood}
     c = made(posterior=mix.posterior, parameters=params, tie_codes=mix.labels, model=voice)

@@ -248,7 +248,8 @@ def consensus_of(crowd: Crowd, method: str, *, tol: float = 1e-7, max_iter: int 
     ``crowd.rating_matrix()`` when the caller made it (Dawid-Skene then builds none)."""
     func = "consensus"
     _sparse.refuse_dense(method, crowd, func)
-    notes = _notes(crowd, method)
+    n_ratings = crowd.per_unit()
+    notes = _notes(crowd, method, n_ratings)
     if class_prior == "uniform":
         notes = (*notes, "MACE's class prior is held uniform (1/k), as in Hovy et al. (2013).")
     if model is not None:
@@ -256,13 +257,14 @@ def consensus_of(crowd: Crowd, method: str, *, tol: float = 1e-7, max_iter: int 
         said = _model.form_note(given, crowd.k)
         c = with_model(crowd, given, method, notes if said is None else (*notes, said),
                         threshold=threshold, tol=tol, max_iter=max_iter,
-                        accelerate=accelerate, class_prior=class_prior, tie_break=tie_break)
+                        accelerate=accelerate, class_prior=class_prior, tie_break=tie_break,
+                        n_ratings=n_ratings)
         if method != "wawa":  # majority's ties are broken by the model, then tie_break
             return c
         voted = tie_break != "first"
         return broken(c, tie_break, _model.voters(crowd, c.soft) if voted else None)
     made = partial(Consensus, method=method, units=crowd.unit_ids, categories=crowd.categories,
-                   raters=crowd.rater_ids, n_ratings=crowd.per_unit(), threshold=threshold,
+                   raters=crowd.rater_ids, n_ratings=n_ratings, threshold=threshold,
                    notes=notes, crowd=crowd)
     wide = _sparse.over_budget(method, crowd)
     if method == "majority":
@@ -281,14 +283,15 @@ def consensus_of(crowd: Crowd, method: str, *, tol: float = 1e-7, max_iter: int 
                 last_change=fit.last_change)
 
 
-def _notes(crowd: Crowd, method: str) -> tuple[str, ...]:
-    """One sentence per thing worth knowing about the crowd (nothing is dropped)."""
+def _notes(crowd: Crowd, method: str, per_unit: Any) -> tuple[str, ...]:
+    """One sentence per thing worth knowing about the crowd (nothing is dropped);
+    ``per_unit`` is ``crowd.per_unit()``."""
     r, k = crowd.n_raters, crowd.k
     if r * k <= _sparse.CELL_BUDGET:
         per_key = np.bincount(crowd.rv, minlength=r * k).reshape(r, k)
     else:  # raters x categories as a sparse matrix on a crowd with many categories
         per_key = _sparse.rater_label_counts(crowd)
-    return crowd_notes(crowd.per_unit(), per_key, crowd.rater_ids, crowd.categories,
+    return crowd_notes(per_unit, per_key, crowd.rater_ids, crowd.categories,
                        method=method)
 
 

@@ -42,6 +42,7 @@ Guo, C. et al. (2017). On calibration of modern neural networks. *ICML*, 1321-13
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -195,7 +196,8 @@ def posterior_at(q_post: Any, rows: Any, cols: Any) -> FloatArray:
     (:class:`accord.annotators._coin_sparse.SparsePosterior`)."""
     if hasattr(q_post, "at"):
         return np.asarray(q_post.at(rows, cols))
-    return np.asarray(q_post[rows, cols])
+    q = np.asarray(q_post)
+    return np.asarray(q.take(rows * q.shape[1] + cols))  # the cells in row-major order
 
 
 def quality_of(c: Any, q_post: Any, crowd: Any) -> Quality:
@@ -206,7 +208,9 @@ def quality_of(c: Any, q_post: Any, crowd: Any) -> Quality:
     cons = posterior_at(q_post, np.arange(codes.shape[0]), codes)
     cats = c.categories
     estimate = ESTIMATES.get(c.method, POSTERIOR)
-    made = dict(estimate=estimate, units=c.units, labels=tuple(cats[i] for i in codes),
+    at = codes.tolist()
+    labels = operator.itemgetter(*at)(cats) if len(at) > 1 else tuple(cats[i] for i in at)
+    made = dict(estimate=estimate, units=c.units, labels=labels,
                 consensus=np.ascontiguousarray(cons), n_ratings=c.n_ratings,
                 tied=np.array(c._tied_mask), single_rated=np.asarray(c.n_ratings == 1))
     if crowd is None:

@@ -15,6 +15,8 @@ from numpy.typing import NDArray
 from accord.inference.display import Backend, Tabular, frame
 from accord.inference.results import AgreementResult, _jsonable
 
+from ._crowd import row_max, row_total
+
 __all__ = ["Consensus", "ModelVoice"]
 
 
@@ -167,9 +169,9 @@ class Consensus(Tabular):
 
             top, arg, count = row_top(post)
             return top, arg, np.asarray(count > 1)
-        top = post.max(axis=1)
+        top = row_max(post)
         return (np.asarray(top), np.asarray(post.argmax(axis=1), dtype=np.int64),
-                np.asarray((post == top[:, None]).sum(axis=1) > 1))
+                np.asarray(row_total(post == top[:, None]) > 1))
 
     @cached_property
     def label_codes(self) -> NDArray[np.int64]:

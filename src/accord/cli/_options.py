@@ -320,6 +320,10 @@ DIFFERENCES = (
     "`accord annotators` only: the report fits with the library's defaults.",
     "`accord judge bias`, `rank`, `calibration` and `ppi` read a pairwise-preference or "
     "score file, not a ratings table, so they take DATA without the data options.",
+    "`accord boxes --format` takes the box exports' formats only (coco, cvat, "
+    "label_studio_boxes, yolo), for an export whose content does not tell its tool; "
+    "`accord polygons` and `accord keypoints` tell COCO, CVAT and Label Studio by the "
+    "files' names and content, and take none.",
 )
 
 

@@ -13,6 +13,7 @@ from accord.cli._consensus_view import show as show_consensus
 from accord.cli._consensus_view import summary as consensus_summary
 from accord.cli._options import shared
 from accord.cli._shapes_view import (
+    _TABLES,
     BOXES,
     column_options,
     emit_json,
@@ -25,12 +26,23 @@ from accord.cli._shapes_view import (
 )
 
 
+def _box_formats() -> list[str]:
+    """The box readers' formats (``--format``), loaded when the option is checked."""
+    from accord.readers.box_formats import BOX_FORMATS
+
+    return sorted(BOX_FORMATS)
+
+
 @main.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @column_options
 @click.option("--box", nargs=4, default=("x", "y", "w", "h"), show_default=True,
               metavar="X Y W H", help="Tables: the columns of x, y, width and height (COCO's "
               "bbox order).")
+@shared("--format", choices=_box_formats,
+        help="The tool whose export FILE... is, where its content does not tell (a COCO "
+        "file not named .json, say): coco, cvat, label_studio_boxes or yolo (default: "
+        "detected; a table needs none).")
 @click.option("--sizes", default=None, metavar="CSV",
               type=click.Path(exists=True, dir_okay=False),
               help="YOLO: a CSV of image, width, height, to read the boxes in pixels (and "
@@ -53,6 +65,7 @@ def boxes(
     rater: str,
     label: str,
     box: tuple[str, str, str, str],
+    fmt: str | None,
     sizes: str | None,
     iou_threshold: float,
     consensus: bool,
@@ -70,10 +83,11 @@ def boxes(
     and over the IoU thresholds 0.50 to 0.95, with bootstrap intervals over images.
 
     FILE is a long table (CSV or Parquet, one row per box) or a tool's export,
-    detected by content: COCO JSON or CVAT XML, one file per annotator (COCO: named
-    by the file; CVAT: the job's assignee) or one file with the annotator in each
-    box (--rater names the key or attribute); Label Studio JSON with rectangles
-    (the annotator is completed_by); a YOLO folder holding one folder per annotator.
+    detected by content (--format names the tool where it does not tell): COCO JSON
+    or CVAT XML, one file per annotator (COCO: named by the file; CVAT: the job's
+    assignee) or one file with the annotator in each box (--rater names the key or
+    attribute); Label Studio JSON with rectangles (the annotator is completed_by); a
+    YOLO folder holding one folder per annotator.
     For polygons and keypoints, run the polygons and keypoints commands.
 
     \b
@@ -98,14 +112,8 @@ def boxes(
     refuse_unused(files, (("unit", "--unit"), ("label", "--label"), ("box", "--box")),
                   consensus=consensus, as_json=as_json)
     data: Any = files[0] if len(files) == 1 else list(files)
-    if sizes is not None:
-        from pathlib import Path
-
-        if not all(Path(f).is_dir() for f in files):
-            what = "is not a folder" if len(files) == 1 else "are not all folders"
-            raise click.UsageError(f"--sizes gives the image sizes of YOLO label folders, and "
-                                   f"{' '.join(files)} {what}: leave --sizes out.")
-        data = accord.read(data, format="yolo", sizes=sizes)
+    if sizes is not None or fmt is not None:
+        data = _export(data, files, fmt, sizes, rater)
     res = accord.box_agreement(
         data, unit=unit, rater=rater, label=label, box=box, iou_threshold=iou_threshold,
         confidence_level=confidence_level, n_resamples=n_resamples,
@@ -128,3 +136,28 @@ def boxes(
     print_agreement(doc, source, BOXES, also)
     if summary is not None:
         show_consensus(summary, (unit, label, *box), BOX_VIEW)
+
+
+def _export(data: Any, files: tuple[str, ...], fmt: str | None, sizes: str | None,
+            rater: str) -> Any:
+    """What ``accord.read`` gives for the export ``files`` read as ``--format`` (YOLO with
+    ``--sizes``): its boxes, read as box_agreement reads a detected export."""
+    from pathlib import Path
+
+    import accord
+
+    source = " ".join(files)
+    if sizes is not None and fmt not in (None, "yolo"):
+        raise click.UsageError(f"--sizes gives the image sizes of YOLO label folders, not "
+                               f"of --format {fmt}: leave --sizes out.")
+    if sizes is not None and not all(Path(f).is_dir() for f in files):
+        what = "is not a folder" if len(files) == 1 else "are not all folders"
+        raise click.UsageError(f"--sizes gives the image sizes of YOLO label folders, and "
+                               f"{source} {what}: leave --sizes out.")
+    if any(Path(f).suffix.lower() in _TABLES for f in files):
+        raise click.UsageError(f"--format names the tool of an export, and {source} holds a "
+                               "table (read by its columns): leave --format out.")
+    if fmt in (None, "yolo"):
+        return accord.read(data, format="yolo", sizes=sizes)
+    return accord.read(data, format=fmt, shapes="boxes",
+                       rater=rater if len(files) == 1 else None)

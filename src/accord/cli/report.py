@@ -26,7 +26,7 @@ from accord.cli._common import (
     fits_raters,
     interval_method,
     load,
-    model_frame,
+    read_model,
     reference_options,
 )
 from accord.cli._common import console as cli_console
@@ -138,12 +138,12 @@ def _context(data: str, ann: Any, text: str | None, more: tuple[str, ...],
 @shared("--consensus-method", help="The consensus of the Annotators section (three or more "
         "raters): majority vote, Wawa, one-coin, Dawid-Skene, GLAD or MACE.")
 @shared("--accelerate")
-@click.option("--model", "model_file", default=None,
-              type=click.Path(exists=True, dir_okay=False),
-              help="A model's class probabilities, read as by the consensus command's "
-              "--model: one more annotator of the Annotators section's consensus; the "
-              "section adds the model as an annotator and the units to relabel first. "
-              "Not with --consensus-method glad.")
+@click.option("--model", "model_file", default=None, metavar="FILE_OR_COLUMNS",
+              help="A model's class probabilities (a CSV, or a top label and confidence "
+              "per unit: a CSV, or two columns of DATA, LABEL,CONFIDENCE), read as by the "
+              "consensus command's --model: one more annotator of the Annotators section's "
+              "consensus; the section adds the model as an annotator and the units to "
+              "relabel first. Not with --consensus-method glad.")
 @by_option
 @click.pass_context
 def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: tuple[str, ...],
@@ -238,8 +238,8 @@ def report(ctx: click.Context, /, data: str, study: Path | None, coefficients: t
     ann = mark_reference(with_pooled_caveat(ann, by), gold, predicted)
     ann, context = _context(data, ann, text_col, context_cols, selection)
     fits_raters(ann, coefficients)
-    probabilities = None if model_file is None else model_frame(
-        model_file, selection.get("unit") or "unit")
+    probabilities = None if model_file is None else read_model(
+        model_file, data, selection.get("unit"))[0]
     method = None
     if st is None or _given(ctx, "ci_method"):
         method = interval_method(ci_method, n_resamples, bootstrap_kind, seed)
