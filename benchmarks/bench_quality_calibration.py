@@ -23,6 +23,10 @@ being right under other readings of the same fit; the Bayesian ones (``bma``, ``
 * ``vb``: the variational-Bayes posterior of the same Bayesian model (IBCC-VB, Simpson
   et al. 2013): ``E[log theta] = psi(1 + N) - psi(k + sum N)`` in place of
   ``log theta_hat``, iterated from the fit to its fixed point.
+* ``cvb0``: zero-order collapsed variational Bayes (Asuncion et al. 2009): the
+  parameters integrated out, each unit's class probabilities updated from the others'
+  expected counts plus the prior's, ``(N^-u[r, c, v] + 1) / (N^-u[r, c, .] + k)`` per
+  rating and ``n^-u_c + 1`` for the class, iterated from the fit to its fixed point.
 * ``gibbs``: the full Bayesian posterior of Bayesian classifier combination (IBCC, Kim
   & Ghahramani 2012) by blocked Gibbs sampling: true classes given parameters, then
   parameters given true classes from their Dirichlet posteriors, started at the fit;
@@ -45,11 +49,15 @@ Usage::
     python benchmarks/bench_quality_calibration.py                 # about a minute
     python benchmarks/bench_quality_calibration.py --reps 2 --scale 120000
 
-References: Hoeting, J. A. et al. (1999). Bayesian model averaging: a tutorial.
-*Statistical Science* 14(4), 382-417. Kim, H.-C. & Ghahramani, Z. (2012). Bayesian
-classifier combination. *AISTATS*, 619-627. Simpson, E. et al. (2013). Dynamic
-Bayesian combination of multiple imperfect classifiers. In *Decision Making and
-Imperfection*, 1-35. Springer.
+References
+----------
+Asuncion, A., Welling, M., Smyth, P. & Teh, Y. W. (2009). On smoothing and inference for
+topic models. *UAI*, 27-34.
+Hoeting, J. A., Madigan, D., Raftery, A. E. & Volinsky, C. T. (1999). Bayesian model
+averaging: a tutorial. *Statistical Science* 14(4), 382-417.
+Kim, H.-C. & Ghahramani, Z. (2012). Bayesian classifier combination. *AISTATS*, 619-627.
+Simpson, E., Roberts, S., Psorakis, I. & Smith, A. (2013). Dynamic Bayesian combination
+of multiple imperfect classifiers. In *Decision Making and Imperfection*, 1-35. Springer.
 """
 
 from __future__ import annotations
@@ -131,28 +139,45 @@ def em(m: Model, _: np.random.Generator) -> np.ndarray:
     return m.at_label(m.post)
 
 
-def loo(m: Model, _: np.random.Generator) -> np.ndarray:
-    """Each unit's posterior under parameters refitted without it: its own expected counts
-    taken out of the fit's (one M step, no new E step)."""
-    counts, classes = m.tallies(m.post), m.post.sum(axis=0)
+def left_out(m: Model, post: np.ndarray, a: float) -> np.ndarray:
+    """Units x classes posterior under the expected counts of ``post`` with each unit's
+    own taken out, plus ``a`` on every confusion cell and class count."""
+    counts, classes = m.tallies(post), post.sum(axis=0)
     coo = m.counts.tocoo()
     rater, given = coo.col // m.k, coo.col % m.k
-    own = coo.data[:, None] * m.post[coo.row]  # ratings x true classes
-    cell = counts[rater, :, given] - own
+    own = coo.data[:, None] * post[coo.row]  # ratings x true classes
+    cell = counts[rater, :, given] - own + a
     # the unit's ratings by the same rater, over all labels (a model's: its probabilities)
     by_rater = (m.counts @ sp.kron(sp.identity(m.r), np.ones((m.k, 1)))).tocsr()
     mine = np.asarray(by_rater[coo.row, rater]).ravel()
-    row = counts.sum(axis=2)[rater] - mine[:, None] * m.post[coo.row]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        lt = coo.data[:, None] * (np.log(np.maximum(cell, 1e-300))
-                                  - np.log(np.maximum(row, 1e-300)))
+    row = counts.sum(axis=2)[rater] - mine[:, None] * post[coo.row] + m.k * a
+    lt = coo.data[:, None] * (np.log(np.maximum(cell, 1e-300))
+                              - np.log(np.maximum(row, 1e-300)))
     lp = np.zeros((m.n, m.k))
     for c in range(m.k):
         lp[:, c] = np.bincount(coo.row, lt[:, c], minlength=m.n)
-    lp += np.log(np.maximum(classes - m.post, 1e-300))
+    lp += np.log(np.maximum(classes - post + a, 1e-300))
     lp -= lp.max(axis=1, keepdims=True)
-    post = np.exp(lp)
-    return m.at_label(post / post.sum(axis=1, keepdims=True))
+    out = np.exp(lp)
+    return out / out.sum(axis=1, keepdims=True)
+
+
+def loo(m: Model, _: np.random.Generator) -> np.ndarray:
+    """Each unit's posterior under the parameters of one M step without it."""
+    return m.at_label(left_out(m, m.post, 0.0))
+
+
+def cvb0(m: Model, _: np.random.Generator, max_iter: int = 3000) -> np.ndarray:
+    """Zero-order collapsed variational Bayes: the leave-one-out update with the
+    Dirichlet(1) prior's counts, iterated from the fit to its fixed point."""
+    post = m.post
+    for _ in range(max_iter):
+        new = left_out(m, post, A)
+        done = np.abs(new - post).max() < 1e-9
+        post = new
+        if done:
+            break
+    return m.at_label(post)
 
 
 def smoothed(m: Model, _: np.random.Generator, pseudo: float = 1.0, refit: bool = False,
@@ -222,6 +247,7 @@ OPTIONS: dict[str, tuple[Callable[..., np.ndarray], dict[str, int], int]] = {
     "smooth +1, refit": (smoothed, {"pseudo": 1, "refit": True}, 0),
     "bma x64": (bma, {"draws": 64}, 64),
     "vb": (vb, {}, 0),
+    "cvb0": (cvb0, {}, 0),
     "gibbs 1x(20+64)": (gibbs, {"chains": 1, "burn": 20, "keep": 64}, 84),
     "gibbs 2x(50+50)": (gibbs, {"chains": 2, "burn": 50, "keep": 50}, 200),
     "gibbs 1x(100+100)": (gibbs, {"chains": 1, "burn": 100, "keep": 100}, 200),
