@@ -94,7 +94,8 @@ def _dask_cores() -> int:
     try:
         from distributed import get_client
 
-        return sum(get_client().nthreads().values())
+        client: Any = get_client()
+        return sum(client.nthreads().values())
     except (ImportError, ValueError):
         return os.cpu_count() or 1
 
