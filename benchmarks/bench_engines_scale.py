@@ -64,7 +64,8 @@ else:
         from pyspark.sql import SparkSession
         (SparkSession.builder.appName("accord-scale")
          .master(os.environ["ACCORD_SPARK_MASTER"])
-         .config("spark.executor.memory", "900m").getOrCreate())
+         .config("spark.executor.memory", os.environ.get("ACCORD_BENCH_EXECUTOR_MEMORY", "900m"))
+         .getOrCreate())
     start = time.perf_counter()
     frame = read(path, engine=engine, scheduler=os.environ.get("ACCORD_DASK_SCHEDULER")
                  if engine == "dask" else None,

@@ -46,6 +46,7 @@ def col(prefix: str, c: int) -> str:
 class EngineCrowd:
     """The coded ratings (lazy, in the engine) and the few figures known after coding."""
 
+    #: the coded rows; None once :attr:`held` holds them (Dask frees the rows then)
     ratings: Any
     raters: tuple[Any, ...]
     categories: tuple[Any, ...]
@@ -200,7 +201,8 @@ def release_crowd(crowd: EngineCrowd) -> None:
     """Free what :func:`keep` and :func:`accord.engines._held.hold` cached."""
     if crowd.held is not None:
         crowd.held.release()
-    release(crowd.ratings)
+    if crowd.ratings is not None:
+        release(crowd.ratings)
 
 
 def release(lf: Any) -> None:

@@ -43,7 +43,9 @@ def hold(crowd: EngineCrowd) -> EngineCrowd:
 
     impl = crowd.ratings.implementation
     if impl is nw.Implementation.DASK:
-        return replace(crowd, held=_Dask.of(crowd))
+        # the blocks hold the ratings now: without a reference to the persisted rows,
+        # the workers free them once the blocks are made
+        return replace(crowd, held=_Dask.of(crowd), ratings=None)
     if impl.is_spark_like() and hasattr(crowd.ratings.to_native(), "rdd"):
         return replace(crowd, held=_Spark.of(crowd))
     return crowd
