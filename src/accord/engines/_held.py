@@ -46,7 +46,7 @@ def hold(crowd: EngineCrowd) -> EngineCrowd:
         # the blocks hold the ratings now: without a reference to the persisted rows,
         # the workers free them once the blocks are made
         return replace(crowd, held=_Dask.of(crowd), ratings=None)
-    if impl.is_spark_like() and hasattr(crowd.ratings.to_native(), "rdd"):
+    if impl is nw.Implementation.PYSPARK:  # not Spark Connect or SQLFrame: no RDDs there
         return replace(crowd, held=_Spark.of(crowd))
     return crowd
 
