@@ -86,7 +86,7 @@ class Cluster:
             print(f"cluster: stopped {name} (pid {proc.pid})", file=sys.stderr)
 
 
-def start_dask(c: Cluster, bin_dir: Path) -> str:
+def start_dask(c: Cluster, bin_dir: Path, memory_gib: float) -> str:
     port = free_port()
     address = f"tcp://{HOST}:{port}"
     dask = str(bin_dir / "dask")
@@ -94,7 +94,8 @@ def start_dask(c: Cluster, bin_dir: Path) -> str:
                                "--no-dashboard"])
     c.wait_for_log("dask-scheduler", "Scheduler at:")
     c.start("dask-workers", [dask, "worker", address, "--nworkers", "2", "--nthreads", "1",
-                             "--host", HOST, "--no-dashboard", "--memory-limit", "2GiB"])
+                             "--host", HOST, "--no-dashboard", "--memory-limit",
+                             f"{memory_gib:g}GiB"])
     code = ("import sys; from distributed import Client\n"
             f"c = Client({address!r}, timeout=60)\n"
             f"c.wait_for_workers(2, timeout={c.timeout})\n"
@@ -106,7 +107,7 @@ def start_dask(c: Cluster, bin_dir: Path) -> str:
     return address
 
 
-def start_spark(c: Cluster) -> str:
+def start_spark(c: Cluster, memory_gib: float) -> str:
     from pyspark.find_spark_home import _find_spark_home
 
     home = _find_spark_home()
@@ -123,7 +124,8 @@ def start_spark(c: Cluster) -> str:
         work = c.logs / f"spark-worker-{i}"
         work.mkdir()
         c.start(f"spark-worker-{i}", [spark_class, "org.apache.spark.deploy.worker.Worker",
-                                       master, "--host", HOST, "--cores", "1", "--memory", "1g",
+                                       master, "--host", HOST, "--cores", "1",
+                                       "--memory", f"{max(int(memory_gib), 1)}g",
                                        "--webui-port", str(free_port()),
                                        "--work-dir", str(work)], env)
     for i in (1, 2):
@@ -132,13 +134,13 @@ def start_spark(c: Cluster) -> str:
 
 
 @contextlib.contextmanager
-def cluster(timeout: float) -> Iterator[dict[str, str]]:
+def cluster(timeout: float, memory_gib: float = 2.0) -> Iterator[dict[str, str]]:
     with tempfile.TemporaryDirectory(prefix="accord-cluster-") as tmp:
         c = Cluster(Path(tmp), timeout)
         try:
             started = time.monotonic()
-            dask = start_dask(c, Path(sys.executable).parent)
-            spark = start_spark(c)
+            dask = start_dask(c, Path(sys.executable).parent, memory_gib)
+            spark = start_spark(c, memory_gib / 2)
             print(f"cluster: Dask scheduler {dask} with 2 worker processes; Spark master "
                   f"{spark} with 2 workers; up in {time.monotonic() - started:.1f} s",
                   file=sys.stderr)
@@ -150,6 +152,9 @@ def cluster(timeout: float) -> Iterator[dict[str, str]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=180.0)
+    parser.add_argument("--worker-memory", type=float, default=2.0, metavar="GIB",
+                        help="each Dask worker's memory limit; each Spark worker offers "
+                             "half of it, at least 1 GiB (default 2: 2 GiB and 1 GiB)")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -160,7 +165,7 @@ def main() -> int:
 
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(sig, stop)
-    with cluster(args.timeout) as env:
+    with cluster(args.timeout, args.worker_memory) as env:
         return subprocess.run(command, env={**os.environ, **env}).returncode
 
 

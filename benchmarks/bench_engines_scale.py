@@ -58,25 +58,37 @@ if engine == "memory":
     start = time.perf_counter()
     c = accord.consensus(ann, method="dawid_skene")
     fit_s = time.perf_counter() - start
+    step_s = fit_s / max(c.n_iter, 1)
 else:
     if engine == "spark":
         from pyspark.sql import SparkSession
         (SparkSession.builder.appName("accord-scale")
          .master(os.environ["ACCORD_SPARK_MASTER"])
-         .config("spark.executor.memory", "900m").getOrCreate())
+         .config("spark.executor.memory", os.environ.get("ACCORD_BENCH_EXECUTOR_MEMORY", "900m"))
+         .getOrCreate())
     start = time.perf_counter()
     frame = read(path, engine=engine, scheduler=os.environ.get("ACCORD_DASK_SCHEDULER")
                  if engine == "dask" else None,
                  master=os.environ.get("ACCORD_SPARK_MASTER") if engine == "spark" else None)
     read_s = time.perf_counter() - start
+    import accord.engines._crowd as ec
+    step, steps = ec.e_step, []
+    def timed(*args):
+        t = time.perf_counter()
+        out = step(*args)
+        steps.append(time.perf_counter() - t)
+        return out
+    ec.e_step = timed
     start = time.perf_counter()
     c, _ = consensus(frame, **cols, method="dawid_skene")
     fit_s = time.perf_counter() - start
+    # the E steps after the first (which waits for the blocks to be made)
+    step_s = sum(steps[1:]) / max(len(steps) - 1, 1)
 with open("/proc/self/status") as fh:
     hwm = next(int(l.split()[1]) for l in fh if l.startswith("VmHWM:")) / 1024
 labels = {str(u): str(x) for u, x in c.labels.items()}
 digest = __import__("hashlib").sha256(json.dumps(sorted(labels.items())).encode()).hexdigest()
-print(json.dumps({"read_s": read_s, "fit_s": fit_s, "n_iter": c.n_iter,
+print(json.dumps({"read_s": read_s, "fit_s": fit_s, "step_s": step_s, "n_iter": c.n_iter,
                   "log_likelihood": c.log_likelihood, "driver_mb": hwm,
                   "labels": digest, "n_units": len(c.units)}))
 """
@@ -180,7 +192,8 @@ def run(engine: str, path: Path) -> dict[str, Any]:
     with Peaks() as peaks:
         done = subprocess.run([sys.executable, "-c", CHILD, engine, str(path)],
                               capture_output=True, text=True,
-                              env={**os.environ, "PYTHONWARNINGS": "ignore"})
+                              env={"PYSPARK_PYTHON": sys.executable, **os.environ,
+                                   "PYTHONWARNINGS": "ignore"})
     if done.returncode != 0:
         raise SystemExit(f"{engine} on {path.name} failed:\n{done.stderr[-3000:]}")
     got = dict(json.loads(done.stdout.strip().splitlines()[-1]))
@@ -201,9 +214,9 @@ def main() -> None:
                          "benchmarks/bench_engines_scale.py ...")
     print(f"python {platform.python_version()}, {os.cpu_count()} cores, load average "
           f"{os.getloadavg()[0]:.2f}")
-    print("| ratings | path | iterations | read | fit | per iteration | driver peak "
+    print("| ratings | path | iterations | read | fit | fit / iterations | E step | driver peak "
           "| worker peaks (MB) | load |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for n in sorted(a.ratings):
         path = generate(n)
         results = {}
@@ -212,7 +225,8 @@ def main() -> None:
             results[engine] = got
             per = got["fit_s"] / max(got["n_iter"], 1)
             print(f"| {n:,} | {engine} | {got['n_iter']} | {got['read_s']:.1f} s | "
-                  f"{got['fit_s']:.1f} s | {per:.2f} s | {got['driver_mb']:,.0f} MB | "
+                  f"{got['fit_s']:.1f} s | {per:.2f} s | {got['step_s']:.2f} s | "
+                  f"{got['driver_mb']:,.0f} MB | "
                   f"{got['workers']} | {os.getloadavg()[0]:.1f} |", flush=True)
         first = next(iter(results.values()))
         for engine, got in results.items():

@@ -4,9 +4,10 @@ The methods, their deterministic start (the majority-vote posterior) and the
 stopping rule are those of :func:`accord.consensus`. Majority and Wawa
 (:mod:`accord.engines._wawa`) are a query or two; each EM iteration of
 one-coin, Dawid-Skene (Dawid & Skene 1979) and MACE (Hovy et al. 2013) is one
-engine query (:mod:`accord.engines._em`, :mod:`accord.engines._crowd`): the E
-step's sums per unit and its normalisation run in the engine, and only the
-per-(rater, label) posterior mass comes back; the M step is a few numpy
+engine query (:mod:`accord.engines._em`, :mod:`accord.engines._crowd`), or on Dask
+and Spark one pass over blocks of ratings held on the workers
+(:mod:`accord.engines._held`): the E step's sums per unit and its normalisation run
+in the engine, and only the per-(rater, label) posterior mass comes back; the M step is a few numpy
 operations on that small table. ``accelerate=True`` runs one-coin and
 Dawid-Skene under the in-memory SQUAREM (Varadhan & Roland 2008), each E step
 still one query. GLAD runs in memory only: its M step is a conjugate-gradient
@@ -40,6 +41,7 @@ from accord.engines import _crowd as ec
 from accord.engines import _frame as fr
 from accord.engines._crowd import EngineCrowd, FloatArray
 from accord.engines._em import ACCELERATED, MODELS, run, run_squarem
+from accord.engines._held import hold
 from accord.engines._result import EngineResult
 from accord.engines._wawa import wawa
 from accord.errors import InvalidParameterError
@@ -118,12 +120,15 @@ def consensus(
 
     Notes
     -----
-    Per iteration one query runs in the engine: a table of ``n_keys x k`` log
-    terms (``n_keys`` the distinct (rater, label) pairs) is joined with the
-    ratings, summed per unit and normalised there, joined back and summed per
-    (rater, label); only that ``n_keys x k`` table is collected. The per-unit
-    posteriors (``n_units x k``) are collected once, at the end. Figures equal
-    the in-memory ones to rounding (the sums run in another order).
+    Per iteration a table of ``n_keys x k`` log terms (``n_keys`` the distinct
+    (rater, label) pairs) goes to the engine, which sums it per unit, normalises
+    and sums the posteriors per (rater, label); only that ``n_keys x k`` table is
+    collected. On DuckDB and polars that is one query (a join and two GROUP BYs);
+    on Dask and Spark the ratings are partitioned by unit once, each partition is
+    kept on its worker as arrays, and an iteration is one pass over those blocks
+    and one sum (the workers run accord's code, so they need accord installed).
+    The per-unit posteriors (``n_units x k``) are collected once, at the end.
+    Figures equal the in-memory ones to rounding (the sums run in another order).
 
     Examples
     --------
@@ -152,10 +157,12 @@ def consensus(
     cats, extra = fr.names(categories, missing, func=_FUNC)
     crowd = ec.crowd(frame, (unit, rater, value), cats, extra, func=_FUNC)
     try:
+        if method in MODELS:
+            crowd = hold(crowd)
         return _fit(crowd, method, tol=tol, max_iter=max_iter, threshold=threshold,
                     accelerate=accelerate)
     finally:
-        ec.release(crowd.ratings)
+        ec.release_crowd(crowd)
 
 
 def _fit(crowd: EngineCrowd, method: str, *, tol: float, max_iter: int, threshold: float,
@@ -174,7 +181,7 @@ def _fit(crowd: EngineCrowd, method: str, *, tol: float, max_iter: int, threshol
     model = MODELS[method](crowd)
     fast = accelerate and method in ACCELERATED
     fit = (run_squarem if fast else run)(model, tol=tol, max_iter=max_iter, method=method)
-    ids, n, post = ec.unit_table(crowd, ec.posterior(crowd, *model.terms(fit.e_params)))
+    ids, n, post = ec.final_units(crowd, *model.terms(fit.e_params))
     notes = _notes(crowd, n, method)
     made = _result(crowd, method, ids, n, post, threshold, notes,
                    parameters=public_parameters(method, fit.params),

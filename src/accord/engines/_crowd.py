@@ -12,6 +12,9 @@ sum), joins the posteriors back to the ratings and sums them per key
 mass of each true class (the M step's counts), the same divided by the unit's
 number of ratings (their sum over keys is the class prior's numerator) and the
 log-likelihood share. The per-unit posteriors are collected once, at the end.
+Dask and Spark run the same pass over blocks kept on their workers instead
+(:mod:`accord.engines._held`); :func:`e_step`, :func:`vote_counts` and
+:func:`final_units` take whichever the crowd has.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ def col(prefix: str, c: int) -> str:
 class EngineCrowd:
     """The coded ratings (lazy, in the engine) and the few figures known after coding."""
 
+    #: the coded rows; None once :attr:`held` holds them (Dask frees the rows then)
     ratings: Any
     raters: tuple[Any, ...]
     categories: tuple[Any, ...]
@@ -51,6 +55,8 @@ class EngineCrowd:
     n_units: int
     unit_dtype: Any
     audit: Audit
+    #: the ratings held as blocks on the workers (:mod:`accord.engines._held`), or None
+    held: Any = None
 
     @property
     def k(self) -> int:
@@ -191,11 +197,43 @@ def keep(lf: Any) -> Any:
     return lf
 
 
+def release_crowd(crowd: EngineCrowd) -> None:
+    """Free what :func:`keep` and :func:`accord.engines._held.hold` cached."""
+    if crowd.held is not None:
+        crowd.held.release()
+    if crowd.ratings is not None:
+        release(crowd.ratings)
+
+
 def release(lf: Any) -> None:
     """Free what :func:`keep` cached (Spark keeps a cache until told)."""
     native = lf.to_native()
     if lf.implementation.is_spark_like() and hasattr(native, "unpersist"):
         native.unpersist()
+
+
+# --------------------------------------------------------------------- one EM pass
+def e_step(crowd: EngineCrowd, terms: FloatArray, log_prior: FloatArray) -> Counts:
+    """One E step and the sums its M step reads: over the held blocks where the ratings
+    are held, else by the two queries (:func:`posterior`, then :func:`counts`)."""
+    if crowd.held is not None:
+        return crowd.held.e_step(terms, log_prior)
+    return counts(crowd, posterior(crowd, terms, log_prior))
+
+
+def vote_counts(crowd: EngineCrowd) -> Counts:
+    """The sums of the vote shares (the majority-vote posterior), for EM's start."""
+    if crowd.held is not None:
+        return crowd.held.votes()
+    return counts(crowd, votes(crowd), with_ll=False)
+
+
+def final_units(crowd: EngineCrowd, terms: FloatArray,
+                log_prior: FloatArray) -> tuple[list[Any], IntArray, FloatArray]:
+    """The per-unit ids, rating counts and posteriors under the last E step's terms."""
+    if crowd.held is not None:
+        return crowd.held.units(terms, log_prior)
+    return unit_table(crowd, posterior(crowd, terms, log_prior))
 
 
 # --------------------------------------------------------------------- the two queries

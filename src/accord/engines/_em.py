@@ -1,10 +1,11 @@
-"""The EM models of :func:`accord.engines.consensus`, each iteration one engine query.
+"""The EM models of :func:`accord.engines.consensus`, each iteration one pass in the engine.
 
 The models, their deterministic start (the majority-vote posterior) and the
 stopping rule are those of :func:`accord.consensus` (:mod:`accord.annotators._em`,
 whose notation this module keeps): Dawid-Skene (Dawid & Skene 1979), one-coin
 and MACE (Hovy et al. 2013, variational Bayes with the class prior fitted, as
-in memory). Every model's E step is the same query (:mod:`accord.engines._crowd`):
+in memory). Every model's E step is the same pass (:func:`accord.engines._crowd.e_step`:
+one query, or on Dask and Spark a map over blocks held on the workers):
 a rating's log term depends only on its (rater, label) key, so the model
 pushes one ``n_keys x k`` table of terms, the engine sums and normalises per
 unit and sums the posteriors back per key, and only that small table is
@@ -172,13 +173,13 @@ def step(model: Model, params: Params) -> tuple[Params, float]:
     Returns the new parameters and the log-likelihood of ``params``; an
     accelerator (SQUAREM) can wrap this map as it wraps the in-memory one.
     """
-    c = ec.counts(model.crowd, ec.posterior(model.crowd, *model.terms(params)))
+    c = ec.e_step(model.crowd, *model.terms(params))
     return model.m_step(c, params), c.log_likelihood
 
 
 def start(model: Model) -> Params:
     """The parameters fitted to the vote shares: the deterministic start of every EM."""
-    return model.first(ec.counts(model.crowd, ec.votes(model.crowd), with_ll=False))
+    return model.first(ec.vote_counts(model.crowd))
 
 
 def run(model: Model, *, tol: float, max_iter: int, method: str) -> Fit:
@@ -213,7 +214,7 @@ def run_squarem(model: Model, *, tol: float, max_iter: int, method: str) -> Fit:
     from accord.annotators._squarem import run_squarem as squarem
 
     def e_step(params: Params) -> tuple[_EStep, float]:
-        c = ec.counts(model.crowd, ec.posterior(model.crowd, *model.terms(params)))
+        c = ec.e_step(model.crowd, *model.terms(params))
         return _EStep(c, params), c.log_likelihood
 
     def m_step(last: _EStep, _: Params) -> Params:
