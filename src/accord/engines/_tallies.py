@@ -16,7 +16,8 @@ in float64, so it equals the in-memory tally to the bit.
 A unit's consensus label is its posterior's first top column; where two or more
 columns share the top the unit is tied and has no truth (``-1``), as in memory
 (``_consensus_truth``). Dask and Spark compute the label from the same held copy of
-the posteriors the consensus is collected from (:func:`accord.engines._crowd.keep`).
+the posteriors the consensus is collected from (:func:`accord.engines._crowd.keep`);
+DuckDB and polars run the posteriors' query again, the same sums per unit.
 """
 
 from __future__ import annotations
