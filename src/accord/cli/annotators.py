@@ -386,8 +386,8 @@ def annotators(data: str, gold: str | None, consensus_method: str, tol: float, m
         --engine duckdb
 
     With --engine the engine fits majority, wawa, one_coin, dawid_skene or mace and counts
-    the figures where the data live (long data; no --model); the kappa against the others
-    and the model figures then have no bootstrap (said in the JSON).
+    the figures where the data live (long data; no --model; --gold names a column of
+    DATA); the kappa against the others has no interval there (its JSON details say why).
     """
     import accord
     from accord.errors import InvalidParameterError
