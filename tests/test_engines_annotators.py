@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import warnings
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import accord
 from accord.engines import annotators
@@ -108,7 +111,17 @@ def both(request: pytest.FixtureRequest, name: str, columns: Columns,
         warnings.simplefilter("always")
         want = in_memory(columns, cols, method, **kw)
     assert audit.ratings_used == sum(r.n_units for r in got)
-    return got, want, [str(w.message) for w in said], [str(w.message) for w in told]
+    return got, want, warned(said), warned(told)
+
+
+def warned(caught: list[warnings.WarningMessage]) -> list[str]:
+    """The warnings' sentences, the annotators each names in sorted order (the engine
+    lists annotators sorted, memory in the order first read)."""
+    def names_sorted(m: re.Match[str]) -> str:
+        return "(" + ", ".join(sorted(m.group(1).split(", "))) + ")"
+
+    return sorted(w.category.__name__ + ": " + re.sub(r"[(]([^()]*)[)]", names_sorted,
+                                                      str(w.message)) for w in caught)
 
 
 def close(a: float, b: float, what: str) -> None:
@@ -232,6 +245,46 @@ class TestSameAsInMemory:
         assert_same(got, want)
 
 
+@st.composite
+def crowds(draw: st.DrawFn) -> Columns:
+    """Small crowds: 4 to 12 units, 2 to 5 raters each of 5, labels of 3 categories, at
+    least two categories in use (else there is no consensus to measure against)."""
+    n = draw(st.integers(4, 12))
+    units, raters, values = [], [], []
+    for u in range(n):
+        who = draw(st.lists(st.sampled_from("abcde"), min_size=2, max_size=5, unique=True))
+        for r in who:
+            units.append(u)
+            raters.append(r)
+            values.append(draw(st.sampled_from("xyz")))
+    if len(set(values)) < 2:
+        values[0] = "y" if values[0] == "x" else "x"
+    return {"unit": units, "rater": raters, "value": values}
+
+
+@settings(max_examples=20, deadline=None)
+@given(columns=crowds(), method=st.sampled_from(["majority", "wawa", "dawid_skene"]),
+       with_gold=st.booleans())
+def test_any_small_crowd_gives_the_in_memory_figures(columns: Columns, method: str,
+                                                     with_gold: bool) -> None:
+    """On polars: ties, raters who rated once, classes a rater never met and undefined
+    figures included; the same warnings too."""
+    gold = None
+    if with_gold:
+        first = columns["value"][0]  # a category in use
+        columns = {**columns, "gold": [(first if u % 3 else None) for u in columns["unit"]]}
+        gold = "gold"
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        got, _ = annotators(pl.LazyFrame(columns), **COLS, method=method,  # type: ignore[arg-type]
+                            gold=gold)
+    with warnings.catch_warnings(record=True) as told:
+        warnings.simplefilter("always")
+        want = in_memory(columns, COLS, method, gold=gold)
+    assert_same(got, want)
+    assert warned(said) == warned(told)
+
+
 class TestNotOnAnEngine:
     """The figures whose intervals need the units are given without them, saying why."""
 
@@ -339,6 +392,14 @@ class TestCommand:
     def test_refused_as_consensus_refuses(self, args: tuple[str, ...], said: str) -> None:
         code, _, err = _cli("--engine", "duckdb", *args)
         assert code == 2 and said in " ".join(err.split()), err
+
+    def test_bootstrap_flags_print_as_in_memory(self) -> None:
+        args = ("--method", "majority", "--interval", "bootstrap", "--n-resamples", "300",
+                "--seed", "4")
+        code, got, err = _cli(*args, "--engine", "duckdb")
+        assert code == 0, err
+        want = _cli(*args)[1]
+        assert "bootstrap CI" in got and got.splitlines()[1:] == want.splitlines()[1:]
 
     def test_needs_long_data(self) -> None:
         code, _, err = run_cli("annotators", CROWD, "--raters", "a", "b", "--engine", "duckdb")
