@@ -238,6 +238,21 @@ class TestSameAsInMemory:
         assert_same(got, want)
         assert said == told
 
+    @pytest.mark.parametrize("method", ["majority", "one_coin", "dawid_skene"])
+    def test_a_declared_category_no_one_used(self, request: pytest.FixtureRequest,
+                                             engine: str, method: str) -> None:
+        runs_on(engine, method, "declared")
+        cats = ["cat", "dog", "emu", "fox"]
+        columns = synthetic_crowd(n_units=100, n_raters=6, seed=2)
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")  # the unused category is noted by both
+            got, _ = annotators(frame_of(request, engine, columns), **COLS, method=method,
+                                categories=cats)
+            ann = accord.Annotations.from_long(pd.DataFrame(columns), **COLS, categories=cats)
+            want = accord.annotators(ann, method=method)  # type: ignore[arg-type]
+        assert got.categories == tuple(cats)
+        assert_same(got, want)
+
     def test_bootstrap_flags(self, request: pytest.FixtureRequest) -> None:
         got, want, _, _ = both(request, "duckdb", synthetic_crowd(), COLS, "majority",
                                n_resamples=300, rng=5, confidence_level=0.9)
