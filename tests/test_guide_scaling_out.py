@@ -48,7 +48,7 @@ def test_the_guide_shows_each_engine_by_option_and_by_environment() -> None:
     assert any("--master " + SPARK in c for c in COMMANDS)
     assert f"export DASK_SCHEDULER_ADDRESS={DASK}" in LINES
     assert f"export SPARK_MASTER={SPARK}" in LINES
-    assert {c.split()[1] for c in COMMANDS} == {"compute", "consensus"}
+    assert {c.split()[1] for c in COMMANDS} == {"compute", "consensus", "annotators"}
 
 
 @pytest.mark.parametrize("position", range(len(COMMANDS)),
@@ -73,6 +73,11 @@ def test_a_guide_command_runs_against_the_lane_cluster(position: int, tmp_path: 
     if "--json" in words:
         doc = json.loads(run.stdout)
         assert doc["command"] == words[1] and len(doc["results"]) == 150
+    elif words[1] == "annotators":
+        engine = words[words.index("--engine") + 1]
+        assert run.stdout.startswith(f"examples/crowd.csv (counted by {engine}): 800 read, "
+                                     "800 used")
+        assert "Accuracy against the majority consensus" in run.stdout
     elif words[1] == "compute":
         assert "examples/crowd.csv: 150 units, 3 categories (nominal), counted by the engine" \
             in run.stdout and "Fleiss' kappa" in run.stdout

@@ -93,10 +93,11 @@ def _columns(selection: dict[str, Any]) -> dict[str, Any]:
             "missing": list(selection.get("missing") or ())}
 
 
-def require_long(selection: dict[str, Any]) -> None:
-    """Consensus on an engine takes long data: refused before any engine is imported."""
+def require_long(selection: dict[str, Any], command: str = "consensus") -> None:
+    """Consensus (and annotators) on an engine take long data: refused before any engine
+    is imported."""
     if not all(selection.get(c) for c in ("unit", "rater", "value")):
-        raise click.UsageError("--engine takes long data for consensus: name the --unit, "
+        raise click.UsageError(f"--engine takes long data for {command}: name the --unit, "
                                "--rater and --value columns.")
 
 
@@ -110,6 +111,21 @@ def engine_consensus(frame: Any, method: str, selection: dict[str, Any],
         frame, unit=selection["unit"], rater=selection["rater"], value=selection["value"],
         method=method, **_columns(selection), **fit)
     return c, audit
+
+
+def engine_annotators(frame: Any, method: str, selection: dict[str, Any], data: str,
+                      engine: str | None, **options: Any) -> tuple[Any, Any]:
+    """The per-annotator figures counted by the engine, and an object whose ``audit``
+    names the engine on its first line (long data only)."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    import accord.engines
+
+    q, audit = accord.engines.annotators(
+        frame, unit=selection["unit"], rater=selection["rater"], value=selection["value"],
+        method=method, **_columns(selection), **options)
+    return q, SimpleNamespace(audit=replace(audit, source=f"{data} (counted by {engine})"))
 
 
 def engine_counts(frame: Any, selection: dict[str, Any]) -> tuple[Any, Any]:

@@ -10,7 +10,13 @@ import click
 
 from accord.cli._app import main
 from accord.cli._common import console, data_options, load, read_model, single_labels
-from accord.cli._engine import engine_consensus, engine_frame, engine_options, require_long
+from accord.cli._engine import (
+    engine_annotators,
+    engine_consensus,
+    engine_frame,
+    engine_options,
+    require_long,
+)
 from accord.cli._json import emit
 from accord.cli._options import CONSENSUS_METHODS, shared
 from accord.cli._terminal import one_line
@@ -339,7 +345,8 @@ def _print_consensus(ann: Any, c: Any, output: str | None, quality: Any = None,
 @main.command()
 @data_options
 @shared("--gold", help="The reference labels: a column of wide data or a rater of long data "
-        "(else accuracy is measured against the consensus).")
+        "(else accuracy is measured against the consensus); with --engine, a column of DATA "
+        "holding each unit's reference label.")
 @shared("--consensus-method", aliases=["--method"])
 @_fit_options
 @shared("--confidence-level", help="Level of the accuracy intervals behind the flags.")
@@ -355,10 +362,12 @@ def _print_consensus(ann: Any, c: Any, output: str | None, quality: Any = None,
               help="A model's class probabilities (or top label and confidence), read as by "
               "the consensus command's --model: one more annotator of the consensus, listed "
               "with its estimated accuracy and interval. Not with glad.")
+@engine_options
 @shared("--json", help="Print JSON instead.")
 def annotators(data: str, gold: str | None, consensus_method: str, tol: float, max_iter: int,
                accelerate: bool, confidence_level: float, interval: str, n_resamples: int,
-               seed: int | None, model_file: str | None, as_json: bool,
+               seed: int | None, model_file: str | None, engine: str | None,
+               scheduler: str | None, master: str | None, as_json: bool,
                **selection: Any) -> None:
     """One row per annotator of DATA: accuracy (against --gold, else the consensus) with
     an interval, agreement with the others, competence, label bias; the annotators worth
@@ -373,10 +382,30 @@ def annotators(data: str, gold: str | None, consensus_method: str, tol: float, m
         --consensus-method majority
       accord annotators examples/crowd.csv --unit image --rater worker --value label \\
         --model examples/crowd_model.csv
+      accord annotators examples/crowd.csv --unit image --rater worker --value label \\
+        --engine duckdb
+
+    With --engine the engine fits majority, wawa, one_coin, dawid_skene or mace and counts
+    the figures where the data live (long data; no --model; --gold names a column of
+    DATA); the kappa against the others has no interval there (its JSON details say why).
     """
     import accord
     from accord.errors import InvalidParameterError
 
+    _refuse_combinations(consensus_method, engine, model_file, False)
+    if engine is not None:
+        require_long(selection, "annotators")
+    frame = engine_frame(data, engine, scheduler, master, selection)
+    if frame is not None:
+        try:
+            q, ann = engine_annotators(
+                frame, consensus_method, selection, data, engine, gold=gold, tol=tol,
+                max_iter=max_iter, accelerate=accelerate, confidence_level=confidence_level,
+                n_resamples=n_resamples if interval == "bootstrap" else None, rng=seed)
+        except InvalidParameterError as exc:
+            raise click.UsageError(str(exc)) from None
+        _emit_annotators(ann, q, None, as_json)
+        return
     try:
         model, said = (None, None) if model_file is None else read_model(
             model_file, data, selection.get("unit"))
@@ -388,6 +417,10 @@ def annotators(data: str, gold: str | None, consensus_method: str, tol: float, m
                               rng=seed, accelerate=accelerate, model=model)
     except InvalidParameterError as exc:
         raise click.UsageError(str(exc)) from None
+    _emit_annotators(ann, q, said, as_json)
+
+
+def _emit_annotators(ann: Any, q: Any, said: str | None, as_json: bool) -> None:
     if as_json:
         doc = q.to_dict()
         emit("annotators", {"results": doc.pop("annotators"), **doc,

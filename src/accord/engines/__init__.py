@@ -20,6 +20,10 @@ function                 statistic                             coefficients comp
                            classes posterior sums              Dawid-Skene and MACE
                                                                consensus labels
                                                                (:class:`~accord.Consensus`)
+:func:`annotators`         the consensus, then per (rater,     per-annotator accuracy,
+                           label): counts against the label,   kappa vs others, confusion,
+                           votes, posterior mass               spammer score, competence
+                                                               (:func:`accord.annotators`)
 =======================  ====================================  ==============================
 
 Conventions shared with the in-memory path (:class:`~accord.Annotations`):
@@ -77,14 +81,21 @@ from accord.engines._result import EngineResult
 from accord.engines.contingency import contingency_table
 from accord.engines.rater_counts import rater_counts
 
-__all__ = ["ENGINES", "EngineResult", "consensus", "contingency_table", "rater_counts", "read"]
+__all__ = ["ENGINES", "EngineResult", "annotators", "consensus", "contingency_table",
+           "rater_counts", "read"]
 
 
 def __getattr__(name: str) -> Any:
-    # consensus needs accord.annotators; load it on first use so the counts stay cheap
+    # consensus and annotators need accord.annotators; load them on first use so the
+    # counts stay cheap
     if name == "consensus":
         from accord.engines._consensus import consensus
 
         globals()["consensus"] = consensus
         return consensus
+    if name == "annotators":
+        from accord.engines._annotators import annotators
+
+        globals()["annotators"] = annotators
+        return annotators
     raise AttributeError(f"module 'accord.engines' has no attribute {name!r}")

@@ -25,6 +25,7 @@ accelerating the convergence of any EM algorithm. *Scand. J. Statist.* 35, 335-3
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from accord.annotators import METHODS as MEMORY_METHODS
@@ -46,7 +47,7 @@ from accord.engines._result import EngineResult
 from accord.engines._wawa import wawa
 from accord.errors import InvalidParameterError
 
-__all__ = ["consensus"]
+__all__ = ["Fitted", "check", "consensus", "fit"]
 
 _FUNC = "accord.engines.consensus"
 EngineMethod = Literal["majority", "wawa", "one_coin", "dawid_skene", "mace"]
@@ -143,70 +144,101 @@ def consensus(
     >>> audit.ratings_used
     12
     """
-    _method(method)
-    if not isinstance(accelerate, bool):
-        raise v.fail("accelerate", _FUNC, "True or False", accelerate)
-    tol = non_negative(tol, "tol", _FUNC)
-    v.positive_int(max_iter, param="max_iter", func=_FUNC)
-    threshold = threshold_of(threshold, _FUNC)
-    for name, given in (("unit", unit), ("rater", rater), ("value", value)):
-        if not isinstance(given, str):
-            raise v.fail(name, _FUNC, "a column name", given)
-    if len({unit, rater, value}) < 3:
-        raise v.fail("value", _FUNC, "a column other than unit= and rater=", value)
+    threshold = check(unit, rater, value, method, tol=tol, max_iter=max_iter,
+                      threshold=threshold, accelerate=accelerate, func=_FUNC)
+    tol = float(tol)
     cats, extra = fr.names(categories, missing, func=_FUNC)
     crowd = ec.crowd(frame, (unit, rater, value), cats, extra, func=_FUNC)
     try:
         if method in MODELS:
             crowd = hold(crowd)
-        return _fit(crowd, method, tol=tol, max_iter=max_iter, threshold=threshold,
-                    accelerate=accelerate)
+        fitted = fit(crowd, method, tol=tol, max_iter=max_iter, accelerate=accelerate)
+        return EngineResult(fitted.consensus(fitted.table(), threshold), crowd.audit)
     finally:
         ec.release_crowd(crowd)
 
 
-def _fit(crowd: EngineCrowd, method: str, *, tol: float, max_iter: int, threshold: float,
-         accelerate: bool) -> EngineResult[Consensus]:
+def check(unit: Any, rater: Any, value: Any, method: Any, *, tol: Any, max_iter: Any,
+          threshold: Any, accelerate: Any, func: str) -> float:
+    """The arguments every engine fit takes, checked in one place; the threshold."""
+    _method(method, func)
+    if not isinstance(accelerate, bool):
+        raise v.fail("accelerate", func, "True or False", accelerate)
+    non_negative(tol, "tol", func)
+    v.positive_int(max_iter, param="max_iter", func=func)
+    checked = threshold_of(threshold, func)
+    for name, given in (("unit", unit), ("rater", rater), ("value", value)):
+        if not isinstance(given, str):
+            raise v.fail(name, func, "a column name", given)
+    if len({unit, rater, value}) < 3:
+        raise v.fail("value", func, "a column other than unit= and rater=", value)
+    return checked
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A fit in the engine: the lazy per-unit posteriors (``U``, ``N``, ``p0..``) and
+    what the :class:`~accord.Consensus` made from them holds besides."""
+
+    crowd: EngineCrowd
+    method: str
+    units: Any
+    notes: tuple[str, ...] = ()
+    fit: dict[str, Any] = field(default_factory=dict)
+
+    #: the collected ``unit_table`` where the fit made it already (blocks held on the
+    #: workers: :mod:`accord.engines._held`), else None
+    collected: tuple[list[Any], Any, FloatArray] | None = None
+
+    def table(self) -> tuple[list[Any], Any, FloatArray]:
+        """The per-unit ids, rating counts and posteriors, collected."""
+        if self.collected is not None:
+            return self.collected
+        return ec.unit_table(self.crowd, self.units)
+
+    def consensus(self, table: tuple[list[Any], Any, FloatArray], threshold: float
+                  ) -> Consensus:
+        """The consensus from the collected ``unit_table`` of :attr:`units`."""
+        ids, n, post = table
+        notes = (*_notes(self.crowd, n, self.method), *self.notes)
+        return Consensus(method=self.method, units=tuple(ids),
+                         categories=self.crowd.categories, raters=self.crowd.raters,
+                         posterior=post, n_ratings=n, threshold=threshold, notes=notes,
+                         **self.fit)
+
+
+def fit(crowd: EngineCrowd, method: str, *, tol: float, max_iter: int,
+        accelerate: bool) -> Fitted:
+    """Fit ``method`` in the engine; the per-unit posteriors stay lazy."""
     if method == "majority":
-        ids, n, post = ec.unit_table(crowd, ec.votes(crowd))
-        notes = _notes(crowd, n, method)
-        return EngineResult(_result(crowd, method, ids, n, post, threshold, notes), crowd.audit)
+        return Fitted(crowd, method, ec.votes(crowd))
     if method == "wawa":
         units, skill, unweighed = wawa(crowd)
-        ids, n, post = ec.unit_table(crowd, units)
-        notes = (*_notes(crowd, n, method), *([unweighed_note(unweighed)] if unweighed else []))
-        made = _result(crowd, method, ids, n, post, threshold, notes,
-                       parameters={"skill": skill})
-        return EngineResult(made, crowd.audit)
+        return Fitted(crowd, method, units,
+                      (unweighed_note(unweighed),) if unweighed else (),
+                      {"parameters": {"skill": skill}})
     model = MODELS[method](crowd)
     fast = accelerate and method in ACCELERATED
-    fit = (run_squarem if fast else run)(model, tol=tol, max_iter=max_iter, method=method)
-    ids, n, post = ec.final_units(crowd, *model.terms(fit.e_params))
-    notes = _notes(crowd, n, method)
-    made = _result(crowd, method, ids, n, post, threshold, notes,
-                   parameters=public_parameters(method, fit.params),
-                   n_iter=fit.n_iter, log_likelihood=fit.log_likelihood,
-                   converged=fit.converged, last_change=fit.last_change)
-    return EngineResult(made, crowd.audit)
-
-
-def _result(crowd: EngineCrowd, method: str, ids: list[Any], n: Any, post: FloatArray,
-            threshold: float, notes: tuple[str, ...], **fit: Any) -> Consensus:
-    return Consensus(method=method, units=tuple(ids), categories=crowd.categories,
-                     raters=crowd.raters, posterior=post, n_ratings=n, threshold=threshold,
-                     notes=notes, **fit)
+    done = (run_squarem if fast else run)(model, tol=tol, max_iter=max_iter, method=method)
+    figures = {"parameters": public_parameters(method, done.params), "n_iter": done.n_iter,
+               "log_likelihood": done.log_likelihood, "converged": done.converged,
+               "last_change": done.last_change}
+    if crowd.held is not None:  # the blocks give the per-unit posteriors, collected
+        return Fitted(crowd, method, None, (), figures,
+                      ec.final_units(crowd, *model.terms(done.e_params)))
+    return Fitted(crowd, method, ec.posterior(crowd, *model.terms(done.e_params)), (), figures)
 
 
 # --------------------------------------------------------------------- checks and notes
-def _method(method: Any) -> None:
+def _method(method: Any, func: str) -> None:
     if method in METHODS:
         return
     if method in MEMORY_METHODS:
         raise InvalidParameterError(
-            f"The 'method' parameter of {_FUNC} must be one of {list(METHODS)!r}. Got "
-            f"{method!r} instead: it runs in memory only (accord.consensus)."
+            f"The 'method' parameter of {func} must be one of {list(METHODS)!r}. Got "
+            f"{method!r} instead: it runs in memory only (accord.{func.split('.')[-1]})."
         )
-    v.choice(method, METHODS, param="method", func=_FUNC)
+    v.choice(method, METHODS, param="method", func=func)
 
 
 def _notes(crowd: EngineCrowd, per_unit: Any, method: str) -> tuple[str, ...]:
