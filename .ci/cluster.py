@@ -107,6 +107,11 @@ def start_dask(c: Cluster, bin_dir: Path, memory_gib: float) -> str:
     return address
 
 
+def spark_worker_memory(memory_gib: float) -> str:
+    """What each Spark worker offers, given the Dask workers' ``--worker-memory``."""
+    return f"{max(int(memory_gib), 1)}g"
+
+
 def start_spark(c: Cluster, memory_gib: float) -> str:
     from pyspark.find_spark_home import _find_spark_home
 
@@ -125,7 +130,7 @@ def start_spark(c: Cluster, memory_gib: float) -> str:
         work.mkdir()
         c.start(f"spark-worker-{i}", [spark_class, "org.apache.spark.deploy.worker.Worker",
                                        master, "--host", HOST, "--cores", "1",
-                                       "--memory", f"{max(int(memory_gib), 1)}g",
+                                       "--memory", spark_worker_memory(memory_gib),
                                        "--webui-port", str(free_port()),
                                        "--work-dir", str(work)], env)
     for i in (1, 2):
@@ -140,7 +145,7 @@ def cluster(timeout: float, memory_gib: float = 2.0) -> Iterator[dict[str, str]]
         try:
             started = time.monotonic()
             dask = start_dask(c, Path(sys.executable).parent, memory_gib)
-            spark = start_spark(c, memory_gib / 2)
+            spark = start_spark(c, memory_gib / 2)  # 1g by default, as the guide starts
             print(f"cluster: Dask scheduler {dask} with 2 worker processes; Spark master "
                   f"{spark} with 2 workers; up in {time.monotonic() - started:.1f} s",
                   file=sys.stderr)

@@ -9,6 +9,7 @@ an option or by ``DASK_SCHEDULER_ADDRESS`` / ``SPARK_MASTER``.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import socket
 import sys
@@ -202,9 +203,17 @@ def test_the_guide_starts_the_cluster_as_the_lane_does() -> None:
     for words in (("dask", "scheduler"), ("--nworkers", "2", "--nthreads", "1"),
                   ("org.apache.spark.deploy.master.Master",),
                   ("org.apache.spark.deploy.worker.Worker",),
-                  ("--cores", "1", "--memory", "1g")):
+                  ("--cores", "1")):
         assert " ".join(words) in guide
         assert all(f'"{w}"' in lane for w in words), words
+    # the Spark workers' memory: 1g in the guide, and from the lane's default
+    spec = importlib.util.spec_from_file_location("lane_cluster", ROOT / ".ci" / "cluster.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert "--cores 1 --memory 1g" in guide
+    assert module.spark_worker_memory(2.0 / 2) == "1g"
+    assert 'add_argument("--worker-memory", type=float, default=2.0' in lane
 
 
 @pytest.mark.parametrize(("args", "said"), [

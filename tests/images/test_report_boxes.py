@@ -41,7 +41,10 @@ def report() -> accord.Report:
 def _same(fig: object, res: accord.AgreementResult, boot: object, level: float) -> None:
     assert fig.estimate == res.estimate  # type: ignore[attr-defined]
     ci = res.confidence_interval(level, method=boot)  # type: ignore[arg-type]
-    assert (fig.ci_low, fig.ci_high) == (ci.low, ci.high)  # type: ignore[attr-defined]
+    # the same resamples; the percentile of the report's copy may differ in the last bit
+    # (the sums of a resample run in another order on some CPUs)
+    assert (fig.ci_low, fig.ci_high) == pytest.approx(  # type: ignore[attr-defined]
+        (ci.low, ci.high), rel=1e-13, abs=0)
 
 
 def test_the_section_s_figures_are_box_agreement_s(report: accord.Report) -> None:
