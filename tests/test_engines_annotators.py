@@ -73,12 +73,18 @@ def engine(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-def runs_on(engine: str, method: str, data: str, options: dict[str, Any] | None = None
-            ) -> None:
-    """Skip the fits this engine does not run here (see :data:`DISTRIBUTED`)."""
-    chosen = DISTRIBUTED.get(engine)
-    if chosen is not None and (options or (method, data) not in chosen):
-        pytest.skip(f"{engine} runs {sorted(chosen)} here (a job per EM iteration)")
+def fits(data: str, methods: list[Any]) -> list[Any]:
+    """``(engine, method, options)`` for every engine, where Dask and Spark run only the
+    fits :data:`DISTRIBUTED` names for ``data`` (a method or a ``(method, options)``)."""
+    out = []
+    for name in ENGINES:
+        for item in methods:
+            method, options = item if isinstance(item, tuple) else (item, {})
+            chosen = DISTRIBUTED.get(name)
+            if chosen is None or (not options and (method, data) in chosen):
+                suffix = "-" + "-".join(options) if options else ""
+                out.append(pytest.param(name, method, options, id=f"{name}-{method}{suffix}"))
+    return out
 
 
 def frame_of(request: pytest.FixtureRequest, name: str, columns: Columns) -> Any:
@@ -188,41 +194,40 @@ def gold_crowd(seed: int = 11) -> Columns:
 
 # --------------------------------------------------------------------- the same as in memory
 class TestSameAsInMemory:
-    @pytest.mark.parametrize("method", ["majority", "dawid_skene"])
+    @pytest.mark.parametrize(("engine", "method", "options"),
+                             fits("fleiss", ["majority", "dawid_skene"]))
     def test_fleiss_1971(self, request: pytest.FixtureRequest, engine: str,
-                         method: str) -> None:
-        runs_on(engine, method, "fleiss")
+                         method: str, options: dict[str, Any]) -> None:
         got, want, said, told = both(request, engine, _fleiss_long(), FLEISS, method)
         assert_same(got, want)
         assert said == told
         assert len(got) == 6 and got.categories == (1, 2, 3, 4, 5)
 
-    @pytest.mark.parametrize(("method", "options"), [
-        ("majority", {}), ("wawa", {}), ("one_coin", {}), ("dawid_skene", {}), ("mace", {}),
+    @pytest.mark.parametrize(("engine", "method", "options"), fits("synthetic", [
+        "majority", "wawa", "one_coin", "dawid_skene", "mace",
         ("dawid_skene", {"accelerate": True}),
-    ])
+    ]))
     def test_synthetic_crowd(self, request: pytest.FixtureRequest, engine: str, method: str,
                              options: dict[str, Any]) -> None:
-        runs_on(engine, method, "synthetic", options)
         got, want, said, told = both(request, engine, synthetic_crowd(), COLS, method,
                                      **options)
         assert_same(got, want)
         assert said == told
 
-    @pytest.mark.parametrize("method", ["majority", "wawa", "one_coin", "dawid_skene"])
+    @pytest.mark.parametrize(("engine", "method", "options"),
+                             fits("gold", ["majority", "wawa", "one_coin", "dawid_skene"]))
     def test_with_gold(self, request: pytest.FixtureRequest, engine: str,
-                       method: str) -> None:
-        runs_on(engine, method, "gold")
+                       method: str, options: dict[str, Any]) -> None:
         got, want, said, told = both(request, engine, gold_crowd(), COLS, method,
                                      gold="gold")
         assert got.against == "reference"
         assert_same(got, want)
         assert said == told
 
-    @pytest.mark.parametrize("method", ["majority", "wawa"])
+    @pytest.mark.parametrize(("engine", "method", "options"),
+                             fits("ties", ["majority", "wawa"]))
     def test_tied_majorities(self, request: pytest.FixtureRequest, engine: str,
-                             method: str) -> None:
-        runs_on(engine, method, "ties")
+                             method: str, options: dict[str, Any]) -> None:
         got, want, said, told = both(request, engine, TIED, COLS, method)
         assert got.consensus.tied == want.consensus.tied == ((3, 4, 5) if method == "majority"
                                                              else (4,))
@@ -238,10 +243,11 @@ class TestSameAsInMemory:
         assert_same(got, want)
         assert said == told
 
-    @pytest.mark.parametrize("method", ["majority", "one_coin", "dawid_skene"])
+    @pytest.mark.parametrize(("engine", "method", "options"),
+                             fits("declared", ["majority", "one_coin", "dawid_skene"]))
     def test_a_declared_category_no_one_used(self, request: pytest.FixtureRequest,
-                                             engine: str, method: str) -> None:
-        runs_on(engine, method, "declared")
+                                             engine: str, method: str,
+                                             options: dict[str, Any]) -> None:
         cats = ["cat", "dog", "emu", "fox"]
         columns = synthetic_crowd(n_units=100, n_raters=6, seed=2)
         with warnings.catch_warnings(record=True):
