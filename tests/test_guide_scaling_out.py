@@ -106,4 +106,7 @@ def test_a_help_example_runs_against_the_lane_cluster(line: str) -> None:
                           "main(prog_name='accord')", *words[1:]], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "150 units" in run.stdout
+    engine = words[words.index("--engine") + 1]
+    said = {"annotators": f"(counted by {engine}): 800 read, 800 used"}.get(words[1],
+                                                                           "150 units")
+    assert said in run.stdout, run.stdout[:2000]

@@ -383,7 +383,7 @@ def annotators(data: str, gold: str | None, consensus_method: str, tol: float, m
       accord annotators examples/crowd.csv --unit image --rater worker --value label \\
         --model examples/crowd_model.csv
       accord annotators examples/crowd.csv --unit image --rater worker --value label \\
-        --engine duckdb
+        --engine dask --scheduler tcp://127.0.0.1:8786
 
     With --engine the engine fits majority, wawa, one_coin, dawid_skene or mace and counts
     the figures where the data live (long data; no --model; --gold names a column of
