@@ -173,16 +173,24 @@ def test_a_worker_killed_during_the_command_leaves_no_partial_output(
 
 
 def _kill_a_busy_worker(client: Any, pids: dict[str, int], proc: subprocess.Popen[str],
-                        into: float = 3.0) -> str | None:
-    """SIGKILL the first worker seen running a task of ``proc``'s command ``into`` seconds
-    after its first task (in the EM iterations, past the read); the worker's address."""
+                        into: float = 1.0) -> str | None:
+    """SIGKILL a worker of ``proc``'s command ``into`` seconds after its first task; the
+    worker's address. A worker running a task is chosen if one is seen within a second
+    (the read, the coding, the partitioning by unit, a pass over the blocks), else the one
+    holding the most of the command's data (the blocks kept between EM iterations, whose
+    passes take milliseconds): either way the command loses work it needs."""
     deadline, first = time.monotonic() + 240, None
     while time.monotonic() < deadline and proc.poll() is None:
         busy = [w for w, tasks in client.processing().items() if tasks and w in pids]
+        now = time.monotonic()
         if busy and first is None:
-            first = time.monotonic()
-        if busy and first is not None and time.monotonic() - first >= into:
-            os.kill(pids[busy[0]], signal.SIGKILL)
-            return str(busy[0])
+            first = now
+        if first is not None and now - first >= into:
+            if not busy and now - first >= into + 1.0:
+                held = {w: len(keys) for w, keys in client.has_what().items() if w in pids}
+                busy = [max(held, key=held.__getitem__)] if any(held.values()) else []
+            if busy:
+                os.kill(pids[busy[0]], signal.SIGKILL)
+                return str(busy[0])
         time.sleep(0.02)
     return None
