@@ -39,7 +39,7 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 
 $(ENGINES_STAMP): pyproject.toml | $(BIN)/python
 	@$(LOCK_CHECK)
-	$(PIP) -e '.[test,engines]'
+	$(PIP) -e '.[test,bench,engines]'
 	touch $(ENGINES_STAMP)
 
 $(DOCS_STAMP): pyproject.toml | $(BIN)/python
