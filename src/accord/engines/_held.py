@@ -114,6 +114,18 @@ class _Held:
         mass[c.keys] = sums[0]
         return Counts(mass, np.asarray(sums[1], dtype=np.float64), float(sums[2]))
 
+    def _sum(self, f: Callable[..., bk.Sums], *args: Any) -> Counts:
+        """``f(block, *args)`` over every block, the sums added (each engine's map)."""
+        raise NotImplementedError
+
+    def e_step(self, terms: FloatArray, log_prior: FloatArray) -> Counts:
+        """One E step over the blocks and the sums its M step reads."""
+        return self._sum(bk.e_and_m, terms, log_prior)
+
+    def votes(self) -> Counts:
+        """The sums of the vote shares, for EM's start."""
+        return self._sum(bk.votes, self.labels(), self.crowd.k)
+
     def labels(self) -> IntArray:
         return np.asarray(self.crowd.keys % self.crowd.k, dtype=np.int64)
 
@@ -165,12 +177,6 @@ class _Dask(_Held):
         total = dask.delayed(bk.add_all, pure=True)(parts)
         return self.counts(_guarded(lambda: dask.compute(total)[0], "dask"))
 
-    def e_step(self, terms: FloatArray, log_prior: FloatArray) -> Counts:
-        return self._sum(bk.e_and_m, terms, log_prior)
-
-    def votes(self) -> Counts:
-        return self._sum(bk.votes, self.labels(), self.crowd.k)
-
     def units(self, terms: FloatArray, log_prior: FloatArray
               ) -> tuple[list[Any], IntArray, FloatArray]:
         dask = _dask()
@@ -214,12 +220,6 @@ class _Spark(_Held):
         finally:
             shared.destroy()
         return self.counts(got)
-
-    def e_step(self, terms: FloatArray, log_prior: FloatArray) -> Counts:
-        return self._sum(bk.e_and_m, terms, log_prior)
-
-    def votes(self) -> Counts:
-        return self._sum(bk.votes, self.labels(), self.crowd.k)
 
     def units(self, terms: FloatArray, log_prior: FloatArray
               ) -> tuple[list[Any], IntArray, FloatArray]:
